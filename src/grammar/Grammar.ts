@@ -1,0 +1,71 @@
+/**
+ * The grammar IR: a closed set of expression kinds over Unicode code points, plus `token` for special tokens.
+ * Lowering builds it from the schema IR; every emitter (GBNF, regex, JSON-schema union) and the automaton read it,
+ * and nothing reads the schema IR after lowering.
+ *
+ * Invariants (checked by `validateGrammar`):
+ * - `charClass.ranges` is a flat list of inclusive [lo, hi] code-point pairs, sorted, non-overlapping,
+ *   non-adjacent, never empty, within 0..0x10FFFF and never containing a surrogate (U+D800..U+DFFF).
+ * - `repeat`: 0 <= min, and max === null (unbounded) or min <= max.
+ * - every `ref` names a rule of the grammar; rule names match /^[a-z][a-z0-9-]*$/ (valid GBNF names).
+ * - `literal.text` is non-empty and contains no lone surrogate.
+ */
+export type GExpr = Literal | CharClass | Seq | Alt | Repeat | Ref | Token;
+
+/** Exactly this text. */
+export interface Literal {
+  type: "literal";
+  text: string;
+}
+
+/** One code point from `ranges` ([lo0, hi0, lo1, hi1, ...], inclusive). */
+export interface CharClass {
+  type: "charClass";
+  ranges: readonly number[];
+}
+
+/** Each item in order. An empty `items` is the empty string (epsilon). */
+export interface Seq {
+  type: "seq";
+  items: GExpr[];
+}
+
+/** One of the items. An empty `items` matches nothing (the grammar's "never"). */
+export interface Alt {
+  type: "alt";
+  items: GExpr[];
+}
+
+/** `item` repeated between `min` and `max` times (`max: null` = unbounded). */
+export interface Repeat {
+  type: "repeat";
+  item: GExpr;
+  min: number;
+  max: number | null;
+}
+
+/** The rule named `rule`. */
+export interface Ref {
+  type: "ref";
+  rule: string;
+}
+
+/**
+ * A special token such as Qwen3's `<tool_call>`. `text` is its content. The automaton accepts the vocabulary's
+ * special token with that content, and (unless `specialTokens: "token-only"`) the same text spelled by ordinary
+ * tokens; text emitters print it as a literal (llama.cpp matches a GBNF literal against either).
+ */
+export interface Token {
+  type: "token";
+  text: string;
+}
+
+export interface Grammar {
+  /** Rules in a deterministic order (the root first). */
+  rules: Map<string, GExpr>;
+  root: string;
+}
+
+export const MAX_CODE_POINT = 0x10ffff;
+export const SURROGATE_LO = 0xd800;
+export const SURROGATE_HI = 0xdfff;

@@ -1,0 +1,98 @@
+import { InvalidSchemaError } from "./errors.js";
+
+/**
+ * Named caps. Each has its own error code so a caller can tell which one tripped; all are fail-closed.
+ */
+export interface Limits {
+  /** Total code-point/item copies that bounded repetitions may expand into (code LIMIT_REPETITION). @defaultValue 100_000 */
+  maxRepetitionExpansion: number;
+  /** Largest `{min,max}` bound a single repetition may carry (code LIMIT_REPETITION). @defaultValue 100_000 */
+  maxRepeatBound: number;
+  /** `$ref` chain / schema nesting depth (code LIMIT_REF_DEPTH / LIMIT_NESTING). @defaultValue 200 */
+  maxRefDepth: number;
+  /** Schema nesting depth (code LIMIT_NESTING). @defaultValue 500 */
+  maxNesting: number;
+  /** Values in one `enum` (code LIMIT_ENUM_SIZE). @defaultValue 50_000 */
+  maxEnumSize: number;
+  /** IR nodes in the lowered grammar (code LIMIT_GRAMMAR_SIZE). @defaultValue 2_000_000 */
+  maxGrammarSize: number;
+  /** Wall-clock compile budget in ms (code LIMIT_COMPILE_TIME). @defaultValue 5_000 */
+  maxCompileMs: number;
+  /** Number of tools in one set (code LIMIT_TOOLS). @defaultValue 5_000 */
+  maxTools: number;
+  /** States of a single determinized automaton (code LIMIT_AUTOMATON_SIZE). @defaultValue 200_000 */
+  maxAutomatonStates: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxRepetitionExpansion: 100_000,
+  maxRepeatBound: 100_000,
+  maxRefDepth: 200,
+  maxNesting: 500,
+  maxEnumSize: 50_000,
+  maxGrammarSize: 2_000_000,
+  maxCompileMs: 5_000,
+  maxTools: 5_000,
+  maxAutomatonStates: 200_000,
+});
+
+/**
+ * How JSON is spelled. The default is the model's own rendering (Python `json.dumps`: `", "` between items, `": "`
+ * after keys, no newlines), which is also what Qwen3's chat template produces for tool calls.
+ */
+export type WhitespaceOption =
+  | "compact"
+  | {
+      /** JSON whitespace (space, tab, CR, LF) allowed at every token boundary, at most `maxRun` characters per run. */
+      flexible: { maxRun: number };
+    };
+
+export interface SchemaCompileOptions {
+  /** Refuse what cannot be enforced exactly (default). `false`: over-approximate and record a warning. @defaultValue true */
+  strict?: boolean;
+  /** @defaultValue "compact" */
+  whitespace?: WhitespaceOption;
+  /**
+   * What an object schema that says nothing about `additionalProperties` allows. `"spec"`: any extra key (the JSON
+   * Schema default; JSON mode's default). `"forbid"`: no undeclared key, for objects that declare `properties`
+   * (tool arguments' default: a model inventing parameters is the failure to prevent). @defaultValue "spec"
+   */
+  additionalProperties?: "spec" | "forbid";
+  limits?: Partial<Limits>;
+}
+
+/** Resolved options: every field present. */
+export interface ResolvedSchemaOptions {
+  strict: boolean;
+  whitespace: WhitespaceOption;
+  additionalProperties: "spec" | "forbid";
+  limits: Limits;
+}
+
+export function resolveSchemaOptions(
+  o: SchemaCompileOptions | undefined,
+  defaults: { additionalProperties: "spec" | "forbid" },
+): ResolvedSchemaOptions {
+  const limits = { ...DEFAULT_LIMITS, ...(o?.limits ?? {}) };
+  for (const [k, v] of Object.entries(limits)) {
+    if (typeof v !== "number" || !(v > 0)) {
+      throw new InvalidSchemaError("INVALID_OPTION", `limits.${k} must be a positive number, got ${String(v)}`);
+    }
+  }
+  const ws = o?.whitespace ?? "compact";
+  if (ws !== "compact") {
+    const run = (ws as { flexible?: { maxRun?: unknown } }).flexible?.maxRun;
+    if (typeof run !== "number" || !Number.isInteger(run) || run < 1 || run > 64) {
+      throw new InvalidSchemaError(
+        "INVALID_OPTION",
+        `whitespace must be "compact" or { flexible: { maxRun: N } } with an integer 1 <= N <= 64 (unbounded whitespace is refused: it lets a model loop forever)`,
+      );
+    }
+  }
+  return {
+    strict: o?.strict ?? true,
+    whitespace: ws,
+    additionalProperties: o?.additionalProperties ?? defaults.additionalProperties,
+    limits,
+  };
+}
