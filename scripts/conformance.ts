@@ -1,0 +1,44 @@
+/**
+ * `npm run conformance -- DIR [--subset NAME] [--json OUT]`: runs every JSONSchemaBench `*.jsonl` file in DIR
+ * (e.g. the full corpus) through compileSchema + accepts() by the MaskBench method and prints, per subset and in total:
+ * passing / refused / valid rejected / invalid accepted / timeouts / crashes, and compile time p50/p99.
+ */
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileSchema } from "../src/compile.js";
+import { judgeRow, readCorpus, summarize, type CorpusResult } from "../src/conformance/judgeCorpus.js";
+
+const args = process.argv.slice(2);
+const dir = args.find((a) => !a.startsWith("--"));
+const subset = args.includes("--subset") ? args[args.indexOf("--subset") + 1] : undefined;
+const jsonOut = args.includes("--json") ? args[args.indexOf("--json") + 1] : undefined;
+if (!dir) {
+  console.error("usage: npm run conformance -- DIR [--subset NAME] [--json OUT]");
+  process.exit(2);
+}
+const files = dir.endsWith(".jsonl") ? [dir] : readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
+const all: CorpusResult[] = [];
+const pct = (a: number, b: number): string => (b ? ((100 * a) / b).toFixed(1) + " %" : "-");
+const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : 0;
+};
+console.log("| subset | schemas | passing | refused | valid rejected | invalid accepted | timeouts | crashes | compile p50 ms | p99 ms |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+for (const f of files) {
+  const rows = readCorpus(f).filter((r) => !subset || r.subset === subset);
+  if (!rows.length) continue;
+  const res = rows.map((r) => judgeRow(compileSchema, r));
+  all.push(...res);
+  const s = summarize(res);
+  const ms = res.map((r) => r.compileMs);
+  console.log(`| ${rows[0].subset} | ${s.total} | ${s.passing} (${pct(s.passing, s.total)}) | ${s.refused} | ${s["valid-rejected"]} | ${s["invalid-accepted"]} | ${s.timeout} | ${s.crash} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} |`);
+}
+const s = summarize(all);
+const ms = all.map((r) => r.compileMs);
+console.log(`| **total** | ${s.total} | ${s.passing} (${pct(s.passing, s.total)}) | ${s.refused} | ${s["valid-rejected"]} | ${s["invalid-accepted"]} | ${s.timeout} | ${s.crash} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} |`);
+const codes: Record<string, number> = {};
+for (const r of all) if (r.outcome === "refused") codes[r.errorCode ?? "?"] = (codes[r.errorCode ?? "?"] ?? 0) + 1;
+console.log("\nrefusals by code: " + JSON.stringify(codes));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(all, null, 1));
+process.exitCode = s["invalid-accepted"] || s.crash ? 1 : 0;

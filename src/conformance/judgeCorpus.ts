@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs";
+import { judgeSchema, type InstanceTest, type SchemaCompiler } from "./judgeSchema.js";
+
+/** Schema-level outcome in the MaskBench method. */
+export type SchemaOutcome = "passing" | "refused" | "valid-rejected" | "invalid-accepted" | "timeout" | "crash";
+
+export interface CorpusRow {
+  id: string;
+  subset: string;
+  schema: unknown;
+  tests: InstanceTest[];
+}
+
+export interface CorpusResult {
+  id: string;
+  subset: string;
+  outcome: SchemaOutcome;
+  compileMs: number;
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+export function readCorpus(file: string): CorpusRow[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as CorpusRow);
+}
+
+/** Judges one JSONSchemaBench row: "passing" = compiled and every test right (no tests: compiled). */
+export function judgeRow(compile: SchemaCompiler, row: CorpusRow, budgetMs = 5_000): CorpusResult {
+  const j = judgeSchema(compile, row.schema, row.tests ?? [], {}, budgetMs);
+  let outcome: SchemaOutcome;
+  if (j.errorCode === "CRASH" || j.verdicts.includes("crash")) outcome = "crash";
+  else if (j.errorCode === "TIMEOUT" || j.errorCode === "LIMIT_COMPILE_TIME") outcome = "timeout";
+  else if (j.errorCode) outcome = "refused";
+  else if (j.verdicts.includes("false-positive")) outcome = "invalid-accepted";
+  else if (j.verdicts.includes("false-negative")) outcome = "valid-rejected";
+  else outcome = "passing";
+  return { id: row.id, subset: row.subset, outcome, compileMs: j.compileMs, errorCode: j.errorCode, errorMessage: j.errorMessage };
+}
+
+export function summarize(results: CorpusResult[]): Record<SchemaOutcome, number> & { total: number } {
+  const s = { total: results.length, passing: 0, refused: 0, "valid-rejected": 0, "invalid-accepted": 0, timeout: 0, crash: 0 };
+  for (const r of results) s[r.outcome]++;
+  return s;
+}

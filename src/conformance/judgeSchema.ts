@@ -1,0 +1,73 @@
+import { canonicalJson, type JsonValue } from "../json.js";
+import { ToolgramError } from "../errors.js";
+import type { SchemaCompileOptions } from "../options.js";
+
+/**
+ * How a compiled grammar fared on one test instance of a conformance corpus.
+ * - `pass`: the verdict matches the expected one;
+ * - `refused`: the compiler refused the schema with a ToolgramError (strict mode: "cannot enforce exactly");
+ * - `unsatisfiable`: refused as unsatisfiable while every test instance is indeed invalid (a correct refusal);
+ * - `false-negative`: a valid instance rejected (coverage loss);
+ * - `false-positive`: an invalid instance accepted — the one category that must stay at zero;
+ * - `crash`: a non-ToolgramError exception (a bug);
+ * - `timeout`: compiling took longer than the budget.
+ */
+export type Verdict = "pass" | "refused" | "unsatisfiable" | "false-negative" | "false-positive" | "crash" | "timeout";
+
+export interface InstanceTest {
+  description?: string;
+  data: JsonValue;
+  valid: boolean;
+}
+
+export interface SchemaJudgement {
+  verdicts: Verdict[];
+  compileMs: number;
+  /** Error code when the compile was refused or crashed. */
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+/** What the harness needs from a compiler: `compileSchema` from the public API satisfies it. */
+export type SchemaCompiler = (schema: unknown, options?: SchemaCompileOptions) => { accepts(text: string): boolean };
+
+export function judgeSchema(
+  compile: SchemaCompiler,
+  schema: unknown,
+  tests: InstanceTest[],
+  options: SchemaCompileOptions = {},
+  budgetMs = 5_000,
+): SchemaJudgement {
+  const t0 = performance.now();
+  let compiled: { accepts(text: string): boolean };
+  try {
+    compiled = compile(schema, options);
+  } catch (e) {
+    const compileMs = performance.now() - t0;
+    if (e instanceof ToolgramError) {
+      const all = e.code === "UNSATISFIABLE" && tests.every((t) => !t.valid) ? "unsatisfiable" : e.code.startsWith("LIMIT_COMPILE_TIME") ? "timeout" : "refused";
+      return { verdicts: tests.map(() => all), compileMs, errorCode: e.code, errorMessage: e.message };
+    }
+    return { verdicts: tests.map(() => "crash"), compileMs, errorCode: "CRASH", errorMessage: String((e as Error)?.stack ?? e) };
+  }
+  const compileMs = performance.now() - t0;
+  if (compileMs > budgetMs) return { verdicts: tests.map(() => "timeout"), compileMs, errorCode: "TIMEOUT" };
+  const verdicts = tests.map((t): Verdict => {
+    let text: string;
+    try {
+      text = canonicalJson(t.data);
+    } catch {
+      // not representable as JSON text (cannot happen for JSON-loaded data); the test is meaningless
+      return "pass";
+    }
+    let ok: boolean;
+    try {
+      ok = compiled.accepts(text);
+    } catch {
+      return "crash";
+    }
+    if (ok === t.valid) return "pass";
+    return ok ? "false-positive" : "false-negative";
+  });
+  return { verdicts, compileMs };
+}

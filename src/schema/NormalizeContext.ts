@@ -1,0 +1,49 @@
+import type { Diagnostic } from "../diagnostic.js";
+import { UnsupportedSchemaError, type ToolgramErrorCode } from "../errors.js";
+import type { ResolvedSchemaOptions } from "../options.js";
+import type { ObjectNode, SchemaNode } from "./SchemaNode.js";
+import type { Draft } from "./keywords.js";
+import type { RefIndex } from "./refIndex.js";
+
+/** State shared by one normalization run. */
+export interface NormalizeContext {
+  opts: ResolvedSchemaOptions;
+  warnings: Diagnostic[];
+  basePath: string;
+  root: unknown;
+  draft: Draft;
+  refs: RefIndex;
+  defs: Map<string, SchemaNode>;
+  /** Pointers whose normalization is under way (a `$ref` to one of them is recursion). */
+  inProgress: Set<string>;
+  /** Pointers found to be recursive: they become `defs` entries. */
+  recursive: Set<string>;
+  /** Finished normalizations by pointer (a `$ref` used many times is normalized once). */
+  memo: Map<string, SchemaNode>;
+  /** Object nodes whose `additionalProperties` was not stated (the `additionalProperties: "forbid"` option closes them). */
+  openByDefault: WeakSet<ObjectNode>;
+  depth: number;
+  refDepth: number;
+  /** While probing (e.g. oneOf disjointness) an unsupported step aborts the probe instead of warning. */
+  probing: number;
+}
+
+/** Thrown inside a probe when an exact answer is not available. */
+export class ProbeAbort extends Error {}
+
+/**
+ * Something valid that cannot be represented exactly. Strict: throws UnsupportedSchemaError. Non-strict: records a
+ * RELAXED_KEYWORD warning; the caller then over-approximates (accepts more, never less).
+ */
+export function refuse(ctx: NormalizeContext, keyword: string, path: string, why: string,
+  code: ToolgramErrorCode = "UNSUPPORTED_KEYWORD"): void {
+  if (ctx.probing > 0) throw new ProbeAbort(why);
+  const fix = ctx.opts.strict ? " Rewrite the schema without it, or compile with strict: false to accept a superset." : "";
+  if (ctx.opts.strict) throw new UnsupportedSchemaError(code, `${keyword}: ${why}.${fix}`, path);
+  ctx.warnings.push({ code: "RELAXED_KEYWORD", message: `${keyword}: ${why}; accepting a superset`, schemaPath: path });
+}
+
+export function warn(ctx: NormalizeContext, code: string, path: string, message: string): void {
+  if (ctx.probing > 0) return;
+  ctx.warnings.push({ code, message, schemaPath: path });
+}

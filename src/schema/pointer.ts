@@ -1,0 +1,33 @@
+/** JSON Pointer helpers (RFC 6901). */
+
+export function escapeToken(t: string): string {
+  return t.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function childPath(base: string, ...tokens: (string | number)[]): string {
+  return base + tokens.map((t) => "/" + escapeToken(String(t))).join("");
+}
+
+/** Tokens of a pointer ("" → []); throws on a malformed pointer. */
+export function parsePointer(p: string): string[] {
+  if (p === "") return [];
+  if (!p.startsWith("/")) throw new Error(`not a JSON Pointer: ${p}`);
+  return p
+    .slice(1)
+    .split("/")
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** The value at `pointer` inside `doc`, or undefined. */
+export function resolvePointer(doc: unknown, tokens: string[]): unknown {
+  let cur: unknown = doc;
+  for (const t of tokens) {
+    if (Array.isArray(cur)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
+      cur = cur[Number(t)];
+    } else if (typeof cur === "object" && cur !== null && Object.prototype.hasOwnProperty.call(cur, t)) {
+      cur = (cur as Record<string, unknown>)[t];
+    } else return undefined;
+  }
+  return cur;
+}

@@ -1,0 +1,100 @@
+import { childPath, parsePointer, resolvePointer } from "./pointer.js";
+
+/** Where every `$id` and `$anchor` of one document points, and the base URI in force at each schema location. */
+export interface RefIndex {
+  /** Absolute URI (no fragment, or with `#anchor`) → JSON Pointer inside the document. */
+  targets: Map<string, string>;
+  /** JSON Pointer of a schema object → its base URI. */
+  baseAt: Map<string, string>;
+}
+
+/** A stand-in base for documents without `$id`, so relative references resolve like URLs. */
+const DEFAULT_BASE = "https://toolgram.invalid/schema.json";
+
+/** Keys whose values are data, not subschemas: a `$id` inside them is not an identifier. */
+const DATA_KEYS = new Set(["enum", "const", "default", "examples", "example"]);
+
+function stripFragment(u: string): string {
+  const i = u.indexOf("#");
+  return i < 0 ? u : u.slice(0, i);
+}
+
+function safeResolve(ref: string, base: string): string | undefined {
+  try {
+    return new URL(ref, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Walks the document iteratively (deep documents must not overflow the stack). */
+export function buildRefIndex(root: unknown): RefIndex {
+  const targets = new Map<string, string>();
+  const baseAt = new Map<string, string>();
+  targets.set(DEFAULT_BASE, "");
+  const stack: { v: unknown; p: string; base: string }[] = [{ v: root, p: "", base: DEFAULT_BASE }];
+  while (stack.length) {
+    const { v, p, base: inherited } = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push({ v: x, p: childPath(p, i), base: inherited }));
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    let base = inherited;
+    const id = typeof o.$id === "string" ? o.$id : undefined;
+    if (id !== undefined) {
+      if (id.startsWith("#") && id.length > 1 && !id.startsWith("#/")) {
+        targets.set(stripFragment(base) + id, p); // draft-7 plain-name fragment id
+      } else {
+        const abs = safeResolve(id, base);
+        if (abs) {
+          base = stripFragment(abs);
+          if (!targets.has(base)) targets.set(base, p);
+        }
+      }
+    }
+    for (const key of ["$anchor", "$dynamicAnchor"]) {
+      const a = o[key];
+      if (typeof a === "string") targets.set(stripFragment(base) + "#" + a, p);
+    }
+    baseAt.set(p, base);
+    for (const [k, x] of Object.entries(o)) {
+      if (DATA_KEYS.has(k)) continue;
+      if (typeof x === "object" && x !== null) stack.push({ v: x, p: childPath(p, k), base });
+    }
+  }
+  return { targets, baseAt };
+}
+
+/** The JSON Pointer a `$ref` at `fromPointer` designates, or undefined when it is not inside this document. */
+export function resolveRef(index: RefIndex, root: unknown, ref: string, fromPointer: string): string | undefined {
+  const base = index.baseAt.get(fromPointer) ?? DEFAULT_BASE;
+  const abs = safeResolve(ref, base);
+  if (abs === undefined) return undefined;
+  const hashAt = abs.indexOf("#");
+  const doc = hashAt < 0 ? abs : abs.slice(0, hashAt);
+  let fragment = hashAt < 0 ? "" : abs.slice(hashAt + 1);
+  try {
+    fragment = decodeURIComponent(fragment);
+  } catch {
+    return undefined;
+  }
+  const docPointer = index.targets.get(doc);
+  if (docPointer === undefined) return undefined;
+  let pointer: string;
+  if (fragment === "" || fragment.startsWith("/")) {
+    pointer = docPointer + fragment;
+  } else {
+    const anchored = index.targets.get(doc + "#" + fragment);
+    if (anchored === undefined) return undefined;
+    pointer = anchored;
+  }
+  let tokens: string[];
+  try {
+    tokens = parsePointer(pointer);
+  } catch {
+    return undefined;
+  }
+  return resolvePointer(root, tokens) === undefined ? undefined : pointer;
+}
