@@ -11,14 +11,20 @@ import { cacheDir } from "./cacheDir.js";
  */
 export function llamaCppBundlePath(): string | undefined {
   const require = createRequire(import.meta.url);
-  let packageJson: string;
+  let entry: string;
   try {
-    packageJson = require.resolve("node-llama-cpp/package.json");
+    // The package's exports hide package.json; resolve the entry point and walk up to the package root.
+    entry = require.resolve("node-llama-cpp");
   } catch {
     return undefined;
   }
-  const bundle = join(dirname(packageJson), "llama", "gitRelease.bundle");
-  return existsSync(bundle) ? bundle : undefined;
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "llama"))) {
+      const bundle = join(dir, "llama", "gitRelease.bundle");
+      return existsSync(bundle) ? bundle : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** The sha256 of a file, streamed (the bundle is 35 MB). */

@@ -26,6 +26,17 @@ export interface NormalizeContext {
   refDepth: number;
   /** While probing (e.g. oneOf disjointness) an unsupported step aborts the probe instead of warning. */
   probing: number;
+  /**
+   * Over-approximations made so far (non-strict). A superset must not be complemented (`not`, `if`), so callers
+   * compare this count before and after normalizing a subschema to learn whether its node is exact.
+   */
+  relaxations: number;
+  /** Pointers whose (memoized) node is an over-approximation. */
+  inexact: Set<string>;
+  /** Intersections performed so far (bounded by MAX_INTERSECT_STEPS). */
+  steps: number;
+  /** Normalizes the subschema found at `pointer` (relative to the document root). */
+  sub: (schema: unknown, pointer: string) => SchemaNode;
 }
 
 /** Thrown inside a probe when an exact answer is not available. */
@@ -40,6 +51,7 @@ export function refuse(ctx: NormalizeContext, keyword: string, path: string, why
   if (ctx.probing > 0) throw new ProbeAbort(why);
   const fix = ctx.opts.strict ? " Rewrite the schema without it, or compile with strict: false to accept a superset." : "";
   if (ctx.opts.strict) throw new UnsupportedSchemaError(code, `${keyword}: ${why}.${fix}`, path);
+  ctx.relaxations++;
   ctx.warnings.push({ code: "RELAXED_KEYWORD", message: `${keyword}: ${why}; accepting a superset`, schemaPath: path });
 }
 

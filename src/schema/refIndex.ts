@@ -4,7 +4,7 @@ import { childPath, parsePointer, resolvePointer } from "./pointer.js";
 export interface RefIndex {
   /** Absolute URI (no fragment, or with `#anchor`) → JSON Pointer inside the document. */
   targets: Map<string, string>;
-  /** JSON Pointer of a schema object → its base URI. */
+  /** JSON Pointer of a schema object with a `$id` → the base URI it sets. */
   baseAt: Map<string, string>;
 }
 
@@ -27,23 +27,39 @@ function safeResolve(ref: string, base: string): string | undefined {
   }
 }
 
+interface WalkEntry {
+  v: unknown;
+  parent: WalkEntry | undefined;
+  token: string;
+  base: string;
+}
+
+/** The pointer of a walk entry, built only when needed (building every pointer of a deep document is quadratic). */
+function pointerOf(e: WalkEntry): string {
+  const tokens: string[] = [];
+  for (let x: WalkEntry | undefined = e; x?.parent; x = x.parent) tokens.push(x.token);
+  return childPath("", ...tokens.reverse());
+}
+
 /** Walks the document iteratively (deep documents must not overflow the stack). */
 export function buildRefIndex(root: unknown): RefIndex {
   const targets = new Map<string, string>();
   const baseAt = new Map<string, string>();
   targets.set(DEFAULT_BASE, "");
-  const stack: { v: unknown; p: string; base: string }[] = [{ v: root, p: "", base: DEFAULT_BASE }];
+  const stack: WalkEntry[] = [{ v: root, parent: undefined, token: "", base: DEFAULT_BASE }];
   while (stack.length) {
-    const { v, p, base: inherited } = stack.pop()!;
+    const e = stack.pop()!;
+    const v = e.v;
     if (typeof v !== "object" || v === null) continue;
     if (Array.isArray(v)) {
-      v.forEach((x, i) => stack.push({ v: x, p: childPath(p, i), base: inherited }));
+      v.forEach((x, i) => stack.push({ v: x, parent: e, token: String(i), base: e.base }));
       continue;
     }
     const o = v as Record<string, unknown>;
-    let base = inherited;
+    let base = e.base;
     const id = typeof o.$id === "string" ? o.$id : undefined;
     if (id !== undefined) {
+      const p = pointerOf(e);
       if (id.startsWith("#") && id.length > 1 && !id.startsWith("#/")) {
         targets.set(stripFragment(base) + id, p); // draft-7 plain-name fragment id
       } else {
@@ -51,25 +67,34 @@ export function buildRefIndex(root: unknown): RefIndex {
         if (abs) {
           base = stripFragment(abs);
           if (!targets.has(base)) targets.set(base, p);
+          baseAt.set(p, base);
         }
       }
     }
     for (const key of ["$anchor", "$dynamicAnchor"]) {
       const a = o[key];
-      if (typeof a === "string") targets.set(stripFragment(base) + "#" + a, p);
+      if (typeof a === "string") targets.set(stripFragment(base) + "#" + a, pointerOf(e));
     }
-    baseAt.set(p, base);
     for (const [k, x] of Object.entries(o)) {
       if (DATA_KEYS.has(k)) continue;
-      if (typeof x === "object" && x !== null) stack.push({ v: x, p: childPath(p, k), base });
+      if (typeof x === "object" && x !== null) stack.push({ v: x, parent: e, token: k, base });
     }
   }
   return { targets, baseAt };
 }
 
+/** The base URI in force at `pointer`: that of the nearest enclosing schema with a `$id`. */
+function baseFor(index: RefIndex, pointer: string): string {
+  for (let p = pointer; ; p = p.slice(0, p.lastIndexOf("/"))) {
+    const b = index.baseAt.get(p);
+    if (b !== undefined) return b;
+    if (p === "") return DEFAULT_BASE;
+  }
+}
+
 /** The JSON Pointer a `$ref` at `fromPointer` designates, or undefined when it is not inside this document. */
 export function resolveRef(index: RefIndex, root: unknown, ref: string, fromPointer: string): string | undefined {
-  const base = index.baseAt.get(fromPointer) ?? DEFAULT_BASE;
+  const base = baseFor(index, fromPointer);
   const abs = safeResolve(ref, base);
   if (abs === undefined) return undefined;
   const hashAt = abs.indexOf("#");

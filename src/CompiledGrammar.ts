@@ -1,0 +1,88 @@
+import { createMatcher as createTokenMatcher, type MatcherOptions } from "./automaton/createMatcher.js";
+import type { TokenMatcher } from "./automaton/TokenMatcher.js";
+import type { Diagnostic } from "./diagnostic.js";
+import { toGbnf } from "./emit/toGbnf.js";
+import { toRegex } from "./emit/toRegex.js";
+import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
+import type { Grammar } from "./grammar/Grammar.js";
+import type { JsonValue } from "./json.js";
+import type { NormalizedTool } from "./tools/NormalizedTool.js";
+import type { Vocabulary } from "./vocab/Vocabulary.js";
+
+/** What a compiled grammar was compiled for: a tool-call turn in a wire format, or one bare JSON value. */
+export type CompiledFormat = "qwen3" | "json";
+
+export interface CompiledGrammarInit {
+  grammar: Grammar;
+  format: CompiledFormat;
+  warnings: Diagnostic[];
+  tools: NormalizedTool[];
+  schemaHash: string;
+  jsonSchema: JsonValue;
+  specialTokens: "token-or-text" | "token-only";
+}
+
+/**
+ * The result of `compileTools` / `compileSchema`: one optimized grammar and its artifacts. Emitters run lazily and
+ * their text is cached; many matchers can share one compiled grammar.
+ */
+export class CompiledGrammar {
+  /** The optimized grammar IR (root rule first). */
+  readonly grammar: Grammar;
+  /** `"qwen3"` for tool calls, `"json"` for a bare JSON value. */
+  readonly format: CompiledFormat;
+  /** What was relaxed or reinterpreted while compiling (non-standard shapes, `strict: false` over-approximations). */
+  readonly warnings: readonly Diagnostic[];
+  /** The normalized tools (empty for `compileSchema`), for the parser and validators. */
+  readonly tools: readonly NormalizedTool[];
+  /** sha256 of the canonical normalized input (tool names + parameters, or the schema); descriptions excluded. */
+  readonly schemaHash: string;
+  /** Default for `createMatcher`'s `specialTokens`. */
+  readonly specialTokens: "token-or-text" | "token-only";
+  private readonly jsonSchema: JsonValue;
+  private gbnf: string | undefined;
+  private regex: string | undefined;
+  private acceptor: Acceptor | undefined;
+
+  constructor(init: CompiledGrammarInit) {
+    this.grammar = init.grammar;
+    this.format = init.format;
+    this.warnings = init.warnings;
+    this.tools = init.tools;
+    this.schemaHash = init.schemaHash;
+    this.jsonSchema = init.jsonSchema;
+    this.specialTokens = init.specialTokens;
+  }
+
+  /** GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). */
+  toGbnf(): string {
+    return (this.gbnf ??= toGbnf(this.grammar));
+  }
+
+  /** An ECMAScript-compatible regex of the whole language; throws ToolgramError NOT_REGULAR for recursive schemas. */
+  toRegex(): string {
+    return (this.regex ??= toRegex(this.grammar));
+  }
+
+  /**
+   * A JSON Schema of the same values: for tools, the union of calls `{anyOf: [{name: {const}, arguments}...]}`
+   * (for serving stacks that take a schema rather than a grammar); for `compileSchema`, the schema itself.
+   * Returns a fresh copy.
+   */
+  toJsonSchema(): JsonValue {
+    return structuredClone(this.jsonSchema);
+  }
+
+  /** The reference acceptor's verdict: `text` is a member of the language (tokens read as their text). */
+  accepts(text: string): boolean {
+    return (this.acceptor ??= createAcceptor(this.grammar)).accepts(text);
+  }
+
+  /**
+   * A token matcher for one decoding sequence over `vocab`. Cheap after the first call per vocabulary: the
+   * automaton and its mask table are shared.
+   */
+  createMatcher(vocab: Vocabulary, options: MatcherOptions = {}): TokenMatcher {
+    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...options });
+  }
+}

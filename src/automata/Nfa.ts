@@ -1,0 +1,99 @@
+import { LimitExceededError } from "../errors.js";
+import type { Ranges } from "../grammar/ranges.js";
+import type { RNode } from "./Regex.js";
+
+/**
+ * A Thompson NFA over code-point ranges. Besides free moves (`eps`) it has assertion moves: `atStart` edges may be
+ * taken only before the first code point, `atEnd` edges only after the last one.
+ */
+export interface Nfa {
+  start: number;
+  final: number;
+  eps: number[][];
+  atStart: number[][];
+  atEnd: number[][];
+  /** Per state: [ranges, target] pairs. */
+  edges: [Ranges, number][][];
+}
+
+/** Builds the NFA of `node`; throws LIMIT_AUTOMATON_SIZE past `maxStates` states. */
+export function buildNfa(node: RNode, maxStates: number, path: string): Nfa {
+  const nfa: Nfa = { start: 0, final: 0, eps: [], atStart: [], atEnd: [], edges: [] };
+  const state = (): number => {
+    if (nfa.eps.length >= maxStates) {
+      throw new LimitExceededError(
+        "LIMIT_AUTOMATON_SIZE",
+        `the string constraints need more than ${maxStates} automaton states; simplify the pattern or its repetition bounds, or raise limits.maxAutomatonStates`,
+        path,
+      );
+    }
+    nfa.eps.push([]);
+    nfa.atStart.push([]);
+    nfa.atEnd.push([]);
+    nfa.edges.push([]);
+    return nfa.eps.length - 1;
+  };
+  // build(n, from) returns the state reached after n, starting from `from`
+  const build = (n: RNode, from: number): number => {
+    switch (n.t) {
+      case "chars": {
+        const to = state();
+        if (n.ranges.length > 0) nfa.edges[from].push([n.ranges, to]);
+        return to;
+      }
+      case "start": {
+        const to = state();
+        nfa.atStart[from].push(to);
+        return to;
+      }
+      case "end": {
+        const to = state();
+        nfa.atEnd[from].push(to);
+        return to;
+      }
+      case "seq": {
+        let cur = from;
+        for (const it of n.items) cur = build(it, cur);
+        return cur;
+      }
+      case "alt": {
+        const to = state();
+        for (const it of n.items) {
+          const s = state();
+          nfa.eps[from].push(s);
+          nfa.eps[build(it, s)].push(to);
+        }
+        return to;
+      }
+      case "rep": {
+        let cur = from;
+        for (let i = 0; i < n.min; i++) {
+          const s = state();
+          nfa.eps[cur].push(s);
+          cur = build(n.item, s);
+        }
+        if (n.max === null) {
+          // a fresh loop head so that the loop cannot be entered from the mandatory copies' inner states
+          const head = state();
+          nfa.eps[cur].push(head);
+          const body = state();
+          nfa.eps[head].push(body);
+          nfa.eps[build(n.item, body)].push(head);
+          return head;
+        }
+        const out = state();
+        nfa.eps[cur].push(out);
+        for (let i = n.min; i < n.max; i++) {
+          const s = state();
+          nfa.eps[cur].push(s);
+          cur = build(n.item, s);
+          nfa.eps[cur].push(out);
+        }
+        return out;
+      }
+    }
+  };
+  nfa.start = state();
+  nfa.final = build(node, nfa.start);
+  return nfa;
+}

@@ -1,0 +1,36 @@
+import type { GExpr } from "../grammar/Grammar.js";
+import { alt, cls, EPSILON, ref, seq } from "../grammar/build.js";
+import { trim, type Dfa } from "./Dfa.js";
+
+/**
+ * The language of a DFA as right-linear rules, one per state (`s ::= "" | [class] t | ...`), added to `rules`;
+ * returns the reference to the start state's rule. Linear in the automaton's size, for automata whose single
+ * expression would be too large. `mapClass` rewrites each edge's class (e.g. into JSON spellings).
+ * Rule names are `<prefix>-<k>-<state>` with the first `k` whose names are all free.
+ */
+export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string, mapClass: (e: GExpr) => GExpr): GExpr {
+  const a = trim(input);
+  const n = a.accept.length;
+  if (n === 0) return alt();
+  let k = 1;
+  const taken = (kk: number) => [...rules.keys()].some((name) => name.startsWith(`${prefix}-${kk}-`));
+  while (taken(k)) k++;
+  const name = (s: number) => `${prefix}-${k}-${s}`;
+  // an accepting state without exits ends the string: edges into it need no reference
+  const isEnd = (s: number) => a.accept[s] && a.trans[s].length === 0;
+  for (let s = 0; s < n; s++) {
+    if (isEnd(s) && s !== a.start) continue;
+    const byTarget = new Map<number, number[]>();
+    const t = a.trans[s];
+    for (let i = 0; i < t.length; i += 3) {
+      const r = byTarget.get(t[i + 2]);
+      if (r) r.push(t[i], t[i + 1]);
+      else byTarget.set(t[i + 2], [t[i], t[i + 1]]);
+    }
+    const parts: GExpr[] = [];
+    if (a.accept[s]) parts.push(EPSILON);
+    for (const [to, ranges] of byTarget) parts.push(isEnd(to) ? mapClass(cls(ranges)) : seq(mapClass(cls(ranges)), ref(name(to))));
+    rules.set(name(s), alt(...parts));
+  }
+  return ref(name(a.start));
+}

@@ -1,0 +1,390 @@
+import { DEFAULT_LIMITS } from "../options.js";
+import { LimitExceededError } from "../errors.js";
+import type { Grammar } from "../grammar/Grammar.js";
+import { buildNfa, type Nfa } from "./buildNfa.js";
+
+export const UNKNOWN = -2;
+export const DEAD = -1;
+
+export interface AutomatonOptions {
+  /** `token` nodes: the special token or its text spelled by ordinary tokens (default), or the special token only. */
+  specialTokens?: "token-or-text" | "token-only";
+  /** Cap on NFA states and on interned automaton configurations. @defaultValue DEFAULT_LIMITS.maxAutomatonStates */
+  maxStates?: number;
+}
+
+/**
+ * The grammar as a lazily determinized pushdown automaton over bytes.
+ *
+ * - An R-state is a set of NFA states of one frame rule (subset construction, interned on demand).
+ * - A stack is a persistent, hash-consed list of R-states (top first): the top is where the current rule is, each
+ *   frame below is where its caller resumes.
+ * - A configuration is a set of stacks (usually one), interned; configurations are the states of a lazy DFA with a
+ *   dense byte transition table, so that for a regular grammar a configuration is just a DFA state and its mask can
+ *   be cached.
+ * All tables are shared by every matcher of the grammar.
+ */
+export class Automaton {
+  readonly nfa: Nfa;
+  readonly atomTexts: readonly string[];
+  private readonly maxStates: number;
+
+  // R-states
+  private rsSets: Int32Array[] = [];
+  private rsKeys = new Map<string, number>();
+  private rsFinal: number[] = [];
+  private rsCalls: (number[] | undefined)[] = []; // flat [rule, returnRs]
+  private rsTrans = new Int32Array(0);
+  private rsAtoms: (Map<number, number> | undefined)[] = [];
+  private rsRowDone: number[] = [];
+  private frameStartRs: number[] = [];
+
+  // stacks
+  private stTop: number[] = [];
+  private stParent: number[] = [];
+  private stKeys = new Map<number, number>();
+  private stComplete: number[] = [];
+
+  // configurations
+  private cfStacks: Int32Array[] = [];
+  private cfKeys = new Map<string, number>();
+  /** Dense byte transitions: cTrans[c * 256 + b] is the next configuration, DEAD, or UNKNOWN. */
+  cTrans = new Int32Array(0);
+  /** 1 when configuration c is a complete match (filled at creation, so that mask walks can read it inline). */
+  cComplete = new Uint8Array(0);
+  private cfAtoms: (Map<number, number> | undefined)[] = [];
+  private cfComplete: number[] = [];
+  private cfForced: number[] = [];
+  private cfOfStack = new Map<number, number>();
+
+  readonly initial: number;
+
+  // scratch for closures
+  private mark: Uint32Array;
+  private epoch = 1;
+
+  constructor(grammar: Grammar, opts: AutomatonOptions = {}) {
+    this.maxStates = opts.maxStates ?? DEFAULT_LIMITS.maxAutomatonStates;
+    this.nfa = buildNfa(grammar, { specialTokens: opts.specialTokens ?? "token-or-text", maxStates: this.maxStates });
+    this.atomTexts = this.nfa.atomTexts;
+    this.mark = new Uint32Array(this.nfa.stateCount);
+    this.frameStartRs = this.nfa.frameStart.map((s) => (s >= 0 ? this.closure([s]) : DEAD));
+    const root = this.frameStartRs[0];
+    const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
+    this.initial = stacks.length ? this.config(stacks) : DEAD;
+  }
+
+  /** Approximate bytes held by the automaton's tables (typed arrays exactly, maps and lists estimated). */
+  memoryBytes(): number {
+    const n = this.nfa;
+    let b = this.cTrans.byteLength + this.rsTrans.byteLength + this.mark.byteLength;
+    for (const a of [n.byteStart, n.byteLo, n.byteHi, n.byteTo, n.epsStart, n.epsTo, n.callStart, n.callRule, n.callTo, n.atomStart, n.atomIdx, n.atomTo, n.isEnd]) b += a.byteLength;
+    for (const set of this.rsSets) b += set.byteLength + 64 + set.length * 8; // the set, its key string and map entry
+    for (const st of this.cfStacks) b += st.byteLength + 96;
+    b += this.stTop.length * 48;
+    return b;
+  }
+
+  /** Number of configurations interned so far. */
+  get configCount(): number {
+    return this.cfStacks.length;
+  }
+
+  // ---- R-states ----
+
+  /** Interned R-state of the epsilon closure of `seeds`, or DEAD when empty. */
+  private closure(seeds: readonly number[]): number {
+    const { epsStart, epsTo } = this.nfa;
+    if (++this.epoch === 0xffffffff) {
+      this.mark.fill(0);
+      this.epoch = 1;
+    }
+    const ep = this.epoch;
+    const mark = this.mark;
+    const out: number[] = [];
+    const work: number[] = [];
+    for (const s of seeds) if (s >= 0 && mark[s] !== ep) { mark[s] = ep; work.push(s); }
+    while (work.length) {
+      const q = work.pop()!;
+      out.push(q);
+      for (let k = epsStart[q], e = epsStart[q + 1]; k < e; k++) {
+        const t = epsTo[k];
+        if (mark[t] !== ep) { mark[t] = ep; work.push(t); }
+      }
+    }
+    // Keep only the states that matter (an edge that reads, calls or is an atom, or a rule end): two closures with
+    // the same such states behave the same, and merging them halves the states a mask walk has to visit.
+    const { byteStart, callStart, atomStart, isEnd } = this.nfa;
+    let w = 0;
+    for (let i = 0; i < out.length; i++) {
+      const q = out[i];
+      if (byteStart[q] < byteStart[q + 1] || callStart[q] < callStart[q + 1] || atomStart[q] < atomStart[q + 1] || isEnd[q]) out[w++] = q;
+    }
+    out.length = w;
+    if (out.length === 0) return DEAD;
+    out.sort((a, b) => a - b);
+    const key = out.join(",");
+    const known = this.rsKeys.get(key);
+    if (known !== undefined) return known;
+    const id = this.rsSets.length;
+    if (id >= this.maxStates) throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the automaton exceeded ${this.maxStates} states; simplify the grammar or raise limits.maxAutomatonStates`);
+    const set = Int32Array.from(out);
+    this.rsSets.push(set);
+    this.rsKeys.set(key, id);
+    let fin = 0;
+    for (const q of set) if (this.nfa.isEnd[q]) fin = 1;
+    this.rsFinal.push(fin);
+    this.rsCalls.push(undefined);
+    this.rsAtoms.push(undefined);
+    this.rsRowDone.push(0);
+    if (this.rsTrans.length < (id + 1) * 256) {
+      const nt = new Int32Array(Math.max(1024, this.rsTrans.length * 2));
+      nt.fill(UNKNOWN);
+      nt.set(this.rsTrans);
+      this.rsTrans = nt;
+    }
+    return id;
+  }
+
+  /** All 256 byte transitions of an R-state at once (bytes with the same targets share one closure). */
+  private rsRow(rs: number): void {
+    if (this.rsRowDone[rs]) return;
+    const { byteStart, byteLo, byteHi, byteTo } = this.nfa;
+    const lo: number[] = [];
+    const hi: number[] = [];
+    const to: number[] = [];
+    for (const q of this.rsSets[rs]) {
+      for (let k = byteStart[q], e = byteStart[q + 1]; k < e; k++) {
+        lo.push(byteLo[k]);
+        hi.push(byteHi[k]);
+        to.push(byteTo[k]);
+      }
+    }
+    const row = new Int32Array(256).fill(DEAD);
+    const byKey = new Map<string, number>();
+    const seeds: number[] = [];
+    for (let b = 0; b < 256; b++) {
+      seeds.length = 0;
+      for (let k = 0; k < lo.length; k++) if (lo[k] <= b && b <= hi[k]) seeds.push(to[k]);
+      if (seeds.length === 0) continue;
+      const key = seeds.join(",");
+      let t = byKey.get(key);
+      if (t === undefined) byKey.set(key, (t = this.closure(seeds)));
+      row[b] = t;
+    }
+    this.rsTrans.set(row, rs * 256); // closure may have grown the table: index it afresh
+    this.rsRowDone[rs] = 1;
+  }
+
+  private rsStep(rs: number, b: number): number {
+    this.rsRow(rs);
+    return this.rsTrans[rs * 256 + b];
+  }
+
+  private rsAtom(rs: number, a: number): number {
+    let m = this.rsAtoms[rs];
+    if (!m) this.rsAtoms[rs] = m = new Map();
+    const known = m.get(a);
+    if (known !== undefined) return known;
+    const { atomStart, atomIdx, atomTo } = this.nfa;
+    const seeds: number[] = [];
+    for (const q of this.rsSets[rs]) for (let k = atomStart[q], e = atomStart[q + 1]; k < e; k++) if (atomIdx[k] === a) seeds.push(atomTo[k]);
+    const t = seeds.length ? this.closure(seeds) : DEAD;
+    m.set(a, t);
+    return t;
+  }
+
+  /** Calls available from an R-state, grouped by rule: flat [rule, returnRs]. */
+  private rsCallList(rs: number): number[] {
+    const known = this.rsCalls[rs];
+    if (known) return known;
+    const { callStart, callRule, callTo } = this.nfa;
+    const byRule = new Map<number, number[]>();
+    for (const q of this.rsSets[rs]) {
+      for (let k = callStart[q], e = callStart[q + 1]; k < e; k++) {
+        let l = byRule.get(callRule[k]);
+        if (!l) byRule.set(callRule[k], (l = []));
+        l.push(callTo[k]);
+      }
+    }
+    const out: number[] = [];
+    for (const [rule, targets] of byRule) {
+      const ret = this.closure(targets);
+      if (ret >= 0 && this.frameStartRs[rule] >= 0) out.push(rule, ret);
+    }
+    this.rsCalls[rs] = out;
+    return out;
+  }
+
+  // ---- stacks ----
+
+  private stack(top: number, parent: number): number {
+    const key = top * 0x4000000 + (parent + 1);
+    const known = this.stKeys.get(key);
+    if (known !== undefined) return known;
+    const id = this.stTop.length;
+    this.stTop.push(top);
+    this.stParent.push(parent);
+    this.stComplete.push(-1);
+    this.stKeys.set(key, id);
+    return id;
+  }
+
+  private stackComplete(st: number): boolean {
+    const c = this.stComplete[st];
+    if (c >= 0) return c === 1;
+    const p = this.stParent[st];
+    const r = this.rsFinal[this.stTop[st]] === 1 && (p < 0 || this.stackComplete(p));
+    this.stComplete[st] = r ? 1 : 0;
+    return r;
+  }
+
+  /** All stacks reachable from `st` by consuming symbol `sym` (a byte, or atom index + 256), added to `out`. */
+  private stepStack(st: number, sym: number, out: Set<number>, seen: Set<number>, depth: number): void {
+    if (seen.has(st)) return;
+    seen.add(st);
+    if (depth > 10_000) {
+      throw new LimitExceededError("LIMIT_NESTING", "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition");
+    }
+    const top = this.stTop[st];
+    const p = this.stParent[st];
+    const t = sym < 256 ? this.rsStep(top, sym) : this.rsAtom(top, sym - 256);
+    if (t >= 0) out.add(this.stack(t, p));
+    const calls = this.rsCallList(top);
+    for (let i = 0; i < calls.length; i += 2) {
+      const pushed = this.stack(this.frameStartRs[calls[i]], this.stack(calls[i + 1], p));
+      this.stepStack(pushed, sym, out, seen, depth + 1);
+    }
+    if (p >= 0 && this.rsFinal[top] === 1) this.stepStack(p, sym, out, seen, depth + 1);
+  }
+
+  // ---- configurations ----
+
+  private config(stacks: number[]): number {
+    stacks.sort((a, b) => a - b);
+    const key = stacks.join(",");
+    const known = this.cfKeys.get(key);
+    if (known !== undefined) return known;
+    const id = this.cfStacks.length;
+    if (id >= this.maxStates) throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the automaton exceeded ${this.maxStates} configurations; simplify the grammar or raise limits.maxAutomatonStates`);
+    this.cfStacks.push(Int32Array.from(stacks));
+    this.cfKeys.set(key, id);
+    this.cfAtoms.push(undefined);
+    this.cfComplete.push(-1);
+    this.cfForced.push(UNKNOWN);
+    if (this.cTrans.length < (id + 1) * 256) {
+      const nt = new Int32Array(Math.max(1024, this.cTrans.length * 2));
+      nt.fill(UNKNOWN);
+      nt.set(this.cTrans);
+      this.cTrans = nt;
+      const nc = new Uint8Array(nt.length / 256);
+      nc.set(this.cComplete);
+      this.cComplete = nc;
+    }
+    this.cComplete[id] = this.isComplete(id) ? 1 : 0;
+    return id;
+  }
+
+  private stepConfig(c: number, sym: number): number {
+    const out = new Set<number>();
+    const seen = new Set<number>();
+    for (const st of this.cfStacks[c]) this.stepStack(st, sym, out, seen, 0);
+    return out.size ? this.config([...out]) : DEAD;
+  }
+
+  /** Next configuration after byte `b` (DEAD if none). Fills the dense table; read `cTrans` afresh afterwards. */
+  step(c: number, b: number): number {
+    const k = c * 256 + b;
+    const known = this.cTrans[k];
+    if (known !== UNKNOWN) return known;
+    const stacks = this.cfStacks[c];
+    if (stacks.length === 1) {
+      const st = stacks[0];
+      const top = this.stTop[st];
+      const p = this.stParent[st];
+      if (this.rsCallList(top).length === 0 && (p < 0 || this.rsFinal[top] === 0)) {
+        // one frame that can neither call nor return: the whole row comes from the R-state's row
+        this.rsRow(top);
+        const row = new Int32Array(256);
+        for (let x = 0; x < 256; x++) {
+          const t = this.rsTrans[top * 256 + x];
+          row[x] = t < 0 ? DEAD : this.singleConfig(this.stack(t, p));
+        }
+        this.cTrans.set(row, c * 256); // singleConfig may have grown the table
+        return row[b];
+      }
+    }
+    const t = this.stepConfig(c, b);
+    this.cTrans[k] = t;
+    return t;
+  }
+
+  private singleConfig(st: number): number {
+    const known = this.cfOfStack.get(st);
+    if (known !== undefined) return known;
+    const c = this.config([st]);
+    this.cfOfStack.set(st, c);
+    return c;
+  }
+
+  /** Next configuration after the special token of atom index `a`. */
+  stepAtom(c: number, a: number): number {
+    let m = this.cfAtoms[c];
+    if (!m) this.cfAtoms[c] = m = new Map();
+    const known = m.get(a);
+    if (known !== undefined) return known;
+    const t = this.stepConfig(c, 256 + a);
+    m.set(a, t);
+    return t;
+  }
+
+  /**
+   * For a configuration that is one stack with a caller below its top frame: [top R-state, caller stack].
+   * Otherwise undefined. Masks of such configurations are composed from a context-free part of the top frame.
+   */
+  splitTop(c: number): [number, number] | undefined {
+    const stacks = this.cfStacks[c];
+    if (stacks.length !== 1) return undefined;
+    const p = this.stParent[stacks[0]];
+    return p < 0 ? undefined : [this.stTop[stacks[0]], p];
+  }
+
+  /** The configuration of the top frame alone (no caller: returning is impossible). */
+  localConfig(rs: number): number {
+    return this.singleConfig(this.stack(rs, -1));
+  }
+
+  /** The configuration made of one stack. */
+  stackConfig(st: number): number {
+    return this.singleConfig(st);
+  }
+
+  /** The text so far is a complete match. */
+  isComplete(c: number): boolean {
+    if (c < 0) return false;
+    const k = this.cfComplete[c];
+    if (k >= 0) return k === 1;
+    let r = false;
+    for (const st of this.cfStacks[c]) if (this.stackComplete(st)) r = true;
+    this.cfComplete[c] = r ? 1 : 0;
+    return r;
+  }
+
+  /** The only byte that can follow (and no special token, and not complete), or -1. */
+  forcedByte(c: number): number {
+    const known = this.cfForced[c];
+    if (known !== UNKNOWN) return known;
+    let only = -1;
+    let ok = !this.isComplete(c);
+    for (let a = 0; ok && a < this.atomTexts.length; a++) if (this.stepAtom(c, a) >= 0) ok = false;
+    for (let b = 0; ok && b < 256; b++) {
+      if (this.step(c, b) >= 0) {
+        if (only >= 0) ok = false;
+        else only = b;
+      }
+    }
+    const r = ok ? only : -1;
+    this.cfForced[c] = r;
+    return r;
+  }
+}

@@ -1,0 +1,207 @@
+import { TOKEN_ATOM, type Vocabulary } from "../vocab/Vocabulary.js";
+import type { TokenTrie } from "../vocab/TokenTrie.js";
+import { type Automaton, UNKNOWN } from "./Automaton.js";
+
+/** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
+const CACHE_BYTES_CAP = 40 << 20;
+
+/** What the top frame decides alone: tokens consumed inside it, and trie nodes where it may return to its caller. */
+interface LocalMask {
+  bits: Uint32Array;
+  /** Trie nodes reached with the frame complete: their subtrees continue in the caller. */
+  exits: Int32Array;
+  /** The frame is complete before any byte: every token may continue in the caller. */
+  rootExit: boolean;
+}
+
+/**
+ * Token masks of one automaton for one vocabulary, cached per configuration.
+ *
+ * A miss walks the vocabulary's token trie, skipping a whole subtree as soon as the automaton dies. When the
+ * configuration is a frame called from somewhere (a string inside an object, a value inside an array), the walk is
+ * split: the frame's own part (usually almost the whole vocabulary inside a string) is walked once per frame state
+ * and shared by every calling context; only the subtrees where the frame returns are walked from the caller.
+ * A hit is a copy (dense mask) or a zero-fill plus a few bit sets (sparse mask: the list of allowed ids).
+ */
+export class MaskTable {
+  readonly automaton: Automaton;
+  readonly vocab: Vocabulary;
+  readonly words: number;
+  private readonly trie: TokenTrie;
+  /** [tokenId, atomIndex] for each special/added token whose text is a `token` node of the grammar. */
+  private readonly atomTokens: Int32Array;
+  private readonly atomOfToken = new Map<number, number>();
+  private dense: (Uint32Array | undefined)[] = [];
+  private sparse: (Int32Array | undefined)[] = [];
+  private local: (LocalMask | undefined)[] = [];
+  private cachedBytes = 0;
+  private readonly stateAt: Int32Array;
+
+  constructor(automaton: Automaton, vocab: Vocabulary) {
+    this.automaton = automaton;
+    this.vocab = vocab;
+    this.words = Math.ceil(vocab.size / 32);
+    this.trie = vocab.trie;
+    const pairs: number[] = [];
+    const byText = new Map(automaton.atomTexts.map((t, i) => [t, i]));
+    for (const [id, text] of vocab.atoms) {
+      const a = byText.get(text);
+      if (a !== undefined && vocab.kind[id] === TOKEN_ATOM) {
+        pairs.push(id, a);
+        this.atomOfToken.set(id, a);
+      }
+    }
+    this.atomTokens = Int32Array.from(pairs);
+    this.stateAt = new Int32Array(this.trie.maxDepth + 1);
+  }
+
+  atomIndexOf(tokenId: number): number {
+    return this.atomOfToken.get(tokenId) ?? -1;
+  }
+
+  /** Approximate bytes held by the cached masks. */
+  memoryBytes(): number {
+    return this.cachedBytes;
+  }
+
+  /** Number of configurations whose mask is cached. */
+  get cachedMasks(): number {
+    let n = 0;
+    for (const d of this.dense) if (d) n++;
+    for (const s of this.sparse) if (s) n++;
+    return n;
+  }
+
+  /** Write the mask of configuration `c` into `bits` (every word is overwritten). */
+  fill(c: number, bits: Uint32Array): void {
+    if (c < 0) {
+      bits.fill(0);
+      return;
+    }
+    if (!this.dense[c] && !this.sparse[c]) this.compute(c);
+    const d = this.dense[c];
+    if (d) {
+      bits.set(d);
+      if (bits.length > d.length) bits.fill(0, d.length);
+      return;
+    }
+    bits.fill(0);
+    const ids = this.sparse[c]!;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      bits[id >>> 5] |= 1 << (id & 31);
+    }
+  }
+
+  /**
+   * Walk trie nodes [from, to) (a run of whole subtrees at depth `depth[from]`) starting in configuration `start`,
+   * setting the bits of accepted tokens. With `exits`, also record nodes reached in a complete configuration.
+   */
+  private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null): void {
+    const A = this.automaton;
+    const { byte, depth, next, tokBegin, tokIds } = this.trie;
+    const stateAt = this.stateAt;
+    let trans = A.cTrans;
+    let complete = A.cComplete;
+    stateAt[depth[from] - 1] = start;
+    let i = from;
+    while (i < to) {
+      const d = depth[i];
+      const s = stateAt[d - 1];
+      if (exits !== null && d > 1 && complete[s] === 1) exits.push(i);
+      const b = byte[i];
+      let t = trans[s * 256 + b];
+      if (t === UNKNOWN) {
+        t = A.step(s, b);
+        trans = A.cTrans;
+        complete = A.cComplete;
+      }
+      if (t < 0) {
+        i = next[i];
+        continue;
+      }
+      stateAt[d] = t;
+      for (let k = tokBegin[i], e = tokBegin[i + 1]; k < e; k++) {
+        const id = tokIds[k];
+        out[id >>> 5] |= 1 << (id & 31);
+      }
+      i++;
+    }
+  }
+
+  private localMask(rs: number): LocalMask {
+    let l = this.local[rs];
+    if (l) return l;
+    const A = this.automaton;
+    const L = A.localConfig(rs);
+    const bits = new Uint32Array(this.words);
+    const exits: number[] = [];
+    this.walk(0, this.trie.nodeCount, L, bits, exits);
+    l = { bits, exits: Int32Array.from(exits), rootExit: A.isComplete(L) };
+    this.local[rs] = l;
+    this.cachedBytes += this.words * 4 + exits.length * 4;
+    return l;
+  }
+
+  private compute(c: number): void {
+    const A = this.automaton;
+    const out = new Uint32Array(this.words);
+    const split = A.splitTop(c);
+    if (split === undefined) {
+      this.walk(0, this.trie.nodeCount, c, out, null);
+    } else {
+      const [top, parent] = split;
+      const local = this.localMask(top);
+      out.set(local.bits);
+      const P = A.stackConfig(parent);
+      if (local.rootExit) {
+        // the frame may return before any byte: everything the caller allows (atoms and EOS are handled below)
+        const tmp = new Uint32Array(this.words);
+        this.fill(P, tmp);
+        for (let w = 0; w < tmp.length; w++) out[w] |= tmp[w];
+        for (const e of this.vocab.eosTokenIds) out[e >>> 5] &= ~(1 << (e & 31));
+        for (let k = 0; k < this.atomTokens.length; k += 2) out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
+      }
+      const { next } = this.trie;
+      for (const x of local.exits) this.walk(x, next[x], P, out, null);
+    }
+    const at = this.atomTokens;
+    for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) out[at[k] >>> 5] |= 1 << (at[k] & 31);
+    if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) out[e >>> 5] |= 1 << (e & 31);
+    this.store(c, out);
+  }
+
+  private store(c: number, out: Uint32Array): void {
+    if (this.cachedBytes > CACHE_BYTES_CAP) {
+      this.dense = [];
+      this.sparse = [];
+      this.local = [];
+      this.cachedBytes = 0;
+    }
+    let cnt = 0;
+    for (let w = 0; w < out.length && cnt < this.words; w++) {
+      let x = out[w];
+      while (x) {
+        x &= x - 1;
+        cnt++;
+      }
+    }
+    if (cnt < this.words) {
+      const ids = new Int32Array(cnt);
+      let k = 0;
+      for (let w = 0; w < out.length; w++) {
+        let x = out[w];
+        while (x) {
+          const bit = 31 - Math.clz32(x & -x);
+          ids[k++] = w * 32 + bit;
+          x &= x - 1;
+        }
+      }
+      this.sparse[c] = ids;
+      this.cachedBytes += cnt * 4;
+    } else {
+      this.dense[c] = out;
+      this.cachedBytes += this.words * 4;
+    }
+  }
+}

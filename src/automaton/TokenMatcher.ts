@@ -1,0 +1,132 @@
+import { TOKEN_ATOM, TOKEN_TEXT } from "../vocab/Vocabulary.js";
+import { DEAD, UNKNOWN } from "./Automaton.js";
+import type { MaskTable } from "./MaskTable.js";
+
+/** The configuration after an end-of-generation token. */
+const TERMINATED = -3;
+const MAX_FORCED_BYTES = 4096;
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * Per-sequence state of constrained decoding: one configuration id and the history for rollback. Cheap to create;
+ * every table it reads is shared through the {@link MaskTable}.
+ */
+export class TokenMatcher {
+  private readonly table: MaskTable;
+  private cfg: number;
+  private history: number[] = [];
+
+  constructor(table: MaskTable) {
+    this.table = table;
+    this.cfg = table.automaton.initial;
+  }
+
+  /** Number of mask words for this vocabulary: `ceil(vocab.size / 32)`. */
+  get bitmaskSize(): number {
+    return this.table.words;
+  }
+
+  /** Set bit i ⇔ `acceptToken(i)` would succeed. EOS bits are set exactly when the output is complete. */
+  fillNextTokenBitmask(bits: Uint32Array): void {
+    if (bits.length < this.table.words) throw new RangeError(`bitmask needs ${this.table.words} words, got ${bits.length}`);
+    if (this.cfg === TERMINATED) bits.fill(0);
+    else this.table.fill(this.cfg, bits);
+  }
+
+  /** Advance by one token; false (and no change) if the grammar does not allow it. */
+  acceptToken(id: number): boolean {
+    const next = this.peek(id);
+    if (next === DEAD) return false;
+    this.history.push(this.cfg);
+    this.cfg = next;
+    return true;
+  }
+
+  private peek(id: number): number {
+    const c = this.cfg;
+    if (c < 0) return DEAD;
+    const vocab = this.table.vocab;
+    if (!Number.isInteger(id) || id < 0 || id >= vocab.size) return DEAD;
+    if (vocab.eosTokenIds.includes(id)) return this.table.automaton.isComplete(c) ? TERMINATED : DEAD;
+    const kind = vocab.kind[id];
+    if (kind === TOKEN_ATOM) {
+      const a = this.table.atomIndexOf(id);
+      return a < 0 ? DEAD : this.table.automaton.stepAtom(c, a);
+    }
+    if (kind !== TOKEN_TEXT) return DEAD;
+    return this.stepBytes(c, vocab.bytes, vocab.offsets[id], vocab.offsets[id + 1]);
+  }
+
+  private stepBytes(c: number, bytes: Uint8Array, from: number, to: number): number {
+    const A = this.table.automaton;
+    let s = c;
+    for (let i = from; i < to && s >= 0; i++) {
+      const t = A.cTrans[s * 256 + bytes[i]];
+      s = t === UNKNOWN ? A.step(s, bytes[i]) : t;
+    }
+    return s;
+  }
+
+  /** Advance by a text (as UTF-8 bytes), as one history entry; false (and no change) if not allowed. */
+  acceptString(text: string): boolean {
+    if (this.cfg < 0) return false;
+    const b = utf8.encode(text);
+    const next = this.stepBytes(this.cfg, b, 0, b.length);
+    if (next < 0) return false;
+    this.history.push(this.cfg);
+    this.cfg = next;
+    return true;
+  }
+
+  /** The output so far is a complete match (an end token is allowed). */
+  isCompleted(): boolean {
+    return this.cfg >= 0 && this.table.automaton.isComplete(this.cfg);
+  }
+
+  /** An end token was accepted. */
+  isTerminated(): boolean {
+    return this.cfg === TERMINATED;
+  }
+
+  /** Undo the last `n` accepted tokens (or strings). */
+  rollback(n = 1): void {
+    if (!Number.isInteger(n) || n < 0 || n > this.history.length) throw new RangeError(`cannot roll back ${n} steps (history has ${this.history.length})`);
+    if (n === 0) return;
+    this.cfg = this.history[this.history.length - n];
+    this.history.length -= n;
+  }
+
+  reset(): void {
+    this.cfg = this.table.automaton.initial;
+    this.history = [];
+  }
+
+  /**
+   * The unique continuation (whole characters only), for jump-forward decoding; "" when there is a choice, and
+   * when the last token ended inside a character.
+   */
+  forcedText(): string {
+    const A = this.table.automaton;
+    let s = this.cfg;
+    const out: number[] = [];
+    while (s >= 0 && out.length < MAX_FORCED_BYTES) {
+      const b = A.forcedByte(s);
+      if (b < 0) break;
+      out.push(b);
+      s = A.step(s, b);
+    }
+    // text cannot start inside a character: after a token that ended mid-character there is no forced *text*
+    if (out.length > 0 && (out[0] & 0xc0) === 0x80) return "";
+    // cut a trailing partial UTF-8 character
+    let end = out.length;
+    let k = end - 1;
+    while (k >= 0 && (out[k] & 0xc0) === 0x80) k--;
+    if (k >= 0) {
+      const lead = out[k];
+      const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+      if (end - k < need) end = k;
+    }
+    return utf8Decoder.decode(Uint8Array.from(out.slice(0, end)));
+  }
+}

@@ -1,0 +1,350 @@
+import { LimitExceededError, ToolgramError } from "../errors.js";
+import type { GExpr, Grammar } from "../grammar/Grammar.js";
+import { utf8Sequences } from "./utf8Sequences.js";
+
+/**
+ * A byte-level NFA with call edges, in compressed-row form (edges of state q are [xStart[q], xStart[q+1])). Rules
+ * that are recursive (and the root) are "frame rules": a reference to one is a call edge (the matcher pushes a
+ * frame); every other reference is inlined. `token` nodes are atom edges.
+ *
+ * Only productive parts of the grammar are built (a sub-expression that derives no finite text is left out), so
+ * every state lies on a path from its rule's start to its end: a mask never lets a token lead into a dead end.
+ */
+export interface Nfa {
+  stateCount: number;
+  byteStart: Int32Array;
+  byteLo: Uint8Array;
+  byteHi: Uint8Array;
+  byteTo: Int32Array;
+  epsStart: Int32Array;
+  epsTo: Int32Array;
+  /** Call edges: call frame rule callRule[k], continue at callTo[k] when it returns. */
+  callStart: Int32Array;
+  callRule: Int32Array;
+  callTo: Int32Array;
+  atomStart: Int32Array;
+  atomIdx: Int32Array;
+  atomTo: Int32Array;
+  frameNames: string[];
+  /** Start state per frame rule, or -1 for a rule that derives nothing. */
+  frameStart: number[];
+  frameEnd: number[];
+  /** 1 for frame end states. */
+  isEnd: Uint8Array;
+  /** Texts of the grammar's `token` nodes, indexed by atom index. */
+  atomTexts: string[];
+}
+
+export interface NfaOptions {
+  specialTokens: "token-or-text" | "token-only";
+  maxStates: number;
+}
+
+/** Growable edge list: parallel number arrays, turned into CSR at the end. */
+class Edges {
+  from: number[] = [];
+  a: number[] = [];
+  b: number[] = [];
+  to: number[] = [];
+  add(from: number, a: number, b: number, to: number): void {
+    this.from.push(from);
+    this.a.push(a);
+    this.b.push(b);
+    this.to.push(to);
+  }
+  csr(n: number): { start: Int32Array; order: Int32Array } {
+    const start = new Int32Array(n + 1);
+    for (const f of this.from) start[f + 1]++;
+    for (let i = 0; i < n; i++) start[i + 1] += start[i];
+    const fill = start.slice(0, n);
+    const order = new Int32Array(this.from.length);
+    for (let k = 0; k < this.from.length; k++) order[fill[this.from[k]]++] = k;
+    return { start, order };
+  }
+}
+
+export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
+  const frames = frameRules(g);
+  const productiveRule = productiveRules(g);
+  const frameIndex = new Map(frames.map((n, i) => [n, i]));
+  const atomIndex = new Map<string, number>();
+  const atomTexts: string[] = [];
+  const bytes = new Edges();
+  const eps = new Edges();
+  const calls = new Edges();
+  const atoms = new Edges();
+  let n = 0;
+  const newState = (): number => {
+    if (n >= opts.maxStates) {
+      throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the grammar needs more than ${opts.maxStates} automaton states; lower repetition bounds or raise limits.maxAutomatonStates`);
+    }
+    return n++;
+  };
+  const productiveMemo = new Map<GExpr, boolean>();
+  const productive = (e: GExpr): boolean => {
+    let r = productiveMemo.get(e);
+    if (r !== undefined) return r;
+    switch (e.type) {
+      case "literal": case "charClass": case "token": r = true; break;
+      case "seq": r = e.items.every(productive); break;
+      case "alt": r = e.items.some(productive); break;
+      case "repeat": r = e.min === 0 || productive(e.item); break;
+      case "ref": r = productiveRule.has(e.rule); break;
+    }
+    productiveMemo.set(e, r);
+    return r;
+  };
+  const bytesChain = (from: number, to: number, seq: readonly number[]): void => {
+    let cur = from;
+    for (let k = 0; k < seq.length; k += 2) {
+      const nxt = k + 2 === seq.length ? to : newState();
+      bytes.add(cur, seq[k], seq[k + 1], nxt);
+      cur = nxt;
+    }
+  };
+  const literalSeqs = new Map<string, number[]>();
+  const classSeqs = new WeakMap<readonly number[], number[][]>();
+  const literal = (from: number, to: number, text: string): void => {
+    let seq = literalSeqs.get(text);
+    if (!seq) {
+      seq = [];
+      for (const b of new TextEncoder().encode(text)) seq.push(b, b);
+      literalSeqs.set(text, seq);
+    }
+    if (seq.length === 0) eps.add(from, 0, 0, to);
+    else bytesChain(from, to, seq);
+  };
+  const inlining: string[] = [];
+  // Thompson construction of a productive e between from and to.
+  const build = (e: GExpr, from: number, to: number): void => {
+    switch (e.type) {
+      case "literal":
+        literal(from, to, e.text);
+        return;
+      case "charClass": {
+        let seqs = classSeqs.get(e.ranges);
+        if (!seqs) {
+          seqs = [];
+          for (let i = 0; i < e.ranges.length; i += 2) utf8Sequences(e.ranges[i], e.ranges[i + 1], seqs);
+          classSeqs.set(e.ranges, seqs);
+        }
+        for (const seq of seqs) bytesChain(from, to, seq);
+        return;
+      }
+      case "seq": {
+        if (e.items.length === 0) {
+          eps.add(from, 0, 0, to);
+          return;
+        }
+        let cur = from;
+        e.items.forEach((it, k) => {
+          const nxt = k === e.items.length - 1 ? to : newState();
+          build(it, cur, nxt);
+          cur = nxt;
+        });
+        return;
+      }
+      case "alt":
+        for (const it of e.items) {
+          if (!productive(it)) continue;
+          const a = newState();
+          const b = newState();
+          eps.add(from, 0, 0, a);
+          eps.add(b, 0, 0, to);
+          build(it, a, b);
+        }
+        return;
+      case "repeat": {
+        if (!productive(e.item)) {
+          eps.add(from, 0, 0, to); // min is 0 here
+          return;
+        }
+        let cur = from;
+        for (let k = 0; k < e.min; k++) {
+          const nxt = newState();
+          build(e.item, cur, nxt);
+          cur = nxt;
+        }
+        if (e.max === null) {
+          // a fresh loop head, so that the loop cannot leak into `from` or `to`
+          const head = newState();
+          const body = newState();
+          eps.add(cur, 0, 0, head);
+          eps.add(head, 0, 0, to);
+          eps.add(head, 0, 0, body);
+          build(e.item, body, head);
+        } else {
+          // optional copies nested as x(x(x)?)?: each copy may stop at `to`
+          for (let k = e.min; k < e.max; k++) {
+            eps.add(cur, 0, 0, to);
+            const nxt = k + 1 === e.max ? to : newState();
+            build(e.item, cur, nxt);
+            cur = nxt;
+          }
+          if (e.min === e.max) eps.add(cur, 0, 0, to);
+        }
+        return;
+      }
+      case "ref": {
+        const fi = frameIndex.get(e.rule);
+        if (fi !== undefined) {
+          calls.add(from, fi, 0, to);
+          return;
+        }
+        const body = g.rules.get(e.rule)!;
+        if (inlining.includes(e.rule)) throw new ToolgramError("INVALID_INPUT", `rule "${e.rule}" is recursive but was not detected as such`);
+        inlining.push(e.rule);
+        build(body, from, to);
+        inlining.pop();
+        return;
+      }
+      case "token": {
+        let a = atomIndex.get(e.text);
+        if (a === undefined) {
+          a = atomTexts.length;
+          atomTexts.push(e.text);
+          atomIndex.set(e.text, a);
+        }
+        atoms.add(from, a, 0, to);
+        if (opts.specialTokens === "token-or-text") literal(from, to, e.text);
+        return;
+      }
+    }
+  };
+  for (const [name, body] of g.rules) {
+    const check = (e: GExpr): void => {
+      if (e.type === "ref" && !g.rules.has(e.rule)) throw new ToolgramError("INVALID_INPUT", `rule "${name}" references an undefined rule "${e.rule}"`);
+      if (e.type === "seq" || e.type === "alt") e.items.forEach(check);
+      else if (e.type === "repeat") check(e.item);
+    };
+    check(body);
+  }
+  if (!g.rules.has(g.root)) throw new ToolgramError("INVALID_INPUT", `grammar has no root rule "${g.root}"`);
+  const frameStart: number[] = [];
+  const frameEnd: number[] = [];
+  for (const name of frames) {
+    const ok = productiveRule.has(name);
+    frameStart.push(ok ? newState() : -1);
+    frameEnd.push(ok ? newState() : -1);
+  }
+  frames.forEach((name, i) => {
+    if (frameStart[i] < 0) return;
+    inlining.push(name);
+    build(g.rules.get(name)!, frameStart[i], frameEnd[i]);
+    inlining.pop();
+  });
+  const isEnd = new Uint8Array(n);
+  for (const e of frameEnd) if (e >= 0) isEnd[e] = 1;
+  const b = bytes.csr(n);
+  const ep = eps.csr(n);
+  const c = calls.csr(n);
+  const at = atoms.csr(n);
+  const pick = (src: number[], order: Int32Array): Int32Array => Int32Array.from(order, (k) => src[k]);
+  return {
+    stateCount: n,
+    byteStart: b.start,
+    byteLo: Uint8Array.from(b.order, (k) => bytes.a[k]),
+    byteHi: Uint8Array.from(b.order, (k) => bytes.b[k]),
+    byteTo: pick(bytes.to, b.order),
+    epsStart: ep.start,
+    epsTo: pick(eps.to, ep.order),
+    callStart: c.start,
+    callRule: pick(calls.a, c.order),
+    callTo: pick(calls.to, c.order),
+    atomStart: at.start,
+    atomIdx: pick(atoms.a, at.order),
+    atomTo: pick(atoms.to, at.order),
+    frameNames: frames,
+    frameStart,
+    frameEnd,
+    isEnd,
+    atomTexts,
+  };
+}
+
+function forEachRef(e: GExpr, f: (rule: string) => void): void {
+  if (e.type === "ref") f(e.rule);
+  else if (e.type === "seq" || e.type === "alt") for (const x of e.items) forEachRef(x, f);
+  else if (e.type === "repeat") forEachRef(e.item, f);
+}
+
+/** Rules that derive at least one finite text (least fixpoint). */
+function productiveRules(g: Grammar): Set<string> {
+  const prod = new Set<string>();
+  const p = (e: GExpr): boolean => {
+    switch (e.type) {
+      case "literal": case "charClass": case "token": return true;
+      case "seq": return e.items.every(p);
+      case "alt": return e.items.some(p);
+      case "repeat": return e.min === 0 || p(e.item);
+      case "ref": return prod.has(e.rule);
+    }
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, body] of g.rules) {
+      if (!prod.has(name) && p(body)) {
+        prod.add(name);
+        changed = true;
+      }
+    }
+  }
+  return prod;
+}
+
+function hasLoop(e: GExpr): boolean {
+  if (e.type === "repeat") return e.max === null || hasLoop(e.item);
+  if (e.type === "seq" || e.type === "alt") return e.items.some(hasLoop);
+  return false;
+}
+
+/**
+ * The root, every rule on a reference cycle, and every rule referenced from several places whose body loops
+ * (strings, numbers, arrays): a frame's inside is the same automaton state in every context, so its token masks are
+ * computed once and reused wherever it is called (XGrammar's context-independent tokens).
+ */
+function frameRules(g: Grammar): string[] {
+  const refs = new Map<string, Set<string>>();
+  const uses = new Map<string, number>();
+  for (const [name, body] of g.rules) {
+    const acc = new Set<string>();
+    forEachRef(body, (r) => {
+      acc.add(r);
+      uses.set(r, (uses.get(r) ?? 0) + 1);
+    });
+    refs.set(name, acc);
+  }
+  const shared = (n: string): boolean => (uses.get(n) ?? 0) >= 2 && hasLoop(g.rules.get(n)!);
+  // Tarjan's strongly connected components
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const recursive = new Set<string>();
+  let counter = 0;
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of refs.get(v) ?? []) {
+      if (!refs.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1 || refs.get(v)!.has(v)) comp.forEach((c) => recursive.add(c));
+    }
+  };
+  for (const name of g.rules.keys()) if (!index.has(name)) visit(name);
+  return [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && (recursive.has(n) || shared(n)))];
+}

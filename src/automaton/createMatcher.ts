@@ -1,0 +1,45 @@
+import type { Grammar } from "../grammar/Grammar.js";
+import type { Vocabulary } from "../vocab/Vocabulary.js";
+import { Automaton, type AutomatonOptions } from "./Automaton.js";
+import { MaskTable } from "./MaskTable.js";
+import { TokenMatcher } from "./TokenMatcher.js";
+
+export interface MatcherOptions {
+  /**
+   * `"token-or-text"`: a `token` node accepts its special token or the same text spelled by ordinary tokens.
+   * `"token-only"`: only the special token. @defaultValue "token-or-text"
+   */
+  specialTokens?: "token-or-text" | "token-only";
+  /** Cap on automaton states (code LIMIT_AUTOMATON_SIZE). */
+  maxStates?: number;
+}
+
+const automata = new WeakMap<Grammar, Map<string, Automaton>>();
+const tables = new WeakMap<Automaton, WeakMap<Vocabulary, MaskTable>>();
+
+/** The automaton of a grammar, built once per grammar object and option set. */
+export function compileAutomaton(grammar: Grammar, opts: AutomatonOptions = {}): Automaton {
+  let m = automata.get(grammar);
+  if (!m) automata.set(grammar, (m = new Map()));
+  const key = `${opts.specialTokens ?? "token-or-text"}/${opts.maxStates ?? ""}`;
+  let a = m.get(key);
+  if (!a) m.set(key, (a = new Automaton(grammar, opts)));
+  return a;
+}
+
+/** The shared mask table of an automaton for a vocabulary (masks cached per automaton configuration). */
+export function maskTableFor(automaton: Automaton, vocab: Vocabulary): MaskTable {
+  let m = tables.get(automaton);
+  if (!m) tables.set(automaton, (m = new WeakMap()));
+  let t = m.get(vocab);
+  if (!t) m.set(vocab, (t = new MaskTable(automaton, vocab)));
+  return t;
+}
+
+/**
+ * A matcher for one decoding sequence. Cheap after the first call for a (grammar, vocabulary) pair: the automaton
+ * and mask cache are shared.
+ */
+export function createMatcher(grammar: Grammar, vocab: Vocabulary, opts: MatcherOptions = {}): TokenMatcher {
+  return new TokenMatcher(maskTableFor(compileAutomaton(grammar, opts), vocab));
+}

@@ -1,0 +1,29 @@
+/**
+ * The subcommands. Each lives in its own file under `commands/` and is imported only when run, so `compile` does
+ * not load llama.cpp bindings or dataset code. To add a command: write `commands/<name>.ts` exporting
+ * `(argv: string[]) => Promise<number>` (the exit code) and add one entry here.
+ */
+export interface CommandEntry {
+  /** One line for `toolgram --help`. */
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}
+
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  compile: {
+    summary: "compile a tool list (or, with --json, a JSON Schema) into GBNF, a regex or a JSON-schema union",
+    run: async (argv) => (await import("./commands/compile.js")).compileCommand(argv),
+  },
+  "validate-dataset": {
+    summary: "check a function-calling dataset against its declared tools",
+    run: async (argv) => (await import("./commands/validateDataset.js")).validateDatasetCommand(argv),
+  },
+  convert: {
+    summary: "convert a function-calling dataset between row formats",
+    run: async (argv) => (await import("./commands/convert.js")).convertCommand(argv),
+  },
+  "model-tiny": {
+    summary: "build a tiny random-weight Qwen3 GGUF for grammar tests",
+    run: async (argv) => (await import("./commands/modelTiny.js")).modelTiny(argv),
+  },
+};

@@ -1,0 +1,95 @@
+import { writeFileSync } from "node:fs";
+import { compileSchema, compileTools, type ToolCompileOptions } from "../../compile.js";
+import type { CompiledGrammar } from "../../CompiledGrammar.js";
+import { ToolgramError } from "../../errors.js";
+import { processIO, UsageError, type CliIO } from "../CliIO.js";
+import { formatWarning } from "../formatError.js";
+import { parseFlags } from "../parseFlags.js";
+
+export const compileUsage = `Usage: toolgram compile FILE|- [options]
+
+Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one assistant turn.
+
+  --emit gbnf|regex|json-schema   output (default gbnf)
+  --choice auto|required|none|NAME  which calls are allowed (default auto)
+  --parallel true|false|N         how many calls (default true: unbounded)
+  --free-text / --no-free-text    text before the calls (default: on for auto, off otherwise)
+  --strict / --no-strict          refuse what cannot be enforced exactly (default) / over-approximate with warnings
+  --format qwen3                  wire format (default qwen3)
+  --json                          FILE is one JSON Schema: compile a bare JSON value instead of tool calls
+  -o, --out FILE                  write to FILE instead of standard output
+`;
+
+const FLAGS = {
+  emit: { type: "string" },
+  choice: { type: "string" },
+  parallel: { type: "string" },
+  "free-text": { type: "boolean" },
+  "no-free-text": { type: "boolean" },
+  strict: { type: "boolean" },
+  "no-strict": { type: "boolean" },
+  format: { type: "string" },
+  json: { type: "boolean" },
+  out: { type: "string", short: "o" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** `toolgram compile`: exit 0 on success; ToolgramErrors and usage errors propagate to main (exit 2). */
+export async function compileCommand(argv: string[], io: CliIO = processIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, FLAGS);
+  if (values.help) {
+    io.stdout(compileUsage);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`compile needs exactly one input file (or - for standard input)\n\n${compileUsage}`);
+  const emit = (values.emit as string | undefined) ?? "gbnf";
+  if (!["gbnf", "regex", "json-schema"].includes(emit)) throw new UsageError(`--emit must be gbnf, regex or json-schema, got ${emit}`);
+  if (values.strict && values["no-strict"]) throw new UsageError("--strict and --no-strict contradict each other");
+  if (values["free-text"] && values["no-free-text"]) throw new UsageError("--free-text and --no-free-text contradict each other");
+
+  const text = await io.readText(positionals[0]);
+  const strict = !values["no-strict"];
+  let compiled: CompiledGrammar;
+  if (values.json) {
+    compiled = compileSchema(parseJson(text, positionals[0]), { strict });
+  } else {
+    const options: ToolCompileOptions = { strict };
+    if (values.choice !== undefined) options.toolChoice = values.choice as string;
+    if (values.parallel !== undefined) options.parallel = parseParallel(values.parallel as string);
+    if (values["free-text"]) options.freeText = true;
+    if (values["no-free-text"]) options.freeText = false;
+    if (values.format !== undefined) options.format = values.format as ToolCompileOptions["format"];
+    compiled = compileTools(readToolsText(text), options);
+  }
+  for (const w of compiled.warnings) io.stderr(formatWarning(w) + "\n");
+
+  const output = emit === "gbnf" ? compiled.toGbnf() : emit === "regex" ? compiled.toRegex() : JSON.stringify(compiled.toJsonSchema(), null, 2);
+  const out = output.endsWith("\n") ? output : output + "\n";
+  if (values.out !== undefined) writeFileSync(values.out as string, out);
+  else io.stdout(out);
+  return 0;
+}
+
+/** JSON when the text is JSON; otherwise the text itself (a `<tools>` block is read by normalizeTools). */
+function readToolsText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ToolgramError("INVALID_INPUT", `${file} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+function parseParallel(v: string): boolean | number {
+  if (v === "true") return true;
+  if (v === "false") return false;
+  if (/^[1-9][0-9]*$/.test(v)) return Number(v);
+  throw new UsageError(`--parallel must be true, false or a positive integer, got ${v}`);
+}

@@ -1,0 +1,192 @@
+import { CompiledGrammar } from "./CompiledGrammar.js";
+import type { Diagnostic } from "./diagnostic.js";
+import { resolveCallPolicy, type CallPolicyOptions } from "./envelope/callPolicy.js";
+import type { EnvelopeTool } from "./envelope/Envelope.js";
+import { envelopeFor, type EnvelopeFormat } from "./envelope/envelopes.js";
+import { LimitExceededError, ToolgramError } from "./errors.js";
+import type { GExpr, Grammar } from "./grammar/Grammar.js";
+import { NOTHING, ref } from "./grammar/build.js";
+import { optimize } from "./grammar/passes/optimize.js";
+import { validateGrammar } from "./grammar/validateGrammar.js";
+import type { JsonObject, JsonValue } from "./json.js";
+import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
+import { slug, uniqueRuleName } from "./lower/ruleName.js";
+import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
+import { normalizeSchema } from "./schema/normalizeSchema.js";
+import { cloneJson } from "./tools/cloneJson.js";
+import { closeObjects } from "./tools/closeObjects.js";
+import type { NormalizedTool } from "./tools/NormalizedTool.js";
+import { normalizeTools } from "./tools/normalizeTools.js";
+import { schemaHash, toolsHash } from "./tools/schemaHash.js";
+
+/** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
+export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions {
+  /** Wire format of the calls. @defaultValue "qwen3" */
+  format?: EnvelopeFormat;
+  /**
+   * Default for matchers: `"token-or-text"` accepts a special token such as `<tool_call>` or its text spelled by
+   * ordinary tokens; `"token-only"` only the special token. @defaultValue "token-or-text"
+   */
+  specialTokens?: "token-or-text" | "token-only";
+}
+
+/**
+ * Compiles a tool list (any shape `normalizeTools` reads) into the grammar of one assistant turn in the chosen wire
+ * format: optional free text, then the calls the policy allows, each `{"name": N, "arguments": A}` with A valid for
+ * N's parameters. Throws ToolgramError subclasses for bad declarations and options (see `ToolgramErrorCode`).
+ */
+export function compileTools(tools: unknown, options: ToolCompileOptions = {}): CompiledGrammar {
+  const clock = startClock();
+  const opts = resolveSchemaOptions(options, { additionalProperties: "forbid" });
+  const envelope = envelopeFor(options.format ?? "qwen3");
+  const specialTokens = readSpecialTokens(options.specialTokens);
+  const warnings: Diagnostic[] = [];
+  const normalized = normalizeTools(tools, warnings, opts.limits);
+  const policy = resolveCallPolicy(options, normalized.map((t) => t.name));
+  clock.check(opts, "reading the tools");
+
+  const ctx = createLowerContext(opts, "", warnings);
+  for (const name of envelope.ruleNames) ctx.rules.set(name, NOTHING); // reserved: lowering must not take these names
+  const prefixes = new Set<string>(envelope.ruleNames);
+  const envelopeTools: EnvelopeTool[] = [];
+  for (const tool of normalized) {
+    if (!policy.allowed.includes(tool.name)) continue;
+    const prefix = uniqueRuleName(prefixes, toolPrefix(tool.name));
+    prefixes.add(prefix);
+    const args = lowerTool(tool, prefix, ctx, opts, warnings);
+    const argsRule = uniqueRuleName(ctx.rules, `${prefix}-args`);
+    ctx.rules.set(argsRule, args);
+    envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
+    clock.check(opts, `compiling tool ${JSON.stringify(tool.name)}`);
+  }
+
+  const own = new Map<string, GExpr>();
+  const rootExpr = envelope.grammar({
+    tools: envelopeTools,
+    policy,
+    style: ctx.style,
+    addRule: (name, e) => {
+      if (!envelope.ruleNames.includes(name)) throw new Error(`internal: envelope rule ${name} is not reserved`);
+      own.set(name, e);
+      return ref(name);
+    },
+  });
+  own.set("root", rootExpr);
+  const grammar = finishGrammar(own, ctx.rules, envelope.ruleNames);
+  clock.check(opts, "optimizing the grammar");
+
+  return new CompiledGrammar({
+    grammar,
+    format: envelope.format as "qwen3",
+    warnings,
+    tools: normalized,
+    schemaHash: toolsHash(normalized),
+    jsonSchema: callsSchema(normalized.filter((t) => policy.allowed.includes(t.name) && policy.maxCalls !== 0), opts),
+    specialTokens,
+  });
+}
+
+/**
+ * Compiles a JSON Schema into the grammar of one JSON value (JSON mode: `additionalProperties` per the spec by
+ * default). Same result shape as `compileTools`, with `format: "json"` and no tools.
+ */
+export function compileSchema(schema: unknown, options: SchemaCompileOptions = {}): CompiledGrammar {
+  const clock = startClock();
+  const opts = resolveSchemaOptions(options, { additionalProperties: "spec" });
+  const warnings: Diagnostic[] = [];
+  const copy = cloneJson(schema, "");
+  const ir = normalizeSchema(copy, opts, warnings);
+  clock.check(opts, "normalizing the schema");
+  const ctx = createLowerContext(opts, "value", warnings);
+  ctx.rules.set("root", NOTHING);
+  const expr = lowerSchema(ir, ctx);
+  clock.check(opts, "lowering the schema");
+  const grammar = finishGrammar(new Map([["root", expr]]), ctx.rules, ["root"]);
+  clock.check(opts, "optimizing the grammar");
+  return new CompiledGrammar({
+    grammar,
+    format: "json",
+    warnings,
+    tools: [],
+    schemaHash: schemaHash(copy),
+    jsonSchema: copy,
+    specialTokens: "token-or-text",
+  });
+}
+
+/** A rule-name prefix from a tool name: `get_weather` → `get-weather`; non-ASCII-only names → `tool`. */
+function toolPrefix(name: string): string {
+  const s = slug(name);
+  if (s.length === 0) return "tool";
+  return /^[a-z]/.test(s) ? s : `t-${s}`;
+}
+
+/**
+ * Normalizes and lowers one tool's parameters. The schema is compiled with paths relative to the parameters (so
+ * rule names read `get-weather-city`, not `tools-0-function-parameters-city`); errors and warnings are re-pointed
+ * to the tool's place in the input.
+ */
+function lowerTool(tool: NormalizedTool, prefix: string, ctx: LowerContext, opts: ResolvedSchemaOptions, warnings: Diagnostic[]): GExpr {
+  const before = warnings.length;
+  ctx.prefix = prefix;
+  try {
+    return lowerSchema(normalizeSchema(tool.parameters, opts, warnings), ctx);
+  } catch (e) {
+    if (!(e instanceof ToolgramError)) throw e;
+    throw repoint(e, tool);
+  } finally {
+    for (let i = before; i < warnings.length; i++) warnings[i] = { ...warnings[i], schemaPath: tool.parametersPath + warnings[i].schemaPath };
+  }
+}
+
+function repoint(e: ToolgramError, tool: NormalizedTool): ToolgramError {
+  const suffix = ` (at ${e.schemaPath || "/"})`;
+  const bare = e.schemaPath && e.message.endsWith(suffix) ? e.message.slice(0, -suffix.length) : e.message;
+  const Ctor = e.constructor as new (code: ToolgramError["code"], message: string, schemaPath: string, o?: { cause?: unknown }) => ToolgramError;
+  return new Ctor(e.code, `tool ${JSON.stringify(tool.name)}: ${bare}`, tool.parametersPath + e.schemaPath, { cause: e });
+}
+
+/** Root first, then the envelope's rules, then the lowered ones; unused reservations dropped; optimized. */
+function finishGrammar(own: Map<string, GExpr>, lowered: Map<string, GExpr>, reserved: readonly string[]): Grammar {
+  const rules = new Map<string, GExpr>(own);
+  for (const [name, e] of lowered) if (!reserved.includes(name)) rules.set(name, e);
+  const opt = optimize({ rules, root: "root" });
+  // the root first, as Grammar promises (passes may reorder)
+  const g: Grammar = { rules: new Map([...opt.rules].sort(([a], [b]) => Number(b === opt.root) - Number(a === opt.root))), root: opt.root };
+  validateGrammar(g);
+  return g;
+}
+
+/** The union of the calls; `false` (nothing) when no call is allowed. */
+function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions): JsonValue {
+  return tools.length === 0 ? false : { anyOf: tools.map((t) => callSchema(t, opts)) };
+}
+
+/** One call as a JSON Schema object: what OpenAI-style structured output would enforce for this tool. */
+function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions): JsonObject {
+  return {
+    type: "object",
+    properties: { name: { const: t.name }, arguments: opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters },
+    required: ["name", "arguments"],
+    additionalProperties: false,
+  };
+}
+
+function readSpecialTokens(v: unknown): "token-or-text" | "token-only" {
+  if (v === undefined) return "token-or-text";
+  if (v === "token-or-text" || v === "token-only") return v;
+  throw new ToolgramError("INVALID_OPTION", `specialTokens must be "token-or-text" or "token-only", got ${JSON.stringify(v)}`);
+}
+
+/** Wall-clock budget checked between stages (a single stage is bounded by the size limits). */
+function startClock(): { check(opts: ResolvedSchemaOptions, stage: string): void } {
+  const start = performance.now();
+  return {
+    check(opts, stage) {
+      const ms = performance.now() - start;
+      if (ms > opts.limits.maxCompileMs) {
+        throw new LimitExceededError("LIMIT_COMPILE_TIME", `compiling took ${Math.round(ms)} ms (after ${stage}), above limits.maxCompileMs ${opts.limits.maxCompileMs}; simplify the schemas or raise the limit`);
+      }
+    },
+  };
+}

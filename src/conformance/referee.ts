@@ -1,0 +1,45 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import AjvDraft7 from "ajv";
+import addFormatsImport from "ajv-formats";
+import type { ValidateFunction } from "ajv";
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object in some loaders.
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: unknown) => void;
+
+/**
+ * ajv as the referee: JSON Schema validation with formats asserted (ajv-formats, "full" mode), draft 2020-12 unless
+ * the schema's `$schema` names draft-07. Validators are cached per schema object.
+ */
+export class Referee {
+  private readonly a2020 = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  private readonly a7 = new (AjvDraft7 as unknown as typeof Ajv2020)({ strict: false, allErrors: false, validateFormats: true });
+  private readonly cache = new WeakMap<object, ValidateFunction>();
+
+  constructor() {
+    addFormats(this.a2020);
+    addFormats(this.a7);
+  }
+
+  validator(schema: unknown): ValidateFunction {
+    if (typeof schema === "boolean") return (schema ? () => true : () => false) as unknown as ValidateFunction;
+    const obj = schema as { $schema?: string };
+    let v = this.cache.get(obj);
+    if (!v) {
+      const ajv = typeof obj.$schema === "string" && obj.$schema.includes("draft-07") ? this.a7 : this.a2020;
+      v = ajv.compile(obj);
+      this.cache.set(obj, v);
+    }
+    return v;
+  }
+
+  /** Validates the value that `text` parses to. Unparseable text is invalid. */
+  validText(schema: unknown, text: string): boolean {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    return this.validator(schema)(value) === true;
+  }
+}

@@ -1,0 +1,32 @@
+import type { GExpr } from "../grammar/Grammar.js";
+import type { JsonStyle } from "../lower/JsonStyle.js";
+import type { CallPolicy } from "./callPolicy.js";
+
+/** One callable tool as an envelope sees it: its name and the grammar of its arguments (one JSON object value). */
+export interface EnvelopeTool {
+  name: string;
+  /** Usually a `ref` to the tool's arguments rule. */
+  arguments: GExpr;
+}
+
+export interface EnvelopeGrammarInput {
+  /** The tools the policy allows, in declaration order. */
+  tools: readonly EnvelopeTool[];
+  policy: CallPolicy;
+  /** JSON spelling of the envelope's own JSON (the same as the arguments'). */
+  style: JsonStyle;
+  /** Registers a named rule (the name is reserved by the envelope, see `ruleNames`) and returns a reference to it. */
+  addRule(name: string, e: GExpr): GExpr;
+}
+
+/**
+ * A wire format for tool calls. Its `description` is plain data (tags, keys, separators) so that the grammar, the
+ * parser and the renderer of the format all read the same facts; `grammar` builds the whole turn (the root rule).
+ */
+export interface Envelope<D = unknown> {
+  readonly format: string;
+  readonly description: D;
+  /** Rule names the envelope adds; compile reserves them before lowering the tools' schemas. */
+  readonly ruleNames: readonly string[];
+  grammar(input: EnvelopeGrammarInput): GExpr;
+}

@@ -1,0 +1,77 @@
+import { ToolgramError } from "../errors.js";
+import { isJsonObject } from "../json.js";
+
+/**
+ * Which calls the model may make. `"auto"`: text and/or calls; `"required"`: at least one call; `"none"`: text
+ * only; a tool name, or OpenAI's `{type: "function", function: {name}}`: calls of that tool only (at least one).
+ */
+export type ToolChoice = "auto" | "required" | "none" | string | { type: "function"; function: { name: string } };
+
+/** How many calls one turn may hold: `true` unbounded, `false` one, N at most N. */
+export type ParallelOption = boolean | number;
+
+/** The resolved policy an envelope builds its grammar from. */
+export interface CallPolicy {
+  /** At least one call (`required` and named choices). */
+  minCalls: 0 | 1;
+  /** `null`: unbounded; 0 means text only. */
+  maxCalls: number | null;
+  /** Names of the tools that may be called. */
+  allowed: readonly string[];
+  /** Free text before the calls (or as the whole answer). */
+  freeText: boolean;
+}
+
+export interface CallPolicyOptions {
+  /** @defaultValue "auto" */
+  toolChoice?: ToolChoice;
+  /** @defaultValue true */
+  parallel?: ParallelOption;
+  /** @defaultValue true for "auto" and "none", false for "required" and a named tool */
+  freeText?: boolean;
+}
+
+/**
+ * Resolves and checks the options. Free text defaults to on only for `auto` (a model deciding whether to call
+ * usually says something first); when a call is forced, text before it is usually noise, so it is off unless asked.
+ * Throws INVALID_OPTION for an unknown tool name or a bad value.
+ */
+export function resolveCallPolicy(o: CallPolicyOptions, toolNames: readonly string[]): CallPolicy {
+  const choice = o.toolChoice ?? "auto";
+  const parallel = o.parallel ?? true;
+  let maxCalls: number | null;
+  if (parallel === true) maxCalls = null;
+  else if (parallel === false) maxCalls = 1;
+  else if (typeof parallel === "number" && Number.isInteger(parallel) && parallel >= 1) maxCalls = parallel;
+  else throw new ToolgramError("INVALID_OPTION", `parallel must be true, false or an integer >= 1, got ${JSON.stringify(parallel)}`);
+  if (o.freeText !== undefined && typeof o.freeText !== "boolean") {
+    throw new ToolgramError("INVALID_OPTION", `freeText must be a boolean, got ${JSON.stringify(o.freeText)}`);
+  }
+
+  const named = namedChoice(choice);
+  if (named !== undefined) {
+    if (!toolNames.includes(named)) {
+      throw new ToolgramError("INVALID_OPTION", `toolChoice names ${JSON.stringify(named)}, which is not a declared tool; declared: ${toolNames.map((n) => JSON.stringify(n)).join(", ") || "(none)"}`);
+    }
+    return { minCalls: 1, maxCalls, allowed: [named], freeText: o.freeText ?? false };
+  }
+  switch (choice) {
+    case "auto":
+      return { minCalls: 0, maxCalls, allowed: toolNames, freeText: o.freeText ?? true };
+    case "required":
+      if (toolNames.length === 0) throw new ToolgramError("INVALID_OPTION", 'toolChoice "required" needs at least one tool');
+      return { minCalls: 1, maxCalls, allowed: toolNames, freeText: o.freeText ?? false };
+    case "none":
+      if (o.freeText === false) throw new ToolgramError("INVALID_OPTION", 'toolChoice "none" with freeText: false allows nothing; drop one of them');
+      return { minCalls: 0, maxCalls: 0, allowed: [], freeText: true };
+  }
+  throw new ToolgramError("INVALID_OPTION", `toolChoice must be "auto", "required", "none", a tool name or {type: "function", function: {name}}, got ${JSON.stringify(choice)}`);
+}
+
+/** The tool name of a named choice; undefined for the keywords. */
+function namedChoice(choice: unknown): string | undefined {
+  if (typeof choice === "string") return choice === "auto" || choice === "required" || choice === "none" ? undefined : choice;
+  if (isJsonObject(choice) && isJsonObject(choice["function"]) && typeof choice["function"]["name"] === "string") return choice["function"]["name"];
+  if (isJsonObject(choice) && typeof choice["name"] === "string") return choice["name"];
+  throw new ToolgramError("INVALID_OPTION", `toolChoice must be "auto", "required", "none", a tool name or {type: "function", function: {name}}, got ${JSON.stringify(choice)}`);
+}

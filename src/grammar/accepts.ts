@@ -1,0 +1,382 @@
+import { LimitExceededError, ToolgramError } from "../errors.js";
+import type { GExpr, Grammar } from "./Grammar.js";
+import { removeNullableLoops } from "./passes/removeNullableLoops.js";
+import { rangesContain } from "./ranges.js";
+
+/**
+ * The reference acceptor: an Earley recognizer over code points, run on a recursive transition network (one small
+ * NFA per rule, whose edges read a code point, call another network, or move for free).
+ *
+ * Why this shape: Earley handles any context-free grammar (ambiguity, left recursion, nullable rules) without
+ * transformations, so it is obviously right; running it on NFAs rather than on BNF productions keeps repetition as
+ * loops and chains inside one network, which avoids Earley's quadratic cascade on right-recursive repeat rules.
+ * Bounded repeats are expanded linearly (one chain state per count); an item worth more than a few states becomes a
+ * called sub-network so nested bounds add up instead of multiplying. It is independent from the token automaton,
+ * so the two check each other.
+ */
+export interface Acceptor {
+  /** The whole text is a member of the grammar's language. */
+  accepts(text: string): boolean;
+  /** The text can be extended (possibly by nothing) to a member. */
+  isPrefix(text: string): boolean;
+}
+
+/** Cap on the compiled network's size; grammars from the default limits stay far below it. */
+export const MAX_ACCEPTOR_STATES = 5_000_000;
+
+const EPS = 0;
+const TERM = 1;
+const CALL = 2;
+
+interface Edge {
+  kind: 0 | 1 | 2;
+  target: number;
+  /** TERM: the code-point ranges read; otherwise unused. */
+  ranges: readonly number[];
+  /** CALL: the network called. */
+  net: number;
+}
+
+interface Network {
+  start: number;
+  final: number;
+}
+
+interface Compiled {
+  out: Edge[][];
+  /** network id whose final state this is, or -1. */
+  finalOf: Int32Array;
+  nets: Network[];
+  rootNet: number;
+  nullable: Uint8Array; // per network
+  live: Uint8Array; // per state: the network's final state is reachable (only through productive calls)
+}
+
+const NO_RANGES: readonly number[] = [];
+
+/** An item worth at most this many states is copied into each repetition; larger ones become sub-networks. */
+const INLINE_ITEM_STATES = 4;
+
+class Builder {
+  out: Edge[][] = [];
+  nets: Network[] = [];
+  ruleNet = new Map<string, number>();
+
+  constructor(private readonly g: Grammar) {}
+
+  state(): number {
+    if (this.out.length >= MAX_ACCEPTOR_STATES) {
+      throw new LimitExceededError(
+        "LIMIT_GRAMMAR_SIZE",
+        `the grammar expands to more than ${MAX_ACCEPTOR_STATES} acceptor states; lower the repetition bounds (maxLength, maxItems) of the schema`,
+      );
+    }
+    this.out.push([]);
+    return this.out.length - 1;
+  }
+
+  edge(from: number, kind: 0 | 1 | 2, target: number, ranges: readonly number[] = NO_RANGES, net = -1): void {
+    this.out[from].push({ kind, target, ranges, net });
+  }
+
+  newNet(): number {
+    const start = this.state();
+    const final = this.state();
+    this.nets.push({ start, final });
+    return this.nets.length - 1;
+  }
+
+  netForRule(name: string): number {
+    let id = this.ruleNet.get(name);
+    if (id === undefined) {
+      if (!this.g.rules.has(name)) {
+        throw new ToolgramError("INVALID_INPUT", `the grammar references an undefined rule "${name}"`);
+      }
+      id = this.newNet();
+      this.ruleNet.set(name, id);
+      const n = this.nets[id];
+      // body compiled after registration, so recursive references find the network
+      this.expr(this.g.rules.get(name) as GExpr, n.start, n.final);
+    }
+    return id;
+  }
+
+  /** A rough state count of `e` when inlined, saturating at `cap`. */
+  size(e: GExpr, cap: number): number {
+    switch (e.type) {
+      case "literal":
+      case "token":
+        return [...e.text].length;
+      case "charClass":
+      case "ref":
+        return 1;
+      case "seq":
+      case "alt": {
+        let n = 1;
+        for (const it of e.items) {
+          n += this.size(it, cap);
+          if (n > cap) return cap + 1;
+        }
+        return n;
+      }
+      case "repeat":
+        return cap + 1; // always worth a sub-network
+    }
+  }
+
+  /** Adds edges so that the paths from `from` to `to` spell exactly the language of `e`. */
+  expr(e: GExpr, from: number, to: number): void {
+    switch (e.type) {
+      case "literal":
+      case "token": {
+        const cps = [...e.text].map((c) => c.codePointAt(0) as number);
+        if (cps.length === 0) {
+          this.edge(from, EPS, to);
+          return;
+        }
+        let cur = from;
+        cps.forEach((cp, i) => {
+          const next = i === cps.length - 1 ? to : this.state();
+          this.edge(cur, TERM, next, [cp, cp]);
+          cur = next;
+        });
+        return;
+      }
+      case "charClass":
+        if (e.ranges.length > 0) this.edge(from, TERM, to, e.ranges);
+        return;
+      case "ref":
+        this.edge(from, CALL, to, NO_RANGES, this.netForRule(e.rule));
+        return;
+      case "seq": {
+        if (e.items.length === 0) {
+          this.edge(from, EPS, to);
+          return;
+        }
+        let cur = from;
+        e.items.forEach((it, i) => {
+          const next = i === e.items.length - 1 ? to : this.state();
+          this.expr(it, cur, next);
+          cur = next;
+        });
+        return;
+      }
+      case "alt":
+        for (const it of e.items) this.expr(it, from, to);
+        return;
+      case "repeat":
+        this.repeat(e.item, e.min, e.max, from, to);
+        return;
+    }
+  }
+
+  repeat(item: GExpr, min: number, max: number | null, from: number, to: number): void {
+    if (max !== null && max < min) return; // matches nothing
+    // each copy of the item is either inlined or a call to one shared sub-network
+    let copy: (a: number, b: number) => void;
+    if (this.size(item, INLINE_ITEM_STATES) <= INLINE_ITEM_STATES) {
+      copy = (a, b) => this.expr(item, a, b);
+    } else {
+      const net = this.newNet();
+      const n = this.nets[net];
+      this.expr(item, n.start, n.final);
+      copy = (a, b) => this.edge(a, CALL, b, NO_RANGES, net);
+    }
+    // fresh entry state: nothing else may loop back into `from`
+    let cur = this.state();
+    this.edge(from, EPS, cur);
+    for (let i = 0; i < min; i++) {
+      const next = this.state();
+      copy(cur, next);
+      cur = next;
+    }
+    if (max === null) {
+      copy(cur, cur); // `cur` is fresh, so the loop only repeats the item
+      this.edge(cur, EPS, to);
+      return;
+    }
+    for (let i = min; i < max; i++) {
+      this.edge(cur, EPS, to);
+      const next = this.state();
+      copy(cur, next);
+      cur = next;
+    }
+    this.edge(cur, EPS, to);
+  }
+}
+
+/**
+ * Backward fixpoint: marks states from which their network's final state is reachable through edges that `ok`
+ * admits; a call edge is admitted when the called network's start is marked.
+ */
+function markBackward(out: Edge[][], nets: Network[], ok: (kind: number) => boolean): Uint8Array {
+  const n = out.length;
+  const mark = new Uint8Array(n);
+  // predecessors by target, and callers by called network, as compressed adjacency lists (few allocations)
+  const predStart = new Int32Array(n + 1);
+  const callStart = new Int32Array(nets.length + 1);
+  for (let s = 0; s < n; s++) {
+    for (const e of out[s]) {
+      if (!ok(e.kind)) continue;
+      predStart[e.target + 1]++;
+      if (e.kind === CALL) callStart[e.net + 1]++;
+    }
+  }
+  for (let i = 0; i < n; i++) predStart[i + 1] += predStart[i];
+  for (let i = 0; i < nets.length; i++) callStart[i + 1] += callStart[i];
+  const preds = new Int32Array(predStart[n]);
+  const callers = new Int32Array(callStart[nets.length]);
+  const pFill = predStart.slice(0, n);
+  const cFill = callStart.slice(0, nets.length);
+  for (let s = 0; s < n; s++) {
+    for (const e of out[s]) {
+      if (!ok(e.kind)) continue;
+      preds[pFill[e.target]++] = s;
+      if (e.kind === CALL) callers[cFill[e.net]++] = s;
+    }
+  }
+  const startNet = new Int32Array(n).fill(-1);
+  nets.forEach((net, i) => (startNet[net.start] = i));
+  const work: number[] = [];
+  const set = (s: number) => {
+    if (!mark[s]) {
+      mark[s] = 1;
+      work.push(s);
+    }
+  };
+  // does some admitted edge of `s` lead to a marked state?
+  const check = (s: number) => {
+    if (mark[s]) return;
+    for (const e of out[s]) {
+      if (!ok(e.kind) || !mark[e.target]) continue;
+      if (e.kind === CALL && !mark[nets[e.net].start]) continue;
+      set(s);
+      return;
+    }
+  };
+  for (const net of nets) set(net.final);
+  while (work.length > 0) {
+    const t = work.pop() as number;
+    for (let i = predStart[t]; i < predStart[t + 1]; i++) check(preds[i]);
+    const ni = startNet[t];
+    if (ni >= 0) for (let i = callStart[ni]; i < callStart[ni + 1]; i++) check(callers[i]);
+  }
+  return mark;
+}
+
+function compile(g: Grammar): Compiled {
+  // same language; avoids one Earley item per count of `x{0,n}` when `x` is nullable
+  const b = new Builder(removeNullableLoops(g));
+  const rootNet = b.netForRule(g.root);
+  const finalOf = new Int32Array(b.out.length).fill(-1);
+  b.nets.forEach((net, i) => (finalOf[net.final] = i));
+  const nullState = markBackward(b.out, b.nets, (k) => k !== TERM);
+  const nullable = Uint8Array.from(b.nets, (net) => nullState[net.start]);
+  const live = markBackward(b.out, b.nets, () => true);
+  return { out: b.out, finalOf, nets: b.nets, rootNet, nullable, live };
+}
+
+interface Waiter {
+  target: number;
+  origin: number;
+}
+
+/** Runs the recognizer: `wantFull` asks for membership, otherwise for a live prefix. */
+function run(c: Compiled, text: string, wantFull: boolean): boolean {
+  const cps: number[] = [];
+  for (const ch of text) cps.push(ch.codePointAt(0) as number);
+  const n = cps.length;
+  const rootStart = c.nets[c.rootNet].start;
+  const rootFinal = c.nets[c.rootNet].final;
+  if (!c.live[rootStart]) return false;
+  const waiters: Map<number, Waiter[]>[] = [];
+
+  // the set being built at position k: items (state, origin), keyed state * (n + 1) + origin
+  let curStates: number[] = [rootStart];
+  let curOrigins: number[] = [0];
+  for (let k = 0; k <= n; k++) {
+    const seen = new Set<number>();
+    const wk = new Map<number, Waiter[]>();
+    waiters.push(wk);
+    const states: number[] = [];
+    const origins: number[] = [];
+    const add = (s: number, o: number) => {
+      if (!c.live[s]) return; // cannot reach its end: drop (keeps isPrefix exact)
+      const key = s * (n + 1) + o;
+      if (seen.has(key)) return;
+      seen.add(key);
+      states.push(s);
+      origins.push(o);
+    };
+    for (let i = 0; i < curStates.length; i++) add(curStates[i], curOrigins[i]);
+    const nextStates: number[] = [];
+    const nextOrigins: number[] = [];
+    const cp = k < n ? cps[k] : -1;
+    for (let i = 0; i < states.length; i++) {
+      const s = states[i];
+      const o = origins[i];
+      const net = c.finalOf[s];
+      if (net >= 0) {
+        const ws = waiters[o].get(net);
+        if (ws) for (let j = 0; j < ws.length; j++) add(ws[j].target, ws[j].origin);
+      }
+      const edges = c.out[s];
+      for (let j = 0; j < edges.length; j++) {
+        const e = edges[j];
+        if (e.kind === EPS) {
+          add(e.target, o);
+        } else if (e.kind === TERM) {
+          if (cp >= 0 && rangesContain(e.ranges, cp)) {
+            nextStates.push(e.target);
+            nextOrigins.push(o);
+          }
+        } else {
+          if (!c.live[e.target] || !c.live[c.nets[e.net].start]) continue;
+          let ws = wk.get(e.net);
+          if (!ws) {
+            ws = [];
+            wk.set(e.net, ws);
+          }
+          ws.push({ target: e.target, origin: o });
+          add(c.nets[e.net].start, k);
+          // a nullable callee may already have completed here; Aycock–Horspool: step over it now
+          if (c.nullable[e.net]) add(e.target, o);
+        }
+      }
+    }
+    if (k === n) {
+      if (!wantFull) return states.length > 0;
+      for (let i = 0; i < states.length; i++) if (states[i] === rootFinal && origins[i] === 0) return true;
+      return false;
+    }
+    if (nextStates.length === 0) return false;
+    curStates = nextStates;
+    curOrigins = nextOrigins;
+  }
+  return false;
+}
+
+const cache = new WeakMap<Grammar, Compiled>();
+
+function compiled(g: Grammar): Compiled {
+  let c = cache.get(g);
+  if (!c) {
+    c = compile(g);
+    cache.set(g, c);
+  }
+  return c;
+}
+
+/** An acceptor for `grammar`, compiled once (and cached per grammar object: do not mutate a grammar after use). */
+export function createAcceptor(grammar: Grammar): Acceptor {
+  const c = compiled(grammar);
+  return {
+    accepts: (text) => run(c, text, true),
+    isPrefix: (text) => run(c, text, false),
+  };
+}
+
+/** Whether `text` is a member of the grammar's language (exact; code points; a `token` matches its text). */
+export function accepts(grammar: Grammar, text: string): boolean {
+  return run(compiled(grammar), text, true);
+}

@@ -1,0 +1,44 @@
+/**
+ * toolgram: compile declared tool schemas into constrained-decoding artifacts (GBNF, regex, JSON-schema union,
+ * token-mask automaton) and parse model output back.
+ *
+ * @packageDocumentation
+ */
+
+// compiling
+/** Compile a tool list into the grammar of one assistant turn (`{ format: "qwen3", toolChoice, parallel, freeText }`). */
+export { compileTools, compileSchema, type ToolCompileOptions } from "./compile.js";
+/** The result of a compile: grammar IR, emitters, reference acceptor, matchers. */
+export { CompiledGrammar, type CompiledFormat } from "./CompiledGrammar.js";
+/** Tool-call policy options: `toolChoice`, `parallel`, `freeText`. */
+export type { ToolChoice, ParallelOption, CallPolicyOptions } from "./envelope/callPolicy.js";
+/** Wire formats `compileTools` supports. */
+export type { EnvelopeFormat } from "./envelope/envelopes.js";
+/** Schema compile options, limits and their defaults. */
+export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type WhitespaceOption } from "./options.js";
+
+// tools
+/** Read tool lists in OpenAI, MCP, Hermes text-block and corpus (BFCL, xLAM, Glaive) shapes into one canonical form. */
+export { normalizeTools } from "./tools/normalizeTools.js";
+/** A tool after `normalizeTools`. */
+export type { NormalizedTool } from "./tools/NormalizedTool.js";
+
+// errors and warnings
+/** The error hierarchy: every bad declaration throws one of these, with a `code` and a JSON-Pointer `schemaPath`. */
+export {
+  ToolgramError,
+  InvalidSchemaError,
+  UnsupportedSchemaError,
+  UnsatisfiableSchemaError,
+  LimitExceededError,
+  type ToolgramErrorCode,
+} from "./errors.js";
+/** A compile warning. */
+export type { Diagnostic } from "./diagnostic.js";
+
+// JSON helpers
+/** The canonical JSON spelling (Python `json.dumps`: `", "` and `": "`) that grammars accept by default. */
+export { canonicalJson, quoteJsonString, type JsonValue, type JsonObject } from "./json.js";
+
+// grammar IR (for custom emitters and tests)
+export type { Grammar, GExpr } from "./grammar/Grammar.js";

@@ -1,0 +1,64 @@
+import type { LlamaGrammar, Token } from "node-llama-cpp";
+import { ToolgramError } from "../errors.js";
+import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
+import { checkGbnfRepetitions } from "./checkGbnfRepetitions.js";
+import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
+import { promptTokens, withSequence } from "./withSequence.js";
+
+export interface GenerateWithGbnfOptions extends GenerateOptions {
+  /** A GBNF grammar with a `root` rule, enforced by llama.cpp's own grammar sampler; undefined = unconstrained. */
+  readonly gbnf: string | undefined;
+}
+
+/**
+ * Generates under a GBNF grammar with llama.cpp's grammar sampler (through node-llama-cpp's LlamaGrammar). Ends at an
+ * end-of-generation token (which the grammar allows only once it is complete) or at `maxTokens`.
+ *
+ * llama.cpp reports why a grammar fails to parse only on stderr; the thrown error says so. Repetition bounds that
+ * would crash llama.cpp (`x{3,1}`) are refused first (see `checkGbnfRepetitions`).
+ */
+export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promise<GenerateResult> {
+  const { LlamaGrammarEvaluationState } = await loadNodeLlamaCpp();
+  const { model, gbnf } = options;
+  const maxTokens = options.maxTokens ?? 256;
+  let grammar: LlamaGrammar | undefined;
+  if (gbnf !== undefined) {
+    checkGbnfRepetitions(gbnf);
+    try {
+      grammar = await model.llama.createGrammar({ grammar: gbnf });
+    } catch (cause) {
+      throw new ToolgramError("INVALID_INPUT", "llama.cpp could not parse the GBNF grammar (its reason is printed on stderr).", "", { cause });
+    }
+  }
+  const input = promptTokens(model, options.prompt);
+  return withSequence(options, async (sequence) => {
+    const grammarEvaluationState = grammar === undefined ? undefined : new LlamaGrammarEvaluationState({ model, grammar });
+    const tokens: Token[] = [];
+    const started = performance.now();
+    let finishReason: GenerateResult["finishReason"] = "stop";
+    if (maxTokens > 0) {
+      for await (const token of sequence.evaluate(input, {
+        grammarEvaluationState,
+        temperature: options.temperature ?? 0,
+        seed: options.seed ?? 0,
+      })) {
+        tokens.push(token);
+        if (tokens.length >= maxTokens) {
+          finishReason = "length";
+          break;
+        }
+      }
+    } else {
+      finishReason = "length";
+    }
+    const elapsedMs = performance.now() - started;
+    return {
+      text: model.detokenize(tokens, true),
+      tokens,
+      finishReason,
+      promptTokens: input.length,
+      elapsedMs,
+      tokensPerSecond: tokens.length / (elapsedMs / 1000),
+    };
+  });
+}

@@ -1,0 +1,176 @@
+import type { LlamaContextSequence, LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
+import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
+import { asTokens, promptTokens, withSequence } from "./withSequence.js";
+
+/**
+ * The per-step constraint `generateWithMask` drives: toolgram's TokenMatcher has this shape, and so can any other
+ * token-mask engine.
+ */
+export interface TokenMaskMatcher {
+  /** Sets bit i of `bits` (length ceil(vocabulary size / 32)) iff token i is allowed next; an EOS bit when complete. */
+  fillNextTokenBitmask(bits: Uint32Array): void;
+  /** Advances on `token`; false (state unchanged) if the token is not allowed. */
+  acceptToken(token: number): boolean;
+  /** The output so far is a complete match. */
+  isCompleted(): boolean;
+  /** The unique continuation, if any ("" when none); used for jump-forward decoding. */
+  forcedText?(): string;
+}
+
+export interface GenerateWithMaskOptions extends GenerateOptions {
+  readonly matcher: TokenMaskMatcher;
+  /**
+   * When the matcher has a forced continuation, tokenize and append it without sampling (jump-forward decoding).
+   * The forced text is tokenized on its own, so its tokens may differ from what the model would have produced.
+   * @defaultValue false
+   */
+  readonly jumpForward?: boolean;
+}
+
+export interface GenerateWithMaskResult extends GenerateResult {
+  /** Tokens appended by jump-forward decoding rather than sampled. */
+  readonly forcedTokens: number;
+  /** Steps that had to be sampled twice because an unmaskable end-of-generation token came first. */
+  readonly resampledSteps: number;
+}
+
+/** Added to the logits of allowed tokens: far above any real logit, small enough to keep float32 precision. */
+const ALLOWED_LOGIT_BOOST = 10_000;
+
+const eogCache = new WeakMap<LlamaModel, Uint8Array>();
+
+/** Which token ids end generation (Qwen3 has several), computed once per model; its length is the vocabulary size. */
+function eogTable(model: LlamaModel): Uint8Array {
+  let table = eogCache.get(model);
+  if (table === undefined) {
+    let size = 0;
+    for (const id of model.iterateAllTokens()) size = Math.max(size, id + 1);
+    table = new Uint8Array(size);
+    for (let id = 0; id < size; id++) if (model.isEogToken(id as Token)) table[id] = 1;
+    eogCache.set(model, table);
+  }
+  return table;
+}
+
+function isAllowed(bits: Uint32Array, token: number): boolean {
+  return (bits[token >>> 5] & (1 << (token & 31))) !== 0;
+}
+
+/**
+ * Generates with a custom token mask computed in JS at every step, through node-llama-cpp's
+ * `sequence.controlledEvaluate`. node-llama-cpp exposes no mask filter, and its token bias cannot touch
+ * end-of-generation tokens, so each step picks one of two exact encodings of the mask:
+ *  - an end is allowed: disallowed ordinary tokens get -Infinity, and the model chooses freely between the allowed
+ *    tokens and ending;
+ *  - an end is not allowed: allowed tokens get a large logit boost (the relative odds among them are unchanged), or,
+ *    when most of the vocabulary is allowed, the rest get -Infinity and a sampled end is undone and resampled with
+ *    the boost.
+ * Every sampled token is checked against the mask and fed to `matcher.acceptToken`; a mismatch throws.
+ */
+export async function generateWithMask(options: GenerateWithMaskOptions): Promise<GenerateWithMaskResult> {
+  const { TokenBias: TokenBiasClass } = await loadNodeLlamaCpp();
+  const { model, matcher } = options;
+  const maxTokens = options.maxTokens ?? 256;
+  const temperature = options.temperature ?? 0;
+  const seed = options.seed ?? 0;
+  const eog = eogTable(model);
+  const size = eog.length;
+  const bits = new Uint32Array(Math.ceil(size / 32));
+  const input = promptTokens(model, options.prompt);
+
+  const biasFor = (ids: readonly number[], bias: "never" | { logit: number }): TokenBias =>
+    new TokenBiasClass(model.tokenizer).set(asTokens(ids), bias);
+
+  const sampleOnce = async (sequence: LlamaContextSequence, pending: Token[], step: number, tokenBias: TokenBias): Promise<Token> => {
+    const last = pending.length - 1;
+    const results = await sequence.controlledEvaluate([
+      ...pending.slice(0, last),
+      [pending[last], { generateNext: { token: true, options: { temperature, seed: seed + step, tokenBias } } }],
+    ]);
+    const token = results[last]?.next.token;
+    if (token === undefined || token === null) throw new Error("llama.cpp returned no token for a masked step.");
+    return token;
+  };
+
+  return withSequence(options, async (sequence) => {
+    const tokens: Token[] = [];
+    let pending = input;
+    let forcedTokens = 0;
+    let resampledSteps = 0;
+    let finishReason: GenerateResult["finishReason"] = "length";
+    const started = performance.now();
+
+    while (tokens.length < maxTokens) {
+      if (options.jumpForward === true && matcher.forcedText !== undefined) {
+        const forced = matcher.forcedText();
+        if (forced !== "") {
+          let appended = 0;
+          for (const token of model.tokenize(forced, true)) {
+            if (tokens.length >= maxTokens || !matcher.acceptToken(token)) break;
+            tokens.push(token);
+            pending = [...pending, token];
+            appended++;
+          }
+          forcedTokens += appended;
+          if (appended > 0) continue;
+        }
+      }
+
+      bits.fill(0);
+      matcher.fillNextTokenBitmask(bits);
+      const allowed: number[] = [];
+      const disallowed: number[] = [];
+      let endAllowed = false;
+      for (let id = 0; id < size; id++) {
+        if (eog[id] === 1) {
+          if (isAllowed(bits, id)) endAllowed = true;
+        } else if (isAllowed(bits, id)) allowed.push(id);
+        else disallowed.push(id);
+      }
+      if (allowed.length === 0) {
+        if (endAllowed || matcher.isCompleted()) {
+          finishReason = "stop";
+          break;
+        }
+        throw new Error(`The matcher allows no token after ${tokens.length} generated tokens and is not complete.`);
+      }
+
+      const step = tokens.length;
+      let token: Token;
+      if (endAllowed) {
+        token = await sampleOnce(sequence, pending, step, biasFor(disallowed, "never"));
+        if (eog[token] === 1) {
+          finishReason = "stop";
+          break;
+        }
+      } else if (allowed.length <= disallowed.length) {
+        token = await sampleOnce(sequence, pending, step, biasFor(allowed, { logit: ALLOWED_LOGIT_BOOST }));
+      } else {
+        token = await sampleOnce(sequence, pending, step, biasFor(disallowed, "never"));
+        if (eog[token] === 1) {
+          // Undo the decode of the last pending token so that it can be evaluated again with the other encoding.
+          resampledSteps++;
+          const end = sequence.nextTokenIndex;
+          await sequence.eraseContextTokenRanges([{ start: end - 1, end }]);
+          token = await sampleOnce(sequence, [pending[pending.length - 1]], step, biasFor(allowed, { logit: ALLOWED_LOGIT_BOOST }));
+        }
+      }
+      if (!isAllowed(bits, token)) throw new Error(`llama.cpp sampled token ${token}, which the mask does not allow.`);
+      if (!matcher.acceptToken(token)) throw new Error(`The matcher refused token ${token}, which its own mask allowed.`);
+      tokens.push(token);
+      pending = [token];
+    }
+    const elapsedMs = performance.now() - started;
+    return {
+      text: model.detokenize(tokens, true),
+      tokens,
+      finishReason,
+      promptTokens: input.length,
+      elapsedMs,
+      tokensPerSecond: tokens.length / (elapsedMs / 1000),
+      forcedTokens,
+      resampledSteps,
+    };
+  });
+}

@@ -1,0 +1,35 @@
+import type { LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+
+/** Options shared by the in-process generators. */
+export interface GenerateOptions {
+  /** A model loaded with node-llama-cpp (see `loadLlamaModel`). */
+  readonly model: LlamaModel;
+  /** Prompt text (special tokens such as `<|im_start|>` are recognized) or token ids. */
+  readonly prompt: string | readonly number[];
+  /** @defaultValue 256 */
+  readonly maxTokens?: number;
+  /** Sampling temperature; 0 is greedy. @defaultValue 0 */
+  readonly temperature?: number;
+  /** Seed for sampling when temperature > 0. @defaultValue 0 */
+  readonly seed?: number;
+  /** CPU threads for this generation's context. @defaultValue 1 (faster than 2 on small machines) */
+  readonly threads?: number;
+  /** Context size; must hold prompt + output. @defaultValue 4096, capped at the model's training context */
+  readonly contextSize?: number;
+  /** Generate on this sequence instead of creating a context (its history is cleared first). */
+  readonly sequence?: LlamaContextSequence;
+}
+
+export type FinishReason = "stop" | "length";
+
+export interface GenerateResult {
+  readonly text: string;
+  /** Generated token ids, without the end-of-generation token. */
+  readonly tokens: readonly number[];
+  /** "stop": the model (or the constraint) ended the output; "length": maxTokens was reached. */
+  readonly finishReason: FinishReason;
+  readonly promptTokens: number;
+  /** Milliseconds spent generating (prompt evaluation included). */
+  readonly elapsedMs: number;
+  readonly tokensPerSecond: number;
+}

@@ -1,0 +1,37 @@
+import type { Llama, LlamaModel } from "node-llama-cpp";
+import { ToolgramError } from "../errors.js";
+
+/** The node-llama-cpp module, imported on first use so that toolgram itself works without it installed. */
+export type NodeLlamaCpp = typeof import("node-llama-cpp");
+
+let modulePromise: Promise<NodeLlamaCpp> | undefined;
+let llamaPromise: Promise<Llama> | undefined;
+
+/** Imports node-llama-cpp, or throws a ToolgramError saying how to install it. */
+export function loadNodeLlamaCpp(): Promise<NodeLlamaCpp> {
+  modulePromise ??= import("node-llama-cpp").catch((cause: unknown) => {
+    modulePromise = undefined;
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      "toolgram/llama-cpp needs the optional peer dependency node-llama-cpp (3.21.x); install it with `npm install node-llama-cpp`.",
+      "",
+      { cause },
+    );
+  });
+  return modulePromise;
+}
+
+/**
+ * A CPU-only llama.cpp instance from node-llama-cpp's prebuilt binaries (never compiles, never downloads), shared by
+ * all callers.
+ */
+export async function getCpuLlama(): Promise<Llama> {
+  llamaPromise ??= loadNodeLlamaCpp().then((m) => m.getLlama({ gpu: false, build: "never" }));
+  return llamaPromise;
+}
+
+/** Loads a GGUF model on the CPU. */
+export async function loadLlamaModel(modelPath: string): Promise<LlamaModel> {
+  const llama = await getCpuLlama();
+  return llama.loadModel({ modelPath });
+}

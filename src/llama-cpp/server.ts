@@ -1,0 +1,222 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { readSse } from "./readSse.js";
+
+export interface StartLlamaServerOptions {
+  /** Path of the llama-server executable (see `findLlamaServer`). */
+  readonly binary: string;
+  /** Path of a GGUF model. */
+  readonly model: string;
+  /** Port on 127.0.0.1; @defaultValue a free port chosen by the OS */
+  readonly port?: number;
+  /** @defaultValue 1 */
+  readonly threads?: number;
+  /** @defaultValue 4096 */
+  readonly contextSize?: number;
+  /** Extra command-line arguments, appended last. */
+  readonly extraArgs?: readonly string[];
+  /** @defaultValue 60000 */
+  readonly startupTimeoutMs?: number;
+  /** Receives the server's stdout/stderr lines (default: kept, and shown only if startup fails). */
+  readonly onLog?: (line: string) => void;
+}
+
+export interface LlamaServerHandle {
+  /** Base URL, e.g. "http://127.0.0.1:41234". */
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  /** Terminates the server (SIGTERM, then SIGKILL after 5 s) and resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** A non-2xx answer from llama-server; `body` is its text (usually a JSON error object). */
+export class LlamaServerHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    endpoint: string,
+  ) {
+    super(`llama-server ${endpoint} answered HTTP ${status}: ${body.slice(0, 500)}`);
+    this.name = "LlamaServerHttpError";
+  }
+}
+
+/** Asks the OS for a free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/**
+ * Starts llama-server on 127.0.0.1 (never on a public interface) with the chat template from the model (`--jinja`)
+ * and waits until `/health` answers 200. Rejects with the server's log if it exits or does not become ready in time.
+ */
+export async function startLlamaServer(options: StartLlamaServerOptions): Promise<LlamaServerHandle> {
+  const port = options.port ?? (await freePort());
+  const args = [
+    "-m", options.model,
+    "--host", "127.0.0.1",
+    "--port", String(port),
+    "-t", String(options.threads ?? 1),
+    "-c", String(options.contextSize ?? 4096),
+    "--jinja",
+    ...(options.extraArgs ?? []),
+  ];
+  const child = spawn(options.binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const log: string[] = [];
+  const onChunk = (chunk: Buffer): void => {
+    for (const line of chunk.toString("utf8").split("\n")) {
+      if (line === "") continue;
+      if (options.onLog) options.onLog(line);
+      log.push(line);
+      if (log.length > 200) log.shift();
+    }
+  };
+  child.stdout?.on("data", onChunk);
+  child.stderr?.on("data", onChunk);
+  let spawnError: Error | undefined;
+  child.once("error", (error) => {
+    spawnError = error;
+  });
+
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await waitForExit(child);
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + (options.startupTimeoutMs ?? 60_000);
+  while (true) {
+    if (spawnError !== undefined || child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`llama-server did not start (${spawnError?.message ?? `exit ${child.exitCode ?? child.signalCode}`}):\n${log.slice(-30).join("\n")}`);
+    }
+    try {
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`llama-server was not ready after ${options.startupTimeoutMs ?? 60_000} ms:\n${log.slice(-30).join("\n")}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, port, pid: child.pid ?? -1, stop };
+}
+
+/** Body of llama-server's native `/completion` (the fields toolgram uses; others pass through). */
+export interface CompletionRequest {
+  readonly prompt: string;
+  /** GBNF constraining the output. */
+  readonly grammar?: string;
+  readonly n_predict?: number;
+  readonly temperature?: number;
+  readonly seed?: number;
+  readonly [field: string]: unknown;
+}
+
+export interface CompletionResponse {
+  readonly content: string;
+  readonly tokens_predicted?: number;
+  readonly stop_type?: string;
+  readonly timings?: { readonly predicted_n?: number; readonly predicted_ms?: number; readonly predicted_per_second?: number };
+  readonly [field: string]: unknown;
+}
+
+/** Body of `/v1/chat/completions` (OpenAI-compatible; `grammar` is llama.cpp's extension). */
+export interface ChatCompletionRequest {
+  readonly messages: ReadonlyArray<{ readonly role: string; readonly content: string | null; readonly [field: string]: unknown }>;
+  readonly grammar?: string;
+  readonly tools?: readonly unknown[];
+  readonly tool_choice?: "auto" | "none" | "required";
+  readonly max_tokens?: number;
+  readonly temperature?: number;
+  readonly seed?: number;
+  readonly [field: string]: unknown;
+}
+
+export interface ChatCompletionResponse {
+  readonly choices: ReadonlyArray<{
+    readonly finish_reason: string | null;
+    readonly message: {
+      readonly role: string;
+      readonly content: string | null;
+      readonly tool_calls?: ReadonlyArray<{ readonly type: string; readonly function: { readonly name: string; readonly arguments: string } }>;
+      readonly [field: string]: unknown;
+    };
+  }>;
+  readonly [field: string]: unknown;
+}
+
+async function post(baseUrl: string, endpoint: string, body: object, signal?: AbortSignal): Promise<Response> {
+  const response = await fetch(`${baseUrl}${endpoint}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!response.ok) throw new LlamaServerHttpError(response.status, await response.text(), endpoint);
+  return response;
+}
+
+/** POST /completion (non-streaming). */
+export async function completion(baseUrl: string, request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResponse> {
+  const response = await post(baseUrl, "/completion", { ...request, stream: false }, signal);
+  return (await response.json()) as CompletionResponse;
+}
+
+/** POST /completion with `stream: true`: yields each server-sent chunk (`content` holds the new text). */
+export async function* completionStream(
+  baseUrl: string,
+  request: CompletionRequest,
+  signal?: AbortSignal,
+): AsyncGenerator<CompletionResponse, void, void> {
+  const response = await post(baseUrl, "/completion", { ...request, stream: true }, signal);
+  if (response.body === null) return;
+  for await (const data of readSse(response.body)) yield JSON.parse(data) as CompletionResponse;
+}
+
+/** POST /v1/chat/completions (non-streaming). */
+export async function chatCompletion(baseUrl: string, request: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+  const response = await post(baseUrl, "/v1/chat/completions", { ...request, stream: false }, signal);
+  return (await response.json()) as ChatCompletionResponse;
+}
+
+/** One streamed chat chunk (OpenAI shape: `choices[0].delta`). */
+export interface ChatCompletionChunk {
+  readonly choices: ReadonlyArray<{
+    readonly finish_reason: string | null;
+    readonly delta: { readonly content?: string | null; readonly tool_calls?: readonly unknown[]; readonly [field: string]: unknown };
+  }>;
+  readonly [field: string]: unknown;
+}
+
+/** POST /v1/chat/completions with `stream: true`. */
+export async function* chatCompletionStream(
+  baseUrl: string,
+  request: ChatCompletionRequest,
+  signal?: AbortSignal,
+): AsyncGenerator<ChatCompletionChunk, void, void> {
+  const response = await post(baseUrl, "/v1/chat/completions", { ...request, stream: true }, signal);
+  if (response.body === null) return;
+  for await (const data of readSse(response.body)) yield JSON.parse(data) as ChatCompletionChunk;
+}

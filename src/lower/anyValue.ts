@@ -1,0 +1,31 @@
+import type { GExpr } from "../grammar/Grammar.js";
+import { alt, lit, ref, rep, seq } from "../grammar/build.js";
+import type { LowerState } from "./LowerState.js";
+import { ANY_NUMBER } from "./number/lowerNumber.js";
+import { ANY_STRING_CONTENT } from "./plainStringContent.js";
+import { ruleNameFromPath, uniqueRuleName } from "./ruleName.js";
+
+/**
+ * Adds the rule of any JSON value in the current style (recursive through arrays and objects) and returns a
+ * reference to it. Repeated keys are harmless here: whatever value JSON.parse keeps is valid.
+ */
+export function anyValueRule(st: LowerState, rules: Map<string, GExpr>, prefix: string): GExpr {
+  const name = uniqueRuleName(rules, ruleNameFromPath(prefix, "", "json-value"));
+  const value = ref(name);
+  const s = st.style;
+  const str = seq(lit('"'), ANY_STRING_CONTENT, lit('"'));
+  const member = seq(str, s.keySeparator, value);
+  rules.set(
+    name,
+    alt(
+      alt(s.emptyObject, seq(s.objectOpen, member, rep(seq(s.itemSeparator, member), 0, null), s.objectClose)),
+      alt(s.emptyArray, seq(s.arrayOpen, value, rep(seq(s.itemSeparator, value), 0, null), s.arrayClose)),
+      str,
+      ANY_NUMBER,
+      lit("true"),
+      lit("false"),
+      lit("null"),
+    ),
+  );
+  return value;
+}

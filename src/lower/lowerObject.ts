@@ -1,0 +1,135 @@
+import { LimitExceededError } from "../errors.js";
+import type { GExpr } from "../grammar/Grammar.js";
+import { alt, EPSILON, isNothing, lit, NOTHING, rep, seq } from "../grammar/build.js";
+import { quoteJsonString } from "../json.js";
+import type { ObjectNode } from "../schema/SchemaNode.js";
+import { valueMatches } from "../schema/valueMatches.js";
+import type { LowerState } from "./LowerState.js";
+import { extraFamilies } from "./objectKeys.js";
+
+type Presence = "req" | "opt" | "abs";
+
+/** Optional properties taking part in dependentRequired whose presence combinations are enumerated. */
+export const MAX_DEPENDENT_PROPERTIES = 8;
+
+/**
+ * An object: declared properties in declaration order (optional ones may be skipped), then undeclared members
+ * (patternProperties / additionalProperties). Separators are placed by two families of states, "nothing written
+ * yet" (F) and "something written" (S), so no subset of members ever yields a leading or trailing comma.
+ * min/maxProperties are tracked as a member count in the states; dependentRequired by enumerating the presence
+ * combinations of the properties involved.
+ */
+export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
+  const s = st.style;
+  const names = n.propertyNames;
+  const keyAllowed = (key: string): boolean => {
+    if (!names || names.kind === "any") return true;
+    try {
+      return valueMatches(names, key, st.defs);
+    } catch {
+      st.relax("propertyNames", n.path + "/propertyNames", `cannot decide whether the key "${key}" is allowed`);
+      return true;
+    }
+  };
+
+  const props = n.properties;
+  const base: Presence[] = [];
+  const values: GExpr[] = [];
+  for (const p of props) {
+    const v = keyAllowed(p.key) ? st.lower(p.schema) : NOTHING;
+    if (isNothing(v)) {
+      if (p.required) return NOTHING;
+      base.push("abs");
+      values.push(NOTHING);
+      continue;
+    }
+    base.push(p.required ? "req" : "opt");
+    values.push(st.share(p.schema.path, "", v));
+  }
+  const index = new Map(props.map((p, i) => [p.key, i]));
+
+  // dependentRequired: triggers that are not declared are kept out of the undeclared keys (fewer texts, exact);
+  // declared triggers needing an undeclared key are forced absent.
+  const excluded = props.map((p) => p.key);
+  const constraints: { k: number; ds: number[] }[] = [];
+  for (const [k, ds] of Object.entries(n.dependentRequired)) {
+    const ki = index.get(k);
+    if (ki === undefined) {
+      if (!excluded.includes(k)) excluded.push(k);
+      continue;
+    }
+    if (ds.some((d) => !index.has(d))) {
+      if (base[ki] === "req") st.relax("dependentRequired", n.path + "/dependentRequired", `required "${k}" needs undeclared properties ${JSON.stringify(ds)}`);
+      else base[ki] = "abs";
+      continue;
+    }
+    constraints.push({ k: ki, ds: ds.map((d) => index.get(d)!) });
+  }
+  const assignments = presenceAssignments(base, constraints, n.path, st);
+
+  const families = extraFamilies(n, excluded, st);
+  const extra = alt(...families.map((f) => seq(f.key, s.keySeparator, st.share(f.value.path, "", st.lower(f.value)))));
+  const extraShared = isNothing(extra) ? extra : st.share(n.path, "member", extra);
+  const minP = n.minProperties;
+  const maxP = n.maxProperties;
+
+  const members = props.map((p, i) => seq(lit(quoteJsonString(p.key)), s.keySeparator, values[i]));
+  const options: GExpr[] = [];
+  assignments.forEach((pres, ai) => {
+    const memo = new Map<string, GExpr>();
+    const next = (c: number): number => (maxP !== undefined ? c + 1 : Math.min(c + 1, minP));
+    const end = (c: number, started: boolean): GExpr => {
+      const a = Math.max(0, minP - c);
+      const b = maxP === undefined ? null : maxP - c;
+      if (isNothing(extraShared)) return a > 0 || !started ? NOTHING : EPSILON;
+      if (a >= 2) {
+        st.relax("minProperties", n.path + "/minProperties", `${a} undeclared properties may be needed to reach minProperties, and repeated keys would count once`);
+      }
+      const bound = Math.max(a, b ?? 0);
+      if (bound > st.limits.maxRepeatBound) {
+        throw new LimitExceededError("LIMIT_REPETITION", `a property count bound of ${bound} is above limits.maxRepeatBound ${st.limits.maxRepeatBound}; lower min/maxProperties or raise the limit`, n.path);
+      }
+      if (started) return rep(seq(s.itemSeparator, extraShared), a, b);
+      if (b !== null && b < 1) return NOTHING;
+      return seq(extraShared, rep(seq(s.itemSeparator, extraShared), Math.max(a, 1) - 1, b === null ? null : b - 1));
+    };
+    const state = (i: number, c: number, started: boolean): GExpr => {
+      const key = `${started ? "s" : "f"}${i}-${c}`;
+      const hit = memo.get(key);
+      if (hit) return hit;
+      let e: GExpr;
+      if (i === props.length) {
+        e = end(c, started);
+      } else {
+        const parts: GExpr[] = [];
+        const canEmit = maxP === undefined || c + 1 <= maxP;
+        if (pres[i] !== "abs" && canEmit) parts.push(seq(started ? s.itemSeparator : EPSILON, members[i], state(i + 1, next(c), true)));
+        if (pres[i] !== "req") parts.push(state(i + 1, c, started));
+        e = alt(...parts);
+      }
+      const shared = st.share(n.path, `${assignments.length > 1 ? `v${ai}-` : ""}${key}`, e);
+      memo.set(key, shared);
+      return shared;
+    };
+    const emptyOk = pres.every((p) => p !== "req") && minP === 0;
+    options.push(alt(emptyOk ? s.emptyObject : NOTHING, seq(s.objectOpen, state(0, 0, false), s.objectClose)));
+  });
+  return alt(...options);
+}
+
+/** Presence of each declared property in every combination allowed by the dependencies (one if there are none). */
+function presenceAssignments(base: Presence[], constraints: { k: number; ds: number[] }[], path: string, st: LowerState): Presence[][] {
+  if (constraints.length === 0) return [base];
+  const involved = [...new Set(constraints.flatMap((c) => [c.k, ...c.ds]))].filter((i) => base[i] === "opt");
+  if (involved.length > MAX_DEPENDENT_PROPERTIES) {
+    st.relax("dependentRequired", path + "/dependentRequired", `${involved.length} optional properties take part (at most ${MAX_DEPENDENT_PROPERTIES} are enforced exactly)`);
+    return [base];
+  }
+  const out: Presence[][] = [];
+  for (let mask = 0; mask < 1 << involved.length; mask++) {
+    const pres = [...base];
+    involved.forEach((i, b) => (pres[i] = mask & (1 << b) ? "req" : "abs"));
+    if (constraints.every((c) => pres[c.k] !== "req" || c.ds.every((d) => pres[d] === "req"))) out.push(pres);
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+import type { Diagnostic } from "../diagnostic.js";
+import { LimitExceededError, UnsupportedSchemaError } from "../errors.js";
+import type { GExpr } from "../grammar/Grammar.js";
+import { alt, lit, NOTHING, ref } from "../grammar/build.js";
+import type { Limits, ResolvedSchemaOptions } from "../options.js";
+import type { SchemaIR, SchemaNode } from "../schema/SchemaNode.js";
+import { anyValueRule } from "./anyValue.js";
+import { countNodes } from "./countNodes.js";
+import { jsonStyle, type JsonStyle } from "./JsonStyle.js";
+import { lowerArray } from "./lowerArray.js";
+import { lowerObject } from "./lowerObject.js";
+import type { LowerState } from "./LowerState.js";
+import { lowerString } from "./lowerString.js";
+import { lowerNumber } from "./number/lowerNumber.js";
+import { ruleNameFromPath, uniqueRuleName } from "./ruleName.js";
+import { styledValue } from "./styledValue.js";
+
+export interface LowerContext {
+  /** Named rules this lowering adds (recursive definitions, the any-JSON value, shared pieces). */
+  rules: Map<string, GExpr>;
+  /** Rule-name prefix, e.g. "get-weather"; rule names are derived from it and schema paths. */
+  prefix: string;
+  /** Spelling of separators and whitespace. */
+  style: JsonStyle;
+  strict: boolean;
+  limits: Limits;
+  warnings: Diagnostic[];
+}
+
+export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[]): LowerContext {
+  return { rules: new Map(), prefix, style: jsonStyle(opts.whitespace), strict: opts.strict, limits: opts.limits, warnings };
+}
+
+/** The any-value rule of each context, added once however many schemas are lowered into it. */
+const anyRules = new WeakMap<Map<string, GExpr>, GExpr>();
+
+function anyRuleOf(st: LowerState, ctx: LowerContext): GExpr {
+  let r = anyRules.get(ctx.rules);
+  if (!r) anyRules.set(ctx.rules, (r = anyValueRule(st, ctx.rules, ctx.prefix)));
+  return r;
+}
+
+/** Expressions at most this big are inlined where they are used; bigger shared ones become rules. */
+const INLINE_NODES = 24;
+
+/**
+ * The grammar expression of one JSON value valid under `ir.root`, in `ctx.style`. Named rules it needs (each
+ * definition reached through a `ref`, lowered once; the any-value rule; shared pieces) are added to `ctx.rules`.
+ * Accepted texts are canonical spellings of valid values only; what cannot be enforced exactly is refused
+ * (strict) or over-approximated with a warning.
+ */
+export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
+  const defRules = new Map<string, string>();
+  const addRule = (path: string, suffix: string, e: GExpr): GExpr => {
+    const name = uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, path, suffix));
+    ctx.rules.set(name, e);
+    return ref(name);
+  };
+  const st: LowerState = {
+    strict: ctx.strict,
+    limits: ctx.limits,
+    warnings: ctx.warnings,
+    style: ctx.style,
+    defs: ir.defs,
+    rules: ctx.rules,
+    ruleName: (path, suffix) => uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, path, suffix)),
+    lower: (n) => lowerNode(n),
+    addRule,
+    share: (path, suffix, e) => (countNodes(e) <= INLINE_NODES ? e : addRule(path, suffix, e)),
+    relax: (keyword, path, why) => {
+      if (ctx.strict) {
+        throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `${keyword}: ${why}; simplify the schema, or compile with strict: false to accept a superset`, path);
+      }
+      ctx.warnings.push({ code: "OVER_APPROXIMATED", message: `${keyword}: ${why}; the grammar accepts a superset, the parser's validation still checks it`, schemaPath: path });
+    },
+  };
+
+  // the normalizer shares one node object between the places a `$ref` is used: lower it once
+  const done = new Map<SchemaNode, GExpr>();
+  const lowerNode = (n: SchemaNode): GExpr => {
+    if (n.kind !== "object" && n.kind !== "array" && n.kind !== "string") return lowerUncached(n);
+    let e = done.get(n);
+    if (e === undefined) done.set(n, (e = lowerUncached(n)));
+    return e;
+  };
+  const lowerUncached = (n: SchemaNode): GExpr => {
+    switch (n.kind) {
+      case "never":
+        return NOTHING;
+      case "any":
+        return anyRuleOf(st, ctx);
+      case "null":
+        return lit("null");
+      case "boolean":
+        return alt(lit("true"), lit("false"));
+      case "enum":
+        if (n.values.length > ctx.limits.maxEnumSize) {
+          throw new LimitExceededError("LIMIT_ENUM_SIZE", `enum has ${n.values.length} values, above limits.maxEnumSize ${ctx.limits.maxEnumSize}; raise the limit or shorten the enum`, n.path);
+        }
+        return alt(...n.values.map((v) => styledValue(v, ctx.style)));
+      case "number":
+        return lowerNumber(n, {
+          strict: ctx.strict,
+          warnings: ctx.warnings,
+          ruleBase: ruleNameFromPath(ctx.prefix, n.path),
+          addRule: (name, e) => {
+            const unique = uniqueRuleName(ctx.rules, name);
+            ctx.rules.set(unique, e);
+            return ref(unique);
+          },
+        });
+      case "string":
+        return lowerString(n, st);
+      case "array":
+        return lowerArray(n, st);
+      case "object":
+        return lowerObject(n, st);
+      case "union":
+        return alt(...n.options.map(lowerNode));
+      case "ref":
+        return lowerRef(n.target, n.path);
+    }
+  };
+
+  const lowerRef = (target: string, path: string): GExpr => {
+    let name = defRules.get(target);
+    if (name === undefined) {
+      const def = ir.defs.get(target);
+      if (!def) throw new UnsupportedSchemaError("INVALID_REF", `internal: definition ${target} is missing from the schema IR`, path);
+      name = uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, def.path || target));
+      defRules.set(target, name);
+      ctx.rules.set(name, NOTHING); // reserve the name: the body may refer to itself
+      ctx.rules.set(name, lowerNode(def));
+    }
+    return ref(name);
+  };
+
+  const root = lowerNode(ir.root);
+  let size = countNodes(root);
+  for (const e of ctx.rules.values()) size += countNodes(e);
+  if (size > ctx.limits.maxGrammarSize) {
+    throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the grammar has ${size} nodes, above limits.maxGrammarSize ${ctx.limits.maxGrammarSize}; simplify the schema or raise the limit`, ir.root.path);
+  }
+  return root;
+}

@@ -1,0 +1,151 @@
+import type { Diagnostic } from "../../diagnostic.js";
+import { UnsupportedSchemaError } from "../../errors.js";
+import type { GExpr } from "../../grammar/Grammar.js";
+import { alt, cls, lit, NOTHING, opt, rep, seq } from "../../grammar/build.js";
+import type { NumberNode } from "../../schema/SchemaNode.js";
+import { naturalRangeTrie, type DigitTrie } from "./digitTrie.js";
+import {
+  cmpDec, floorDec, fractionDigits, isIntegerDec, lowerThreshold, negDec, upperThreshold, type Threshold,
+} from "./exactDecimal.js";
+import { fractionRange } from "./fractionRange.js";
+import { renderTrie, renderTrieModulo } from "./renderTrie.js";
+
+/**
+ * Largest integer `multipleOf` enforced exactly. The divisibility check costs one rule per (digit position, residue),
+ * so the grammar grows linearly with it; XGrammar uses the same cap (kIntegerMultipleOfMax).
+ */
+export const MAX_INTEGER_MULTIPLE_OF = 1024;
+
+/**
+ * With `multipleOf`, integers are limited to this many digits: it keeps the residue rules finite, and below 2^53
+ * every integer text parses to exactly its value, so ajv's `(x / k) % 1` check agrees with divisibility.
+ */
+export const MULTIPLE_OF_MAX_DIGITS = 15;
+
+export interface NumberLowerEnv {
+  strict: boolean;
+  warnings: Diagnostic[];
+  /** Registers a named rule (base name derived from the schema path) and returns a reference to it. */
+  addRule(baseName: string, e: GExpr): GExpr;
+  /** Rule-name base for helper rules of this node. */
+  ruleBase: string;
+}
+
+const DIGIT = cls([0x30, 0x39]);
+const NONZERO = cls([0x31, 0x39]);
+const NATURAL = alt(lit("0"), seq(NONZERO, rep(DIGIT, 0, null)));
+
+/** Every JSON number text (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`); ajv accepts all, even overflowing ones. */
+export const ANY_NUMBER: GExpr = seq(
+  opt(lit("-")),
+  NATURAL,
+  opt(seq(lit("."), rep(DIGIT, 1, null))),
+  opt(seq(cls([0x45, 0x45, 0x65, 0x65]), opt(cls([0x2b, 0x2b, 0x2d, 0x2d])), rep(DIGIT, 1, null))),
+);
+
+export const ANY_INTEGER: GExpr = seq(opt(lit("-")), NATURAL);
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/**
+ * A number node as the texts JSON.parse turns into a valid value. Bounds are compared exactly, as ajv compares the
+ * parsed double: see exactDecimal's thresholds. Bounded numbers and integers are spelled without exponent (fewer
+ * spellings, never an invalid value).
+ */
+export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
+  const k = multipleOfModulus(node, env);
+  const lo = node.minimum ? lowerThreshold(node.minimum.value, node.minimum.exclusive) : null;
+  const hi = node.maximum ? upperThreshold(node.maximum.value, node.maximum.exclusive) : null;
+
+  if (node.integer || k !== undefined) {
+    let loI = lo ? (isIntegerDec(lo.t) && lo.incl ? floorDec(lo.t) : floorDec(lo.t) + 1n) : null;
+    let hiI = hi ? (isIntegerDec(hi.t) && hi.incl ? floorDec(hi.t) : -floorDec(negDec(hi.t)) - 1n) : null;
+    if (k !== undefined) {
+      const cap = 10n ** BigInt(MULTIPLE_OF_MAX_DIGITS) - 1n;
+      if ((loI !== null && loI > cap) || (hiI !== null && hiI < -cap)) {
+        const why = `multipleOf is enforced on integers below 10^${MULTIPLE_OF_MAX_DIGITS} only, and the bounds leave none of them`;
+        if (env.strict) throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `${why}; drop multipleOf or compile with strict: false`, node.path + "/multipleOf");
+        env.warnings.push({ code: "OVER_APPROXIMATED", message: `${why}; multipleOf is not enforced`, schemaPath: node.path + "/multipleOf" });
+        return lowerNumber({ ...node, multipleOf: undefined }, env);
+      }
+      loI = loI === null || loI < -cap ? -cap : loI;
+      hiI = hiI === null || hiI > cap ? cap : hiI;
+    }
+    if (loI === null && hiI === null && k === undefined) return ANY_INTEGER;
+    const render = (t: DigitTrie | null, sign: string): GExpr => {
+      if (t === null) return NOTHING;
+      if (k === undefined || k === 1) return renderTrie(t);
+      return renderTrieModulo(t, k, `${env.ruleBase}${sign}mod${k}`, env.addRule);
+    };
+    const pos = hiI !== null && hiI < 0n ? null : naturalRangeTrie(loI === null ? 0n : loI, hiI);
+    const neg = loI !== null && loI > 0n ? null : naturalRangeTrie(hiI === null ? 0n : -hiI, loI === null ? null : -loI);
+    return alt(render(pos, "-p-"), seq(lit("-"), render(neg, "-n-")));
+  }
+
+  if (!lo && !hi) return ANY_NUMBER;
+  const negLo: Threshold | null = hi ? { t: negDec(hi.t), incl: hi.incl } : null;
+  const negHi: Threshold | null = lo ? { t: negDec(lo.t), incl: lo.incl } : null;
+  return alt(nonNegativeDecimal(lo, hi), seq(lit("-"), nonNegativeDecimal(negLo, negHi)));
+}
+
+/** Unsigned decimal texts (`(0|[1-9][0-9]*)(\.[0-9]+)?`) whose exact value v >= 0 passes both thresholds. */
+function nonNegativeDecimal(lo: Threshold | null, hi: Threshold | null): GExpr {
+  if (lo && (lo.t.n < 0n || (lo.t.n === 0n && lo.incl))) lo = null;
+  if (hi && (hi.t.n < 0n || (hi.t.n === 0n && !hi.incl))) return NOTHING;
+  if (lo && hi) {
+    const c = cmpDec(lo.t, hi.t);
+    if (c > 0 || (c === 0 && !(lo.incl && hi.incl))) return NOTHING;
+  }
+  const a = lo ? floorDec(lo.t) : 0n;
+  const loFrac = lo ? { digits: fractionDigits(lo.t), incl: lo.incl } : null;
+  const b = hi ? floorDec(hi.t) : null;
+  const hiFrac = hi ? { digits: fractionDigits(hi.t), incl: hi.incl } : null;
+  if (b !== null && a === b) return seq(lit(a.toString()), fractionRange(loFrac, hiFrac));
+  const middle = naturalRangeTrie(a + 1n, b === null ? null : b - 1n);
+  return alt(
+    seq(lit(a.toString()), fractionRange(loFrac, null)),
+    middle ? seq(renderTrie(middle), fractionRange(null, null)) : NOTHING,
+    b !== null ? seq(lit(b.toString()), fractionRange(null, hiFrac)) : NOTHING,
+  );
+}
+
+/** The modulus integers must be divisible by, or undefined; refuses (strict) what cannot be checked exactly. */
+function multipleOfModulus(node: NumberNode, env: NumberLowerEnv): number | undefined {
+  if (!node.multipleOf || node.multipleOf.length === 0) return undefined;
+  let l = 1n;
+  let enforced = false;
+  for (const m of node.multipleOf) {
+    if (!(Number.isInteger(m) && m > 0 && m <= MAX_INTEGER_MULTIPLE_OF)) {
+      const why = Number.isInteger(m)
+        ? `multipleOf ${m} is above the exactly enforced maximum ${MAX_INTEGER_MULTIPLE_OF}`
+        : `multipleOf ${m} is not an integer: ajv checks it with floating-point division, which a grammar cannot reproduce exactly`;
+      if (env.strict) {
+        throw new UnsupportedSchemaError(
+          "UNSUPPORTED_KEYWORD",
+          `${why}; use an integer multipleOf <= ${MAX_INTEGER_MULTIPLE_OF}, or compile with strict: false to accept any number here`,
+          node.path + "/multipleOf",
+        );
+      }
+      env.warnings.push({ code: "OVER_APPROXIMATED", message: `${why}; the grammar does not enforce it`, schemaPath: node.path + "/multipleOf" });
+      continue;
+    }
+    enforced = true;
+    const b = BigInt(m);
+    l = (l / gcd(l, b)) * b;
+    if (l > BigInt(MAX_INTEGER_MULTIPLE_OF)) {
+      if (env.strict) {
+        throw new UnsupportedSchemaError(
+          "UNSUPPORTED_KEYWORD",
+          `the multipleOf values combine to ${l}, above the exactly enforced maximum ${MAX_INTEGER_MULTIPLE_OF}; simplify them, or compile with strict: false`,
+          node.path + "/multipleOf",
+        );
+      }
+      env.warnings.push({ code: "OVER_APPROXIMATED", message: `combined multipleOf ${l} is not enforced`, schemaPath: node.path + "/multipleOf" });
+      return 1;
+    }
+  }
+  return enforced ? Number(l) : undefined;
+}

@@ -1,0 +1,101 @@
+import type { GExpr } from "../grammar/Grammar.js";
+import { alt, lit, NOTHING, seq } from "../grammar/build.js";
+import { quoteJsonString } from "../json.js";
+import type { ObjectNode, SchemaNode } from "../schema/SchemaNode.js";
+import { compilePattern } from "../schema/valueMatches.js";
+import type { LowerState } from "./LowerState.js";
+import { stringContent, type StringContentSpec } from "./lowerString.js";
+import { shape } from "./schemaRelation.js";
+
+/** One family of undeclared members: keys from a key language, values from one schema. */
+export interface ExtraFamily {
+  key: GExpr;
+  value: SchemaNode;
+}
+
+const EMPTY_SPEC: StringContentSpec = { minLength: 0, patterns: [], notPatterns: [], formats: [], notValues: [] };
+
+function mergeSpec(a: StringContentSpec, b: StringContentSpec): StringContentSpec {
+  const maxLength = a.maxLength === undefined ? b.maxLength : b.maxLength === undefined ? a.maxLength : Math.min(a.maxLength, b.maxLength);
+  return {
+    minLength: Math.max(a.minLength, b.minLength),
+    ...(maxLength === undefined ? {} : { maxLength }),
+    patterns: [...a.patterns, ...b.patterns],
+    notPatterns: [...a.notPatterns, ...b.notPatterns],
+    formats: [...a.formats, ...b.formats],
+    notValues: [...(a.notValues ?? []), ...(b.notValues ?? [])],
+  };
+}
+
+/**
+ * The undeclared members an object allows: for each group of patternProperties with the same schema, keys matching
+ * one of its patterns and no pattern of another group (a key matching patterns with different schemas would need
+ * their intersection, so such keys are left out: fewer texts, never an invalid one); then additionalProperties'
+ * keys, which match no pattern. Keys in `excluded` (declared keys and others) never appear. `propertyNames`
+ * narrows every key language.
+ */
+export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState): ExtraFamily[] {
+  const groups = new Map<string, { patterns: string[]; schema: SchemaNode }>();
+  for (const pp of n.patternProperties) {
+    const k = shape(pp.schema);
+    const g = groups.get(k);
+    if (g) g.patterns.push(pp.pattern);
+    else groups.set(k, { patterns: [pp.pattern], schema: pp.schema });
+  }
+  const all = n.patternProperties.map((p) => p.pattern);
+  const families: { patterns: string[]; notPatterns: string[]; schema: SchemaNode }[] = [];
+  for (const g of groups.values()) {
+    const others = all.filter((p) => !g.patterns.includes(p));
+    g.patterns.forEach((p, i) => families.push({ patterns: [p], notPatterns: [...others, ...g.patterns.slice(0, i)], schema: g.schema }));
+  }
+  if (n.additionalProperties !== false && n.additionalProperties.kind !== "never") {
+    families.push({ patterns: [], notPatterns: all, schema: n.additionalProperties });
+  }
+  const out: ExtraFamily[] = [];
+  const names = n.propertyNames;
+  for (const f of families) {
+    if (f.schema.kind === "never") continue;
+    const base: StringContentSpec = { ...EMPTY_SPEC, patterns: f.patterns, notPatterns: f.notPatterns, notValues: [...excluded] };
+    const key = keyLanguage(names, base, f, excluded, n.path, st);
+    if (key.type === "alt" && key.items.length === 0) continue;
+    out.push({ key, value: f.schema });
+  }
+  return out;
+}
+
+/** Keys (with quotes) satisfying the family's spec and `names` (propertyNames). */
+function keyLanguage(
+  names: SchemaNode | undefined,
+  base: StringContentSpec,
+  f: { patterns: string[]; notPatterns: string[] },
+  excluded: string[],
+  path: string,
+  st: LowerState,
+): GExpr {
+  const quoted = (spec: StringContentSpec): GExpr => seq(lit('"'), stringContent(spec, path + "/propertyNames", st), lit('"'));
+  if (!names || names.kind === "any") return quoted(base);
+  switch (names.kind) {
+    case "never":
+      return NOTHING;
+    case "string":
+      return quoted(mergeSpec(base, names));
+    case "enum": {
+      const keys = names.values.filter((v): v is string => typeof v === "string").filter((v) =>
+        !excluded.includes(v) &&
+        f.patterns.every((p) => compilePattern(p).test(v)) &&
+        !f.notPatterns.some((p) => compilePattern(p).test(v)));
+      return alt(...keys.map((k) => lit(quoteJsonString(k))));
+    }
+    case "union":
+      return alt(...names.options.map((o) => keyLanguage(o, base, f, excluded, path, st)));
+    case "number":
+    case "boolean":
+    case "null":
+    case "object":
+    case "array":
+      return NOTHING; // keys are strings: these never match one
+    default:
+      st.relax("propertyNames", path + "/propertyNames", `a ${names.kind} schema for keys is not supported`);
+      return quoted(base);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Deterministic GBNF-safe rule names (/^[a-z][a-z0-9-]*$/) from schema paths: the structural keywords of the path
+ * are dropped and the rest is lowercased, so `/properties/city` under prefix `get-weather` is `get-weather-city`.
+ */
+const STRUCTURAL = new Set(["properties", "$defs", "definitions", "patternproperties", "allof", "anyof", "oneof"]);
+const RENAMED: Record<string, string> = { items: "item", prefixitems: "item", additionalproperties: "additional" };
+
+/** A name-safe slug of one text: lowercase ASCII letters and digits joined by single dashes. */
+export function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** The base rule name of a schema path (without collision handling). */
+export function ruleNameFromPath(prefix: string, path: string, suffix = ""): string {
+  const parts = [slug(prefix)];
+  for (const raw of path.split("/").slice(1)) {
+    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const low = seg.toLowerCase();
+    if (STRUCTURAL.has(low)) continue;
+    const s = RENAMED[low] ?? slug(seg);
+    if (s) parts.push(s);
+  }
+  if (suffix) parts.push(slug(suffix));
+  let name = parts.filter((p) => p.length > 0).join("-");
+  if (!/^[a-z]/.test(name)) name = "r-" + name;
+  return name.replace(/-+$/, "") || "r";
+}
+
+/** `base`, or `base-2`, `base-3`, ... : the first that `taken` does not hold. */
+export function uniqueRuleName(taken: { has(name: string): boolean }, base: string): string {
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) {
+    const name = `${base}-${i}`;
+    if (!taken.has(name)) return name;
+  }
+}

@@ -1,0 +1,311 @@
+import type { Diagnostic } from "../../diagnostic.js";
+import { LimitExceededError, UnsupportedSchemaError } from "../../errors.js";
+import type { GExpr } from "../../grammar/Grammar.js";
+import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
+import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
+import type { Limits } from "../../options.js";
+import { complement, determinize, intersect, minimize, type Dfa } from "../../automata/Dfa.js";
+import { dfaToExpr } from "../../automata/dfaToExpr.js";
+import { dfaToRules } from "../../automata/dfaToRules.js";
+import { buildNfa } from "../../automata/Nfa.js";
+import { expansionSize, hasAnchor, rAlt, rChars, rLit, rRep, rSeq, R_EMPTY, type RNode } from "../../automata/Regex.js";
+import { formatRegex } from "./formats.js";
+import { spellExpr } from "./jsonSpelling.js";
+import { parsePattern } from "./parsePattern.js";
+import { regexToExpr } from "./regexToExpr.js";
+
+export interface StringSpec {
+  /** In Unicode code points, as ajv counts. */
+  minLength: number;
+  maxLength?: number;
+  /** ECMAScript regex sources (flag "u", unanchored search); all must match. */
+  patterns: string[];
+  /** Regex sources that must match none. */
+  notPatterns: string[];
+  /** ajv-formats ("full") format names; all must hold. See STRING_FORMATS. */
+  formats: string[];
+  /** Values the string must not equal. */
+  notValues?: string[];
+}
+
+export interface StringLowerContext {
+  strict: boolean;
+  limits: Limits;
+  warnings: Diagnostic[];
+  /** JSON Pointer of the string schema, for errors and warnings. */
+  path: string;
+  /**
+   * Where to add named rules when an automaton is too large for one expression (right-linear rules, one per state).
+   * Without it such specs throw LIMIT_GRAMMAR_SIZE.
+   */
+  rules?: Map<string, GExpr>;
+  /** Rule-name prefix for those rules (a valid GBNF name). @defaultValue "string" */
+  rulePrefix?: string;
+}
+
+/**
+ * The grammar of a JSON string's content (between the quotes, escapes included) whose decoded value satisfies
+ * `spec`. Exact: the accepted texts are the canonical spellings (docs/ARCHITECTURE.md) of exactly the valid values;
+ * values with lone surrogates are never accepted. An unsatisfiable spec gives NOTHING. Common shapes (no
+ * constraint, lengths only, one anchored pattern or format, excluded values only) are translated directly; anything
+ * else goes through code-point automata (intersection, complement, minimization) and back to an expression.
+ */
+export function lowerStringContent(spec: StringSpec, ctx: StringLowerContext): GExpr {
+  return spellExpr(lowerString(spec, ctx, spellExpr));
+}
+
+const ANY: RNode = rChars(ALL_SCALARS);
+const ANY_STAR: RNode = rRep(ANY, 0, null);
+
+/** A constraint as a whole-string language. `search`: an unanchored pattern (an automaton gives a crisper shape). */
+interface Lang {
+  node: RNode;
+  anchorFree: boolean;
+  search: boolean;
+}
+
+/** The same as lowerStringContent, over decoded code points (no JSON spelling). */
+export function lowerStringValue(spec: StringSpec, ctx: StringLowerContext): GExpr {
+  return lowerString(spec, ctx, (e) => e);
+}
+
+/** `spell` maps classes inside named rules (which the caller's final spelling pass does not reach). */
+function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr) => GExpr): GExpr {
+  const { limits, path } = ctx;
+  const min = Math.max(0, Math.ceil(spec.minLength));
+  let max = spec.maxLength === undefined ? undefined : Math.floor(spec.maxLength);
+  if (max !== undefined && max < min) return NOTHING;
+  if (min > limits.maxRepeatBound) throw repetitionError("minLength", min, limits, path);
+  if (max !== undefined && max > limits.maxRepeatBound) {
+    if (ctx.strict) throw repetitionError("maxLength", max, limits, path);
+    relax(ctx, `maxLength ${max} exceeds limits.maxRepeatBound and is not enforced by the grammar`);
+    max = undefined;
+  }
+
+  const pos: Lang[] = [];
+  const neg: Lang[] = [];
+  for (const p of spec.patterns) {
+    const node = tryUnsupported(ctx, () => parsePattern(p, path), `pattern ${JSON.stringify(p)} is not enforced`);
+    if (node) pos.push(searchLang(node));
+  }
+  for (const f of spec.formats) {
+    const node = tryUnsupported(ctx, () => formatRegex(f, path, max), `format "${f}" is not enforced`);
+    if (node) pos.push({ node, anchorFree: !hasAnchor(node), search: false });
+  }
+  for (const p of spec.notPatterns) {
+    const node = tryUnsupported(ctx, () => parsePattern(p, path), `not-pattern ${JSON.stringify(p)} is not enforced`);
+    if (node) neg.push(searchLang(node));
+  }
+  // values with lone surrogates are never accepted anyway
+  const notValues = [...new Set(spec.notValues ?? [])].filter(isWellFormed);
+  const hasLength = min > 0 || max !== undefined;
+
+  if (pos.length === 0 && neg.length === 0) {
+    if (notValues.length === 0) return lengthOnly(min, max);
+    return excludeValues(notValues, min, max);
+  }
+  if (pos.length === 1 && neg.length === 0 && notValues.length === 0 && pos[0].anchorFree) {
+    const only = pos[0];
+    checkExpansion(only.node, limits, path);
+    if (!hasLength && !only.search) return regexToExpr(only.node, limits, path);
+    const merged = hasLength ? mergeLength(only.node, min, max) : null;
+    if (merged) return regexToExpr(merged, limits, path);
+    if (!hasLength) {
+      try {
+        return viaAutomata(pos, neg, notValues, min, max, ctx, spell);
+      } catch (e) {
+        if (!(e instanceof LimitExceededError)) throw e;
+        return regexToExpr(only.node, limits, path);
+      }
+    }
+  }
+  return viaAutomata(pos, neg, notValues, min, max, ctx, spell);
+}
+
+function isWellFormed(s: string): boolean {
+  return !/\p{Cs}/u.test(s);
+}
+
+function repetitionError(what: string, n: number, limits: Limits, path: string): LimitExceededError {
+  return new LimitExceededError(
+    "LIMIT_REPETITION",
+    `${what} ${n} exceeds limits.maxRepeatBound (${limits.maxRepeatBound}); lower it or raise the limit (strict: false drops a too large maxLength)`,
+    path,
+  );
+}
+
+function relax(ctx: StringLowerContext, message: string): void {
+  ctx.warnings.push({ code: "OVER_APPROXIMATED", message, schemaPath: ctx.path });
+}
+
+function tryUnsupported<T>(ctx: StringLowerContext, f: () => T, what: string): T | null {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof UnsupportedSchemaError && !ctx.strict) {
+      relax(ctx, `${what}: ${e.message}`);
+      return null;
+    }
+    throw e;
+  }
+}
+
+function checkExpansion(node: RNode, limits: Limits, path: string): void {
+  if (expansionSize(node, limits.maxRepetitionExpansion) > limits.maxRepetitionExpansion) {
+    throw new LimitExceededError(
+      "LIMIT_REPETITION",
+      `nested repetitions expand to more than limits.maxRepetitionExpansion (${limits.maxRepetitionExpansion}) copies; lower the bounds`,
+      path,
+    );
+  }
+}
+
+/**
+ * A pattern under search semantics as a whole-string language. When anchors stand only at the ends of top-level
+ * alternatives they become "no `.*` on that side"; elsewhere they stay for the automaton, which fires `^` only at
+ * the start and `$` only at the end (so `a^b` is empty, as in ECMAScript).
+ */
+function searchLang(node: RNode): Lang {
+  const alts = node.t === "alt" ? node.items : [node];
+  const out: RNode[] = [];
+  let search = false;
+  for (const a of alts) {
+    const items = a.t === "seq" ? [...a.items] : [a];
+    let anchoredStart = false;
+    let anchoredEnd = false;
+    while (items.length && items[0].t === "start") (anchoredStart = true), items.shift();
+    while (items.length && items[items.length - 1].t === "end") (anchoredEnd = true), items.pop();
+    if (items.some(hasAnchor)) return { node: rSeq(ANY_STAR, node, ANY_STAR), anchorFree: false, search: true };
+    if (!anchoredStart || !anchoredEnd) search = true;
+    out.push(rSeq(anchoredStart ? R_EMPTY : ANY_STAR, ...items, anchoredEnd ? R_EMPTY : ANY_STAR));
+  }
+  return { node: rAlt(...out), anchorFree: true, search };
+}
+
+/** `C`, `C{a,b}` with length bounds folded in; null for any other shape. */
+function mergeLength(node: RNode, min: number, max: number | undefined): RNode | null {
+  let item: RNode;
+  let lo: number;
+  let hi: number | null;
+  if (node.t === "chars") (item = node), (lo = 1), (hi = 1);
+  else if (node.t === "rep" && node.item.t === "chars") (item = node.item), (lo = node.min), (hi = node.max);
+  else return null;
+  const a = Math.max(lo, min);
+  const b = max === undefined ? hi : hi === null ? max : Math.min(hi, max);
+  return rRep(item, a, b);
+}
+
+function lengthOnly(min: number, max: number | undefined): GExpr {
+  return rep(cls(ALL_SCALARS), min, max ?? null);
+}
+
+interface TrieNode {
+  terminal: boolean;
+  children: Map<number, TrieNode>;
+}
+
+/**
+ * Every string of the length bounds except the given values, straight from their trie: at each node either stop
+ * (unless a value ends there), leave the trie with a code point no value continues with (then anything of the
+ * remaining length), or follow a value's next code point. Used for "additional" object keys.
+ */
+function excludeValues(values: string[], min: number, max: number | undefined): GExpr {
+  const root: TrieNode = { terminal: false, children: new Map() };
+  for (const v of values) {
+    let n = root;
+    for (const ch of v) {
+      const cp = ch.codePointAt(0)!;
+      let c = n.children.get(cp);
+      if (!c) n.children.set(cp, (c = { terminal: false, children: new Map() }));
+      n = c;
+    }
+    n.terminal = true;
+  }
+  const any = cls(ALL_SCALARS);
+  const walk = (n: TrieNode, depth: number): GExpr => {
+    const parts: GExpr[] = [];
+    if (!n.terminal && depth >= min && (max === undefined || depth <= max)) parts.push(EPSILON);
+    if (max === undefined || depth < max) {
+      const used: number[] = [];
+      for (const cp of [...n.children.keys()].sort((a, b) => a - b)) used.push(cp, cp);
+      const rest = Math.max(0, min - depth - 1);
+      parts.push(seq(cls(subtractRanges(ALL_SCALARS, used)), rep(any, rest, max === undefined ? null : max - depth - 1)));
+      for (const [cp, c] of [...n.children].sort((a, b) => a[0] - b[0])) {
+        parts.push(seq(lit(String.fromCodePoint(cp)), walk(c, depth + 1)));
+      }
+    }
+    return alt(...parts);
+  };
+  return walk(root, 0);
+}
+
+function lengthDfa(min: number, max: number | undefined, maxStates: number, path: string): Dfa {
+  const n = (max ?? min) + 1;
+  if (n > maxStates) {
+    throw new LimitExceededError(
+      "LIMIT_AUTOMATON_SIZE",
+      `a length bound of ${n - 1} combined with patterns/formats needs more than limits.maxAutomatonStates (${maxStates}) states; lower the bound`,
+      path,
+    );
+  }
+  const accept: boolean[] = [];
+  const trans: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    accept.push(i >= min);
+    const to = i + 1 < n ? i + 1 : max === undefined ? i : -1;
+    const t: number[] = [];
+    if (to >= 0) for (let k = 0; k < ALL_SCALARS.length; k += 2) t.push(ALL_SCALARS[k], ALL_SCALARS[k + 1], to);
+    trans.push(t);
+  }
+  return { start: 0, accept, trans };
+}
+
+function toDfa(node: RNode, ctx: StringLowerContext): Dfa {
+  const cap = ctx.limits.maxAutomatonStates;
+  if (expansionSize(node, cap) > cap) {
+    throw new LimitExceededError(
+      "LIMIT_AUTOMATON_SIZE",
+      `a pattern or format expands to more than limits.maxAutomatonStates (${cap}) automaton states; lower its repetition bounds`,
+      ctx.path,
+    );
+  }
+  return minimize(determinize(buildNfa(node, cap, ctx.path), cap, ctx.path));
+}
+
+function viaAutomata(
+  pos: Lang[],
+  neg: Lang[],
+  notValues: string[],
+  min: number,
+  max: number | undefined,
+  ctx: StringLowerContext,
+  spell: (e: GExpr) => GExpr,
+): GExpr {
+  const cap = ctx.limits.maxAutomatonStates;
+  const dfas: Dfa[] = [];
+  for (const l of pos) dfas.push(toDfa(l.node, ctx));
+  for (const l of neg) dfas.push(minimize(complement(toDfa(l.node, ctx))));
+  if (notValues.length) dfas.push(minimize(complement(toDfa(rAlt(...notValues.map(rLit)), ctx))));
+  if (min > 0 || max !== undefined) dfas.push(lengthDfa(min, max, cap, ctx.path));
+  dfas.sort((a, b) => a.accept.length - b.accept.length);
+  let acc = dfas[0];
+  for (let i = 1; i < dfas.length; i++) {
+    if (acc.accept.length === 0) return NOTHING;
+    acc = minimize(intersect(acc, dfas[i], cap, ctx.path));
+  }
+  acc = minimize(acc);
+  if (acc.accept.length === 0) return NOTHING;
+  if (!ctx.rules) return dfaToExpr(acc, Math.min(ctx.limits.maxGrammarSize, MAX_STRING_EXPR_SIZE), ctx.path);
+  try {
+    return dfaToExpr(acc, MAX_INLINE_EXPR_SIZE, ctx.path);
+  } catch (e) {
+    if (!(e instanceof LimitExceededError)) throw e;
+    return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell);
+  }
+}
+
+/** With a rule map available, larger automata become right-linear rules rather than one big expression. */
+export const MAX_INLINE_EXPR_SIZE = 4_000;
+
+/** Cap on one string's expression built from an automaton (state elimination can grow fast on dense automata). */
+export const MAX_STRING_EXPR_SIZE = 100_000;

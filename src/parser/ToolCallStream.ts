@@ -1,0 +1,588 @@
+import type { ErrorObject } from "ajv";
+import { ToolgramError } from "../errors.js";
+import { ISSUE_CODES, type IssueCode } from "./issueCodes.js";
+import { parseCallUnit, type UnitCall } from "./formats/callUnit.js";
+import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
+import type { FormatDescription } from "./formats/FormatDescription.js";
+import { decideStart, START_LOOKAHEAD } from "./formats/startDecision.js";
+import { renderToolCalls } from "./renderToolCalls.js";
+import { validatorsFor, type ToolValidators } from "./toolValidators.js";
+import type {
+  ParseIssue,
+  ParseMode,
+  ParseOptions,
+  ParseResult,
+  ParsedToolCall,
+  StreamEvent,
+  ToolCallShape,
+} from "./types.js";
+
+const OPEN_QUOTE: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019" };
+/**
+ * Glaive writes its arguments as raw JSON text between single quotes, apostrophes included; the double-quoted
+ * strings inside balance on their own, so single quotes are not string delimiters there.
+ */
+const OPEN_QUOTE_RAW_SINGLE: Record<string, string> = { '"': '"', "\u201c": "\u201d", "\u2018": "\u2019" };
+const WS = new Set([" ", "\n", "\r", "\t"]);
+/** Caps on what is captured for early `call_name` events (the final call always has the full name). */
+const MAX_KEY_CAPTURE = 64;
+const MAX_NAME_CAPTURE = 256;
+/** Strict mode compares the text between blocks with the separator; longer text is not kept. */
+const MAX_SEPARATOR_CAPTURE = 64;
+
+/** Tolerant re-readings of the text after an unclosed block (each is linear; the cap keeps the total linear). */
+const MAX_RESCANS = 8;
+
+type State = "start" | "text" | "block" | "tail";
+
+interface Unit {
+  /** [start, end) relative to the block start. */
+  start: number;
+  end: number;
+  slot: number;
+}
+
+/** Scanning state of the block being read. */
+interface Block {
+  start: number;
+  parts: string[];
+  len: number;
+  /** Offset (relative) where the body begins, after the opening marker / start prefix. */
+  bodyStart: number;
+  quote: string | null;
+  escaped: boolean;
+  depth: number;
+  /** A bracket of the body has been seen (blocks without a closing marker end when it closes). */
+  opened: boolean;
+  /** Depth at which call units sit: 1 inside an array body, 0 for a bare object where an array was expected. */
+  unitDepth: number;
+  units: Unit[];
+  unitStart: number;
+  unitSlot: number;
+  lastNonWs: number;
+  emptyElement: boolean;
+  trailingComma: boolean;
+  bare: boolean;
+  slot: number;
+  // early events
+  expectKey: boolean;
+  keyBuf: string | null;
+  lastKey: string | null;
+  valueKey: string | null;
+  nameBuf: string | null;
+  nameSent: boolean;
+  argsActive: boolean;
+}
+
+/**
+ * Incremental tool-call parser. `push` returns events as soon as they are known; `flush` returns the last events;
+ * `end` returns the result, which is exactly `parseToolCalls(allText)` — `parseToolCalls` is this class fed in one
+ * chunk, so the two cannot disagree. Work is linear in the input: each character is examined a bounded number
+ * of times, and only a marker-length tail (or the first characters of the reply, for formats without an opening
+ * marker) is held back between chunks.
+ */
+export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
+  private readonly d: FormatDescription;
+  private readonly mode: ParseMode;
+  private readonly validators: ToolValidators | undefined;
+  private state: State;
+  private pending = "";
+  private pos = 0;
+  private events: StreamEvent[] = [];
+  private readonly contentParts: string[] = [];
+  private readonly calls: ParsedToolCall<T>[] = [];
+  private readonly issues: ParseIssue[] = [];
+  private dropped = 0;
+  private slots = 0;
+  private blocksSeen = 0;
+  private sepText = "";
+  private prevBlockEnd = 0;
+  private blk: Block | null = null;
+  private flushed = false;
+  private rescans = 0;
+  private result: ParseResult<T> | undefined;
+
+  constructor(options: ParseOptions = {}) {
+    const format = options.format ?? "qwen3";
+    const d = FORMAT_DESCRIPTIONS[format];
+    if (!d) {
+      throw new ToolgramError("INVALID_OPTION", `unknown format ${JSON.stringify(format)}; use one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}`);
+    }
+    const mode = options.mode ?? "tolerant";
+    if (mode !== "strict" && mode !== "tolerant") {
+      throw new ToolgramError("INVALID_OPTION", `mode must be "strict" or "tolerant", got ${JSON.stringify(mode)}`);
+    }
+    this.d = d;
+    this.mode = mode;
+    this.validators = options.tools ? validatorsFor(options.tools) : undefined;
+    this.state = d.open === null ? "start" : "text";
+  }
+
+  /** Feeds a chunk of model output; returns the events it completes. */
+  push(chunk: string): StreamEvent[] {
+    if (this.flushed) return [];
+    this.pending += chunk;
+    this.run(false);
+    return this.take();
+  }
+
+  /** Ends the input: releases held-back text and closes an unfinished block. Returns the last events. */
+  flush(): StreamEvent[] {
+    if (this.flushed) return [];
+    this.flushed = true;
+    this.run(true);
+    return this.take();
+  }
+
+  /** Ends the input (flushing if needed) and returns the result, equal to `parseToolCalls` of all pushed text. */
+  end(): ParseResult<T> {
+    if (!this.flushed) this.flush();
+    this.result ??= {
+      content: this.contentParts.join(""),
+      calls: this.calls,
+      issues: this.issues,
+      dropped: this.dropped,
+    };
+    return this.result;
+  }
+
+  private take(): StreamEvent[] {
+    const ev = this.events;
+    this.events = [];
+    return ev;
+  }
+
+  private text(s: string): void {
+    if (s === "") return;
+    this.contentParts.push(s);
+    this.events.push({ type: "text", delta: s });
+    if (this.blocksSeen > 0 && this.sepText.length <= MAX_SEPARATOR_CAPTURE) this.sepText += s.slice(0, MAX_SEPARATOR_CAPTURE + 1);
+  }
+
+  private run(final: boolean): void {
+    for (;;) {
+      const s = this.pending;
+      let i = 0;
+      let stop = false;
+      while (i < s.length && !stop) {
+        switch (this.state) {
+          case "tail":
+            this.text(s.slice(i));
+            i = s.length;
+            break;
+          case "start": {
+            const dec = decideStart(this.d, s.slice(i, i + START_LOOKAHEAD), final);
+            if (dec.kind === "maybe") stop = true;
+            else if (dec.kind === "no") this.state = "tail";
+            else {
+              this.text(s.slice(i, i + dec.at));
+              this.beginBlock(this.pos + i + dec.at, s.slice(i + dec.at, i + dec.bodyAt));
+              i += dec.bodyAt;
+            }
+            break;
+          }
+          case "text": {
+            const open = this.d.open as string;
+            const p = s.indexOf(open, i);
+            if (p >= 0) {
+              this.text(s.slice(i, p));
+              this.beginBlock(this.pos + p, open);
+              i = p + open.length;
+            } else {
+              let hold = 0;
+              if (!final) {
+                for (let k = Math.min(open.length - 1, s.length - i); k > 0; k--) {
+                  if (open.startsWith(s.slice(s.length - k))) {
+                    hold = k;
+                    break;
+                  }
+                }
+              }
+              this.text(s.slice(i, s.length - hold));
+              i = s.length - hold;
+              stop = true;
+            }
+            break;
+          }
+          case "block": {
+            const r = this.scanBlock(s, i, final);
+            i = r.i;
+            stop = r.needMore;
+            break;
+          }
+        }
+      }
+      this.pending = s.slice(i);
+      this.pos += i;
+      if (!final) return;
+      if (this.state === "start" && this.pending === "") {
+        this.state = "tail";
+        return;
+      }
+      if (this.state === "block") {
+        // input ended inside a block
+        const rest = this.endBlock("eof");
+        if (rest !== null) {
+          this.pending = rest.text;
+          this.pos = rest.pos;
+          continue;
+        }
+      }
+      return;
+    }
+  }
+
+  private beginBlock(start: number, opener: string): void {
+    if (this.mode === "strict" && this.blocksSeen > 0 && this.sepText !== this.d.blockSeparator) {
+      this.issue("NONCANONICAL_SEPARATOR", `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`, [this.prevBlockEnd, start]);
+    }
+    const b: Block = {
+      start,
+      parts: [opener],
+      len: opener.length,
+      bodyStart: opener.length,
+      quote: null,
+      escaped: false,
+      depth: 0,
+      opened: false,
+      unitDepth: 1,
+      units: [],
+      unitStart: -1,
+      unitSlot: -1,
+      lastNonWs: opener.length,
+      emptyElement: false,
+      trailingComma: false,
+      bare: false,
+      slot: -1,
+      expectKey: false,
+      keyBuf: null,
+      lastKey: null,
+      valueKey: null,
+      nameBuf: null,
+      nameSent: false,
+      argsActive: false,
+    };
+    this.blk = b;
+    this.state = "block";
+    if (this.d.body === "object") {
+      b.slot = this.slots++;
+      this.events.push({ type: "call_start", index: b.slot });
+    }
+  }
+
+  /** Scans block characters from `i`; returns where it stopped and whether it needs more input to decide. */
+  private scanBlock(s: string, i0: number, final: boolean): { i: number; needMore: boolean } {
+    const b = this.blk as Block;
+    const d = this.d;
+    const json = d.body !== "python-list";
+    const quotes = d.argumentsEncoding === "single-quoted-json" ? OPEN_QUOTE_RAW_SINGLE : OPEN_QUOTE;
+    let i = i0;
+    let seg = i0;
+    let argsFrom = b.argsActive ? i0 : -1;
+    const rel = (k: number) => b.len + (k - seg);
+    const save = (upTo: number) => {
+      if (argsFrom >= 0 && upTo > argsFrom) this.events.push({ type: "arguments_delta", index: this.callSlot(b), delta: s.slice(argsFrom, upTo) });
+      argsFrom = b.argsActive ? upTo : -1;
+      if (upTo > seg) {
+        b.parts.push(s.slice(seg, upTo));
+        b.len += upTo - seg;
+      }
+      seg = upTo;
+    };
+    const endArgs = (at: number) => {
+      if (!b.argsActive) return;
+      save(at);
+      b.argsActive = false;
+      argsFrom = -1;
+    };
+    // call-object depth: keys of the call object sit at this depth
+    const cd = () => (d.body === "object" ? 1 : b.unitDepth + 1);
+
+    for (; i < s.length; i++) {
+      const c = s[i];
+      if (b.quote !== null) {
+        if (b.escaped) b.escaped = false;
+        else if (c === "\\") b.escaped = true;
+        else if (c === b.quote) {
+          b.quote = null;
+          if (b.keyBuf !== null) {
+            b.lastKey = b.keyBuf;
+            b.keyBuf = null;
+          } else if (b.nameBuf !== null) {
+            if (!b.nameSent && b.nameBuf !== "") {
+              b.nameSent = true;
+              this.events.push({ type: "call_name", index: this.callSlot(b), name: b.nameBuf });
+            }
+            b.nameBuf = null;
+          }
+        } else if (b.keyBuf !== null) {
+          if (b.keyBuf.length < MAX_KEY_CAPTURE) b.keyBuf += c;
+        } else if (b.nameBuf !== null && b.nameBuf.length < MAX_NAME_CAPTURE) b.nameBuf += c;
+        b.lastNonWs = rel(i) + 1;
+        continue;
+      }
+      // markers outside strings
+      if (d.close !== null && c === d.close[0]) {
+        const m = matchAt(s, i, d.close, final);
+        if (m === "need") {
+          save(i);
+          return { i, needMore: true };
+        }
+        if (m === "yes") {
+          endArgs(i);
+          save(i + d.close.length);
+          this.endBlock("closed");
+          return { i: i + d.close.length, needMore: false };
+        }
+      }
+      if (d.open !== null && c === d.open[0]) {
+        const m = matchAt(s, i, d.open, final);
+        if (m === "need") {
+          save(i);
+          return { i, needMore: true };
+        }
+        if (m === "yes") {
+          // a new block starts: this one was never closed
+          endArgs(i);
+          save(i);
+          this.endBlock("interrupted");
+          return { i, needMore: false };
+        }
+      }
+      if (WS.has(c)) continue;
+
+      // a block without a closing marker needs a bracketed value; anything else ends it (and is text)
+      if (d.close === null && !b.opened && b.depth === 0 && !"{[(".includes(c)) {
+        save(i);
+        this.endBlock("novalue");
+        return { i, needMore: false };
+      }
+
+      // units of array / python-list bodies
+      if (d.body !== "object") {
+        if (!b.opened && b.depth === 0 && c === "{" && d.body === "array") {
+          b.bare = true;
+          b.unitDepth = 0;
+        }
+        if (b.depth === b.unitDepth && c !== "," && !(b.depth > 0 && "}])".includes(c)) && b.unitStart < 0) {
+          b.unitStart = rel(i);
+          b.unitSlot = this.slots++;
+          b.expectKey = false;
+          b.keyBuf = b.lastKey = b.valueKey = b.nameBuf = null;
+          b.nameSent = false;
+          b.argsActive = false;
+          this.events.push({ type: "call_start", index: b.unitSlot });
+          if (!json) b.nameBuf = "";
+        }
+        if (b.depth === b.unitDepth && b.depth > 0 && c === ",") {
+          if (b.unitStart >= 0) this.closeUnit(b);
+          else b.emptyElement = true;
+          continue;
+        }
+        if (!json && b.nameBuf !== null && b.depth === 1) {
+          if (c === "(") {
+            if (b.nameBuf !== "") this.events.push({ type: "call_name", index: b.unitSlot, name: b.nameBuf });
+            b.nameBuf = null;
+          } else if (b.nameBuf.length < MAX_NAME_CAPTURE) b.nameBuf += c;
+        }
+      }
+
+      const prevNonWs = b.lastNonWs;
+      b.lastNonWs = rel(i) + 1;
+
+      // value start after "key":
+      if (json && b.valueKey !== null && b.depth === cd()) {
+        const key = b.valueKey;
+        b.valueKey = null;
+        if (key === d.nameKey && c in quotes) b.nameBuf = "";
+        else if (key === d.argumentsKey || d.argumentsAliases.includes(key)) {
+          b.argsActive = true;
+          save(i);
+          argsFrom = i;
+        }
+      }
+
+      if (c in quotes) {
+        b.quote = quotes[c];
+        if (json && b.expectKey && b.depth === cd()) {
+          b.keyBuf = "";
+          b.expectKey = false;
+        }
+      } else if (c === "{" || c === "[" || c === "(") {
+        b.depth++;
+        b.opened = true;
+        if (json && c === "{" && b.depth === cd()) b.expectKey = true;
+      } else if (c === "}" || c === "]" || c === ")") {
+        if (json && b.depth === cd()) endArgs(i);
+        b.depth--;
+        if (d.body !== "object" && b.depth === b.unitDepth - 1 && b.depth >= 0 && !b.bare) {
+          // the body's closing bracket
+          if (b.unitStart >= 0) this.closeUnit(b, prevNonWs);
+          else if (b.units.length > 0 || b.emptyElement) b.trailingComma = true;
+        }
+        if (b.depth <= 0 && d.close === null) {
+          if (b.bare && b.unitStart >= 0) this.closeUnit(b, rel(i) + 1);
+          save(i + 1);
+          this.endBlock("closed");
+          return { i: i + 1, needMore: false };
+        }
+        if (b.depth < 0) b.depth = 0;
+      } else if (json && c === "," && b.depth === cd()) {
+        endArgs(i);
+        b.expectKey = true;
+      } else if (json && c === ":" && b.depth === cd() && b.lastKey !== null) {
+        b.valueKey = b.lastKey;
+        b.lastKey = null;
+      }
+    }
+    save(i);
+    return { i, needMore: false };
+  }
+
+  private callSlot(b: Block): number {
+    return this.d.body === "object" ? b.slot : b.unitSlot;
+  }
+
+  private closeUnit(b: Block, end = b.lastNonWs): void {
+    b.units.push({ start: b.unitStart, end: Math.max(end, b.unitStart), slot: b.unitSlot });
+    b.unitStart = -1;
+    b.argsActive = false;
+  }
+
+  /**
+   * Reads the finished block into calls. `eof`: input ended inside it; `interrupted`: a new opening marker came
+   * first; `novalue`: the block had no bracketed value. Returns text to scan again when a tolerant reading cut the
+   * block short.
+   */
+  private endBlock(kind: "closed" | "eof" | "interrupted" | "novalue"): { text: string; pos: number } | null {
+    const b = this.blk as Block;
+    const d = this.d;
+    this.blk = null;
+    let blockText = b.parts.join("");
+    let rest: { text: string; pos: number } | null = null;
+    let closed = kind === "closed";
+    if (kind === "eof" && d.close !== null && this.mode === "tolerant" && this.rescans < MAX_RESCANS) {
+      this.rescans++;
+      // the scanner may have been inside a string that was never closed; cut at the first closing marker
+      const k = blockText.indexOf(d.close, b.bodyStart);
+      if (k >= 0) {
+        const cut = k + d.close.length;
+        rest = { text: blockText.slice(cut), pos: b.start + cut };
+        blockText = blockText.slice(0, cut);
+        b.units = b.units.filter((u) => u.end <= k);
+        if (b.unitStart >= 0 && b.unitStart < k) {
+          b.units.push({ start: b.unitStart, end: k, slot: b.unitSlot });
+          b.unitStart = -1;
+        }
+        closed = true;
+      }
+    }
+    const span: [number, number] = [b.start, b.start + blockText.length];
+    const closeLen = closed && d.close !== null ? d.close.length : 0;
+    if (d.body === "object") {
+      const body = blockText.slice(b.bodyStart, blockText.length - closeLen);
+      const r = parseCallUnit(body, d, this.mode);
+      if (r.ok && (closed || this.mode === "tolerant")) {
+        const idx = this.addCall(r.call, blockText, span, r.repairs.map((x) => x.code), b.slot);
+        if (!closed) this.issue("UNCLOSED_BLOCK", `the block has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`, span, idx);
+      } else {
+        if (kind === "novalue") this.drop("INVALID_JSON", `no JSON object after ${JSON.stringify(d.open)}`, span, b.slot, blockText);
+        else if (r.ok) this.drop(kind === "eof" ? "TRUNCATED" : "NONCANONICAL", "the block is not closed", span, b.slot, blockText);
+        else this.drop(r.code, r.message, span, b.slot, blockText);
+      }
+    } else if (kind === "novalue" && b.units.length === 0 && b.unitStart < 0) {
+      this.drop("INVALID_JSON", `no call list after ${JSON.stringify(d.open)}`, span, -1, blockText);
+    } else {
+      if (b.unitStart >= 0) this.closeUnit(b);
+      const results = b.units.map((u) => ({ u, r: parseCallUnit(blockText.slice(u.start, u.end), d, this.mode) }));
+      let scaffoldOk = closed && !b.bare;
+      if (this.mode === "strict" && scaffoldOk && results.every((x) => x.r.ok)) {
+        const calls = results.map((x) => (x.r.ok ? x.r.call : { name: "", arguments: {} }));
+        let canonical = "";
+        try {
+          canonical = renderToolCalls(calls, d.name);
+        } catch {
+          canonical = "";
+        }
+        scaffoldOk = canonical === blockText;
+      }
+      if (this.mode === "strict" && !scaffoldOk) {
+        for (const { u } of results) this.drop("NONCANONICAL", `the ${d.name} block is not the canonical rendering`, [b.start + u.start, b.start + u.end], u.slot, blockText.slice(u.start, u.end));
+      } else {
+        for (const { u, r } of results) {
+          const uspan: [number, number] = [b.start + u.start, b.start + u.end];
+          const raw = blockText.slice(u.start, u.end);
+          if (r.ok) this.addCall(r.call, raw, uspan, r.repairs.map((x) => x.code), u.slot);
+          else this.drop(!closed && r.code === "INVALID_JSON" && u === b.units[b.units.length - 1] ? "TRUNCATED" : r.code, r.message, uspan, u.slot, raw);
+        }
+        if (!closed) this.issue("UNCLOSED_BLOCK", `the call list has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`, span);
+        if (b.bare) this.issue("MISSING_ARRAY_BRACKETS", ISSUE_CODES.MISSING_ARRAY_BRACKETS, span);
+        if (b.trailingComma) this.issue("TRAILING_COMMA", ISSUE_CODES.TRAILING_COMMA, span);
+        else if (b.emptyElement) this.issue("EMPTY_ELEMENT", ISSUE_CODES.EMPTY_ELEMENT, span);
+      }
+    }
+    this.blocksSeen++;
+    this.sepText = "";
+    this.prevBlockEnd = span[1];
+    this.state = d.open === null ? "tail" : "text";
+    return rest;
+  }
+
+  private addCall(u: UnitCall, raw: string, span: [number, number], repairs: IssueCode[], slot: number): number {
+    const index = this.calls.length;
+    let valid = true;
+    let errors: ErrorObject[] = [];
+    if (this.validators) {
+      const errs = this.validators.validate(u.name, u.arguments);
+      if (errs === undefined) {
+        valid = false;
+      } else {
+        errors = errs;
+        valid = errs.length === 0;
+      }
+    }
+    const call = { name: u.name, arguments: u.arguments, raw, span, valid, errors } as ToolCallShape & {
+      raw: string;
+      span: [number, number];
+      valid: boolean;
+      errors: ErrorObject[];
+      id?: string;
+    };
+    if (u.id !== undefined) call.id = u.id;
+    this.calls.push(call as ParsedToolCall<T>);
+    for (const code of repairs) this.issue(code, ISSUE_CODES[code], span, index);
+    if (this.validators && !this.validators.has(u.name)) {
+      this.issue("UNKNOWN_TOOL", `no tool named ${JSON.stringify(u.name)} was declared`, span, index);
+    }
+    for (const e of errors) {
+      this.issues.push({
+        code: "INVALID_ARGUMENTS",
+        message: `arguments${e.instancePath} ${e.message ?? "is invalid"}`,
+        span,
+        callIndex: index,
+        instancePath: e.instancePath,
+      });
+    }
+    if (slot >= 0) this.events.push({ type: "call_end", index: slot, call: call as ParsedToolCall, raw });
+    return index;
+  }
+
+  private drop(code: IssueCode, message: string, span: [number, number], slot: number, raw: string): void {
+    this.dropped++;
+    this.issue(code, message, span);
+    if (slot >= 0) this.events.push({ type: "call_end", index: slot, call: null, raw });
+  }
+
+  private issue(code: IssueCode, message: string, span?: [number, number], callIndex?: number): void {
+    const i: ParseIssue = { code, message };
+    if (span) i.span = span;
+    if (callIndex !== undefined) i.callIndex = callIndex;
+    this.issues.push(i);
+  }
+}
+
+function matchAt(s: string, i: number, marker: string, final: boolean): "yes" | "no" | "need" {
+  if (s.startsWith(marker, i)) return "yes";
+  if (!final && s.length - i < marker.length && marker.startsWith(s.slice(i))) return "need";
+  return "no";
+}

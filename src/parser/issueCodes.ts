@@ -1,0 +1,40 @@
+/**
+ * Stable codes of parse issues. Repairs (tolerant mode) keep the call; `dropped` codes lose it; validation codes mark
+ * the call `valid: false`.
+ */
+export const ISSUE_CODES = {
+  // repairs: the call is kept
+  WHITESPACE_AROUND_TAGS: "whitespace/newlines around the call's JSON differ from the canonical rendering",
+  UNCLOSED_BLOCK: "the block has no closing marker (truncated or interrupted); its JSON was complete",
+  TRAILING_COMMA: "a trailing comma before } or ]",
+  SINGLE_QUOTES: "a string in single quotes",
+  SMART_QUOTES: "a string in typographic quotes",
+  UNESCAPED_CONTROL: "a raw newline, tab or other control character inside a string",
+  INVALID_ESCAPE: "an escape sequence JSON does not have (kept as the escaped character)",
+  PYTHON_LITERAL: "True/False/None instead of true/false/null",
+  ARGUMENTS_AS_STRING: "arguments given as a JSON-encoded string",
+  ARGUMENTS_NOT_STRING: "arguments given as an object where the format writes a quoted JSON string",
+  ARGUMENTS_BEFORE_NAME: "the arguments key comes before the name key",
+  ARGUMENTS_KEY_ALIAS: "the arguments are under the other format's key (parameters/arguments)",
+  MISSING_ARGUMENTS: "no arguments key; read as {}",
+  EXTRA_KEYS: "keys other than name/arguments in the call object (ignored)",
+  EXTRA_CLOSING_BRACKETS: "extra } or ] after the call's JSON (ignored)",
+  TRAILING_TEXT_IN_BLOCK: "text after the call's JSON inside the block (ignored)",
+  MISSING_ARRAY_BRACKETS: "a single call object where the format has a list of calls",
+  EMPTY_ELEMENT: "an empty element in the call list (ignored)",
+  // dropped: the call is lost
+  INVALID_JSON: "the call's JSON cannot be read",
+  TRUNCATED: "output ended inside a call whose JSON is incomplete",
+  NOT_A_CALL: "the block's value is not a call object",
+  MISSING_NAME: "the call has no string name",
+  ARGUMENTS_NOT_OBJECT: "the arguments are not an object",
+  NONCANONICAL: "strict mode: the block is not the format's canonical rendering",
+  NESTING_TOO_DEEP: "the JSON nests deeper than the parser's cap",
+  // strict-mode layout
+  NONCANONICAL_SEPARATOR: "strict mode: text between call blocks other than the canonical separator",
+  // validation: the call is kept, valid = false
+  UNKNOWN_TOOL: "the call names a tool that was not declared",
+  INVALID_ARGUMENTS: "the arguments fail the tool's parameters schema",
+} as const;
+
+export type IssueCode = keyof typeof ISSUE_CODES;

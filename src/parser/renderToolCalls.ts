@@ -1,0 +1,37 @@
+import { ToolgramError } from "../errors.js";
+import type { JsonObject } from "../json.js";
+import { renderCallUnit, type UnitCall } from "./formats/callUnit.js";
+import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
+import type { FormatName } from "./types.js";
+
+/** A call to render: a name, its arguments and, for formats that carry one, an id. */
+export interface CallToRender {
+  name: string;
+  arguments: JsonObject;
+  id?: string;
+}
+
+/**
+ * The canonical text of `calls` in `format` (what a model trained on it emits, and what strict parsing accepts).
+ * Throws ToolgramError INVALID_INPUT when the format cannot carry the calls (several calls in llama3-json,
+ * non-identifier argument names in pythonic).
+ */
+export function renderToolCalls(calls: readonly CallToRender[], format: FormatName = "qwen3"): string {
+  const d = FORMAT_DESCRIPTIONS[format];
+  if (!d) throw new ToolgramError("INVALID_OPTION", `unknown format ${JSON.stringify(format)}; use one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}`);
+  if (calls.length > d.maxCalls) {
+    throw new ToolgramError("INVALID_INPUT", `format ${format} carries at most ${d.maxCalls} call(s), got ${calls.length}; use another format`);
+  }
+  const units = calls.map((c, i) => {
+    const unit: UnitCall = { name: c.name, arguments: c.arguments };
+    if (c.id !== undefined) unit.id = c.id;
+    try {
+      return renderCallUnit(unit, d);
+    } catch (e) {
+      throw new ToolgramError("INVALID_INPUT", `call ${i} cannot be written in format ${format}: ${(e as Error).message}`, `/${i}`);
+    }
+  });
+  if (d.body === "object") return units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
+  if (units.length === 0 && d.body === "python-list") return "";
+  return (d.open ?? "") + d.afterOpen + "[" + units.join(", ") + "]" + d.beforeClose + (d.close ?? "");
+}

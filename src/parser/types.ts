@@ -1,0 +1,80 @@
+import type { ErrorObject } from "ajv";
+import type { JsonObject } from "../json.js";
+import type { IssueCode } from "./issueCodes.js";
+
+/** Wire formats the parser and renderer know. */
+export type FormatName = "qwen3" | "tools-array" | "llama3-json" | "mistral" | "glaive" | "pythonic";
+
+/**
+ * `"strict"`: only the format's canonical rendering is a call; anything else is an issue and the call is dropped.
+ * `"tolerant"`: also repairs the drifts real models make, recording each repair as an issue.
+ */
+export type ParseMode = "strict" | "tolerant";
+
+/** A tool as the parser needs it: a name and the JSON Schema of its arguments. */
+export interface ParserTool {
+  name: string;
+  description?: string;
+  parameters: JsonObject;
+}
+
+/** The shape of one call, before location data; generated types narrow it to a discriminated union. */
+export interface ToolCallShape {
+  name: string;
+  arguments: JsonObject;
+}
+
+/** Where a call came from and whether its arguments satisfy its tool's schema. */
+export interface ToolCallMeta {
+  /** The exact text of the call: the whole block for one-call-per-block formats, the array element otherwise. */
+  raw: string;
+  /** [start, end) offsets (UTF-16 code units) of `raw` in the parsed text. */
+  span: [number, number];
+  /** The tool is declared and ajv accepts the arguments (true when no tools were given). */
+  valid: boolean;
+  /** ajv's errors for the arguments (empty when valid or when the tool is undeclared). */
+  errors: ErrorObject[];
+  /** The call id, when the format carries one. */
+  id?: string;
+}
+
+/** A parsed call; with a union `T`, `name` discriminates the `arguments` type. */
+export type ParsedToolCall<T extends ToolCallShape = ToolCallShape> = T extends ToolCallShape ? T & ToolCallMeta : never;
+
+/** A problem or a repair in model output: data, never an exception. */
+export interface ParseIssue {
+  code: IssueCode;
+  message: string;
+  /** [start, end) offsets in the parsed text. */
+  span?: [number, number];
+  /** Index into `calls` of the call concerned (absent when the call was dropped). */
+  callIndex?: number;
+  /** JSON Pointer into the arguments, for validation issues. */
+  instancePath?: string;
+}
+
+export interface ParseResult<T extends ToolCallShape = ToolCallShape> {
+  /** The text outside call blocks, in order. */
+  content: string;
+  calls: ParsedToolCall<T>[];
+  issues: ParseIssue[];
+  /** Calls that could not be read (each has an issue). */
+  dropped: number;
+}
+
+export interface ParseOptions {
+  /** Declared tools; calls are validated against them. Omit to skip validation. */
+  tools?: readonly ParserTool[] | readonly unknown[];
+  /** @defaultValue "qwen3" */
+  format?: FormatName;
+  /** @defaultValue "tolerant" */
+  mode?: ParseMode;
+}
+
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "call_start"; index: number; name?: string }
+  | { type: "call_name"; index: number; name: string }
+  | { type: "arguments_delta"; index: number; delta: string }
+  /** `call` is null when the call was dropped (the result's issues say why). */
+  | { type: "call_end"; index: number; call: ParsedToolCall | null; raw: string };

@@ -1,0 +1,37 @@
+import { fullFormats } from "ajv-formats/dist/formats.js";
+
+type FormatDef = (typeof fullFormats)[keyof typeof fullFormats];
+
+/**
+ * Formats as ajv-formats ("full" mode) asserts them. A format applies only to values of its own type: a string
+ * format says nothing about a number and vice versa.
+ */
+const DEFS = fullFormats as unknown as Record<string, FormatDef>;
+
+export function isKnownFormat(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(DEFS, name);
+}
+
+/** The JSON type a known format constrains ("string" or "number"), or undefined when it never fails (`password`). */
+export function formatType(name: string): "string" | "number" | undefined {
+  const d = DEFS[name] as unknown;
+  if (d === true) return undefined;
+  if (typeof d === "object" && d !== null && !(d instanceof RegExp) && (d as { type?: string }).type === "number") {
+    return "number";
+  }
+  return "string";
+}
+
+/** Whether `value` satisfies the known format `name` (values of another type always do). */
+export function checkFormat(name: string, value: string | number): boolean {
+  const d = DEFS[name] as unknown;
+  if (d === undefined || d === true) return true;
+  const t = formatType(name);
+  if ((t === "number") !== (typeof value === "number")) return true;
+  if (d instanceof RegExp) return d.test(String(value));
+  if (typeof d === "function") return Boolean((d as (x: unknown) => boolean)(value));
+  const v = (d as { validate: unknown }).validate;
+  if (v instanceof RegExp) return v.test(String(value));
+  if (typeof v === "function") return Boolean((v as (x: unknown) => boolean)(value));
+  return true;
+}

@@ -1,0 +1,36 @@
+import { ToolgramError } from "../errors.js";
+import type { JsonValue } from "../json.js";
+import { pointerChild } from "./jsonPointer.js";
+
+/**
+ * A deep copy of `v` as plain JSON, so normalization never mutates the caller's objects. Object properties that are
+ * `undefined` are dropped (as JSON.stringify does); other non-JSON values (functions, NaN, bigint, cycles) are
+ * errors, since the declaration could not have been sent to a model as JSON either.
+ */
+export function cloneJson(v: unknown, path: string, seen: Set<object> = new Set()): JsonValue {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return v;
+    case "number":
+      if (!Number.isFinite(v)) throw new ToolgramError("INVALID_INPUT", `${v} is not a JSON number; use a finite number`, path);
+      return v;
+    case "object": {
+      if (v === null) return null;
+      if (seen.has(v)) throw new ToolgramError("INVALID_INPUT", "the declaration contains a cycle; tools must be plain JSON", path);
+      seen.add(v);
+      let out: JsonValue;
+      if (Array.isArray(v)) {
+        out = v.map((x, i) => cloneJson(x, pointerChild(path, i), seen));
+      } else {
+        const o: { [k: string]: JsonValue } = {};
+        for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = cloneJson(x, pointerChild(path, k), seen);
+        out = o;
+      }
+      seen.delete(v);
+      return out;
+    }
+    default:
+      throw new ToolgramError("INVALID_INPUT", `a ${typeof v} is not a JSON value; tools must be plain JSON`, path);
+  }
+}

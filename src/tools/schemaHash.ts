@@ -1,0 +1,21 @@
+import { createHash } from "node:crypto";
+import { canonicalJson, type JsonValue } from "../json.js";
+import type { NormalizedTool } from "./NormalizedTool.js";
+
+/**
+ * sha256 (hex) of the canonical JSON of what determines a grammar: each tool's name and normalized parameters, in
+ * order. Descriptions are excluded on purpose: editing a description does not change the grammar, so caches keyed by
+ * this hash stay valid. Key order is kept (properties are emitted in declaration order, so it matters).
+ */
+export function toolsHash(tools: readonly NormalizedTool[]): string {
+  return sha256(canonicalJson(tools.map((t) => ({ name: t.name, parameters: t.parameters }))));
+}
+
+/** sha256 (hex) of the canonical JSON of a schema. */
+export function schemaHash(schema: JsonValue): string {
+  return sha256(canonicalJson(schema));
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}

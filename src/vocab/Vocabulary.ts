@@ -1,0 +1,221 @@
+import { readFileSync } from "node:fs";
+import { ToolgramError } from "../errors.js";
+import { byteLevelDecodeTable, decodeSentencePiece } from "./byteLevel.js";
+import { buildTokenTrie, type TokenTrie } from "./TokenTrie.js";
+
+/** One vocabulary entry for {@link Vocabulary.fromPieces}: a text piece, raw bytes, or either with a `special` flag. */
+export type PieceInput = string | Uint8Array | { bytes?: Uint8Array; text?: string; special?: boolean } | null;
+
+export interface VocabularyOptions {
+  /** Ids of end-of-generation tokens: allowed exactly when the output is a complete match. */
+  eosTokenIds: readonly number[];
+  /** Number of logits (≥ the number of entries); ids past the last entry are padding, never allowed. */
+  size?: number;
+}
+
+/** Kinds of token ids. */
+export const TOKEN_NONE = 0; // padding, unused, unknown: never allowed
+export const TOKEN_TEXT = 1; // ordinary token: its bytes
+export const TOKEN_ATOM = 2; // special or added token: allowed only where the grammar has a `token` node with its text
+
+const utf8 = new TextEncoder();
+
+/**
+ * A model's vocabulary seen as bytes: each ordinary token is a byte string; special and added tokens are atoms
+ * (their text is not their bytes); EOS ids end the output. Built once and shared by every matcher.
+ */
+export class Vocabulary {
+  /** Number of logits (mask bits). */
+  readonly size: number;
+  readonly eosTokenIds: readonly number[];
+  /** TOKEN_NONE / TOKEN_TEXT / TOKEN_ATOM per id. */
+  readonly kind: Uint8Array;
+  /** Bytes of ordinary token i are bytes[offsets[i] .. offsets[i+1]). */
+  readonly bytes: Uint8Array;
+  readonly offsets: Int32Array;
+  /** Atom id → its text (e.g. 151657 → "<tool_call>"). */
+  readonly atoms: ReadonlyMap<number, string>;
+  private trieCache: TokenTrie | undefined;
+
+  private constructor(size: number, eos: readonly number[], kind: Uint8Array, bytes: Uint8Array, offsets: Int32Array, atoms: Map<number, string>) {
+    this.size = size;
+    this.eosTokenIds = eos;
+    this.kind = kind;
+    this.bytes = bytes;
+    this.offsets = offsets;
+    this.atoms = atoms;
+    for (const e of eos) {
+      if (!Number.isInteger(e) || e < 0 || e >= size) throw new ToolgramError("INVALID_VOCABULARY", `EOS token id ${e} is outside the vocabulary (size ${size})`);
+      // an EOS id is never an ordinary token or an atom of the grammar: it only ends the output
+      kind[e] = TOKEN_NONE;
+    }
+  }
+
+  /** The byte trie of the ordinary tokens (built on first use). */
+  get trie(): TokenTrie {
+    if (!this.trieCache) {
+      const ids: number[] = [];
+      for (let i = 0; i < this.size; i++) if (this.kind[i] === TOKEN_TEXT) ids.push(i);
+      this.trieCache = buildTokenTrie(this.bytes, this.offsets, ids);
+    }
+    return this.trieCache;
+  }
+
+  /** The bytes of an ordinary token (empty for atoms and padding). */
+  tokenBytes(id: number): Uint8Array {
+    return this.bytes.subarray(this.offsets[id], this.offsets[id + 1]);
+  }
+
+  /** Build from pieces indexed by id. Strings are taken as UTF-8 text; `special: true` makes an atom; null is unused. */
+  static fromPieces(pieces: readonly PieceInput[], opts: VocabularyOptions): Vocabulary {
+    const size = opts.size ?? pieces.length;
+    if (size < pieces.length) throw new ToolgramError("INVALID_VOCABULARY", `size ${size} is smaller than the ${pieces.length} pieces given`);
+    const kind = new Uint8Array(size);
+    const atoms = new Map<number, string>();
+    const parts: (Uint8Array | undefined)[] = new Array(size);
+    let total = 0;
+    pieces.forEach((p, id) => {
+      if (p == null) return;
+      let b: Uint8Array | undefined;
+      if (typeof p === "string") b = utf8.encode(p);
+      else if (p instanceof Uint8Array) b = p;
+      else if (p.special) {
+        atoms.set(id, p.text ?? new TextDecoder().decode(p.bytes ?? new Uint8Array()));
+        kind[id] = TOKEN_ATOM;
+        return;
+      } else b = p.bytes ?? (p.text !== undefined ? utf8.encode(p.text) : undefined);
+      if (!b || b.length === 0) return; // an empty token would be allowed everywhere and advance nothing
+      parts[id] = b;
+      kind[id] = TOKEN_TEXT;
+      total += b.length;
+    });
+    return Vocabulary.pack(size, opts.eosTokenIds, kind, parts, total, atoms);
+  }
+
+  private static pack(size: number, eos: readonly number[], kind: Uint8Array, parts: (Uint8Array | undefined)[], total: number, atoms: Map<number, string>): Vocabulary {
+    const bytes = new Uint8Array(total);
+    const offsets = new Int32Array(size + 1);
+    let o = 0;
+    for (let i = 0; i < size; i++) {
+      offsets[i] = o;
+      const b = parts[i];
+      if (b && kind[i] === TOKEN_TEXT) {
+        bytes.set(b, o);
+        o += b.length;
+      }
+    }
+    offsets[size] = o;
+    return new Vocabulary(size, eos, kind, bytes, offsets, atoms);
+  }
+
+  /**
+   * Build from a Hugging Face `tokenizer.json` (parsed object or file path). Byte-level BPE (GPT-2 alphabet) and
+   * SentencePiece-style vocabularies (`▁`, `<0xAB>` byte fallback) are detected from the model, decoder and
+   * pre-tokenizer. Every entry of `added_tokens` is an atom.
+   */
+  static fromTokenizerJson(json: unknown, opts: VocabularyOptions): Vocabulary {
+    const tj = (typeof json === "string" ? JSON.parse(readFileSync(json, "utf8")) : json) as TokenizerJson;
+    const model = tj?.model;
+    if (!model || typeof model !== "object") throw new ToolgramError("INVALID_VOCABULARY", "tokenizer.json has no `model`; pass the parsed tokenizer.json of a Hugging Face tokenizer");
+    // pieces by id, read straight from the map (no [piece, id] pairs: 150k small arrays are slow to allocate)
+    const byId: string[] = [];
+    if (Array.isArray(model.vocab)) {
+      // Unigram: [[piece, score], ...] indexed by id
+      (model.vocab as [string, number][]).forEach(([piece], id) => (byId[id] = piece));
+    } else if (model.vocab && typeof model.vocab === "object") {
+      const v = model.vocab as Record<string, number>;
+      for (const piece in v) byId[v[piece]] = piece;
+    } else {
+      throw new ToolgramError("INVALID_VOCABULARY", "tokenizer.json `model.vocab` is neither a map nor a list");
+    }
+    const added = Array.isArray(tj.added_tokens) ? tj.added_tokens : [];
+    let last = byId.length - 1;
+    for (const a of added) if (a.id > last) last = a.id;
+    const size = opts.size ?? last + 1;
+    if (size <= last) throw new ToolgramError("INVALID_VOCABULARY", `size ${size} is smaller than the largest token id ${last} + 1`);
+    const byteLevel = isByteLevel(tj);
+    const kind = new Uint8Array(size);
+    const pieceOf: (string | undefined)[] = byId;
+    pieceOf.length = size;
+    const atoms = new Map<number, string>();
+    for (const a of added) {
+      pieceOf[a.id] = undefined;
+      kind[a.id] = TOKEN_ATOM;
+      atoms.set(a.id, a.content);
+    }
+    if (!byteLevel) {
+      // SentencePiece control pieces such as <s>, </s>, <unk> that are not listed as added tokens
+      for (let id = 0; id < size; id++) {
+        const piece = pieceOf[id];
+        if (piece !== undefined && /^<\/?[a-z|_]+>$/.test(piece)) {
+          pieceOf[id] = undefined;
+          kind[id] = TOKEN_ATOM;
+          atoms.set(id, piece);
+        }
+      }
+    }
+    // Write every piece's bytes straight into one buffer (no per-token allocation: 150k small arrays cost more than
+    // the decoding itself).
+    let cap = 0;
+    for (let id = 0; id < size; id++) if (pieceOf[id] !== undefined) cap += pieceOf[id]!.length * 3;
+    const bytes = new Uint8Array(cap);
+    const offsets = new Int32Array(size + 1);
+    const table = byteLevelDecodeTable();
+    let o = 0;
+    for (let id = 0; id < size; id++) {
+      offsets[id] = o;
+      const piece = pieceOf[id];
+      if (piece === undefined) continue;
+      const start = o;
+      if (byteLevel) {
+        let ok = true;
+        for (let i = 0; i < piece.length; i++) {
+          const c = piece.charCodeAt(i);
+          const b = c < 0x200 ? table[c] : -1;
+          if (b < 0) { ok = false; break; }
+          bytes[o++] = b;
+        }
+        if (!ok) o = start + utf8.encodeInto(piece, bytes.subarray(start)).written;
+      } else {
+        const b = decodeSentencePiece(piece);
+        bytes.set(b, o);
+        o += b.length;
+      }
+      if (o > start) kind[id] = TOKEN_TEXT;
+    }
+    offsets[size] = o;
+    return new Vocabulary(size, opts.eosTokenIds, kind, bytes.slice(0, o), offsets, atoms);
+  }
+
+  /** Build from a GGUF model file's tokenizer metadata (`tokenizer.ggml.*`). */
+  static async fromGguf(path: string, opts?: Partial<VocabularyOptions>): Promise<Vocabulary> {
+    const { readGgufVocabulary } = await import("./readGgufVocabulary.js");
+    return readGgufVocabulary(path, opts);
+  }
+
+  /** Internal: build from raw parts (used by the GGUF reader). */
+  static fromParts(size: number, eos: readonly number[], kind: Uint8Array, parts: (Uint8Array | undefined)[], atoms: Map<number, string>): Vocabulary {
+    let total = 0;
+    for (let i = 0; i < size; i++) if (kind[i] === TOKEN_TEXT && parts[i]) total += parts[i]!.length;
+    return Vocabulary.pack(size, eos, kind, parts, total, atoms);
+  }
+}
+
+interface TokenizerJson {
+  model?: { type?: string; vocab?: unknown; byte_fallback?: boolean };
+  added_tokens?: { id: number; content: string; special?: boolean }[];
+  decoder?: unknown;
+  pre_tokenizer?: unknown;
+}
+
+function mentionsType(node: unknown, type: string): boolean {
+  if (!node || typeof node !== "object") return false;
+  if ((node as { type?: unknown }).type === type) return true;
+  return Object.values(node as Record<string, unknown>).some((v) => (Array.isArray(v) ? v.some((x) => mentionsType(x, type)) : mentionsType(v, type)));
+}
+
+function isByteLevel(tj: TokenizerJson): boolean {
+  if (mentionsType(tj.decoder, "ByteLevel") || mentionsType(tj.pre_tokenizer, "ByteLevel")) return true;
+  if (tj.model?.byte_fallback || mentionsType(tj.decoder, "ByteFallback") || mentionsType(tj.pre_tokenizer, "Metaspace")) return false;
+  return false;
+}

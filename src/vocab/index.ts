@@ -1,0 +1,1 @@
+export { Vocabulary, type PieceInput, type VocabularyOptions } from "./Vocabulary.js";

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { resolveCallPolicy } from "../../src/envelope/callPolicy.js";
+
+const names = ["a", "b"];
+
+describe("resolveCallPolicy", () => {
+  it("defaults: auto, unbounded, free text", () => {
+    expect(resolveCallPolicy({}, names)).toEqual({ minCalls: 0, maxCalls: null, allowed: names, freeText: true });
+  });
+
+  it("required and named choices force a call and default to no free text", () => {
+    expect(resolveCallPolicy({ toolChoice: "required" }, names)).toEqual({ minCalls: 1, maxCalls: null, allowed: names, freeText: false });
+    expect(resolveCallPolicy({ toolChoice: "b", parallel: 2 }, names)).toEqual({ minCalls: 1, maxCalls: 2, allowed: ["b"], freeText: false });
+    expect(resolveCallPolicy({ toolChoice: { type: "function", function: { name: "a" } }, freeText: true }, names)).toEqual({ minCalls: 1, maxCalls: null, allowed: ["a"], freeText: true });
+  });
+
+  it("none allows text only", () => {
+    expect(resolveCallPolicy({ toolChoice: "none" }, names)).toEqual({ minCalls: 0, maxCalls: 0, allowed: [], freeText: true });
+  });
+
+  it("parallel: false is one call at most", () => {
+    expect(resolveCallPolicy({ parallel: false }, names).maxCalls).toBe(1);
+  });
+
+  it.each([
+    [{ toolChoice: "c" }],
+    [{ toolChoice: { type: "function", function: { name: "zz" } } }],
+    [{ toolChoice: 3 as unknown as string }],
+    [{ parallel: 0 }],
+    [{ parallel: 1.5 }],
+    [{ parallel: "2" as unknown as number }],
+    [{ toolChoice: "none", freeText: false }],
+    [{ freeText: "yes" as unknown as boolean }],
+  ])("refuses %j with INVALID_OPTION", (o) => {
+    expect(() => resolveCallPolicy(o, names)).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+  });
+
+  it("required with no tools is refused", () => {
+    expect(() => resolveCallPolicy({ toolChoice: "required" }, [])).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { accepts, createAcceptor } from "../../src/grammar/accepts.js";
+import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
+import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
+import { corpus, grammar } from "./corpus.js";
+
+const SEED = 20260101;
+
+/** Members (sampled), their mutations, the case's own samples and random strings over its alphabet. */
+export function textsFor(k: (typeof corpus)[number], n: number, seed = SEED): string[] {
+  const random = seededRandom(seed);
+  const out = [...(k.samples ?? [])];
+  for (let i = 0; i < n; i++) {
+    const s = sampleGrammar(k.grammar, random, { maxLength: 12_000 });
+    if (s === undefined) continue;
+    out.push(s, mutateText(s, k.alphabet, random, 1 + (i % 3)));
+  }
+  return out;
+}
+
+describe("accepts: verdicts match an independent oracle", () => {
+  for (const k of corpus) {
+    it(`${k.name}: sampled members and their mutations`, () => {
+      const texts = textsFor(k, 150);
+      const members = texts.filter((t) => k.oracle(t)).length;
+      // the sampler must actually produce members, or the test proves little
+      if (k.name !== "never-branches") expect(members).toBeGreaterThan(10);
+      for (const t of texts) expect([t.slice(0, 80), accepts(k.grammar, t)]).toEqual([t.slice(0, 80), k.oracle(t)]);
+    });
+    it(`${k.name}: random strings over its alphabet`, () => {
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...k.alphabet), { maxLength: 24 }), (chars) => {
+          const t = chars.join("");
+          expect(accepts(k.grammar, t)).toBe(k.oracle(t));
+        }),
+        { seed: SEED, numRuns: 300 },
+      );
+    });
+  }
+});
+
+describe("isPrefix", () => {
+  it("is true exactly for prefixes of members (checked by brute force on short strings)", () => {
+    const g = corpus.find((k) => k.name === "bounded-repeats")!;
+    const acc = createAcceptor(g.grammar);
+    const random = seededRandom(SEED);
+    for (let i = 0; i < 100; i++) {
+      const s = sampleGrammar(g.grammar, random)!;
+      for (let j = 0; j <= s.length; j++) expect(acc.isPrefix(s.slice(0, j))).toBe(true);
+      const bad = mutateText(s, g.alphabet, random);
+      // a text is a viable prefix iff some member extends it; members of this grammar are short, so enumerate
+      if (!acc.isPrefix(bad)) expect(acc.accepts(bad)).toBe(false);
+    }
+    expect(acc.isPrefix("aaaaaa")).toBe(false);
+    expect(acc.isPrefix("aa-c-")).toBe(true);
+    expect(acc.isPrefix("aa-c-xxxxxxxxxxxxx")).toBe(false);
+  });
+
+  it("is false when the only continuations are dead (an empty-language rule)", () => {
+    const g = grammar("root", [
+      ["root", alt(lit("ok"), seq(lit("a"), ref("dead")))],
+      ["dead", seq(lit("b"), ref("dead"))], // never terminates: no member
+    ]);
+    const acc = createAcceptor(g);
+    expect(acc.isPrefix("")).toBe(true);
+    expect(acc.isPrefix("o")).toBe(true);
+    expect(acc.isPrefix("a")).toBe(false);
+    expect(acc.isPrefix("ab")).toBe(false);
+    expect(acc.accepts("ok")).toBe(true);
+  });
+
+  it("handles left recursion and nullable rules at the start", () => {
+    const g = corpus.find((k) => k.name === "hidden-left-recursion")!.grammar;
+    const acc = createAcceptor(g);
+    expect(acc.isPrefix("www")).toBe(true);
+    expect(acc.isPrefix("wwwzyy")).toBe(true);
+    expect(acc.accepts("wwwzyy")).toBe(false);
+    expect(acc.accepts("wwwzyyy")).toBe(true);
+    expect(acc.isPrefix("y")).toBe(false);
+  });
+});
+
+describe("accepts: size and speed", () => {
+  it("bounded repeats with large bounds compile linearly and nest additively", () => {
+    // 10^5 x 10^5 copies if nesting multiplied; linear expansion keeps it at 2 * 10^5 states
+    const g = grammar("root", [["root", rep(seq(rep(cls([0x61, 0x62]), 0, 100_000), lit(",")), 0, 100_000)]]);
+    const t0 = performance.now();
+    expect(accepts(g, "ab,".repeat(1000))).toBe(true);
+    expect(accepts(g, "ab,".repeat(1000) + "a")).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(15_000); // ≈ 0.3 s on an idle machine; generous for loaded CI
+    const exact = grammar("root", [["root", rep(lit("a"), 5000, 5000)]]);
+    expect(accepts(exact, "a".repeat(5000))).toBe(true);
+    expect(accepts(exact, "a".repeat(4999))).toBe(false);
+    expect(accepts(exact, "a".repeat(5001))).toBe(false);
+  });
+
+  it("recognizes a 10 KB tool call in tens of milliseconds", () => {
+    const k = corpus.find((c) => c.name === "tool-call")!;
+    const city = "Paris \\\"é😀\\n ".repeat(600).slice(0, 10_000);
+    const text = `<tool_call>\n{"name": "get_weather", "arguments": {"city": "${city}", "days": 12}}\n</tool_call>`;
+    const acc = createAcceptor(k.grammar);
+    acc.accepts(text); // warm up (compile, JIT)
+    const t0 = performance.now();
+    const ok = acc.accepts(text);
+    const ms = performance.now() - t0;
+    expect(ok).toBe(k.oracle(text));
+    expect(ok).toBe(true);
+    expect(ms).toBeLessThan(100);
+    expect(acc.accepts(text.replace("12}", "012}"))).toBe(false);
+  });
+
+  it("a right-recursive list of 1000 items (quadratic in Earley without Leo's optimization) stays fast enough", () => {
+    const g = grammar("list", [["list", alt(seq(lit("x"), ref("list")), seq())]]);
+    const t0 = performance.now();
+    expect(accepts(g, "x".repeat(1000))).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(3000);
+  });
+});

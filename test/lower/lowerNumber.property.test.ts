@@ -1,0 +1,110 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decFromDouble, nextDown, nextUp, normDec, type Dec } from "../../src/lower/number/exactDecimal.js";
+import type { NumberNode } from "../../src/schema/SchemaNode.js";
+import { ajv, numberAcceptor, numberSchema } from "./support/numberHarness.js";
+
+const SEED = Number(process.env.FC_SEED ?? 20261122);
+const RUNS = Number(process.env.FC_RUNS ?? 80);
+
+/** A Dec as a plain decimal text (no exponent). */
+function decText(d: Dec): string {
+  const { n, s } = normDec(d);
+  const neg = n < 0n;
+  const digits = (neg ? -n : n).toString().padStart(s + 1, "0");
+  const int = digits.slice(0, digits.length - s);
+  const frac = digits.slice(digits.length - s);
+  return (neg ? "-" : "") + int + (frac ? "." + frac : "");
+}
+
+function midText(a: number, b: number): Dec {
+  const x = decFromDouble(a);
+  const y = decFromDouble(b);
+  const s = Math.max(x.s, y.s);
+  const sum = x.n * 10n ** BigInt(s - x.s) + y.n * 10n ** BigInt(s - y.s);
+  return normDec({ n: sum * 5n, s: s + 1 });
+}
+
+/** Texts at and around a bound: its exact value, its neighbours, the rounding midpoints and just beside them. */
+function textsNear(b: number, integer: boolean): string[] {
+  const out = new Set<string>();
+  const decs: Dec[] = [decFromDouble(b), decFromDouble(nextUp(b)), decFromDouble(nextDown(b)), midText(nextDown(b), b), midText(b, nextUp(b))];
+  for (const d of decs) {
+    out.add(decText(d));
+    for (const extra of [1, 3]) {
+      const scaled = { n: d.n * 10n ** BigInt(extra), s: d.s + extra };
+      out.add(decText({ n: scaled.n + 1n, s: scaled.s }));
+      out.add(decText({ n: scaled.n - 1n, s: scaled.s }));
+    }
+    const i = d.n / 10n ** BigInt(d.s);
+    for (const k of [-2n, -1n, 0n, 1n, 2n]) out.add((i + k).toString());
+  }
+  out.add(String(b));
+  const texts = [...out].filter((t) => t.length < 420).map((t) => t.replace(/^-0$/, "-0"));
+  return integer ? texts.filter((t) => /^-?\d+$/.test(t)) : texts;
+}
+
+// extreme magnitudes (subnormals, MAX_VALUE) make grammars of ~1000 digits: rare, so the suite stays fast
+const bound = fc.oneof(
+  { arbitrary: fc.integer({ min: -1000, max: 1000 }), weight: 6 },
+  { arbitrary: fc.integer({ min: -1_000_000, max: 1_000_000 }).map((x) => x / 1000), weight: 6 },
+  { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e30, max: 1e30 }), weight: 4 },
+  { arbitrary: fc.constantFrom(0, -0, 0.1, -0.1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e21, 1e-7, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, 1e300), weight: 2 },
+  { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 },
+);
+
+const canonicalSyntax = (t: string, integer: boolean): boolean => (integer ? /^-?(0|[1-9]\d*)$/ : /^-?(0|[1-9]\d*)(\.\d+)?$/).test(t);
+
+function run(integer: boolean): void {
+  fc.assert(
+    fc.property(fc.option(bound, { nil: undefined }), fc.option(bound, { nil: undefined }), fc.boolean(), fc.boolean(), fc.array(fc.integer({ min: -3000, max: 3000 }), { maxLength: 6 }), (lo, hi, ex1, ex2, extra) => {
+      const node: NumberNode = { kind: "number", path: "", integer };
+      if (lo !== undefined) node.minimum = { value: lo, exclusive: ex1 };
+      if (hi !== undefined) node.maximum = { value: hi, exclusive: ex2 };
+      const acc = numberAcceptor(node);
+      const validate = ajv.compile(numberSchema(node));
+      const texts = [...(lo !== undefined ? textsNear(lo, integer) : []), ...(hi !== undefined ? textsNear(hi, integer) : []), ...extra.map((x) => String(integer ? x : x / 100)), "0", "-0", "1e5", "-2.5E-3"];
+      for (const t of texts) {
+        const valid = validate(JSON.parse(t)) as boolean;
+        const got = acc.accepts(t);
+        // exact on canonical syntax; other spellings (exponents) may be rejected but never wrongly accepted
+        if (canonicalSyntax(t, integer)) expect({ t, got }).toEqual({ t, got: valid });
+        else if (got) expect({ t, valid }).toEqual({ t, valid: true });
+      }
+    }),
+    { seed: SEED, numRuns: RUNS, verbose: true },
+  );
+}
+
+describe(`number bounds agree with ajv (seed ${SEED})`, () => {
+  it("integers", () => run(true), 30_000);
+  it("decimals", () => run(false), 30_000);
+  it("integers with multipleOf", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }), fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }), fc.boolean(), (k, lo, hi, integer) => {
+        const node: NumberNode = { kind: "number", path: "", integer, multipleOf: [k] };
+        if (lo !== undefined) node.minimum = { value: lo, exclusive: false };
+        if (hi !== undefined) node.maximum = { value: hi, exclusive: true };
+        const acc = numberAcceptor(node);
+        const validate = ajv.compile(numberSchema(node));
+        const texts = Array.from({ length: 120 }, (_, i) => String(i - 60 + (lo ?? 0))).concat(["999999999999990", "1000000000000000", "-0", "5.0"]);
+        for (const t of texts) {
+          const valid = validate(JSON.parse(t)) as boolean;
+          const got = acc.accepts(t);
+          if (/^-?(0|[1-9]\d{0,14})$/.test(t)) expect({ t, got }).toEqual({ t, got: valid });
+          else if (got) expect({ t, valid }).toEqual({ t, valid: true });
+        }
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  }, 30_000);
+});
+
+describe("non-integer multipleOf", () => {
+  it("is refused in strict mode and relaxed with a warning otherwise", () => {
+    const node: NumberNode = { kind: "number", path: "/x", integer: false, multipleOf: [0.01] };
+    expect(() => numberAcceptor(node)).toThrow(/multipleOf 0.01/);
+    const acc = numberAcceptor(node, false);
+    expect(acc.accepts("0.07")).toBe(true);
+  });
+});

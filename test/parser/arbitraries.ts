@@ -1,0 +1,84 @@
+import fc from "fast-check";
+import type { JsonObject, JsonValue } from "../../src/json.js";
+import { FORMAT_DESCRIPTIONS } from "../../src/parser/formats/descriptions.js";
+import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
+import type { FormatName } from "../../src/parser/types.js";
+
+/** Fixed seed for every property here; a failure prints it (fast-check also prints its own replay path). */
+export const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
+
+/** Strings rich in what the scanners care about: markers, quotes, brackets, escapes, newlines. */
+const tricky = fc.constantFrom(
+  "<tool_call>", "</tool_call>", "<tool_", "</tool", "<tools>", "</tools>", "[TOOL_CALLS]", "<functioncall>",
+  "<|python_tag|>", '"', "'", "\\", "\u201c", "\u201d", "{", "}", "[", "]", "(", ")", ",", ":", "\n", " ", "\t", "é", "😀",
+);
+export const trickyString = fc.array(fc.oneof(tricky, fc.string({ maxLength: 4 })), { maxLength: 12 }).map((a) => a.join(""));
+
+const key = fc.oneof(fc.constantFrom("city", "q", "n", "flag", "items"), fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/));
+const leaf: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((x) => (Object.is(x, -0) ? 0 : x)),
+  trickyString,
+);
+export const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leaf,
+    fc.array(tie("v"), { maxLength: 3 }),
+    fc.dictionary(key, tie("v"), { maxKeys: 3 }) as fc.Arbitrary<JsonValue>,
+  ),
+})).v;
+export const argsObject: fc.Arbitrary<JsonObject> = fc.dictionary(key, jsonValue, { maxKeys: 4 }) as fc.Arbitrary<JsonObject>;
+
+export const toolName = fc.oneof(fc.constantFrom("get_weather", "search", "f"), fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/));
+
+export function callArb(format: FormatName): fc.Arbitrary<CallToRender> {
+  const withId = FORMAT_DESCRIPTIONS[format].idKey !== null;
+  return fc.record({ name: toolName, arguments: argsObject, id: withId ? fc.option(fc.stringMatching(/^[a-z0-9]{1,9}$/), { nil: undefined }) : fc.constant(undefined) }).map((c) => {
+    const out: CallToRender = { name: c.name, arguments: c.arguments };
+    if (c.id !== undefined) out.id = c.id;
+    return out;
+  });
+}
+
+export function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
+  return fc.array(callArb(format), { minLength: 1, maxLength: FORMAT_DESCRIPTIONS[format].maxCalls === 1 ? 1 : 3 });
+}
+
+/** A realistic reply: text, then the rendered calls (start-anchored formats: the calls alone). */
+export function replyArb(format: FormatName): fc.Arbitrary<string> {
+  const anchored = FORMAT_DESCRIPTIONS[format].open === null;
+  return fc.tuple(anchored ? fc.constant("") : trickyString, callsArb(format), fc.boolean()).map(([pre, calls, sep]) =>
+    (pre ? pre + (sep ? "\n" : "") : "") + renderToolCalls(calls, format),
+  );
+}
+
+/** Mutations of a text: delete, insert tricky text, duplicate, truncate. */
+export function mutated(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  const op = fc.tuple(fc.nat(), fc.nat({ max: 8 }), fc.constantFrom("del", "ins", "trunc", "dup"), trickyString);
+  return fc.tuple(base, fc.array(op, { maxLength: 4 })).map(([s, ops]) => {
+    for (const [at, len, kind, ins] of ops) {
+      const p = s.length === 0 ? 0 : at % (s.length + 1);
+      if (kind === "del") s = s.slice(0, p) + s.slice(p + len);
+      else if (kind === "ins") s = s.slice(0, p) + ins + s.slice(p);
+      else if (kind === "trunc") s = s.slice(0, p);
+      else s = s.slice(0, p) + s.slice(p, p + len * 4) + s.slice(p);
+    }
+    return s;
+  });
+}
+
+/** Cut points to split a text into chunks. */
+export function chunked(text: string, cuts: number[]): string[] {
+  const pts = [...new Set(cuts.map((c) => (text.length === 0 ? 0 : c % (text.length + 1))))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let last = 0;
+  for (const p of pts) {
+    out.push(text.slice(last, p));
+    last = p;
+  }
+  out.push(text.slice(last));
+  return out;
+}

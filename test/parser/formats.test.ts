@@ -1,0 +1,93 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ToolgramError } from "../../src/errors.js";
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/parser/formats/index.js";
+import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
+import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
+import { SEED, callsArb } from "./arbitraries.js";
+
+describe("render → parse round trip", () => {
+  for (const format of FORMAT_NAMES) {
+    for (const mode of ["strict", "tolerant"] as const) {
+      it(`${format} / ${mode}`, () => {
+        fc.assert(
+          fc.property(callsArb(format), (calls) => {
+            const text = renderToolCalls(calls, format);
+            const r = parseToolCalls(text, { format, mode });
+            expect(r.issues).toEqual([]);
+            expect(r.dropped).toBe(0);
+            // the canonical separators between blocks are text outside the blocks
+            expect(r.content).toBe(FORMAT_DESCRIPTIONS[format].blockSeparator.repeat(calls.length - 1));
+            expect(r.calls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id !== undefined ? { id: c.id } : {}) }))).toEqual(calls);
+            // rendering what was parsed gives the same text: one canonical text per call list
+            expect(renderToolCalls(r.calls, format)).toBe(text);
+          }),
+          { seed: SEED, numRuns: 200 },
+        );
+      });
+    }
+  }
+});
+
+describe("canonical renderings", () => {
+  const calls = [{ name: "get_weather", arguments: { city: "Paris", n: 1 }, id: "c1" }];
+  const expected: Record<string, string> = {
+    qwen3: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_call>',
+    "tools-array": '<tools>[{"name": "get_weather", "id": "c1", "parameters": {"city": "Paris", "n": 1}}]</tools>',
+    "llama3-json": '{"name": "get_weather", "parameters": {"city": "Paris", "n": 1}}',
+    mistral: '[TOOL_CALLS][{"name": "get_weather", "id": "c1", "arguments": {"city": "Paris", "n": 1}}]',
+    glaive: `<functioncall> {"name": "get_weather", "arguments": '{"city": "Paris", "n": 1}'}`,
+    pythonic: '[get_weather(city="Paris", n=1)]',
+  };
+  for (const format of FORMAT_NAMES) {
+    it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
+  }
+  it("refuses what a format cannot carry", () => {
+    expect(() => renderToolCalls([{ name: "a", arguments: {} }, { name: "b", arguments: {} }], "llama3-json")).toThrow(ToolgramError);
+    expect(() => renderToolCalls([{ name: "a", arguments: { "not id": 1 } }], "pythonic")).toThrow(/Python identifier/);
+    expect(FORMAT_DESCRIPTIONS.qwen3.open).toBe("<tool_call>");
+  });
+});
+
+describe("format drifts", () => {
+  it("mistral: a bare object, whitespace, trailing comma", () => {
+    const r = parseToolCalls('[TOOL_CALLS] {"name": "f", "arguments": {"a": 1}}', { format: "mistral" });
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ a: 1 }]);
+    expect(r.issues.map((i) => i.code)).toEqual(["MISSING_ARRAY_BRACKETS"]);
+    const t = parseToolCalls('[TOOL_CALLS] [{"name": "f", "arguments": {}}, ]', { format: "mistral" });
+    expect(t.calls).toHaveLength(1);
+    expect(t.issues.map((i) => i.code)).toEqual(["TRAILING_COMMA"]);
+  });
+  it("mistral: a truncated list keeps the complete calls", () => {
+    const r = parseToolCalls('[TOOL_CALLS][{"name": "a", "arguments": {}}, {"name": "b", "argu', { format: "mistral" });
+    expect(r.calls.map((c) => c.name)).toEqual(["a"]);
+    expect(r.dropped).toBe(1);
+    expect(r.issues.map((i) => i.code)).toEqual(["TRUNCATED", "UNCLOSED_BLOCK"]);
+  });
+  it("llama3-json: only a reply that starts with an object is a call", () => {
+    expect(parseToolCalls('Sure: {"name": "f", "parameters": {}}', { format: "llama3-json" }).calls).toEqual([]);
+    const r = parseToolCalls('  <|python_tag|>{"name": "f", "arguments": {"x": 1}}', { format: "llama3-json" });
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ x: 1 }]);
+    expect(r.content).toBe("  ");
+    expect(r.issues.map((i) => i.code)).toEqual(["ARGUMENTS_KEY_ALIAS"]);
+  });
+  it("pythonic: Python literals, single quotes, text that only looks like a list", () => {
+    const r = parseToolCalls("[search(query='it\\'s', limit=3, flags=[True, None], opts={'a': 1.5})]", { format: "pythonic" });
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ query: "it's", limit: 3, flags: [true, null], opts: { a: 1.5 } }]);
+    expect(parseToolCalls("[1] is a citation", { format: "pythonic" }).content).toBe("[1] is a citation");
+    expect(parseToolCalls("[f(x=)]", { format: "pythonic" }).dropped).toBe(1);
+  });
+  it("glaive: arguments as a quoted string or an object", () => {
+    const r = parseToolCalls(`<functioncall> {"name": "f", "arguments": '{"q": "it's"}'}`, { format: "glaive" });
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ q: "it's" }]);
+    const o = parseToolCalls(`Calling.\n<functioncall> {"name": "f", "arguments": {"q": 1}}`, { format: "glaive" });
+    expect(o.calls.map((c) => c.arguments)).toEqual([{ q: 1 }]);
+    expect(o.content).toBe("Calling.\n");
+    expect(o.issues.map((i) => i.code)).toEqual(["ARGUMENTS_NOT_STRING"]);
+  });
+  it("tools-array: ids carried, text before", () => {
+    const r = parseToolCalls('Checking.\n<tools>[{"name": "f", "id": "x1", "parameters": {}}, {"name": "g", "parameters": {"a": 1}}]</tools>', { format: "tools-array" });
+    expect(r.calls.map((c) => [c.name, c.id])).toEqual([["f", "x1"], ["g", undefined]]);
+    expect(r.content).toBe("Checking.\n");
+  });
+});

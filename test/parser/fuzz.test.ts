@@ -1,0 +1,48 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FORMAT_NAMES } from "../../src/parser/formats/index.js";
+import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
+import { SEED, mutated, replyArb, trickyString } from "./arbitraries.js";
+import { TOOLS } from "./tools.js";
+
+describe("fuzz: never throws, stable", () => {
+  for (const format of FORMAT_NAMES) {
+    it(format, () => {
+      const input = fc.oneof(fc.string({ unit: "binary", maxLength: 60 }), trickyString, mutated(replyArb(format)), mutated(trickyString));
+      fc.assert(
+        fc.property(input, fc.constantFrom("strict", "tolerant" as const), (t, mode) => {
+          const a = parseToolCalls(t, { tools: TOOLS, format, mode });
+          const b = parseToolCalls(t, { tools: TOOLS, format, mode });
+          expect(b).toEqual(a);
+          expect(a.dropped).toBe(a.issues.filter((i) => i.callIndex === undefined && DROP_CODES.has(i.code)).length);
+          for (const c of a.calls) expect(t.slice(...c.span)).toBe(c.raw);
+          expect(a.content.length).toBeLessThanOrEqual(t.length);
+        }),
+        { seed: SEED, numRuns: 400 },
+      );
+    });
+  }
+
+  it("adversarial sizes stay fast", () => {
+    const cases = [
+      "<tool_call>".repeat(50_000),
+      "<tool_call>\n" + "[".repeat(100_000),
+      "<tool_call>\n" + '{"a": "'.repeat(50_000),
+      "</tool_call>".repeat(50_000),
+      "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"s\": \"" + "x".repeat(1_000_000) + "\"}}\n</tool_call>",
+      "<".repeat(200_000),
+      "'".repeat(100_000) + "<tool_call>",
+      // every close marker sits inside an unbalanced string: the end-of-input re-reading must not go quadratic
+      "<tool_call>'\"</tool_call>".repeat(30_000),
+    ];
+    for (const format of FORMAT_NAMES) {
+      for (const t of cases) {
+        const t0 = performance.now();
+        expect(() => parseToolCalls(t, { tools: TOOLS, format })).not.toThrow();
+        expect(performance.now() - t0, `${format}: ${t.slice(0, 20)}`).toBeLessThan(3000);
+      }
+    }
+  });
+});
+
+const DROP_CODES = new Set(["INVALID_JSON", "TRUNCATED", "NOT_A_CALL", "MISSING_NAME", "ARGUMENTS_NOT_OBJECT", "NONCANONICAL", "NESTING_TOO_DEEP"]);

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { checkAgreement, judge, mutated, spec, stringsOver } from "./judge.js";
+
+/** ajv-formats' own regular expressions (anchored), used to generate valid-looking candidates. */
+const SHAPES: Record<string, RegExp> = {
+  date: /^\d{4}-[01]\d-[0-3]\d$/,
+  time: /^(?:[0-2]\d:[0-6]\d:[0-6]\d(?:\.\d{1,3})?)(?:[zZ]|[+-][0-2]\d(?::?[0-6]\d)?)?$/,
+  "date-time": /^\d{4}-[01]\d-[0-3]\d[tT ](?:[0-2]\d:[0-5]\d:[0-6]\d(?:\.\d+)?)(?:[zZ]|[+-][0-2]\d(?::?[0-5]\d)?)$/,
+  "iso-time": /^(?:[0-2]\d:[0-5]\d:[0-6]\d)(?:[zZ]|[+-][0-2]\d(?::?[0-5]\d)?)?$/,
+  duration: /^P(?:\d{1,2}[YMDW]){0,3}(?:T(?:\d{1,2}[HMS]){0,3})?$/,
+  email: /^[a-zA-Z0-9.!#-]{1,5}@[a-z0-9-]{1,5}(?:\.[a-zA-Z0-9-]{1,4}){0,2}$/,
+  hostname: /^[a-zA-Z0-9-]{1,5}(?:\.[a-z0-9-]{1,4}){0,3}\.?$/,
+  ipv4: /^(?:\d{1,3}\.){3}\d{1,3}$/,
+  ipv6: /^(?:[0-9a-fA-F]{0,4}:){2,7}(?:[0-9a-fA-F]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?$/,
+  uuid: /^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/,
+  uri: /^[a-z][a-z0-9+.-]{0,4}:(?:\/\/[a-z0-9.:@%\[\]]{0,8})?(?:\/[a-z0-9%~!.]{0,4}){0,3}(?:\?[a-z=&]{0,4})?(?:#[a-z/]{0,3})?$/,
+  "uri-reference": /^(?:[a-z][a-z0-9]{0,3}:)?(?:\/\/[a-z0-9.:@\[\]]{0,8})?(?:\/[a-z0-9%"~]{0,4}){0,3}(?:\?[a-z=&]{0,4})?(?:#[a-z/]{0,3})?$/,
+  "uri-template": /^(?:[a-z\/]{0,4}|\{[+#]?[a-z0-9_]{1,3}(?::[0-9]{1,4}|\*)?(?:,[a-z]{1,2})*\}|%[0-9a-fA-F]{2}){0,4}$/,
+  "json-pointer": /^(?:\/(?:[a-z~]|~0|~1){0,4}){0,3}$/,
+  "json-pointer-uri-fragment": /^#(?:\/(?:[a-z~%]|~0|~1|%[0-9a-f]{2}){0,4}){0,3}$/,
+  "relative-json-pointer": /^\d{1,2}(?:#|(?:\/(?:[a-z~]|~0|~1){0,3}){0,3})$/,
+  byte: /^(?:[A-Za-z0-9+/]{4}){0,3}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
+};
+
+const ALPHABET = [..."0123456789:-.+TtZzPYMDWHS@/#?%[]{}~aAfFxX_=*,", "\n"];
+
+const TIME_PARTS = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
+/** ajv-formats' leap-second cases that toolgram deliberately rejects (documented in formats.ts). */
+function leapNarrowing(v: string): boolean {
+  const t = TIME_PARTS.exec(v.replace(/^\d{4}-\d\d-\d\d[t\s]/i, ""));
+  if (!t) return false;
+  const ordinary = +t[1] <= 23 && +t[2] <= 59 && +t[3] < 60;
+  const zeroOffset = !t[6] || (+t[6] === 0 && +(t[7] ?? 0) === 0);
+  return !ordinary && !zeroOffset;
+}
+
+describe("formats agree with ajv-formats (full)", () => {
+  for (const [name, shape] of Object.entries(SHAPES)) {
+    it(name, () => {
+      const s = spec({ formats: [name], ...(name === "hostname" ? { maxLength: 253 } : {}) });
+      const j = judge(s);
+      const shaped = fc.stringMatching(shape);
+      checkAgreement(j, fc.oneof(shaped, mutated(shaped, ALPHABET), stringsOver(ALPHABET, 10)), 400, leapNarrowing);
+    });
+  }
+});
+
+describe("format corner cases", () => {
+  const cases: Record<string, [string[], string[]]> = {
+    date: [
+      ["2024-02-29", "2000-02-29", "0000-02-29", "1999-12-31", "2023-04-30"],
+      ["1900-02-29", "2023-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-01-00", "20230101", "2023-1-01"],
+    ],
+    time: [
+      ["23:59:60Z", "23:59:60+00:00", "23:59:60.5z", "12:34:56.789+05:30", "00:00:00-2359", "23:59:59.9999999999999999Z", "23:59:60.99999999999999644728632119949907064437866210937Z"],
+      ["12:34:56", "24:00:00Z", "12:60:00Z", "12:00:60Z", "12:00:00+24:00", "12:00:00+01:60", "12:00:59.9999999999999999Z", "23:59:60.999999999999996447286321199499070644378662109375Z"],
+    ],
+    "date-time": [
+      ["2024-02-29T12:00:00Z", "2024-02-29t12:00:00z", "2024-02-29 12:00:00+01:00", "2024-02-29\u00a012:00:00Z", "2024-02-29\u200012:00:00Z"],
+      ["2023-02-29T12:00:00Z", "2024-02-29T12:00:00", "2024-02-29TT12:00:00Z", "2024-02-29\n\n12:00:00Z"],
+    ],
+    duration: [["P1Y", "PT1S", "P1W", "P1Y2M3DT4H5M6S", "P0D"], ["P", "PT", "P1YT", "P1W1D", "1Y", "P1S"]],
+    byte: [["", "QUJD", "QUI=", "QQ==", "!!!\n", "\u2028", "x\ry"], ["QUJ", "Q===", "QUJD!", "Q"]],
+    email: [["a@b.c", "A.B@X-Y.Z", "x+y@example.com"], ["a@b", ".a@b.c", "a..b@c.d", "a@-b.c", "a@b-.c"]],
+    uuid: [["123e4567-e89b-12d3-a456-426614174000", "URN:UUID:123E4567-E89B-12D3-A456-426614174000"], ["123e4567e89b12d3a456426614174000"]],
+    ipv4: [["0.0.0.0", "255.255.255.255"], ["256.0.0.0", "01.1.1.1", "1.1.1"]],
+    ipv6: [["::", "::1", "1::", "2001:db8::8a2e:370:7334", "::ffff:192.168.0.1", "1:2:3:4:5:6:7:8"], [":::", "1:2:3:4:5:6:7:8:9", "12345::"]],
+    uri: [["http://example.com/a?b#c", "urn:isbn:123", "mailto:a@b.c"], ["//example.com", "/a/b", "http://exa mple.com", ""]],
+    "uri-template": [["http://x/{a}", "{+a,b:3}", ""], ["{", "{a", "a b", "{a:0}"]],
+    "json-pointer": [["", "/", "/a~0b/~1", "/😀"], ["a", "/~2", "/~"]],
+    "relative-json-pointer": [["0", "1#", "12/a/b"], ["01", "-1", "#", "1/~"]],
+  };
+  for (const [name, [valid, invalid]] of Object.entries(cases)) {
+    it(name, () => {
+      const j = judge(spec({ formats: [name] }));
+      for (const v of valid) expect([v, j.ajv(v), j.grammar(v)]).toEqual([v, true, true]);
+      for (const v of invalid) expect([v, j.ajv(v), j.grammar(v)]).toEqual([v, false, false]);
+    });
+  }
+
+  it("hostname needs a maxLength <= 253", () => {
+    expect(() => judge(spec({ formats: ["hostname"] }))).toThrow(expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }));
+    const j = judge(spec({ formats: ["hostname"], maxLength: 253 }));
+    for (const v of ["a", "a.b", "a-b.c.", "x".repeat(63)]) expect(j.grammar(v)).toBe(true);
+    for (const v of ["", "-a", "a-", "x".repeat(64), "a..b"]) expect(j.grammar(v)).toBe(false);
+  });
+
+  it("refuses unsupported formats, ignores them with strict: false", () => {
+    expect(() => judge(spec({ formats: ["regex"] }))).toThrow(expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }));
+    expect(() => judge(spec({ formats: ["idn-email"] }))).toThrow(expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }));
+  });
+
+  it("number formats and annotations do not constrain strings", () => {
+    const j = judge(spec({ formats: ["int32", "password"] }));
+    expect(j.grammar("anything")).toBe(true);
+  });
+});
