@@ -3,7 +3,7 @@
 // TypeScript sources through tsx's loader API, so `npx toolgram` works in development and CI alike.
 import { existsSync } from "node:fs";
 
-const built = new URL("../dist/src/cli/main.js", import.meta.url);
+const built = new URL("../dist/cli/main.js", import.meta.url);
 let runCli;
 if (existsSync(built)) {
   ({ runCli } = await import(built.href));

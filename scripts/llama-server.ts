@@ -11,11 +11,14 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cacheDir } from "../src/llama-cpp/cacheDir.js";
 import { llamaCppBundlePath, llamaServerCachePath } from "../src/llama-cpp/llamaServerBinary.js";
 
 function run(command: string, args: string[], cwd?: string): void {
   process.stderr.write(`$ ${command} ${args.join(" ")}\n`);
-  const result = spawnSync(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
+  // ccache keeps its objects in the toolgram cache too, unless the user chose a place.
+  const env = { ...process.env, CCACHE_DIR: process.env.CCACHE_DIR ?? join(cacheDir(), "ccache") };
+  const result = spawnSync(command, args, { cwd, env, stdio: ["ignore", "inherit", "inherit"] });
   if (result.error) throw result.error;
   if (result.status !== 0) throw new Error(`${command} exited with status ${result.status}`);
 }
@@ -61,6 +64,8 @@ async function main(): Promise<number> {
       "-DLLAMA_USE_PREBUILT_UI=OFF",
       "-DLLAMA_OPENSSL=OFF",
       "-DLLAMA_CURL=OFF",
+      // ggml's own ccache detection is replaced by the launcher below, so that ccache is used exactly when on PATH.
+      "-DGGML_CCACHE=OFF",
     ];
     if (onPath("ccache")) {
       cmakeArgs.push("-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache");

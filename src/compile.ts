@@ -4,16 +4,18 @@ import { resolveCallPolicy, type CallPolicyOptions } from "./envelope/callPolicy
 import type { EnvelopeTool } from "./envelope/Envelope.js";
 import { envelopeFor, type EnvelopeFormat } from "./envelope/envelopes.js";
 import { LimitExceededError, ToolgramError } from "./errors.js";
-import type { GExpr, Grammar } from "./grammar/Grammar.js";
+import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
+import { exprSize, mapRefs } from "./grammar/passes/walk.js";
 import { NOTHING, ref } from "./grammar/build.js";
 import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
 import type { JsonObject, JsonValue } from "./json.js";
+import { jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
 import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
 import { normalizeSchema } from "./schema/normalizeSchema.js";
-import { cloneJson } from "./tools/cloneJson.js";
+import { cloneJson, jsonDepthLimit } from "./tools/cloneJson.js";
 import { closeObjects } from "./tools/closeObjects.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import { normalizeTools } from "./tools/normalizeTools.js";
@@ -37,6 +39,7 @@ export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOpti
  */
 export function compileTools(tools: unknown, options: ToolCompileOptions = {}): CompiledGrammar {
   const clock = startClock();
+  checkOptionKeys(options, TOOL_OPTION_KEYS);
   const opts = resolveSchemaOptions(options, { additionalProperties: "forbid" });
   const envelope = envelopeFor(options.format ?? "qwen3");
   const specialTokens = readSpecialTokens(options.specialTokens);
@@ -45,26 +48,32 @@ export function compileTools(tools: unknown, options: ToolCompileOptions = {}): 
   const policy = resolveCallPolicy(options, normalized.map((t) => t.name));
   clock.check(opts, "reading the tools");
 
-  const ctx = createLowerContext(opts, "", warnings);
-  for (const name of envelope.ruleNames) ctx.rules.set(name, NOTHING); // reserved: lowering must not take these names
+  // envelope rule names are reserved: lowering must not take them
+  const lowered = new Map<string, GExpr>(envelope.ruleNames.map((n) => [n, NOTHING]));
   const prefixes = new Set<string>(envelope.ruleNames);
+  const allowed = new Set(policy.allowed);
   const envelopeTools: EnvelopeTool[] = [];
+  let style: JsonStyle | undefined;
   for (const tool of normalized) {
-    if (!policy.allowed.includes(tool.name)) continue;
+    if (!allowed.has(tool.name)) continue;
     const prefix = uniqueRuleName(prefixes, toolPrefix(tool.name));
     prefixes.add(prefix);
-    const args = lowerTool(tool, prefix, ctx, opts, warnings);
-    const argsRule = uniqueRuleName(ctx.rules, `${prefix}-args`);
-    ctx.rules.set(argsRule, args);
+    // one context per tool: the lowerer's size check walks its whole rule map, so a shared one would be quadratic
+    const ctx = createLowerContext(opts, prefix, warnings);
+    style ??= ctx.style;
+    const args = lowerTool(tool, ctx, opts, warnings);
+    ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
+    const argsRule = mergeRules(lowered, ctx.rules, `${prefix}-args`);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
     clock.check(opts, `compiling tool ${JSON.stringify(tool.name)}`);
   }
+  checkGrammarSize(lowered, opts);
 
   const own = new Map<string, GExpr>();
   const rootExpr = envelope.grammar({
     tools: envelopeTools,
     policy,
-    style: ctx.style,
+    style: style ?? jsonStyle(opts.whitespace),
     addRule: (name, e) => {
       if (!envelope.ruleNames.includes(name)) throw new Error(`internal: envelope rule ${name} is not reserved`);
       own.set(name, e);
@@ -72,7 +81,7 @@ export function compileTools(tools: unknown, options: ToolCompileOptions = {}): 
     },
   });
   own.set("root", rootExpr);
-  const grammar = finishGrammar(own, ctx.rules, envelope.ruleNames);
+  const grammar = finishGrammar(own, lowered, envelope.ruleNames);
   clock.check(opts, "optimizing the grammar");
 
   return new CompiledGrammar({
@@ -81,7 +90,7 @@ export function compileTools(tools: unknown, options: ToolCompileOptions = {}): 
     warnings,
     tools: normalized,
     schemaHash: toolsHash(normalized),
-    jsonSchema: callsSchema(normalized.filter((t) => policy.allowed.includes(t.name) && policy.maxCalls !== 0), opts),
+    jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts),
     specialTokens,
   });
 }
@@ -92,9 +101,10 @@ export function compileTools(tools: unknown, options: ToolCompileOptions = {}): 
  */
 export function compileSchema(schema: unknown, options: SchemaCompileOptions = {}): CompiledGrammar {
   const clock = startClock();
+  checkOptionKeys(options, SCHEMA_OPTION_KEYS);
   const opts = resolveSchemaOptions(options, { additionalProperties: "spec" });
   const warnings: Diagnostic[] = [];
-  const copy = cloneJson(schema, "");
+  const copy = cloneJson(schema, "", jsonDepthLimit(opts.limits.maxNesting));
   const ir = normalizeSchema(copy, opts, warnings);
   clock.check(opts, "normalizing the schema");
   const ctx = createLowerContext(opts, "value", warnings);
@@ -114,6 +124,15 @@ export function compileSchema(schema: unknown, options: SchemaCompileOptions = {
   });
 }
 
+/** Each tool's lowering checks its own size; the whole tool set must fit `limits.maxGrammarSize` too. */
+function checkGrammarSize(rules: Map<string, GExpr>, opts: ResolvedSchemaOptions): void {
+  let size = 0;
+  for (const e of rules.values()) size += exprSize(e);
+  if (size > opts.limits.maxGrammarSize) {
+    throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the tools' grammars have ${size} nodes together, above limits.maxGrammarSize ${opts.limits.maxGrammarSize}; send fewer or simpler tools, or raise the limit`);
+  }
+}
+
 /** A rule-name prefix from a tool name: `get_weather` → `get-weather`; non-ASCII-only names → `tool`. */
 function toolPrefix(name: string): string {
   const s = slug(name);
@@ -126,17 +145,33 @@ function toolPrefix(name: string): string {
  * rule names read `get-weather-city`, not `tools-0-function-parameters-city`); errors and warnings are re-pointed
  * to the tool's place in the input.
  */
-function lowerTool(tool: NormalizedTool, prefix: string, ctx: LowerContext, opts: ResolvedSchemaOptions, warnings: Diagnostic[]): GExpr {
+function lowerTool(tool: NormalizedTool, ctx: LowerContext, opts: ResolvedSchemaOptions, warnings: Diagnostic[]): GExpr {
   const before = warnings.length;
-  ctx.prefix = prefix;
   try {
-    return lowerSchema(normalizeSchema(tool.parameters, opts, warnings), ctx);
+    const params = opts.additionalProperties === "forbid" ? closeObjects(tool.parameters) : tool.parameters;
+    return lowerSchema(normalizeSchema(params, opts, warnings), ctx);
   } catch (e) {
     if (!(e instanceof ToolgramError)) throw e;
     throw repoint(e, tool);
   } finally {
     for (let i = before; i < warnings.length; i++) warnings[i] = { ...warnings[i], schemaPath: tool.parametersPath + warnings[i].schemaPath };
   }
+}
+
+/**
+ * Adds one tool's rules to the grammar's, renaming those whose name is taken (tool prefixes are unique, but `a` +
+ * `b-c` and `a-b` + `c` can still meet) and rewriting references to them. Returns the new name of `rule`.
+ */
+function mergeRules(into: Map<string, GExpr>, rules: Map<string, GExpr>, rule: string): string {
+  const renames = new Map<string, string>();
+  const taken = { has: (n: string) => into.has(n) || rules.has(n) || [...renames.values()].includes(n) };
+  for (const name of rules.keys()) if (into.has(name)) renames.set(name, uniqueRuleName(taken, name));
+  const rename = (r: Ref): GExpr => {
+    const to = renames.get(r.rule);
+    return to === undefined ? r : ref(to);
+  };
+  for (const [name, e] of rules) into.set(renames.get(name) ?? name, renames.size === 0 ? e : mapRefs(e, rename));
+  return renames.get(rule) ?? rule;
 }
 
 function repoint(e: ToolgramError, tool: NormalizedTool): ToolgramError {
@@ -170,6 +205,20 @@ function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions): JsonObject 
     required: ["name", "arguments"],
     additionalProperties: false,
   };
+}
+
+const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "limits"];
+const TOOL_OPTION_KEYS = [...SCHEMA_OPTION_KEYS, "format", "toolChoice", "parallel", "freeText", "specialTokens"];
+
+/** A misspelled option (`tool_choice`) would otherwise be ignored silently and compile something else. */
+function checkOptionKeys(options: object, known: readonly string[]): void {
+  if (typeof options !== "object" || options === null) throw new ToolgramError("INVALID_OPTION", "options must be an object");
+  for (const key of Object.keys(options)) {
+    if (known.includes(key) || (options as Record<string, unknown>)[key] === undefined) continue;
+    const norm = (k: string): string => k.toLowerCase().replace(/[^a-z]/g, "");
+    const close = known.find((k) => norm(k) === norm(key));
+    throw new ToolgramError("INVALID_OPTION", `unknown option ${JSON.stringify(key)}${close ? `; did you mean ${JSON.stringify(close)}?` : `; known options: ${known.join(", ")}`}`);
+  }
 }
 
 function readSpecialTokens(v: unknown): "token-or-text" | "token-only" {

@@ -27,20 +27,40 @@ function pushRange(out: number[], lo: number, hi: number, to: number): void {
   else out.push(lo, hi, to);
 }
 
-/** Subset construction. `^` edges fire only in the initial state; `$` edges only when deciding acceptance. */
-export function determinize(nfa: Nfa, maxStates: number, path: string): Dfa {
+function checkDeadline(deadline: number | undefined, path: string): void {
+  if (deadline !== undefined && Date.now() > deadline) {
+    throw new LimitExceededError(
+      "LIMIT_COMPILE_TIME",
+      `building the automaton of the string constraints exceeded limits.maxCompileMs; simplify the patterns/format/length combination`,
+      path,
+    );
+  }
+}
+
+/**
+ * Subset construction. `^` edges fire only in the initial state; `$` edges only when deciding acceptance. A DFA
+ * state is keyed by its NFA states that matter (those with code-point or `$` edges, and the final state), so pure
+ * epsilon states do not make equal subsets look different. `deadline` (a Date.now() value) bounds the time spent.
+ */
+export function determinize(nfa: Nfa, maxStates: number, path: string, deadline?: number): Dfa {
+  const important = (s: number) => nfa.edges[s].length > 0 || nfa.atEnd[s].length > 0 || s === nfa.final;
+  // generation-stamped visited marks: closures run once per DFA state and transition, so no per-call Set
+  const mark = new Int32Array(nfa.eps.length);
+  let gen = 0;
   const closure = (seeds: Iterable<number>, atStart: boolean, atEnd: boolean): number[] => {
-    const seen = new Set<number>();
+    gen++;
+    const out: number[] = [];
     const stack = [...seeds];
     while (stack.length) {
       const s = stack.pop()!;
-      if (seen.has(s)) continue;
-      seen.add(s);
+      if (mark[s] === gen) continue;
+      mark[s] = gen;
+      if (important(s)) out.push(s);
       for (const t of nfa.eps[s]) stack.push(t);
       if (atStart) for (const t of nfa.atStart[s]) stack.push(t);
       if (atEnd) for (const t of nfa.atEnd[s]) stack.push(t);
     }
-    return [...seen].sort((a, b) => a - b);
+    return out.sort((a, b) => a - b);
   };
   const dfa: Dfa = { start: 0, accept: [], trans: [] };
   const ids = new Map<string, number>();
@@ -60,6 +80,7 @@ export function determinize(nfa: Nfa, maxStates: number, path: string): Dfa {
   };
   dfa.start = intern(closure([nfa.start], true, false), true);
   for (let d = 0; d < sets.length; d++) {
+    if ((d & 1023) === 1023) checkDeadline(deadline, path);
     // sweep over range boundaries: each elementary interval gets the set of NFA targets covering it
     const events: number[] = []; // pos, delta(+1/-1), target  (flattened triples)
     for (const s of sets[d]) {
@@ -94,7 +115,9 @@ export function determinize(nfa: Nfa, maxStates: number, path: string): Dfa {
 }
 
 /** The product automaton accepting the intersection of both languages. */
-export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string): Dfa {
+export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string, deadline?: number): Dfa {
+  if (a.accept.length === 0) return a;
+  if (b.accept.length === 0) return b;
   const out: Dfa = { start: 0, accept: [], trans: [] };
   const ids = new Map<number, number>();
   const pairs: [number, number][] = [];
@@ -114,6 +137,7 @@ export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string): Dfa 
   };
   out.start = intern(a.start, b.start);
   for (let p = 0; p < pairs.length; p++) {
+    if ((p & 4095) === 4095) checkDeadline(deadline, path);
     const [x, y] = pairs[p];
     const ta = a.trans[x];
     const tb = b.trans[y];
@@ -342,4 +366,48 @@ export function dfaAccepts(a: Dfa, text: string): boolean {
     s = next;
   }
   return a.accept[s];
+}
+
+/**
+ * The shortest and longest accepted lengths (in code points); `max` is Infinity when a cycle is reachable on an
+ * accepting path. Null for the empty language.
+ */
+export function lengthRange(input: Dfa): { min: number; max: number } | null {
+  const a = trim(input);
+  const n = a.accept.length;
+  if (n === 0) return null;
+  // shortest: BFS
+  const dist = new Int32Array(n).fill(-1);
+  dist[a.start] = 0;
+  const queue = [a.start];
+  let min = -1;
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q];
+    if (a.accept[s] && min < 0) min = dist[s];
+    const t = a.trans[s];
+    for (let i = 0; i < t.length; i += 3) if (dist[t[i + 2]] < 0) (dist[t[i + 2]] = dist[s] + 1), queue.push(t[i + 2]);
+  }
+  // longest: every state of a trimmed DFA lies on an accepting path, so any cycle makes it unbounded
+  const longest = new Float64Array(n).fill(-1);
+  const state = new Uint8Array(n); // 0 new, 1 on stack, 2 done
+  const stack: [number, number][] = [[a.start, 0]];
+  state[a.start] = 1;
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    const [s, i] = top;
+    const t = a.trans[s];
+    if (i < t.length) {
+      top[1] += 3;
+      const to = t[i + 2];
+      if (state[to] === 1) return { min, max: Infinity };
+      if (state[to] === 0) (state[to] = 1), stack.push([to, 0]);
+      continue;
+    }
+    let best = a.accept[s] ? 0 : -Infinity;
+    for (let j = 0; j < t.length; j += 3) best = Math.max(best, longest[t[j + 2]] + 1);
+    longest[s] = best;
+    state[s] = 2;
+    stack.pop();
+  }
+  return { min, max: longest[a.start] };
 }

@@ -27,6 +27,17 @@ export function exprSize(e: GExpr): number {
   return n;
 }
 
+/** Automata above this many states are not turned into one expression. */
+export const MAX_ELIMINATION_STATES = 1_000;
+
+function sizeError(maxSize: number, path: string): LimitExceededError {
+  return new LimitExceededError(
+    "LIMIT_GRAMMAR_SIZE",
+    `the string constraints turn into a grammar expression of more than ${maxSize} nodes; simplify the patterns/format/length combination`,
+    path,
+  );
+}
+
 /** Union that merges character classes, so parallel edges become one class. */
 function union(a: GExpr, b: GExpr): GExpr {
   if (a.type === "charClass" && b.type === "charClass") return cls(unionRanges(a.ranges, b.ranges));
@@ -42,6 +53,8 @@ export function dfaToExpr(input: Dfa, maxSize: number, path: string): GExpr {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return NOTHING;
+  // picking the cheapest state is linear, so elimination is quadratic: large automata fail fast instead
+  if (n > MAX_ELIMINATION_STATES) throw sizeError(maxSize, path);
   const S = n;
   const F = n + 1;
   const out: Map<number, GExpr>[] = Array.from({ length: n + 2 }, () => new Map());
@@ -49,13 +62,7 @@ export function dfaToExpr(input: Dfa, maxSize: number, path: string): GExpr {
   const add = (i: number, j: number, e: GExpr): void => {
     const prev = out[i].get(j);
     const v = prev ? union(prev, e) : e;
-    if (exprSize(v) > maxSize) {
-      throw new LimitExceededError(
-        "LIMIT_GRAMMAR_SIZE",
-        `the string constraints turn into a grammar expression of more than ${maxSize} nodes; simplify the patterns/format/length combination`,
-        path,
-      );
-    }
+    if (exprSize(v) > maxSize) throw sizeError(maxSize, path);
     out[i].set(j, v);
     inc[j].set(i, v);
   };

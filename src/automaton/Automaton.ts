@@ -260,7 +260,41 @@ export class Automaton {
 
   // ---- configurations ----
 
-  private config(stacks: number[]): number {
+  /**
+   * Replace each stack whose top can only call (no byte, atom or return of its own) by the stacks of its calls.
+   * Same language, but the configuration after a string's opening quote is then "inside the string frame", whose
+   * masks are shared by every place that calls it, rather than a state of the caller.
+   */
+  private expandCalls(stacks: number[]): number[] {
+    const out: number[] = [];
+    const seen = new Set<number>();
+    const visit = (st: number, depth: number): void => {
+      if (seen.has(st)) return;
+      seen.add(st);
+      if (depth > 10_000) {
+        throw new LimitExceededError("LIMIT_NESTING", "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition");
+      }
+      const top = this.stTop[st];
+      const calls = this.rsCallList(top);
+      if (calls.length === 0 || this.rsOwn(top)) out.push(st);
+      const p = this.stParent[st];
+      for (let i = 0; i < calls.length; i += 2) visit(this.stack(this.frameStartRs[calls[i]], this.stack(calls[i + 1], p)), depth + 1);
+    };
+    for (const st of stacks) visit(st, 0);
+    return out;
+  }
+
+  /** The R-state reads a byte or an atom, or ends its rule. */
+  private rsOwn(rs: number): boolean {
+    if (this.rsFinal[rs] === 1) return true;
+    const { byteStart, atomStart } = this.nfa;
+    for (const q of this.rsSets[rs]) if (byteStart[q] < byteStart[q + 1] || atomStart[q] < atomStart[q + 1]) return true;
+    return false;
+  }
+
+  private config(input: number[]): number {
+    const stacks = this.expandCalls(input);
+    if (stacks.length === 0) return DEAD; // cannot happen after pruning unproductive parts; kept as a guard
     stacks.sort((a, b) => a - b);
     const key = stacks.join(",");
     const known = this.cfKeys.get(key);
@@ -303,15 +337,12 @@ export class Automaton {
       const top = this.stTop[st];
       const p = this.stParent[st];
       if (this.rsCallList(top).length === 0 && (p < 0 || this.rsFinal[top] === 0)) {
-        // one frame that can neither call nor return: the whole row comes from the R-state's row
-        this.rsRow(top);
-        const row = new Int32Array(256);
-        for (let x = 0; x < 256; x++) {
-          const t = this.rsTrans[top * 256 + x];
-          row[x] = t < 0 ? DEAD : this.singleConfig(this.stack(t, p));
-        }
-        this.cTrans.set(row, c * 256); // singleConfig may have grown the table
-        return row[b];
+        // one frame that can neither call nor return: the R-state's (shared) row decides. Only this byte's
+        // configuration is made: a trie node has few children, and making all 256 would cost more than the walk.
+        const t = this.rsStep(top, b);
+        const r = t < 0 ? DEAD : this.singleConfig(this.stack(t, p));
+        this.cTrans[k] = r; // singleConfig may have grown the table: index it afresh
+        return r;
       }
     }
     const t = this.stepConfig(c, b);
@@ -347,6 +378,19 @@ export class Automaton {
     if (stacks.length !== 1) return undefined;
     const p = this.stParent[stacks[0]];
     return p < 0 ? undefined : [this.stTop[stacks[0]], p];
+  }
+
+  /**
+   * A key naming R-state `rs` independently of the grammar (its frame's structure and its canonical states) when
+   * its frame is self-contained; masks inside it can then be shared across grammars. Undefined otherwise.
+   */
+  sharedKey(rs: number): string | undefined {
+    const set = this.rsSets[rs];
+    const f = this.nfa.stateFrame[set[0]];
+    const fk = f >= 0 ? this.nfa.frameKey[f] : undefined;
+    if (fk === undefined) return undefined;
+    const canon = Array.from(set, (q) => this.nfa.stateCanon[q]).sort((a, b) => a - b);
+    return `${fk}#${canon.join(",")}`;
   }
 
   /** The configuration of the top frame alone (no caller: returning is impossible). */

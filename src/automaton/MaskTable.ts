@@ -5,6 +5,10 @@ import { type Automaton, UNKNOWN } from "./Automaton.js";
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
 
+/** Local masks of self-contained frames (string contents...), shared by every grammar over one vocabulary. */
+const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
+const SHARED_LOCALS_CAP = 512;
+
 /** What the top frame decides alone: tokens consumed inside it, and trie nodes where it may return to its caller. */
 interface LocalMask {
   bits: Uint32Array;
@@ -36,6 +40,8 @@ export class MaskTable {
   private local: (LocalMask | undefined)[] = [];
   private cachedBytes = 0;
   private readonly stateAt: Int32Array;
+  private readonly scratch: Uint32Array;
+  private computing = false;
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     this.automaton = automaton;
@@ -53,6 +59,7 @@ export class MaskTable {
     }
     this.atomTokens = Int32Array.from(pairs);
     this.stateAt = new Int32Array(this.trie.maxDepth + 1);
+    this.scratch = new Uint32Array(this.words);
   }
 
   atomIndexOf(tokenId: number): number {
@@ -133,19 +140,42 @@ export class MaskTable {
     let l = this.local[rs];
     if (l) return l;
     const A = this.automaton;
+    const key = A.sharedKey(rs);
+    let shared = sharedLocals.get(this.vocab);
+    if (!shared) sharedLocals.set(this.vocab, (shared = new Map()));
+    if (key !== undefined) {
+      const hit = shared.get(key);
+      if (hit) {
+        this.local[rs] = hit;
+        return hit;
+      }
+    }
     const L = A.localConfig(rs);
     const bits = new Uint32Array(this.words);
     const exits: number[] = [];
     this.walk(0, this.trie.nodeCount, L, bits, exits);
     l = { bits, exits: Int32Array.from(exits), rootExit: A.isComplete(L) };
     this.local[rs] = l;
+    if (key !== undefined && shared.size < SHARED_LOCALS_CAP) shared.set(key, l);
     this.cachedBytes += this.words * 4 + exits.length * 4;
     return l;
   }
 
   private compute(c: number): void {
     const A = this.automaton;
-    const out = new Uint32Array(this.words);
+    // scratch, copied out by store(); a nested compute (the caller's mask) gets its own buffer
+    const out = this.computing ? new Uint32Array(this.words) : this.scratch.fill(0);
+    this.computing = true;
+    try {
+      this.composeInto(c, out);
+    } finally {
+      if (out === this.scratch) this.computing = false;
+    }
+    this.store(c, out);
+  }
+
+  private composeInto(c: number, out: Uint32Array): void {
+    const A = this.automaton;
     const split = A.splitTop(c);
     if (split === undefined) {
       this.walk(0, this.trie.nodeCount, c, out, null);
@@ -168,7 +198,6 @@ export class MaskTable {
     const at = this.atomTokens;
     for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) out[at[k] >>> 5] |= 1 << (at[k] & 31);
     if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) out[e >>> 5] |= 1 << (e & 31);
-    this.store(c, out);
   }
 
   private store(c: number, out: Uint32Array): void {
@@ -179,12 +208,11 @@ export class MaskTable {
       this.cachedBytes = 0;
     }
     let cnt = 0;
-    for (let w = 0; w < out.length && cnt < this.words; w++) {
-      let x = out[w];
-      while (x) {
-        x &= x - 1;
-        cnt++;
-      }
+    for (let w = 0; w < out.length; w++) {
+      // SWAR popcount
+      let x = out[w] - ((out[w] >>> 1) & 0x55555555);
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      cnt += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
     }
     if (cnt < this.words) {
       const ids = new Int32Array(cnt);
@@ -200,7 +228,7 @@ export class MaskTable {
       this.sparse[c] = ids;
       this.cachedBytes += cnt * 4;
     } else {
-      this.dense[c] = out;
+      this.dense[c] = out.slice();
       this.cachedBytes += this.words * 4;
     }
   }

@@ -33,6 +33,14 @@ export interface Nfa {
   isEnd: Uint8Array;
   /** Texts of the grammar's `token` nodes, indexed by atom index. */
   atomTexts: string[];
+  /**
+   * Per frame: a key naming its structure when the frame is self-contained (a synthesized frame with no calls or
+   * atoms), so that masks computed inside it can be shared by every grammar with the same frame; else undefined.
+   */
+  frameKey: (string | undefined)[];
+  /** Per state: its frame, and its index in a canonical (breadth-first) numbering of that frame's states. */
+  stateFrame: Int32Array;
+  stateCanon: Int32Array;
 }
 
 export interface NfaOptions {
@@ -65,8 +73,16 @@ class Edges {
 
 export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const frames = frameRules(g);
+  /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
+  const sharedFrames = new Map<string, number>();
+  const frameBodies: GExpr[] = [];
+  const pendingFrames: number[] = [];
+  const sharedKeys: (string | undefined)[] = [];
   const productiveRule = productiveRules(g);
   const frameIndex = new Map(frames.map((n, i) => [n, i]));
+  const frameNames = [...frames];
+  const frameStart: number[] = [];
+  const frameEnd: number[] = [];
   const atomIndex = new Map<string, number>();
   const atomTexts: string[] = [];
   const bytes = new Edges();
@@ -115,6 +131,22 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     else bytesChain(from, to, seq);
   };
   const inlining: string[] = [];
+  const sharedFrame = (loop: GExpr, close: GExpr): number => {
+    const key = structuralKey(loop) + "|" + structuralKey(close);
+    let fi = sharedFrames.get(key);
+    if (fi === undefined) {
+      fi = frameNames.length;
+      frameNames.push(`(shared ${frameNames.length})`);
+      frameBodies[fi] = { type: "seq", items: [loop, close] };
+      frameStart.push(newState());
+      frameEnd.push(newState());
+      pendingFrames.push(fi);
+      sharedFrames.set(key, fi);
+      // a reference names a rule of this grammar only: such a frame cannot be matched across grammars
+      if (!key.includes("\u0000ref:")) sharedKeys[fi] = key;
+    }
+    return fi;
+  };
   // Thompson construction of a productive e between from and to.
   const build = (e: GExpr, from: number, to: number): void => {
     switch (e.type) {
@@ -137,11 +169,21 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           return;
         }
         let cur = from;
-        e.items.forEach((it, k) => {
+        for (let k = 0; k < e.items.length; k++) {
+          const it = e.items[k];
+          const after = e.items[k + 1];
+          if (after !== undefined && after.type === "literal" && isWideLoop(it)) {
+            // call a shared frame for "loop, closing literal": its masks are computed once for every place it occurs
+            const nxt = k + 1 === e.items.length - 1 ? to : newState();
+            calls.add(cur, sharedFrame(it, after), 0, nxt);
+            cur = nxt;
+            k++;
+            continue;
+          }
           const nxt = k === e.items.length - 1 ? to : newState();
           build(it, cur, nxt);
           cur = nxt;
-        });
+        }
         return;
       }
       case "alt":
@@ -220,8 +262,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     check(body);
   }
   if (!g.rules.has(g.root)) throw new ToolgramError("INVALID_INPUT", `grammar has no root rule "${g.root}"`);
-  const frameStart: number[] = [];
-  const frameEnd: number[] = [];
   for (const name of frames) {
     const ok = productiveRule.has(name);
     frameStart.push(ok ? newState() : -1);
@@ -233,6 +273,14 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     build(g.rules.get(name)!, frameStart[i], frameEnd[i]);
     inlining.pop();
   });
+  while (pendingFrames.length) {
+    const fi = pendingFrames.pop()!;
+    // built item by item: going through the seq case would call this very frame again
+    const [loop, close] = (frameBodies[fi] as { items: GExpr[] }).items;
+    const mid = newState();
+    build(loop, frameStart[fi], mid);
+    build(close, mid, frameEnd[fi]);
+  }
   const isEnd = new Uint8Array(n);
   for (const e of frameEnd) if (e >= 0) isEnd[e] = 1;
   const b = bytes.csr(n);
@@ -240,7 +288,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const c = calls.csr(n);
   const at = atoms.csr(n);
   const pick = (src: number[], order: Int32Array): Int32Array => Int32Array.from(order, (k) => src[k]);
-  return {
+  const nfa: Nfa = {
     stateCount: n,
     byteStart: b.start,
     byteLo: Uint8Array.from(b.order, (k) => bytes.a[k]),
@@ -254,12 +302,92 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     atomStart: at.start,
     atomIdx: pick(atoms.a, at.order),
     atomTo: pick(atoms.to, at.order),
-    frameNames: frames,
+    frameNames,
+    frameKey: frameNames.map((_, i) => sharedKeys[i]),
+    stateFrame: new Int32Array(0),
+    stateCanon: new Int32Array(0),
     frameStart,
     frameEnd,
     isEnd,
     atomTexts,
   };
+  numberFrames(nfa);
+  return nfa;
+}
+
+/**
+ * Assign each state its frame and a breadth-first index from the frame's start (edges in construction order), which
+ * is the same for two frames built from the same structure. A frame with calls or atoms loses its key.
+ */
+function numberFrames(nfa: Nfa): void {
+  const n = nfa.stateCount;
+  const frame = new Int32Array(n).fill(-1);
+  const canon = new Int32Array(n).fill(-1);
+  nfa.frameStart.forEach((start, f) => {
+    if (start < 0) return;
+    let k = 0;
+    const queue = [start];
+    frame[start] = f;
+    canon[start] = k++;
+    let pure = true;
+    for (let h = 0; h < queue.length; h++) {
+      const q = queue[h];
+      const visit = (t: number): void => {
+        if (frame[t] < 0) {
+          frame[t] = f;
+          canon[t] = k++;
+          queue.push(t);
+        }
+      };
+      for (let e = nfa.byteStart[q]; e < nfa.byteStart[q + 1]; e++) visit(nfa.byteTo[e]);
+      for (let e = nfa.epsStart[q]; e < nfa.epsStart[q + 1]; e++) visit(nfa.epsTo[e]);
+      for (let e = nfa.callStart[q]; e < nfa.callStart[q + 1]; e++) {
+        pure = false;
+        visit(nfa.callTo[e]);
+      }
+      for (let e = nfa.atomStart[q]; e < nfa.atomStart[q + 1]; e++) {
+        pure = false;
+        visit(nfa.atomTo[e]);
+      }
+    }
+    if (!pure) nfa.frameKey[f] = undefined;
+  });
+  nfa.stateFrame = frame;
+  nfa.stateCanon = canon;
+}
+
+const keys = new WeakMap<GExpr, string>();
+/** A canonical text of an expression, so that equal sub-expressions built as different objects share a frame. */
+function structuralKey(e: GExpr): string {
+  let k = keys.get(e);
+  if (k !== undefined) return k;
+  switch (e.type) {
+    case "literal": k = `l${JSON.stringify(e.text)}`; break;
+    case "charClass": k = `c[${e.ranges.join(",")}]`; break;
+    case "token": k = `t${JSON.stringify(e.text)}`; break;
+    case "ref": k = `\u0000ref:${e.rule}`; break; // JSON.stringify never leaves a raw NUL in the other keys
+    case "seq": k = `s(${e.items.map(structuralKey).join(" ")})`; break;
+    case "alt": k = `a(${e.items.map(structuralKey).join("|")})`; break;
+    case "repeat": k = `p(${structuralKey(e.item)}){${e.min},${e.max ?? ""}}`; break;
+  }
+  keys.set(e, k);
+  return k;
+}
+
+/** An unbounded loop over a class of more than 256 code points (string content and the like). */
+function isWideLoop(e: GExpr): boolean {
+  if (e.type !== "repeat" || e.max !== null) return false;
+  const wide = (x: GExpr): boolean => {
+    if (x.type === "charClass") {
+      let n = 0;
+      for (let i = 0; i < x.ranges.length; i += 2) n += x.ranges[i + 1] - x.ranges[i] + 1;
+      return n > 256;
+    }
+    if (x.type === "alt" || x.type === "seq") return x.items.some(wide);
+    if (x.type === "repeat") return wide(x.item);
+    return false;
+  };
+  return wide(e.item);
 }
 
 function forEachRef(e: GExpr, f: (rule: string) => void): void {

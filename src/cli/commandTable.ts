@@ -1,18 +1,22 @@
+import type { CliIO } from "./CliIO.js";
+
 /**
  * The subcommands. Each lives in its own file under `commands/` and is imported only when run, so `compile` does
  * not load llama.cpp bindings or dataset code. To add a command: write `commands/<name>.ts` exporting
- * `(argv: string[]) => Promise<number>` (the exit code) and add one entry here.
+ * `(argv: string[], io?: CliIO) => Promise<number>` (the exit code) and add one entry here. Commands throw
+ * ToolgramError for bad input and UsageError for bad usage; `runCli` prints them and picks the exit code.
  */
+
 export interface CommandEntry {
   /** One line for `toolgram --help`. */
   summary: string;
-  run(argv: string[]): Promise<number>;
+  run(argv: string[], io: CliIO): Promise<number>;
 }
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   compile: {
     summary: "compile a tool list (or, with --json, a JSON Schema) into GBNF, a regex or a JSON-schema union",
-    run: async (argv) => (await import("./commands/compile.js")).compileCommand(argv),
+    run: async (argv, io) => (await import("./commands/compile.js")).compileCommand(argv, io),
   },
   "validate-dataset": {
     summary: "check a function-calling dataset against its declared tools",

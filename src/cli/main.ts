@@ -26,7 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     return 2;
   }
   try {
-    return await cmd.run([...rest]);
+    return await cmd.run([...rest], io);
   } catch (e) {
     if (e instanceof ToolgramError) {
       io.stderr(formatError(e) + "\n");

@@ -2,6 +2,7 @@ import { ToolgramError } from "../errors.js";
 import { MAX_CODE_POINT, type GExpr, type Grammar } from "../grammar/Grammar.js";
 import { leftRecursiveRules } from "../grammar/passes/leftRecursiveRules.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
+import { exprKey } from "../grammar/passes/walk.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
 
 /**
@@ -155,7 +156,13 @@ class GbnfPrinter {
     return out.join("\n") + "\n";
   }
 
+  /** Helper rules by the key of their body, so an item repeated in several places gets one rule. */
+  private readonly auxByKey = new Map<string, string>();
+
   private aux(e: GExpr): string {
+    const key = exprKey(e);
+    const known = this.auxByKey.get(key);
+    if (known !== undefined) return known;
     let n: string;
     do n = `${this.current}-${++this.auxCount}`;
     while (this.used.has(n) || this.g.rules.has(n));
@@ -165,6 +172,7 @@ class GbnfPrinter {
     const body = this.expr(e, "alt");
     saved.push(`${n} ::= ${body}`, ...this.lines);
     this.lines = saved;
+    this.auxByKey.set(key, n);
     return n;
   }
 

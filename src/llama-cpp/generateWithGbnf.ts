@@ -3,7 +3,7 @@ import { ToolgramError } from "../errors.js";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
 import { checkGbnfRepetitions } from "./checkGbnfRepetitions.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
-import { promptTokens, withSequence } from "./withSequence.js";
+import { promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 
 export interface GenerateWithGbnfOptions extends GenerateOptions {
   /** A GBNF grammar with a `root` rule, enforced by llama.cpp's own grammar sampler; undefined = unconstrained. */
@@ -41,6 +41,7 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
         grammarEvaluationState,
         temperature: options.temperature ?? 0,
         seed: options.seed ?? 0,
+        ...samplingOptions(options, tokens),
       })) {
         tokens.push(token);
         if (tokens.length >= maxTokens) {

@@ -1,7 +1,7 @@
 import type { LlamaContextSequence, LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
-import { asTokens, promptTokens, withSequence } from "./withSequence.js";
+import { asTokens, promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 
 /**
  * The per-step constraint `generateWithMask` drives: toolgram's TokenMatcher has this shape, and so can any other
@@ -53,6 +53,17 @@ function eogTable(model: LlamaModel): Uint8Array {
   return table;
 }
 
+const eogCounts = new WeakMap<Uint8Array, number>();
+
+function eogCount(eog: Uint8Array): number {
+  let n = eogCounts.get(eog);
+  if (n === undefined) {
+    n = eog.reduce((a, b) => a + b, 0);
+    eogCounts.set(eog, n);
+  }
+  return n;
+}
+
 function isAllowed(bits: Uint32Array, token: number): boolean {
   return (bits[token >>> 5] & (1 << (token & 31))) !== 0;
 }
@@ -82,11 +93,13 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   const biasFor = (ids: readonly number[], bias: "never" | { logit: number }): TokenBias =>
     new TokenBiasClass(model.tokenizer).set(asTokens(ids), bias);
 
+  // The generated tokens, for the repeat penalty (filled below).
+  const generated: Token[] = [];
   const sampleOnce = async (sequence: LlamaContextSequence, pending: Token[], step: number, tokenBias: TokenBias): Promise<Token> => {
     const last = pending.length - 1;
     const results = await sequence.controlledEvaluate([
       ...pending.slice(0, last),
-      [pending[last], { generateNext: { token: true, options: { temperature, seed: seed + step, tokenBias } } }],
+      [pending[last], { generateNext: { token: true, options: { temperature, seed: seed + step, tokenBias, ...samplingOptions(options, generated) } } }],
     ]);
     const token = results[last]?.next.token;
     if (token === undefined || token === null) throw new Error("llama.cpp returned no token for a masked step.");
@@ -94,7 +107,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   };
 
   return withSequence(options, async (sequence) => {
-    const tokens: Token[] = [];
+    const tokens = generated;
     let pending = input;
     let forcedTokens = 0;
     let resampledSteps = 0;
@@ -119,15 +132,26 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
 
       bits.fill(0);
       matcher.fillNextTokenBitmask(bits);
+      // Walk set bits only: masks inside a tool call usually allow a handful of tokens.
       const allowed: number[] = [];
-      const disallowed: number[] = [];
       let endAllowed = false;
-      for (let id = 0; id < size; id++) {
-        if (eog[id] === 1) {
-          if (isAllowed(bits, id)) endAllowed = true;
-        } else if (isAllowed(bits, id)) allowed.push(id);
-        else disallowed.push(id);
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w];
+        while (word !== 0) {
+          const low = word & -word;
+          const id = w * 32 + (31 - Math.clz32(low));
+          word ^= low;
+          if (id >= size) break;
+          if (eog[id] === 1) endAllowed = true;
+          else allowed.push(id);
+        }
       }
+      const ordinary = size - eogCount(eog);
+      const disallowedOrdinary = (): number[] => {
+        const out: number[] = [];
+        for (let id = 0; id < size; id++) if (eog[id] === 0 && !isAllowed(bits, id)) out.push(id);
+        return out;
+      };
       if (allowed.length === 0) {
         if (endAllowed || matcher.isCompleted()) {
           finishReason = "stop";
@@ -139,15 +163,15 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       const step = tokens.length;
       let token: Token;
       if (endAllowed) {
-        token = await sampleOnce(sequence, pending, step, biasFor(disallowed, "never"));
+        token = await sampleOnce(sequence, pending, step, biasFor(disallowedOrdinary(), "never"));
         if (eog[token] === 1) {
           finishReason = "stop";
           break;
         }
-      } else if (allowed.length <= disallowed.length) {
+      } else if (allowed.length <= ordinary - allowed.length) {
         token = await sampleOnce(sequence, pending, step, biasFor(allowed, { logit: ALLOWED_LOGIT_BOOST }));
       } else {
-        token = await sampleOnce(sequence, pending, step, biasFor(disallowed, "never"));
+        token = await sampleOnce(sequence, pending, step, biasFor(disallowedOrdinary(), "never"));
         if (eog[token] === 1) {
           // Undo the decode of the last pending token so that it can be evaluated again with the other encoding.
           resampledSteps++;

@@ -12,6 +12,15 @@ export interface GenerateOptions {
   readonly temperature?: number;
   /** Seed for sampling when temperature > 0. @defaultValue 0 */
   readonly seed?: number;
+  /** Keep only the k most likely tokens before sampling (0 = all). @defaultValue 40 (node-llama-cpp's default) */
+  readonly topK?: number;
+  /** Nucleus sampling threshold (1 = off). @defaultValue 0.95 (node-llama-cpp's default) */
+  readonly topP?: number;
+  /**
+   * Penalty on recently generated tokens (node-llama-cpp's `repeatPenalty`). A small random-weight model repeats
+   * its last token forever; a penalty makes it move on, so that strings close. @defaultValue off
+   */
+  readonly repeatPenalty?: { readonly penalty: number; readonly lastTokens?: number };
   /** CPU threads for this generation's context. @defaultValue 1 (faster than 2 on small machines) */
   readonly threads?: number;
   /** Context size; must hold prompt + output. @defaultValue 4096, capped at the model's training context */

@@ -30,8 +30,20 @@ export async function getCpuLlama(): Promise<Llama> {
   return llamaPromise;
 }
 
+const modelPaths = new WeakMap<LlamaModel, string>();
+
 /** Loads a GGUF model on the CPU. */
 export async function loadLlamaModel(modelPath: string): Promise<LlamaModel> {
   const llama = await getCpuLlama();
-  return llama.loadModel({ modelPath });
+  const model = await llama.loadModel({ modelPath });
+  modelPaths.set(model, modelPath);
+  return model;
+}
+
+/**
+ * The GGUF path a model was loaded from (node-llama-cpp's public `filename` is only the base name); undefined when
+ * unknown.
+ */
+export function modelPathOf(model: LlamaModel): string | undefined {
+  return modelPaths.get(model) ?? (model as unknown as { _modelPath?: string })._modelPath;
 }

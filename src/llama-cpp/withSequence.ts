@@ -25,3 +25,20 @@ export function asTokens(ids: readonly number[]): Token[] {
 export function promptTokens(model: LlamaModel, prompt: string | readonly number[]): Token[] {
   return typeof prompt === "string" ? model.tokenize(prompt, true) : asTokens([...prompt]);
 }
+
+/**
+ * The optional sampler settings of `options`, in node-llama-cpp's shape (absent ones keep its defaults); the repeat
+ * penalty punishes the last tokens of `generated`, read at each step.
+ */
+export function samplingOptions(options: GenerateOptions, generated: readonly Token[]): {
+  topK?: number;
+  topP?: number;
+  repeatPenalty?: { penalty: number; punishTokens: () => Token[] };
+} {
+  const rp = options.repeatPenalty;
+  return {
+    ...(options.topK === undefined ? {} : { topK: options.topK }),
+    ...(options.topP === undefined ? {} : { topP: options.topP }),
+    ...(rp === undefined ? {} : { repeatPenalty: { penalty: rp.penalty, punishTokens: () => generated.slice(-(rp.lastTokens ?? 64)) } }),
+  };
+}

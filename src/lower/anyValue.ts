@@ -2,7 +2,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, ref, rep, seq } from "../grammar/build.js";
 import type { LowerState } from "./LowerState.js";
 import { ANY_NUMBER } from "./number/lowerNumber.js";
-import { ANY_STRING_CONTENT } from "./plainStringContent.js";
+import { stringContent } from "./lowerString.js";
 import { ruleNameFromPath, uniqueRuleName } from "./ruleName.js";
 
 /**
@@ -13,7 +13,7 @@ export function anyValueRule(st: LowerState, rules: Map<string, GExpr>, prefix: 
   const name = uniqueRuleName(rules, ruleNameFromPath(prefix, "", "json-value"));
   const value = ref(name);
   const s = st.style;
-  const str = seq(lit('"'), ANY_STRING_CONTENT, lit('"'));
+  const str = seq(lit('"'), stringContent({ minLength: 0, patterns: [], notPatterns: [], formats: [] }, "", st), lit('"'));
   const member = seq(str, s.keySeparator, value);
   rules.set(
     name,

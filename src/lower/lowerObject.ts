@@ -1,6 +1,6 @@
 import { LimitExceededError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
-import { alt, EPSILON, isNothing, lit, NOTHING, rep, seq } from "../grammar/build.js";
+import { alt, EPSILON, isNothing, lit, NOTHING, opt, rep, seq } from "../grammar/build.js";
 import { quoteJsonString } from "../json.js";
 import type { ObjectNode } from "../schema/SchemaNode.js";
 import { valueMatches } from "../schema/valueMatches.js";
@@ -70,8 +70,10 @@ export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
   const families = extraFamilies(n, excluded, st);
   const extra = alt(...families.map((f) => seq(f.key, s.keySeparator, st.share(f.value.path, "", st.lower(f.value)))));
   const extraShared = isNothing(extra) ? extra : st.share(n.path, "member", extra);
-  const minP = n.minProperties;
-  const maxP = n.maxProperties;
+  // bounds every member list meets anyway are dropped, so the common case needs no counting states
+  const noExtras = isNothing(extraShared);
+  const minP = n.minProperties <= base.filter((p) => p === "req").length ? 0 : n.minProperties;
+  const maxP = n.maxProperties !== undefined && noExtras && n.maxProperties >= props.length ? undefined : n.maxProperties;
 
   const members = props.map((p, i) => seq(lit(quoteJsonString(p.key)), s.keySeparator, values[i]));
   const options: GExpr[] = [];
@@ -100,6 +102,10 @@ export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
       let e: GExpr;
       if (i === props.length) {
         e = end(c, started);
+      } else if (started && minP === 0 && maxP === undefined) {
+        // nothing counted: each later member is independently there or not, so the chain is a plain sequence
+        const m = seq(s.itemSeparator, members[i]);
+        e = seq(pres[i] === "req" ? m : pres[i] === "opt" ? opt(m) : EPSILON, state(i + 1, c, true));
       } else {
         const parts: GExpr[] = [];
         const canEmit = maxP === undefined || c + 1 <= maxP;
@@ -107,7 +113,9 @@ export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
         if (pres[i] !== "req") parts.push(state(i + 1, c, started));
         e = alt(...parts);
       }
-      const shared = st.share(n.path, `${assignments.length > 1 ? `v${ai}-` : ""}${key}`, e);
+      const counting = minP > 0 || maxP !== undefined;
+      const label = `${assignments.length > 1 ? `v${ai}-` : ""}${started ? "rest" : "first"}-${i}${counting ? `-n${c}` : ""}`;
+      const shared = st.share(n.path, label, e);
       memo.set(key, shared);
       return shared;
     };

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostic.js";
-import { LimitExceededError, UnsupportedSchemaError } from "../errors.js";
+import { InvalidSchemaError, LimitExceededError, UnsupportedSchemaError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, NOTHING, ref } from "../grammar/build.js";
 import type { Limits, ResolvedSchemaOptions } from "../options.js";
@@ -81,6 +81,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     if (n.kind !== "object" && n.kind !== "array" && n.kind !== "string") return lowerUncached(n);
     let e = done.get(n);
     if (e === undefined) done.set(n, (e = lowerUncached(n)));
+    else if (e.type !== "ref" && countNodes(e) > INLINE_NODES) done.set(n, (e = addRule(n.path, "", e))); // second use: name it
     return e;
   };
   const lowerUncached = (n: SchemaNode): GExpr => {
@@ -126,7 +127,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     let name = defRules.get(target);
     if (name === undefined) {
       const def = ir.defs.get(target);
-      if (!def) throw new UnsupportedSchemaError("INVALID_REF", `internal: definition ${target} is missing from the schema IR`, path);
+      if (!def) throw new InvalidSchemaError("INVALID_REF", `internal: definition ${target} is missing from the schema IR`, path);
       name = uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, def.path || target));
       defRules.set(target, name);
       ctx.rules.set(name, NOTHING); // reserve the name: the body may refer to itself

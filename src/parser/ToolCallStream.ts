@@ -1,7 +1,7 @@
 import type { ErrorObject } from "ajv";
 import { ToolgramError } from "../errors.js";
 import { ISSUE_CODES, type IssueCode } from "./issueCodes.js";
-import { parseCallUnit, type UnitCall } from "./formats/callUnit.js";
+import { parseCallUnit, splitObjects, type UnitCall } from "./formats/callUnit.js";
 import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
 import type { FormatDescription } from "./formats/FormatDescription.js";
 import { decideStart, START_LOOKAHEAD } from "./formats/startDecision.js";
@@ -88,7 +88,7 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
   private state: State;
   private pending = "";
   private pos = 0;
-  private events: StreamEvent[] = [];
+  private events: StreamEvent<T>[] = [];
   private readonly contentParts: string[] = [];
   private readonly calls: ParsedToolCall<T>[] = [];
   private readonly issues: ParseIssue[] = [];
@@ -114,12 +114,16 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
     }
     this.d = d;
     this.mode = mode;
-    this.validators = options.tools ? validatorsFor(options.tools) : undefined;
+    const undeclared = options.additionalProperties ?? "forbid";
+    if (undeclared !== "forbid" && undeclared !== "spec") {
+      throw new ToolgramError("INVALID_OPTION", `additionalProperties must be "forbid" or "spec", got ${JSON.stringify(undeclared)}`);
+    }
+    this.validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
     this.state = d.open === null ? "start" : "text";
   }
 
   /** Feeds a chunk of model output; returns the events it completes. */
-  push(chunk: string): StreamEvent[] {
+  push(chunk: string): StreamEvent<T>[] {
     if (this.flushed) return [];
     this.pending += chunk;
     this.run(false);
@@ -127,10 +131,14 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
   }
 
   /** Ends the input: releases held-back text and closes an unfinished block. Returns the last events. */
-  flush(): StreamEvent[] {
+  flush(): StreamEvent<T>[] {
     if (this.flushed) return [];
     this.flushed = true;
     this.run(true);
+    // The canonical reply (and the compiled grammar) ends with its last call: only separators come between blocks.
+    if (this.mode === "strict" && this.blocksSeen > 0 && this.sepText !== "") {
+      this.issue("TEXT_AFTER_CALLS", ISSUE_CODES.TEXT_AFTER_CALLS, [this.prevBlockEnd, this.pos]);
+    }
     return this.take();
   }
 
@@ -146,7 +154,7 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
     return this.result;
   }
 
-  private take(): StreamEvent[] {
+  private take(): StreamEvent<T>[] {
     const ev = this.events;
     this.events = [];
     return ev;
@@ -270,34 +278,44 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
     }
   }
 
-  /** Scans block characters from `i`; returns where it stopped and whether it needs more input to decide. */
+  // Scan cursor of scanBlock, kept on the instance (not in closures) so a one-character push allocates little.
+  private scanText = "";
+  private seg = 0;
+  private argsFrom = -1;
+
+  /** Appends the scanned text up to `upTo` to the block, emitting the arguments text it holds. */
+  private save(upTo: number): void {
+    const b = this.blk as Block;
+    const s = this.scanText;
+    if (this.argsFrom >= 0 && upTo > this.argsFrom) {
+      this.events.push({ type: "arguments_delta", index: this.callSlot(b), delta: s.slice(this.argsFrom, upTo) });
+    }
+    this.argsFrom = b.argsActive ? upTo : -1;
+    if (upTo > this.seg) {
+      b.parts.push(s.slice(this.seg, upTo));
+      b.len += upTo - this.seg;
+    }
+    this.seg = upTo;
+  }
+
+  private endArgs(at: number): void {
+    const b = this.blk as Block;
+    if (!b.argsActive) return;
+    this.save(at);
+    b.argsActive = false;
+    this.argsFrom = -1;
+  }
+
+  /** Scans block characters from `i0`; returns where it stopped and whether it needs more input to decide. */
   private scanBlock(s: string, i0: number, final: boolean): { i: number; needMore: boolean } {
     const b = this.blk as Block;
     const d = this.d;
     const json = d.body !== "python-list";
     const quotes = d.argumentsEncoding === "single-quoted-json" ? OPEN_QUOTE_RAW_SINGLE : OPEN_QUOTE;
     let i = i0;
-    let seg = i0;
-    let argsFrom = b.argsActive ? i0 : -1;
-    const rel = (k: number) => b.len + (k - seg);
-    const save = (upTo: number) => {
-      if (argsFrom >= 0 && upTo > argsFrom) this.events.push({ type: "arguments_delta", index: this.callSlot(b), delta: s.slice(argsFrom, upTo) });
-      argsFrom = b.argsActive ? upTo : -1;
-      if (upTo > seg) {
-        b.parts.push(s.slice(seg, upTo));
-        b.len += upTo - seg;
-      }
-      seg = upTo;
-    };
-    const endArgs = (at: number) => {
-      if (!b.argsActive) return;
-      save(at);
-      b.argsActive = false;
-      argsFrom = -1;
-    };
-    // call-object depth: keys of the call object sit at this depth
-    const cd = () => (d.body === "object" ? 1 : b.unitDepth + 1);
-
+    this.scanText = s;
+    this.seg = i0;
+    this.argsFrom = b.argsActive ? i0 : -1;
     for (; i < s.length; i++) {
       const c = s[i];
       if (b.quote !== null) {
@@ -318,19 +336,19 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
         } else if (b.keyBuf !== null) {
           if (b.keyBuf.length < MAX_KEY_CAPTURE) b.keyBuf += c;
         } else if (b.nameBuf !== null && b.nameBuf.length < MAX_NAME_CAPTURE) b.nameBuf += c;
-        b.lastNonWs = rel(i) + 1;
+        b.lastNonWs = b.len + i - this.seg + 1;
         continue;
       }
       // markers outside strings
       if (d.close !== null && c === d.close[0]) {
         const m = matchAt(s, i, d.close, final);
         if (m === "need") {
-          save(i);
+          this.save(i);
           return { i, needMore: true };
         }
         if (m === "yes") {
-          endArgs(i);
-          save(i + d.close.length);
+          this.endArgs(i);
+          this.save(i + d.close.length);
           this.endBlock("closed");
           return { i: i + d.close.length, needMore: false };
         }
@@ -338,13 +356,13 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
       if (d.open !== null && c === d.open[0]) {
         const m = matchAt(s, i, d.open, final);
         if (m === "need") {
-          save(i);
+          this.save(i);
           return { i, needMore: true };
         }
         if (m === "yes") {
           // a new block starts: this one was never closed
-          endArgs(i);
-          save(i);
+          this.endArgs(i);
+          this.save(i);
           this.endBlock("interrupted");
           return { i, needMore: false };
         }
@@ -353,7 +371,7 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
 
       // a block without a closing marker needs a bracketed value; anything else ends it (and is text)
       if (d.close === null && !b.opened && b.depth === 0 && !"{[(".includes(c)) {
-        save(i);
+        this.save(i);
         this.endBlock("novalue");
         return { i, needMore: false };
       }
@@ -365,7 +383,7 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
           b.unitDepth = 0;
         }
         if (b.depth === b.unitDepth && c !== "," && !(b.depth > 0 && "}])".includes(c)) && b.unitStart < 0) {
-          b.unitStart = rel(i);
+          b.unitStart = b.len + i - this.seg;
           b.unitSlot = this.slots++;
           b.expectKey = false;
           b.keyBuf = b.lastKey = b.valueKey = b.nameBuf = null;
@@ -388,32 +406,34 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
       }
 
       const prevNonWs = b.lastNonWs;
-      b.lastNonWs = rel(i) + 1;
+      b.lastNonWs = b.len + i - this.seg + 1;
+      // keys of the call object sit at this depth
+      const kd = d.body === "object" ? 1 : b.unitDepth + 1;
 
       // value start after "key":
-      if (json && b.valueKey !== null && b.depth === cd()) {
+      if (json && b.valueKey !== null && b.depth === kd) {
         const key = b.valueKey;
         b.valueKey = null;
         if (key === d.nameKey && c in quotes) b.nameBuf = "";
         else if (key === d.argumentsKey || d.argumentsAliases.includes(key)) {
           b.argsActive = true;
-          save(i);
-          argsFrom = i;
+          this.save(i);
+          this.argsFrom = i;
         }
       }
 
       if (c in quotes) {
         b.quote = quotes[c];
-        if (json && b.expectKey && b.depth === cd()) {
+        if (json && b.expectKey && b.depth === kd) {
           b.keyBuf = "";
           b.expectKey = false;
         }
       } else if (c === "{" || c === "[" || c === "(") {
         b.depth++;
         b.opened = true;
-        if (json && c === "{" && b.depth === cd()) b.expectKey = true;
+        if (json && c === "{" && b.depth === kd) b.expectKey = true;
       } else if (c === "}" || c === "]" || c === ")") {
-        if (json && b.depth === cd()) endArgs(i);
+        if (json && b.depth === kd) this.endArgs(i);
         b.depth--;
         if (d.body !== "object" && b.depth === b.unitDepth - 1 && b.depth >= 0 && !b.bare) {
           // the body's closing bracket
@@ -421,21 +441,21 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
           else if (b.units.length > 0 || b.emptyElement) b.trailingComma = true;
         }
         if (b.depth <= 0 && d.close === null) {
-          if (b.bare && b.unitStart >= 0) this.closeUnit(b, rel(i) + 1);
-          save(i + 1);
+          if (b.bare && b.unitStart >= 0) this.closeUnit(b, b.len + i - this.seg + 1);
+          this.save(i + 1);
           this.endBlock("closed");
           return { i: i + 1, needMore: false };
         }
         if (b.depth < 0) b.depth = 0;
-      } else if (json && c === "," && b.depth === cd()) {
-        endArgs(i);
+      } else if (json && c === "," && b.depth === kd) {
+        this.endArgs(i);
         b.expectKey = true;
-      } else if (json && c === ":" && b.depth === cd() && b.lastKey !== null) {
+      } else if (json && c === ":" && b.depth === kd && b.lastKey !== null) {
         b.valueKey = b.lastKey;
         b.lastKey = null;
       }
     }
-    save(i);
+    this.save(i);
     return { i, needMore: false };
   }
 
@@ -462,14 +482,20 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
     let rest: { text: string; pos: number } | null = null;
     let closed = kind === "closed";
     if (kind === "eof" && d.close !== null && this.mode === "tolerant" && this.rescans < MAX_RESCANS) {
-      this.rescans++;
       // the scanner may have been inside a string that was never closed; cut at the first closing marker
       const k = blockText.indexOf(d.close, b.bodyStart);
       if (k >= 0) {
+        this.rescans++;
         const cut = k + d.close.length;
         rest = { text: blockText.slice(cut), pos: b.start + cut };
         blockText = blockText.slice(0, cut);
-        b.units = b.units.filter((u) => u.end <= k);
+        // units past the cut are read again from the rest; close their events here
+        for (const u of b.units) if (u.end > k && u.start >= k) this.events.push({ type: "call_end", index: u.slot, call: null, raw: "" });
+        if (b.unitStart >= k) {
+          this.events.push({ type: "call_end", index: b.unitSlot, call: null, raw: "" });
+          b.unitStart = -1;
+        }
+        b.units = b.units.filter((u) => u.end <= k || u.start < k).map((u) => ({ ...u, end: Math.min(u.end, k) }));
         if (b.unitStart >= 0 && b.unitStart < k) {
           b.units.push({ start: b.unitStart, end: k, slot: b.unitSlot });
           b.unitStart = -1;
@@ -482,7 +508,21 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
     if (d.body === "object") {
       const body = blockText.slice(b.bodyStart, blockText.length - closeLen);
       const r = parseCallUnit(body, d, this.mode);
-      if (r.ok && (closed || this.mode === "tolerant")) {
+      const parts = this.mode === "tolerant" && (!r.ok || r.repairs.some((x) => x.code === "TRAILING_TEXT_IN_BLOCK")) ? splitObjects(body) : null;
+      if (parts) {
+        // several call objects in one block: each is a call, its raw text the object
+        parts.forEach(([ps, pe], k) => {
+          const slot = k === 0 ? b.slot : this.slots++;
+          if (k > 0) this.events.push({ type: "call_start", index: slot });
+          const raw = body.slice(ps, pe);
+          const at = b.start + b.bodyStart + ps;
+          const u = parseCallUnit(raw, { ...d, afterOpen: "", beforeClose: "" }, "tolerant");
+          if (u.ok) {
+            const idx = this.addCall(u.call, raw, [at, at + raw.length], ["MULTIPLE_CALLS_IN_BLOCK", ...u.repairs.map((x) => x.code)], slot);
+            if (!closed && k === parts.length - 1) this.issue("UNCLOSED_BLOCK", `the block has no ${JSON.stringify(d.close)}`, span, idx);
+          } else this.drop(u.code, u.message, [at, at + raw.length], slot, raw);
+        });
+      } else if (r.ok && (closed || this.mode === "tolerant")) {
         const idx = this.addCall(r.call, blockText, span, r.repairs.map((x) => x.code), b.slot);
         if (!closed) this.issue("UNCLOSED_BLOCK", `the block has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`, span, idx);
       } else {
@@ -555,15 +595,18 @@ export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
       this.issue("UNKNOWN_TOOL", `no tool named ${JSON.stringify(u.name)} was declared`, span, index);
     }
     for (const e of errors) {
+      const undeclared = "undeclared" in e && e.undeclared === true;
       this.issues.push({
-        code: "INVALID_ARGUMENTS",
-        message: `arguments${e.instancePath} ${e.message ?? "is invalid"}`,
+        code: undeclared ? "UNDECLARED_ARGUMENT" : "INVALID_ARGUMENTS",
+        message: undeclared
+          ? `arguments${e.instancePath} has the undeclared key ${JSON.stringify((e.params as { additionalProperty?: string }).additionalProperty)}`
+          : `arguments${e.instancePath} ${e.message ?? "is invalid"}`,
         span,
         callIndex: index,
         instancePath: e.instancePath,
       });
     }
-    if (slot >= 0) this.events.push({ type: "call_end", index: slot, call: call as ParsedToolCall, raw });
+    if (slot >= 0) this.events.push({ type: "call_end", index: slot, call: call as ParsedToolCall<T>, raw });
     return index;
   }
 

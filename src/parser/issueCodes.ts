@@ -6,6 +6,7 @@ export const ISSUE_CODES = {
   // repairs: the call is kept
   WHITESPACE_AROUND_TAGS: "whitespace/newlines around the call's JSON differ from the canonical rendering",
   UNCLOSED_BLOCK: "the block has no closing marker (truncated or interrupted); its JSON was complete",
+  CODE_FENCE: "the call's JSON is wrapped in a Markdown code fence",
   TRAILING_COMMA: "a trailing comma before } or ]",
   SINGLE_QUOTES: "a string in single quotes",
   SMART_QUOTES: "a string in typographic quotes",
@@ -21,6 +22,7 @@ export const ISSUE_CODES = {
   EXTRA_CLOSING_BRACKETS: "extra } or ] after the call's JSON (ignored)",
   TRAILING_TEXT_IN_BLOCK: "text after the call's JSON inside the block (ignored)",
   MISSING_ARRAY_BRACKETS: "a single call object where the format has a list of calls",
+  MULTIPLE_CALLS_IN_BLOCK: "several call objects in one block (each read as a call; raw is the object)",
   EMPTY_ELEMENT: "an empty element in the call list (ignored)",
   // dropped: the call is lost
   INVALID_JSON: "the call's JSON cannot be read",
@@ -32,9 +34,11 @@ export const ISSUE_CODES = {
   NESTING_TOO_DEEP: "the JSON nests deeper than the parser's cap",
   // strict-mode layout
   NONCANONICAL_SEPARATOR: "strict mode: text between call blocks other than the canonical separator",
+  TEXT_AFTER_CALLS: "strict mode: text after the last call block (the canonical reply ends with its last call)",
   // validation: the call is kept, valid = false
   UNKNOWN_TOOL: "the call names a tool that was not declared",
   INVALID_ARGUMENTS: "the arguments fail the tool's parameters schema",
+  UNDECLARED_ARGUMENT: "the arguments have a key the tool's parameters do not declare (compiled grammars forbid it)",
 } as const;
 
 export type IssueCode = keyof typeof ISSUE_CODES;

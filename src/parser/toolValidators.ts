@@ -2,7 +2,8 @@ import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Diagnostic } from "../diagnostic.js";
-import type { JsonObject } from "../json.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
+import { closeObjects } from "../tools/closeObjects.js";
 import { normalizeTools } from "../tools/normalizeTools.js";
 import type { ParserTool } from "./types.js";
 
@@ -13,12 +14,28 @@ const addFormats = addFormatsModule.default;
 
 type AjvInstance = InstanceType<typeof Ajv>;
 
-/** Validators of one tool set: compiled on first use, once per tool. */
+/** An ajv error with whether it is an undeclared key that only the compiler's closing of objects forbids. */
+export type ArgumentError = ErrorObject & { undeclared?: true };
+
+/**
+ * Validators of one tool set: compiled on first use, once per tool.
+ *
+ * With `forbidUndeclared` (the default of `parseToolCalls`, matching `compileTools`' default `additionalProperties:
+ * "forbid"`), each tool's parameters are validated as `closeObjects` closes them: an object schema that declares
+ * `properties` and says nothing about additional keys admits no others. A compiled grammar cannot emit such a key,
+ * so a call holding one is one the grammar rejects; its ajv error is marked `undeclared` (reported as
+ * UNDECLARED_ARGUMENT, not INVALID_ARGUMENTS) because plain JSON Schema would accept it. Objects whose keys other
+ * applicators may declare (allOf, $ref, …) stay open here, where the compiler may still close them after merging.
+ */
 export class ToolValidators {
   private readonly byName = new Map<string, JsonObject>();
+  private readonly closedByName = new Map<string, JsonValue>();
   private readonly compiled = new Map<string, ValidateFunction | Error>();
 
-  constructor(tools: readonly ParserTool[]) {
+  constructor(
+    tools: readonly ParserTool[],
+    private readonly forbidUndeclared = true,
+  ) {
     for (const t of tools) if (!this.byName.has(t.name)) this.byName.set(t.name, t.parameters);
   }
 
@@ -27,20 +44,40 @@ export class ToolValidators {
   }
 
   /** ajv's errors for `args` (empty when valid); undefined when the tool is not declared. */
-  validate(name: string, args: JsonObject): ErrorObject[] | undefined {
+  validate(name: string, args: JsonObject): ArgumentError[] | undefined {
     const schema = this.byName.get(name);
     if (schema === undefined) return undefined;
     let fn = this.compiled.get(name);
     if (fn === undefined) {
-      fn = compileShared(schema);
+      fn = compileShared(this.forbidUndeclared ? this.closed(name, schema) : schema);
       this.compiled.set(name, fn);
     }
     if (fn instanceof Error) {
       return [{ instancePath: "", schemaPath: "#", keyword: "schema", params: {}, message: `the tool's schema does not compile: ${fn.message}` }];
     }
-    return fn(args) ? [] : [...(fn.errors ?? [])];
+    if (fn(args)) return [];
+    return (fn.errors ?? []).map((e) => (this.forbidUndeclared && e.keyword === "additionalProperties" && !declaredClosed(schema, e.schemaPath) ? { ...e, undeclared: true as const } : { ...e }));
   }
 
+  private closed(name: string, schema: JsonObject): JsonObject {
+    let c = this.closedByName.get(name);
+    if (c === undefined) this.closedByName.set(name, (c = closeObjects(schema)));
+    return c as JsonObject;
+  }
+}
+
+/** Whether the tool's own schema has the `additionalProperties` at `schemaPath` (a `#/…` pointer), i.e. ajv's error is not from the closing. */
+function declaredClosed(schema: JsonObject, schemaPath: string): boolean {
+  if (!schemaPath.startsWith("#/")) return true;
+  let node: JsonValue = schema;
+  for (const raw of schemaPath.slice(2).split("/")) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isJsonObject(node)) node = node[key];
+    else return true;
+    if (node === undefined) return false;
+  }
+  return true;
 }
 
 function newAjv(draft7: boolean): AjvInstance {
@@ -77,13 +114,14 @@ function compileShared(schema: JsonObject): ValidateFunction | Error {
   }
 }
 
-const cache = new WeakMap<object, ToolValidators>();
+const caches = { forbid: new WeakMap<object, ToolValidators>(), spec: new WeakMap<object, ToolValidators>() };
 
 /** The validators of a tools array, cached per array object (so repeated parses compile nothing). */
-export function validatorsFor(tools: readonly unknown[]): ToolValidators {
+export function validatorsFor(tools: readonly unknown[], undeclared: "forbid" | "spec" = "forbid"): ToolValidators {
+  const cache = caches[undeclared];
   let v = cache.get(tools);
   if (!v) {
-    v = new ToolValidators(toParserTools(tools));
+    v = new ToolValidators(toParserTools(tools), undeclared === "forbid");
     cache.set(tools, v);
   }
   return v;

@@ -63,18 +63,34 @@ export interface ParseResult<T extends ToolCallShape = ToolCallShape> {
 }
 
 export interface ParseOptions {
-  /** Declared tools; calls are validated against them. Omit to skip validation. */
-  tools?: readonly ParserTool[] | readonly unknown[];
+  /**
+   * Declared tools, in any shape tool ingestion reads (normalized `{ name, parameters }`, OpenAI, MCP, Anthropic);
+   * calls are validated against them with ajv, each schema compiled once per tools array. Omit to skip validation.
+   */
+  tools?: readonly unknown[];
   /** @defaultValue "qwen3" */
   format?: FormatName;
   /** @defaultValue "tolerant" */
   mode?: ParseMode;
+  /**
+   * Keys of the arguments that the tool's parameters do not declare, where the schema declares `properties` and
+   * says nothing about others: `"forbid"` (as `compileTools` does by default, so its grammars never emit them) makes
+   * such a key a validation issue UNDECLARED_ARGUMENT and the call `valid: false`; `"spec"` follows plain JSON
+   * Schema ("spec"). Pass the value given to `compileTools`, so the parser and the grammar agree.
+   * @defaultValue "forbid"
+   */
+  additionalProperties?: "forbid" | "spec";
 }
 
-export type StreamEvent =
+/**
+ * What a stream reports. `index` numbers calls in the order they start (dropped ones included, so it can differ from
+ * the position in `ParseResult.calls`). `arguments_delta`s concatenate to the arguments' text as written;
+ * `call_end` carries the final, validated call. For array formats the `call_end`s of a list come when the list ends.
+ */
+export type StreamEvent<T extends ToolCallShape = ToolCallShape> =
   | { type: "text"; delta: string }
   | { type: "call_start"; index: number; name?: string }
   | { type: "call_name"; index: number; name: string }
   | { type: "arguments_delta"; index: number; delta: string }
   /** `call` is null when the call was dropped (the result's issues say why). */
-  | { type: "call_end"; index: number; call: ParsedToolCall | null; raw: string };
+  | { type: "call_end"; index: number; call: ParsedToolCall<T> | null; raw: string };

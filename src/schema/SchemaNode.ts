@@ -98,6 +98,7 @@ export interface ArrayNode extends NodeBase {
 
 export interface PropertyNode {
   key: string;
+  /** `never` on an optional property means the key must be absent (e.g. allOf with additionalProperties: false). */
   schema: SchemaNode;
   required: boolean;
 }

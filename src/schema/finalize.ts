@@ -58,11 +58,36 @@ function computeDefSat(defs: Map<string, SchemaNode>): Map<string, boolean> {
 }
 
 /**
+ * A `ref` that is a whole value of a definition (`d = X | d | Y`, or `a = X | b`, `b = Y | a`) is an alias: the
+ * value is in the union of the non-alias options reachable through such refs (least fixpoint). Inlining them
+ * removes left recursion, which grammar engines (llama.cpp among them) reject and naive checkers loop on.
+ */
+function removeAliasCycles(defs: Map<string, SchemaNode>): void {
+  const expand = (n: SchemaNode, seen: Set<string>): SchemaNode[] => {
+    if (n.kind === "union") return n.options.flatMap((o) => expand(o, seen));
+    if (n.kind !== "ref") return [n];
+    const d = defs.get(n.target);
+    if (!d) return [n];
+    if (seen.has(n.target)) return [];
+    seen.add(n.target);
+    return expand(d, seen);
+  };
+  const next = new Map<string, SchemaNode>();
+  for (const [id, d] of defs) {
+    if (d.kind !== "ref" && d.kind !== "union") continue;
+    const opts = expand(d, new Set([id]));
+    next.set(id, opts.length ? makeUnion(d.path, opts) : never(d.path, `the recursive definition ${id || "#"} has no finite value`));
+  }
+  for (const [id, d] of next) defs.set(id, d);
+}
+
+/**
  * Final pass: definitions with no finite value become `never` (a `$ref` cycle without a base case), empty branches are
  * pruned, items/properties that can never match are closed, and the `additionalProperties: "forbid"` option closes
  * objects that declared properties without saying anything about others.
  */
 export function finalize(ctx: NormalizeContext, root: SchemaNode): SchemaNode {
+  removeAliasCycles(ctx.defs);
   const sat = computeDefSat(ctx.defs);
   const isSat = (t: string): boolean => sat.get(t) ?? true;
   const done = new Map<SchemaNode, SchemaNode>();

@@ -22,9 +22,12 @@ export interface GbnfCheckItem {
 }
 
 export interface GbnfCheckOptions {
-  /** Address-space cap of the child process in MiB (`ulimit -v`): llama.cpp allocates without bound on some grammars. @defaultValue 4096 */
+  /**
+   * Address-space cap of the child process in MiB (`ulimit -v`): llama.cpp allocates without bound on some grammars.
+   * Node itself needs about 2 GiB of address space to start, so values below 2048 make every check fail. @defaultValue 4096
+   */
   memoryLimitMb?: number;
-  /** Time allowed per grammar (the first also loads llama.cpp, ≈ 0.5 s). @defaultValue 30_000 */
+  /** Time allowed per grammar, samples included (loading llama.cpp, ≈ 0.5 s, has its own minute). @defaultValue 30_000 */
   timeoutMs?: number;
 }
 
@@ -42,6 +45,7 @@ for await (const chunk of process.stdin) input += chunk;
 const items = JSON.parse(input);
 let logs = [];
 const llama = await getLlama({ gpu: false, build: "never", logLevel: "warn", logger: (_level, message) => logs.push(String(message)) });
+process.stdout.write(JSON.stringify({ ready: true }) + "\n");
 for (const item of items) {
   process.stderr.write("\n@@toolgram-grammar " + item.index + "@@\n");
   logs = [];
@@ -58,7 +62,11 @@ for (const item of items) {
 process.exit(0);
 `;
 
+/** Loading llama.cpp in the child may take this long on a busy machine before grammars are timed. */
+const LOAD_TIMEOUT_MS = 60_000;
+
 interface ChildLine {
+  ready?: boolean;
   index: number;
   ok: boolean;
   samples?: boolean[];
@@ -89,14 +97,14 @@ function runChild(
     let err = "";
     let failure: string | undefined;
     let timer: NodeJS.Timeout;
-    const arm = () => {
+    const arm = (ms: number) => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        failure = `timed out after ${opts.timeoutMs} ms`;
+        failure = `timed out after ${ms} ms`;
         child.kill("SIGKILL");
-      }, opts.timeoutMs);
+      }, ms);
     };
-    arm();
+    arm(Math.max(LOAD_TIMEOUT_MS, opts.timeoutMs));
     child.stdout.setEncoding("utf8");
     child.stderr.setEncoding("utf8");
     child.stdout.on("data", (d: string) => {
@@ -106,8 +114,9 @@ function runChild(
         const line = out.slice(0, nl);
         out = out.slice(nl + 1);
         if (line.trim()) {
-          lines.push(JSON.parse(line) as ChildLine);
-          arm();
+          const parsed = JSON.parse(line) as ChildLine;
+          if (!parsed.ready) lines.push(parsed);
+          arm(opts.timeoutMs);
         }
       }
     });

@@ -1,13 +1,21 @@
-import { ToolgramError } from "../errors.js";
+import { LimitExceededError, ToolgramError } from "../errors.js";
 import type { JsonValue } from "../json.js";
 import { pointerChild } from "./jsonPointer.js";
+
+/** JSON nesting allowed for a schema nesting limit: a schema level is up to ~3 JSON levels (`allOf/0/properties/x`). */
+export function jsonDepthLimit(maxNesting: number): number {
+  return 4 * maxNesting + 16;
+}
+
+const MAX_JSON_DEPTH = jsonDepthLimit(500);
 
 /**
  * A deep copy of `v` as plain JSON, so normalization never mutates the caller's objects. Object properties that are
  * `undefined` are dropped (as JSON.stringify does); other non-JSON values (functions, NaN, bigint, cycles) are
- * errors, since the declaration could not have been sent to a model as JSON either.
+ * errors, since the declaration could not have been sent to a model as JSON either. Nesting deeper than `maxDepth`
+ * is LIMIT_NESTING (before the call stack runs out).
  */
-export function cloneJson(v: unknown, path: string, seen: Set<object> = new Set()): JsonValue {
+export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, seen: Set<object> = new Set()): JsonValue {
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -17,14 +25,17 @@ export function cloneJson(v: unknown, path: string, seen: Set<object> = new Set(
       return v;
     case "object": {
       if (v === null) return null;
+      if (seen.size >= maxDepth) {
+        throw new LimitExceededError("LIMIT_NESTING", `the declaration nests deeper than ${maxDepth} levels; flatten it or raise limits.maxNesting`, path);
+      }
       if (seen.has(v)) throw new ToolgramError("INVALID_INPUT", "the declaration contains a cycle; tools must be plain JSON", path);
       seen.add(v);
       let out: JsonValue;
       if (Array.isArray(v)) {
-        out = v.map((x, i) => cloneJson(x, pointerChild(path, i), seen));
+        out = v.map((x, i) => cloneJson(x, pointerChild(path, i), maxDepth, seen));
       } else {
         const o: { [k: string]: JsonValue } = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = cloneJson(x, pointerChild(path, k), seen);
+        for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = cloneJson(x, pointerChild(path, k), maxDepth, seen);
         out = o;
       }
       seen.delete(v);

@@ -4,12 +4,16 @@ const ONE_SCHEMA = ["additionalProperties", "unevaluatedProperties", "unevaluate
 const SCHEMA_LIST = ["anyOf", "oneOf", "prefixItems", "items"];
 const SCHEMA_MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
+/** Keywords beside `properties` that may declare more keys; such objects are left to the schema normalizer. */
+const KEY_APPLICATORS = ["allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "dependentSchemas", "dependencies", "additionalProperties", "patternProperties", "unevaluatedProperties"];
+
 /**
- * A copy of `schema` with `additionalProperties: false` on every object schema that declares at least one property
- * and says nothing about extra keys (no `additionalProperties`, `patternProperties` or `unevaluatedProperties`):
- * the JSON Schema spelling of the `additionalProperties: "forbid"` compile option, so that `toJsonSchema()` describes
- * what the grammar accepts. `allOf` branches are left open (closing each branch would reject keys another branch
- * declares).
+ * A copy of `schema` with `additionalProperties: false` on every object schema that has a `properties` keyword
+ * (even an empty one: `properties: {}` on a tool means "no arguments") and nothing else that could admit or declare
+ * keys. It is the JSON Schema spelling of the `additionalProperties: "forbid"` compile option: `toJsonSchema()` uses
+ * it so that the union describes what the grammar accepts, and compiling uses it so that an empty `properties` is
+ * closed too. Objects with applicators beside `properties` (allOf, $ref...) are left as they are (closing one
+ * branch would reject keys another declares); the normalizer closes those after merging.
  */
 export function closeObjects(schema: JsonValue): JsonValue {
   if (!isJsonObject(schema)) return schema;
@@ -21,7 +25,6 @@ export function closeObjects(schema: JsonValue): JsonValue {
     else out[k] = v;
   }
   const props = schema["properties"];
-  const open = !("additionalProperties" in schema) && !("patternProperties" in schema) && !("unevaluatedProperties" in schema);
-  if (open && isJsonObject(props) && Object.keys(props).length > 0) out["additionalProperties"] = false;
+  if (isJsonObject(props) && !KEY_APPLICATORS.some((k) => k in schema)) out["additionalProperties"] = false;
   return out;
 }

@@ -2,7 +2,7 @@ import type { Diagnostic } from "../diagnostic.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { DEFAULT_LIMITS, type Limits } from "../options.js";
-import { cloneJson } from "./cloneJson.js";
+import { cloneJson, jsonDepthLimit } from "./cloneJson.js";
 import { pointerChild } from "./jsonPointer.js";
 import type { NormalizedTool } from "./NormalizedTool.js";
 import { parseToolsText } from "./parseToolsText.js";
@@ -29,17 +29,20 @@ const OBJECT_VALUED_KEYWORDS = new Set([
  * Missing or empty `parameters` means no arguments: `{type: "object", properties: {}, additionalProperties: false}`.
  *
  * Throws ToolgramError INVALID_TOOL (bad shape or name), DUPLICATE_TOOL, INVALID_INPUT (not JSON),
- * INVALID_SCHEMA (an unknown type name), LIMIT_TOOLS (more than `limits.maxTools`). Never mutates `input`.
+ * INVALID_SCHEMA (an unknown type name), LIMIT_TOOLS (more than `limits.maxTools`), LIMIT_NESTING (JSON deeper
+ * than 4 × `limits.maxNesting`). Never mutates `input`.
  */
-export function normalizeTools(input: unknown, warnings: Diagnostic[], limits: Pick<Limits, "maxTools"> = DEFAULT_LIMITS): NormalizedTool[] {
-  const { items, base } = toolList(typeof input === "string" ? textInput(input) : cloneJson(input, ""));
-  if (items.length > limits.maxTools) {
-    throw new LimitExceededError("LIMIT_TOOLS", `${items.length} tools, above limits.maxTools ${limits.maxTools}; send fewer tools or raise the limit`, base);
+export function normalizeTools(input: unknown, warnings: Diagnostic[], limits: Partial<Pick<Limits, "maxTools" | "maxNesting">> = {}): NormalizedTool[] {
+  const maxTools = limits.maxTools ?? DEFAULT_LIMITS.maxTools;
+  const json = cloneJson(typeof input === "string" ? textInput(input) : input, "", jsonDepthLimit(limits.maxNesting ?? DEFAULT_LIMITS.maxNesting));
+  const { items, base, single } = toolList(json);
+  if (items.length > maxTools) {
+    throw new LimitExceededError("LIMIT_TOOLS", `${items.length} tools, above limits.maxTools ${maxTools}; send fewer tools or raise the limit`, base);
   }
   const out: NormalizedTool[] = [];
   const seen = new Map<string, string>();
   items.forEach((t, i) => {
-    const tool = normalizeTool(t, pointerChild(base, i), warnings);
+    const tool = normalizeTool(t, single ? base : pointerChild(base, i), warnings);
     const prev = seen.get(tool.name);
     if (prev !== undefined) {
       throw new ToolgramError("DUPLICATE_TOOL", `tool name ${JSON.stringify(tool.name)} is declared twice (first at ${prev}); names must be unique`, tool.path);
@@ -55,16 +58,17 @@ function textInput(text: string): JsonValue {
   return values.length === 1 ? values[0] : values;
 }
 
-function toolList(v: JsonValue): { items: JsonValue[]; base: string } {
+/** The tool items and the pointer of their list (`single`: the input is one tool, whose pointer is `base`). */
+function toolList(v: JsonValue): { items: JsonValue[]; base: string; single?: boolean } {
   if (Array.isArray(v)) return { items: v, base: "" };
   if (isJsonObject(v)) {
     for (const key of ["tools", "functions"]) {
       const list = v[key];
-      if (Array.isArray(list)) return { items: list, base: "/" + key };
+      if (Array.isArray(list)) return { items: list, base: pointerChild("", key) };
       // Glaive-style datasets store the list as a JSON string
       if (typeof list === "string") return toolList(textInput(list));
     }
-    if ("name" in v || "function" in v) return { items: [v], base: "" };
+    if ("name" in v || "function" in v) return { items: [v], base: "", single: true };
   }
   throw new ToolgramError("INVALID_TOOL", "expected an array of tools, {tools: [...]}, one tool object or a <tools> text block");
 }

@@ -147,3 +147,24 @@ describe("TokenMatcher basics", () => {
     expect(bits[0]).toBe(1);
   });
 });
+
+describe("masks shared across grammars", () => {
+  it("a string frame's masks reused by another grammar agree with acceptToken there", () => {
+    const content = rep(cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0x10ffff]), 0, null);
+    const a = g(seq(lit('"'), content, lit('"'), cls([0x78, 0x78]))); // a class, so the closing quote stays its own literal
+    const b = g(seq(lit("["), rep(seq(lit('"'), content, lit('"')), 1, 2), lit("]")));
+    const ma = createMatcher(a, vocab);
+    ma.acceptString('"ab');
+    maskOf(ma); // fills the shared cache
+    const mb = createMatcher(b, vocab);
+    for (const step of ['["', "é", '"', '"', "z"]) {
+      expect(mb.acceptString(step)).toBe(true);
+      const bits = maskOf(mb);
+      for (let id = 0; id < vocab.size; id++) {
+        const ok = mb.acceptToken(id);
+        if (ok) mb.rollback(1);
+        expect(ok, `token ${id} after ${step}`).toBe(bit(bits, id));
+      }
+    }
+  });
+});

@@ -141,6 +141,11 @@ describe("compileTools: options and errors", () => {
     expect(() => compileTools([cityTool("a"), cityTool("b")], { limits: { maxTools: 1 } })).toThrow(expect.objectContaining({ code: "LIMIT_TOOLS" }));
   });
 
+  it("misspelled options are INVALID_OPTION, with a suggestion", () => {
+    expect(() => compileTools([cityTool("a")], { tool_choice: "required" } as never)).toThrow(/did you mean "toolChoice"/);
+    expect(() => compileSchema({}, { toolChoice: "auto" } as never)).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+  });
+
   it("unknown format and specialTokens values are INVALID_OPTION", () => {
     expect(() => compileTools([cityTool("a")], { format: "mistral" as "qwen3" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
     expect(() => compileTools([cityTool("a")], { specialTokens: "both" as "token-only" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
@@ -183,5 +188,50 @@ describe("compileSchema", () => {
   it("a schema rule cannot be named root twice", () => {
     const c = compileSchema({ type: "object", properties: { root: { type: "object", properties: { root: { type: "integer" } } } } });
     expect(c.accepts('{"root": {"root": 1}}')).toBe(true);
+  });
+});
+
+describe("compileTools: additionalProperties forbid", () => {
+  it("an explicit empty `properties` is closed too (no invented arguments)", () => {
+    const c = compileTools([{ name: "noop", parameters: { type: "object", properties: {}, required: [] } }]);
+    expect(c.accepts(call("noop", {}))).toBe(true);
+    expect(c.accepts(call("noop", { x: 1 }))).toBe(false);
+    expect(compileTools([{ name: "noop", parameters: { type: "object", properties: {} } }], { additionalProperties: "spec" }).accepts(call("noop", { x: 1 }))).toBe(true);
+  });
+
+  it("a free-form object (no `properties`) stays open", () => {
+    const c = compileTools([{ name: "f", parameters: { type: "object", properties: { meta: { type: "object" } } } }]);
+    expect(c.accepts(call("f", { meta: { any: [1] } }))).toBe(true);
+  });
+
+  it("keys declared in allOf branches are merged before closing", () => {
+    const c = compileTools([{ name: "f", parameters: { type: "object", properties: { a: { type: "integer" } }, allOf: [{ properties: { b: { type: "integer" } } }] } }]);
+    expect(c.accepts(call("f", { a: 1, b: 2 }))).toBe(true);
+    expect(c.accepts(call("f", { a: 1, c: 2 }))).toBe(false);
+  });
+});
+
+describe("compileTools: rule names across tools", () => {
+  it("tools whose rule names meet (a + b/x, a-b + x) keep their own grammars", () => {
+    // recursive properties force named rules that survive optimization; both are named "a-b-x" before merging
+    const tree = (leaf: string, self: string): JsonObject => ({ type: "array", items: { anyOf: [{ type: leaf }, { $ref: self }] } });
+    const a = { name: "a", parameters: { type: "object", properties: { b: { type: "object", properties: { x: tree("integer", "#/properties/b/properties/x") } } } } };
+    const ab = { name: "a-b", parameters: { type: "object", properties: { x: tree("string", "#/properties/x") } } };
+    const c = compileTools([a, ab]);
+    expect([...c.grammar.rules.keys()].filter((n) => n.startsWith("a-b-x"))).toHaveLength(2);
+    expect(c.accepts(call("a", { b: { x: [1, [2, []]] } }))).toBe(true);
+    expect(c.accepts(call("a", { b: { x: ["s"] } }))).toBe(false);
+    expect(c.accepts(call("a-b", { x: ["s", ["t"]] }))).toBe(true);
+    expect(c.accepts(call("a-b", { x: [1] }))).toBe(false);
+    expect(c.grammar.rules.size).toBeGreaterThan(2);
+  });
+});
+
+describe("compileTools: grammar size across tools", () => {
+  it("the whole tool set must fit limits.maxGrammarSize, not only each tool", () => {
+    const tools = Array.from({ length: 40 }, (_, i) => ({ name: `t${i}`, parameters: { type: "object", properties: { v: { type: "string", enum: ["alpha", "beta", "gamma", `d${i}`] } } } }));
+    const one = compileTools(tools.slice(0, 1), { limits: { maxGrammarSize: 60 } });
+    expect(one.accepts(call("t0", { v: "beta" }))).toBe(true);
+    expect(() => compileTools(tools, { limits: { maxGrammarSize: 60 } })).toThrow(expect.objectContaining({ code: "LIMIT_GRAMMAR_SIZE" }));
   });
 });

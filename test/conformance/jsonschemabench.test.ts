@@ -21,9 +21,12 @@ it("JSONSchemaBench sample: no invalid accepted, no crash, no regression", () =>
   for (const r of results) current[r.id] = r.outcome;
   const s = summarize(results);
   console.log(`JSONSchemaBench sample: ${JSON.stringify(s)} (${((100 * s.passing) / s.total).toFixed(1)} % passing)`);
+  const codes: Record<string, number> = {};
+  for (const r of results) if (r.outcome === "refused") codes[r.errorCode ?? "?"] = (codes[r.errorCode ?? "?"] ?? 0) + 1;
+  console.log(`refusals by code: ${JSON.stringify(codes)}`);
   if (process.env.UPDATE_BASELINE) writeFileSync(baselinePath, JSON.stringify(current, Object.keys(current).sort(), 1) + "\n");
   const bad = results.filter((r) => r.outcome === "invalid-accepted" || r.outcome === "crash" || r.outcome === "timeout");
   expect(bad.map((r) => `${r.id}: ${r.outcome} ${r.errorMessage ?? ""}`.slice(0, 300))).toEqual([]);
   const regressions = Object.keys(baseline).filter((k) => baseline[k] === "passing" && current[k] !== "passing");
   expect(regressions).toEqual([]);
-});
+}, 600_000);

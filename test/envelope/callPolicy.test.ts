@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveCallPolicy } from "../../src/envelope/callPolicy.js";
+import { resolveCallPolicy, type CallPolicyOptions } from "../../src/envelope/callPolicy.js";
 
 const names = ["a", "b"];
 
@@ -22,9 +22,9 @@ describe("resolveCallPolicy", () => {
     expect(resolveCallPolicy({ parallel: false }, names).maxCalls).toBe(1);
   });
 
-  it.each([
+  it.each<[CallPolicyOptions]>([
     [{ toolChoice: "c" }],
-    [{ toolChoice: { type: "function", function: { name: "zz" } } }],
+    [{ toolChoice: { type: "function" as const, function: { name: "zz" } } }],
     [{ toolChoice: 3 as unknown as string }],
     [{ parallel: 0 }],
     [{ parallel: 1.5 }],

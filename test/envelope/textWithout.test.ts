@@ -26,6 +26,15 @@ describe("textWithout", () => {
     );
   });
 
+  it.each(["aab", "abab", "aba"])("exhaustively over {a, b, x}^≤7 for %j", (marker) => {
+    const g = grammarOf(marker);
+    let texts = [""];
+    for (let len = 0; len <= 7; len++) {
+      for (const s of texts) expect(accepts(g, s), JSON.stringify(s)).toBe(!s.includes(marker));
+      texts = texts.flatMap((s) => ["a", "b", "x"].map((c) => s + c));
+    }
+  });
+
   it("accepts the empty text and any text without the marker's first character", () => {
     const g = grammarOf("<tool_call>");
     expect(accepts(g, "")).toBe(true);

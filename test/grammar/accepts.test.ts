@@ -3,21 +3,8 @@ import fc from "fast-check";
 import { accepts, createAcceptor } from "../../src/grammar/accepts.js";
 import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
-import { corpus, grammar } from "./corpus.js";
+import { SEED, corpus, grammar, textsFor } from "./corpus.js";
 
-const SEED = 20260101;
-
-/** Members (sampled), their mutations, the case's own samples and random strings over its alphabet. */
-export function textsFor(k: (typeof corpus)[number], n: number, seed = SEED): string[] {
-  const random = seededRandom(seed);
-  const out = [...(k.samples ?? [])];
-  for (let i = 0; i < n; i++) {
-    const s = sampleGrammar(k.grammar, random, { maxLength: 12_000 });
-    if (s === undefined) continue;
-    out.push(s, mutateText(s, k.alphabet, random, 1 + (i % 3)));
-  }
-  return out;
-}
 
 describe("accepts: verdicts match an independent oracle", () => {
   for (const k of corpus) {

@@ -1,4 +1,5 @@
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
+import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { NOTHING, alt, cls, lit, opt, ref, rep, seq, token } from "../../src/grammar/build.js";
 
 /** A hand-built grammar with an independent oracle for its language. */
@@ -170,6 +171,17 @@ export const corpus: CorpusCase[] = [
     ],
   },
   {
+    name: "large-nested-bounds",
+    // groups whose expansion llama.cpp multiplies (rules per group x bound) must become helper rules
+    grammar: grammar("root", [
+      ["root", seq(rep(seq(lit("a"), rep(lit("b"), 0, 999)), 0, 1500), lit("|"), rep(alt(seq(lit("c"), rep(cls([0x30, 0x39]), 0, 30)), lit("d")), 60, 70))],
+    ]),
+    oracle: re("(?:ab{0,999}){0,1500}\\|(?:c[0-9]{0,30}|d){60,70}"),
+    alphabet: ["a", "b", "|", "c", "d", "1"],
+    recursive: false,
+    samples: [`${"a".repeat(1500)}|${"d".repeat(60)}`, `${"a".repeat(1501)}|${"d".repeat(60)}`, `a${"b".repeat(999)}|${"c".repeat(70)}`, `a${"b".repeat(1000)}|${"c".repeat(70)}`, `|${"d".repeat(71)}`],
+  },
+  {
     name: "escapes",
     grammar: grammar("root", [
       ["root", alt(lit('"\\\n\r\t\u0000\u001f\u007f[]-^{}()|.*+?/'), rep(cls([c("-"), c("-"), c("\\"), c("^"), c("]"), c("]"), 0, 0x1f]), 1, null), rep(cls([0x0, 0x2c, 0x2e, 0x10ffff]), 2, 2))],
@@ -180,3 +192,19 @@ export const corpus: CorpusCase[] = [
     samples: ['"\\\n\r\t\u0000\u001f\u007f[]-^{}()|.*+?/', "--", "a-"],
   },
 ];
+
+/** The fixed seed of the randomized tests (fast-check and the sampler); failures print it. */
+export const SEED = 20260101;
+
+/** Members (sampled), their mutations, the case's own samples and random strings over its alphabet. */
+export function textsFor(k: CorpusCase, n: number, seed = SEED): string[] {
+  const random = seededRandom(seed);
+  const out = [...(k.samples ?? [])];
+  for (let i = 0; i < n; i++) {
+    const s = sampleGrammar(k.grammar, random, { maxLength: 12_000 });
+    if (s === undefined) continue;
+    out.push(s, mutateText(s, k.alphabet, random, 1 + (i % 3)));
+  }
+  return out;
+}
+

@@ -49,7 +49,7 @@ describe.skipIf(binary === undefined)(`llama-server on the tiny model${binary ==
   });
 
   it("/completion with a grammar returns exactly the tool-call shape", async () => {
-    for (const seed of [1, 2, 3]) {
+    for (const seed of [1, 2]) {
       const r = await completion(server!.url, { prompt: PROMPT, grammar: TOOL_CALL_GBNF, n_predict: 200, temperature: 1, seed });
       console.log(`GBNF seed ${seed}: ${r.tokens_predicted} tokens, ${r.timings?.predicted_per_second?.toFixed(0)} tok/s ${JSON.stringify(r.content)}`);
       expect(r.content).toMatch(TOOL_CALL_SHAPE);

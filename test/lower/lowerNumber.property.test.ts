@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decFromDouble, nextDown, nextUp, normDec, type Dec } from "../../src/lower/number/exactDecimal.js";
+import {
+  cmpDec, decFromDouble, decFromText, exactLowerThreshold, exactUpperThreshold, nextDown, nextUp, normDec, type Dec,
+} from "../../src/lower/number/exactDecimal.js";
 import type { NumberNode } from "../../src/schema/SchemaNode.js";
 import { ajv, numberAcceptor, numberSchema } from "./support/numberHarness.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261122);
-const RUNS = Number(process.env.FC_RUNS ?? 80);
+const RUNS = Number(process.env.FC_RUNS ?? 50);
 
 /** A Dec as a plain decimal text (no exponent). */
 function decText(d: Dec): string {
@@ -53,6 +55,11 @@ const bound = fc.oneof(
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 },
 );
 
+/** The text lowering keeps for a value: its shortest decimal, written without exponent. */
+function canonicalText(x: number): string {
+  return decText(decFromText(x === 0 ? "0" : String(x)));
+}
+
 const canonicalSyntax = (t: string, integer: boolean): boolean => (integer ? /^-?(0|[1-9]\d*)$/ : /^-?(0|[1-9]\d*)(\.\d+)?$/).test(t);
 
 function run(integer: boolean): void {
@@ -65,11 +72,16 @@ function run(integer: boolean): void {
       const validate = ajv.compile(numberSchema(node));
       const texts = [...(lo !== undefined ? textsNear(lo, integer) : []), ...(hi !== undefined ? textsNear(hi, integer) : []), ...extra.map((x) => String(integer ? x : x / 100)), "0", "-0", "1e5", "-2.5E-3"];
       for (const t of texts) {
-        const valid = validate(JSON.parse(t)) as boolean;
+        const x = JSON.parse(t) as number;
+        const valid = validate(x) as boolean;
         const got = acc.accepts(t);
-        // exact on canonical syntax; other spellings (exponents) may be rejected but never wrongly accepted
-        if (canonicalSyntax(t, integer)) expect({ t, got }).toEqual({ t, got: valid });
-        else if (got) expect({ t, valid }).toEqual({ t, valid: true });
+        // never a text of an invalid value; always the canonical text of a valid one
+        if (got) expect({ t, valid }).toEqual({ t, valid: true });
+        if (valid && Number.isFinite(x)) {
+          const c = canonicalText(x);
+          expect({ t, c, accepted: acc.accepts(c) }).toEqual({ t, c, accepted: true });
+        }
+        if (Number.isFinite(x) && canonicalSyntax(t, integer) && t === canonicalText(x)) expect({ t, got }).toEqual({ t, got: valid });
       }
     }),
     { seed: SEED, numRuns: RUNS, verbose: true },
@@ -98,6 +110,26 @@ describe(`number bounds agree with ajv (seed ${SEED})`, () => {
       { seed: SEED, numRuns: 60 },
     );
   }, 30_000);
+});
+
+describe(`exact rounding thresholds (seed ${SEED})`, () => {
+  it("a text's exact value passes the threshold iff JSON.parse(text) passes the bound", () => {
+    fc.assert(
+      fc.property(bound, fc.boolean(), (b, ex) => {
+        const lo = exactLowerThreshold(b, ex);
+        const hi = exactUpperThreshold(b, ex);
+        for (const t of textsNear(b, false)) {
+          const x = JSON.parse(t) as number;
+          const v = decFromText(t);
+          const cl = cmpDec(v, lo.t);
+          const ch = cmpDec(v, hi.t);
+          expect({ t, b, ex, lower: cl > 0 || (cl === 0 && lo.incl) }).toEqual({ t, b, ex, lower: ex ? x > b : x >= b });
+          expect({ t, b, ex, upper: ch < 0 || (ch === 0 && hi.incl) }).toEqual({ t, b, ex, upper: ex ? x < b : x <= b });
+        }
+      }),
+      { seed: SEED, numRuns: RUNS * 4 },
+    );
+  });
 });
 
 describe("non-integer multipleOf", () => {

@@ -49,6 +49,24 @@ describe("lowerSchema", () => {
   });
 });
 
+describe("sharing and limits", () => {
+  it("a node object used twice is lowered once", () => {
+    const shared = obj({ path: "/$defs/addr", properties: [{ key: "street", schema: str(), required: true }, { key: "zip", schema: int({ minimum: { value: 10000, exclusive: false }, maximum: { value: 99999, exclusive: false } }), required: false }] });
+    const root = obj({ properties: [{ key: "bill", schema: shared, required: true }, { key: "ship", schema: shared, required: true }] });
+    const { acceptor, ctx } = lowerNode(root);
+    expect([...ctx.rules.keys()].filter((k) => k.startsWith("t-addr"))).toEqual(["t-addr-first-0"]);
+    expect(acceptor.accepts('{"bill": {"street": "a"}, "ship": {"street": "b", "zip": 12345}}')).toBe(true);
+    expect(acceptor.accepts('{"bill": {"street": "a"}, "ship": {"street": "b", "zip": 123}}')).toBe(false);
+  });
+  it("multipleOf: integer moduli above the cap are refused, beyond-cap bounds too", () => {
+    expect(() => lowerNode(int({ multipleOf: [2048] }))).toThrow(/1024/);
+    expect(() => lowerNode(int({ multipleOf: [5], minimum: { value: 1e16, exclusive: false } }))).toThrow(/10\^15/);
+    const { acceptor, ctx } = lowerNode(int({ multipleOf: [5], minimum: { value: 1e16, exclusive: false } }), { strict: false });
+    expect(ctx.warnings).toHaveLength(1);
+    expect(acceptor.accepts("10000000000000001")).toBe(true); // over-approximated, as the warning says
+  });
+});
+
 describe("rule names", () => {
   it("come from schema paths, GBNF-safe and unique", () => {
     expect(ruleNameFromPath("get-weather", "/properties/city")).toBe("get-weather-city");

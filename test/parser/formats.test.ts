@@ -4,6 +4,7 @@ import { ToolgramError } from "../../src/errors.js";
 import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/parser/formats/index.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
+import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import { SEED, callsArb } from "./arbitraries.js";
 
 describe("render → parse round trip", () => {
@@ -85,6 +86,22 @@ describe("format drifts", () => {
     expect(o.content).toBe("Calling.\n");
     expect(o.issues.map((i) => i.code)).toEqual(["ARGUMENTS_NOT_STRING"]);
   });
+  it("tools-array: an unbalanced quote does not swallow the rest of the reply", () => {
+    const t = `<tools>[{"name": "f", "parameters": {"q": it's}}]</tools>\nAnd <tools>[{"name": "g", "parameters": {}}]</tools>`;
+    for (const chunks of [[t], [...t]]) {
+      const s = new ToolCallStream({ format: "tools-array" });
+      const events = chunks.flatMap((c) => s.push(c)).concat(s.flush());
+      const r = s.end();
+      expect(r).toEqual(parseToolCalls(t, { format: "tools-array" }));
+      expect(r.calls.map((c) => c.name)).toEqual(["g"]);
+      expect(r.content).toBe("\nAnd ");
+      expect(r.dropped).toBe(1);
+      const starts = events.flatMap((e) => (e.type === "call_start" ? [e.index] : []));
+      const ends = events.flatMap((e) => (e.type === "call_end" ? [e.index] : []));
+      expect(ends.sort((a, b) => a - b)).toEqual(starts);
+    }
+  });
+
   it("tools-array: ids carried, text before", () => {
     const r = parseToolCalls('Checking.\n<tools>[{"name": "f", "id": "x1", "parameters": {}}, {"name": "g", "parameters": {"a": 1}}]</tools>', { format: "tools-array" });
     expect(r.calls.map((c) => [c.name, c.id])).toEqual([["f", "x1"], ["g", undefined]]);

@@ -18,7 +18,7 @@ describe("fuzz: never throws, stable", () => {
           for (const c of a.calls) expect(t.slice(...c.span)).toBe(c.raw);
           expect(a.content.length).toBeLessThanOrEqual(t.length);
         }),
-        { seed: SEED, numRuns: 400 },
+        { seed: SEED, numRuns: Number(process.env.TOOLGRAM_FUZZ_RUNS ?? 250) },
       );
     });
   }

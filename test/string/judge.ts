@@ -24,12 +24,13 @@ export function spec(over: Partial<StringSpec>): StringSpec {
 
 /** The JSON Schema that ajv judges for a spec. */
 export function specToSchema(s: StringSpec): object {
+  const all = [...s.patterns.map((p) => ({ pattern: p })), ...s.formats.map((f) => ({ format: f }))];
   const not = [...s.notPatterns.map((p) => ({ pattern: p })), ...(s.notValues?.length ? [{ enum: s.notValues }] : [])];
   return {
     type: "string",
     minLength: s.minLength,
     ...(s.maxLength !== undefined ? { maxLength: s.maxLength } : {}),
-    allOf: [...s.patterns.map((p) => ({ pattern: p })), ...s.formats.map((f) => ({ format: f }))],
+    ...(all.length ? { allOf: all } : {}),
     ...(not.length ? { not: { anyOf: not } } : {}),
   };
 }

@@ -251,3 +251,25 @@ describe("toolsHash", () => {
     expect(toolsHash(d)).toBe(toolsHash(a));
   });
 });
+
+describe("normalizeTools: arbitrary input", () => {
+  it("returns or throws a ToolgramError, never anything else", async () => {
+    const fc = (await import("fast-check")).default;
+    const schemaish = fc.jsonValue({ maxDepth: 4 });
+    const tool = fc.oneof(
+      fc.record({ name: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })), parameters: schemaish }, { requiredKeys: [] }),
+      fc.record({ type: fc.constant("function"), function: fc.record({ name: fc.string(), parameters: schemaish }) }),
+      fc.record({ name: fc.string(), inputSchema: fc.dictionary(fc.constantFrom("type", "properties", "required", "items", "nullable", "optional", "anyOf", "exclusiveMinimum", "minimum"), schemaish) }),
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.array(tool, { maxLength: 3 }), fc.jsonValue({ maxDepth: 3 }), fc.string()), (input) => {
+        try {
+          normalizeTools(input, []);
+        } catch (e) {
+          if (!(e instanceof ToolgramError)) throw e;
+        }
+      }),
+      { seed: 424242, numRuns: 1500, verbose: true },
+    );
+  });
+});

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { compileSchema, compileTools, type ToolCompileOptions } from "../../compile.js";
 import type { CompiledGrammar } from "../../CompiledGrammar.js";
 import { ToolgramError } from "../../errors.js";
+import type { WhitespaceOption } from "../../options.js";
 import { processIO, UsageError, type CliIO } from "../CliIO.js";
 import { formatWarning } from "../formatError.js";
 import { parseFlags } from "../parseFlags.js";
@@ -16,6 +17,7 @@ Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one
   --free-text / --no-free-text    text before the calls (default: on for auto, off otherwise)
   --strict / --no-strict          refuse what cannot be enforced exactly (default) / over-approximate with warnings
   --format qwen3                  wire format (default qwen3)
+  --whitespace compact|N          JSON spelling: the model's own (default), or up to N whitespace characters per gap
   --json                          FILE is one JSON Schema: compile a bare JSON value instead of tool calls
   -o, --out FILE                  write to FILE instead of standard output
 `;
@@ -29,6 +31,7 @@ const FLAGS = {
   strict: { type: "boolean" },
   "no-strict": { type: "boolean" },
   format: { type: "string" },
+  whitespace: { type: "string" },
   json: { type: "boolean" },
   out: { type: "string", short: "o" },
   help: { type: "boolean", short: "h" },
@@ -49,11 +52,12 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
 
   const text = await io.readText(positionals[0]);
   const strict = !values["no-strict"];
+  const whitespace = parseWhitespace(values.whitespace as string | undefined);
   let compiled: CompiledGrammar;
   if (values.json) {
-    compiled = compileSchema(parseJson(text, positionals[0]), { strict });
+    compiled = compileSchema(parseJson(text, positionals[0]), { strict, whitespace });
   } else {
-    const options: ToolCompileOptions = { strict };
+    const options: ToolCompileOptions = { strict, whitespace };
     if (values.choice !== undefined) options.toolChoice = values.choice as string;
     if (values.parallel !== undefined) options.parallel = parseParallel(values.parallel as string);
     if (values["free-text"]) options.freeText = true;
@@ -92,4 +96,10 @@ function parseParallel(v: string): boolean | number {
   if (v === "false") return false;
   if (/^[1-9][0-9]*$/.test(v)) return Number(v);
   throw new UsageError(`--parallel must be true, false or a positive integer, got ${v}`);
+}
+
+function parseWhitespace(v: string | undefined): WhitespaceOption {
+  if (v === undefined || v === "compact") return "compact";
+  if (/^[1-9][0-9]*$/.test(v)) return { flexible: { maxRun: Number(v) } };
+  throw new UsageError(`--whitespace must be compact or a positive integer (the longest whitespace run), got ${v}`);
 }

@@ -115,7 +115,7 @@ function midpoint(a: number, b: number): Dec {
  * double at or above the bound are those above the midpoint between the bound and its predecessor, the midpoint
  * itself included when round-half-to-even sends it up.
  */
-export function lowerThreshold(bound: number, exclusive: boolean): Threshold {
+export function exactLowerThreshold(bound: number, exclusive: boolean): Threshold {
   let b = bound === 0 ? 0 : bound;
   if (exclusive) b = nextUp(b);
   const p = nextDown(b);
@@ -123,11 +123,37 @@ export function lowerThreshold(bound: number, exclusive: boolean): Threshold {
 }
 
 /** The exact-value threshold of "JSON.parse(text) <= b" (or "< b"). */
-export function upperThreshold(bound: number, exclusive: boolean): Threshold {
+export function exactUpperThreshold(bound: number, exclusive: boolean): Threshold {
   let b = bound === 0 ? 0 : bound;
   if (exclusive) b = nextDown(b);
   const q = nextUp(b);
   return { t: midpoint(b, q), incl: isEvenDouble(b) };
+}
+
+/**
+ * A threshold for "JSON.parse(text) >= b" (or "> b") that keeps every canonical text and stays short: the texts
+ * whose value is at least the shortest decimal of the smallest valid double m. Rounding is monotone and that
+ * decimal parses to m, so every such text is valid; the shortest decimals of valid doubles are all >= it (shortest
+ * decimals keep the doubles' order), so every value keeps its canonical text. What is left out are long spellings
+ * between a double and the rounding midpoint below it. When no finite double is valid (exclusive MAX_VALUE), the
+ * exact midpoint threshold describes the texts that overflow to Infinity.
+ */
+export function lowerThreshold(bound: number, exclusive: boolean): Threshold {
+  const m = exclusive ? nextUp(bound === 0 ? 0 : bound) : bound;
+  if (!Number.isFinite(m)) return exactLowerThreshold(bound, exclusive);
+  return { t: decFromText(shortest(m)), incl: true };
+}
+
+/** The same as lowerThreshold for "JSON.parse(text) <= b" (or "< b"). */
+export function upperThreshold(bound: number, exclusive: boolean): Threshold {
+  const m = exclusive ? nextDown(bound === 0 ? 0 : bound) : bound;
+  if (!Number.isFinite(m)) return exactUpperThreshold(bound, exclusive);
+  return { t: decFromText(shortest(m)), incl: true };
+}
+
+/** JavaScript's shortest round-trip decimal of a double (-0 as 0). */
+function shortest(x: number): string {
+  return x === 0 ? "0" : String(x);
 }
 
 /** Exact value of a JSON number text (any JSON number syntax). */

@@ -1,6 +1,6 @@
 import { UnsupportedSchemaError } from "../../errors.js";
 import { ALL_SCALARS, normalizeRanges } from "../../grammar/ranges.js";
-import { rAlt, rChars, rRep, rSeq, type RNode } from "../../automata/Regex.js";
+import { rChars, rRep, rSeq, type RNode } from "../../automata/Regex.js";
 import { parsePattern } from "./parsePattern.js";
 
 /**
@@ -23,6 +23,9 @@ export const STRING_FORMATS: readonly string[] = Object.freeze([
 /** Formats that constrain numbers only, or nothing: a string always satisfies them (as in ajv). */
 const NO_CONSTRAINT = new Set(["password", "binary", "int32", "int64", "float", "double"]);
 
+const DUR_T = String.raw`T(?:\d+H(?:\d+M)?(?:\d+S)?|\d+M(?:\d+S)?|\d+S)`;
+const DURATION = String.raw`P(?:\d+Y(?:\d+M)?(?:\d+D)?(?:${DUR_T})?|\d+M(?:\d+D)?(?:${DUR_T})?|\d+D(?:${DUR_T})?|${DUR_T}|\d+W)`;
+
 /** Regular expressions copied from ajv-formats 3 (`fullFormats`), minus the `^`/`$` anchors, with their flags. */
 const AJV_REGEX: Record<string, [string, boolean]> = {
   "uri-reference": [String.raw`(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?`, true],
@@ -36,9 +39,9 @@ const AJV_REGEX: Record<string, [string, boolean]> = {
   "json-pointer": [String.raw`(?:\/(?:[^~/]|~0|~1)*)*`, false],
   "json-pointer-uri-fragment": [String.raw`#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*`, true],
   "relative-json-pointer": [String.raw`(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)`, false],
-  // ajv-formats' `duration` with its two lookaheads unfolded: `(?!$)` after P = something follows; `T(?=\d)` = a
-  // component follows T
-  duration: [String.raw`P(?:(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?:\d+H(?:\d+M)?(?:\d+S)?|\d+M(?:\d+S)?|\d+S))?|\d+W)`, false],
+  // ajv-formats' `duration` with its two lookaheads unfolded: `(?!$)` after P = at least one component;
+  // `T(?=\d)` = a component follows T
+  duration: [DURATION, false],
 };
 
 const D = String.raw`\d`;
@@ -123,10 +126,11 @@ export function formatRegex(name: string, path: string, maxLength: number | unde
       return fromSource(name, URI_SOURCE, true);
     }
     case "byte": {
-      // ajv-formats tests /^…$/gm: with the `m` flag any line may match, and an empty line does, so a string with a
-      // line terminator always passes; without one the whole string must be base64
+      // ajv-formats tests /^…$/gm: with the `m` flag it suffices that one line (text between line terminators,
+      // possibly empty) is base64
       const b64 = fromSource(name, String.raw`(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?`, false);
-      return rAlt(b64, rSeq(ANY_STRING, rChars(LINE_TERMINATORS), ANY_STRING));
+      const lt = rChars(LINE_TERMINATORS);
+      return rSeq(rRep(rSeq(ANY_STRING, lt), 0, 1), b64, rRep(rSeq(lt, ANY_STRING), 0, 1));
     }
     default:
       throw new UnsupportedSchemaError(

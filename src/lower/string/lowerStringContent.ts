@@ -4,11 +4,11 @@ import type { GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
 import type { Limits } from "../../options.js";
-import { complement, determinize, intersect, minimize, type Dfa } from "../../automata/Dfa.js";
+import { complement, determinize, intersect, lengthRange, minimize, type Dfa } from "../../automata/Dfa.js";
 import { dfaToExpr } from "../../automata/dfaToExpr.js";
 import { dfaToRules } from "../../automata/dfaToRules.js";
 import { buildNfa } from "../../automata/Nfa.js";
-import { expansionSize, hasAnchor, rAlt, rChars, rLit, rRep, rSeq, R_EMPTY, type RNode } from "../../automata/Regex.js";
+import { expansionSize, hasAnchor, rAlt, rChars, rLit, rRep, rSeq, R_EMPTY, R_NEVER, type RNode } from "../../automata/Regex.js";
 import { formatRegex } from "./formats.js";
 import { spellExpr } from "./jsonSpelling.js";
 import { parsePattern } from "./parsePattern.js";
@@ -89,6 +89,12 @@ function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr
     if (node) pos.push(searchLang(node));
   }
   for (const f of spec.formats) {
+    if (f === "hostname" && !ctx.strict && (max === undefined || max > 253)) {
+      // keep the label syntax, drop only the total-length rule a grammar cannot count
+      relax(ctx, `format "hostname": the 253-character total length is not enforced (add "maxLength": 253 to enforce it)`);
+      pos.push({ node: formatRegex(f, path, 253)!, anchorFree: true, search: false });
+      continue;
+    }
     const node = tryUnsupported(ctx, () => formatRegex(f, path, max), `format "${f}" is not enforced`);
     if (node) pos.push({ node, anchorFree: !hasAnchor(node), search: false });
   }
@@ -110,9 +116,22 @@ function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr
     if (!hasLength && !only.search) return regexToExpr(only.node, limits, path);
     const merged = hasLength ? mergeLength(only.node, min, max) : null;
     if (merged) return regexToExpr(merged, limits, path);
+    if (hasLength && !only.search) {
+      // lengths implied by the format/pattern itself (date, uuid, ipv4...) need no automaton product
+      const range = lengthRange(toDfa(only.node, ctx, Date.now() + limits.maxCompileMs));
+      if (range === null) return NOTHING;
+      if (range.min >= min && (max === undefined || range.max <= max)) return regexToExpr(only.node, limits, path);
+    }
     if (!hasLength) {
+      // an unanchored pattern's automaton gives an unambiguous shape (`[^0-9]*[0-9].*` for `\d`); it is only an
+      // improvement, so it gets a small budget and falls back to the direct `.*(…).*` translation
+      const budget: StringLowerContext = {
+        ...ctx,
+        rules: undefined,
+        limits: { ...limits, maxAutomatonStates: Math.min(limits.maxAutomatonStates, 2_000), maxCompileMs: Math.min(limits.maxCompileMs, 500) },
+      };
       try {
-        return viaAutomata(pos, neg, notValues, min, max, ctx, spell);
+        return viaAutomata(pos, neg, notValues, min, max, budget, spell);
       } catch (e) {
         if (!(e instanceof LimitExceededError)) throw e;
         return regexToExpr(only.node, limits, path);
@@ -182,17 +201,50 @@ function searchLang(node: RNode): Lang {
   return { node: rAlt(...out), anchorFree: true, search };
 }
 
-/** `C`, `C{a,b}` with length bounds folded in; null for any other shape. */
+/** Number of code points every match of `n` has, or null when it varies (or the node has anchors). */
+function fixedLength(n: RNode): number | null {
+  switch (n.t) {
+    case "chars":
+      return 1;
+    case "seq": {
+      let total = 0;
+      for (const it of n.items) {
+        const l = fixedLength(it);
+        if (l === null) return null;
+        total += l;
+      }
+      return total;
+    }
+    case "rep": {
+      const l = fixedLength(n.item);
+      return l !== null && n.max === n.min ? l * n.min : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Folds length bounds into shapes like `C`, `C{a,b}`, `prefix C{a,b} suffix` (fixed-length parts around one
+ * repeated class) or fixed-length sequences; null for any other shape.
+ */
 function mergeLength(node: RNode, min: number, max: number | undefined): RNode | null {
-  let item: RNode;
-  let lo: number;
-  let hi: number | null;
-  if (node.t === "chars") (item = node), (lo = 1), (hi = 1);
-  else if (node.t === "rep" && node.item.t === "chars") (item = node.item), (lo = node.min), (hi = node.max);
-  else return null;
-  const a = Math.max(lo, min);
-  const b = max === undefined ? hi : hi === null ? max : Math.min(hi, max);
-  return rRep(item, a, b);
+  const items = node.t === "seq" ? node.items : [node];
+  let fixed = 0;
+  let variable = -1;
+  for (let i = 0; i < items.length; i++) {
+    const l = fixedLength(items[i]);
+    if (l !== null) fixed += l;
+    else if (variable < 0 && items[i].t === "rep" && (items[i] as { item: RNode }).item.t === "chars") variable = i;
+    else return null;
+  }
+  if (variable < 0) return fixed >= min && (max === undefined || fixed <= max) ? node : R_NEVER;
+  const r = items[variable] as { t: "rep"; item: RNode; min: number; max: number | null };
+  const lo = Math.max(r.min, min - fixed);
+  const hi = max === undefined ? r.max : r.max === null ? max - fixed : Math.min(r.max, max - fixed);
+  const out = [...items];
+  out[variable] = rRep(r.item, lo, hi);
+  return hi !== null && hi < lo ? R_NEVER : rSeq(...out);
 }
 
 function lengthOnly(min: number, max: number | undefined): GExpr {
@@ -260,7 +312,7 @@ function lengthDfa(min: number, max: number | undefined, maxStates: number, path
   return { start: 0, accept, trans };
 }
 
-function toDfa(node: RNode, ctx: StringLowerContext): Dfa {
+function toDfa(node: RNode, ctx: StringLowerContext, deadline: number): Dfa {
   const cap = ctx.limits.maxAutomatonStates;
   if (expansionSize(node, cap) > cap) {
     throw new LimitExceededError(
@@ -269,7 +321,7 @@ function toDfa(node: RNode, ctx: StringLowerContext): Dfa {
       ctx.path,
     );
   }
-  return minimize(determinize(buildNfa(node, cap, ctx.path), cap, ctx.path));
+  return minimize(determinize(buildNfa(node, cap, ctx.path), cap, ctx.path, deadline));
 }
 
 function viaAutomata(
@@ -282,19 +334,37 @@ function viaAutomata(
   spell: (e: GExpr) => GExpr,
 ): GExpr {
   const cap = ctx.limits.maxAutomatonStates;
+  const deadline = Date.now() + ctx.limits.maxCompileMs;
   const dfas: Dfa[] = [];
-  for (const l of pos) dfas.push(toDfa(l.node, ctx));
-  for (const l of neg) dfas.push(minimize(complement(toDfa(l.node, ctx))));
-  if (notValues.length) dfas.push(minimize(complement(toDfa(rAlt(...notValues.map(rLit)), ctx))));
-  if (min > 0 || max !== undefined) dfas.push(lengthDfa(min, max, cap, ctx.path));
+  for (const l of pos) dfas.push(toDfa(l.node, ctx, deadline));
+  for (const l of neg) dfas.push(minimize(complement(toDfa(l.node, ctx, deadline))));
+  if (notValues.length) dfas.push(minimize(complement(toDfa(rAlt(...notValues.map(rLit)), ctx, deadline))));
   dfas.sort((a, b) => a.accept.length - b.accept.length);
   let acc = dfas[0];
   for (let i = 1; i < dfas.length; i++) {
     if (acc.accept.length === 0) return NOTHING;
-    acc = minimize(intersect(acc, dfas[i], cap, ctx.path));
+    acc = minimize(intersect(acc, dfas[i], cap, ctx.path, deadline));
   }
   acc = minimize(acc);
-  if (acc.accept.length === 0) return NOTHING;
+  const range = lengthRange(acc);
+  if (range === null) return NOTHING;
+  // the length bounds need a product only when the other constraints do not imply them (date, uuid, ipv4...)
+  if (min > range.min || (max !== undefined && max < range.max)) {
+    try {
+      acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline));
+    } catch (e) {
+      if (!(e instanceof LimitExceededError)) throw e;
+      if (ctx.strict) {
+        throw new LimitExceededError(
+          e.code,
+          `minLength ${min}/maxLength ${max ?? "-"} together with the patterns/format need a too large automaton (${e.message}); lower the length bounds, or compile with strict: false to enforce the patterns/format without them`,
+          ctx.path,
+        );
+      }
+      relax(ctx, `minLength/maxLength are not enforced together with the patterns/format: ${e.message}`);
+    }
+    if (acc.accept.length === 0) return NOTHING;
+  }
   if (!ctx.rules) return dfaToExpr(acc, Math.min(ctx.limits.maxGrammarSize, MAX_STRING_EXPR_SIZE), ctx.path);
   try {
     return dfaToExpr(acc, MAX_INLINE_EXPR_SIZE, ctx.path);

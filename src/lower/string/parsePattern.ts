@@ -138,7 +138,8 @@ export function parsePattern(source: string, path: string, opts: PatternOptions 
         if (e.kind === "start") return { t: "start" };
         if (e.kind === "end") return { t: "end" };
         if (e.kind === "word") return unsupported("a word boundary", e);
-        return unsupported(`a ${e.kind} assertion, which is not regular`, e);
+        // lookaround keeps a language regular in theory, but its automaton (alternating/boolean) is not built here
+        return unsupported(`a ${e.kind} assertion, which is not supported`, e);
       default:
         return unsupported("an unsupported construct", e as AST.Node);
     }

@@ -10,7 +10,9 @@ import type { FormatName } from "../types.js";
  * - `body: "array"`: `open + afterOpen + "[" + <call JSON>, joined by ", " + "]" + beforeClose + close` (one block).
  * - `body: "python-list"`: `"[" + name(k=v, ...), joined by ", " + "]"` (one block, the whole reply).
  * The call JSON is `canonicalJson` of `{ [nameKey]: name, [idKey]: id (if any), [argumentsKey]: arguments }`, except
- * that with `argumentsEncoding: "single-quoted-json"` the arguments are `'` + canonicalJson(arguments) + `'`.
+ * that with `argumentsEncoding: "single-quoted-json"` the arguments are `'` + canonicalJson(arguments) + `'`, with
+ * each `'` inside written `\u0027` (valid JSON, and the quoted text stays free of its delimiter).
+ * A grammar for a format emits exactly this text around the per-tool argument grammars; `maxCalls` bounds the calls.
  */
 export interface FormatDescription {
   readonly name: FormatName;

@@ -4,6 +4,7 @@ import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { parsePythonCall, pythonLiteral, PYTHON_IDENTIFIER } from "../pythonCall.js";
 import type { ParseMode } from "../types.js";
 import type { FormatDescription } from "./FormatDescription.js";
+import { isCompactJson } from "./isCompactJson.js";
 
 /** One call as a format carries it. */
 export interface UnitCall {
@@ -52,10 +53,30 @@ export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMod
   } catch {
     canonical = "";
   }
-  if (r.repairs.length > 0 || canonical !== text) {
+  if (r.repairs.length > 0 || (canonical !== text && !canonicalModuloScalars(text, r.call, d))) {
     return { ok: false, code: "NONCANONICAL", message: `not the canonical ${d.name} rendering of the call (expected ${JSON.stringify(canonical.slice(0, 200))})` };
   }
   return r;
+}
+
+/**
+ * The unit is the canonical rendering except for how the arguments' strings and numbers are spelled (`"\u0041"` for
+ * `"A"`, `1e2` for `100`) — texts a compiled grammar accepts, since it fixes the layout, not the scalar spelling.
+ */
+function canonicalModuloScalars(text: string, call: UnitCall, d: FormatDescription): boolean {
+  if (d.body === "python-list" || d.argumentsEncoding !== "object") return false;
+  let empty: string;
+  try {
+    empty = renderCallUnit({ ...call, arguments: {} }, d);
+  } catch {
+    return false;
+  }
+  // the arguments come last in the call object: `…, "arguments": {}}` + beforeClose
+  const suffix = "}" + (d.body === "object" ? d.beforeClose : "");
+  const prefix = empty.slice(0, empty.length - suffix.length - 2);
+  if (text.length < prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) return false;
+  const args = text.slice(prefix.length, text.length - suffix.length);
+  return args.startsWith("{") && isCompactJson(args);
 }
 
 function parsePythonUnit(text: string): UnitResult {
@@ -77,6 +98,8 @@ function isFiniteJson(v: JsonValue): boolean {
 /** Glaive's arguments are a single-quoted JSON text written raw (no escape processing), as in its dataset. */
 const GLAIVE_CALL = /^(\s*)\{\s*"name"\s*:\s*("(?:[^"\\]|\\.)*")\s*,\s*"arguments"\s*:\s*'([^]*)'\s*\}(\s*)$/;
 
+const CODE_FENCE = /^\s*```[A-Za-z]*[ \t]*\n?([^]*?)\n?[ \t]*```\s*$/;
+
 function parseJsonUnit(text: string, d: FormatDescription): UnitResult {
   const repairs: Repair[] = [];
   const glaive = d.argumentsEncoding === "single-quoted-json" ? GLAIVE_CALL.exec(text) : null;
@@ -96,6 +119,13 @@ function parseJsonUnit(text: string, d: FormatDescription): UnitResult {
     checkLayout(text, glaive[1].length, text.length - glaive[4].length, d, repairs);
     return { ok: true, call: { name: String(name), arguments: args.value }, repairs };
   }
+  const fence = CODE_FENCE.exec(text);
+  if (fence) {
+    // a Markdown code fence around the JSON: read what is inside
+    const inner = parseJsonUnit(d.afterOpen + fence[1] + d.beforeClose, d);
+    if (inner.ok) inner.repairs.unshift({ code: "CODE_FENCE", at: 0 });
+    return inner;
+  }
   const r = parseLenientJson(text);
   if (!r.ok) return { ok: false, code: r.code, message: r.message, at: r.at };
   repairs.push(...r.repairs);
@@ -111,6 +141,25 @@ function parseJsonUnit(text: string, d: FormatDescription): UnitResult {
   return interpretCall(value, d, repairs);
 }
 
+/**
+ * [start, end) ranges of two or more JSON objects written one after another (whitespace or commas between), or
+ * null when `text` is not that. Models sometimes put several calls in one Qwen3 block.
+ */
+export function splitObjects(text: string): Array<[number, number]> | null {
+  const out: Array<[number, number]> = [];
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /[\s,]/.test(text[i])) i++;
+    if (i >= text.length) break;
+    if (text[i] !== "{") return null;
+    const r = parseLenientJson(text, i);
+    if (!r.ok) return null;
+    out.push([i, r.end]);
+    i = r.end;
+  }
+  return out.length >= 2 ? out : null;
+}
+
 function checkLayout(text: string, valueStart: number, valueEnd: number, d: FormatDescription, repairs: Repair[]) {
   if (text.slice(0, valueStart) !== d.afterOpen || text.slice(valueEnd) !== d.beforeClose) {
     repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
@@ -123,16 +172,17 @@ export function interpretCall(value: JsonValue, d: FormatDescription, repairs: R
   const name = value[d.nameKey];
   if (typeof name !== "string") return { ok: false, code: "MISSING_NAME", message: `the call has no string "${d.nameKey}"` };
   const keys = Object.keys(value);
-  let argKey: string | undefined = d.argumentsKey in value ? d.argumentsKey : undefined;
+  const has = (k: string) => Object.hasOwn(value, k);
+  let argKey: string | undefined = has(d.argumentsKey) ? d.argumentsKey : undefined;
   if (argKey === undefined) {
-    argKey = d.argumentsAliases.find((k) => k in value);
+    argKey = d.argumentsAliases.find(has);
     if (argKey !== undefined) repairs.push({ code: "ARGUMENTS_KEY_ALIAS", at: -1 });
   }
   const known = new Set<string>([d.nameKey, d.argumentsKey, ...d.argumentsAliases, ...(d.idKey ? [d.idKey] : ["id"])]);
-  if (keys.some((k) => !known.has(k)) || (argKey && argKey !== d.argumentsKey && d.argumentsKey in value)) {
+  if (keys.some((k) => !known.has(k)) || (argKey !== undefined && argKey !== d.argumentsKey && has(d.argumentsKey))) {
     repairs.push({ code: "EXTRA_KEYS", at: -1 });
   }
-  if (!d.idKey && "id" in value) repairs.push({ code: "EXTRA_KEYS", at: -1 });
+  if (!d.idKey && has("id")) repairs.push({ code: "EXTRA_KEYS", at: -1 });
   let args: JsonValue = {};
   if (argKey === undefined) {
     repairs.push({ code: "MISSING_ARGUMENTS", at: -1 });

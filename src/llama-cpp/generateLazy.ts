@@ -1,0 +1,109 @@
+import type { Token } from "node-llama-cpp";
+import type { FinishReason } from "./generationTypes.js";
+import { generateWithMask } from "./generateWithMask.js";
+import { compiledFor, readToolCallTurn, vocabularyOf, type GenerateToolCallsOptions, type ToolCallGeneration } from "./generateToolCalls.js";
+import { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
+import { renderQwen3Prompt, templateTools } from "./qwen3ChatPrompt.js";
+import { withSequence } from "./withSequence.js";
+
+/** Qwen3's `<tool_call>` special token. */
+export const QWEN3_TOOL_CALL_TOKEN = 151657;
+
+export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "toolChoice" | "engine"> {
+  readonly engine: "gbnf" | "matcher";
+  /** The token that switches the grammar on. @defaultValue 151657 (`<tool_call>` in Qwen3) */
+  readonly triggerToken?: number;
+}
+
+export interface LazyGeneration extends ToolCallGeneration {
+  /** Tokens generated freely before the trigger (all of them when it never came). */
+  readonly freeTokens: number;
+  /** The trigger token was generated and the grammar took over. */
+  readonly triggered: boolean;
+}
+
+/**
+ * A lazy grammar: the model writes freely until it emits the trigger token (`<tool_call>`, one token in Qwen3), and
+ * from there the output is constrained by toolgram's grammar for `toolChoice: "required"` without free text,
+ * already advanced past the trigger. This is what llama-server does with `grammar_lazy: true` and
+ * `grammar_triggers` (its tool-call grammars are lazy, triggered by the format's opening word or token).
+ *  - `engine: "gbnf"`: llama.cpp's grammar state is fed the trigger token, then enforced by its sampler;
+ *  - `engine: "matcher"`: toolgram's matcher accepts the trigger token, then masks every step.
+ */
+export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGeneration> {
+  const { model, tools } = options;
+  const trigger = options.triggerToken ?? QWEN3_TOOL_CALL_TOKEN;
+  const compiled = compiledFor(tools, "required", options.parallel, false);
+  const declared = compiled.tools;
+  const prompt = renderQwen3Prompt(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
+  const maxTokens = options.maxTokens ?? 256;
+  const temperature = options.temperature ?? 0.7;
+  const seed = options.seed ?? 0;
+  const input = model.tokenize(prompt, true);
+  const started = performance.now();
+
+  // The GBNF path stays on one sequence; the matcher path continues in generateWithMask with the free part as prompt.
+  const probe = options.engine === "gbnf" ? await LlamaGrammarProbe.create(model, compiled.toGbnf()) : undefined;
+  const phase = await withSequence({ model, prompt: input }, async (sequence) => {
+    const tokens: Token[] = [];
+    let triggered = false;
+    let finishReason: FinishReason = "length";
+    for await (const token of sequence.evaluate(input, { temperature, seed })) {
+      if (tokens.length >= maxTokens) break;
+      tokens.push(token);
+      if (token === trigger) {
+        triggered = true;
+        break;
+      }
+    }
+    if (!triggered && tokens.length < maxTokens) finishReason = "stop";
+    const freeTokens = triggered ? tokens.length - 1 : tokens.length;
+    if (!triggered || probe === undefined) return { tokens, triggered, finishReason, freeTokens };
+    probe.accept(trigger);
+    finishReason = "stop";
+    // The trigger was sampled but not yet evaluated: evaluate it, under the grammar that has already consumed it.
+    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state })) {
+      if (tokens.length >= maxTokens) {
+        finishReason = "length";
+        break;
+      }
+      tokens.push(token);
+    }
+    if (tokens.length >= maxTokens) finishReason = "length";
+    return { tokens, triggered, finishReason, freeTokens };
+  });
+
+  let tokens: readonly number[] = phase.tokens;
+  let finishReason = phase.finishReason;
+  let forcedTokens = 0;
+  if (phase.triggered && options.engine === "matcher") {
+    const matcher = compiled.createMatcher(options.vocab ?? (await vocabularyOf(model)));
+    if (!matcher.acceptToken(trigger)) throw new Error(`the grammar does not start with the trigger token ${trigger}`);
+    const rest = await generateWithMask({
+      model,
+      prompt: [...input, ...phase.tokens],
+      matcher,
+      maxTokens: maxTokens - phase.tokens.length,
+      temperature,
+      seed: seed + 1,
+      jumpForward: options.jumpForward ?? true,
+    });
+    tokens = [...phase.tokens, ...rest.tokens];
+    finishReason = rest.finishReason;
+    forcedTokens = rest.forcedTokens;
+  }
+  const elapsedMs = performance.now() - started;
+  const text = model.detokenize(tokens as Token[], true);
+  return {
+    text,
+    ...readToolCallTurn(text, declared),
+    prompt,
+    tokens,
+    finishReason,
+    elapsedMs,
+    tokensPerSecond: tokens.length / (elapsedMs / 1000),
+    forcedTokens,
+    freeTokens: phase.freeTokens,
+    triggered: phase.triggered,
+  };
+}

@@ -1,0 +1,54 @@
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+/** The one spelling per code point the grammars accept (docs/ARCHITECTURE.md, "JSON spelling"). */
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\bfnrt]|\\u00(?:0[0-7be-f]|1[0-9a-f]))*"/y;
+
+/**
+ * Whether `text` is one JSON value spelled as `canonicalJson` spells it — no whitespace but one space after each
+ * `:` and `,`, `{}` / `[]` when empty, strings in their one canonical spelling — except that numbers may use any JSON
+ * spelling (`1e2`, `100.0`, `-0`). Compiled grammars (compact style) fix everything but the number spelling, so
+ * strict parsing accepts the spellings a grammar can emit, not only the one the renderer writes.
+ */
+export function isCompactJson(text: string): boolean {
+  let i = 0;
+  const token = (re: RegExp): boolean => {
+    re.lastIndex = i;
+    if (!re.test(text)) return false;
+    i = re.lastIndex;
+    return true;
+  };
+  const word = (w: string): boolean => {
+    if (!text.startsWith(w, i)) return false;
+    i += w.length;
+    return true;
+  };
+  // iterative over an explicit stack, so deep nesting cannot overflow the call stack
+  const stack: ("{" | "[")[] = [];
+  for (;;) {
+    // a value
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      i++;
+      const close = c === "{" ? "}" : "]";
+      if (word(close)) {
+        // empty: fall through to what follows the value
+      } else {
+        stack.push(c);
+        if (c === "{" && !(token(STRING) && word(": "))) return false;
+        continue;
+      }
+    } else if (c === '"') {
+      if (!token(STRING)) return false;
+    } else if (!(word("true") || word("false") || word("null") || token(NUMBER))) return false;
+    // after a value: close containers, or a separator and the next item
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) return i === text.length;
+      if (word(", ")) {
+        if (top === "{" && !(token(STRING) && word(": "))) return false;
+        break;
+      }
+      if (!word(top === "{" ? "}" : "]")) return false;
+      stack.pop();
+    }
+  }
+}

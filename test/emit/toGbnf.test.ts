@@ -1,0 +1,131 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { GBNF_MAX_REPEAT, toGbnf } from "../../src/emit/toGbnf.js";
+import { ToolgramError } from "../../src/errors.js";
+import { accepts } from "../../src/grammar/accepts.js";
+import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
+import type { Grammar } from "../../src/grammar/Grammar.js";
+import { checkGbnfBatchWithLlamaCpp, type GbnfCheck } from "../../src/testing/checkGbnfWithLlamaCpp.js";
+import { arbGrammar, textsOf } from "../grammar/arbGrammar.js";
+import { SEED, corpus, grammar, textsFor } from "../grammar/corpus.js";
+
+// ---------- one llama.cpp child for the whole file
+interface Job {
+  name: string;
+  gbnf: string;
+  grammar?: Grammar;
+  texts: string[];
+}
+const jobs: Job[] = [];
+const randomGrammars = fc.sample(arbGrammar, { seed: SEED, numRuns: 60 });
+randomGrammars.forEach((g, i) => jobs.push({ name: `random-${i}`, gbnf: toGbnf(g), grammar: g, texts: textsOf(g, SEED + i, 15) }));
+for (const k of corpus) {
+  if (k.leftRecursive) continue;
+  jobs.push({ name: k.name, gbnf: toGbnf(k.grammar), grammar: k.grammar, texts: textsFor(k, 20).slice(0, 60) });
+}
+const broken = [
+  'root ::= "a',
+  'root ::= "\\q"',
+  "root ::= [a-",
+  'root ::= "a" undefined-rule',
+  'root ::= x\nx ::= x "a" | "b"',
+  'root ::= "a"{2001}',
+  'root ::= "a"{3,1}', // llama.cpp allocates until it fails: the child's memory cap turns that into a refusal
+];
+let results: GbnfCheck[] = [];
+
+beforeAll(async () => {
+  results = await checkGbnfBatchWithLlamaCpp(
+    [...jobs.map((j) => ({ grammar: j.gbnf, samples: j.texts })), ...broken],
+    { memoryLimitMb: 2048, timeoutMs: 60_000 },
+  );
+}, 240_000);
+
+describe("toGbnf: llama.cpp accepts every emitted grammar and agrees with the reference acceptor", () => {
+  it("parses every emitted grammar", () => {
+    const failed = jobs.map((j, i) => ({ name: j.name, gbnf: j.gbnf, r: results[i] })).filter((x) => !x.r.ok);
+    expect(failed).toEqual([]);
+  });
+
+  it("llama.cpp's grammar engine gives the same verdict as accepts() on every sample", () => {
+    const diffs: { name: string; text: string; llama: boolean; ours: boolean }[] = [];
+    let members = 0;
+    jobs.forEach((j, i) => {
+      j.texts.forEach((t, s) => {
+        const ours = accepts(j.grammar as Grammar, t);
+        if (ours) members++;
+        const llama = results[i].samples?.[s];
+        if (llama !== ours) diffs.push({ name: j.name, text: t.slice(0, 80), llama: llama as boolean, ours });
+      });
+    });
+    expect(diffs).toEqual([]);
+    expect(members).toBeGreaterThan(200);
+  });
+
+  it("refuses deliberately broken grammars (so the check can fail), with llama.cpp's reason", () => {
+    const r = results.slice(jobs.length);
+    expect(r.map((x) => x.ok)).toEqual(broken.map(() => false));
+    expect(r[1].error).toContain("unknown escape");
+    expect(r[3].error).toMatch(/Undefined rule/);
+    expect(r[4].error).toMatch(/left recursion/);
+    expect(r[5].error).toMatch(/repetitions exceeds sane defaults/);
+  });
+});
+
+describe("toGbnf: text", () => {
+  it("golden: a tool call", () => {
+    const k = corpus.find((c) => c.name === "tool-call")!;
+    expect(toGbnf(k.grammar)).toBe(
+      [
+        'root ::= "<tool_call>" "\\n{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": " string (", \\"days\\": " int)? "}}\\n" "</tool_call>"',
+        'string ::= "\\"" char* "\\""',
+        'char ::= [^\\x00-\\x1F\\"\\\\\\uD800-\\uDFFF] | "\\\\" [\\"\\\\nt]',
+        'int ::= "0" | [1-9] [0-9]*',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("golden: repetition forms and class escapes", () => {
+    const g = grammar("root", [
+      ["root", seq(rep(cls([0x61, 0x63]), 2, 5), rep(alt(lit("ab"), lit("c")), 0, 3), rep(lit("x"), 0, null), rep(lit("y"), 1, null), rep(lit("z"), 4, null), rep(lit("w"), 3, 3), ref("esc"))],
+      ["esc", alt(cls([0x2d, 0x2d, 0x5b, 0x5e]), lit('"\\\n\t\r\u0001\u007fé😀'))],
+    ]);
+    expect(toGbnf(g)).toBe(
+      ['root ::= [a-c]{2,5} ("ab" | "c"){0,3} "x"* "y"+ "z"{4,} "w"{3} esc', 'esc ::= [\\-\\[-\\x5E] | "\\"\\\\\\n\\t\\r\\x01\\x7Fé😀"', ""].join("\n"),
+    );
+  });
+
+  it("golden: bounds above the cap are split into helper rules", () => {
+    const g = grammar("root", [["root", rep(lit("a"), 0, 2500)]]);
+    expect(toGbnf(g)).toBe(['root ::= (root-1? "a"{0,999} | root-1{2} "a"{0,500})', 'root-1 ::= "a"{1000}', ""].join("\n"));
+    expect(GBNF_MAX_REPEAT).toBe(1000);
+  });
+
+  it("never prints a bound above the cap nor max < min, and is deterministic", () => {
+    for (const j of jobs) {
+      for (const m of j.gbnf.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+        const lo = Number(m[1]);
+        expect(lo).toBeLessThanOrEqual(GBNF_MAX_REPEAT);
+        if (m[2]) {
+          expect(Number(m[2])).toBeLessThanOrEqual(GBNF_MAX_REPEAT);
+          expect(Number(m[2])).toBeGreaterThanOrEqual(lo);
+        }
+      }
+      if (j.grammar) expect(toGbnf(j.grammar)).toBe(j.gbnf);
+    }
+  });
+
+  it("refuses left recursion (llama.cpp would) and invalid grammars", () => {
+    for (const k of corpus.filter((c) => c.leftRecursive)) {
+      expect(() => toGbnf(k.grammar)).toThrow(ToolgramError);
+      expect(() => toGbnf(k.grammar)).toThrow(/left-recursive/);
+    }
+    expect(() => toGbnf(grammar("root", [["root", { type: "repeat", item: lit("a"), min: 3, max: 1 }]]))).toThrow(/max 1/);
+  });
+
+  it("prints a root named otherwise as `root`, renaming a clashing rule", () => {
+    const g = grammar("main", [["main", seq(ref("root"), lit("!"))], ["root", lit("r")]]);
+    expect(toGbnf(g)).toBe('root ::= root-2 "!"\nroot-2 ::= "r"\n');
+  });
+});
