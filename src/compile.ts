@@ -207,7 +207,7 @@ function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions): JsonObject 
   };
 }
 
-const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "limits"];
+const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "unknownKeywords", "limits"];
 const TOOL_OPTION_KEYS = [...SCHEMA_OPTION_KEYS, "format", "toolChoice", "parallel", "freeText", "specialTokens"];
 
 /** A misspelled option (`tool_choice`) would otherwise be ignored silently and compile something else. */

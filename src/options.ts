@@ -58,6 +58,13 @@ export interface SchemaCompileOptions {
    * (tool arguments' default: a model inventing parameters is the failure to prevent). @defaultValue "spec"
    */
   additionalProperties?: "spec" | "forbid";
+  /**
+   * Keywords and `format` names toolgram does not know. `"error"`: refuse them (a typo such as `minLenght` must not
+   * silently widen the grammar). `"ignore"`: treat them as annotations, as the JSON Schema spec and ajv (`strict:
+   * false`) do; the grammar stays exact because an unknown keyword has no effect on validity. A warning is recorded.
+   * @defaultValue "error"
+   */
+  unknownKeywords?: "error" | "ignore";
   limits?: Partial<Limits>;
 }
 
@@ -66,6 +73,7 @@ export interface ResolvedSchemaOptions {
   strict: boolean;
   whitespace: WhitespaceOption;
   additionalProperties: "spec" | "forbid";
+  unknownKeywords: "error" | "ignore";
   limits: Limits;
 }
 
@@ -78,6 +86,9 @@ export function resolveSchemaOptions(
     if (typeof v !== "number" || !(v > 0)) {
       throw new InvalidSchemaError("INVALID_OPTION", `limits.${k} must be a positive number, got ${String(v)}`);
     }
+  }
+  if (o?.unknownKeywords !== undefined && o.unknownKeywords !== "error" && o.unknownKeywords !== "ignore") {
+    throw new InvalidSchemaError("INVALID_OPTION", `unknownKeywords must be "error" or "ignore", got ${JSON.stringify(o.unknownKeywords)}`);
   }
   const ws = o?.whitespace ?? "compact";
   if (ws !== "compact") {
@@ -93,6 +104,7 @@ export function resolveSchemaOptions(
     strict: o?.strict ?? true,
     whitespace: ws,
     additionalProperties: o?.additionalProperties ?? defaults.additionalProperties,
+    unknownKeywords: o?.unknownKeywords ?? "error",
     limits,
   };
 }

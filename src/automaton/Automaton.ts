@@ -11,6 +11,11 @@ export interface AutomatonOptions {
   specialTokens?: "token-or-text" | "token-only";
   /** Cap on NFA states and on interned automaton configurations. @defaultValue DEFAULT_LIMITS.maxAutomatonStates */
   maxStates?: number;
+  /**
+   * With "token-only": the `token` texts the vocabulary has as special tokens; a `token` node missing from it is
+   * treated as matching nothing. Undefined: every `token` node is available.
+   */
+  availableAtoms?: ReadonlySet<string>;
 }
 
 /**
@@ -65,7 +70,8 @@ export class Automaton {
 
   constructor(grammar: Grammar, opts: AutomatonOptions = {}) {
     this.maxStates = opts.maxStates ?? DEFAULT_LIMITS.maxAutomatonStates;
-    this.nfa = buildNfa(grammar, { specialTokens: opts.specialTokens ?? "token-or-text", maxStates: this.maxStates });
+    const specialTokens = opts.specialTokens ?? "token-or-text";
+    this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms });
     this.atomTexts = this.nfa.atomTexts;
     this.mark = new Uint32Array(this.nfa.stateCount);
     this.frameStartRs = this.nfa.frameStart.map((s) => (s >= 0 ? this.closure([s]) : DEAD));

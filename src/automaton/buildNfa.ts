@@ -46,6 +46,11 @@ export interface Nfa {
 export interface NfaOptions {
   specialTokens: "token-or-text" | "token-only";
   maxStates: number;
+  /**
+   * With "token-only": the `token` texts the vocabulary has as special tokens. A `token` node missing from it derives
+   * nothing, so that no mask leads into a place only that token could leave. Undefined: all are available.
+   */
+  availableAtoms?: ReadonlySet<string>;
 }
 
 /** Growable edge list: parallel number arrays, turned into CSR at the end. */
@@ -78,7 +83,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const frameBodies: GExpr[] = [];
   const pendingFrames: number[] = [];
   const sharedKeys: (string | undefined)[] = [];
-  const productiveRule = productiveRules(g);
+  const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
+  const productiveRule = productiveRules(g, tokenOk);
   const frameIndex = new Map(frames.map((n, i) => [n, i]));
   const frameNames = [...frames];
   const frameStart: number[] = [];
@@ -101,7 +107,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     let r = productiveMemo.get(e);
     if (r !== undefined) return r;
     switch (e.type) {
-      case "literal": case "charClass": case "token": r = true; break;
+      case "literal": case "charClass": r = true; break;
+      case "token": r = tokenOk(e.text); break;
       case "seq": r = e.items.every(productive); break;
       case "alt": r = e.items.some(productive); break;
       case "repeat": r = e.min === 0 || productive(e.item); break;
@@ -172,11 +179,22 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         for (let k = 0; k < e.items.length; k++) {
           const it = e.items[k];
           const after = e.items[k + 1];
-          if (after !== undefined && after.type === "literal" && isWideLoop(it)) {
-            // call a shared frame for "loop, closing literal": its masks are computed once for every place it occurs
-            const nxt = k + 1 === e.items.length - 1 ? to : newState();
-            calls.add(cur, sharedFrame(it, after), 0, nxt);
+          if (after !== undefined && after.type === "literal" && after.text.length > 0 && isWideLoop(it)) {
+            // call a shared frame for "loop, closing character": its masks are computed once for every place it
+            // occurs. Only the first character closes the frame; the rest of the literal (`", "next_key": ` after
+            // the optimizer merged them) is the caller's, so that every string frame with the same content shares
+            // one frame key, and so its masks across grammars
+            const first = String.fromCodePoint(after.text.codePointAt(0)!);
+            const rest = after.text.slice(first.length);
+            const last = k + 1 === e.items.length - 1;
+            const nxt = last && rest === "" ? to : newState();
+            calls.add(cur, sharedFrame(it, first === after.text ? after : { type: "literal", text: first }), 0, nxt);
             cur = nxt;
+            if (rest !== "") {
+              const nxt2 = last ? to : newState();
+              literal(cur, nxt2, rest);
+              cur = nxt2;
+            }
             k++;
             continue;
           }
@@ -397,11 +415,12 @@ function forEachRef(e: GExpr, f: (rule: string) => void): void {
 }
 
 /** Rules that derive at least one finite text (least fixpoint). */
-function productiveRules(g: Grammar): Set<string> {
+function productiveRules(g: Grammar, tokenOk: (text: string) => boolean): Set<string> {
   const prod = new Set<string>();
   const p = (e: GExpr): boolean => {
     switch (e.type) {
-      case "literal": case "charClass": case "token": return true;
+      case "literal": case "charClass": return true;
+      case "token": return tokenOk(e.text);
       case "seq": return e.items.every(p);
       case "alt": return e.items.some(p);
       case "repeat": return e.min === 0 || p(e.item);
@@ -474,5 +493,53 @@ function frameRules(g: Grammar): string[] {
     }
   };
   for (const name of g.rules.keys()) if (!index.has(name)) visit(name);
-  return [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && (recursive.has(n) || shared(n)))];
+  const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || shared(n)));
+  largeSharedFrames(g, frames);
+  return [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))];
+}
+
+/** A rule inlined in more copies than one whose inlined NFA would have more states than this gets its own frame. */
+const INLINE_COPY_LIMIT = 64;
+
+/**
+ * Add to `frames` every rule whose inlining would multiply the NFA: one built in several copies (referenced from
+ * several places, or under a bounded repetition) whose inlined body is large. Decided callees first, so that a
+ * rule's size counts a call to a frame as one state: the NFA stays linear in the grammar's size, where inlining a
+ * chain of rules each referenced k times (per-digit residue rules of `multipleOf`) would build k^depth copies.
+ */
+function largeSharedFrames(g: Grammar, frames: Set<string>): void {
+  const copies = new Map<string, number>();
+  const count = (e: GExpr, mult: number): void => {
+    if (e.type === "ref") copies.set(e.rule, (copies.get(e.rule) ?? 0) + mult);
+    else if (e.type === "seq" || e.type === "alt") for (const x of e.items) count(x, mult);
+    else if (e.type === "repeat") count(e.item, Math.min(mult * (e.max ?? e.min + 1), 1 << 20));
+  };
+  for (const body of g.rules.values()) count(body, 1);
+  const size = new Map<string, number>();
+  const cap = (x: number): number => Math.min(x, 1 << 30);
+  const est = (e: GExpr): number => {
+    switch (e.type) {
+      case "literal": return new TextEncoder().encode(e.text).length + 1;
+      case "charClass": return e.ranges.length * 2 + 1;
+      case "token": return e.text.length * 2 + 2;
+      case "seq": return cap(e.items.reduce((a, x) => a + est(x), 1));
+      case "alt": return cap(e.items.reduce((a, x) => a + est(x) + 2, 1));
+      case "repeat": return cap(est(e.item) * (e.max ?? e.min + 1) + 2);
+      case "ref": return frames.has(e.rule) ? 1 : ruleSize(e.rule);
+    }
+  };
+  const ruleSize = (name: string): number => {
+    const known = size.get(name);
+    if (known !== undefined) return known;
+    size.set(name, 1); // non-frame rules are not recursive; this only guards against a malformed grammar
+    const body = g.rules.get(name);
+    let s = body ? est(body) : 1;
+    if (!frames.has(name) && (copies.get(name) ?? 0) >= 2 && s > INLINE_COPY_LIMIT) {
+      frames.add(name);
+      s = 1;
+    }
+    size.set(name, s);
+    return s;
+  };
+  for (const name of g.rules.keys()) ruleSize(name);
 }

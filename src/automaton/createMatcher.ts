@@ -1,5 +1,5 @@
 import type { Grammar } from "../grammar/Grammar.js";
-import type { Vocabulary } from "../vocab/Vocabulary.js";
+import { TOKEN_ATOM, type Vocabulary } from "../vocab/Vocabulary.js";
 import { Automaton, type AutomatonOptions } from "./Automaton.js";
 import { MaskTable } from "./MaskTable.js";
 import { TokenMatcher } from "./TokenMatcher.js";
@@ -21,7 +21,8 @@ const tables = new WeakMap<Automaton, WeakMap<Vocabulary, MaskTable>>();
 export function compileAutomaton(grammar: Grammar, opts: AutomatonOptions = {}): Automaton {
   let m = automata.get(grammar);
   if (!m) automata.set(grammar, (m = new Map()));
-  const key = `${opts.specialTokens ?? "token-or-text"}/${opts.maxStates ?? ""}`;
+  const atoms = opts.specialTokens === "token-only" && opts.availableAtoms ? [...opts.availableAtoms].sort() : undefined;
+  const key = `${opts.specialTokens ?? "token-or-text"}/${opts.maxStates ?? ""}/${atoms ? JSON.stringify(atoms) : ""}`;
   let a = m.get(key);
   if (!a) m.set(key, (a = new Automaton(grammar, opts)));
   return a;
@@ -41,5 +42,19 @@ export function maskTableFor(automaton: Automaton, vocab: Vocabulary): MaskTable
  * and mask cache are shared.
  */
 export function createMatcher(grammar: Grammar, vocab: Vocabulary, opts: MatcherOptions = {}): TokenMatcher {
-  return new TokenMatcher(maskTableFor(compileAutomaton(grammar, opts), vocab));
+  // with "token-only", a `token` node the vocabulary lacks cannot be emitted: the automaton must know it, or a mask
+  // could lead into a place only that token leaves
+  const availableAtoms = opts.specialTokens === "token-only" ? specialTexts(vocab) : undefined;
+  return new TokenMatcher(maskTableFor(compileAutomaton(grammar, { ...opts, availableAtoms }), vocab));
+}
+
+const specialTextCache = new WeakMap<Vocabulary, ReadonlySet<string>>();
+function specialTexts(vocab: Vocabulary): ReadonlySet<string> {
+  let s = specialTextCache.get(vocab);
+  if (!s) {
+    const texts = new Set<string>();
+    for (const [id, text] of vocab.atoms) if (vocab.kind[id] === TOKEN_ATOM) texts.add(text);
+    specialTextCache.set(vocab, (s = texts));
+  }
+  return s;
 }

@@ -27,9 +27,16 @@ export function readCorpus(file: string): CorpusRow[] {
     .map((l) => JSON.parse(l) as CorpusRow);
 }
 
+/**
+ * Options of every conformance run: the defaults (strict: refuse what cannot be enforced exactly), except that unknown
+ * keywords and format names are annotations, as the spec and ajv (the referee) read them; real-world schemas carry
+ * many (`javaType`, `links`, `readonly`...).
+ */
+export const CONFORMANCE_OPTIONS = Object.freeze({ unknownKeywords: "ignore" as const });
+
 /** Judges one JSONSchemaBench row: "passing" = compiled and every test right (no tests: compiled). */
 export function judgeRow(compile: SchemaCompiler, row: CorpusRow, budgetMs = 5_000): CorpusResult {
-  const j = judgeSchema(compile, row.schema, row.tests ?? [], {}, budgetMs);
+  const j = judgeSchema(compile, row.schema, row.tests ?? [], CONFORMANCE_OPTIONS, budgetMs);
   let outcome: SchemaOutcome;
   if (j.errorCode === "CRASH" || j.verdicts.includes("crash")) outcome = "crash";
   else if (j.errorCode === "TIMEOUT" || j.errorCode === "LIMIT_COMPILE_TIME") outcome = "timeout";

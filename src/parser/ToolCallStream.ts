@@ -14,7 +14,7 @@ import type {
   ParseResult,
   ParsedToolCall,
   StreamEvent,
-  ToolCallShape,
+  ToolCallConstraint, ToolCallShape,
 } from "./types.js";
 
 const OPEN_QUOTE: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019" };
@@ -81,7 +81,7 @@ interface Block {
  * of times, and only a marker-length tail (or the first characters of the reply, for formats without an opening
  * marker) is held back between chunks.
  */
-export class ToolCallStream<T extends ToolCallShape = ToolCallShape> {
+export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private readonly d: FormatDescription;
   private readonly mode: ParseMode;
   private readonly validators: ToolValidators | undefined;

@@ -13,5 +13,6 @@ export type {
   ParserTool,
   StreamEvent,
   ToolCallMeta,
+  ToolCallConstraint,
   ToolCallShape,
 } from "./types.js";

@@ -34,6 +34,11 @@ class Fail {
  * Never throws.
  */
 export function parseLenientJson(s: string, start = 0, end = s.length): LenientJsonResult {
+  if (start === 0 && end === s.length) {
+    // most model output is plain JSON: the native parser reads it several times faster
+    const fast = parsePlainJson(s);
+    if (fast !== undefined) return { ok: true, value: fast, end: s.trimEnd().length, repairs: [] };
+  }
   const repairs: Repair[] = [];
   let i = start;
   const repair = (code: IssueCode, at: number) => {
@@ -210,4 +215,30 @@ const LITERALS: ReadonlyArray<readonly [string, JsonValue, boolean]> = [
 
 function isPrefixOfLiteral(rest: string): boolean {
   return LITERALS.some(([w]) => w.startsWith(rest)) || rest === "-";
+}
+
+/**
+ * `JSON.parse` of the whole text when it is standard JSON that the lenient reader would read the same way (finite
+ * numbers, nesting within the cap); undefined otherwise, and the lenient reader decides.
+ */
+function parsePlainJson(s: string): JsonValue | undefined {
+  let v: JsonValue;
+  try {
+    v = JSON.parse(s) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  return plainEnough(v, 0) ? v : undefined;
+}
+
+function plainEnough(v: JsonValue, depth: number): boolean {
+  if (typeof v === "number") return Number.isFinite(v);
+  if (v === null || typeof v !== "object") return true;
+  if (depth >= MAX_JSON_DEPTH) return false;
+  if (Array.isArray(v)) {
+    for (const x of v) if (!plainEnough(x, depth + 1)) return false;
+    return true;
+  }
+  for (const k in v) if (!plainEnough(v[k], depth + 1)) return false;
+  return true;
 }

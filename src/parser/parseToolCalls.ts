@@ -1,5 +1,5 @@
 import { ToolCallStream } from "./ToolCallStream.js";
-import type { ParseOptions, ParseResult, ToolCallShape } from "./types.js";
+import type { ParseOptions, ParseResult, ToolCallConstraint, ToolCallShape } from "./types.js";
 
 /**
  * Reads the tool calls out of a model's reply. Never throws on model output: problems and repairs are `issues`,
@@ -10,7 +10,7 @@ import type { ParseOptions, ParseResult, ToolCallShape } from "./types.js";
  * @param options.format wire format @defaultValue "qwen3"
  * @param options.mode "strict" (canonical rendering only) or "tolerant" (repair drifts) @defaultValue "tolerant"
  */
-export function parseToolCalls<TCalls extends ToolCallShape = ToolCallShape>(text: string, options: ParseOptions = {}): ParseResult<TCalls> {
+export function parseToolCalls<TCalls extends ToolCallConstraint = ToolCallShape>(text: string, options: ParseOptions = {}): ParseResult<TCalls> {
   const stream = new ToolCallStream<TCalls>(options);
   stream.push(typeof text === "string" ? text : String(text));
   return stream.end();

@@ -24,6 +24,15 @@ export interface ToolCallShape {
   arguments: JsonObject;
 }
 
+/**
+ * What a call type given to `parseToolCalls<T>` must be. `arguments: object` (not JsonObject) so that interfaces,
+ * which TypeScript never gives an implicit index signature (as `toolgram types` generates them), are accepted.
+ */
+export interface ToolCallConstraint {
+  name: string;
+  arguments: object;
+}
+
 /** Where a call came from and whether its arguments satisfy its tool's schema. */
 export interface ToolCallMeta {
   /** The exact text of the call: the whole block for one-call-per-block formats, the array element otherwise. */
@@ -39,7 +48,7 @@ export interface ToolCallMeta {
 }
 
 /** A parsed call; with a union `T`, `name` discriminates the `arguments` type. */
-export type ParsedToolCall<T extends ToolCallShape = ToolCallShape> = T extends ToolCallShape ? T & ToolCallMeta : never;
+export type ParsedToolCall<T extends ToolCallConstraint = ToolCallShape> = T extends ToolCallConstraint ? T & ToolCallMeta : never;
 
 /** A problem or a repair in model output: data, never an exception. */
 export interface ParseIssue {
@@ -53,7 +62,7 @@ export interface ParseIssue {
   instancePath?: string;
 }
 
-export interface ParseResult<T extends ToolCallShape = ToolCallShape> {
+export interface ParseResult<T extends ToolCallConstraint = ToolCallShape> {
   /** The text outside call blocks, in order. */
   content: string;
   calls: ParsedToolCall<T>[];
@@ -87,7 +96,7 @@ export interface ParseOptions {
  * the position in `ParseResult.calls`). `arguments_delta`s concatenate to the arguments' text as written;
  * `call_end` carries the final, validated call. For array formats the `call_end`s of a list come when the list ends.
  */
-export type StreamEvent<T extends ToolCallShape = ToolCallShape> =
+export type StreamEvent<T extends ToolCallConstraint = ToolCallShape> =
   | { type: "text"; delta: string }
   | { type: "call_start"; index: number; name?: string }
   | { type: "call_name"; index: number; name: string }

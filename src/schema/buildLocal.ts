@@ -87,6 +87,11 @@ function checkFormat(ctx: NormalizeContext, r: KeywordReader): string | undefine
   const f = r.str("format");
   if (f === undefined) return undefined;
   if (!isKnownFormat(f)) {
+    if (ctx.opts.unknownKeywords === "ignore") {
+      // ajv (strict: false) and the spec ignore an unknown format: exactly no constraint, not an over-approximation
+      warn(ctx, "IGNORED_KEYWORD", childPath(r.path, "format"), `unknown format "${f}" read as an annotation`);
+      return undefined;
+    }
     refuse(ctx, "format", childPath(r.path, "format"), `unknown format "${f}" (ajv-formats defines date, time, date-time, email, uri, uuid, ipv4, ...)`, "UNSUPPORTED_FORMAT");
     return undefined;
   }

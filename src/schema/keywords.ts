@@ -1,6 +1,7 @@
 /**
  * Keyword tables. Every key of a schema object is either implemented (it changes the set of valid values and the
- * normalizer models it), an annotation (no effect on validity), an `x-*` extension, or unknown. Unknown keys are
+ * normalizer models it), an annotation (no effect on validity), an extension (`x-*`, or `_*` as JSONSchemaBench
+ * writes disabled keywords such as `_format`), or unknown. Unknown keys are
  * refused in strict mode (code UNKNOWN_KEYWORD) and reported as warnings otherwise, so that a typo such as
  * `minLenght` never silently widens what a grammar accepts.
  */
@@ -20,6 +21,11 @@ export const ANNOTATIONS: ReadonlySet<string> = new Set([
   "contentMediaType", "contentEncoding", "contentSchema", "$schema", "$id", "id", "$vocabulary", "$defs",
   "definitions", "$anchor", "$dynamicAnchor", "$recursiveAnchor",
 ]);
+
+/** Vendor extensions and disabled keywords: annotations by convention (`x-foo`, `_format`). */
+export function isExtensionKeyword(k: string): boolean {
+  return k.startsWith("x-") || k.startsWith("_");
+}
 
 /** Keywords whose value is one subschema. */
 export const SUBSCHEMA_KEYWORDS = ["items", "additionalItems", "contains", "additionalProperties", "propertyNames",

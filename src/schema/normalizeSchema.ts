@@ -12,7 +12,7 @@ import { buildLocal } from "./buildLocal.js";
 import { deepEqual, uniqueValues } from "./deepEqual.js";
 import { finalize } from "./finalize.js";
 import { intersect } from "./intersect.js";
-import { ANNOTATIONS, IMPLEMENTED, detectDraft } from "./keywords.js";
+import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword } from "./keywords.js";
 import { anyNode, makeUnion, never } from "./nodes.js";
 import { childPath, parsePointer, resolvePointer } from "./pointer.js";
 import { buildRefIndex, resolveRef } from "./refIndex.js";
@@ -169,11 +169,15 @@ function normalizeRef(ctx: NormalizeContext, ref: string, ptr: string): SchemaNo
 }
 
 function checkKeywords(ctx: NormalizeContext, o: Record<string, unknown>, path: string): void {
-  const unknown = Object.keys(o).filter((k) => !IMPLEMENTED.has(k) && !ANNOTATIONS.has(k) && !k.startsWith("x-")).sort();
+  const unknown = Object.keys(o).filter((k) => !IMPLEMENTED.has(k) && !ANNOTATIONS.has(k) && !isExtensionKeyword(k)).sort();
   if (!unknown.length) return;
   const where = unknown.map((k) => childPath(path, k)).join(", ");
+  if (ctx.opts.unknownKeywords === "ignore") {
+    warn(ctx, "IGNORED_KEYWORD", path, `unknown keyword${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} read as annotation${unknown.length > 1 ? "s" : ""} (at ${where})`);
+    return;
+  }
   if (ctx.opts.strict) {
-    throw new UnsupportedSchemaError("UNKNOWN_KEYWORD", `unknown keyword${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (at ${where}); remove ${unknown.length > 1 ? "them" : "it"}, prefix ${unknown.length > 1 ? "them" : "it"} with x-, or compile with strict: false to ignore ${unknown.length > 1 ? "them" : "it"}`, path);
+    throw new UnsupportedSchemaError("UNKNOWN_KEYWORD", `unknown keyword${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (at ${where}); remove ${unknown.length > 1 ? "them" : "it"}, prefix ${unknown.length > 1 ? "them" : "it"} with x- or _, or compile with strict: false to ignore ${unknown.length > 1 ? "them" : "it"}`, path);
   }
   warn(ctx, "UNKNOWN_KEYWORD", path, `ignored unknown keyword${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (at ${where})`);
 }

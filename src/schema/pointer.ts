@@ -1,4 +1,4 @@
-/** JSON Pointer helpers (RFC 6901). */
+/** JSON Pointer (RFC 6901): building, parsing and resolving. */
 
 export function escapeToken(t: string): string {
   return t.replace(/~/g, "~0").replace(/\//g, "~1");

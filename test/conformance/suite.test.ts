@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { compileSchema } from "../../src/compile.js";
 import { judgeSchema, type Verdict } from "../../src/conformance/judgeSchema.js";
 import { loadTestSuite, testKey } from "../../src/conformance/loadTestSuite.js";
+import { CONFORMANCE_OPTIONS } from "../../src/conformance/judgeCorpus.js";
 import { Referee } from "../../src/conformance/referee.js";
 import { canonicalJson } from "../../src/json.js";
 
@@ -45,7 +46,7 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
           if (valid !== t.valid) overridden++;
           return { ...t, valid };
         });
-        const j = judgeSchema(compileSchema, c.schema, tests);
+        const j = judgeSchema(compileSchema, c.schema, tests, CONFORMANCE_OPTIONS);
         c.tests.forEach((t, i) => {
           const peer = draft === "draft2020-12" ? llguidance[c.file]?.[c.description]?.[t.description] : undefined;
           if (peer === undefined) return;

@@ -110,6 +110,9 @@ describe("strict mode agrees with the compiled grammar", () => {
     ["text between calls", call + "\nand\n" + call, false],
     ["no separator between calls", call + call, false],
     ["an undeclared argument", renderToolCalls([{ name: "f", arguments: { anything: 1 } }]), true],
+    ["a number in exponent notation", '<tool_call>\n{"name": "f", "arguments": {"x": 1E+2}}\n</tool_call>', true],
+    ["a string escape the grammar does not spell", '<tool_call>\n{"name": "f", "arguments": {"x": "\\u0041"}}\n</tool_call>', false],
+    ["compact separators", '<tool_call>\n{"name": "f", "arguments": {"x":1}}\n</tool_call>', false],
   ])("%s", (_label, text, expected) => {
     expect(g.accepts(text)).toBe(expected);
     expect(strictClean(text, tools)).toBe(expected);

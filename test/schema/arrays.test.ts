@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { irAccepts, norm, thrown } from "./helpers.js";
+import { irAccepts, norm, thrown } from "./support.js";
 
 describe("arrays", () => {
   it("prefixItems then items (2020-12)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { irAccepts, norm, thrown } from "./helpers.js";
+import { irAccepts, norm, thrown } from "./support.js";
 
 describe("objects", () => {
   it("keeps declaration order and marks required", () => {
@@ -53,6 +53,10 @@ describe("objects", () => {
     expect(ir.root).toMatchObject({ maxProperties: 0, propertyNames: { kind: "never" } });
     expect(irAccepts(ir, {})).toBe(true);
     expect(irAccepts(ir, { a: 1 })).toBe(false);
+  });
+
+  it("a required key that propertyNames rejects makes the object unsatisfiable", () => {
+    expect(thrown(() => norm({ type: "object", required: ["long"], propertyNames: { maxLength: 2 } })).code).toBe("UNSATISFIABLE");
   });
 
   it("dependentSchemas and schema-form dependencies apply when the key is present", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { irAccepts, norm, thrown } from "./helpers.js";
+import { irAccepts, norm, thrown } from "./support.js";
 
 describe("$ref", () => {
   it("inlines non-recursive local refs ($defs, definitions, deep pointers, escapes)", () => {
@@ -62,6 +62,22 @@ describe("$ref", () => {
     // an optional one does: the never branch is pruned
     const ir = norm({ anyOf: [{ $ref: "#/$defs/loop" }, { type: "string" }], $defs: { loop: { $ref: "#/$defs/loop" } } });
     expect(ir.root.kind).toBe("string");
+  });
+
+  it("left recursion through unions is removed (d = X | d | Y is X | Y)", () => {
+    const ir = norm({
+      $defs: { d: { anyOf: [{ type: "string" }, { $ref: "#/$defs/d" }, { type: "array", items: { $ref: "#/$defs/d" } }] } },
+      $ref: "#/$defs/d",
+    });
+    const d = ir.defs.get("/$defs/d");
+    expect(d).toMatchObject({ kind: "union", options: [{ kind: "string" }, { kind: "array", items: { kind: "ref", target: "/$defs/d" } }] });
+    expect(irAccepts(ir, ["a", ["b"]])).toBe(true);
+    expect(irAccepts(ir, 1)).toBe(false);
+  });
+
+  it("additionalProperties 'forbid' reaches objects behind $ref", () => {
+    const ir = norm({ $defs: { o: { type: "object", properties: { a: {} } } }, type: "object", properties: { x: { $ref: "#/$defs/o" } } }, { additionalProperties: "forbid" });
+    expect(ir.root).toMatchObject({ additionalProperties: false, properties: [{ key: "x", schema: { additionalProperties: false } }] });
   });
 
   it("unresolvable refs are INVALID_REF naming the ref", () => {

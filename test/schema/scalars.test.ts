@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { irAccepts, norm, thrown } from "./helpers.js";
+import { irAccepts, norm, thrown } from "./support.js";
 
 describe("strings", () => {
   it("collects lengths, patterns and formats", () => {

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { compileAutomaton } from "../../src/automaton/createMatcher.js";
+import { compileSchema, compileTools } from "../../src/compile.js";
+import { alt, cls, lit, ref, seq } from "../../src/grammar/build.js";
+import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
+import { fuzzVocab } from "../support/fuzzVocab.js";
+import { checkRandomWalks } from "./walkCheck.js";
+
+/**
+ * Rules referenced from several places are inlined only while that keeps the NFA small: a chain of rules each
+ * referenced three times (the lowering's per-digit residue rules of an integer `multipleOf`) used to be copied
+ * 3^depth times and hit LIMIT_AUTOMATON_SIZE.
+ */
+const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
+const vocab = fuzzVocab();
+
+/** d levels of residue rules mod 3, each rule referenced three times by the level above. */
+function residueChain(depth: number): Grammar {
+  const rules = new Map<string, GExpr>();
+  const digits = [cls([0x30, 0x30, 0x33, 0x33, 0x36, 0x36, 0x39, 0x39]), cls([0x31, 0x31, 0x34, 0x34, 0x37, 0x37]), cls([0x32, 0x32, 0x35, 0x35, 0x38, 0x38])];
+  for (let r = 0; r < 3; r++) rules.set(`l0-${r}`, r === 0 ? lit("") : lit("x"));
+  for (let d = 1; d <= depth; d++) {
+    for (let r = 0; r < 3; r++) rules.set(`l${d}-${r}`, alt(...digits.map((c, k) => seq(c, ref(`l${d - 1}-${(r + 3 - k) % 3}`)))));
+  }
+  rules.set("root", ref(`l${depth}-0`));
+  return { root: "root", rules };
+}
+
+describe("shared rules keep the NFA linear", () => {
+  it("a 40-level chain of rules referenced three times builds a small NFA", () => {
+    const small = compileAutomaton(residueChain(10)).nfa.stateCount;
+    const big = compileAutomaton(residueChain(40)).nfa.stateCount;
+    // linear: four times the levels, about four times the states (inlined, 40 levels would be ~3^40)
+    expect(big).toBeLessThan(small * 6);
+    expect(big).toBeLessThan(5000);
+  });
+
+  it('{"type":"integer","multipleOf":3}: masks are exact and every completed text is a multiple of 3', () => {
+    const compiled = compileSchema({ type: "integer", multipleOf: 3 });
+    expect(compileAutomaton(compiled.grammar).nfa.stateCount).toBeLessThan(5000);
+    let completed = 0;
+    checkRandomWalks(compiled.grammar, vocab, {
+      seed: SEED,
+      numRuns: 60,
+      maxLength: 24,
+      onText: (text) => {
+        completed++;
+        expect(compiled.accepts(text)).toBe(true);
+        expect(BigInt(text) % 3n).toBe(0n);
+      },
+    });
+    expect(completed).toBeGreaterThan(5);
+  });
+
+  it("the nested-arrays tool set compiles to a matcher and its masks are exact", () => {
+    const tools = JSON.parse(readFileSync(new URL("../regressions/automaton-blowup-nested-arrays.tools.json", import.meta.url), "utf8")) as Parameters<typeof compileTools>[0];
+    const compiled = compileTools(tools, { format: "qwen3" });
+    compiled.createMatcher(vocab);
+    checkRandomWalks(compiled.grammar, vocab, {
+      seed: SEED,
+      numRuns: 30,
+      maxLength: 60,
+      onText: (text) => expect(compiled.accepts(text)).toBe(true),
+    });
+  });
+
+  it("a large rule used twice is called, not copied, and masks stay exact", () => {
+    const big = alt(...Array.from({ length: 40 }, (_, k) => lit(`w${k}`)));
+    const g: Grammar = { root: "root", rules: new Map<string, GExpr>([["root", seq(ref("big"), lit(","), ref("big"))], ["big", big]]) };
+    const A = compileAutomaton(g);
+    expect(A.nfa.frameNames).toContain("big");
+    checkRandomWalks(g, vocab, { seed: SEED, numRuns: 30, maxLength: 12 });
+  });
+});
