@@ -42,9 +42,11 @@ for (const line of lines) {
     let prefix = "";
     for (const id of ids) {
       for (const k in P) P[k] = 0;
+      const A0 = compileAutomaton(c.grammar); const cc0 = A0.configCount; const tl0 = A0.cTrans.length;
       const s = performance.now();
       m.fillNextTokenBitmask(bits);
       const dt = (performance.now() - s) * 1000;
+      P.cfgNew = A0.configCount - cc0; P.grew = A0.cTrans.length !== tl0 ? A0.cTrans.length / 256 : 0;
       all.push(dt);
       const A = compileAutomaton(c.grammar);
       const cfg = (m as any).cfg;
