@@ -42,3 +42,52 @@ export { canonicalJson, quoteJsonString, type JsonValue, type JsonObject } from 
 
 // grammar IR (for custom emitters and tests)
 export type { Grammar, GExpr } from "./grammar/Grammar.js";
+
+// token masks
+/** A model's vocabulary as bytes and atoms (`fromTokenizerJson`, `fromGguf`, `fromPieces`). */
+export { Vocabulary, type PieceInput, type VocabularyOptions } from "./vocab/Vocabulary.js";
+/** The per-sequence token matcher returned by `compiled.createMatcher(vocab)`. */
+export type { TokenMatcher } from "./automaton/TokenMatcher.js";
+export type { MatcherOptions } from "./automaton/createMatcher.js";
+
+// parsing model output
+/** Parse model output into calls (tolerant by default, never throws), as a batch or a stream; render calls back. */
+export {
+  parseToolCalls,
+  ToolCallStream,
+  renderToolCalls,
+  ISSUE_CODES,
+  FORMAT_NAMES,
+  type CallToRender,
+  type IssueCode,
+  type FormatName,
+  type ParseMode,
+  type ParseOptions,
+  type ParseResult,
+  type ParseIssue,
+  type ParsedToolCall,
+  type StreamEvent,
+  type ToolCallShape,
+} from "./parser/index.js";
+/** Conversions between parsed calls and OpenAI `tool_calls`, Anthropic `tool_use`, MCP `tools/call`. */
+export {
+  toOpenAIToolCalls,
+  fromOpenAIToolCalls,
+  toAnthropicToolUse,
+  fromAnthropicToolUse,
+  toMcpRequests,
+  fromMcpRequests,
+  renderToolResponses,
+  parseQwen3ToolResponses,
+  type OpenAIToolCall,
+  type AnthropicToolUse,
+  type McpToolCallRequest,
+} from "./convert/index.js";
+
+// datasets
+/** Validate a function-calling fine-tuning set (rows in memory, or a JSONL/JSON file streamed). */
+export { validateDataset, validateDatasetFile, type DatasetReport, type DatasetReceipt, type ValidateOptions } from "./dataset/validateDataset.js";
+export { DATASET_CODES, type DatasetCode, type DatasetIssue } from "./dataset/DatasetIssue.js";
+export { convertConversation, type ConvertTarget } from "./dataset/rewriteRow.js";
+export { readConversation, detectRowFormat } from "./dataset/readConversation.js";
+export type { Conversation, RowFormat } from "./dataset/Conversation.js";

@@ -167,16 +167,26 @@ export class Automaton {
       }
     }
     const row = new Int32Array(256).fill(DEAD);
+    // the targets only change at range boundaries: one closure per interval between them, not per byte
+    const cuts = new Uint8Array(257);
+    for (let k = 0; k < lo.length; k++) {
+      cuts[lo[k]] = 1;
+      cuts[hi[k] + 1] = 1;
+    }
     const byKey = new Map<string, number>();
     const seeds: number[] = [];
-    for (let b = 0; b < 256; b++) {
+    for (let b = 0; b < 256; ) {
+      let e = b + 1;
+      while (e < 256 && !cuts[e]) e++;
       seeds.length = 0;
       for (let k = 0; k < lo.length; k++) if (lo[k] <= b && b <= hi[k]) seeds.push(to[k]);
-      if (seeds.length === 0) continue;
-      const key = seeds.join(",");
-      let t = byKey.get(key);
-      if (t === undefined) byKey.set(key, (t = this.closure(seeds)));
-      row[b] = t;
+      if (seeds.length > 0) {
+        const key = seeds.join(",");
+        let t = byKey.get(key);
+        if (t === undefined) byKey.set(key, (t = this.closure(seeds)));
+        row.fill(t, b, e);
+      }
+      b = e;
     }
     this.rsTrans.set(row, rs * 256); // closure may have grown the table: index it afresh
     this.rsRowDone[rs] = 1;
@@ -346,6 +356,13 @@ export class Automaton {
         // one frame that can neither call nor return: the R-state's (shared) row decides. Only this byte's
         // configuration is made: a trie node has few children, and making all 256 would cost more than the walk.
         const t = this.rsStep(top, b);
+        // the row's dead bytes are known now: record them all, so that a trie walk reads them from the table
+        // instead of calling here once per root child
+        const rsBase = top * 256;
+        const cBase = c * 256;
+        const rsTrans = this.rsTrans;
+        const cTrans = this.cTrans;
+        for (let x = 0; x < 256; x++) if (rsTrans[rsBase + x] === DEAD) cTrans[cBase + x] = DEAD;
         const r = t < 0 ? DEAD : this.singleConfig(this.stack(t, p));
         this.cTrans[k] = r; // singleConfig may have grown the table: index it afresh
         return r;

@@ -207,17 +207,21 @@ export class MaskTable {
       this.local = [];
       this.cachedBytes = 0;
     }
+    // a sparse mask (fewer allowed tokens than words) is stored as its ids: count, stopping once it cannot be sparse
+    const words = out.length;
     let cnt = 0;
-    for (let w = 0; w < out.length; w++) {
+    for (let w = 0; w < words && cnt < words; w++) {
+      let x = out[w];
+      if (x === 0) continue;
       // SWAR popcount
-      let x = out[w] - ((out[w] >>> 1) & 0x55555555);
+      x = x - ((x >>> 1) & 0x55555555);
       x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
       cnt += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
     }
-    if (cnt < this.words) {
+    if (cnt < words) {
       const ids = new Int32Array(cnt);
       let k = 0;
-      for (let w = 0; w < out.length; w++) {
+      for (let w = 0; w < words; w++) {
         let x = out[w];
         while (x) {
           const bit = 31 - Math.clz32(x & -x);

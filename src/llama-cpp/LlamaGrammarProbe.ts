@@ -42,17 +42,17 @@ export class LlamaGrammarProbe {
     return new LlamaGrammarProbe(bindings(model), new State({ model, grammar }));
   }
 
-  private get native_state(): unknown {
+  private get nativeState(): unknown {
     return (this.state as unknown as { _state: unknown })._state;
   }
 
   /** llama.cpp's grammar gives `token` a finite logit here (for an end-of-generation token: the grammar is complete). */
   allows(token: number): boolean {
-    return this.native.canBeNextTokenForGrammarEvaluationState(this.native_state, token);
+    return this.native.canBeNextTokenForGrammarEvaluationState(this.nativeState, token);
   }
 
   /** Advances the grammar by `token`; throws (llama.cpp's error) when the grammar does not allow it. */
   accept(token: number): void {
-    this.native.acceptGrammarEvaluationStateToken(this.native_state, token);
+    this.native.acceptGrammarEvaluationStateToken(this.nativeState, token);
   }
 }

@@ -3,8 +3,9 @@ import type { FinishReason } from "./generationTypes.js";
 import { generateWithMask } from "./generateWithMask.js";
 import { compiledFor, readToolCallTurn, vocabularyOf, type GenerateToolCallsOptions, type ToolCallGeneration } from "./generateToolCalls.js";
 import { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
+import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { renderQwen3Prompt, templateTools } from "./qwen3ChatPrompt.js";
-import { withSequence } from "./withSequence.js";
+import { samplingOptions, withSequence } from "./withSequence.js";
 
 /** Qwen3's `<tool_call>` special token. */
 export const QWEN3_TOOL_CALL_TOKEN = 151657;
@@ -13,6 +14,11 @@ export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "too
   readonly engine: "gbnf" | "matcher";
   /** The token that switches the grammar on. @defaultValue 151657 (`<tool_call>` in Qwen3) */
   readonly triggerToken?: number;
+  /**
+   * Added to the trigger token's logit during the free part (a nudge towards calling; llama-server has the same
+   * effect with `logit_bias`). @defaultValue 0
+   */
+  readonly triggerBias?: number;
 }
 
 export interface LazyGeneration extends ToolCallGeneration {
@@ -40,15 +46,19 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
   const temperature = options.temperature ?? 0.7;
   const seed = options.seed ?? 0;
   const input = model.tokenize(prompt, true);
+  const sampling = { ...options.sampling };
+  const generated: Token[] = [];
   const started = performance.now();
 
   // The GBNF path stays on one sequence; the matcher path continues in generateWithMask with the free part as prompt.
+  const { TokenBias } = await loadNodeLlamaCpp();
   const probe = options.engine === "gbnf" ? await LlamaGrammarProbe.create(model, compiled.toGbnf()) : undefined;
   const phase = await withSequence({ model, prompt: input }, async (sequence) => {
-    const tokens: Token[] = [];
+    const tokens = generated;
     let triggered = false;
     let finishReason: FinishReason = "length";
-    for await (const token of sequence.evaluate(input, { temperature, seed })) {
+    const tokenBias = options.triggerBias ? new TokenBias(model.tokenizer).set(trigger as Token, { logit: options.triggerBias }) : undefined;
+    for await (const token of sequence.evaluate(input, { temperature, seed, tokenBias, ...samplingOptions(sampling, generated) })) {
       if (tokens.length >= maxTokens) break;
       tokens.push(token);
       if (token === trigger) {
@@ -62,7 +72,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     probe.accept(trigger);
     finishReason = "stop";
     // The trigger was sampled but not yet evaluated: evaluate it, under the grammar that has already consumed it.
-    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state })) {
+    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state, ...samplingOptions(sampling, generated) })) {
       if (tokens.length >= maxTokens) {
         finishReason = "length";
         break;
@@ -87,6 +97,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
       temperature,
       seed: seed + 1,
       jumpForward: options.jumpForward ?? true,
+      ...sampling,
     });
     tokens = [...phase.tokens, ...rest.tokens];
     finishReason = rest.finishReason;

@@ -3,7 +3,26 @@
  * dependency, imported on first use) or through a llama-server process.
  */
 export { cacheDir } from "./cacheDir.js";
-export { loadNodeLlamaCpp, getCpuLlama, loadLlamaModel, type NodeLlamaCpp } from "./loadNodeLlamaCpp.js";
+export { loadNodeLlamaCpp, getCpuLlama, loadLlamaModel, modelPathOf, type NodeLlamaCpp } from "./loadNodeLlamaCpp.js";
+export {
+  generateToolCalls,
+  compiledFor,
+  vocabularyOf,
+  readToolCallTurn,
+  type GenerateToolCallsOptions,
+  type GenerationEngine,
+  type ToolCallGeneration,
+} from "./generateToolCalls.js";
+export { generateLazy, QWEN3_TOOL_CALL_TOKEN, type GenerateLazyOptions, type LazyGeneration } from "./generateLazy.js";
+export { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
+export {
+  renderQwen3Prompt,
+  templateJson,
+  templateTools,
+  type ChatMessage,
+  type ChatToolCall,
+  type Qwen3PromptOptions,
+} from "./qwen3ChatPrompt.js";
 export type { GenerateOptions, GenerateResult, FinishReason } from "./generationTypes.js";
 export { generateWithGbnf, type GenerateWithGbnfOptions } from "./generateWithGbnf.js";
 export { generateWithMask, type GenerateWithMaskOptions, type GenerateWithMaskResult, type TokenMaskMatcher } from "./generateWithMask.js";

@@ -30,7 +30,7 @@ export function promptTokens(model: LlamaModel, prompt: string | readonly number
  * The optional sampler settings of `options`, in node-llama-cpp's shape (absent ones keep its defaults); the repeat
  * penalty punishes the last tokens of `generated`, read at each step.
  */
-export function samplingOptions(options: GenerateOptions, generated: readonly Token[]): {
+export function samplingOptions(options: Pick<GenerateOptions, "topK" | "topP" | "repeatPenalty">, generated: readonly Token[]): {
   topK?: number;
   topP?: number;
   repeatPenalty?: { penalty: number; punishTokens: () => Token[] };

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileAutomaton } from "../../src/automaton/createMatcher.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
-import { alt, cls, lit, ref, seq } from "../../src/grammar/build.js";
+import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { fuzzVocab } from "../support/fuzzVocab.js";
 import { checkRandomWalks } from "./walkCheck.js";
@@ -71,5 +71,18 @@ describe("shared rules keep the NFA linear", () => {
     const A = compileAutomaton(g);
     expect(A.nfa.frameNames).toContain("big");
     checkRandomWalks(g, vocab, { seed: SEED, numRuns: 30, maxLength: 12 });
+  });
+});
+
+describe("string frames are shared whatever follows the closing quote", () => {
+  it("a loop followed by a merged literal calls the same self-contained frame", () => {
+    const str = (after: string): GExpr => seq(lit('"'), rep(cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0x10ffff]), 0, null), lit(after));
+    const keysOf = (g: Grammar): string[] => compileAutomaton(g).nfa.frameKey.filter((k): k is string => k !== undefined);
+    const a = keysOf({ root: "root", rules: new Map<string, GExpr>([["root", seq(lit("{"), str('", "b": 1}'))]]) });
+    const b = keysOf({ root: "root", rules: new Map<string, GExpr>([["root", seq(lit("["), str('"]'))]]) });
+    expect(a.length).toBe(1);
+    expect(a).toEqual(b);
+    const g: Grammar = { root: "root", rules: new Map<string, GExpr>([["root", alt(seq(lit("{"), str('", "b": 1}')), seq(lit("["), str('"]')))]]) };
+    checkRandomWalks(g, vocab, { seed: SEED, numRuns: 30, maxLength: 20 });
   });
 });

@@ -34,7 +34,8 @@ describe("lowerNumber examples", () => {
     check(node({ integer: true, minimum: { value: -30, exclusive: false }, maximum: { value: 35, exclusive: false }, multipleOf: [7] }), texts, expected);
   });
   it("plain integers and numbers", () => {
-    check(node({ integer: true }), ["0", "-0", "12", "1e999"], { "0": true, "-0": true, "12": true });
-    check(node({}), ["0", "-0.5e-3", "1E+2", "1e999"], { "0": true, "-0.5e-3": true, "1E+2": true, "1e999": true });
+    // ajv accepts 1e999 (JSON.parse gives Infinity), but a re-serialized call would carry null: refused on purpose
+    check(node({ integer: true }), ["0", "-0", "12", "1e999", "1".padEnd(309, "0")], { "0": true, "-0": true, "12": true, "1e999": false, ["1".padEnd(309, "0")]: false });
+    check(node({}), ["0", "-0.5e-3", "1E+2", "1e999", "9e307", "1e308"], { "0": true, "-0.5e-3": true, "1E+2": true, "1e999": false, "9e307": true, "1e308": false });
   });
 });

@@ -77,11 +77,12 @@ function run(integer: boolean): void {
         const got = acc.accepts(t);
         // never a text of an invalid value; always the canonical text of a valid one
         if (got) expect({ t, valid }).toEqual({ t, valid: true });
-        if (valid && Number.isFinite(x)) {
+        // values of magnitude >= 10^308 are refused on purpose (see ANY_NUMBER: their neighbours overflow to Infinity)
+        if (valid && Number.isFinite(x) && Math.abs(x) < 1e308) {
           const c = canonicalText(x);
           expect({ t, c, accepted: acc.accepts(c) }).toEqual({ t, c, accepted: true });
         }
-        if (Number.isFinite(x) && canonicalSyntax(t, integer) && t === canonicalText(x)) expect({ t, got }).toEqual({ t, got: valid });
+        if (Number.isFinite(x) && Math.abs(x) < 1e308 && canonicalSyntax(t, integer) && t === canonicalText(x)) expect({ t, got }).toEqual({ t, got: valid });
       }
     }),
     { seed: SEED, numRuns: RUNS, verbose: true },

@@ -33,17 +33,37 @@ export interface NumberLowerEnv {
 
 const DIGIT = cls([0x30, 0x39]);
 const NONZERO = cls([0x31, 0x39]);
-const NATURAL = alt(lit("0"), seq(NONZERO, rep(DIGIT, 0, null)));
 
-/** Every JSON number text (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`); ajv accepts all, even overflowing ones. */
-export const ANY_NUMBER: GExpr = seq(
-  opt(lit("-")),
-  NATURAL,
-  opt(seq(lit("."), rep(DIGIT, 1, null))),
-  opt(seq(cls([0x45, 0x45, 0x65, 0x65]), opt(cls([0x2b, 0x2b, 0x2d, 0x2d])), rep(DIGIT, 1, null))),
+/**
+ * Numbers that overflow to ±Infinity (`1e999`, a 400-digit integer) are refused even where ajv would accept them:
+ * `JSON.stringify` writes Infinity as `null`, so such a value would be corrupted by the first server that re-serializes
+ * the call. Integer parts have at most 308 digits (< 10^308), and a positive exponent goes with a one-digit integer
+ * part and at most 307 (< 10^308, the form JavaScript and Python write); negative exponents only shrink a value.
+ * Fewer spellings, never a non-finite value. Values in [10^308, MAX_VALUE] must be written out in full.
+ */
+const FINITE_NATURAL = alt(lit("0"), seq(NONZERO, rep(DIGIT, 0, 307)));
+const FRACTION = seq(lit("."), rep(DIGIT, 1, null));
+const EXPONENT_MARK = cls([0x45, 0x45, 0x65, 0x65]);
+/** 0..307, leading zeros allowed (JSON allows them in exponents). */
+const EXPONENT_UP_TO_307 = seq(
+  rep(lit("0"), 0, null),
+  alt(DIGIT, seq(NONZERO, DIGIT), seq(cls([0x31, 0x32]), DIGIT, DIGIT), seq(lit("30"), cls([0x30, 0x37]))),
 );
 
-export const ANY_INTEGER: GExpr = seq(opt(lit("-")), NATURAL);
+/** Every finite JSON number text: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, without the overflowing ones. */
+export const ANY_NUMBER: GExpr = seq(
+  opt(lit("-")),
+  alt(
+    seq(FINITE_NATURAL, opt(FRACTION), opt(seq(EXPONENT_MARK, lit("-"), rep(DIGIT, 1, null)))),
+    seq(DIGIT, opt(FRACTION), EXPONENT_MARK, opt(lit("+")), EXPONENT_UP_TO_307),
+  ),
+);
+
+/** Integers below 10^308 in magnitude (see ANY_NUMBER: larger ones overflow to Infinity). */
+export const ANY_INTEGER: GExpr = seq(opt(lit("-")), FINITE_NATURAL);
+
+/** The largest integer every text of which stays finite: 10^308 - 1. */
+const FINITE_INTEGER_CAP = 10n ** 308n - 1n;
 
 function gcd(a: bigint, b: bigint): bigint {
   while (b) [a, b] = [b, a % b];
@@ -57,8 +77,8 @@ function gcd(a: bigint, b: bigint): bigint {
  */
 export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
   const k = multipleOfModulus(node, env);
-  const lo = node.minimum ? lowerThreshold(node.minimum.value, node.minimum.exclusive) : null;
-  const hi = node.maximum ? upperThreshold(node.maximum.value, node.maximum.exclusive) : null;
+  let lo = node.minimum ? lowerThreshold(node.minimum.value, node.minimum.exclusive) : null;
+  let hi = node.maximum ? upperThreshold(node.maximum.value, node.maximum.exclusive) : null;
 
   if (node.integer || k !== undefined) {
     let loI = lo ? (isIntegerDec(lo.t) && lo.incl ? floorDec(lo.t) : floorDec(lo.t) + 1n) : null;
@@ -75,6 +95,9 @@ export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
       hiI = hiI === null || hiI > cap ? cap : hiI;
     }
     if (loI === null && hiI === null && k === undefined) return ANY_INTEGER;
+    // one open side: close it at the finite cap (see ANY_NUMBER)
+    if (loI === null || loI < -FINITE_INTEGER_CAP) loI = -FINITE_INTEGER_CAP;
+    if (hiI === null || hiI > FINITE_INTEGER_CAP) hiI = FINITE_INTEGER_CAP;
     const render = (t: DigitTrie | null, sign: string): GExpr => {
       if (t === null) return NOTHING;
       if (k === undefined || k === 1) return renderTrie(t);
@@ -86,6 +109,9 @@ export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
   }
 
   if (!lo && !hi) return ANY_NUMBER;
+  // one open side: close it at the largest finite double, so no accepted text overflows to Infinity
+  lo ??= lowerThreshold(-Number.MAX_VALUE, false);
+  hi ??= upperThreshold(Number.MAX_VALUE, false);
   const negLo: Threshold | null = hi ? { t: negDec(hi.t), incl: hi.incl } : null;
   const negHi: Threshold | null = lo ? { t: negDec(lo.t), incl: lo.incl } : null;
   return alt(nonNegativeDecimal(lo, hi), seq(lit("-"), nonNegativeDecimal(negLo, negHi)));
