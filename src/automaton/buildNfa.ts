@@ -117,10 +117,25 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     productiveMemo.set(e, r);
     return r;
   };
+  // A chain's inner state only reads the rest of its chain into `to`, so chains with the same rest and target share
+  // it: the UTF-8 tails of a character class ([80-BF][80-BF] → to ...) are built once per target, not once per
+  // lead-byte range (a bounded repetition of a string character builds several times fewer states).
+  const tails = new Map<string, number>();
   const bytesChain = (from: number, to: number, seq: readonly number[]): void => {
     let cur = from;
     for (let k = 0; k < seq.length; k += 2) {
-      const nxt = k + 2 === seq.length ? to : newState();
+      if (k + 2 === seq.length) {
+        bytes.add(cur, seq[k], seq[k + 1], to);
+        return;
+      }
+      const key = `${to}:${seq.slice(k + 2).join(",")}`;
+      const known = tails.get(key);
+      if (known !== undefined) {
+        bytes.add(cur, seq[k], seq[k + 1], known);
+        return;
+      }
+      const nxt = newState();
+      tails.set(key, nxt);
       bytes.add(cur, seq[k], seq[k + 1], nxt);
       cur = nxt;
     }
@@ -151,6 +166,23 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       sharedFrames.set(key, fi);
       // a reference names a rule of this grammar only: such a frame cannot be matched across grammars
       if (!key.includes("\u0000ref:")) sharedKeys[fi] = key;
+    }
+    return fi;
+  };
+  /** Synthesized frames for the item of a long bounded repetition (a string character under a large maxLength). */
+  const itemFrames = new Map<string, number>();
+  const itemBody = new Map<number, GExpr>();
+  const itemFrame = (item: GExpr): number => {
+    const key = "item|" + structuralKey(item);
+    let fi = itemFrames.get(key);
+    if (fi === undefined) {
+      fi = frameNames.length;
+      frameNames.push(`(repeated ${frameNames.length})`);
+      itemBody.set(fi, item);
+      frameStart.push(newState());
+      frameEnd.push(newState());
+      pendingFrames.push(fi);
+      itemFrames.set(key, fi);
     }
     return fi;
   };
@@ -219,10 +251,17 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           eps.add(from, 0, 0, to); // min is 0 here
           return;
         }
+        // a long bounded repetition of a larger item calls one frame per copy instead of building every copy
+        const copies = e.max ?? e.min + 1;
+        const itemFi = copies > 16 && copies * exprSize(e.item) > REPEAT_COPY_LIMIT ? itemFrame(e.item) : -1;
+        const buildItem = (a: number, b: number): void => {
+          if (itemFi >= 0) calls.add(a, itemFi, 0, b);
+          else build(e.item, a, b);
+        };
         let cur = from;
         for (let k = 0; k < e.min; k++) {
           const nxt = newState();
-          build(e.item, cur, nxt);
+          buildItem(cur, nxt);
           cur = nxt;
         }
         if (e.max === null) {
@@ -232,13 +271,13 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           eps.add(cur, 0, 0, head);
           eps.add(head, 0, 0, to);
           eps.add(head, 0, 0, body);
-          build(e.item, body, head);
+          buildItem(body, head);
         } else {
           // optional copies nested as x(x(x)?)?: each copy may stop at `to`
           for (let k = e.min; k < e.max; k++) {
             eps.add(cur, 0, 0, to);
             const nxt = k + 1 === e.max ? to : newState();
-            build(e.item, cur, nxt);
+            buildItem(cur, nxt);
             cur = nxt;
           }
           if (e.min === e.max) eps.add(cur, 0, 0, to);
@@ -293,6 +332,11 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   });
   while (pendingFrames.length) {
     const fi = pendingFrames.pop()!;
+    const body = itemBody.get(fi);
+    if (body !== undefined) {
+      build(body, frameStart[fi], frameEnd[fi]);
+      continue;
+    }
     // built item by item: going through the seq case would call this very frame again
     const [loop, close] = (frameBodies[fi] as { items: GExpr[] }).items;
     const mid = newState();
@@ -390,6 +434,27 @@ function structuralKey(e: GExpr): string {
   }
   keys.set(e, k);
   return k;
+}
+
+/** Above this many NFA states for all copies of a repetition's item, its copies call one frame. */
+const REPEAT_COPY_LIMIT = 8192;
+
+const sizes = new WeakMap<GExpr, number>();
+/** A rough count of the states an expression builds inline (a reference counts as one). */
+function exprSize(e: GExpr): number {
+  let n = sizes.get(e);
+  if (n !== undefined) return n;
+  switch (e.type) {
+    case "literal": n = e.text.length + 1; break;
+    case "charClass": n = e.ranges.length + 1; break;
+    case "token": n = 2 * e.text.length + 2; break;
+    case "ref": n = 1; break;
+    case "seq": n = e.items.reduce((a, x) => a + exprSize(x), 1); break;
+    case "alt": n = e.items.reduce((a, x) => a + exprSize(x) + 2, 1); break;
+    case "repeat": n = Math.min(exprSize(e.item) * (e.max ?? e.min + 1) + 2, 1 << 30); break;
+  }
+  sizes.set(e, n);
+  return n;
 }
 
 /** An unbounded loop over a class of more than 256 code points (string content and the like). */
@@ -500,6 +565,8 @@ function frameRules(g: Grammar): string[] {
 
 /** A rule inlined in more copies than one whose inlined NFA would have more states than this gets its own frame. */
 const INLINE_COPY_LIMIT = 64;
+/** ...or whose copies together would (a string character under `maxLength: 500`). */
+const INLINE_TOTAL_LIMIT = 4096;
 
 /**
  * Add to `frames` every rule whose inlining would multiply the NFA: one built in several copies (referenced from
@@ -534,7 +601,8 @@ function largeSharedFrames(g: Grammar, frames: Set<string>): void {
     size.set(name, 1); // non-frame rules are not recursive; this only guards against a malformed grammar
     const body = g.rules.get(name);
     let s = body ? est(body) : 1;
-    if (!frames.has(name) && (copies.get(name) ?? 0) >= 2 && s > INLINE_COPY_LIMIT) {
+    const k = copies.get(name) ?? 0;
+    if (!frames.has(name) && k >= 2 && (s > INLINE_COPY_LIMIT || k * s > INLINE_TOTAL_LIMIT)) {
       frames.add(name);
       s = 1;
     }

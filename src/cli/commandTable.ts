@@ -18,6 +18,14 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "compile a tool list (or, with --json, a JSON Schema) into GBNF, a regex or a JSON-schema union",
     run: async (argv, io) => (await import("./commands/compile.js")).compileCommand(argv, io),
   },
+  parse: {
+    summary: "read the tool calls out of a model's reply (JSON on stdout, issues on stderr)",
+    run: async (argv, io) => (await import("./commands/parse.js")).parseCommand(argv, io),
+  },
+  types: {
+    summary: "write TypeScript declarations for a tool list (ToolCall union for parseToolCalls<ToolCall>)",
+    run: async (argv, io) => (await import("./commands/types.js")).typesCommand(argv, io),
+  },
   "validate-dataset": {
     summary: "check a function-calling dataset against its declared tools",
     run: async (argv) => (await import("./commands/validateDataset.js")).validateDatasetCommand(argv),

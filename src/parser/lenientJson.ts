@@ -222,11 +222,21 @@ function isPrefixOfLiteral(rest: string): boolean {
  * numbers, nesting within the cap); undefined otherwise, and the lenient reader decides.
  */
 function parsePlainJson(s: string): JsonValue | undefined {
+  // only bracketed values are worth a try: a failing JSON.parse costs far more than a successful one
+  const t = s.trim();
+  const first = t[0];
+  const last = t[t.length - 1];
+  if (!((first === "{" && last === "}") || (first === "[" && last === "]"))) return undefined;
   let v: JsonValue;
+  // the SyntaxError's stack trace is most of that cost; no code runs between here and the restore
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
-    v = JSON.parse(s) as JsonValue;
+    v = JSON.parse(t) as JsonValue;
   } catch {
     return undefined;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
   return plainEnough(v, 0) ? v : undefined;
 }

@@ -86,3 +86,17 @@ describe("string frames are shared whatever follows the closing quote", () => {
     checkRandomWalks(g, vocab, { seed: SEED, numRuns: 30, maxLength: 20 });
   });
 });
+
+describe("long bounded repetitions", () => {
+  it("a string character repeated {0,500} calls one frame per copy: small NFA, exact masks, the bound holds", () => {
+    const compiled = compileSchema({ type: "string", maxLength: 500 });
+    const small = compileAutomaton(compileSchema({ type: "string", maxLength: 20 }).grammar).nfa.stateCount;
+    expect(compileAutomaton(compiled.grammar).nfa.stateCount).toBeLessThan(small * 2); // inlined: about 25 times
+    checkRandomWalks(compiled.grammar, vocab, { seed: SEED, numRuns: 20, maxLength: 40, onText: (text) => expect(compiled.accepts(text)).toBe(true) });
+    const m = compiled.createMatcher(vocab);
+    expect(m.acceptString(`"${"é".repeat(500)}`)).toBe(true);
+    expect(m.acceptString("é")).toBe(false);
+    expect(m.acceptString('"')).toBe(true);
+    expect(m.isCompleted()).toBe(true);
+  });
+});

@@ -1,4 +1,10 @@
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+/**
+ * The number spellings an unbounded number's grammar accepts (`ANY_NUMBER` in src/lower/number/lowerNumber.ts): no
+ * value that overflows to ±Infinity — integer parts below 10^308, and a positive exponent (≤ 307) only after a one-digit
+ * integer part. Bounded numbers' grammars accept no exponent at all; that narrowing is the grammar's, and only
+ * `compiled.accepts(raw)` checks it.
+ */
+const NUMBER = /-?(?:[0-9](?:\.[0-9]+)?[eE]\+?0*(?:30[0-7]|[12][0-9][0-9]|[1-9][0-9]|[0-9])(?![0-9])|(?:0|[1-9][0-9]{0,307})(?:\.[0-9]+)?(?:[eE]-[0-9]+)?(?![0-9]))/y;
 /** The one spelling per code point the grammars accept (docs/ARCHITECTURE.md, "JSON spelling"). */
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\bfnrt]|\\u00(?:0[0-7be-f]|1[0-9a-f]))*"/y;
 
