@@ -7,6 +7,7 @@ import type { FormatDescription } from "./formats/FormatDescription.js";
 import { decideStart, START_LOOKAHEAD } from "./formats/startDecision.js";
 import { renderToolCalls } from "./renderToolCalls.js";
 import { validatorsFor, type ToolValidators } from "./toolValidators.js";
+import { strictBlockCheck } from "./strictBlockCheck.js";
 import type {
   ParseIssue,
   ParseMode,
@@ -101,6 +102,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private flushed = false;
   private rescans = 0;
   private result: ParseResult<T> | undefined;
+  /** Strict mode with tools (Qwen3): the compiled grammar of one call decides (see strictBlockCheck). */
+  private readonly grammarCheck: ((block: string) => boolean) | undefined;
 
   constructor(options: ParseOptions = {}) {
     const format = options.format ?? "qwen3";
@@ -119,7 +122,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       throw new ToolgramError("INVALID_OPTION", `additionalProperties must be "forbid" or "spec", got ${JSON.stringify(undeclared)}`);
     }
     this.validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
+    this.grammarCheck = mode === "strict" && format === "qwen3" && options.tools ? strictBlockCheck(options.tools, undeclared) : undefined;
     this.state = d.open === null ? "start" : "text";
+  }
+
+  private validatesCleanly(call: { name: string; arguments: unknown }): boolean {
+    const errs = this.validators?.validate(call.name, call.arguments as Parameters<ToolValidators["validate"]>[1]);
+    return errs !== undefined && errs.length === 0;
   }
 
   /** Feeds a chunk of model output; returns the events it completes. */
@@ -522,6 +531,10 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
             if (!closed && k === parts.length - 1) this.issue("UNCLOSED_BLOCK", `the block has no ${JSON.stringify(d.close)}`, span, idx);
           } else this.drop(u.code, u.message, [at, at + raw.length], slot, raw);
         });
+      } else if (r.ok && closed && this.grammarCheck && this.validatesCleanly(r.call) && !this.grammarCheck(blockText)) {
+        // a call that fails validation keeps its precise issue (UNKNOWN_TOOL, INVALID_ARGUMENTS...); one that passes it
+        // but not the grammar is spelled in a way the grammar narrows
+        this.drop("NONCANONICAL", "the block is not a call the compiled grammar accepts (a number spelling it narrows, or a constraint the schema check alone misses)", span, b.slot, blockText);
       } else if (r.ok && (closed || this.mode === "tolerant")) {
         const idx = this.addCall(r.call, blockText, span, r.repairs.map((x) => x.code), b.slot);
         if (!closed) this.issue("UNCLOSED_BLOCK", `the block has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`, span, idx);

@@ -5,6 +5,7 @@ import { formatType, isKnownFormat } from "./formats.js";
 import { intersect, numberEmptyReason, schemaForKey } from "./intersect.js";
 import { KINDS, type Kind, anyNode, makeUnion, never, plainString } from "./nodes.js";
 import { childPath } from "./pointer.js";
+import { setOwn } from "./setOwn.js";
 import { KeywordReader } from "./validateKeywords.js";
 
 const TYPE_NAMES = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
@@ -266,7 +267,7 @@ function buildObject(ctx: NormalizeContext, r: KeywordReader, ptr: string): Sche
   const dr = r.schemaMap("dependentRequired") ?? {};
   for (const [k, v] of Object.entries(dr)) {
     if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) r.fail("dependentRequired", "an object of string arrays");
-    node.dependentRequired[k] = v as string[];
+    setOwn(node.dependentRequired, k, v as string[]);
   }
   const deps = s.dependencies;
   if (deps !== undefined) {
@@ -274,7 +275,7 @@ function buildObject(ctx: NormalizeContext, r: KeywordReader, ptr: string): Sche
     for (const [k, v] of Object.entries(deps as Record<string, unknown>)) {
       if (Array.isArray(v)) {
         if (!v.every((x) => typeof x === "string")) r.fail("dependencies", "an object of string arrays or schemas");
-        node.dependentRequired[k] = [...(Object.hasOwn(node.dependentRequired, k) ? node.dependentRequired[k] : []), ...(v as string[])];
+        setOwn(node.dependentRequired, k, [...(Object.hasOwn(node.dependentRequired, k) ? node.dependentRequired[k] : []), ...(v as string[])]);
       }
     }
   }

@@ -5,6 +5,7 @@ import { type NormalizeContext, refuse } from "./NormalizeContext.js";
 import type { JsonValue } from "../json.js";
 import { kindOf, makeUnion, never } from "./nodes.js";
 import { UndecidableValue, compilePattern, valueMatches } from "./valueMatches.js";
+import { setOwn } from "./setOwn.js";
 
 /** Most option pairs one intersection of two unions may produce before it is refused (keeps `allOf` of `anyOf`s bounded). */
 export const MAX_DISTRIBUTED_OPTIONS = 4096;
@@ -274,7 +275,7 @@ function intersectObject(ctx: NormalizeContext, a: ObjectNode, b: ObjectNode, pa
   if (a.propertyNames && b.propertyNames) n.propertyNames = intersect(ctx, a.propertyNames, b.propertyNames, a.propertyNames.path, unfold);
   else if (a.propertyNames ?? b.propertyNames) n.propertyNames = (a.propertyNames ?? b.propertyNames)!;
   for (const src of [a.dependentRequired, b.dependentRequired]) {
-    for (const [k, v] of Object.entries(src)) n.dependentRequired[k] = uniq([...(Object.hasOwn(n.dependentRequired, k) ? n.dependentRequired[k] : []), ...v]);
+    for (const [k, v] of Object.entries(src)) setOwn(n.dependentRequired, k, uniq([...(Object.hasOwn(n.dependentRequired, k) ? n.dependentRequired[k] : []), ...v]));
   }
   if (ctx.openByDefault.has(a) && ctx.openByDefault.has(b)) ctx.openByDefault.add(n);
   if (max !== undefined && (n.minProperties > max || props.filter((p) => p.required).length > max)) {

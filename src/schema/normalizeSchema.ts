@@ -29,7 +29,7 @@ import { KeywordReader } from "./validateKeywords.js";
  */
 export function normalizeSchema(schema: unknown, opts: ResolvedSchemaOptions, warnings: Diagnostic[], basePath = ""): SchemaIR {
   const ctx: NormalizeContext = {
-    opts, warnings, basePath, root: schema, draft: detectDraft(schema), refs: buildRefIndex(schema),
+    opts, warnings, basePath, root: schema, draft: detectDraft(schema), refs: buildRefIndex(schema, detectDraft(schema)),
     defs: new Map(), inProgress: new Set(), recursive: new Set(), memo: new Map(), openByDefault: new WeakSet(),
     depth: 0, refDepth: 0, probing: 0, steps: 0, relaxations: 0, inexact: new Set(),
     sub: (s, p) => normalizeAt(ctx, s, p),

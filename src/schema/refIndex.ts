@@ -1,3 +1,4 @@
+import { type Draft, SUBSCHEMA_ARRAY_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./keywords.js";
 import { childPath, parsePointer, resolvePointer } from "./pointer.js";
 
 /** Where every `$id` and `$anchor` of one document points, and the base URI in force at each schema location. */
@@ -11,8 +12,6 @@ export interface RefIndex {
 /** A stand-in base for documents without `$id`, so relative references resolve like URLs. */
 const DEFAULT_BASE = "https://toolgram.invalid/schema.json";
 
-/** Keys whose values are data, not subschemas: a `$id` inside them is not an identifier. */
-const DATA_KEYS = new Set(["enum", "const", "default", "examples", "example"]);
 
 function stripFragment(u: string): string {
   const i = u.indexOf("#");
@@ -41,23 +40,26 @@ function pointerOf(e: WalkEntry): string {
   return childPath("", ...tokens.reverse());
 }
 
-/** Walks the document iteratively (deep documents must not overflow the stack). */
-export function buildRefIndex(root: unknown): RefIndex {
+/**
+ * Walks the document's schemas iteratively (deep documents must not overflow the stack). Only real subschema
+ * positions are entered: a `$id` inside `enum`, an annotation or an unknown keyword is data, not an identifier. In
+ * draft 7 the siblings of `$ref` are ignored, so a `$id` beside a `$ref` neither names the schema nor changes the
+ * base URI the `$ref` resolves against.
+ */
+export function buildRefIndex(root: unknown, draft: Draft = "2020-12"): RefIndex {
   const targets = new Map<string, string>();
   const baseAt = new Map<string, string>();
   targets.set(DEFAULT_BASE, "");
   const stack: WalkEntry[] = [{ v: root, parent: undefined, token: "", base: DEFAULT_BASE }];
+  const push = (v: unknown, parent: WalkEntry, token: string, base: string): void => {
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) stack.push({ v, parent, token, base });
+  };
   while (stack.length) {
     const e = stack.pop()!;
-    const v = e.v;
-    if (typeof v !== "object" || v === null) continue;
-    if (Array.isArray(v)) {
-      v.forEach((x, i) => stack.push({ v: x, parent: e, token: String(i), base: e.base }));
-      continue;
-    }
-    const o = v as Record<string, unknown>;
+    const o = e.v as Record<string, unknown>;
     let base = e.base;
-    const id = typeof o.$id === "string" ? o.$id : undefined;
+    const refHidesId = draft === "draft-7" && typeof o.$ref === "string";
+    const id = typeof o.$id === "string" && !refHidesId ? o.$id : undefined;
     if (id !== undefined) {
       const p = pointerOf(e);
       if (id.startsWith("#") && id.length > 1 && !id.startsWith("#/")) {
@@ -75,9 +77,18 @@ export function buildRefIndex(root: unknown): RefIndex {
       const a = o[key];
       if (typeof a === "string") targets.set(stripFragment(base) + "#" + a, pointerOf(e));
     }
-    for (const [k, x] of Object.entries(o)) {
-      if (DATA_KEYS.has(k)) continue;
-      if (typeof x === "object" && x !== null) stack.push({ v: x, parent: e, token: k, base });
+    for (const k of SUBSCHEMA_KEYWORDS) if (Object.hasOwn(o, k)) push(o[k], e, k, base);
+    for (const k of SUBSCHEMA_ARRAY_KEYWORDS) {
+      const list = Object.hasOwn(o, k) ? o[k] : undefined;
+      if (!Array.isArray(list)) continue;
+      const at: WalkEntry = { v: list, parent: e, token: k, base };
+      list.forEach((x, i) => push(x, at, String(i), base));
+    }
+    for (const k of SUBSCHEMA_MAP_KEYWORDS) {
+      const map = Object.hasOwn(o, k) ? o[k] : undefined;
+      if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
+      const at: WalkEntry = { v: map, parent: e, token: k, base };
+      for (const [name, x] of Object.entries(map)) push(x, at, name, base);
     }
   }
   return { targets, baseAt };

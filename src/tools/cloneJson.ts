@@ -1,5 +1,6 @@
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import type { JsonValue } from "../json.js";
+import { setOwn } from "../schema/setOwn.js";
 import { pointerChild } from "./jsonPointer.js";
 
 /** JSON nesting allowed for a schema nesting limit: a schema level is up to ~3 JSON levels (`allOf/0/properties/x`). */
@@ -35,7 +36,7 @@ export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, s
         out = v.map((x, i) => cloneJson(x, pointerChild(path, i), maxDepth, seen));
       } else {
         const o: { [k: string]: JsonValue } = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = cloneJson(x, pointerChild(path, k), maxDepth, seen);
+        for (const [k, x] of Object.entries(v)) if (x !== undefined) setOwn(o, k, cloneJson(x, pointerChild(path, k), maxDepth, seen));
         out = o;
       }
       seen.delete(v);

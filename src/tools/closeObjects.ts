@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
+import { setOwn } from "../schema/setOwn.js";
 
 const ONE_SCHEMA = ["additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems", "propertyNames", "contains", "not", "if", "then", "else", "items"];
 const SCHEMA_LIST = ["anyOf", "oneOf", "prefixItems", "items"];
@@ -22,7 +23,7 @@ export function closeObjects(schema: JsonValue): JsonValue {
     if (SCHEMA_MAP.includes(k) && isJsonObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, s]) => [n, closeObjects(s)]));
     else if (SCHEMA_LIST.includes(k) && Array.isArray(v)) out[k] = v.map(closeObjects);
     else if (ONE_SCHEMA.includes(k)) out[k] = closeObjects(v);
-    else out[k] = v;
+    else setOwn(out, k, v);
   }
   const props = schema["properties"];
   if (isJsonObject(props) && !KEY_APPLICATORS.some((k) => k in schema)) out["additionalProperties"] = false;

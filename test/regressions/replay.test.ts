@@ -29,7 +29,8 @@ describe("tool sets that once broke a stage", () => {
   }
 });
 
-describe("fuzz counterexamples", () => {
+// declared only when there are counterexamples (an empty suite is an error in vitest)
+if (files.length) describe("fuzz counterexamples", () => {
   for (const f of files) {
     it(f, () => {
       const c = JSON.parse(readFileSync(join(here, f), "utf8")) as { vocab: string; text: string; input: { schema?: unknown; tools?: unknown[] } };
