@@ -7,6 +7,7 @@ import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
 import { exprSize, mapRefs } from "./grammar/passes/walk.js";
 import { NOTHING, ref } from "./grammar/build.js";
+import { Deadline } from "./grammar/passes/Deadline.js";
 import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
 import type { JsonObject, JsonValue } from "./json.js";
@@ -37,16 +38,16 @@ export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOpti
  * format: optional free text, then the calls the policy allows, each `{"name": N, "arguments": A}` with A valid for
  * N's parameters. Throws ToolgramError subclasses for bad declarations and options (see `ToolgramErrorCode`).
  */
-export function compileTools(tools: unknown, options: ToolCompileOptions = {}): CompiledGrammar {
-  const clock = startClock();
+function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): CompiledGrammar {
   checkOptionKeys(options, TOOL_OPTION_KEYS);
   const opts = resolveSchemaOptions(options, { additionalProperties: "forbid" });
+  const deadline = new Deadline(opts.limits.maxCompileMs);
   const envelope = envelopeFor(options.format ?? "qwen3");
   const specialTokens = readSpecialTokens(options.specialTokens);
   const warnings: Diagnostic[] = [];
   const normalized = normalizeTools(tools, warnings, opts.limits);
   const policy = resolveCallPolicy(options, normalized.map((t) => t.name));
-  clock.check(opts, "reading the tools");
+  deadline.check("reading the tools");
 
   // envelope rule names are reserved: lowering must not take them
   const lowered = new Map<string, GExpr>(envelope.ruleNames.map((n) => [n, NOTHING]));
@@ -59,13 +60,13 @@ export function compileTools(tools: unknown, options: ToolCompileOptions = {}): 
     const prefix = uniqueRuleName(prefixes, toolPrefix(tool.name));
     prefixes.add(prefix);
     // one context per tool: the lowerer's size check walks its whole rule map, so a shared one would be quadratic
-    const ctx = createLowerContext(opts, prefix, warnings);
+    const ctx = createLowerContext(opts, prefix, warnings, deadline);
     style ??= ctx.style;
     const args = lowerTool(tool, ctx, opts, warnings);
     ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
     const argsRule = mergeRules(lowered, ctx.rules, `${prefix}-args`);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
-    clock.check(opts, `compiling tool ${JSON.stringify(tool.name)}`);
+    deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
   }
   checkGrammarSize(lowered, opts);
 
@@ -81,8 +82,7 @@ export function compileTools(tools: unknown, options: ToolCompileOptions = {}): 
     },
   });
   own.set("root", rootExpr);
-  const grammar = finishGrammar(own, lowered, envelope.ruleNames);
-  clock.check(opts, "optimizing the grammar");
+  const grammar = finishGrammar(own, lowered, envelope.ruleNames, deadline);
 
   return new CompiledGrammar({
     grammar,
@@ -99,20 +99,17 @@ export function compileTools(tools: unknown, options: ToolCompileOptions = {}): 
  * Compiles a JSON Schema into the grammar of one JSON value (JSON mode: `additionalProperties` per the spec by
  * default). Same result shape as `compileTools`, with `format: "json"` and no tools.
  */
-export function compileSchema(schema: unknown, options: SchemaCompileOptions = {}): CompiledGrammar {
-  const clock = startClock();
+function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions): CompiledGrammar {
   checkOptionKeys(options, SCHEMA_OPTION_KEYS);
   const opts = resolveSchemaOptions(options, { additionalProperties: "spec" });
+  const deadline = new Deadline(opts.limits.maxCompileMs);
   const warnings: Diagnostic[] = [];
   const copy = cloneJson(schema, "", jsonDepthLimit(opts.limits.maxNesting));
-  const ir = normalizeSchema(copy, opts, warnings);
-  clock.check(opts, "normalizing the schema");
-  const ctx = createLowerContext(opts, "value", warnings);
+  const ir = normalizeSchema(copy, opts, warnings, "", deadline);
+  const ctx = createLowerContext(opts, "value", warnings, deadline);
   ctx.rules.set("root", NOTHING);
   const expr = lowerSchema(ir, ctx);
-  clock.check(opts, "lowering the schema");
-  const grammar = finishGrammar(new Map([["root", expr]]), ctx.rules, ["root"]);
-  clock.check(opts, "optimizing the grammar");
+  const grammar = finishGrammar(new Map([["root", expr]]), ctx.rules, ["root"], deadline);
   return new CompiledGrammar({
     grammar,
     format: "json",
@@ -149,7 +146,7 @@ function lowerTool(tool: NormalizedTool, ctx: LowerContext, opts: ResolvedSchema
   const before = warnings.length;
   try {
     const params = opts.additionalProperties === "forbid" ? closeObjects(tool.parameters) : tool.parameters;
-    return lowerSchema(normalizeSchema(params, opts, warnings), ctx);
+    return lowerSchema(normalizeSchema(params, opts, warnings, "", ctx.deadline), ctx);
   } catch (e) {
     if (!(e instanceof ToolgramError)) throw e;
     throw repoint(e, tool);
@@ -182,10 +179,10 @@ function repoint(e: ToolgramError, tool: NormalizedTool): ToolgramError {
 }
 
 /** Root first, then the envelope's rules, then the lowered ones; unused reservations dropped; optimized. */
-function finishGrammar(own: Map<string, GExpr>, lowered: Map<string, GExpr>, reserved: readonly string[]): Grammar {
+function finishGrammar(own: Map<string, GExpr>, lowered: Map<string, GExpr>, reserved: readonly string[], deadline: Deadline): Grammar {
   const rules = new Map<string, GExpr>(own);
   for (const [name, e] of lowered) if (!reserved.includes(name)) rules.set(name, e);
-  const opt = optimize({ rules, root: "root" });
+  const opt = optimize({ rules, root: "root" }, deadline);
   // the root first, as Grammar promises (passes may reorder)
   const g: Grammar = { rules: new Map([...opt.rules].sort(([a], [b]) => Number(b === opt.root) - Number(a === opt.root))), root: opt.root };
   validateGrammar(g);
@@ -227,15 +224,27 @@ function readSpecialTokens(v: unknown): "token-or-text" | "token-only" {
   throw new ToolgramError("INVALID_OPTION", `specialTokens must be "token-or-text" or "token-only", got ${JSON.stringify(v)}`);
 }
 
-/** Wall-clock budget checked between stages (a single stage is bounded by the size limits). */
-function startClock(): { check(opts: ResolvedSchemaOptions, stage: string): void } {
-  const start = performance.now();
-  return {
-    check(opts, stage) {
-      const ms = performance.now() - start;
-      if (ms > opts.limits.maxCompileMs) {
-        throw new LimitExceededError("LIMIT_COMPILE_TIME", `compiling took ${Math.round(ms)} ms (after ${stage}), above limits.maxCompileMs ${opts.limits.maxCompileMs}; simplify the schemas or raise the limit`);
-      }
-    },
-  };
+/**
+ * A grammar nested deeper than the JavaScript stack allows (a pathological schema the nesting limits did not catch)
+ * fails closed with LIMIT_NESTING rather than a RangeError.
+ */
+function stackGuard<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new LimitExceededError("LIMIT_NESTING", "the schema's grammar nests too deeply to process (the stack was exhausted); flatten the schema or split it");
+    }
+    throw e;
+  }
+}
+
+/** Compile a tool list into the grammar of one assistant turn (see ToolCompileOptions for the defaults). */
+export function compileTools(tools: unknown, options: ToolCompileOptions = {}): CompiledGrammar {
+  return stackGuard(() => compileToolsUnguarded(tools, options));
+}
+
+/** Compile a JSON Schema into the grammar of one JSON value (JSON mode). */
+export function compileSchema(schema: unknown, options: SchemaCompileOptions = {}): CompiledGrammar {
+  return stackGuard(() => compileSchemaUnguarded(schema, options));
 }

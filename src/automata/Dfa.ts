@@ -27,7 +27,8 @@ function pushRange(out: number[], lo: number, hi: number, to: number): void {
   else out.push(lo, hi, to);
 }
 
-function checkDeadline(deadline: number | undefined, path: string): void {
+/** Throws LIMIT_COMPILE_TIME once `deadline` (a Date.now() value) has passed. */
+export function checkDeadline(deadline: number | undefined, path: string): void {
   if (deadline !== undefined && Date.now() > deadline) {
     throw new LimitExceededError(
       "LIMIT_COMPILE_TIME",
@@ -80,7 +81,7 @@ export function determinize(nfa: Nfa, maxStates: number, path: string, deadline?
   };
   dfa.start = intern(closure([nfa.start], true, false), true);
   for (let d = 0; d < sets.length; d++) {
-    if ((d & 1023) === 1023) checkDeadline(deadline, path);
+    if ((d & 63) === 63) checkDeadline(deadline, path);
     // sweep over range boundaries: each elementary interval gets the set of NFA targets covering it
     const events: number[] = []; // pos, delta(+1/-1), target  (flattened triples)
     for (const s of sets[d]) {
@@ -137,7 +138,7 @@ export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string, deadl
   };
   out.start = intern(a.start, b.start);
   for (let p = 0; p < pairs.length; p++) {
-    if ((p & 4095) === 4095) checkDeadline(deadline, path);
+    if ((p & 255) === 255) checkDeadline(deadline, path);
     const [x, y] = pairs[p];
     const ta = a.trans[x];
     const tb = b.trans[y];
@@ -232,7 +233,7 @@ export function isEmpty(a: Dfa): boolean {
  * Trim, then merge equivalent states: Hopcroft's partition refinement over the automaton's symbol classes (the
  * elementary intervals between all range boundaries), O(k·n·log n) for k classes.
  */
-export function minimize(input: Dfa): Dfa {
+export function minimize(input: Dfa, deadline?: number, path = ""): Dfa {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return a;
@@ -289,7 +290,9 @@ export function minimize(input: Dfa): Dfa {
   for (let b = 0; b < bStart.length; b++) work.push(b), (inWork[b] = true);
   const marked: number[] = [];
   const touched: number[] = [];
+  let rounds = 0;
   while (work.length) {
+    if ((++rounds & 255) === 0) checkDeadline(deadline, path);
     const A = work.pop()!;
     inWork[A] = false;
     const members = Array.from(elems.subarray(bStart[A], bEnd[A]));

@@ -3,7 +3,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, NOTHING, rep, seq } from "../grammar/build.js";
 import { unionRanges } from "../grammar/ranges.js";
 import type { Dfa } from "./Dfa.js";
-import { trim } from "./Dfa.js";
+import { checkDeadline, trim } from "./Dfa.js";
 
 const sizes = new WeakMap<GExpr, number>();
 
@@ -47,9 +47,10 @@ function union(a: GExpr, b: GExpr): GExpr {
 /**
  * The language of a DFA as one grammar expression, by state elimination (Brzozowski–McCluskey). States are removed
  * cheapest first (fewest in×out edges), which keeps chain-shaped automata linear. Throws LIMIT_GRAMMAR_SIZE when the
- * expression would exceed `maxSize` nodes (elimination can grow exponentially on dense automata).
+ * expression would exceed `maxSize` nodes (elimination can grow exponentially on dense automata), LIMIT_COMPILE_TIME
+ * once `deadline` (a Date.now() value) has passed.
  */
-export function dfaToExpr(input: Dfa, maxSize: number, path: string): GExpr {
+export function dfaToExpr(input: Dfa, maxSize: number, path: string, deadline?: number): GExpr {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return NOTHING;
@@ -80,6 +81,7 @@ export function dfaToExpr(input: Dfa, maxSize: number, path: string): GExpr {
   add(S, a.start, EPSILON);
   const alive = new Set<number>(Array.from({ length: n }, (_, i) => i));
   while (alive.size) {
+    checkDeadline(deadline, path);
     let best = -1;
     let bestCost = Infinity;
     for (const k of alive) {

@@ -1,14 +1,15 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, ref, seq } from "../grammar/build.js";
-import { trim, type Dfa } from "./Dfa.js";
+import { checkDeadline, trim, type Dfa } from "./Dfa.js";
 
 /**
  * The language of a DFA as right-linear rules, one per state (`s ::= "" | [class] t | ...`), added to `rules`;
  * returns the reference to the start state's rule. Linear in the automaton's size, for automata whose single
  * expression would be too large. `mapClass` rewrites each edge's class (e.g. into JSON spellings).
- * Rule names are `<prefix>-<k>-<state>` with the first `k` whose names are all free.
+ * Rule names are `<prefix>-<k>-<state>` with the first `k` whose names are all free. LIMIT_COMPILE_TIME once
+ * `deadline` (a Date.now() value) has passed.
  */
-export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string, mapClass: (e: GExpr) => GExpr): GExpr {
+export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string, mapClass: (e: GExpr) => GExpr, deadline?: number, path = ""): GExpr {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return alt();
@@ -18,7 +19,16 @@ export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string
   const name = (s: number) => `${prefix}-${k}-${s}`;
   // an accepting state without exits ends the string: edges into it need no reference
   const isEnd = (s: number) => a.accept[s] && a.trans[s].length === 0;
+  // states share few distinct classes (\S, \s...) and mapping one (JSON spelling) is costly: map each once
+  const mapped = new Map<string, GExpr>();
+  const edge = (ranges: number[]): GExpr => {
+    const key = ranges.join(",");
+    let e = mapped.get(key);
+    if (e === undefined) mapped.set(key, (e = mapClass(cls(ranges))));
+    return e;
+  };
   for (let s = 0; s < n; s++) {
+    if ((s & 63) === 63) checkDeadline(deadline, path);
     if (isEnd(s) && s !== a.start) continue;
     const byTarget = new Map<number, number[]>();
     const t = a.trans[s];
@@ -29,7 +39,7 @@ export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string
     }
     const parts: GExpr[] = [];
     if (a.accept[s]) parts.push(EPSILON);
-    for (const [to, ranges] of byTarget) parts.push(isEnd(to) ? mapClass(cls(ranges)) : seq(mapClass(cls(ranges)), ref(name(to))));
+    for (const [to, ranges] of byTarget) parts.push(isEnd(to) ? edge(ranges) : seq(edge(ranges), ref(name(to))));
     rules.set(name(s), alt(...parts));
   }
   return ref(name(a.start));

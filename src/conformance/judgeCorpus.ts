@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
+import { canonicalJson } from "../json.js";
 import { judgeSchema, type InstanceTest, type SchemaCompiler } from "./judgeSchema.js";
+import { Referee } from "./referee.js";
 
 /** Schema-level outcome in the MaskBench method. */
 export type SchemaOutcome = "passing" | "refused" | "valid-rejected" | "invalid-accepted" | "timeout" | "crash";
@@ -18,6 +20,35 @@ export interface CorpusResult {
   compileMs: number;
   errorCode?: string;
   errorMessage?: string;
+  /** Tests whose label ajv contradicts (ajv, the referee, decides them). */
+  relabeled?: number;
+}
+
+const referee = new Referee();
+
+/**
+ * The corpus labels were produced by generating instances and judging them; a few contradict ajv (e.g. a "negative"
+ * that only adds a property the schema allows). ajv is the referee: where it can judge the schema, its verdict wins.
+ */
+function refereed(schema: unknown, tests: InstanceTest[]): { tests: InstanceTest[]; relabeled: number } {
+  let relabeled = 0;
+  try {
+    referee.validator(schema);
+  } catch {
+    return { tests, relabeled };
+  }
+  const out = tests.map((t) => {
+    let valid: boolean;
+    try {
+      valid = referee.validText(schema, canonicalJson(t.data));
+    } catch {
+      return t;
+    }
+    if (valid === t.valid) return t;
+    relabeled++;
+    return { ...t, valid };
+  });
+  return { tests: out, relabeled };
 }
 
 export function readCorpus(file: string): CorpusRow[] {
@@ -36,7 +67,8 @@ export const CONFORMANCE_OPTIONS = Object.freeze({ unknownKeywords: "ignore" as 
 
 /** Judges one JSONSchemaBench row: "passing" = compiled and every test right (no tests: compiled). */
 export function judgeRow(compile: SchemaCompiler, row: CorpusRow, budgetMs = 5_000): CorpusResult {
-  const j = judgeSchema(compile, row.schema, row.tests ?? [], CONFORMANCE_OPTIONS, budgetMs);
+  const { tests, relabeled } = refereed(row.schema, row.tests ?? []);
+  const j = judgeSchema(compile, row.schema, tests, CONFORMANCE_OPTIONS, budgetMs);
   let outcome: SchemaOutcome;
   if (j.errorCode === "CRASH" || j.verdicts.includes("crash")) outcome = "crash";
   else if (j.errorCode === "TIMEOUT" || j.errorCode === "LIMIT_COMPILE_TIME") outcome = "timeout";
@@ -44,7 +76,7 @@ export function judgeRow(compile: SchemaCompiler, row: CorpusRow, budgetMs = 5_0
   else if (j.verdicts.includes("false-positive")) outcome = "invalid-accepted";
   else if (j.verdicts.includes("false-negative")) outcome = "valid-rejected";
   else outcome = "passing";
-  return { id: row.id, subset: row.subset, outcome, compileMs: j.compileMs, errorCode: j.errorCode, errorMessage: j.errorMessage };
+  return { id: row.id, subset: row.subset, outcome, compileMs: j.compileMs, errorCode: j.errorCode, errorMessage: j.errorMessage, relabeled };
 }
 
 export function summarize(results: CorpusResult[]): Record<SchemaOutcome, number> & { total: number } {

@@ -22,11 +22,20 @@ export class Referee {
 
   validator(schema: unknown): ValidateFunction {
     if (typeof schema === "boolean") return (schema ? () => true : () => false) as unknown as ValidateFunction;
-    const obj = schema as { $schema?: string };
+    const obj = schema as { $schema?: string; $async?: unknown };
+    // ajv validates `$async` schemas through a Promise: no synchronous verdict to referee with
+    if (obj.$async === true) throw new Error("an $async schema has no synchronous ajv verdict");
     let v = this.cache.get(obj);
     if (!v) {
-      const ajv = typeof obj.$schema === "string" && obj.$schema.includes("draft-07") ? this.a7 : this.a2020;
-      v = ajv.compile(obj);
+      const draft = typeof obj.$schema === "string" ? /draft-0([3-7])/.exec(obj.$schema)?.[1] : undefined;
+      if (draft === undefined) v = this.a2020.compile(obj as object);
+      else {
+        // draft-03..07 are read with ajv's draft-07 validator (ajv has no older meta-schemas loaded): the keywords
+        // these corpora use mean the same there
+        const { $schema: _drop, ...rest } = obj as Record<string, unknown>;
+        void _drop;
+        v = this.a7.compile(rest);
+      }
       this.cache.set(obj, v);
     }
     return v;

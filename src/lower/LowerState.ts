@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostic.js";
 import type { GExpr } from "../grammar/Grammar.js";
+import type { Deadline } from "../grammar/passes/Deadline.js";
 import type { Limits } from "../options.js";
 import type { SchemaNode } from "../schema/SchemaNode.js";
 import type { JsonStyle } from "./JsonStyle.js";
@@ -9,6 +10,8 @@ export interface LowerState {
   strict: boolean;
   limits: Limits;
   warnings: Diagnostic[];
+  /** The compile's time budget. */
+  deadline: Deadline;
   style: JsonStyle;
   defs: Map<string, SchemaNode>;
   /** The context's rule map (string lowering adds its automaton rules there). */

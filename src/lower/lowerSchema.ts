@@ -2,6 +2,7 @@ import type { Diagnostic } from "../diagnostic.js";
 import { InvalidSchemaError, LimitExceededError, UnsupportedSchemaError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, NOTHING, ref } from "../grammar/build.js";
+import { Deadline } from "../grammar/passes/Deadline.js";
 import type { Limits, ResolvedSchemaOptions } from "../options.js";
 import type { SchemaIR, SchemaNode } from "../schema/SchemaNode.js";
 import { anyValueRule } from "./anyValue.js";
@@ -25,10 +26,12 @@ export interface LowerContext {
   strict: boolean;
   limits: Limits;
   warnings: Diagnostic[];
+  /** The compile's time budget: LIMIT_COMPILE_TIME is thrown from inside the lowering. */
+  deadline: Deadline;
 }
 
-export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[]): LowerContext {
-  return { rules: new Map(), prefix, style: jsonStyle(opts.whitespace), strict: opts.strict, limits: opts.limits, warnings };
+export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
+  return { rules: new Map(), prefix, style: jsonStyle(opts.whitespace), strict: opts.strict, limits: opts.limits, warnings, deadline };
 }
 
 /** The any-value rule of each context, added once however many schemas are lowered into it. */
@@ -60,6 +63,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     strict: ctx.strict,
     limits: ctx.limits,
     warnings: ctx.warnings,
+    deadline: ctx.deadline,
     style: ctx.style,
     defs: ir.defs,
     rules: ctx.rules,
@@ -85,6 +89,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     return e;
   };
   const lowerUncached = (n: SchemaNode): GExpr => {
+    ctx.deadline.tick("lowering the schema", n.path);
     switch (n.kind) {
       case "never":
         return NOTHING;
@@ -137,6 +142,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
   };
 
   const root = lowerNode(ir.root);
+  ctx.deadline.check("lowering the schema", ir.root.path);
   let size = countNodes(root);
   for (const e of ctx.rules.values()) size += countNodes(e);
   if (size > ctx.limits.maxGrammarSize) {

@@ -20,6 +20,7 @@ export function stringContent(spec: StringContentSpec, path: string, st: LowerSt
     strict: st.strict,
     limits: st.limits,
     warnings: st.warnings,
+    deadline: st.deadline,
     path,
     rules: st.rules,
     rulePrefix: st.ruleName(path, "str"),

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { UnsupportedSchemaError, type ToolgramErrorCode } from "../errors.js";
+import type { Deadline } from "../grammar/passes/Deadline.js";
 import type { ResolvedSchemaOptions } from "../options.js";
 import type { ObjectNode, SchemaNode } from "./SchemaNode.js";
 import type { Draft } from "./keywords.js";
@@ -35,6 +36,8 @@ export interface NormalizeContext {
   inexact: Set<string>;
   /** Intersections performed so far (bounded by MAX_INTERSECT_STEPS). */
   steps: number;
+  /** The compile's time budget, ticked per subschema and per intersection. */
+  deadline: Deadline;
   /** Normalizes the subschema found at `pointer` (relative to the document root). */
   sub: (schema: unknown, pointer: string) => SchemaNode;
 }

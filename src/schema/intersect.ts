@@ -43,6 +43,7 @@ export function intersect(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, p
 const cache = new WeakMap<SchemaNode, WeakMap<SchemaNode, { node: SchemaNode; unfold: number; relaxed: boolean }>>();
 
 function intersectUncached(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, path: string, unfold: number): SchemaNode {
+  ctx.deadline.tick("combining schemas (allOf, $ref siblings)", path);
   if (++ctx.steps > MAX_INTERSECT_STEPS && a.kind !== "any" && b.kind !== "any") {
     refuse(ctx, "allOf", path, `combining these schemas takes more than ${MAX_INTERSECT_STEPS} steps`);
     return a;

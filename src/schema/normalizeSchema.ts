@@ -16,6 +16,7 @@ import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword } from "./key
 import { anyNode, makeUnion, never } from "./nodes.js";
 import { childPath, parsePointer, resolvePointer } from "./pointer.js";
 import { buildRefIndex, resolveRef } from "./refIndex.js";
+import { Deadline } from "../grammar/passes/Deadline.js";
 import { KeywordReader } from "./validateKeywords.js";
 
 /**
@@ -26,15 +27,23 @@ import { KeywordReader } from "./validateKeywords.js";
  * UnsatisfiableSchemaError when no value at all is valid.
  *
  * @param basePath JSON Pointer of `schema` inside the user's input, prefixed to every node's `path` and error.
+ * @param deadline The compile's time budget (LIMIT_COMPILE_TIME is thrown from inside the normalization).
  */
-export function normalizeSchema(schema: unknown, opts: ResolvedSchemaOptions, warnings: Diagnostic[], basePath = ""): SchemaIR {
+export function normalizeSchema(
+  schema: unknown,
+  opts: ResolvedSchemaOptions,
+  warnings: Diagnostic[],
+  basePath = "",
+  deadline: Deadline = Deadline.none(),
+): SchemaIR {
   const ctx: NormalizeContext = {
     opts, warnings, basePath, root: schema, draft: detectDraft(schema), refs: buildRefIndex(schema, detectDraft(schema)),
     defs: new Map(), inProgress: new Set(), recursive: new Set(), memo: new Map(), openByDefault: new WeakSet(),
-    depth: 0, refDepth: 0, probing: 0, steps: 0, relaxations: 0, inexact: new Set(),
+    depth: 0, refDepth: 0, probing: 0, steps: 0, relaxations: 0, inexact: new Set(), deadline,
     sub: (s, p) => normalizeAt(ctx, s, p),
   };
   const raw = normalizeAt(ctx, schema, "");
+  ctx.deadline.check("normalizing the schema", basePath);
   const root = finalize(ctx, raw);
   if (root.kind === "never") {
     throw new UnsatisfiableSchemaError("UNSATISFIABLE", `no JSON value satisfies this schema: ${root.reason}. Relax the conflicting constraints`, basePath);
@@ -45,6 +54,7 @@ export function normalizeSchema(schema: unknown, opts: ResolvedSchemaOptions, wa
 /** Normalizes the schema at `ptr`; recursion through `$ref` (or an ancestor) yields a `ref` node and a definition. */
 function normalizeAt(ctx: NormalizeContext, s: unknown, ptr: string): SchemaNode {
   const path = ctx.basePath + ptr;
+  ctx.deadline.tick("normalizing the schema", path);
   const memo = ctx.memo.get(ptr);
   if (memo) {
     if (ctx.inexact.has(ptr)) ctx.relaxations++;

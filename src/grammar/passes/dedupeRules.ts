@@ -1,31 +1,89 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import { ref } from "../build.js";
-import { exprKey, mapRefs } from "./walk.js";
+import type { Deadline } from "./Deadline.js";
+import { collectRefs, exprKey, mapRefs } from "./walk.js";
 
 /**
  * Merges rules with structurally identical bodies into the first of them in grammar order (the root always keeps
- * its name), rewriting references; repeated until no two bodies are equal, since merging can make more bodies equal.
+ * its name), rewriting references, until no two bodies are equal (merging can make more bodies equal).
+ *
+ * Incremental: every body is keyed once, and after a merge only the rules referring to the merged one are keyed
+ * again (re-keying the whole grammar per round is quadratic on grammars with long chains of equal rules). The
+ * result does not depend on the order merges are found in: the classes are those of the smallest congruence, and
+ * each class keeps its earliest rule.
  */
-export function dedupeRules(g: Grammar): Grammar {
-  let rules = g.rules;
-  for (;;) {
-    const firstByKey = new Map<string, string>();
-    const alias = new Map<string, string>();
-    // the root claims its key first so it is never renamed
-    firstByKey.set(exprKey(rules.get(g.root) as GExpr), g.root);
-    for (const [name, body] of rules) {
-      const k = exprKey(body);
-      const first = firstByKey.get(k);
-      if (first === undefined) firstByKey.set(k, name);
-      else if (first !== name) alias.set(name, first);
+export function dedupeRules(g: Grammar, deadline?: Deadline): Grammar {
+  const order = new Map<string, number>();
+  let i = 0;
+  for (const name of g.rules.keys()) order.set(name, name === g.root ? -1 : i++);
+  const body = new Map(g.rules);
+  const referrers = new Map<string, Set<string>>();
+  for (const [name, e] of g.rules) {
+    deadline?.tick("deduplicating grammar rules");
+    const counts = new Map<string, number>();
+    collectRefs(e, counts);
+    for (const r of counts.keys()) {
+      let s = referrers.get(r);
+      if (!s) referrers.set(r, (s = new Set()));
+      s.add(name);
     }
-    if (alias.size === 0) break;
-    const next = new Map<string, GExpr>();
-    for (const [name, body] of rules) {
-      if (alias.has(name)) continue;
-      next.set(name, mapRefs(body, (r) => (alias.has(r.rule) ? ref(alias.get(r.rule) as string) : r)));
-    }
-    rules = next;
   }
-  return rules === g.rules ? g : { root: g.root, rules };
+  const alias = new Map<string, string>();
+  const resolve = (name: string): string => {
+    let n = name;
+    while (alias.has(n)) n = alias.get(n) as string;
+    if (n !== name) alias.set(name, n);
+    return n;
+  };
+  const keyOf = new Map<string, string>();
+  const owner = new Map<string, string>();
+
+  // the root is keyed first so it is never renamed
+  let wave = [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root)];
+  let merged = false;
+  while (wave.length) {
+    const next = new Set<string>();
+    for (const name of wave) {
+      deadline?.tick("deduplicating grammar rules");
+      if (alias.has(name) || !body.has(name)) continue;
+      let e = body.get(name) as GExpr;
+      if (merged) {
+        e = mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r));
+        body.set(name, e);
+      }
+      const old = keyOf.get(name);
+      if (old !== undefined && owner.get(old) === name) owner.delete(old);
+      const k = exprKey(e);
+      const o = owner.get(k);
+      if (o === undefined || o === name) {
+        owner.set(k, name);
+        keyOf.set(name, k);
+        continue;
+      }
+      const [keep, drop] = (order.get(o) as number) < (order.get(name) as number) ? [o, name] : [name, o];
+      owner.set(k, keep);
+      keyOf.set(keep, k);
+      keyOf.delete(drop);
+      body.delete(drop);
+      alias.set(drop, keep);
+      merged = true;
+      const from = referrers.get(drop);
+      if (from) {
+        let to = referrers.get(keep);
+        if (!to) referrers.set(keep, (to = new Set()));
+        for (const r of from) {
+          to.add(r);
+          next.add(r);
+        }
+      }
+    }
+    wave = [...next].sort((a, b) => (order.get(a) as number) - (order.get(b) as number));
+  }
+  if (!merged) return g;
+  const rules = new Map<string, GExpr>();
+  for (const name of g.rules.keys()) {
+    const e = body.get(name);
+    if (e !== undefined) rules.set(name, mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r)));
+  }
+  return { root: g.root, rules };
 }

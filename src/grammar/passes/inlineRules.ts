@@ -1,4 +1,5 @@
 import type { GExpr, Grammar } from "../Grammar.js";
+import type { Deadline } from "./Deadline.js";
 import { recursiveRules } from "./recursiveRules.js";
 import { removeDeadRules } from "./removeDeadRules.js";
 import { collectRefs, exprSize, mapRefs, simplify } from "./walk.js";
@@ -10,10 +11,11 @@ export const INLINE_MAX_NODES = 3;
  * Inlines every non-root, non-recursive rule that is referenced once, or whose body is trivially small, then drops
  * the rules left unreferenced. Bodies are rebuilt with the smart constructors (flattened, literals merged).
  */
-export function inlineRules(g: Grammar): Grammar {
+export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   const counts = new Map<string, number>();
   for (const body of g.rules.values()) collectRefs(body, counts);
   const rec = new Set(recursiveRules(g));
+  deadline?.check("inlining grammar rules");
   const inlinable = new Set<string>();
   for (const [name, body] of g.rules) {
     if (name === g.root || rec.has(name)) continue;
@@ -26,6 +28,7 @@ export function inlineRules(g: Grammar): Grammar {
       if (!inlinable.has(r.rule)) return r;
       let x = expanded.get(r.rule);
       if (!x) {
+        deadline?.tick("inlining grammar rules");
         x = expand(g.rules.get(r.rule) as GExpr);
         expanded.set(r.rule, x);
       }
@@ -34,6 +37,7 @@ export function inlineRules(g: Grammar): Grammar {
   const rules = new Map<string, GExpr>();
   for (const [name, body] of g.rules) {
     if (inlinable.has(name)) continue;
+    deadline?.tick("inlining grammar rules");
     rules.set(name, simplify(expand(body)));
   }
   return removeDeadRules({ root: g.root, rules });

@@ -4,6 +4,7 @@ import type { GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
 import type { Limits } from "../../options.js";
+import type { Deadline } from "../../grammar/passes/Deadline.js";
 import { complement, determinize, intersect, lengthRange, minimize, type Dfa } from "../../automata/Dfa.js";
 import { dfaToExpr } from "../../automata/dfaToExpr.js";
 import { dfaToRules } from "../../automata/dfaToRules.js";
@@ -32,6 +33,8 @@ export interface StringLowerContext {
   strict: boolean;
   limits: Limits;
   warnings: Diagnostic[];
+  /** The compile's time budget; automata also stop at `limits.maxCompileMs` from their start. */
+  deadline?: Deadline;
   /** JSON Pointer of the string schema, for errors and warnings. */
   path: string;
   /**
@@ -118,7 +121,7 @@ function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr
     if (merged) return regexToExpr(merged, limits, path);
     if (hasLength && !only.search) {
       // lengths implied by the format/pattern itself (date, uuid, ipv4...) need no automaton product
-      const range = lengthRange(toDfa(only.node, ctx, Date.now() + limits.maxCompileMs));
+      const range = lengthRange(toDfa(only.node, ctx, automatonDeadline(ctx)));
       if (range === null) return NOTHING;
       if (range.min >= min && (max === undefined || range.max <= max)) return regexToExpr(only.node, limits, path);
     }
@@ -134,6 +137,7 @@ function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr
         return viaAutomata(pos, neg, notValues, min, max, budget, spell);
       } catch (e) {
         if (!(e instanceof LimitExceededError)) throw e;
+        ctx.deadline?.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
         return regexToExpr(only.node, limits, path);
       }
     }
@@ -321,7 +325,13 @@ function toDfa(node: RNode, ctx: StringLowerContext, deadline: number): Dfa {
       ctx.path,
     );
   }
-  return minimize(determinize(buildNfa(node, cap, ctx.path), cap, ctx.path, deadline));
+  return minimize(determinize(buildNfa(node, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
+}
+
+/** When automata must stop (a `Date.now()` value): the compile's deadline, or `limits.maxCompileMs` from now. */
+function automatonDeadline(ctx: StringLowerContext): number {
+  const local = Date.now() + ctx.limits.maxCompileMs;
+  return ctx.deadline ? Math.min(local, ctx.deadline.epochMs()) : local;
 }
 
 function viaAutomata(
@@ -334,26 +344,27 @@ function viaAutomata(
   spell: (e: GExpr) => GExpr,
 ): GExpr {
   const cap = ctx.limits.maxAutomatonStates;
-  const deadline = Date.now() + ctx.limits.maxCompileMs;
+  const deadline = automatonDeadline(ctx);
   const dfas: Dfa[] = [];
   for (const l of pos) dfas.push(toDfa(l.node, ctx, deadline));
-  for (const l of neg) dfas.push(minimize(complement(toDfa(l.node, ctx, deadline))));
-  if (notValues.length) dfas.push(minimize(complement(toDfa(rAlt(...notValues.map(rLit)), ctx, deadline))));
+  for (const l of neg) dfas.push(minimize(complement(toDfa(l.node, ctx, deadline)), deadline, ctx.path));
+  if (notValues.length) dfas.push(minimize(complement(toDfa(rAlt(...notValues.map(rLit)), ctx, deadline)), deadline, ctx.path));
   dfas.sort((a, b) => a.accept.length - b.accept.length);
   let acc = dfas[0];
   for (let i = 1; i < dfas.length; i++) {
     if (acc.accept.length === 0) return NOTHING;
-    acc = minimize(intersect(acc, dfas[i], cap, ctx.path, deadline));
+    acc = minimize(intersect(acc, dfas[i], cap, ctx.path, deadline), deadline, ctx.path);
   }
-  acc = minimize(acc);
+  acc = minimize(acc, deadline, ctx.path);
   const range = lengthRange(acc);
   if (range === null) return NOTHING;
   // the length bounds need a product only when the other constraints do not imply them (date, uuid, ipv4...)
   if (min > range.min || (max !== undefined && max < range.max)) {
     try {
-      acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline));
+      acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;
+      ctx.deadline?.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
       if (ctx.strict) {
         throw new LimitExceededError(
           e.code,
@@ -365,12 +376,13 @@ function viaAutomata(
     }
     if (acc.accept.length === 0) return NOTHING;
   }
-  if (!ctx.rules) return dfaToExpr(acc, Math.min(ctx.limits.maxGrammarSize, MAX_STRING_EXPR_SIZE), ctx.path);
+  if (!ctx.rules) return dfaToExpr(acc, Math.min(ctx.limits.maxGrammarSize, MAX_STRING_EXPR_SIZE), ctx.path, deadline);
   try {
-    return dfaToExpr(acc, MAX_INLINE_EXPR_SIZE, ctx.path);
+    return dfaToExpr(acc, MAX_INLINE_EXPR_SIZE, ctx.path, deadline);
   } catch (e) {
     if (!(e instanceof LimitExceededError)) throw e;
-    return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell);
+    ctx.deadline?.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
+    return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell, deadline, ctx.path);
   }
 }
 

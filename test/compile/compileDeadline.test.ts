@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../src/compile.js";
+import { LimitExceededError } from "../../src/errors.js";
+import { ref, seq, lit } from "../../src/grammar/build.js";
+import type { GExpr } from "../../src/grammar/Grammar.js";
+import { Deadline } from "../../src/grammar/passes/Deadline.js";
+import { optimize } from "../../src/grammar/passes/optimize.js";
+import { createLowerContext, lowerSchema } from "../../src/lower/lowerSchema.js";
+import { lowerStringContent } from "../../src/lower/string/lowerStringContent.js";
+import { resolveSchemaOptions } from "../../src/options.js";
+import { normalizeSchema } from "../../src/schema/normalizeSchema.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const OPTS = resolveSchemaOptions({}, { additionalProperties: "spec" });
+const spent = (): Deadline => new Deadline(0);
+
+function compileTimeError(f: () => unknown): LimitExceededError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof LimitExceededError && e.code === "LIMIT_COMPILE_TIME") return e;
+    throw e;
+  }
+  throw new Error("expected LIMIT_COMPILE_TIME");
+}
+
+/** An object schema with `n` properties: `n` subschemas to normalize and lower. */
+function wide(n: number): Record<string, unknown> {
+  return { type: "object", properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: "integer", minimum: i }])) };
+}
+
+describe("the compile deadline is checked inside each stage", () => {
+  it("normalizing", () => {
+    expect(compileTimeError(() => normalizeSchema(wide(600), OPTS, [], "", spent())).message).toMatch(/while normalizing the schema/);
+  });
+
+  it("lowering", () => {
+    const ir = normalizeSchema(wide(600), OPTS, []);
+    const e = compileTimeError(() => lowerSchema(ir, createLowerContext(OPTS, "value", [], spent())));
+    expect(e.message).toMatch(/while lowering the schema/);
+  });
+
+  it("string automata, and an over-budget product is not mistaken for a too large one (strict: false)", () => {
+    const spec = { minLength: 1, maxLength: 500, patterns: ["^(?:\\S+\\s+){0,49}\\S+$"], notPatterns: [], formats: [] };
+    const warnings: never[] = [];
+    const ctx = { strict: false, limits: OPTS.limits, warnings, path: "/x", rules: new Map<string, GExpr>(), deadline: spent() };
+    compileTimeError(() => lowerStringContent(spec, ctx));
+    expect(warnings).toEqual([]);
+  });
+
+  it("optimizing", () => {
+    const rules = new Map<string, GExpr>([["root", ref("r0")]]);
+    for (let i = 0; i < 1_000; i++) rules.set(`r${i}`, seq(lit("x"), ref(`r${i + 1}`)));
+    rules.set("r1000", lit("y"));
+    expect(compileTimeError(() => optimize({ root: "root", rules }, spent())).message).toMatch(/while optimizing the grammar/);
+  });
+});
+
+describe("compileSchema refuses a slow schema close to limits.maxCompileMs", () => {
+  // JSONSchemaBench Handwritten---allany22: an allOf of anyOfs whose product lowers to ~15,000 rules
+  const row = readFileSync(join(here, "../fixtures/jsonschemabench/sample.jsonl"), "utf8")
+    .split("\n")
+    .find((l) => l.includes('"id":"Handwritten---allany22"'));
+
+  it("within 10 % of the budget (plus scheduling slack)", () => {
+    expect(row).toBeDefined();
+    const schema = (JSON.parse(row as string) as { schema: unknown }).schema;
+    const budget = 400;
+    const t = performance.now();
+    const e = compileTimeError(() => compileSchema(schema, { unknownKeywords: "ignore", limits: { maxCompileMs: budget } }));
+    const ms = performance.now() - t;
+    expect(e.message).toMatch(/above|over/);
+    expect(ms).toBeLessThan(budget * 1.1 + 150);
+  });
+});

@@ -1,0 +1,3 @@
+import { jsonSchemaBenchShard } from "./jsonschemabenchRatchet.js";
+
+jsonSchemaBenchShard(0, 2);

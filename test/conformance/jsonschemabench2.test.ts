@@ -1,0 +1,3 @@
+import { jsonSchemaBenchShard } from "./jsonschemabenchRatchet.js";
+
+jsonSchemaBenchShard(1, 2);

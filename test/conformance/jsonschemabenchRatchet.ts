@@ -1,0 +1,34 @@
+/**
+ * The JSONSchemaBench sample ratchet (1,174 real-world schemas, see test/fixtures/jsonschemabench/README.md), in two
+ * shards so that two test workers share it. Zero invalid instances accepted, zero crashes, zero timeouts; a schema that
+ * passed in the baseline must still pass. `UPDATE_BASELINE=1 npx vitest run test/conformance` rewrites the baseline.
+ */
+import { expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { compileSchema } from "../../src/compile.js";
+import { judgeRow, readCorpus, summarize, type SchemaOutcome } from "../../src/conformance/judgeCorpus.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export function jsonSchemaBenchShard(shard: number, shards: number): void {
+  it(`JSONSchemaBench sample, shard ${shard + 1}/${shards}: no invalid accepted, no crash, no regression`, () => {
+    const rows = readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => i % shards === shard);
+    const results = rows.map((r) => judgeRow(compileSchema, r));
+    const baselinePath = join(here, `baseline-jsonschemabench-${shard + 1}-of-${shards}.json`);
+    const baseline: Record<string, SchemaOutcome> = existsSync(baselinePath) ? JSON.parse(readFileSync(baselinePath, "utf8")) : {};
+    const current: Record<string, SchemaOutcome> = {};
+    for (const r of results) current[r.id] = r.outcome;
+    const s = summarize(results);
+    console.log(`JSONSchemaBench sample shard ${shard + 1}/${shards}: ${JSON.stringify(s)} (${((100 * s.passing) / s.total).toFixed(1)} % passing)`);
+    const codes: Record<string, number> = {};
+    for (const r of results) if (r.outcome === "refused") codes[r.errorCode ?? "?"] = (codes[r.errorCode ?? "?"] ?? 0) + 1;
+    console.log(`refusals by code: ${JSON.stringify(codes)}`);
+    if (process.env.UPDATE_BASELINE) writeFileSync(baselinePath, JSON.stringify(current, Object.keys(current).sort(), 1) + "\n");
+    const bad = results.filter((r) => r.outcome === "invalid-accepted" || r.outcome === "crash");
+    expect(bad.map((r) => `${r.id}: ${r.outcome} ${r.errorMessage ?? ""}`.slice(0, 300))).toEqual([]);
+    const regressions = Object.keys(baseline).filter((k) => baseline[k] === "passing" && current[k] !== "passing");
+    expect(regressions).toEqual([]);
+  }, 900_000);
+}

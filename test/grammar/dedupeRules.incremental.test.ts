@@ -1,0 +1,82 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { alt, lit, ref, rep, seq } from "../../src/grammar/build.js";
+import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
+import { dedupeRules } from "../../src/grammar/passes/dedupeRules.js";
+import { exprKey, grammarKey, mapRefs } from "../../src/grammar/passes/walk.js";
+
+const SEED = 20261122;
+
+/** The round-based definition: re-key every rule, merge equal bodies into the first, until nothing merges. */
+function dedupeByRounds(g: Grammar): Grammar {
+  let rules = g.rules;
+  for (;;) {
+    const firstByKey = new Map<string, string>([[exprKey(rules.get(g.root) as GExpr), g.root]]);
+    const alias = new Map<string, string>();
+    for (const [name, body] of rules) {
+      const k = exprKey(body);
+      const first = firstByKey.get(k);
+      if (first === undefined) firstByKey.set(k, name);
+      else if (first !== name) alias.set(name, first);
+    }
+    if (alias.size === 0) return { root: g.root, rules };
+    const next = new Map<string, GExpr>();
+    for (const [name, body] of rules) if (!alias.has(name)) next.set(name, mapRefs(body, (r) => (alias.has(r.rule) ? ref(alias.get(r.rule) as string) : r)));
+    rules = next;
+  }
+}
+
+/** Grammars of many small rules over few shapes, so that equal bodies (and chains of them) are common. */
+const arbDupGrammar: fc.Arbitrary<Grammar> = fc.integer({ min: 2, max: 40 }).chain((n) =>
+  fc
+    .array(
+      fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 })),
+      { minLength: n, maxLength: n },
+    )
+    .map((specs): Grammar => {
+      const body = ([shape, j, k]: [number, number, number]): GExpr => {
+        switch (shape) {
+          case 0:
+            return lit("a");
+          case 1:
+            return seq(lit("b"), ref(`r${j}`));
+          case 2:
+            return alt(ref(`r${j}`), ref(`r${k}`));
+          case 3:
+            return rep(seq(lit("("), ref(`r${j}`), lit(")")), 0, null);
+          case 4:
+            return seq(ref(`r${j}`), ref(`r${k}`));
+          default:
+            return alt(lit("c"), seq(lit("b"), ref(`r${k}`)));
+        }
+      };
+      return { root: `r${n - 1}`, rules: new Map(specs.map((s, i) => [`r${i}`, body(s)])) };
+    }),
+);
+
+describe("dedupeRules (incremental)", () => {
+  it("gives exactly the round-based result", () => {
+    fc.assert(
+      fc.property(arbDupGrammar, (g) => {
+        expect(grammarKey(dedupeRules(g))).toBe(grammarKey(dedupeByRounds(g)));
+      }),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it("merges a long chain of equal rules without re-keying the grammar per link", () => {
+    // a_i = "x" a_{i+1}, b_i = "x" b_{i+1}, a_n = b_n = "y": the chains become equal from the end, one link per round
+    const n = 3_000;
+    const rules = new Map<string, GExpr>([["root", seq(ref("a0"), ref("b0"))]]);
+    for (let i = 0; i < n; i++) rules.set(`a${i}`, seq(lit("x"), ref(`a${i + 1}`)));
+    for (let i = 0; i < n; i++) rules.set(`b${i}`, seq(lit("x"), ref(`b${i + 1}`)));
+    rules.set(`a${n}`, lit("y"));
+    rules.set(`b${n}`, lit("y"));
+    const t = performance.now();
+    const out = dedupeRules({ root: "root", rules });
+    const ms = performance.now() - t;
+    expect(out.rules.size).toBe(n + 2);
+    expect(exprKey(out.rules.get("root") as GExpr)).toBe('s(r"a0" r"a0")');
+    expect(ms).toBeLessThan(2_000); // the round-based version takes n rounds over 2n rules
+  });
+});
