@@ -16,7 +16,7 @@ export interface Limits {
   maxEnumSize: number;
   /** IR nodes in the lowered grammar (code LIMIT_GRAMMAR_SIZE). @defaultValue 2_000_000 */
   maxGrammarSize: number;
-  /** Wall-clock compile budget in ms (code LIMIT_COMPILE_TIME). @defaultValue 5_000 */
+  /** Wall-clock compile budget in ms, checked inside every stage (code LIMIT_COMPILE_TIME). @defaultValue 5_000 */
   maxCompileMs: number;
   /** Number of tools in one set (code LIMIT_TOOLS). @defaultValue 5_000 */
   maxTools: number;
