@@ -1,3 +1,4 @@
+import { seededRandom } from "../../src/testing/sampleGrammar.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LlamaModel } from "node-llama-cpp";
@@ -51,17 +52,7 @@ function matcherAcceptsAll(tools: unknown, tokens: readonly number[]): boolean {
   return tokens.every((t) => m.acceptToken(t));
 }
 
-/** Deterministic PRNG (mulberry32) for the token samples of the agreement check. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom; // mulberry32: the token samples of the agreement check
 
 const summary: string[] = [];
 afterAll(() => console.log(`e2e generations (${SEEDS} seeds per tool set and path, maxTokens ${MAX_TOKENS}):\n  ${summary.join("\n  ")}`));
