@@ -6,11 +6,12 @@ import { toRegex } from "./emit/toRegex.js";
 import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
 import type { Grammar } from "./grammar/Grammar.js";
 import type { JsonValue } from "./json.js";
+import type { FormatName } from "./parser/types.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import type { Vocabulary } from "./vocab/Vocabulary.js";
 
 /** What a compiled grammar was compiled for: a tool-call turn in a wire format, or one bare JSON value. */
-export type CompiledFormat = "qwen3" | "json";
+export type CompiledFormat = FormatName | "json";
 
 export interface CompiledGrammarInit {
   grammar: Grammar;
@@ -29,7 +30,7 @@ export interface CompiledGrammarInit {
 export class CompiledGrammar {
   /** The optimized grammar IR (root rule first). */
   readonly grammar: Grammar;
-  /** `"qwen3"` for tool calls, `"json"` for a bare JSON value. */
+  /** The wire format of the tool calls (`"qwen3"`, `"mistral"`…), or `"json"` for a bare JSON value. */
   readonly format: CompiledFormat;
   /** What was relaxed or reinterpreted while compiling (non-standard shapes, `strict: false` over-approximations). */
   readonly warnings: readonly Diagnostic[];
@@ -65,8 +66,10 @@ export class CompiledGrammar {
   }
 
   /**
-   * A JSON Schema of the same values: for tools, the union of calls `{anyOf: [{name: {const}, arguments}...]}`
-   * (for serving stacks that take a schema rather than a grammar); for `compileSchema`, the schema itself.
+   * A JSON Schema of the same values: for tools, the union of call objects `{anyOf: [{name: {const}, arguments}...]}`
+   * with the format's keys (`parameters` in tools-array and llama3-json, an optional `id` in tools-array and
+   * mistral; glaive and pythonic get `{name, arguments}`, the call's content) — for serving stacks that take a
+   * schema rather than a grammar; for `compileSchema`, the schema itself.
    * Returns a fresh copy.
    */
   toJsonSchema(): JsonValue {

@@ -2,6 +2,7 @@ import { CompiledGrammar } from "./CompiledGrammar.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { resolveCallPolicy, type CallPolicyOptions } from "./envelope/callPolicy.js";
 import type { EnvelopeTool } from "./envelope/Envelope.js";
+import { MAX_ID_LENGTH } from "./envelope/describedEnvelope.js";
 import { envelopeFor, type EnvelopeFormat } from "./envelope/envelopes.js";
 import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
@@ -15,6 +16,8 @@ import { jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
 import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
+import { FORMAT_DESCRIPTIONS } from "./parser/formats/descriptions.js";
+import type { FormatDescription } from "./parser/formats/FormatDescription.js";
 import { normalizeSchema } from "./schema/normalizeSchema.js";
 import { cloneJson, jsonDepthLimit } from "./tools/cloneJson.js";
 import { closeObjects } from "./tools/closeObjects.js";
@@ -24,7 +27,7 @@ import { schemaHash, toolsHash } from "./tools/schemaHash.js";
 
 /** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
 export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions {
-  /** Wire format of the calls. @defaultValue "qwen3" */
+  /** Wire format of the calls: any format the parser reads (see README "Formats"). @defaultValue "qwen3" */
   format?: EnvelopeFormat;
   /**
    * Default for matchers: `"token-or-text"` accepts a special token such as `<tool_call>` or its text spelled by
@@ -35,8 +38,8 @@ export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOpti
 
 /**
  * Compiles a tool list (any shape `normalizeTools` reads) into the grammar of one assistant turn in the chosen wire
- * format: optional free text, then the calls the policy allows, each `{"name": N, "arguments": A}` with A valid for
- * N's parameters. Throws ToolgramError subclasses for bad declarations and options (see `ToolgramErrorCode`).
+ * format: optional free text, then the calls the policy allows, each the format's canonical text of a call of N with
+ * arguments valid for N's parameters (`{"name": N, "arguments": A}` in Qwen3). Throws ToolgramError subclasses for bad declarations and options (see `ToolgramErrorCode`).
  */
 function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): CompiledGrammar {
   checkOptionKeys(options, TOOL_OPTION_KEYS);
@@ -62,8 +65,13 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     // one context per tool: the lowerer's size check walks its whole rule map, so a shared one would be quadratic
     const ctx = createLowerContext(opts, prefix, warnings, deadline);
     style ??= ctx.style;
+    const spelling = envelope.argumentSpelling;
+    spelling?.checkToolName?.(tool.name, tool.path);
+    if (spelling?.keywords) ctx.style = { ...ctx.style, keywords: spelling.keywords };
+    if (spelling?.keywordArguments) ctx.keywordArguments = true;
     const args = lowerTool(tool, ctx, opts, warnings);
     ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
+    if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));
     const argsRule = mergeRules(lowered, ctx.rules, `${prefix}-args`);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
     deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
@@ -86,11 +94,11 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
 
   return new CompiledGrammar({
     grammar,
-    format: envelope.format as "qwen3",
+    format: envelope.format as EnvelopeFormat,
     warnings,
     tools: normalized,
     schemaHash: toolsHash(normalized),
-    jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts),
+    jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, FORMAT_DESCRIPTIONS[envelope.format as EnvelopeFormat]),
     specialTokens,
   });
 }
@@ -190,18 +198,23 @@ function finishGrammar(own: Map<string, GExpr>, lowered: Map<string, GExpr>, res
 }
 
 /** The union of the calls; `false` (nothing) when no call is allowed. */
-function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions): JsonValue {
-  return tools.length === 0 ? false : { anyOf: tools.map((t) => callSchema(t, opts)) };
+function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions, d: FormatDescription): JsonValue {
+  return tools.length === 0 ? false : { anyOf: tools.map((t) => callSchema(t, opts, d)) };
 }
 
-/** One call as a JSON Schema object: what OpenAI-style structured output would enforce for this tool. */
-function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions): JsonObject {
-  return {
-    type: "object",
-    properties: { name: { const: t.name }, arguments: opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters },
-    required: ["name", "arguments"],
-    additionalProperties: false,
-  };
+/**
+ * One call as a JSON Schema object: what OpenAI-style structured output would enforce for this tool, with the
+ * format's keys (`parameters` for tools-array and llama3-json, an optional `id` where the format has one). Glaive
+ * and pythonic do not write the arguments as a JSON object; for them this is the call's content as JSON,
+ * `{"name": …, "arguments": {…}}`.
+ */
+function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDescription): JsonObject {
+  const plain = d.body === "python-list" || d.argumentsEncoding !== "object";
+  const argumentsKey = plain ? "arguments" : d.argumentsKey;
+  const properties: JsonObject = { name: { const: t.name } };
+  if (!plain && d.idKey !== null) properties[d.idKey] = { type: "string", pattern: `^[A-Za-z0-9_-]{1,${MAX_ID_LENGTH}}$` };
+  properties[argumentsKey] = opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters;
+  return { type: "object", properties, required: ["name", argumentsKey], additionalProperties: false };
 }
 
 const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "unknownKeywords", "limits"];

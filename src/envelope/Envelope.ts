@@ -1,5 +1,5 @@
 import type { GExpr } from "../grammar/Grammar.js";
-import type { JsonStyle } from "../lower/JsonStyle.js";
+import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
 import type { CallPolicy } from "./callPolicy.js";
 
 /** One callable tool as an envelope sees it: its name and the grammar of its arguments (one JSON object value). */
@@ -20,6 +20,21 @@ export interface EnvelopeGrammarInput {
 }
 
 /**
+ * How a format writes a tool's arguments when that is not plain JSON. Compile applies it while lowering each tool,
+ * so the envelope still receives one arguments rule per tool.
+ */
+export interface ArgumentSpelling {
+  /** Spelling of true / false / null everywhere in the arguments (Python's True / False / None). */
+  keywords?: JsonKeywords;
+  /** The arguments object is written as keyword arguments `(k=v, ...)` rather than as `{...}`. */
+  keywordArguments?: boolean;
+  /** Rewrites every rule of the lowered arguments (Glaive's `\u0027` for an apostrophe). */
+  rewrite?(e: GExpr): GExpr;
+  /** Throws a ToolgramError for a tool name the format cannot write (`path`: the tool's place in the input). */
+  checkToolName?(name: string, path: string): void;
+}
+
+/**
  * A wire format for tool calls. Its `description` is plain data (tags, keys, separators) so that the grammar, the
  * parser and the renderer of the format all read the same facts; `grammar` builds the whole turn (the root rule).
  */
@@ -28,5 +43,7 @@ export interface Envelope<D = unknown> {
   readonly description: D;
   /** Rule names the envelope adds; compile reserves them before lowering the tools' schemas. */
   readonly ruleNames: readonly string[];
+  /** Absent: the arguments are the JSON object itself. */
+  readonly argumentSpelling?: ArgumentSpelling;
   grammar(input: EnvelopeGrammarInput): GExpr;
 }

@@ -2,6 +2,15 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { cls, EPSILON, lit, rep, seq } from "../grammar/build.js";
 import type { WhitespaceOption } from "../options.js";
 
+/** How the three keyword values are written. */
+export interface JsonKeywords {
+  true: string;
+  false: string;
+  null: string;
+}
+
+export const JSON_KEYWORDS: Readonly<JsonKeywords> = Object.freeze({ true: "true", false: "false", null: "null" });
+
 /**
  * How JSON punctuation is spelled. Every piece already contains the whitespace allowed around it, so a value is
  * `objectOpen item (itemSeparator item)* objectClose` with one whitespace run at each token boundary and never two
@@ -23,6 +32,8 @@ export interface JsonStyle {
   itemSeparator: GExpr;
   /** Between a key and its value: `": "` compact, ws `:` ws flexible. */
   keySeparator: GExpr;
+  /** true / false / null: JSON's, or another language's (Python's True / False / None for the pythonic format). */
+  keywords: Readonly<JsonKeywords>;
   /** "compact" or "flexible-N": distinguishes styles in rule names of shared rules. */
   id: string;
 }
@@ -43,6 +54,7 @@ export function jsonStyle(option: WhitespaceOption): JsonStyle {
       emptyArray: lit("[]"),
       itemSeparator: lit(", "),
       keySeparator: lit(": "),
+      keywords: JSON_KEYWORDS,
       id: "compact",
     };
   }
@@ -58,6 +70,7 @@ export function jsonStyle(option: WhitespaceOption): JsonStyle {
     emptyArray: seq(lit("["), ws, lit("]")),
     itemSeparator: seq(ws, lit(","), ws),
     keySeparator: seq(ws, lit(":"), ws),
+    keywords: JSON_KEYWORDS,
     id: `flexible-${n}`,
   };
 }

@@ -22,9 +22,9 @@ export function anyValueRule(st: LowerState, rules: Map<string, GExpr>, prefix: 
       alt(s.emptyArray, seq(s.arrayOpen, value, rep(seq(s.itemSeparator, value), 0, null), s.arrayClose)),
       str,
       ANY_NUMBER,
-      lit("true"),
-      lit("false"),
-      lit("null"),
+      lit(s.keywords.true),
+      lit(s.keywords.false),
+      lit(s.keywords.null),
     ),
   );
   return value;

@@ -5,7 +5,22 @@ import { quoteJsonString } from "../json.js";
 import type { ObjectNode } from "../schema/SchemaNode.js";
 import { valueMatches } from "../schema/valueMatches.js";
 import type { LowerState } from "./LowerState.js";
+import type { JsonStyle } from "./JsonStyle.js";
 import { extraFamilies } from "./objectKeys.js";
+
+/** The punctuation around an object's members: JSON's, or keyword arguments' `(k=v, ...)` (pythonic format). */
+export interface ObjectSpelling {
+  open: GExpr;
+  close: GExpr;
+  empty: GExpr;
+  itemSeparator: GExpr;
+  /** A declared member's key and the separator before its value. */
+  key(name: string): GExpr;
+}
+
+export function jsonObjectSpelling(s: JsonStyle): ObjectSpelling {
+  return { open: s.objectOpen, close: s.objectClose, empty: s.emptyObject, itemSeparator: s.itemSeparator, key: (k) => seq(lit(quoteJsonString(k)), s.keySeparator) };
+}
 
 type Presence = "req" | "opt" | "abs";
 
@@ -19,7 +34,7 @@ export const MAX_DEPENDENT_PROPERTIES = 8;
  * min/maxProperties are tracked as a member count in the states; dependentRequired by enumerating the presence
  * combinations of the properties involved.
  */
-export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
+export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = jsonObjectSpelling(st.style)): GExpr {
   const s = st.style;
   const names = n.propertyNames;
   const keyAllowed = (key: string): boolean => {
@@ -75,7 +90,7 @@ export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
   const minP = n.minProperties <= base.filter((p) => p === "req").length ? 0 : n.minProperties;
   const maxP = n.maxProperties !== undefined && noExtras && n.maxProperties >= props.length ? undefined : n.maxProperties;
 
-  const members = props.map((p, i) => seq(lit(quoteJsonString(p.key)), s.keySeparator, values[i]));
+  const members = props.map((p, i) => seq(sp.key(p.key), values[i]));
   const options: GExpr[] = [];
   assignments.forEach((pres, ai) => {
     const memo = new Map<string, GExpr>();
@@ -91,9 +106,9 @@ export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
       if (bound > st.limits.maxRepeatBound) {
         throw new LimitExceededError("LIMIT_REPETITION", `a property count bound of ${bound} is above limits.maxRepeatBound ${st.limits.maxRepeatBound}; lower min/maxProperties or raise the limit`, n.path);
       }
-      if (started) return rep(seq(s.itemSeparator, extraShared), a, b);
+      if (started) return rep(seq(sp.itemSeparator, extraShared), a, b);
       if (b !== null && b < 1) return NOTHING;
-      return seq(extraShared, rep(seq(s.itemSeparator, extraShared), Math.max(a, 1) - 1, b === null ? null : b - 1));
+      return seq(extraShared, rep(seq(sp.itemSeparator, extraShared), Math.max(a, 1) - 1, b === null ? null : b - 1));
     };
     const state = (i: number, c: number, started: boolean): GExpr => {
       const key = `${started ? "s" : "f"}${i}-${c}`;
@@ -104,12 +119,12 @@ export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
         e = end(c, started);
       } else if (started && minP === 0 && maxP === undefined) {
         // nothing counted: each later member is independently there or not, so the chain is a plain sequence
-        const m = seq(s.itemSeparator, members[i]);
+        const m = seq(sp.itemSeparator, members[i]);
         e = seq(pres[i] === "req" ? m : pres[i] === "opt" ? opt(m) : EPSILON, state(i + 1, c, true));
       } else {
         const parts: GExpr[] = [];
         const canEmit = maxP === undefined || c + 1 <= maxP;
-        if (pres[i] !== "abs" && canEmit) parts.push(seq(started ? s.itemSeparator : EPSILON, members[i], state(i + 1, next(c), true)));
+        if (pres[i] !== "abs" && canEmit) parts.push(seq(started ? sp.itemSeparator : EPSILON, members[i], state(i + 1, next(c), true)));
         if (pres[i] !== "req") parts.push(state(i + 1, c, started));
         e = alt(...parts);
       }
@@ -120,7 +135,7 @@ export function lowerObject(n: ObjectNode, st: LowerState): GExpr {
       return shared;
     };
     const emptyOk = pres.every((p) => p !== "req") && minP === 0;
-    options.push(alt(emptyOk ? s.emptyObject : NOTHING, seq(s.objectOpen, state(0, 0, false), s.objectClose)));
+    options.push(alt(emptyOk ? sp.empty : NOTHING, seq(sp.open, state(0, 0, false), sp.close)));
   });
   return alt(...options);
 }

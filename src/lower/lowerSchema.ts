@@ -9,6 +9,7 @@ import { anyValueRule } from "./anyValue.js";
 import { countNodes } from "./countNodes.js";
 import { jsonStyle, type JsonStyle } from "./JsonStyle.js";
 import { lowerArray } from "./lowerArray.js";
+import { lowerKeywordArguments } from "./lowerKeywordArguments.js";
 import { lowerObject } from "./lowerObject.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerString } from "./lowerString.js";
@@ -28,6 +29,8 @@ export interface LowerContext {
   warnings: Diagnostic[];
   /** The compile's time budget: LIMIT_COMPILE_TIME is thrown from inside the lowering. */
   deadline: Deadline;
+  /** The root is written as keyword arguments `(k=v, ...)` (see lowerKeywordArguments); absent: as JSON. */
+  keywordArguments?: boolean;
 }
 
 export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
@@ -96,9 +99,9 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
       case "any":
         return anyRuleOf(st, ctx);
       case "null":
-        return lit("null");
+        return lit(ctx.style.keywords.null);
       case "boolean":
-        return alt(lit("true"), lit("false"));
+        return alt(lit(ctx.style.keywords.true), lit(ctx.style.keywords.false));
       case "enum":
         if (n.values.length > ctx.limits.maxEnumSize) {
           throw new LimitExceededError("LIMIT_ENUM_SIZE", `enum has ${n.values.length} values, above limits.maxEnumSize ${ctx.limits.maxEnumSize}; raise the limit or shorten the enum`, n.path);
@@ -141,7 +144,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     return ref(name);
   };
 
-  const root = lowerNode(ir.root);
+  const root = ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root);
   ctx.deadline.check("lowering the schema", ir.root.path);
   let size = countNodes(root);
   for (const e of ctx.rules.values()) size += countNodes(e);

@@ -1,11 +1,16 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { lit, seq } from "../grammar/build.js";
 import { canonicalJson, quoteJsonString, type JsonValue } from "../json.js";
-import type { JsonStyle } from "./JsonStyle.js";
+import { JSON_KEYWORDS, type JsonStyle } from "./JsonStyle.js";
 
-/** The texts of one JSON value in a style: canonicalJson's text in compact style, with ws pieces when flexible. */
+/**
+ * The texts of one JSON value in a style: canonicalJson's text in compact style, with ws pieces when flexible, and
+ * the style's spelling of true / false / null.
+ */
 export function styledValue(v: JsonValue, style: JsonStyle): GExpr {
-  if (style.id === "compact" || v === null || typeof v !== "object") return lit(canonicalJson(v));
+  if (v === null) return lit(style.keywords.null);
+  if (typeof v === "boolean") return lit(v ? style.keywords.true : style.keywords.false);
+  if (typeof v !== "object" || (style.id === "compact" && style.keywords === JSON_KEYWORDS)) return lit(canonicalJson(v));
   if (Array.isArray(v)) {
     if (v.length === 0) return style.emptyArray;
     const parts: GExpr[] = [style.arrayOpen];

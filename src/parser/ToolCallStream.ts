@@ -5,7 +5,7 @@ import { parseCallUnit, splitObjects, type UnitCall } from "./formats/callUnit.j
 import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
 import type { FormatDescription } from "./formats/FormatDescription.js";
 import { decideStart, START_LOOKAHEAD } from "./formats/startDecision.js";
-import { renderToolCalls } from "./renderToolCalls.js";
+import { joinCallUnits } from "./renderToolCalls.js";
 import { validatorsFor, type ToolValidators } from "./toolValidators.js";
 import { strictBlockCheck } from "./strictBlockCheck.js";
 import type {
@@ -550,14 +550,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       const results = b.units.map((u) => ({ u, r: parseCallUnit(blockText.slice(u.start, u.end), d, this.mode) }));
       let scaffoldOk = closed && !b.bare;
       if (this.mode === "strict" && scaffoldOk && results.every((x) => x.r.ok)) {
-        const calls = results.map((x) => (x.r.ok ? x.r.call : { name: "", arguments: {} }));
-        let canonical = "";
-        try {
-          canonical = renderToolCalls(calls, d.name);
-        } catch {
-          canonical = "";
-        }
-        scaffoldOk = canonical === blockText;
+        // each unit passed its own canonical check (which allows the number spellings a grammar emits): the block
+        // must be the canonical list around the units as written
+        scaffoldOk = results.length <= d.maxCalls && joinCallUnits(results.map(({ u }) => blockText.slice(u.start, u.end)), d) === blockText;
       }
       if (this.mode === "strict" && !scaffoldOk) {
         for (const { u } of results) this.drop("NONCANONICAL", `the ${d.name} block is not the canonical rendering`, [b.start + u.start, b.start + u.end], u.slot, blockText.slice(u.start, u.end));

@@ -2,11 +2,17 @@ import moo from "moo";
 import { quoteJsonString, type JsonObject, type JsonValue } from "../json.js";
 import { MAX_JSON_DEPTH, type Repair } from "./lenientJson.js";
 
+/** A function or keyword name as the lexer reads it (dots and dashes allowed, as tool names use them). */
+const NAME = /[A-Za-z_][A-Za-z0-9_.\-]*/;
+
+/** A tool name the pythonic format can write: one name token. */
+export const PYTHON_CALL_NAME = new RegExp(`^${NAME.source}$`);
+
 const lexer = moo.compile({
   ws: { match: /\s+/, lineBreaks: true },
   string: /"(?:\\[^]|[^"\\])*"|'(?:\\[^]|[^'\\])*'/,
   number: /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/,
-  name: /[A-Za-z_][A-Za-z0-9_.\-]*/,
+  name: NAME,
   punct: ["(", ")", "[", "]", "{", "}", ",", "=", ":"],
   bad: moo.error,
 });

@@ -2,6 +2,7 @@ import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import { renderCallUnit, type UnitCall } from "./formats/callUnit.js";
 import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
+import type { FormatDescription } from "./formats/FormatDescription.js";
 import type { FormatName } from "./types.js";
 
 /** A call to render: a name, its arguments and, for formats that carry one, an id. */
@@ -31,6 +32,14 @@ export function renderToolCalls(calls: readonly CallToRender[], format: FormatNa
       throw new ToolgramError("INVALID_INPUT", `call ${i} cannot be written in format ${format}: ${(e as Error).message}`, `/${i}`);
     }
   });
+  return joinCallUnits(units, d);
+}
+
+/**
+ * The reply around call units (renderCallUnit's texts): each in its own block for object bodies, else one list.
+ * Strict parsing compares a list block with this layout around the units as written.
+ */
+export function joinCallUnits(units: readonly string[], d: FormatDescription): string {
   if (d.body === "object") return units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
   if (units.length === 0 && d.body === "python-list") return "";
   return (d.open ?? "") + d.afterOpen + "[" + units.join(", ") + "]" + d.beforeClose + (d.close ?? "");

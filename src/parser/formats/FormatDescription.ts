@@ -22,6 +22,11 @@ export interface FormatDescription {
   readonly close: string | null;
   /** Optional markers the model may put before a start-of-reply block (e.g. Llama 3's `<|python_tag|>`). */
   readonly startPrefixes: readonly string[];
+  /**
+   * Markers that are one special token in the model family's vocabulary (Qwen3's `<tool_call>`, Mistral's
+   * `[TOOL_CALLS]`). Compiled grammars write these as token nodes, the other markers as plain text.
+   */
+  readonly specialTokens: readonly string[];
   readonly body: "object" | "array" | "python-list";
   /** Canonical text between `open` and the value, and between the value and `close`. */
   readonly afterOpen: string;

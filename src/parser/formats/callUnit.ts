@@ -4,7 +4,7 @@ import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { parsePythonCall, pythonLiteral, PYTHON_IDENTIFIER } from "../pythonCall.js";
 import type { ParseMode } from "../types.js";
 import type { FormatDescription } from "./FormatDescription.js";
-import { isCompactJson } from "./isCompactJson.js";
+import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
 
 /** One call as a format carries it. */
 export interface UnitCall {
@@ -60,23 +60,46 @@ export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMod
 }
 
 /**
- * The unit is the canonical rendering except for how the arguments' strings and numbers are spelled (`"\u0041"` for
- * `"A"`, `1e2` for `100`) — texts a compiled grammar accepts, since it fixes the layout, not the scalar spelling.
+ * The unit is the canonical rendering except for how the arguments' numbers are spelled (`1e2` for `100`, `1.0` for
+ * `1`; strings have one spelling in both) — texts a compiled grammar accepts, since it fixes the layout, not the
+ * number spelling. Glaive's quoted arguments are compared with each `\u0027` read as the apostrophe it stands for
+ * (and no raw apostrophe); pythonic units token by token, numbers by value.
  */
 function canonicalModuloScalars(text: string, call: UnitCall, d: FormatDescription): boolean {
-  if (d.body === "python-list" || d.argumentsEncoding !== "object") return false;
   let empty: string;
   try {
-    empty = renderCallUnit({ ...call, arguments: {} }, d);
+    empty = renderCallUnit({ ...call, arguments: d.body === "python-list" ? call.arguments : {} }, d);
   } catch {
     return false;
   }
-  // the arguments come last in the call object: `…, "arguments": {}}` + beforeClose
-  const suffix = "}" + (d.body === "object" ? d.beforeClose : "");
+  if (d.body === "python-list") return samePythonModuloNumbers(text, empty);
+  // the arguments come last in the call object: `…, "arguments": {}}` + beforeClose (`'{}'}` for Glaive)
+  const quote = d.argumentsEncoding === "single-quoted-json" ? "'" : "";
+  const suffix = quote + "}" + (d.body === "object" ? d.beforeClose : "");
   const prefix = empty.slice(0, empty.length - suffix.length - 2);
   if (text.length < prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) return false;
-  const args = text.slice(prefix.length, text.length - suffix.length);
+  let args = text.slice(prefix.length, text.length - suffix.length);
+  if (quote !== "") {
+    if (args.includes("'")) return false;
+    // escape pairs are consumed left to right, so `\\u0027` (an escaped backslash, then text) stays as it is
+    args = args.replace(/\\(u0027|[^])/g, (m, e: string) => (e === "u0027" ? "'" : m));
+  }
   return args.startsWith("{") && isCompactJson(args);
+}
+
+/** Strings, numbers (JSON spellings), names, and single other characters. */
+const PY_TOKEN = /"(?:[^"\\]|\\[^])*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_.\-]*|[^]/gy;
+
+/** `text` is `canonical` with numbers spelled differently (same value, a spelling grammars emit). */
+function samePythonModuloNumbers(text: string, canonical: string): boolean {
+  const a = text.match(PY_TOKEN) ?? [];
+  const b = canonical.match(PY_TOKEN) ?? [];
+  if (a.join("") !== text || a.length !== b.length) return false;
+  return a.every((t, i) => {
+    if (t === b[i]) return true;
+    const isNumber = (s: string): boolean => /^[-0-9]/.test(s);
+    return isNumber(t) && isNumber(b[i]) && isGrammarNumber(t) && Object.is(Number(t), Number(b[i]));
+  });
 }
 
 function parsePythonUnit(text: string): UnitResult {

@@ -3,6 +3,7 @@ import type { FormatDescription } from "./FormatDescription.js";
 
 const common = {
   startPrefixes: [] as readonly string[],
+  specialTokens: [] as readonly string[],
   afterOpen: "",
   beforeClose: "",
   blockSeparator: "",
@@ -17,6 +18,7 @@ export const qwen3: FormatDescription = {
   name: "qwen3",
   open: "<tool_call>",
   close: "</tool_call>",
+  specialTokens: ["<tool_call>", "</tool_call>"],
   body: "object",
   afterOpen: "\n",
   beforeClose: "\n",
@@ -45,6 +47,7 @@ export const llama3Json: FormatDescription = {
   open: null,
   close: null,
   startPrefixes: ["<|python_tag|>"],
+  specialTokens: ["<|python_tag|>"],
   body: "object",
   argumentsKey: "parameters",
   argumentsAliases: ["arguments"],
@@ -58,6 +61,7 @@ export const mistral: FormatDescription = {
   name: "mistral",
   open: "[TOOL_CALLS]",
   close: null,
+  specialTokens: ["[TOOL_CALLS]"],
   body: "array",
   argumentsKey: "arguments",
   argumentsAliases: ["parameters"],

@@ -5,6 +5,12 @@
  * `compiled.accepts(raw)` checks it.
  */
 const NUMBER = /-?(?:[0-9](?:\.[0-9]+)?[eE]\+?0*(?:30[0-7]|[12][0-9][0-9]|[1-9][0-9]|[0-9])(?![0-9])|(?:0|[1-9][0-9]{0,307})(?:\.[0-9]+)?(?:[eE]-[0-9]+)?(?![0-9]))/y;
+/** `text` is one number in a spelling a compiled grammar can emit (see NUMBER). */
+export function isGrammarNumber(text: string): boolean {
+  NUMBER.lastIndex = 0;
+  return NUMBER.test(text) && NUMBER.lastIndex === text.length;
+}
+
 /** The one spelling per code point the grammars accept (docs/ARCHITECTURE.md, "JSON spelling"). */
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\bfnrt]|\\u00(?:0[0-7be-f]|1[0-9a-f]))*"/y;
 

@@ -1,0 +1,34 @@
+import type { GExpr } from "../grammar/Grammar.js";
+import { alt, cls, EPSILON, lit, rep, seq } from "../grammar/build.js";
+import { ALL_SCALARS, subtractRanges } from "../grammar/ranges.js";
+import type { FormatDescription } from "../parser/formats/FormatDescription.js";
+
+/** What `String.prototype.trimStart` removes: the parser skips these before deciding whether a reply is a call. */
+const JS_WHITESPACE = [0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff];
+
+const ANY_TEXT = rep(cls(ALL_SCALARS), 0, null);
+
+/**
+ * For formats whose call is the whole reply (no opening marker): the replies that are plain text, i.e. that the
+ * parser (`decideStart`) never takes for the start of a call. Empty, or a text whose first character is not
+ * whitespace, not the call's opening bracket, and that does not begin with a start prefix (`<|python_tag|>`).
+ * A subset of what the parser reads as text: e.g. `[1] is cited` is text to the pythonic parser, but no text
+ * starting with `[` is in this language, so the grammar's verdict never depends on the parser's lookahead.
+ */
+export function textNotOpeningCall(d: FormatDescription): GExpr {
+  const bracket = d.body === "object" ? "{" : "[";
+  const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
+  if (new Set(firsts).size !== firsts.length) throw new Error(`internal: ${d.name}'s start prefixes share a first character`);
+  const plain = seq(cls(subtractRanges(ALL_SCALARS, [...JS_WHITESPACE, ...firsts.flatMap((c) => [c, c])])), ANY_TEXT);
+  // a text that starts like a prefix but is not it: the prefix's first i characters, then anything but the next one
+  const nearPrefixes = d.startPrefixes.map((p) => {
+    const cps = [...p];
+    const branches: GExpr[] = [];
+    for (let i = 1; i < cps.length; i++) {
+      const next = cps[i].codePointAt(0) as number;
+      branches.push(seq(lit(cps.slice(0, i).join("")), alt(EPSILON, seq(cls(subtractRanges(ALL_SCALARS, [next, next])), ANY_TEXT))));
+    }
+    return alt(...branches);
+  });
+  return alt(EPSILON, plain, ...nearPrefixes);
+}
