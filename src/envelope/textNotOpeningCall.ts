@@ -1,6 +1,6 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, rep, seq } from "../grammar/build.js";
-import { ALL_SCALARS, subtractRanges } from "../grammar/ranges.js";
+import { ALL_SCALARS, normalizeRanges, subtractRanges } from "../grammar/ranges.js";
 import type { FormatDescription } from "../parser/formats/FormatDescription.js";
 
 /** What `String.prototype.trimStart` removes: the parser skips these before deciding whether a reply is a call. */
@@ -19,7 +19,7 @@ export function textNotOpeningCall(d: FormatDescription): GExpr {
   const bracket = d.body === "object" ? "{" : "[";
   const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
   if (new Set(firsts).size !== firsts.length) throw new Error(`internal: ${d.name}'s start prefixes share a first character`);
-  const plain = seq(cls(subtractRanges(ALL_SCALARS, [...JS_WHITESPACE, ...firsts.flatMap((c) => [c, c])])), ANY_TEXT);
+  const plain = seq(cls(subtractRanges(ALL_SCALARS, normalizeRanges([...JS_WHITESPACE, ...firsts.flatMap((c) => [c, c])]))), ANY_TEXT);
   // a text that starts like a prefix but is not it: the prefix's first i characters, then anything but the next one
   const nearPrefixes = d.startPrefixes.map((p) => {
     const cps = [...p];

@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import type { FormatName } from "../../src/parser/types.js";
+
+/** The formats compiled by describedEnvelope (qwen3 has its own tests). */
+export const DESCRIBED_FORMATS: readonly FormatName[] = ["tools-array", "llama3-json", "mistral", "glaive", "pythonic"];
+
+/** Nested objects, enums with apostrophes, quotes, non-ASCII and keyword values, numbers, any-values. */
+export const MIXED_TOOLS = [
+  {
+    name: "note",
+    parameters: {
+      type: "object",
+      properties: {
+        text: { type: "string" },
+        n: { type: "number" },
+        k: { type: "integer", minimum: 0, maximum: 100 },
+        flag: { type: ["boolean", "null"] },
+        tag: { enum: ["it's", 'a"b', "über\n", null, true, 3] },
+        meta: {
+          type: "object",
+          properties: {
+            xs: { type: "array", items: { type: "string", maxLength: 6 }, maxItems: 3 },
+            deep: { type: "object", properties: { q: { type: "string", maxLength: 5 }, on: { type: "boolean" } }, required: ["on"] },
+          },
+        },
+        any: {},
+      },
+      required: ["text"],
+    },
+  },
+  { name: "ping", parameters: { type: "object", properties: {} } },
+];
+
+export const SMALL_TOOLS = [
+  { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string", maxLength: 12 }, unit: { enum: ["c", "f"] } }, required: ["city"] } },
+  { name: "ping", parameters: { type: "object", properties: {} } },
+];
+
+export function exampleTools(name: string): unknown[] {
+  return JSON.parse(readFileSync(new URL(`../../examples/${name}.tools.json`, import.meta.url), "utf8")) as unknown[];
+}
