@@ -41,6 +41,14 @@ describe("toolgram CLI", () => {
     expect(readFileSync(out, "utf8")).toBe(asFile(compileTools(JSON.parse(weather), { toolChoice: "get_forecast", parallel: 1 }).toGbnf()));
   });
 
+  it("--format selects any parser format; an unknown one is INVALID_OPTION", async () => {
+    for (const format of ["tools-array", "llama3-json", "mistral", "glaive", "pythonic"] as const) {
+      const r = await cli(["compile", weatherPath, "--format", format]);
+      expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather), { format }).toGbnf()));
+    }
+    expect((await cli(["compile", weatherPath, "--format", "harmony"])).stderr).toMatch(/^toolgram: INVALID_OPTION: unknown format/);
+  });
+
   it("--no-free-text and --parallel false reach the compiler", async () => {
     const r = await cli(["compile", weatherPath, "--no-free-text", "--parallel", "false"]);
     expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather), { freeText: false, parallel: false }).toGbnf()));

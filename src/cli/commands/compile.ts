@@ -16,7 +16,7 @@ Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one
   --parallel true|false|N         how many calls (default true: unbounded)
   --free-text / --no-free-text    text before the calls (default: on for auto, off otherwise)
   --strict / --no-strict          refuse what cannot be enforced exactly (default) / over-approximate with warnings
-  --format qwen3                  wire format (default qwen3)
+  --format F                      wire format: qwen3 (default), tools-array, llama3-json, mistral, glaive, pythonic
   --whitespace compact|N          JSON spelling: the model's own (default), or up to N whitespace characters per gap
   --json                          FILE is one JSON Schema: compile a bare JSON value instead of tool calls
   -o, --out FILE                  write to FILE instead of standard output

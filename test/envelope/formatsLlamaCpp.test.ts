@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { compileTools } from "../../src/compile.js";
+import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
+import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlamaCpp.js";
+import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
+import { DESCRIBED_FORMATS, exampleTools, MIXED_TOOLS } from "./formatTools.js";
+
+const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
+const ALPHABET = ["'", "\\", '"', "(", "=", "{", "}", "[", "]", ",", " ", "\n", "True", "null", "<tools>", "[TOOL_CALLS]", "<functioncall>"];
+
+describe("every format's GBNF through llama.cpp's grammar parser and engine", () => {
+  it("parses, and llama.cpp agrees with accepts() on renderings, samples and mutants", async () => {
+    const cases = DESCRIBED_FORMATS.flatMap((format) =>
+      [MIXED_TOOLS, exampleTools("weather")].map((tools) => {
+        const g = compileTools(tools, { format, parallel: 2 });
+        const random = seededRandom(SEED);
+        const samples: string[] = [renderToolCalls([{ name: "note", arguments: { text: "it's \"quoted\"\nü", flag: null, tag: true } }], format), "Just text."];
+        for (let k = 0; k < 6; k++) {
+          const s = sampleGrammar(g.grammar, random, { maxLength: 300 });
+          if (s === undefined) continue;
+          samples.push(s, mutateText(s, ALPHABET, random, 1));
+        }
+        return { g, samples };
+      }),
+    );
+    const results = await checkGbnfBatchWithLlamaCpp(cases.map((c) => ({ grammar: c.g.toGbnf(), samples: c.samples })));
+    results.forEach((r, i) => {
+      expect(r.error).toBeUndefined();
+      expect(r.ok).toBe(true);
+      expect(r.samples).toEqual(cases[i].samples.map((s) => cases[i].g.accepts(s)));
+    });
+    // the samples discriminate: the rendered call is accepted for the tool set that declares it
+    expect(results.filter((r, i) => i % 2 === 0).every((r) => r.samples?.[0] === true)).toBe(true);
+  }, 180_000);
+});
