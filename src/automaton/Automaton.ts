@@ -426,6 +426,26 @@ export class Automaton {
     return this.singleConfig(st);
   }
 
+  /** The stacks of configuration `c` (read-only view; for analyses such as completion distances). */
+  stacksOf(c: number): Int32Array {
+    return this.cfStacks[c];
+  }
+
+  /** The R-state on top of stack `st`. */
+  stackTop(st: number): number {
+    return this.stTop[st];
+  }
+
+  /** The stack below the top frame of `st`, or -1 for the outermost frame. */
+  stackParent(st: number): number {
+    return this.stParent[st];
+  }
+
+  /** The NFA states of R-state `rs` (read-only view). */
+  rsStates(rs: number): Int32Array {
+    return this.rsSets[rs];
+  }
+
   /** The text so far is a complete match. */
   isComplete(c: number): boolean {
     if (c < 0) return false;

@@ -1,6 +1,8 @@
-import { TOKEN_ATOM, type Vocabulary } from "../vocab/Vocabulary.js";
+import { TOKEN_ATOM, TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
 import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { type Automaton, UNKNOWN } from "./Automaton.js";
+import { CompletionDistance } from "./CompletionDistance.js";
+import { ToolgramError } from "../errors.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
@@ -42,6 +44,8 @@ export class MaskTable {
   private readonly stateAt: Int32Array;
   private readonly scratch: Uint32Array;
   private computing = false;
+  private distance: CompletionDistance | undefined;
+  private readonly maxAfter: number[] = [];
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     this.automaton = automaton;
@@ -64,6 +68,46 @@ export class MaskTable {
 
   atomIndexOf(tokenId: number): number {
     return this.atomOfToken.get(tokenId) ?? -1;
+  }
+
+  /**
+   * Distances to completion for token budgets, built on first use. Throws INVALID_OPTION when the vocabulary lacks a
+   * single-byte token for some byte value: then a distance in bytes would not bound the tokens still needed.
+   */
+  completionDistance(): CompletionDistance {
+    if (this.distance) return this.distance;
+    const have = new Uint8Array(256);
+    const { kind, bytes, offsets, size } = this.vocab;
+    for (let id = 0; id < size; id++) {
+      if (kind[id] === TOKEN_TEXT && offsets[id + 1] - offsets[id] === 1) have[bytes[offsets[id]]] = 1;
+    }
+    const missing = have.indexOf(0);
+    if (missing >= 0) {
+      throw new ToolgramError("INVALID_OPTION", `token budgets need a vocabulary with a single-byte token for every byte value (byte-level BPE); this one has none for byte 0x${missing.toString(16).padStart(2, "0")}`);
+    }
+    const atomAvailable = this.automaton.atomTexts.map(() => false);
+    for (let k = 1; k < this.atomTokens.length; k += 2) atomAvailable[this.atomTokens[k]] = true;
+    this.distance = new CompletionDistance(this.automaton, atomAvailable);
+    return this.distance;
+  }
+
+  /**
+   * The largest completion distance any allowed ordinary token leads to from configuration `c` (cached per
+   * configuration: a budgeted mask only needs filtering when this exceeds what the budget leaves).
+   */
+  maxDistanceAfterToken(c: number, next: (id: number) => number): number {
+    const known = this.maxAfter[c];
+    if (known !== undefined) return known;
+    const dist = this.completionDistance();
+    const bits = new Uint32Array(this.words);
+    this.fill(c, bits);
+    let worst = 0;
+    const eos = this.vocab.eosTokenIds;
+    forEachSet(bits, (id) => {
+      if (!eos.includes(id)) worst = Math.max(worst, dist.ofConfig(next(id)));
+    });
+    this.maxAfter[c] = worst;
+    return worst;
   }
 
   /** Approximate bytes held by the cached masks. */
@@ -234,6 +278,18 @@ export class MaskTable {
     } else {
       this.dense[c] = out.slice();
       this.cachedBytes += this.words * 4;
+    }
+  }
+}
+
+/** Calls `f` with the index of every set bit of `bits`, in increasing order. */
+export function forEachSet(bits: Uint32Array, f: (id: number) => void): void {
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    while (x !== 0) {
+      const low = x & -x;
+      f(w * 32 + (31 - Math.clz32(low)));
+      x ^= low;
     }
   }
 }

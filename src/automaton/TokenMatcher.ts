@@ -1,6 +1,6 @@
 import { TOKEN_ATOM, TOKEN_TEXT } from "../vocab/Vocabulary.js";
 import { DEAD, UNKNOWN } from "./Automaton.js";
-import type { MaskTable } from "./MaskTable.js";
+import { forEachSet, type MaskTable } from "./MaskTable.js";
 
 /** The configuration after an end-of-generation token. */
 const TERMINATED = -3;
@@ -32,6 +32,42 @@ export class TokenMatcher {
     if (bits.length < this.table.words) throw new RangeError(`bitmask needs ${this.table.words} words, got ${bits.length}`);
     if (this.cfg === TERMINATED) bits.fill(0);
     else this.table.fill(this.cfg, bits);
+  }
+
+  /**
+   * Bytes or special tokens still needed to complete the output: 0 when complete, Infinity after an end token or
+   * in a dead state. With a byte-level vocabulary this bounds the tokens still needed (the end token not counted).
+   */
+  tokensToComplete(): number {
+    if (this.cfg < 0) return Infinity;
+    return this.table.completionDistance().ofConfig(this.cfg);
+  }
+
+  /**
+   * `fillNextTokenBitmask`, narrowed to a token budget: at most `tokensLeft` more tokens, the end token included.
+   * A token is allowed only if the output can still be completed and ended within what is left after it, so a
+   * generation that starts with `tokensToComplete() + 1 <= tokensLeft` and uses this mask at every step always ends
+   * with a complete output inside its budget (at worst through single-byte tokens along the shortest completion).
+   * The budget only bites near its end: while every allowed token leaves enough room, the mask is unchanged.
+   *
+   * When the budget is already too small, only tokens that bring the completion closer are allowed (the output
+   * ends as soon as it can). Throws INVALID_OPTION for a vocabulary without single-byte tokens for every byte.
+   */
+  fillNextTokenBitmaskWithin(bits: Uint32Array, tokensLeft: number): void {
+    if (!Number.isInteger(tokensLeft) || tokensLeft < 1) throw new RangeError(`tokensLeft must be an integer >= 1, got ${tokensLeft}`);
+    this.fillNextTokenBitmask(bits);
+    const c = this.cfg;
+    if (c < 0) return;
+    const dist = this.table.completionDistance();
+    const here = dist.ofConfig(c);
+    // after an ordinary token, what is left must hold the rest of the completion and the end token
+    const limit = Math.max(tokensLeft - 2, here - 1);
+    const next = (id: number): number => this.peek(id);
+    if (this.table.maxDistanceAfterToken(c, next) <= limit) return;
+    const eos = this.table.vocab.eosTokenIds;
+    forEachSet(bits, (id) => {
+      if (!eos.includes(id) && dist.ofConfig(next(id)) > limit) bits[id >>> 5] &= ~(1 << (id & 31));
+    });
   }
 
   /** Advance by one token; false (and no change) if the grammar does not allow it. */
