@@ -97,6 +97,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
       temperature,
       seed: seed + 1,
       jumpForward: options.jumpForward ?? true,
+      closeWithinBudget: options.closeWithinBudget ?? true,
       ...sampling,
     });
     tokens = [...phase.tokens, ...rest.tokens];
@@ -114,6 +115,9 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     elapsedMs,
     tokensPerSecond: tokens.length / (elapsedMs / 1000),
     forcedTokens,
+    // the gbnf path follows llama.cpp's lazy grammar alone (no budget steering)
+    budgetSteps: 0,
+    budgetAbandoned: false,
     freeTokens: phase.freeTokens,
     triggered: phase.triggered,
   };

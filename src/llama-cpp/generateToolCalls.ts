@@ -39,6 +39,12 @@ export interface GenerateToolCallsOptions {
   readonly vocab?: Vocabulary;
   /** Append the matcher's forced text without sampling it (matcher engine only). @defaultValue true */
   readonly jumpForward?: boolean;
+  /**
+   * Finish every constrained turn within `maxTokens`: near the end of the budget only tokens after which the call
+   * can still be completed are allowed (the matcher's `fillNextTokenBitmaskWithin`; with the gbnf engine, as a token
+   * bias next to llama.cpp's grammar). Off: a model that never closes a string is cut mid-call. @defaultValue true
+   */
+  readonly closeWithinBudget?: boolean;
   /** Pass `enable_thinking: false` to the template (an empty `<think>` block opens the turn). */
   readonly enableThinking?: boolean;
 }
@@ -64,6 +70,9 @@ export interface ToolCallGeneration {
   readonly tokensPerSecond: number;
   /** Tokens appended by jump-forward decoding (matcher engine). */
   readonly forcedTokens: number;
+  /** gbnf engine: steps at which the budget narrowed llama.cpp's choices, and whether steering had to stop. */
+  readonly budgetSteps: number;
+  readonly budgetAbandoned: boolean;
 }
 
 const compiledCache = new WeakMap<object, Map<string, CompiledGrammar>>();
@@ -124,15 +133,24 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
   const declared = compiled.tools;
   const prompt = renderQwen3Prompt(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
   const common = { model, prompt, maxTokens: options.maxTokens ?? 256, temperature: options.temperature ?? 0.7, seed: options.seed ?? 0, ...options.sampling };
+  const closeWithinBudget = options.closeWithinBudget ?? true;
   let forcedTokens = 0;
+  let budgetSteps = 0;
+  let budgetAbandoned = false;
   let result;
   if (engine === "matcher") {
     const vocab = options.vocab ?? (await vocabularyOf(model));
-    const r = await generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: options.jumpForward ?? true });
+    const r = await generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: options.jumpForward ?? true, closeWithinBudget });
     forcedTokens = r.forcedTokens;
     result = r;
+  } else if (engine === "gbnf") {
+    const budgetMatcher = closeWithinBudget ? compiled.createMatcher(options.vocab ?? (await vocabularyOf(model))) : undefined;
+    const r = await generateWithGbnf({ ...common, gbnf: compiled.toGbnf(), ...(budgetMatcher === undefined ? {} : { budgetMatcher }) });
+    budgetSteps = r.budgetSteps;
+    budgetAbandoned = r.budgetAbandoned;
+    result = r;
   } else {
-    result = await generateWithGbnf({ ...common, gbnf: engine === "gbnf" ? compiled.toGbnf() : undefined });
+    result = await generateWithGbnf({ ...common, gbnf: undefined });
   }
   return {
     text: result.text,
@@ -143,5 +161,7 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
     elapsedMs: result.elapsedMs,
     tokensPerSecond: result.tokensPerSecond,
     forcedTokens,
+    budgetSteps,
+    budgetAbandoned,
   };
 }

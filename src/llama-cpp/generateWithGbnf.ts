@@ -1,4 +1,5 @@
-import type { LlamaGrammar, Token } from "node-llama-cpp";
+import type { LlamaGrammar, LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import { eogTable, type TokenMaskMatcher } from "./generateWithMask.js";
 import { ToolgramError } from "../errors.js";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
 import { checkGbnfRepetitions } from "./checkGbnfRepetitions.js";
@@ -8,6 +9,21 @@ import { promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 export interface GenerateWithGbnfOptions extends GenerateOptions {
   /** A GBNF grammar with a `root` rule, enforced by llama.cpp's own grammar sampler; undefined = unconstrained. */
   readonly gbnf: string | undefined;
+  /**
+   * A token matcher of the same grammar (`compiled.createMatcher(vocab)`), used only to close the output within
+   * `maxTokens`: llama.cpp's grammar sampler has no notion of a budget, so when the budget gets tight the matcher's
+   * budgeted mask is added as a token bias (disallowed tokens "never"); until then llama.cpp's grammar acts alone.
+   * The matcher follows every sampled token; if it ever refuses one that llama.cpp's grammar allowed (they differ on
+   * special tokens inside strings), steering stops and `budgetAbandoned` says so.
+   */
+  readonly budgetMatcher?: TokenMaskMatcher;
+}
+
+export interface GenerateWithGbnfResult extends GenerateResult {
+  /** Steps at which the budget narrowed llama.cpp's choices. */
+  readonly budgetSteps: number;
+  /** The budget matcher refused a token llama.cpp's grammar allowed, and steering stopped there. */
+  readonly budgetAbandoned: boolean;
 }
 
 /**
@@ -17,8 +33,8 @@ export interface GenerateWithGbnfOptions extends GenerateOptions {
  * llama.cpp reports why a grammar fails to parse only on stderr; the thrown error says so. Repetition bounds that
  * would crash llama.cpp (`x{3,1}`) are refused first (see `checkGbnfRepetitions`).
  */
-export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promise<GenerateResult> {
-  const { LlamaGrammarEvaluationState } = await loadNodeLlamaCpp();
+export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promise<GenerateWithGbnfResult> {
+  const { LlamaGrammarEvaluationState, TokenBias: TokenBiasClass } = await loadNodeLlamaCpp();
   const { model, gbnf } = options;
   const maxTokens = options.maxTokens ?? 256;
   let grammar: LlamaGrammar | undefined;
@@ -36,13 +52,29 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
     const tokens: Token[] = [];
     const started = performance.now();
     let finishReason: GenerateResult["finishReason"] = "stop";
+    let budgetSteps = 0;
+    let budgetAbandoned = false;
+    const matcher = options.budgetMatcher;
+    const steer = matcher?.fillNextTokenBitmaskWithin === undefined ? undefined : budgetSteering(model, matcher, TokenBiasClass);
     if (maxTokens > 0) {
       for await (const token of sequence.evaluate(input, {
         grammarEvaluationState,
         temperature: options.temperature ?? 0,
         seed: options.seed ?? 0,
         ...samplingOptions(options, tokens),
+        ...(steer === undefined
+          ? {}
+          : {
+              // read by node-llama-cpp before each sampling step, after the previous token reached the loop below
+              tokenBias: () => {
+                if (budgetAbandoned) return steer.none;
+                const bias = steer.biasFor(maxTokens - tokens.length);
+                if (bias !== steer.none) budgetSteps++;
+                return bias;
+              },
+            }),
       })) {
+        if (matcher !== undefined && !budgetAbandoned && !model.isEogToken(token) && !matcher.acceptToken(token)) budgetAbandoned = true;
         tokens.push(token);
         if (tokens.length >= maxTokens) {
           finishReason = "length";
@@ -60,6 +92,39 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
       promptTokens: input.length,
       elapsedMs,
       tokensPerSecond: tokens.length / (elapsedMs / 1000),
+      budgetSteps,
+      budgetAbandoned,
     };
   });
+}
+
+/**
+ * Token biases that impose a matcher's budgeted mask: none while the budget leaves the mask as it is, else "never"
+ * on every ordinary token the budgeted mask drops (end-of-generation tokens are left to llama.cpp's grammar, which
+ * allows them exactly when the output is complete — as does the budgeted mask).
+ */
+function budgetSteering(model: LlamaModel, matcher: TokenMaskMatcher, TokenBiasClass: typeof TokenBias): { none: TokenBias; biasFor(tokensLeft: number): TokenBias } {
+  const eog = eogTable(model);
+  const size = eog.length;
+  const words = Math.ceil(size / 32);
+  const plain = new Uint32Array(words);
+  const within = new Uint32Array(words);
+  const none = new TokenBiasClass(model.tokenizer);
+  return {
+    none,
+    biasFor(tokensLeft: number): TokenBias {
+      plain.fill(0);
+      within.fill(0);
+      matcher.fillNextTokenBitmask(plain);
+      matcher.fillNextTokenBitmaskWithin!(within, tokensLeft);
+      let same = true;
+      for (let w = 0; w < words && same; w++) if (plain[w] !== within[w]) same = false;
+      if (same) return none;
+      const never: Token[] = [];
+      for (let id = 0; id < size; id++) {
+        if (((within[id >>> 5] >>> (id & 31)) & 1) === 0 && eog[id] === 0) never.push(id as Token);
+      }
+      return new TokenBiasClass(model.tokenizer).set(never, "never");
+    },
+  };
 }

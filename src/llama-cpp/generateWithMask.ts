@@ -16,6 +16,11 @@ export interface TokenMaskMatcher {
   isCompleted(): boolean;
   /** The unique continuation, if any ("" when none); used for jump-forward decoding. */
   forcedText?(): string;
+  /**
+   * The mask narrowed to a token budget (`tokensLeft` more tokens, the end token included), so that the output is
+   * complete before the budget runs out; used when `closeWithinBudget` is on. See TokenMatcher.
+   */
+  fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): void;
 }
 
 export interface GenerateWithMaskOptions extends GenerateOptions {
@@ -26,6 +31,12 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
    * @defaultValue false
    */
   readonly jumpForward?: boolean;
+  /**
+   * Narrow the masks near the end of `maxTokens` so that the output is always complete, and ended, within it (the
+   * matcher's `fillNextTokenBitmaskWithin`). Without it, a model that never closes a string is cut at `maxTokens`
+   * with a valid but unfinished prefix. Ignored when the matcher has no such method. @defaultValue true
+   */
+  readonly closeWithinBudget?: boolean;
 }
 
 export interface GenerateWithMaskResult extends GenerateResult {
@@ -41,7 +52,7 @@ const ALLOWED_LOGIT_BOOST = 10_000;
 const eogCache = new WeakMap<LlamaModel, Uint8Array>();
 
 /** Which token ids end generation (Qwen3 has several), computed once per model; its length is the vocabulary size. */
-function eogTable(model: LlamaModel): Uint8Array {
+export function eogTable(model: LlamaModel): Uint8Array {
   let table = eogCache.get(model);
   if (table === undefined) {
     let size = 0;
@@ -89,6 +100,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   const size = eog.length;
   const bits = new Uint32Array(Math.ceil(size / 32));
   const input = promptTokens(model, options.prompt);
+  const budgeted = options.closeWithinBudget !== false && matcher.fillNextTokenBitmaskWithin !== undefined;
 
   const biasFor = (ids: readonly number[], bias: "never" | { logit: number }): TokenBias =>
     new TokenBiasClass(model.tokenizer).set(asTokens(ids), bias);
@@ -131,7 +143,8 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       }
 
       bits.fill(0);
-      matcher.fillNextTokenBitmask(bits);
+      if (budgeted) matcher.fillNextTokenBitmaskWithin!(bits, maxTokens - tokens.length);
+      else matcher.fillNextTokenBitmask(bits);
       // Walk set bits only: masks inside a tool call usually allow a handful of tokens.
       const allowed: number[] = [];
       let endAllowed = false;
