@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileTools, parseToolCalls, toOpenAIToolCalls } from "../../src/index.js";
+import { buildTinyModel, findLlamaServer, generateToolCalls, loadLlamaModel, renderQwen3Prompt, completion, startLlamaServer, templateTools, tinyModelPath } from "../../src/llama-cpp/index.js";
+
+/**
+ * The README's two llama.cpp examples are the regions between the `example:` markers below, run here as they are;
+ * the last test checks that the README shows them verbatim (with the package's import names).
+ */
+const root = join(import.meta.dirname, "..", "..");
+const tools = JSON.parse(readFileSync(join(root, "examples", "weather.tools.json"), "utf8")) as unknown[];
+const messages = [{ role: "user" as const, content: "What is the weather in Paris?" }];
+const server = await findLlamaServer();
+
+describe("README examples", () => {
+  it("node-llama-cpp: generateToolCalls returns valid calls and their exact bytes", async () => {
+    // example: node-llama-cpp
+    const { path } = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) }); // or any Qwen3 GGUF
+    const model = await loadLlamaModel(path);
+    const turn = await generateToolCalls({
+      model,
+      tools,
+      messages,
+      toolChoice: "required",
+      engine: "matcher", // or "gbnf": llama.cpp's grammar sampler on toolgram's GBNF
+      maxTokens: 256, // the call is closed within the budget
+    });
+    console.log(turn.calls[0].name, turn.calls[0].arguments, turn.calls[0].valid); // get_weather {...} true
+    console.log(turn.blocks[0]); // the exact <tool_call>…</tool_call> bytes, to replay into the next prompt
+    // end example
+    expect(turn.calls.map((c) => c.valid)).toEqual([true]);
+    expect(turn.blocks[0]).toBe(turn.text);
+    await model.dispose();
+  });
+
+  it.skipIf(server === undefined)("llama-server: /completion with toolgram's GBNF, calls as OpenAI tool_calls", async () => {
+    const tiny = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) });
+    const llamaServer = await startLlamaServer({ binary: server!, model: tiny.path });
+    try {
+      const url = llamaServer.url;
+      // example: llama-server
+      const compiled = compileTools(tools, { toolChoice: "required", parallel: false });
+      // llama-server refuses `grammar` together with `tools`: toolgram renders the tools into the prompt itself
+      const prompt = renderQwen3Prompt(messages, { tools: templateTools(tools, compiled.tools) });
+      const response = await completion(url, { prompt, grammar: compiled.toGbnf(), n_predict: 256 });
+      const { calls } = parseToolCalls(response.content, { tools, format: "qwen3", mode: "strict" });
+      const toolCalls = toOpenAIToolCalls(calls); // [{ id, type: "function", function: { name, arguments: "{…}" } }]
+      // end example
+      expect(response.stop_type === "limit" || calls.every((c) => c.valid)).toBe(true);
+      if (response.stop_type !== "limit") expect(toolCalls.length).toBe(1);
+    } finally {
+      await llamaServer.stop();
+    }
+  });
+
+  it("the README shows both examples verbatim", () => {
+    const source = readFileSync(join(import.meta.dirname, "readmeExamples.test.ts"), "utf8");
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    for (const name of ["node-llama-cpp", "llama-server"]) {
+      const start = source.indexOf(`// example: ${name}\n`);
+      const end = source.indexOf("// end example", start);
+      const lines = source.slice(start, end).split("\n").slice(1);
+      const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
+      const body = lines.map((l) => l.slice(indent)).join("\n").trimEnd();
+      expect(readme, `README is missing the ${name} example`).toContain(body);
+    }
+  });
+});
