@@ -2,6 +2,7 @@ import type { Token } from "node-llama-cpp";
 import type { FinishReason } from "./generationTypes.js";
 import { generateWithMask } from "./generateWithMask.js";
 import { compiledFor, readToolCallTurn, vocabularyOf, type GenerateToolCallsOptions, type ToolCallGeneration } from "./generateToolCalls.js";
+import { budgetSteering } from "./budgetSteering.js";
 import { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { renderQwen3Prompt, templateTools } from "./qwen3ChatPrompt.js";
@@ -53,6 +54,8 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
   // The GBNF path stays on one sequence; the matcher path continues in generateWithMask with the free part as prompt.
   const { TokenBias } = await loadNodeLlamaCpp();
   const probe = options.engine === "gbnf" ? await LlamaGrammarProbe.create(model, compiled.toGbnf()) : undefined;
+  let budgetAbandoned = false;
+  let budgetSteps = 0;
   const phase = await withSequence({ model, prompt: input }, async (sequence) => {
     const tokens = generated;
     let triggered = false;
@@ -71,12 +74,27 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     if (!triggered || probe === undefined) return { tokens, triggered, finishReason, freeTokens };
     probe.accept(trigger);
     finishReason = "stop";
+    // The budget matcher follows llama.cpp's grammar from the trigger on, and narrows it when the budget gets tight.
+    const matcher = options.closeWithinBudget === false ? undefined : compiled.createMatcher(options.vocab ?? (await vocabularyOf(model)));
+    const steer = matcher !== undefined && matcher.acceptToken(trigger) ? budgetSteering(model, matcher, TokenBias) : undefined;
+    const budgetBias =
+      steer === undefined
+        ? {}
+        : {
+            tokenBias: () => {
+              if (budgetAbandoned) return steer.none;
+              const bias = steer.biasFor(maxTokens - tokens.length);
+              if (bias !== steer.none) budgetSteps++;
+              return bias;
+            },
+          };
     // The trigger was sampled but not yet evaluated: evaluate it, under the grammar that has already consumed it.
-    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state, ...samplingOptions(sampling, generated) })) {
+    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state, ...budgetBias, ...samplingOptions(sampling, generated) })) {
       if (tokens.length >= maxTokens) {
         finishReason = "length";
         break;
       }
+      if (matcher !== undefined && !budgetAbandoned && !model.isEogToken(token) && !matcher.acceptToken(token)) budgetAbandoned = true;
       tokens.push(token);
     }
     if (tokens.length >= maxTokens) finishReason = "length";
@@ -115,9 +133,8 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     elapsedMs,
     tokensPerSecond: tokens.length / (elapsedMs / 1000),
     forcedTokens,
-    // the gbnf path follows llama.cpp's lazy grammar alone (no budget steering)
-    budgetSteps: 0,
-    budgetAbandoned: false,
+    budgetSteps,
+    budgetAbandoned,
     freeTokens: phase.freeTokens,
     triggered: phase.triggered,
   };
