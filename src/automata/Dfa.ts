@@ -32,7 +32,7 @@ export function checkDeadline(deadline: number | undefined, path: string): void 
   if (deadline !== undefined && Date.now() > deadline) {
     throw new LimitExceededError(
       "LIMIT_COMPILE_TIME",
-      `building the automaton of the string constraints exceeded limits.maxCompileMs; simplify the patterns/format/length combination`,
+      `building the automaton of the string constraints took over limits.maxCompileMs; simplify the patterns/format/length combination`,
       path,
     );
   }

@@ -28,10 +28,15 @@ export function isEpsilon(e: GExpr): boolean {
 }
 
 export function seq(...parts: GExpr[]): GExpr {
+  return seqOf(parts);
+}
+
+/** `seq` over an array (no argument spreading: a flattened sequence can have more items than a call takes). */
+export function seqOf(parts: readonly GExpr[]): GExpr {
   const items: GExpr[] = [];
   for (const p of parts) {
     if (isNothing(p)) return NOTHING;
-    if (p.type === "seq") items.push(...p.items);
+    if (p.type === "seq") for (const it of p.items) items.push(it);
     else items.push(p);
   }
   // merge adjacent literals so emitters print "ab" rather than "a" "b"

@@ -1,7 +1,7 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import { ref } from "../build.js";
 import type { Deadline } from "./Deadline.js";
-import { collectRefs, exprKey, mapRefs } from "./walk.js";
+import { cachedKey, collectRefs, exprKey, mapRefs } from "./walk.js";
 
 /**
  * Merges rules with structurally identical bodies into the first of them in grammar order (the root always keeps
@@ -10,9 +10,9 @@ import { collectRefs, exprKey, mapRefs } from "./walk.js";
  * Incremental: every body is keyed once, and after a merge only the rules referring to the merged one are keyed
  * again (re-keying the whole grammar per round is quadratic on grammars with long chains of equal rules). The
  * result does not depend on the order merges are found in: the classes are those of the smallest congruence, and
- * each class keeps its earliest rule.
+ * each class keeps its earliest rule. `keys` caches the keys of bodies across calls (optimize's rounds).
  */
-export function dedupeRules(g: Grammar, deadline?: Deadline): Grammar {
+export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, string>): Grammar {
   const order = new Map<string, number>();
   let i = 0;
   for (const name of g.rules.keys()) order.set(name, name === g.root ? -1 : i++);
@@ -53,7 +53,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline): Grammar {
       }
       const old = keyOf.get(name);
       if (old !== undefined && owner.get(old) === name) owner.delete(old);
-      const k = exprKey(e);
+      const k = keys ? cachedKey(e, keys) : exprKey(e);
       const o = owner.get(k);
       if (o === undefined || o === name) {
         owner.set(k, name);

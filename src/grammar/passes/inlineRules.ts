@@ -9,7 +9,8 @@ export const INLINE_MAX_NODES = 3;
 
 /**
  * Inlines every non-root, non-recursive rule that is referenced once, or whose body is trivially small, then drops
- * the rules left unreferenced. Bodies are rebuilt with the smart constructors (flattened, literals merged).
+ * the rules left unreferenced. Bodies are rebuilt with the smart constructors (flattened, literals merged). Returns
+ * `g` itself when that changes nothing.
  */
 export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   const counts = new Map<string, number>();
@@ -35,10 +36,14 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
       return x;
     });
   const rules = new Map<string, GExpr>();
+  let changed = inlinable.size > 0;
   for (const [name, body] of g.rules) {
     if (inlinable.has(name)) continue;
     deadline?.tick("inlining grammar rules");
-    rules.set(name, simplify(expand(body)));
+    const b = simplify(expand(body), deadline);
+    if (b !== body) changed = true;
+    rules.set(name, b);
   }
-  return removeDeadRules({ root: g.root, rules });
+  // nothing inlined and every body already simple: the grammar itself (optimize's fixed point, told by identity)
+  return removeDeadRules(changed ? { root: g.root, rules } : g);
 }

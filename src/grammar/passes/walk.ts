@@ -1,5 +1,6 @@
 import type { GExpr, Grammar, Ref } from "../Grammar.js";
-import { alt, rep, seq } from "../build.js";
+import { alt, rep, seqOf } from "../build.js";
+import type { Deadline } from "./Deadline.js";
 
 /** Rule names referenced by `e`, in first-occurrence order, with their counts added to `counts`. */
 export function collectRefs(e: GExpr, counts: Map<string, number>): void {
@@ -56,21 +57,50 @@ export function mapRefs(e: GExpr, f: (r: Ref) => GExpr): GExpr {
 
 /** A canonical string of an expression: equal strings ⇔ structurally equal expressions. */
 export function exprKey(e: GExpr): string {
+  // one buffer for the whole tree: joining the children's strings at every level would copy a deep chain's tail
+  // once per level (quadratic)
+  const out: string[] = [];
+  keyInto(e, out);
+  return out.join("");
+}
+
+/** `exprKey(e)`, memoized in `cache` (by identity: expressions are never mutated). */
+export function cachedKey(e: GExpr, cache: Map<GExpr, string>): string {
+  let k = cache.get(e);
+  if (k === undefined) cache.set(e, (k = exprKey(e)));
+  return k;
+}
+
+function keyInto(e: GExpr, out: string[]): void {
   switch (e.type) {
     case "literal":
-      return `l${JSON.stringify(e.text)}`;
+      out.push(`l${JSON.stringify(e.text)}`);
+      return;
     case "token":
-      return `t${JSON.stringify(e.text)}`;
+      out.push(`t${JSON.stringify(e.text)}`);
+      return;
     case "charClass":
-      return `c[${e.ranges.join(",")}]`;
+      out.push(`c[${e.ranges.join(",")}]`);
+      return;
     case "ref":
-      return `r${JSON.stringify(e.rule)}`;
+      out.push(`r${JSON.stringify(e.rule)}`);
+      return;
     case "seq":
-      return `s(${e.items.map(exprKey).join(" ")})`;
-    case "alt":
-      return `a(${e.items.map(exprKey).join("|")})`;
+    case "alt": {
+      out.push(e.type === "seq" ? "s(" : "a(");
+      const sep = e.type === "seq" ? " " : "|";
+      e.items.forEach((it, i) => {
+        if (i) out.push(sep);
+        keyInto(it, out);
+      });
+      out.push(")");
+      return;
+    }
     case "repeat":
-      return `p{${e.min},${e.max ?? ""}}(${exprKey(e.item)})`;
+      out.push(`p{${e.min},${e.max ?? ""}}(`);
+      keyInto(e.item, out);
+      out.push(")");
+      return;
   }
 }
 
@@ -94,16 +124,45 @@ export function exprSize(e: GExpr): number {
   }
 }
 
-/** Rebuilds `e` with the smart constructors of build.ts (flattening, literal merging); the language is unchanged. */
-export function simplify(e: GExpr): GExpr {
+/**
+ * Rebuilds `e` with the smart constructors of build.ts (flattening, literal merging); the language is unchanged.
+ * An expression the constructors leave as it is is returned itself (so a pass can tell "nothing changed" by
+ * identity). Nested sequences are flattened in one pass (an inlined chain of single-use rules nests them thousands
+ * deep, and rebuilding each level would copy the tail again: quadratic). `deadline` is ticked per node.
+ */
+export function simplify(e: GExpr, deadline?: Deadline): GExpr {
+  deadline?.tick("simplifying grammar rules");
   switch (e.type) {
-    case "seq":
-      return seq(...e.items.map(simplify));
+    case "seq": {
+      const parts: GExpr[] = [];
+      // iterative, items in order: the nesting can be deeper than the call stack
+      const stack: (readonly GExpr[] | number)[] = [e.items, 0];
+      while (stack.length) {
+        const i = stack.pop() as number;
+        const items = stack.pop() as readonly GExpr[];
+        if (i >= items.length) continue;
+        stack.push(items, i + 1);
+        const it = items[i];
+        if (it.type === "seq") stack.push(it.items, 0);
+        else parts.push(simplify(it, deadline));
+      }
+      return unchanged(e, seqOf(parts));
+    }
     case "alt":
-      return alt(...e.items.map(simplify));
-    case "repeat":
-      return rep(simplify(e.item), e.min, e.max);
+      return unchanged(e, alt(...e.items.map((it) => simplify(it, deadline))));
+    case "repeat": {
+      const item = simplify(e.item, deadline);
+      const r = rep(item, e.min, e.max);
+      return item === e.item && r.type === "repeat" && r.min === e.min && r.max === e.max ? e : r;
+    }
     default:
       return e;
   }
+}
+
+/** `e` itself when `r` (its rebuilt form) has the same type and the very same items. */
+function unchanged(e: GExpr & { items: readonly GExpr[] }, r: GExpr): GExpr {
+  if (r.type !== e.type) return r;
+  const items = (r as typeof e).items;
+  return items.length === e.items.length && items.every((it, i) => it === e.items[i]) ? e : r;
 }
