@@ -13,11 +13,15 @@ const addFormats = ((addFormatsImport as unknown as { default?: unknown }).defau
 export class Referee {
   private readonly a2020 = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   private readonly a7 = new (AjvDraft7 as unknown as typeof Ajv2020)({ strict: false, allErrors: false, validateFormats: true });
+  /** draft-03/04: the schema's identifier is `id` (ajv's draft-07 vocabulary otherwise throws on it). */
+  private readonly a4 = new (AjvDraft7 as unknown as typeof Ajv2020)({ strict: false, allErrors: false, validateFormats: true, schemaId: "id" });
   private readonly cache = new WeakMap<object, ValidateFunction>();
 
   constructor() {
     addFormats(this.a2020);
     addFormats(this.a7);
+    addFormats(this.a4);
+    this.a4.removeKeyword("id");
   }
 
   validator(schema: unknown): ValidateFunction {
@@ -31,10 +35,10 @@ export class Referee {
       if (draft === undefined) v = this.a2020.compile(obj as object);
       else {
         // draft-03..07 are read with ajv's draft-07 validator (ajv has no older meta-schemas loaded): the keywords
-        // these corpora use mean the same there
+        // these corpora use mean the same there, except that draft-03/04 name a schema's identifier `id`
         const { $schema: _drop, ...rest } = obj as Record<string, unknown>;
         void _drop;
-        v = this.a7.compile(rest);
+        v = (draft === "3" || draft === "4" ? this.a4 : this.a7).compile(rest);
       }
       this.cache.set(obj, v);
     }

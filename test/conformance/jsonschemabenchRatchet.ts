@@ -1,7 +1,9 @@
 /**
  * The JSONSchemaBench sample ratchet (1,174 real-world schemas, see test/fixtures/jsonschemabench/README.md), in two
  * shards so that two test workers share it. Zero invalid instances accepted, zero crashes, zero timeouts; a schema that
- * passed in the baseline must still pass. `UPDATE_BASELINE=1 npx vitest run test/conformance` rewrites the baseline.
+ * passed in the baseline must still pass. `UPDATE_BASELINE=1 npx vitest run test/conformance` rewrites the baseline;
+ * after rewriting, put back "timeout" for schemas that compile in 4–5 s on a loaded machine (Github_hard---o1052,
+ * Github_medium---o21142): whether they beat the 5 s budget depends on the machine's load, not on the code.
  */
 import { expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
