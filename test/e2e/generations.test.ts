@@ -18,6 +18,8 @@ import { TOKEN_TEXT, type Vocabulary } from "../../src/vocab/Vocabulary.js";
  */
 const SEEDS = Number(process.env.TOOLGRAM_E2E_SEEDS ?? 4);
 const MAX_TOKENS = 256;
+// a generation takes up to ≈ 5 s on a loaded two-core machine
+const PER_SEED_TIMEOUT = 60_000 + SEEDS * 10_000;
 // A random-weight model repeats its last token forever; a strong repeat penalty and a high temperature make it move
 // on. It seldom closes a string by itself: the token budget (closeWithinBudget, on by default) closes the call.
 const SAMPLING = { topK: 40, repeatPenalty: { penalty: 2, lastTokens: 64 } } as const;
@@ -76,7 +78,7 @@ describe.each(toolSets)("tool set $name", ({ name, tools }) => {
         tokens += r.tokens.length;
       }
       summary.push(`${name} ${engine}: ${SEEDS}/${SEEDS} valid calls within ${MAX_TOKENS} tokens (mean ${(tokens / SEEDS).toFixed(0)} tokens; ${steered} closed by the budget)`);
-    });
+    }, PER_SEED_TIMEOUT);
   }
 
   it("unconstrained control: the same prompts do not produce valid calls", async () => {
@@ -87,7 +89,7 @@ describe.each(toolSets)("tool set $name", ({ name, tools }) => {
     }
     summary.push(`${name} unconstrained: ${valid}/${SEEDS} valid calls`);
     expect(valid).toBe(0);
-  });
+  }, PER_SEED_TIMEOUT);
 
   it("step agreement: at each step llama.cpp's grammar allows exactly the tokens the matcher allows (sampled)", async () => {
     const r = await generate(tools, "gbnf", 101);
@@ -149,5 +151,5 @@ describe("lazy grammar", () => {
       expect(r.budgetAbandoned).toBe(false);
       expect(r.calls.map((c) => c.valid)).toEqual([true]);
     }
-  });
+  }, 180_000);
 });
