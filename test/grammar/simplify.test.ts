@@ -5,6 +5,9 @@ import { Deadline } from "../../src/grammar/passes/Deadline.js";
 import { inlineRules } from "../../src/grammar/passes/inlineRules.js";
 import { optimize } from "../../src/grammar/passes/optimize.js";
 import { exprKey, simplify } from "../../src/grammar/passes/walk.js";
+import fc from "fast-check";
+import { arbGrammar } from "./arbGrammar.js";
+import { SEED, corpus } from "./corpus.js";
 
 // JSONSchemaBench Handwritten---string2: inlining an automaton's chain of single-use rules nests sequences thousands
 // deep; simplify rebuilt every level (quadratic: the compile overran its 5 s budget to 18 s, unchecked inside).
@@ -31,6 +34,19 @@ describe("simplify", () => {
     expect(simplify(e)).toBe(e);
     const nested: GExpr = { type: "seq", items: [lit("a"), { type: "seq", items: [ref("r")] }] };
     expect(simplify(nested)).not.toBe(nested);
+  });
+
+  // simplify remembers its results and returns them as they are: that is only right if it is idempotent
+  it("is idempotent (a fresh copy of its result simplifies to the same expression)", () => {
+    const check = (g: Grammar): void => {
+      for (const body of g.rules.values()) {
+        const once = simplify(body);
+        expect(simplify(once)).toBe(once);
+        expect(exprKey(simplify(structuredClone(once)))).toBe(exprKey(once));
+      }
+    };
+    for (const k of corpus) check(k.grammar);
+    fc.assert(fc.property(arbGrammar, (g) => check(g)), { seed: SEED, numRuns: 300 });
   });
 
   it("is checked against the compile's deadline", () => {

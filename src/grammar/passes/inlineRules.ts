@@ -40,7 +40,7 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   for (const [name, body] of g.rules) {
     if (inlinable.has(name)) continue;
     deadline?.tick("inlining grammar rules");
-    const b = simplify(expand(body), deadline);
+    const b = simplify(inlinable.size ? expand(body) : body, deadline);
     if (b !== body) changed = true;
     rules.set(name, b);
   }

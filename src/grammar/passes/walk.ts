@@ -131,6 +131,19 @@ export function exprSize(e: GExpr): number {
  * deep, and rebuilding each level would copy the tail again: quadratic). `deadline` is ticked per node.
  */
 export function simplify(e: GExpr, deadline?: Deadline): GExpr {
+  if (simplified.has(e)) return e;
+  const out = simplifyNode(e, deadline);
+  simplified.add(out);
+  return out;
+}
+
+/**
+ * Results of `simplify` (expressions are immutable, and simplify is idempotent): optimize's last round, which only
+ * confirms that nothing changes, does not walk every body again.
+ */
+const simplified = new WeakSet<GExpr>();
+
+function simplifyNode(e: GExpr, deadline?: Deadline): GExpr {
   deadline?.tick("simplifying grammar rules");
   switch (e.type) {
     case "seq": {
@@ -144,14 +157,14 @@ export function simplify(e: GExpr, deadline?: Deadline): GExpr {
         stack.push(items, i + 1);
         const it = items[i];
         if (it.type === "seq") stack.push(it.items, 0);
-        else parts.push(simplify(it, deadline));
+        else parts.push(simplifyNode(it, deadline));
       }
       return unchanged(e, seqOf(parts));
     }
     case "alt":
-      return unchanged(e, alt(...e.items.map((it) => simplify(it, deadline))));
+      return unchanged(e, alt(...e.items.map((it) => simplifyNode(it, deadline))));
     case "repeat": {
-      const item = simplify(e.item, deadline);
+      const item = simplifyNode(e.item, deadline);
       const r = rep(item, e.min, e.max);
       return item === e.item && r.type === "repeat" && r.min === e.min && r.max === e.max ? e : r;
     }
