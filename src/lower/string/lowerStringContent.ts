@@ -190,7 +190,9 @@ function checkExpansion(node: RNode, limits: Limits, path: string): void {
  */
 function searchLang(node: RNode): Lang {
   const alts = node.t === "alt" ? node.items : [node];
-  const out: RNode[] = [];
+  // alternatives with the same anchoring share one `.*` prefix/suffix: `.*(a|b).*`, not `.*a.*|.*b.*`, whose
+  // automaton remembers which alternatives matched (2^n states for n words)
+  const groups = new Map<string, { start: boolean; end: boolean; bodies: RNode[] }>();
   let search = false;
   for (const a of alts) {
     const items = a.t === "seq" ? [...a.items] : [a];
@@ -200,8 +202,12 @@ function searchLang(node: RNode): Lang {
     while (items.length && items[items.length - 1].t === "end") (anchoredEnd = true), items.pop();
     if (items.some(hasAnchor)) return { node: rSeq(ANY_STAR, node, ANY_STAR), anchorFree: false, search: true };
     if (!anchoredStart || !anchoredEnd) search = true;
-    out.push(rSeq(anchoredStart ? R_EMPTY : ANY_STAR, ...items, anchoredEnd ? R_EMPTY : ANY_STAR));
+    const key = `${anchoredStart}${anchoredEnd}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { start: anchoredStart, end: anchoredEnd, bodies: [] }));
+    g.bodies.push(rSeq(...items));
   }
+  const out = [...groups.values()].map((g) => rSeq(g.start ? R_EMPTY : ANY_STAR, rAlt(...g.bodies), g.end ? R_EMPTY : ANY_STAR));
   return { node: rAlt(...out), anchorFree: true, search };
 }
 
