@@ -11,6 +11,18 @@ const CACHE_BYTES_CAP = 40 << 20;
 const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
 const SHARED_LOCALS_CAP = 512;
 
+/** See MaskTable.budgetLists. */
+export interface BudgetLists {
+  /** Completion distance of the configuration itself. */
+  here: number;
+  /** Allowed tokens after which the distance is larger, farthest first, and those distances. */
+  raiserIds: Int32Array;
+  raiserDist: Int32Array;
+  /** Allowed tokens after which the distance is smaller, and those distances. */
+  lowererIds: Int32Array;
+  lowererDist: Int32Array;
+}
+
 /** What the top frame decides alone: tokens consumed inside it, and trie nodes where it may return to its caller. */
 interface LocalMask {
   bits: Uint32Array;
@@ -45,7 +57,7 @@ export class MaskTable {
   private readonly scratch: Uint32Array;
   private computing = false;
   private distance: CompletionDistance | undefined;
-  private readonly maxAfter: number[] = [];
+  private budget: (BudgetLists | undefined)[] = [];
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     this.automaton = automaton;
@@ -92,22 +104,38 @@ export class MaskTable {
   }
 
   /**
-   * The largest completion distance any allowed ordinary token leads to from configuration `c` (cached per
-   * configuration: a budgeted mask only needs filtering when this exceeds what the budget leaves).
+   * The allowed ordinary tokens of configuration `c` whose completion distance after them differs from `c`'s own,
+   * with those distances, cached per configuration. Most tokens keep the distance (inside a string, every token
+   * that stays in it), so a budgeted mask is the plain mask minus the raisers above its limit, or — when the budget
+   * only allows progress — just the lowerers: a short list either way, not a walk of the vocabulary.
    */
-  maxDistanceAfterToken(c: number, next: (id: number) => number): number {
-    const known = this.maxAfter[c];
+  budgetLists(c: number, next: (id: number) => number): BudgetLists {
+    const known = this.budget[c];
     if (known !== undefined) return known;
     const dist = this.completionDistance();
+    const here = dist.ofConfig(c);
     const bits = new Uint32Array(this.words);
     this.fill(c, bits);
-    let worst = 0;
+    const raisers: [number, number][] = [];
+    const lowerers: [number, number][] = [];
     const eos = this.vocab.eosTokenIds;
     forEachSet(bits, (id) => {
-      if (!eos.includes(id)) worst = Math.max(worst, dist.ofConfig(next(id)));
+      if (eos.includes(id)) return;
+      const d = dist.ofConfig(next(id));
+      if (d > here) raisers.push([d, id]);
+      else if (d < here) lowerers.push([d, id]);
     });
-    this.maxAfter[c] = worst;
-    return worst;
+    raisers.sort((a, b) => b[0] - a[0]); // farthest first: a filter stops at the first one within its limit
+    const lists: BudgetLists = {
+      here,
+      raiserIds: Int32Array.from(raisers, (r) => r[1]),
+      raiserDist: Int32Array.from(raisers, (r) => r[0]),
+      lowererIds: Int32Array.from(lowerers, (r) => r[1]),
+      lowererDist: Int32Array.from(lowerers, (r) => r[0]),
+    };
+    this.budget[c] = lists;
+    this.cachedBytes += (raisers.length + lowerers.length) * 8;
+    return lists;
   }
 
   /** Approximate bytes held by the cached masks. */
@@ -249,6 +277,7 @@ export class MaskTable {
       this.dense = [];
       this.sparse = [];
       this.local = [];
+      this.budget = [];
       this.cachedBytes = 0;
     }
     // a sparse mask (fewer allowed tokens than words) is stored as its ids: count, stopping once it cannot be sparse

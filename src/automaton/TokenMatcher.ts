@@ -1,6 +1,6 @@
 import { TOKEN_ATOM, TOKEN_TEXT } from "../vocab/Vocabulary.js";
 import { DEAD, UNKNOWN } from "./Automaton.js";
-import { forEachSet, type MaskTable } from "./MaskTable.js";
+import type { MaskTable } from "./MaskTable.js";
 
 /** The configuration after an end-of-generation token. */
 const TERMINATED = -3;
@@ -58,16 +58,21 @@ export class TokenMatcher {
     this.fillNextTokenBitmask(bits);
     const c = this.cfg;
     if (c < 0) return;
-    const dist = this.table.completionDistance();
-    const here = dist.ofConfig(c);
+    const lists = this.table.budgetLists(c, (id) => this.peek(id));
     // after an ordinary token, what is left must hold the rest of the completion and the end token
-    const limit = Math.max(tokensLeft - 2, here - 1);
-    const next = (id: number): number => this.peek(id);
-    if (this.table.maxDistanceAfterToken(c, next) <= limit) return;
+    const limit = Math.max(tokensLeft - 2, lists.here - 1);
+    if (limit >= lists.here) {
+      const { raiserIds, raiserDist } = lists;
+      for (let k = 0; k < raiserIds.length && raiserDist[k] > limit; k++) bits[raiserIds[k] >>> 5] &= ~(1 << (raiserIds[k] & 31));
+      return;
+    }
+    // only progress is affordable: the lowerers within the limit, and the end tokens the plain mask has
     const eos = this.table.vocab.eosTokenIds;
-    forEachSet(bits, (id) => {
-      if (!eos.includes(id) && dist.ofConfig(next(id)) > limit) bits[id >>> 5] &= ~(1 << (id & 31));
-    });
+    const ends = eos.filter((e) => (bits[e >>> 5] >>> (e & 31)) & 1);
+    bits.fill(0);
+    for (const e of ends) bits[e >>> 5] |= 1 << (e & 31);
+    const { lowererIds, lowererDist } = lists;
+    for (let k = 0; k < lowererIds.length; k++) if (lowererDist[k] <= limit) bits[lowererIds[k] >>> 5] |= 1 << (lowererIds[k] & 31);
   }
 
   /** Advance by one token; false (and no change) if the grammar does not allow it. */

@@ -1,6 +1,7 @@
 import type { LlamaContextSequence, LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
+import { MaskBiasCache } from "./MaskBiasCache.js";
 import { asTokens, promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 
 /**
@@ -46,8 +47,6 @@ export interface GenerateWithMaskResult extends GenerateResult {
   readonly resampledSteps: number;
 }
 
-/** Added to the logits of allowed tokens: far above any real logit, small enough to keep float32 precision. */
-const ALLOWED_LOGIT_BOOST = 10_000;
 
 const eogCache = new WeakMap<LlamaModel, Uint8Array>();
 
@@ -73,6 +72,12 @@ function eogCount(eog: Uint8Array): number {
     eogCounts.set(eog, n);
   }
   return n;
+}
+
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 function isAllowed(bits: Uint32Array, token: number): boolean {
@@ -102,8 +107,11 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   const input = promptTokens(model, options.prompt);
   const budgeted = options.closeWithinBudget !== false && matcher.fillNextTokenBitmaskWithin !== undefined;
 
-  const biasFor = (ids: readonly number[], bias: "never" | { logit: number }): TokenBias =>
-    new TokenBiasClass(model.tokenizer).set(asTokens(ids), bias);
+  const biases = new MaskBiasCache(model, TokenBiasClass, eog);
+  const ordinary = size - eogCount(eog);
+  // the end-of-generation bits of each mask word, to count and test them word by word
+  const eogWords = new Uint32Array(bits.length);
+  for (let id = 0; id < size; id++) if (eog[id] === 1) eogWords[id >>> 5] |= 1 << (id & 31);
 
   // The generated tokens, for the repeat penalty (filled below).
   const generated: Token[] = [];
@@ -145,27 +153,16 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       bits.fill(0);
       if (budgeted) matcher.fillNextTokenBitmaskWithin!(bits, maxTokens - tokens.length);
       else matcher.fillNextTokenBitmask(bits);
-      // Walk set bits only: masks inside a tool call usually allow a handful of tokens.
-      const allowed: number[] = [];
+      if (size % 32 !== 0) bits[bits.length - 1] &= (1 << (size % 32)) - 1; // ids past the model's vocabulary
+      // Count instead of listing: a mask inside a string allows most of the vocabulary.
+      let allowedCount = 0;
       let endAllowed = false;
       for (let w = 0; w < bits.length; w++) {
-        let word = bits[w];
-        while (word !== 0) {
-          const low = word & -word;
-          const id = w * 32 + (31 - Math.clz32(low));
-          word ^= low;
-          if (id >= size) break;
-          if (eog[id] === 1) endAllowed = true;
-          else allowed.push(id);
-        }
+        const ordinaryBits = bits[w] & ~eogWords[w];
+        if (ordinaryBits !== 0) allowedCount += popcount(ordinaryBits);
+        if ((bits[w] & eogWords[w]) !== 0) endAllowed = true;
       }
-      const ordinary = size - eogCount(eog);
-      const disallowedOrdinary = (): number[] => {
-        const out: number[] = [];
-        for (let id = 0; id < size; id++) if (eog[id] === 0 && !isAllowed(bits, id)) out.push(id);
-        return out;
-      };
-      if (allowed.length === 0) {
+      if (allowedCount === 0) {
         if (endAllowed || matcher.isCompleted()) {
           finishReason = "stop";
           break;
@@ -176,21 +173,21 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       const step = tokens.length;
       let token: Token;
       if (endAllowed) {
-        token = await sampleOnce(sequence, pending, step, biasFor(disallowedOrdinary(), "never"));
+        token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "never"));
         if (eog[token] === 1) {
           finishReason = "stop";
           break;
         }
-      } else if (allowed.length <= ordinary - allowed.length) {
-        token = await sampleOnce(sequence, pending, step, biasFor(allowed, { logit: ALLOWED_LOGIT_BOOST }));
+      } else if (allowedCount <= ordinary - allowedCount) {
+        token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "boost"));
       } else {
-        token = await sampleOnce(sequence, pending, step, biasFor(disallowedOrdinary(), "never"));
+        token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "never"));
         if (eog[token] === 1) {
           // Undo the decode of the last pending token so that it can be evaluated again with the other encoding.
           resampledSteps++;
           const end = sequence.nextTokenIndex;
           await sequence.eraseContextTokenRanges([{ start: end - 1, end }]);
-          token = await sampleOnce(sequence, [pending[pending.length - 1]], step, biasFor(allowed, { logit: ALLOWED_LOGIT_BOOST }));
+          token = await sampleOnce(sequence, [pending[pending.length - 1]], step, biases.biasFor(bits, "boost"));
         }
       }
       if (!isAllowed(bits, token)) throw new Error(`llama.cpp sampled token ${token}, which the mask does not allow.`);
