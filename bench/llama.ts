@@ -29,13 +29,30 @@ export async function runLlamaBench(opts: { quick: boolean }): Promise<string> {
     const compiled = compiledFor(tools, "required", false);
     // A short prompt: the per-token figures should measure decoding, not the evaluation of a long system prompt.
     const prompt = "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n";
-    const run = (engine: GenerationEngine, seed: number, n: number): Promise<GenerateResult> => {
+    // A "mask" that allows every ordinary token: the cost of driving node-llama-cpp step by step, without toolgram.
+    const words = Math.ceil(vocab.size / 32);
+    const allowAll = {
+      fillNextTokenBitmask(bits: Uint32Array): void {
+        bits.fill(0xffffffff, 0, words);
+        for (const e of vocab.eosTokenIds) bits[e >>> 5] &= ~(1 << (e & 31));
+      },
+      acceptToken: (): boolean => true,
+      isCompleted: (): boolean => false,
+    };
+    type Engine = GenerationEngine | "controlled";
+    const run = (engine: Engine, seed: number, n: number): Promise<GenerateResult> => {
       const common = { model, prompt, maxTokens: n, seed, temperature: 1, ...sampling };
       if (engine === "matcher") return generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: false });
+      if (engine === "controlled") return generateWithMask({ ...common, matcher: allowAll });
       return generateWithGbnf({ ...common, gbnf: engine === "gbnf" ? compiled.toGbnf() : undefined });
     };
-    const rows: Array<{ engine: GenerationEngine; label: string; tokens: number; ms: number }> = [];
-    for (const [engine, label] of [["none", "unconstrained"], ["gbnf", "llama.cpp grammar (toolgram GBNF)"], ["matcher", "toolgram matcher"]] as const) {
+    const rows: Array<{ engine: Engine; label: string; tokens: number; ms: number }> = [];
+    for (const [engine, label] of [
+      ["none", "unconstrained"],
+      ["gbnf", "llama.cpp grammar (toolgram GBNF)"],
+      ["controlled", "node-llama-cpp step by step, no mask (binding cost)"],
+      ["matcher", "toolgram matcher (masks + token budget)"],
+    ] as const) {
       // warm-up: the matcher's mask table and llama.cpp's grammar are built on first use
       await run(engine, 0, 4);
       let tokens = 0;
