@@ -31,6 +31,9 @@ const MAX_NAME_CAPTURE = 256;
 /** Strict mode compares the text between blocks with the separator; longer text is not kept. */
 const MAX_SEPARATOR_CAPTURE = 64;
 
+/** Why strict mode with tools drops a call that parsed canonically and validates. */
+const GRAMMAR_REFUSED = "the call is not one the compiled grammar accepts (a number spelling it narrows, an id it does not allow, or a constraint the schema check alone misses)";
+
 /** Tolerant re-readings of the text after an unclosed block (each is linear; the cap keeps the total linear). */
 const MAX_RESCANS = 8;
 
@@ -102,8 +105,11 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private flushed = false;
   private rescans = 0;
   private result: ParseResult<T> | undefined;
-  /** Strict mode with tools (Qwen3): the compiled grammar of one call decides (see strictBlockCheck). */
-  private readonly grammarCheck: ((block: string) => boolean) | undefined;
+  /**
+   * Strict mode with tools, every format: the compiled grammar of one call has the last word on each call unit (a
+   * block's body, or a list element) that passes the schema check (see strictBlockCheck).
+   */
+  private readonly grammarCheck: ((unit: string) => boolean) | undefined;
 
   constructor(options: ParseOptions = {}) {
     const format = options.format ?? "qwen3";
@@ -122,13 +128,22 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       throw new ToolgramError("INVALID_OPTION", `additionalProperties must be "forbid" or "spec", got ${JSON.stringify(undeclared)}`);
     }
     this.validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
-    this.grammarCheck = mode === "strict" && format === "qwen3" && options.tools ? strictBlockCheck(options.tools, undeclared) : undefined;
+    this.grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, format, undeclared) : undefined;
     this.state = d.open === null ? "start" : "text";
   }
 
   private validatesCleanly(call: { name: string; arguments: unknown }): boolean {
     const errs = this.validators?.validate(call.name, call.arguments as Parameters<ToolValidators["validate"]>[1]);
     return errs !== undefined && errs.length === 0;
+  }
+
+  /**
+   * Strict mode with tools: a unit that parsed canonically and validates, but that the compiled grammar does not
+   * accept. A call that fails validation is kept, with its precise issue (UNKNOWN_TOOL, INVALID_ARGUMENTS...); one
+   * that passes it but not the grammar is spelled in a way the grammar narrows.
+   */
+  private refusedByGrammar(call: UnitCall, unit: string): boolean {
+    return this.grammarCheck !== undefined && this.validatesCleanly(call) && !this.grammarCheck(unit);
   }
 
   /** Feeds a chunk of model output; returns the events it completes. */
@@ -531,10 +546,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
             if (!closed && k === parts.length - 1) this.issue("UNCLOSED_BLOCK", `the block has no ${JSON.stringify(d.close)}`, span, idx);
           } else this.drop(u.code, u.message, [at, at + raw.length], slot, raw);
         });
-      } else if (r.ok && closed && this.grammarCheck && this.validatesCleanly(r.call) && !this.grammarCheck(blockText)) {
-        // a call that fails validation keeps its precise issue (UNKNOWN_TOOL, INVALID_ARGUMENTS...); one that passes it
-        // but not the grammar is spelled in a way the grammar narrows
-        this.drop("NONCANONICAL", "the block is not a call the compiled grammar accepts (a number spelling it narrows, or a constraint the schema check alone misses)", span, b.slot, blockText);
+      } else if (r.ok && closed && this.mode === "strict" && d.open === null && b.bodyStart > 0) {
+        // a start prefix (Llama 3's <|python_tag|>) is a drift real models make, not the canonical reply: no grammar
+        // emits it
+        this.drop("NONCANONICAL", `the ${JSON.stringify(blockText.slice(0, b.bodyStart).trim())} prefix is not part of the canonical ${d.name} rendering`, span, b.slot, blockText);
+      } else if (r.ok && closed && this.refusedByGrammar(r.call, body)) {
+        this.drop("NONCANONICAL", GRAMMAR_REFUSED, span, b.slot, blockText);
       } else if (r.ok && (closed || this.mode === "tolerant")) {
         const idx = this.addCall(r.call, blockText, span, r.repairs.map((x) => x.code), b.slot);
         if (!closed) this.issue("UNCLOSED_BLOCK", `the block has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`, span, idx);
@@ -560,7 +577,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         for (const { u, r } of results) {
           const uspan: [number, number] = [b.start + u.start, b.start + u.end];
           const raw = blockText.slice(u.start, u.end);
-          if (r.ok) this.addCall(r.call, raw, uspan, r.repairs.map((x) => x.code), u.slot);
+          if (r.ok && closed && this.refusedByGrammar(r.call, raw)) this.drop("NONCANONICAL", GRAMMAR_REFUSED, uspan, u.slot, raw);
+          else if (r.ok) this.addCall(r.call, raw, uspan, r.repairs.map((x) => x.code), u.slot);
           else this.drop(!closed && r.code === "INVALID_JSON" && u === b.units[b.units.length - 1] ? "TRUNCATED" : r.code, r.message, uspan, u.slot, raw);
         }
         if (!closed) this.issue("UNCLOSED_BLOCK", `the call list has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`, span);

@@ -1,28 +1,41 @@
 import { compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
+import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
+import { joinCallUnits } from "./renderToolCalls.js";
+import type { FormatName } from "./types.js";
 
 /**
- * Strict mode's last word on a Qwen3 call block: the compiled grammar of one call of the declared tools. The parser's
- * own canonical check fixes the layout and string spelling; the grammar also knows the number spellings it narrows
- * (no exponent in bounded numbers, nothing that overflows) and every other constraint, so with tools, strict parsing
- * accepts a block exactly when the grammar does. Compiled once per tools array; `undefined` when the tools do not
- * compile in strict mode (then the parser's own check stands alone).
+ * Strict mode's last word on one call unit (renderCallUnit's text: a block's body between the markers for object
+ * formats, one list element for array and python-list formats): the compiled grammar of one call of the declared
+ * tools in `format`, given the unit as the canonical one-call reply around it (joinCallUnits). The parser's own
+ * canonical check fixes the layout and string spelling; the grammar also knows the number spellings it narrows (no
+ * exponent in bounded numbers, nothing that overflows), the ids it allows and every other constraint, so with tools,
+ * strict parsing accepts a call exactly when the grammar does. Compiled once per (tools array, format,
+ * additionalProperties); `undefined` when the tools do not compile for the format (then the parser's own check
+ * stands alone).
  */
-const cache = new WeakMap<object, Map<string, ((block: string) => boolean) | null>>();
+const cache = new WeakMap<object, Map<string, ((unit: string) => boolean) | null>>();
 
-export function strictBlockCheck(tools: readonly unknown[], additionalProperties: "forbid" | "spec"): ((block: string) => boolean) | undefined {
+export function strictBlockCheck(
+  tools: readonly unknown[],
+  format: FormatName,
+  additionalProperties: "forbid" | "spec",
+): ((unit: string) => boolean) | undefined {
   let perPolicy = cache.get(tools as object);
   if (!perPolicy) cache.set(tools as object, (perPolicy = new Map()));
-  let f = perPolicy.get(additionalProperties);
+  const key = `${format}\u0000${additionalProperties}`;
+  let f = perPolicy.get(key);
   if (f === undefined) {
+    const d = FORMAT_DESCRIPTIONS[format];
     try {
-      const g = compileTools(tools, { toolChoice: "required", parallel: false, freeText: false, additionalProperties });
-      f = (block: string) => g.accepts(block);
+      // one call, nothing around it: llama3-json and pythonic refuse free text before a required call, so no freeText
+      const g = compileTools(tools, { format, toolChoice: "required", parallel: false, freeText: false, additionalProperties });
+      f = (unit: string) => g.accepts(joinCallUnits([unit], d));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;
       f = null;
     }
-    perPolicy.set(additionalProperties, f);
+    perPolicy.set(key, f);
   }
   return f ?? undefined;
 }

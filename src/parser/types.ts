@@ -7,6 +7,7 @@ export type FormatName = "qwen3" | "tools-array" | "llama3-json" | "mistral" | "
 
 /**
  * `"strict"`: only the format's canonical rendering is a call; anything else is an issue and the call is dropped.
+ * With tools, in every format, a call is also one the compiled grammar of one call accepts (see strictBlockCheck).
  * `"tolerant"`: also repairs the drifts real models make, recording each repair as an issue.
  */
 export type ParseMode = "strict" | "tolerant";

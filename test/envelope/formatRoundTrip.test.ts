@@ -65,8 +65,15 @@ describe("grammar → strict parse → render → grammar", () => {
             const again = renderToolCalls(callsOf(r), format);
             // except that the renderer writes integers of 22+ digits with an exponent (1e+152), which integer grammars
             // do not spell
-            if (!g.accepts(again) && !/[0-9]e\+/.test(again)) problems.push(`re-rendered text rejected :: ${JSON.stringify(again)}`);
+            const accepted = g.accepts(again);
+            if (!accepted && !/[0-9]e\+/.test(again)) problems.push(`re-rendered text rejected :: ${JSON.stringify(again)}`);
             const back = strict(again, tools, format);
+            if (!accepted) {
+              // strict parsing with tools defers to the grammar: such a call is dropped
+              expect(back.dropped).toBeGreaterThan(0);
+              expect(new Set(back.issues.map((i) => i.code))).toEqual(new Set(["NONCANONICAL"]));
+              continue;
+            }
             expect(back.issues).toEqual([]);
             expect(callsOf(back)).toEqual(callsOf(r));
           }
