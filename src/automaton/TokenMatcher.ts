@@ -51,20 +51,21 @@ export class TokenMatcher {
    * The budget only bites near its end: while every allowed token leaves enough room, the mask is unchanged.
    *
    * When the budget is already too small, only tokens that bring the completion closer are allowed (the output
-   * ends as soon as it can). Throws INVALID_OPTION for a vocabulary without single-byte tokens for every byte.
+   * ends as soon as it can). Returns whether the budget removed anything. Throws INVALID_OPTION for a vocabulary without single-byte tokens for every byte.
    */
-  fillNextTokenBitmaskWithin(bits: Uint32Array, tokensLeft: number): void {
+  fillNextTokenBitmaskWithin(bits: Uint32Array, tokensLeft: number): boolean {
     if (!Number.isInteger(tokensLeft) || tokensLeft < 1) throw new RangeError(`tokensLeft must be an integer >= 1, got ${tokensLeft}`);
     this.fillNextTokenBitmask(bits);
     const c = this.cfg;
-    if (c < 0) return;
+    if (c < 0) return false;
     const lists = this.table.budgetLists(c, (id) => this.peek(id));
     // after an ordinary token, what is left must hold the rest of the completion and the end token
     const limit = Math.max(tokensLeft - 2, lists.here - 1);
     if (limit >= lists.here) {
       const { raiserIds, raiserDist } = lists;
-      for (let k = 0; k < raiserIds.length && raiserDist[k] > limit; k++) bits[raiserIds[k] >>> 5] &= ~(1 << (raiserIds[k] & 31));
-      return;
+      let k = 0;
+      for (; k < raiserIds.length && raiserDist[k] > limit; k++) bits[raiserIds[k] >>> 5] &= ~(1 << (raiserIds[k] & 31));
+      return k > 0;
     }
     // only progress is affordable: the lowerers within the limit, and the end tokens the plain mask has
     const eos = this.table.vocab.eosTokenIds;
@@ -73,6 +74,7 @@ export class TokenMatcher {
     for (const e of ends) bits[e >>> 5] |= 1 << (e & 31);
     const { lowererIds, lowererDist } = lists;
     for (let k = 0; k < lowererIds.length; k++) if (lowererDist[k] <= limit) bits[lowererIds[k] >>> 5] |= 1 << (lowererIds[k] & 31);
+    return true;
   }
 
   /** Advance by one token; false (and no change) if the grammar does not allow it. */

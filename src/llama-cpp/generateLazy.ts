@@ -121,6 +121,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     tokens = [...phase.tokens, ...rest.tokens];
     finishReason = rest.finishReason;
     forcedTokens = rest.forcedTokens;
+    budgetSteps = rest.budgetSteps;
   }
   const elapsedMs = performance.now() - started;
   const text = model.detokenize(tokens as Token[], true);

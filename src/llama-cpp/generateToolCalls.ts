@@ -70,7 +70,7 @@ export interface ToolCallGeneration {
   readonly tokensPerSecond: number;
   /** Tokens appended by jump-forward decoding (matcher engine). */
   readonly forcedTokens: number;
-  /** gbnf engine: steps at which the budget narrowed llama.cpp's choices, and whether steering had to stop. */
+  /** Steps at which the token budget narrowed the choices; gbnf engine: whether steering had to stop. */
   readonly budgetSteps: number;
   readonly budgetAbandoned: boolean;
 }
@@ -142,6 +142,7 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
     const vocab = options.vocab ?? (await vocabularyOf(model));
     const r = await generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: options.jumpForward ?? true, closeWithinBudget });
     forcedTokens = r.forcedTokens;
+    budgetSteps = r.budgetSteps;
     result = r;
   } else if (engine === "gbnf") {
     const budgetMatcher = closeWithinBudget ? compiled.createMatcher(options.vocab ?? (await vocabularyOf(model))) : undefined;

@@ -21,7 +21,7 @@ export interface TokenMaskMatcher {
    * The mask narrowed to a token budget (`tokensLeft` more tokens, the end token included), so that the output is
    * complete before the budget runs out; used when `closeWithinBudget` is on. See TokenMatcher.
    */
-  fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): void;
+  fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): boolean;
 }
 
 export interface GenerateWithMaskOptions extends GenerateOptions {
@@ -43,6 +43,8 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
 export interface GenerateWithMaskResult extends GenerateResult {
   /** Tokens appended by jump-forward decoding rather than sampled. */
   readonly forcedTokens: number;
+  /** Steps at which the token budget narrowed the mask. */
+  readonly budgetSteps: number;
   /** Steps that had to be sampled twice because an unmaskable end-of-generation token came first. */
   readonly resampledSteps: number;
 }
@@ -131,6 +133,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
     let pending = input;
     let forcedTokens = 0;
     let resampledSteps = 0;
+    let budgetSteps = 0;
     let finishReason: GenerateResult["finishReason"] = "length";
     const started = performance.now();
 
@@ -151,7 +154,9 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       }
 
       bits.fill(0);
-      if (budgeted) matcher.fillNextTokenBitmaskWithin!(bits, maxTokens - tokens.length);
+      if (budgeted) {
+        if (matcher.fillNextTokenBitmaskWithin!(bits, maxTokens - tokens.length)) budgetSteps++;
+      }
       else matcher.fillNextTokenBitmask(bits);
       if (size % 32 !== 0) bits[bits.length - 1] &= (1 << (size % 32)) - 1; // ids past the model's vocabulary
       // Count instead of listing: a mask inside a string allows most of the vocabulary.
@@ -205,6 +210,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       tokensPerSecond: tokens.length / (elapsedMs / 1000),
       forcedTokens,
       resampledSteps,
+      budgetSteps,
     };
   });
 }
