@@ -81,7 +81,7 @@ export function determinize(nfa: Nfa, maxStates: number, path: string, deadline?
   };
   dfa.start = intern(closure([nfa.start], true, false), true);
   for (let d = 0; d < sets.length; d++) {
-    if ((d & 63) === 63) checkDeadline(deadline, path);
+    if ((d & 7) === 7) checkDeadline(deadline, path);
     // sweep over range boundaries: each elementary interval gets the set of NFA targets covering it
     const events: number[] = []; // pos, delta(+1/-1), target  (flattened triples)
     for (const s of sets[d]) {
@@ -138,7 +138,7 @@ export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string, deadl
   };
   out.start = intern(a.start, b.start);
   for (let p = 0; p < pairs.length; p++) {
-    if ((p & 255) === 255) checkDeadline(deadline, path);
+    if ((p & 31) === 31) checkDeadline(deadline, path);
     const [x, y] = pairs[p];
     const ta = a.trans[x];
     const tb = b.trans[y];
@@ -292,7 +292,7 @@ export function minimize(input: Dfa, deadline?: number, path = ""): Dfa {
   const touched: number[] = [];
   let rounds = 0;
   while (work.length) {
-    if ((++rounds & 255) === 0) checkDeadline(deadline, path);
+    if ((++rounds & 15) === 0) checkDeadline(deadline, path);
     const A = work.pop()!;
     inWork[A] = false;
     const members = Array.from(elems.subarray(bStart[A], bEnd[A]));

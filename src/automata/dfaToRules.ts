@@ -28,7 +28,7 @@ export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string
     return e;
   };
   for (let s = 0; s < n; s++) {
-    if ((s & 63) === 63) checkDeadline(deadline, path);
+    if ((s & 7) === 7) checkDeadline(deadline, path);
     if (isEnd(s) && s !== a.start) continue;
     const byTarget = new Map<number, number[]>();
     const t = a.trans[s];
