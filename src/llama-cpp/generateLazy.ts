@@ -2,7 +2,7 @@ import type { Token } from "node-llama-cpp";
 import type { FinishReason } from "./generationTypes.js";
 import { generateWithMask } from "./generateWithMask.js";
 import { compiledFor, readToolCallTurn, vocabularyOf, type GenerateToolCallsOptions, type ToolCallGeneration } from "./generateToolCalls.js";
-import { budgetSteering } from "./budgetSteering.js";
+import { BudgetSteering } from "./BudgetSteering.js";
 import { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { renderQwen3Prompt, templateTools } from "./qwen3ChatPrompt.js";
@@ -54,7 +54,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
   // The GBNF path stays on one sequence; the matcher path continues in generateWithMask with the free part as prompt.
   const { TokenBias } = await loadNodeLlamaCpp();
   const probe = options.engine === "gbnf" ? await LlamaGrammarProbe.create(model, compiled.toGbnf()) : undefined;
-  let budgetAbandoned = false;
+  let steering: BudgetSteering | undefined;
   let budgetSteps = 0;
   const phase = await withSequence({ model, prompt: input }, async (sequence) => {
     const tokens = generated;
@@ -76,25 +76,15 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     finishReason = "stop";
     // The budget matcher follows llama.cpp's grammar from the trigger on, and narrows it when the budget gets tight.
     const matcher = options.closeWithinBudget === false ? undefined : compiled.createMatcher(options.vocab ?? (await vocabularyOf(model)));
-    const steer = matcher !== undefined && matcher.acceptToken(trigger) ? budgetSteering(model, matcher, TokenBias) : undefined;
-    const budgetBias =
-      steer === undefined
-        ? {}
-        : {
-            tokenBias: () => {
-              if (budgetAbandoned) return steer.none;
-              const bias = steer.biasFor(maxTokens - tokens.length);
-              if (bias !== steer.none) budgetSteps++;
-              return bias;
-            },
-          };
+    const steer = matcher !== undefined && matcher.acceptToken(trigger) ? BudgetSteering.for(model, matcher, TokenBias) : undefined;
+    steering = steer;
     // The trigger was sampled but not yet evaluated: evaluate it, under the grammar that has already consumed it.
-    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state, ...budgetBias, ...samplingOptions(sampling, generated) })) {
+    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state, ...(steer === undefined ? {} : { tokenBias: () => steer.tokenBias(maxTokens - tokens.length) }), ...samplingOptions(sampling, generated) })) {
       if (tokens.length >= maxTokens) {
         finishReason = "length";
         break;
       }
-      if (matcher !== undefined && !budgetAbandoned && !model.isEogToken(token) && !matcher.acceptToken(token)) budgetAbandoned = true;
+      steer?.follow(token);
       tokens.push(token);
     }
     if (tokens.length >= maxTokens) finishReason = "length";
@@ -134,8 +124,8 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     elapsedMs,
     tokensPerSecond: tokens.length / (elapsedMs / 1000),
     forcedTokens,
-    budgetSteps,
-    budgetAbandoned,
+    budgetSteps: budgetSteps + (steering?.steps ?? 0),
+    budgetAbandoned: steering?.abandoned ?? false,
     freeTokens: phase.freeTokens,
     triggered: phase.triggered,
   };

@@ -1,5 +1,5 @@
 import type { LlamaGrammar, Token } from "node-llama-cpp";
-import { budgetSteering } from "./budgetSteering.js";
+import { BudgetSteering } from "./BudgetSteering.js";
 import type { TokenMaskMatcher } from "./generateWithMask.js";
 import { ToolgramError } from "../errors.js";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
@@ -53,29 +53,17 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
     const tokens: Token[] = [];
     const started = performance.now();
     let finishReason: GenerateResult["finishReason"] = "stop";
-    let budgetSteps = 0;
-    let budgetAbandoned = false;
-    const matcher = options.budgetMatcher;
-    const steer = matcher?.fillNextTokenBitmaskWithin === undefined ? undefined : budgetSteering(model, matcher, TokenBiasClass);
+    const steer = BudgetSteering.for(model, options.budgetMatcher, TokenBiasClass);
     if (maxTokens > 0) {
       for await (const token of sequence.evaluate(input, {
         grammarEvaluationState,
         temperature: options.temperature ?? 0,
         seed: options.seed ?? 0,
         ...samplingOptions(options, tokens),
-        ...(steer === undefined
-          ? {}
-          : {
-              // read by node-llama-cpp before each sampling step, after the previous token reached the loop below
-              tokenBias: () => {
-                if (budgetAbandoned) return steer.none;
-                const bias = steer.biasFor(maxTokens - tokens.length);
-                if (bias !== steer.none) budgetSteps++;
-                return bias;
-              },
-            }),
+        // read by node-llama-cpp before each sampling step, after the previous token reached the loop below
+        ...(steer === undefined ? {} : { tokenBias: () => steer.tokenBias(maxTokens - tokens.length) }),
       })) {
-        if (matcher !== undefined && !budgetAbandoned && !model.isEogToken(token) && !matcher.acceptToken(token)) budgetAbandoned = true;
+        steer?.follow(token);
         tokens.push(token);
         if (tokens.length >= maxTokens) {
           finishReason = "length";
@@ -93,8 +81,8 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
       promptTokens: input.length,
       elapsedMs,
       tokensPerSecond: tokens.length / (elapsedMs / 1000),
-      budgetSteps,
-      budgetAbandoned,
+      budgetSteps: steer?.steps ?? 0,
+      budgetAbandoned: steer?.abandoned ?? false,
     };
   });
 }
