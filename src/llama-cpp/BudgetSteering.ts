@@ -1,5 +1,8 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { eogTable, type TokenMaskMatcher } from "./generateWithMask.js";
+import { MaskBiasCache } from "./MaskBiasCache.js";
+
+type BudgetedMatcher = TokenMaskMatcher & Required<Pick<TokenMaskMatcher, "fillNextTokenBitmaskWithin">>;
 
 /**
  * A token budget beside llama.cpp's grammar sampler, which has none: a matcher of the same grammar follows every
@@ -14,40 +17,28 @@ export class BudgetSteering {
   /** Steps at which the budget narrowed llama.cpp's choices. */
   steps = 0;
   abandoned = false;
-  private readonly eog: Uint8Array;
-  private readonly plain: Uint32Array;
-  private readonly within: Uint32Array;
+  private readonly bits: Uint32Array;
   private readonly none: TokenBias;
+  private readonly biases: MaskBiasCache;
 
-  constructor(
+  private constructor(
     private readonly model: LlamaModel,
-    private readonly matcher: TokenMaskMatcher & Required<Pick<TokenMaskMatcher, "fillNextTokenBitmaskWithin">>,
-    private readonly TokenBiasClass: typeof TokenBias,
+    private readonly matcher: BudgetedMatcher,
+    TokenBiasClass: typeof TokenBias,
   ) {
-    this.eog = eogTable(model);
-    const words = Math.ceil(this.eog.length / 32);
-    this.plain = new Uint32Array(words);
-    this.within = new Uint32Array(words);
+    const eog = eogTable(model);
+    this.bits = new Uint32Array(Math.ceil(eog.length / 32));
     this.none = new TokenBiasClass(model.tokenizer);
+    this.biases = new MaskBiasCache(model, TokenBiasClass, eog);
   }
 
   /** The bias for the next step (node-llama-cpp's `tokenBias` option, read before each sampling step). */
   tokenBias(tokensLeft: number): TokenBias {
     if (this.abandoned) return this.none;
-    const { plain, within, eog } = this;
-    plain.fill(0);
-    within.fill(0);
-    this.matcher.fillNextTokenBitmask(plain);
-    this.matcher.fillNextTokenBitmaskWithin(within, tokensLeft);
-    let same = true;
-    for (let w = 0; w < plain.length && same; w++) if (plain[w] !== within[w]) same = false;
-    if (same) return this.none;
+    this.bits.fill(0);
+    if (!this.matcher.fillNextTokenBitmaskWithin(this.bits, tokensLeft)) return this.none;
     this.steps++;
-    const never: Token[] = [];
-    for (let id = 0; id < eog.length; id++) {
-      if (((within[id >>> 5] >>> (id & 31)) & 1) === 0 && eog[id] === 0) never.push(id as Token);
-    }
-    return new this.TokenBiasClass(this.model.tokenizer).set(never, "never");
+    return this.biases.biasFor(this.bits, "never");
   }
 
   /** Feeds a sampled token to the matcher. */
@@ -58,6 +49,6 @@ export class BudgetSteering {
   /** A steering for `matcher`, or undefined when it has no budgeted masks. */
   static for(model: LlamaModel, matcher: TokenMaskMatcher | undefined, TokenBiasClass: typeof TokenBias): BudgetSteering | undefined {
     if (matcher?.fillNextTokenBitmaskWithin === undefined) return undefined;
-    return new BudgetSteering(model, matcher as TokenMaskMatcher & Required<Pick<TokenMaskMatcher, "fillNextTokenBitmaskWithin">>, TokenBiasClass);
+    return new BudgetSteering(model, matcher as BudgetedMatcher, TokenBiasClass);
   }
 }

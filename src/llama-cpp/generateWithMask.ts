@@ -19,7 +19,8 @@ export interface TokenMaskMatcher {
   forcedText?(): string;
   /**
    * The mask narrowed to a token budget (`tokensLeft` more tokens, the end token included), so that the output is
-   * complete before the budget runs out; used when `closeWithinBudget` is on. See TokenMatcher.
+   * complete before the budget runs out; returns whether the budget removed anything. Used when `closeWithinBudget`
+   * is on. See TokenMatcher.
    */
   fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): boolean;
 }
