@@ -87,10 +87,12 @@ function typoBudget(keyword: string): number {
 /**
  * The implemented (validation) keyword that `key`, an unknown keyword, is a likely typo of: within
  * {@link typoBudget} edits of it, and no annotation strictly closer (`decription` is a typo of `description`, an
- * annotation, and stays one). Undefined when `key` is not such a typo. Ties go to the shorter distance, then the
+ * annotation, and stays one). Undefined when `key` is not such a typo, or is a JSON-LD keyword (`@type`). Ties go to the shorter distance, then the
  * table order.
  */
 export function likelyTypoOf(key: string): string | undefined {
+  // JSON-LD keywords (`@type`, `@id`, `@context`) sit in schemas as annotations; `@type` is not a typo of `type`
+  if (key.startsWith("@")) return undefined;
   return nearestWithin(key, IMPLEMENTED, ANNOTATIONS, typoBudget);
 }
 

@@ -41,7 +41,7 @@ describe("likelyTypoOf", () => {
       "self", "markdownDescription", "discriminator", "gallery_properties", "valid_values", "decription", "titel",
       "readonly", "propertyOrder", "defaultSnippets", "enumDescriptions", "markdownEnumDescriptions", "deprecationMessage",
       "errorMessage", "doNotSuggest", "tsType", "javaType", "links", "media", "note", "in", "of", "options", "headerTemplate",
-      "patternErrorMessage", "allowTrailingCommas", "examplse", "definitons",
+      "patternErrorMessage", "allowTrailingCommas", "examplse", "definitons", "@type", "@id",
     ]) {
       expect([k, likelyTypoOf(k)]).toEqual([k, undefined]);
     }
