@@ -256,6 +256,7 @@ worker.onmessage = (e: MessageEvent<FromWorker>) => {
     $("vocab-status").textContent = `worker: ${m.message}`;
   } else if (m.type === "state") {
     $("tok-text").replaceChildren(...m.tokens.map((t) => tokenChip(t)));
+    $("tok-decoded").textContent = m.text;
     $("tok-allowed").textContent = m.terminated ? "0 (the turn ended)" : m.allowed.toLocaleString("en");
     $("tok-forced-text").textContent = m.forced ? JSON.stringify(m.forced) : "(a choice)";
     $("tok-complete").textContent = m.terminated ? "ended ✓" : m.completed ? "complete (an end token is allowed)" : "in progress";
