@@ -15,7 +15,7 @@ export type { ToolChoice, ParallelOption, CallPolicyOptions } from "./envelope/c
 /** Wire formats `compileTools` supports. */
 export type { EnvelopeFormat } from "./envelope/envelopes.js";
 /** Schema compile options, limits and their defaults. */
-export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type WhitespaceOption } from "./options.js";
+export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type UnknownKeywordsOption, type WhitespaceOption } from "./options.js";
 
 // tools
 /** Read tool lists in OpenAI, MCP, Hermes text-block and corpus (BFCL, xLAM, Glaive) shapes into one canonical form. */
