@@ -15,17 +15,14 @@ export const distDir = join(playgroundDir, "dist");
 
 /**
  * The library's Node-only paths (reading a tokenizer.json or GGUF from a path, dataset files) are never taken in the
- * page; their node: imports resolve to functions that throw a clear error instead of failing the bundle.
+ * page; their node: imports resolve to an empty CommonJS module (esbuild then reads named imports as properties at
+ * run time), so the bundle builds whatever a Node-only module imports, and such a path fails only if called.
  */
 const nodeBuiltinsUnavailable: Plugin = {
   name: "node-builtins-unavailable",
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "node-unavailable" }));
-    b.onLoad({ filter: /.*/, namespace: "node-unavailable" }, (args) => {
-      const names = ["readFileSync", "createReadStream", "createHash", "openSync", "readSync", "closeSync", "writeFileSync", "existsSync", "mkdirSync", "statSync", "readdirSync", "join", "dirname", "relative", "resolve"];
-      const body = names.map((n) => `export const ${n} = () => { throw new Error(${JSON.stringify(`${args.path}.${n} is not available in the browser`)}); };`);
-      return { contents: body.join("\n"), loader: "js" };
-    });
+    b.onLoad({ filter: /.*/, namespace: "node-unavailable" }, () => ({ contents: "module.exports = {};", loader: "js" }));
   },
 };
 

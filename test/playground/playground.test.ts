@@ -58,11 +58,11 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
 
   const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
   const text = (testId: string) => page.getByTestId(testId).innerText();
-  const probe = () => page.evaluate(() => (window as unknown as { __playground: { samples: number; samplesOk: number; vocabLoaded: boolean } }).__playground);
+  const probe = () => page.evaluate(() => (globalThis as unknown as { __playground: { samples: number; samplesOk: number; vocabLoaded: boolean } }).__playground);
 
   it("loads, compiles a pasted tool set and shows its GBNF", async () => {
     await page.goto(url);
-    await page.waitForFunction(() => (window as unknown as { __playground?: { ready: boolean } }).__playground?.ready);
+    await page.waitForFunction(() => (globalThis as unknown as { __playground?: { ready: boolean } }).__playground?.ready);
     await page.getByTestId("tools").fill(JSON.stringify(TOOLS, null, 2));
     await expect.poll(() => text("compile-result")).toMatch(/✓ 1 tool compiled/);
     const gbnf = await text("grammar");
@@ -137,12 +137,12 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
 
   it("reopens the same state from the permalink", async () => {
     await page.getByTestId("output").fill(VALID);
-    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=/);
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toMatch(/^#s=/);
     await page.waitForTimeout(600); // the hash is written 400 ms after the last edit
     const link = page.url();
     const other = await browser.newPage();
     await other.goto(link);
-    await other.waitForFunction(() => (window as unknown as { __playground?: { ready: boolean } }).__playground?.ready);
+    await other.waitForFunction(() => (globalThis as unknown as { __playground?: { ready: boolean } }).__playground?.ready);
     expect(JSON.parse(await other.getByTestId("tools").inputValue())).toEqual(TOOLS);
     expect(await other.getByTestId("output").inputValue()).toBe(VALID);
     expect(await other.getByTestId("choice").inputValue()).toBe("required");
