@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolgramError } from "../src/errors.js";
-import { formatFromChatTemplate, type TemplateFormat } from "../src/templates/formatFromChatTemplate.js";
+import { formatFromProbe, type TemplateFormat } from "../src/templates/formatFromChatTemplate.js";
 import { probeTemplate, PROBE, type TemplateProbe } from "../src/templates/probeTemplate.js";
 import { llamaCppSource, type LlamaCppSource } from "../src/testing/llamaCppSource.js";
 
@@ -72,7 +72,7 @@ export function judgeTemplate(file: string, source: string): TemplateOutcome {
     return { file, renders: true, rendersToolCalls: false, probe, reason: why };
   }
   try {
-    return { file, renders: true, rendersToolCalls: true, probe, format: formatFromChatTemplate(source) };
+    return { file, renders: true, rendersToolCalls: true, probe, format: formatFromProbe(probe) };
   } catch (e) {
     return { file, renders: true, rendersToolCalls: true, probe, reason: e instanceof Error ? e.message : String(e) };
   }
