@@ -29,6 +29,7 @@ export type ToolgramErrorCode =
   | "LIMIT_ENUM_SIZE"
   | "LIMIT_GRAMMAR_SIZE"
   | "LIMIT_COMPILE_TIME"
+  | "LIMIT_COMPILE_STEPS"
   | "LIMIT_AUTOMATON_SIZE"
   | "LIMIT_TOOLS";
 

@@ -16,8 +16,18 @@ export interface Limits {
   maxEnumSize: number;
   /** IR nodes in the lowered grammar (code LIMIT_GRAMMAR_SIZE). @defaultValue 2_000_000 */
   maxGrammarSize: number;
-  /** Wall-clock compile budget in ms, checked inside every stage (code LIMIT_COMPILE_TIME). @defaultValue 5_000 */
+  /**
+   * Wall-clock compile budget in ms, checked inside every stage (code LIMIT_COMPILE_TIME); `Infinity` turns the
+   * clock off. Emitters and matchers built later from the compiled grammar get the same budget again.
+   * @defaultValue 5_000
+   */
   maxCompileMs: number;
+  /**
+   * Deterministic compile budget in work steps, counted by every stage (code LIMIT_COMPILE_STEPS): the same input
+   * gets the same verdict on any machine. The default admits what compiles in about 5 s on a 2-core machine.
+   * Emitters and matchers built later from the compiled grammar get the same budget again. @defaultValue 50_000_000
+   */
+  maxCompileSteps: number;
   /** Number of tools in one set (code LIMIT_TOOLS). @defaultValue 5_000 */
   maxTools: number;
   /** States of a single determinized automaton (code LIMIT_AUTOMATON_SIZE). @defaultValue 200_000 */
@@ -32,6 +42,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxEnumSize: 50_000,
   maxGrammarSize: 2_000_000,
   maxCompileMs: 5_000,
+  maxCompileSteps: 50_000_000,
   maxTools: 5_000,
   maxAutomatonStates: 200_000,
 });

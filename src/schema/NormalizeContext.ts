@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { UnsupportedSchemaError, type ToolgramErrorCode } from "../errors.js";
-import type { Deadline } from "../grammar/passes/Deadline.js";
+import type { Deadline } from "../Deadline.js";
 import type { ResolvedSchemaOptions } from "../options.js";
 import type { ObjectNode, SchemaNode } from "./SchemaNode.js";
 import type { Draft } from "./keywords.js";

@@ -16,7 +16,7 @@ import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword } from "./key
 import { anyNode, makeUnion, never } from "./nodes.js";
 import { childPath, parsePointer, resolvePointer } from "./pointer.js";
 import { buildRefIndex, resolveRef } from "./refIndex.js";
-import { Deadline } from "../grammar/passes/Deadline.js";
+import { Deadline } from "../Deadline.js";
 import { KeywordReader } from "./validateKeywords.js";
 
 /**
