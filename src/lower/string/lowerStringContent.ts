@@ -10,24 +10,11 @@ import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
 import { regexToNfa } from "../../regex/regexToNfa.js";
 import { expansionSize, hasAnchor, rAlt, rChars, rLit, rRep, rSeq, R_EMPTY, R_NEVER, type RNode } from "../../regex/RegexNode.js";
+import type { StringConstraints } from "../../schema/SchemaNode.js";
 import { formatRegex } from "./formats.js";
 import { spellExpr } from "./jsonSpelling.js";
 import { parsePattern } from "./parsePattern.js";
 import { regexToExpr } from "./regexToExpr.js";
-
-export interface StringSpec {
-  /** In Unicode code points, as ajv counts. */
-  minLength: number;
-  maxLength?: number;
-  /** ECMAScript regex sources (flag "u", unanchored search); all must match. */
-  patterns: string[];
-  /** Regex sources that must match none. */
-  notPatterns: string[];
-  /** ajv-formats ("full") format names; all must hold. See STRING_FORMATS. */
-  formats: string[];
-  /** Values the string must not equal. */
-  notValues?: string[];
-}
 
 export interface StringLowerContext {
   strict: boolean;
@@ -53,7 +40,7 @@ export interface StringLowerContext {
  * constraint, lengths only, one anchored pattern or format, excluded values only) are translated directly; anything
  * else goes through code-point automata (intersection, complement, minimization) and back to an expression.
  */
-export function lowerStringContent(spec: StringSpec, ctx: StringLowerContext): GExpr {
+export function lowerStringContent(spec: StringConstraints, ctx: StringLowerContext): GExpr {
   return spellExpr(lowerString(spec, ctx, spellExpr));
 }
 
@@ -68,12 +55,12 @@ interface Lang {
 }
 
 /** The same as lowerStringContent, over decoded code points (no JSON spelling). */
-export function lowerStringValue(spec: StringSpec, ctx: StringLowerContext): GExpr {
+export function lowerStringValue(spec: StringConstraints, ctx: StringLowerContext): GExpr {
   return lowerString(spec, ctx, (e) => e);
 }
 
 /** `spell` maps classes inside named rules (which the caller's final spelling pass does not reach). */
-function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr) => GExpr): GExpr {
+function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e: GExpr) => GExpr): GExpr {
   const { limits, path } = ctx;
   const min = Math.max(0, Math.ceil(spec.minLength));
   let max = spec.maxLength === undefined ? undefined : Math.floor(spec.maxLength);
