@@ -27,6 +27,7 @@ const optional: [string, string, string][] = [
   ["parse.ts", "runParseBench", "## Output parsing"],
   ["llama.ts", "runLlamaBench", "## Generation with the tiny Qwen3 model (llama.cpp)"],
   ["dataset.ts", "runDatasetBench", "## Dataset validation"],
+  ["playground.ts", "runPlaygroundBench", "## Playground in Chromium (bundle size, time to interactive)"],
 ];
 for (const [file, fn, title] of optional) {
   if (!existsSync(join(here, file))) continue;
