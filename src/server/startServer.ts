@@ -55,7 +55,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
       timeoutMs: options.timeoutMs ?? 120_000,
       defaultMaxTokens: options.defaultMaxTokens ?? 512,
-      maxDepth: 1000,
+      maxDepth: 1500,
       limits: { maxCompileMs: 2000, ...options.limits },
     },
   };
