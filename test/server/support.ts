@@ -31,15 +31,17 @@ export async function tinyModel(): Promise<string> {
 }
 
 const ajv = new Ajv2020.default({ strict: false });
-const validators = new Map(TOOLS.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
 
 /** Every call parses with JSON.parse and validates with ajv against its declared tool. */
-export function expectValidCalls(calls: ReadonlyArray<{ function: { name: string; arguments: string } }>, tools = TOOLS): void {
+export function expectValidCalls(
+  calls: ReadonlyArray<{ function: { name: string; arguments: string } }>,
+  tools: ReadonlyArray<{ function: { name: string; parameters: object } }> = TOOLS,
+): void {
   const names = tools.map((t) => t.function.name);
   for (const call of calls) {
     expect(names).toContain(call.function.name);
     const args = JSON.parse(call.function.arguments) as unknown;
-    const validate = validators.get(call.function.name)!;
+    const validate = ajv.compile(tools.find((t) => t.function.name === call.function.name)!.function.parameters);
     expect(validate(args), JSON.stringify(validate.errors)).toBe(true);
   }
 }
