@@ -21,6 +21,8 @@ export interface CompiledGrammarInit {
   schemaHash: string;
   jsonSchema: JsonValue;
   specialTokens: "token-or-text" | "token-only";
+  /** Work steps the compile spent (see `limits.maxCompileSteps`). */
+  compileSteps: number;
 }
 
 /**
@@ -40,6 +42,8 @@ export class CompiledGrammar {
   readonly schemaHash: string;
   /** Default for `createMatcher`'s `specialTokens`. */
   readonly specialTokens: "token-or-text" | "token-only";
+  /** Work steps the compile spent (the deterministic unit of `limits.maxCompileSteps`). */
+  readonly compileSteps: number;
   private readonly jsonSchema: JsonValue;
   private gbnf: string | undefined;
   private regex: string | undefined;
@@ -53,6 +57,7 @@ export class CompiledGrammar {
     this.schemaHash = init.schemaHash;
     this.jsonSchema = init.jsonSchema;
     this.specialTokens = init.specialTokens;
+    this.compileSteps = init.compileSteps;
   }
 
   /** GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). */

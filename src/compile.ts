@@ -8,7 +8,7 @@ import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
 import { exprSize, mapRefs } from "./grammar/passes/walk.js";
 import { NOTHING, ref } from "./grammar/build.js";
-import { Deadline } from "./grammar/passes/Deadline.js";
+import { Deadline } from "./Deadline.js";
 import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
 import type { JsonObject, JsonValue } from "./json.js";
@@ -44,7 +44,7 @@ export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOpti
 function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): CompiledGrammar {
   checkOptionKeys(options, TOOL_OPTION_KEYS);
   const opts = resolveSchemaOptions(options, { additionalProperties: "forbid" });
-  const deadline = new Deadline(opts.limits.maxCompileMs);
+  const deadline = Deadline.fromLimits(opts.limits);
   const envelope = envelopeFor(options.format ?? "qwen3");
   const specialTokens = readSpecialTokens(options.specialTokens);
   const warnings: Diagnostic[] = [];
@@ -100,6 +100,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     schemaHash: toolsHash(normalized),
     jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, FORMAT_DESCRIPTIONS[envelope.format as EnvelopeFormat]),
     specialTokens,
+    compileSteps: deadline.stepsTaken,
   });
 }
 
@@ -110,7 +111,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
 function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions): CompiledGrammar {
   checkOptionKeys(options, SCHEMA_OPTION_KEYS);
   const opts = resolveSchemaOptions(options, { additionalProperties: "spec" });
-  const deadline = new Deadline(opts.limits.maxCompileMs);
+  const deadline = Deadline.fromLimits(opts.limits);
   const warnings: Diagnostic[] = [];
   const copy = cloneJson(schema, "", jsonDepthLimit(opts.limits.maxNesting));
   const ir = normalizeSchema(copy, opts, warnings, "", deadline);
@@ -126,6 +127,7 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
     schemaHash: schemaHash(copy),
     jsonSchema: copy,
     specialTokens: "token-or-text",
+    compileSteps: deadline.stepsTaken,
   });
 }
 

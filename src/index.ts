@@ -15,13 +15,20 @@ export type { ToolChoice, ParallelOption, CallPolicyOptions } from "./envelope/c
 /** Wire formats `compileTools` supports. */
 export type { EnvelopeFormat } from "./envelope/envelopes.js";
 /** Schema compile options, limits and their defaults. */
-export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type WhitespaceOption } from "./options.js";
+export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type UnknownKeywordsOption, type WhitespaceOption } from "./options.js";
 
 // tools
 /** Read tool lists in OpenAI, MCP, Hermes text-block and corpus (BFCL, xLAM, Glaive) shapes into one canonical form. */
 export { normalizeTools } from "./tools/normalizeTools.js";
 /** A tool after `normalizeTools`. */
 export type { NormalizedTool } from "./tools/NormalizedTool.js";
+
+// chat templates
+/** Read a model's tool-call format, reasoning and markers from its chat template by rendering probe conversations. */
+export { formatFromChatTemplate, type TemplateFormat } from "./templates/formatFromChatTemplate.js";
+/** Render a chat template (@huggingface/jinja, fixed date) and the probe renders behind formatFromChatTemplate. */
+export { ChatTemplate, type RenderOptions, type TemplateMessage } from "./templates/renderTemplate.js";
+export { KNOWN_FORMATS, type KnownFormat } from "./templates/knownFormats.js";
 
 // errors and warnings
 /** The error hierarchy: every bad declaration throws one of these, with a `code` and a JSON-Pointer `schemaPath`. */

@@ -16,8 +16,18 @@ export interface Limits {
   maxEnumSize: number;
   /** IR nodes in the lowered grammar (code LIMIT_GRAMMAR_SIZE). @defaultValue 2_000_000 */
   maxGrammarSize: number;
-  /** Wall-clock compile budget in ms, checked inside every stage (code LIMIT_COMPILE_TIME). @defaultValue 5_000 */
+  /**
+   * Wall-clock compile budget in ms, checked inside every stage (code LIMIT_COMPILE_TIME); `Infinity` turns the
+   * clock off. Emitters and matchers built later from the compiled grammar get the same budget again.
+   * @defaultValue 5_000
+   */
   maxCompileMs: number;
+  /**
+   * Deterministic compile budget in work steps, counted by every stage (code LIMIT_COMPILE_STEPS): the same input
+   * gets the same verdict on any machine. The default admits what compiles in about 5 s on a 2-core machine.
+   * Emitters and matchers built later from the compiled grammar get the same budget again. @defaultValue 50_000_000
+   */
+  maxCompileSteps: number;
   /** Number of tools in one set (code LIMIT_TOOLS). @defaultValue 5_000 */
   maxTools: number;
   /** States of a single determinized automaton (code LIMIT_AUTOMATON_SIZE). @defaultValue 200_000 */
@@ -32,6 +42,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxEnumSize: 50_000,
   maxGrammarSize: 2_000_000,
   maxCompileMs: 5_000,
+  maxCompileSteps: 50_000_000,
   maxTools: 5_000,
   maxAutomatonStates: 200_000,
 });
@@ -59,21 +70,34 @@ export interface SchemaCompileOptions {
    */
   additionalProperties?: "spec" | "forbid";
   /**
-   * Keywords and `format` names toolgram does not know. `"error"`: refuse them (a typo such as `minLenght` must not
-   * silently widen the grammar). `"ignore"`: treat them as annotations, as the JSON Schema spec and ajv (`strict:
-   * false`) do; the grammar stays exact because an unknown keyword has no effect on validity. A warning is recorded.
-   * @defaultValue "error"
+   * Keywords and `format` names toolgram does not know.
+   * - `"error-on-typos"` (default): an unknown keyword within a few edits of a keyword that constrains values
+   *   (`requried`, `maxLenght`, `additonalProperties`; see `likelyTypoOf`) is refused with UNKNOWN_KEYWORD and a
+   *   "did you mean"; any other unknown keyword (vendor keywords such as `markdownDescription`, `discriminator`,
+   *   `self`; a typo of an annotation such as `decription`) is an annotation, recorded as an IGNORED_KEYWORD warning.
+   *   An unknown `format` name within a few edits of a known one (`date_time`, `emial`) is refused with
+   *   UNSUPPORTED_FORMAT; any other unknown format name is an annotation, with a warning.
+   * - `"error"`: refuse every unknown keyword and format name (toolgram 0.1's behaviour).
+   * - `"ignore"`: every unknown keyword and format name is an annotation, as the JSON Schema spec and ajv (`strict:
+   *   false`) read them; a warning is recorded.
+   * An annotation has no effect on validity, so the grammar stays exact. Under `strict: false` a refusal becomes a
+   * warning (the keyword is ignored: a superset).
+   * @defaultValue "error-on-typos"
    */
-  unknownKeywords?: "error" | "ignore";
+  unknownKeywords?: UnknownKeywordsOption;
   limits?: Partial<Limits>;
 }
 
 /** Resolved options: every field present. */
+/** How unknown keywords and format names are read (see `SchemaCompileOptions.unknownKeywords`). */
+export type UnknownKeywordsOption = "error-on-typos" | "error" | "ignore";
+const UNKNOWN_KEYWORDS_OPTIONS: readonly UnknownKeywordsOption[] = ["error-on-typos", "error", "ignore"];
+
 export interface ResolvedSchemaOptions {
   strict: boolean;
   whitespace: WhitespaceOption;
   additionalProperties: "spec" | "forbid";
-  unknownKeywords: "error" | "ignore";
+  unknownKeywords: UnknownKeywordsOption;
   limits: Limits;
 }
 
@@ -87,8 +111,8 @@ export function resolveSchemaOptions(
       throw new InvalidSchemaError("INVALID_OPTION", `limits.${k} must be a positive number, got ${String(v)}`);
     }
   }
-  if (o?.unknownKeywords !== undefined && o.unknownKeywords !== "error" && o.unknownKeywords !== "ignore") {
-    throw new InvalidSchemaError("INVALID_OPTION", `unknownKeywords must be "error" or "ignore", got ${JSON.stringify(o.unknownKeywords)}`);
+  if (o?.unknownKeywords !== undefined && !UNKNOWN_KEYWORDS_OPTIONS.includes(o.unknownKeywords)) {
+    throw new InvalidSchemaError("INVALID_OPTION", `unknownKeywords must be ${UNKNOWN_KEYWORDS_OPTIONS.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(o.unknownKeywords)}`);
   }
   const ws = o?.whitespace ?? "compact";
   if (ws !== "compact") {
@@ -104,7 +128,7 @@ export function resolveSchemaOptions(
     strict: o?.strict ?? true,
     whitespace: ws,
     additionalProperties: o?.additionalProperties ?? defaults.additionalProperties,
-    unknownKeywords: o?.unknownKeywords ?? "error",
+    unknownKeywords: o?.unknownKeywords ?? "error-on-typos",
     limits,
   };
 }

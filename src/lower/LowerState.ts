@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../diagnostic.js";
 import type { GExpr } from "../grammar/Grammar.js";
-import type { Deadline } from "../grammar/passes/Deadline.js";
+import type { Deadline } from "../Deadline.js";
 import type { Limits } from "../options.js";
 import type { SchemaNode } from "../schema/SchemaNode.js";
 import type { JsonStyle } from "./JsonStyle.js";

@@ -2,7 +2,7 @@ import type { Diagnostic } from "../diagnostic.js";
 import { InvalidSchemaError, LimitExceededError, UnsupportedSchemaError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, NOTHING, ref } from "../grammar/build.js";
-import { Deadline } from "../grammar/passes/Deadline.js";
+import { Deadline } from "../Deadline.js";
 import type { Limits, ResolvedSchemaOptions } from "../options.js";
 import type { SchemaIR, SchemaNode } from "../schema/SchemaNode.js";
 import { anyValueRule } from "./anyValue.js";

@@ -1,18 +1,8 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { lit, seq } from "../grammar/build.js";
-import type { StringNode } from "../schema/SchemaNode.js";
+import type { StringConstraints, StringNode } from "../schema/SchemaNode.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerStringContent } from "./string/lowerStringContent.js";
-
-/** What a string's content must satisfy: a StringNode's constraints (used for values and for object keys). */
-export interface StringContentSpec {
-  minLength: number;
-  maxLength?: number;
-  patterns: string[];
-  notPatterns: string[];
-  formats: string[];
-  notValues?: string[];
-}
 
 /**
  * Contents already lowered in a compile, by spec: real schemas repeat one string schema under many properties, and a
@@ -22,7 +12,7 @@ export interface StringContentSpec {
 const contents = new WeakMap<Map<string, GExpr>, Map<string, GExpr>>();
 
 /** The content (between the quotes) of a string satisfying `spec`. */
-export function stringContent(spec: StringContentSpec, path: string, st: LowerState): GExpr {
+export function stringContent(spec: StringConstraints, path: string, st: LowerState): GExpr {
   const key = JSON.stringify([st.strict, spec.minLength, spec.maxLength ?? null, spec.patterns, spec.notPatterns, spec.formats, spec.notValues ?? []]);
   let cache = contents.get(st.rules);
   if (!cache) contents.set(st.rules, (cache = new Map()));
@@ -35,7 +25,7 @@ export function stringContent(spec: StringContentSpec, path: string, st: LowerSt
   return e;
 }
 
-function uncachedContent(spec: StringContentSpec, path: string, st: LowerState): GExpr {
+function uncachedContent(spec: StringConstraints, path: string, st: LowerState): GExpr {
   return lowerStringContent(spec, {
     strict: st.strict,
     limits: st.limits,

@@ -1,10 +1,10 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, NOTHING, seq } from "../grammar/build.js";
 import { quoteJsonString } from "../json.js";
-import type { ObjectNode, SchemaNode } from "../schema/SchemaNode.js";
+import type { ObjectNode, SchemaNode, StringConstraints } from "../schema/SchemaNode.js";
 import { compilePattern } from "../schema/valueMatches.js";
 import type { LowerState } from "./LowerState.js";
-import { stringContent, type StringContentSpec } from "./lowerString.js";
+import { stringContent } from "./lowerString.js";
 import { shape } from "./schemaRelation.js";
 
 /** One family of undeclared members: keys from a key language, values from one schema. */
@@ -13,9 +13,9 @@ export interface ExtraFamily {
   value: SchemaNode;
 }
 
-const EMPTY_SPEC: StringContentSpec = { minLength: 0, patterns: [], notPatterns: [], formats: [], notValues: [] };
+const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns: [], formats: [], notValues: [] };
 
-function mergeSpec(a: StringContentSpec, b: StringContentSpec): StringContentSpec {
+function mergeSpec(a: StringConstraints, b: StringConstraints): StringConstraints {
   const maxLength = a.maxLength === undefined ? b.maxLength : b.maxLength === undefined ? a.maxLength : Math.min(a.maxLength, b.maxLength);
   return {
     minLength: Math.max(a.minLength, b.minLength),
@@ -55,7 +55,7 @@ export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState)
   const names = n.propertyNames;
   for (const f of families) {
     if (f.schema.kind === "never") continue;
-    const base: StringContentSpec = { ...EMPTY_SPEC, patterns: f.patterns, notPatterns: f.notPatterns, notValues: [...excluded] };
+    const base: StringConstraints = { ...EMPTY_SPEC, patterns: f.patterns, notPatterns: f.notPatterns, notValues: [...excluded] };
     const key = keyLanguage(names, base, f, excluded, n.path, st);
     if (key.type === "alt" && key.items.length === 0) continue;
     out.push({ key, value: f.schema });
@@ -66,13 +66,13 @@ export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState)
 /** Keys (with quotes) satisfying the family's spec and `names` (propertyNames). */
 function keyLanguage(
   names: SchemaNode | undefined,
-  base: StringContentSpec,
+  base: StringConstraints,
   f: { patterns: string[]; notPatterns: string[] },
   excluded: string[],
   path: string,
   st: LowerState,
 ): GExpr {
-  const quoted = (spec: StringContentSpec): GExpr => seq(lit('"'), stringContent(spec, path + "/propertyNames", st), lit('"'));
+  const quoted = (spec: StringConstraints): GExpr => seq(lit('"'), stringContent(spec, path + "/propertyNames", st), lit('"'));
   if (!names || names.kind === "any") return quoted(base);
   switch (names.kind) {
     case "never":

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { UnsupportedSchemaError, type ToolgramErrorCode } from "../errors.js";
-import type { Deadline } from "../grammar/passes/Deadline.js";
+import type { Deadline } from "../Deadline.js";
 import type { ResolvedSchemaOptions } from "../options.js";
 import type { ObjectNode, SchemaNode } from "./SchemaNode.js";
 import type { Draft } from "./keywords.js";
@@ -47,7 +47,7 @@ export class ProbeAbort extends Error {}
 
 /**
  * Something valid that cannot be represented exactly. Strict: throws UnsupportedSchemaError. Non-strict: records a
- * RELAXED_KEYWORD warning; the caller then over-approximates (accepts more, never less).
+ * OVER_APPROXIMATED warning; the caller then over-approximates (accepts more, never less).
  */
 export function refuse(ctx: NormalizeContext, keyword: string, path: string, why: string,
   code: ToolgramErrorCode = "UNSUPPORTED_KEYWORD"): void {
@@ -55,7 +55,7 @@ export function refuse(ctx: NormalizeContext, keyword: string, path: string, why
   const fix = ctx.opts.strict ? " Rewrite the schema without it, or compile with strict: false to accept a superset." : "";
   if (ctx.opts.strict) throw new UnsupportedSchemaError(code, `${keyword}: ${why}.${fix}`, path);
   ctx.relaxations++;
-  ctx.warnings.push({ code: "RELAXED_KEYWORD", message: `${keyword}: ${why}; accepting a superset`, schemaPath: path });
+  ctx.warnings.push({ code: "OVER_APPROXIMATED", message: `${keyword}: ${why}; accepting a superset`, schemaPath: path });
 }
 
 export function warn(ctx: NormalizeContext, code: string, path: string, message: string): void {

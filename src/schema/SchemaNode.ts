@@ -69,8 +69,11 @@ export interface NumberNode extends NodeBase {
   multipleOf?: number[];
 }
 
-export interface StringNode extends NodeBase {
-  kind: "string";
+/**
+ * What a string's value must satisfy: the one description of string constraints, shared by `StringNode` (values),
+ * object-key languages (`propertyNames`, `patternProperties`, excluded keys) and the string lowering.
+ */
+export interface StringConstraints {
   /** In Unicode code points, as the spec and ajv count. */
   minLength: number;
   maxLength?: number;
@@ -78,10 +81,14 @@ export interface StringNode extends NodeBase {
   patterns: string[];
   /** ECMAScript regex sources the value must NOT match (from `not: {pattern}` and key exclusion). */
   notPatterns: string[];
-  /** `format` names the value must satisfy (asserted, as ajv-formats does in full mode). */
+  /** `format` names the value must satisfy (asserted, as ajv-formats does in full mode); see STRING_FORMATS. */
   formats: string[];
   /** Values the string must not equal (from `not: {const}` and similar). */
   notValues?: string[];
+}
+
+export interface StringNode extends NodeBase, StringConstraints {
+  kind: "string";
 }
 
 export interface ArrayNode extends NodeBase {

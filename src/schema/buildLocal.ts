@@ -1,7 +1,7 @@
 import { InvalidSchemaError } from "../errors.js";
 import { type NormalizeContext, refuse, warn } from "./NormalizeContext.js";
 import type { ArrayNode, NumberNode, ObjectNode, PropertyNode, SchemaNode, StringNode } from "./SchemaNode.js";
-import { formatType, isKnownFormat } from "./formats.js";
+import { formatType, isKnownFormat, likelyFormatTypoOf } from "./formats.js";
 import { intersect, numberEmptyReason, schemaForKey } from "./intersect.js";
 import { KINDS, type Kind, anyNode, makeUnion, never, plainString } from "./nodes.js";
 import { childPath } from "./pointer.js";
@@ -84,19 +84,25 @@ export function buildLocal(ctx: NormalizeContext, s: Record<string, unknown>, pt
   return makeUnion(path, options);
 }
 
+/**
+ * A known format name, or undefined. An unknown one is refused (UNSUPPORTED_FORMAT; a warning under strict: false)
+ * when `unknownKeywords` is "error", or when it is "error-on-typos" and the name is a likely typo of a known format
+ * (`date_time`, `emial`, `URI`); otherwise it is an annotation, as ajv (strict: false) and the spec read it.
+ */
 function checkFormat(ctx: NormalizeContext, r: KeywordReader): string | undefined {
   const f = r.str("format");
   if (f === undefined) return undefined;
-  if (!isKnownFormat(f)) {
-    if (ctx.opts.unknownKeywords === "ignore") {
-      // ajv (strict: false) and the spec ignore an unknown format: exactly no constraint, not an over-approximation
-      warn(ctx, "IGNORED_KEYWORD", childPath(r.path, "format"), `unknown format "${f}" read as an annotation`);
-      return undefined;
-    }
-    refuse(ctx, "format", childPath(r.path, "format"), `unknown format "${f}" (ajv-formats defines date, time, date-time, email, uri, uuid, ipv4, ...)`, "UNSUPPORTED_FORMAT");
+  if (isKnownFormat(f)) return f;
+  const mode = ctx.opts.unknownKeywords;
+  const typo = mode === "ignore" ? undefined : likelyFormatTypoOf(f);
+  if (mode === "ignore" || (mode === "error-on-typos" && typo === undefined)) {
+    // an unknown format is exactly no constraint, not an over-approximation
+    warn(ctx, "IGNORED_KEYWORD", childPath(r.path, "format"), `unknown format "${f}" read as an annotation`);
     return undefined;
   }
-  return f;
+  const hint = typo !== undefined ? `; did you mean "${typo}"?` : " (ajv-formats defines date, time, date-time, email, uri, uuid, ipv4, ...)";
+  refuse(ctx, "format", childPath(r.path, "format"), `unknown format "${f}"${hint}`, "UNSUPPORTED_FORMAT");
+  return undefined;
 }
 
 function buildNumber(ctx: NormalizeContext, r: KeywordReader, path: string, integer: boolean, f: string | undefined): SchemaNode {

@@ -1,4 +1,5 @@
 import { fullFormats } from "ajv-formats/dist/formats.js";
+import { nearestWithin } from "./keywords.js";
 
 type FormatDef = (typeof fullFormats)[keyof typeof fullFormats];
 
@@ -10,6 +11,15 @@ const DEFS = fullFormats as unknown as Record<string, FormatDef>;
 
 export function isKnownFormat(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(DEFS, name);
+}
+
+/**
+ * The known format that the unknown name `name` is a likely typo of: equal ignoring case (`URI`), or within one
+ * edit (two from 9 letters on) of it ignoring case (`date_time`, `datetime`, `emial`, `uri-refrence`); names of
+ * three letters only match ignoring case (`url`, `iri` are other formats, not typos).
+ */
+export function likelyFormatTypoOf(name: string): string | undefined {
+  return nearestWithin(name.toLowerCase(), Object.keys(DEFS), [], (known) => (known.length <= 3 ? 0 : known.length < 9 ? 1 : 2));
 }
 
 /** The JSON type a known format constrains ("string" or "number"), or undefined when it never fails (`password`). */

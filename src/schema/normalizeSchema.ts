@@ -12,17 +12,17 @@ import { buildLocal } from "./buildLocal.js";
 import { deepEqual, uniqueValues } from "./deepEqual.js";
 import { finalize } from "./finalize.js";
 import { intersect } from "./intersect.js";
-import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword } from "./keywords.js";
+import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword, likelyTypoOf } from "./keywords.js";
 import { anyNode, makeUnion, never } from "./nodes.js";
 import { childPath, parsePointer, resolvePointer } from "./pointer.js";
 import { buildRefIndex, resolveRef } from "./refIndex.js";
-import { Deadline } from "../grammar/passes/Deadline.js";
+import { Deadline } from "../Deadline.js";
 import { KeywordReader } from "./validateKeywords.js";
 
 /**
  * Normalizes a JSON Schema (draft 2020-12; draft-7 forms and draft-4 boolean exclusive bounds accepted) into the
  * schema IR, which describes exactly the values ajv (with ajv-formats) accepts. What the IR cannot express exactly is
- * refused with UnsupportedSchemaError in strict mode, or over-approximated (a superset) with a RELAXED_KEYWORD
+ * refused with UnsupportedSchemaError in strict mode, or over-approximated (a superset) with an OVER_APPROXIMATED
  * warning otherwise. Throws InvalidSchemaError for malformed schemas, LimitExceededError for the named caps, and
  * UnsatisfiableSchemaError when no value at all is valid.
  *
@@ -178,16 +178,33 @@ function normalizeRef(ctx: NormalizeContext, ref: string, ptr: string): SchemaNo
   }
 }
 
+/**
+ * Unknown keywords, by `unknownKeywords`: "ignore" reads every one as an annotation; "error" refuses every one;
+ * "error-on-typos" (the default) refuses only likely typos of implemented keywords (`requried`, `maxLenght`) and reads
+ * the others (vendor keywords such as `markdownDescription`, typos of annotations) as annotations. A refusal under
+ * strict: false is a warning instead (the keyword is ignored: a superset).
+ */
 function checkKeywords(ctx: NormalizeContext, o: Record<string, unknown>, path: string): void {
   const unknown = Object.keys(o).filter((k) => !IMPLEMENTED.has(k) && !ANNOTATIONS.has(k) && !isExtensionKeyword(k)).sort();
   if (!unknown.length) return;
-  const where = unknown.map((k) => childPath(path, k)).join(", ");
-  if (ctx.opts.unknownKeywords === "ignore") {
-    warn(ctx, "IGNORED_KEYWORD", path, `unknown keyword${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} read as annotation${unknown.length > 1 ? "s" : ""} (at ${where})`);
-    return;
+  const mode = ctx.opts.unknownKeywords;
+  const typos = new Map(unknown.map((k) => [k, likelyTypoOf(k)] as const));
+  const refused = mode === "ignore" ? [] : mode === "error" ? unknown : unknown.filter((k) => typos.get(k) !== undefined);
+  const annotations = unknown.filter((k) => !refused.includes(k));
+  if (annotations.length) {
+    const where = annotations.map((k) => childPath(path, k)).join(", ");
+    const s = annotations.length > 1 ? "s" : "";
+    warn(ctx, "IGNORED_KEYWORD", path, `unknown keyword${s} ${annotations.join(", ")} read as annotation${s} (at ${where})`);
   }
+  if (!refused.length) return;
+  const where = refused.map((k) => childPath(path, k)).join(", ");
+  const s = refused.length > 1 ? "s" : "";
+  const them = refused.length > 1 ? "them" : "it";
+  const hints = refused.filter((k) => typos.get(k) !== undefined).map((k) => `${JSON.stringify(typos.get(k))} for ${JSON.stringify(k)}`);
+  const didYouMean = hints.length ? `, did you mean ${hints.join(", ")}?` : ".";
   if (ctx.opts.strict) {
-    throw new UnsupportedSchemaError("UNKNOWN_KEYWORD", `unknown keyword${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (at ${where}); remove ${unknown.length > 1 ? "them" : "it"}, prefix ${unknown.length > 1 ? "them" : "it"} with x- or _, or compile with strict: false to ignore ${unknown.length > 1 ? "them" : "it"}`, path);
+    const fix = hints.length ? "Fix the spelling" : `Remove ${them}`;
+    throw new UnsupportedSchemaError("UNKNOWN_KEYWORD", `unknown keyword${s} ${refused.join(", ")} (at ${where})${didYouMean} ${fix}, prefix ${them} with x- or _, or compile with strict: false to ignore ${them}`, path);
   }
-  warn(ctx, "UNKNOWN_KEYWORD", path, `ignored unknown keyword${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (at ${where})`);
+  warn(ctx, "UNKNOWN_KEYWORD", path, `ignored unknown keyword${s} ${refused.join(", ")} (at ${where})${didYouMean}`);
 }

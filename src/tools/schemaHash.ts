@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { sha256 as sha256Bytes } from "@noble/hashes/sha2";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils";
 import { canonicalJson, type JsonValue } from "../json.js";
 import type { NormalizedTool } from "./NormalizedTool.js";
 
@@ -16,6 +17,7 @@ export function schemaHash(schema: JsonValue): string {
   return sha256(canonicalJson(schema));
 }
 
+// a synchronous pure-JS hash (no node:crypto), so compiling works unchanged in browsers and workers
 function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return bytesToHex(sha256Bytes(utf8ToBytes(text)));
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ToolgramError } from "../errors.js";
-import { byteLevelDecodeTable, decodeSentencePiece } from "./byteLevel.js";
+import type { GgufTokenizer } from "../gguf/ggufTokenizer.js";
+import { byteLevelDecodeTable, decodeByteLevelPiece, decodeSentencePiece } from "./byteLevel.js";
 import { buildTokenTrie, type TokenTrie } from "./TokenTrie.js";
 
 /** One vocabulary entry for {@link Vocabulary.fromPieces}: a text piece, raw bytes, or either with a `special` flag. */
@@ -35,9 +36,16 @@ export class Vocabulary {
   readonly offsets: Int32Array;
   /** Atom id → its text (e.g. 151657 → "<tool_call>"). */
   readonly atoms: ReadonlyMap<number, string>;
+  /**
+   * The model's own chat template (Jinja source), when the source carries one: `fromGguf` and `fromGgufTokenizer` set
+   * it from the GGUF's `tokenizer.chat_template`; `fromTokenizerJson` and `fromPieces` leave it undefined
+   * (a Hugging Face model keeps its template in `tokenizer_config.json`, not in `tokenizer.json`).
+   */
+  readonly chatTemplate: string | undefined;
   private trieCache: TokenTrie | undefined;
 
-  private constructor(size: number, eos: readonly number[], kind: Uint8Array, bytes: Uint8Array, offsets: Int32Array, atoms: Map<number, string>) {
+  private constructor(size: number, eos: readonly number[], kind: Uint8Array, bytes: Uint8Array, offsets: Int32Array, atoms: Map<number, string>, chatTemplate?: string) {
+    this.chatTemplate = chatTemplate;
     this.size = size;
     this.eosTokenIds = eos;
     this.kind = kind;
@@ -92,7 +100,7 @@ export class Vocabulary {
     return Vocabulary.pack(size, opts.eosTokenIds, kind, parts, total, atoms);
   }
 
-  private static pack(size: number, eos: readonly number[], kind: Uint8Array, parts: (Uint8Array | undefined)[], total: number, atoms: Map<number, string>): Vocabulary {
+  private static pack(size: number, eos: readonly number[], kind: Uint8Array, parts: (Uint8Array | undefined)[], total: number, atoms: Map<number, string>, chatTemplate?: string): Vocabulary {
     const bytes = new Uint8Array(total);
     const offsets = new Int32Array(size + 1);
     let o = 0;
@@ -105,7 +113,7 @@ export class Vocabulary {
       }
     }
     offsets[size] = o;
-    return new Vocabulary(size, eos, kind, bytes, offsets, atoms);
+    return new Vocabulary(size, eos, kind, bytes, offsets, atoms, chatTemplate);
   }
 
   /**
@@ -187,17 +195,47 @@ export class Vocabulary {
     return new Vocabulary(size, opts.eosTokenIds, kind, bytes.slice(0, o), offsets, atoms);
   }
 
-  /** Build from a GGUF model file's tokenizer metadata (`tokenizer.ggml.*`). */
+  /**
+   * Build from a GGUF model file's tokenizer metadata (`tokenizer.ggml.*`), read with the one GGUF reader
+   * (`readGguf`, which never reads tensor data). The GGUF's `tokenizer.chat_template`, if any, becomes
+   * {@link Vocabulary.chatTemplate}. `opts.eosTokenIds` defaults to `tokenizer.ggml.eos_token_id`.
+   */
   static async fromGguf(path: string, opts?: Partial<VocabularyOptions>): Promise<Vocabulary> {
-    const { readGgufVocabulary } = await import("./readGgufVocabulary.js");
-    return readGgufVocabulary(path, opts);
+    // Loaded on demand: only GGUF users need the file reader.
+    const [{ readGguf }, { ggufTokenizer }] = await Promise.all([import("../gguf/readGguf.js"), import("../gguf/ggufTokenizer.js")]);
+    return Vocabulary.fromGgufTokenizer(ggufTokenizer(await readGguf(path)), opts);
   }
 
-  /** Internal: build from raw parts (used by the GGUF reader). */
-  static fromParts(size: number, eos: readonly number[], kind: Uint8Array, parts: (Uint8Array | undefined)[], atoms: Map<number, string>): Vocabulary {
+  /**
+   * Build from a GGUF's embedded tokenizer (`ggufTokenizer(await readGguf(path))`). Control and user-defined tokens
+   * (types 3, 4) are atoms; normal and byte tokens (1, 6) are their bytes (GPT-2 byte alphabet for model "gpt2",
+   * SentencePiece `▁`/`<0xAB>` otherwise); unknown and unused tokens (2, 5) are never allowed.
+   */
+  static fromGgufTokenizer(tokenizer: GgufTokenizer, opts?: Partial<VocabularyOptions>): Vocabulary {
+    const { tokens, tokenTypes } = tokenizer;
+    const byteLevel = tokenizer.model === "gpt2";
+    const size = Math.max(opts?.size ?? 0, tokens.length);
+    const eos = opts?.eosTokenIds ?? (tokenizer.eosTokenId !== undefined ? [tokenizer.eosTokenId] : []);
+    const kind = new Uint8Array(size);
+    const parts: (Uint8Array | undefined)[] = new Array(size);
+    const atoms = new Map<number, string>();
+    const table = byteLevelDecodeTable();
     let total = 0;
-    for (let i = 0; i < size; i++) if (kind[i] === TOKEN_TEXT && parts[i]) total += parts[i]!.length;
-    return Vocabulary.pack(size, eos, kind, parts, total, atoms);
+    tokens.forEach((piece, id) => {
+      const t = tokenTypes[id] ?? 1;
+      if (t === 3 || t === 4) {
+        kind[id] = TOKEN_ATOM;
+        atoms.set(id, piece);
+      } else if (t === 1 || t === 6) {
+        const b = byteLevel ? decodeByteLevelPiece(piece, table) ?? utf8.encode(piece) : decodeSentencePiece(piece);
+        if (b.length > 0) {
+          kind[id] = TOKEN_TEXT;
+          parts[id] = b;
+          total += b.length;
+        }
+      } // unknown (2), unused (5) and undefined (0) stay TOKEN_NONE
+    });
+    return Vocabulary.pack(size, eos, kind, parts, total, atoms, tokenizer.chatTemplate);
   }
 }
 

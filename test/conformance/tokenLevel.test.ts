@@ -2,7 +2,7 @@
  * Token-level conformance: the JSON-Schema-Test-Suite (draft2020-12) and the JSONSchemaBench sample again, now through
  * the token matcher over the real Qwen3 vocabulary, each instance tokenized by the Qwen3 tokenizer
  * (@huggingface/tokenizers). The matcher's verdict (every token accepted, then complete, with the EOS bit set exactly
- * then) must equal `accepts()`, and no invalid instance may be accepted. CI runs every third JSONSchemaBench schema;
+ * then) must equal `accepts()`, and no invalid instance may be accepted. The quick tier runs every 24th JSONSchemaBench schema, the long tier (`TOOLGRAM_LONG=1`) every third;
  * `TOKEN_LEVEL_ALL=1` runs all of them.
  */
 import { describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ import { loadTestSuite } from "../../src/conformance/loadTestSuite.js";
 import { CONFORMANCE_OPTIONS, readCorpus } from "../../src/conformance/judgeCorpus.js";
 import { Referee } from "../../src/conformance/referee.js";
 import { qwen3 } from "../support/qwen3.js";
+import { LONG_TIER, tierSample } from "../support/tier.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const referee = new Referee();
@@ -113,7 +114,8 @@ function judgeAll(
 
 describe("token-level conformance (Qwen3 vocabulary)", () => {
   it("JSON-Schema-Test-Suite draft2020-12: matcher = accepts(), no invalid accepted", () => {
-    const cases = loadTestSuite(join(here, "../fixtures/json-schema-test-suite/draft2020-12"), "draft2020-12").map((c) => {
+    // the quick tier checks every 4th suite case; the long tier all of them
+    const cases = tierSample(loadTestSuite(join(here, "../fixtures/json-schema-test-suite/draft2020-12"), "draft2020-12"), 4).map((c) => {
       const byAjv = /^optional\/(format\/|content)/.test(c.file);
       return {
         id: `${c.file} | ${c.description}`,
@@ -129,7 +131,7 @@ describe("token-level conformance (Qwen3 vocabulary)", () => {
   }, 600_000);
 
   it("JSONSchemaBench sample: matcher = accepts(), no invalid accepted", () => {
-    const rows = readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => process.env.TOKEN_LEVEL_ALL || i % 3 === 0);
+    const rows = readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => process.env.TOKEN_LEVEL_ALL || i % (LONG_TIER ? 3 : 24) === 0);
     const t = run(rows.map((r) => ({ id: r.id, schema: r.schema, tests: r.tests ?? [] })));
     console.log(`token-level JSONSchemaBench: ${t.schemas} schemas, ${t.instances} instances, ${t.agree} agree, ${t.normalized} rewritten by the tokenizer's normalizer, matchers refused: ${JSON.stringify(t.matcherRefused)}`);
     // A matcher refused with a named limit fails closed (no verdict, no wrong one); a few very large real-world

@@ -10,13 +10,15 @@ import { LlamaGrammarProbe } from "../../src/llama-cpp/LlamaGrammarProbe.js";
 import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 import type { ChatMessage } from "../../src/llama-cpp/qwen3ChatPrompt.js";
 import { TOKEN_TEXT, type Vocabulary } from "../../src/vocab/Vocabulary.js";
+import { LONG_TIER } from "../support/tier.js";
 
 /**
  * Seeded generations of the tiny random-weight Qwen3 model for every tool set in examples/. The model writes garbage,
  * so everything that is right about the output is the grammar's doing. `TOOLGRAM_E2E_SEEDS` raises the number of
- * seeds per tool set and path (the default keeps the file within CI's time on two cores).
+ * seeds per tool set and path (the default, one seed in the quick tier and four in the long one, keeps the file
+ * within CI's time on two cores; `npm run e2e` runs 50).
  */
-const SEEDS = Number(process.env.TOOLGRAM_E2E_SEEDS ?? 4);
+const SEEDS = Number(process.env.TOOLGRAM_E2E_SEEDS ?? (LONG_TIER ? 4 : 1));
 const MAX_TOKENS = 256;
 // a generation takes 2–12 s on a two-core machine, depending on its load
 const PER_SEED_TIMEOUT = 60_000 + SEEDS * 30_000;

@@ -6,6 +6,8 @@ import { buildTinyModel, TINY_QWEN3, type TinyModel } from "../../src/gguf/build
 import { GgufTokenType, ggufTokenizer, type GgufTokenizer } from "../../src/gguf/ggufTokenizer.js";
 import { readGguf, type GgufHeader } from "../../src/gguf/readGguf.js";
 import { modelTiny } from "../../src/cli/commands/modelTiny.js";
+import { loadQwen3TokenizerFiles } from "../../src/gguf/qwen3Tokenizer.js";
+import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 
 let dir: string;
 let first: TinyModel;
@@ -72,6 +74,20 @@ describe("buildTinyModel", () => {
     expect(tokenizer.bosTokenId).toBe(151643);
     expect(tokenizer.addBosToken).toBe(false);
     expect(tokenizer.chatTemplate).toContain("<tool_call>");
+  });
+
+  it("Vocabulary.fromGguf reads the same bytes and atoms as fromTokenizerJson of the source tokenizer, and its template", async () => {
+    const files = await loadQwen3TokenizerFiles();
+    const fromGguf = await Vocabulary.fromGguf(first.path);
+    const fromJson = Vocabulary.fromTokenizerJson(files.tokenizer, { eosTokenIds: [151645], size: TINY_QWEN3.vocabularySize });
+    expect(fromGguf.size).toBe(fromJson.size);
+    expect(fromGguf.eosTokenIds).toEqual([151645]);
+    expect(Buffer.from(fromGguf.kind).equals(Buffer.from(fromJson.kind))).toBe(true);
+    expect(Buffer.from(fromGguf.offsets.buffer).equals(Buffer.from(fromJson.offsets.buffer))).toBe(true);
+    expect(Buffer.from(fromGguf.bytes).equals(Buffer.from(fromJson.bytes))).toBe(true);
+    expect([...fromGguf.atoms]).toEqual([...fromJson.atoms]);
+    expect(fromGguf.chatTemplate).toBe(files.chatTemplate);
+    expect(fromJson.chatTemplate).toBeUndefined();
   });
 
   it("model-tiny command writes where --out says and rejects bad flags", async () => {

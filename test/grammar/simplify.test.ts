@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
-import { Deadline } from "../../src/grammar/passes/Deadline.js";
+import { Deadline } from "../../src/Deadline.js";
 import { inlineRules } from "../../src/grammar/passes/inlineRules.js";
 import { optimize } from "../../src/grammar/passes/optimize.js";
 import { exprKey, simplify } from "../../src/grammar/passes/walk.js";
@@ -52,8 +52,7 @@ describe("simplify", () => {
   it("is checked against the compile's deadline", () => {
     let e: GExpr = lit("end");
     for (let i = 0; i < 1_000; i++) e = { type: "seq", items: [ref("r"), e] };
-    const spent = new Deadline(0);
-    while (!spent.expired()) void 0;
+    const spent = new Deadline({ maxCompileSteps: 0, maxCompileMs: Number.POSITIVE_INFINITY });
     expect(() => simplify(e, spent)).toThrow(/while simplifying grammar rules/);
   });
 });

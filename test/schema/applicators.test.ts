@@ -56,7 +56,7 @@ describe("allOf", () => {
     const w: { code: string }[] = [];
     const ir = norm(s, { strict: false }, w as never);
     expect(irAccepts(ir, { y: 1 })).toBe(true);
-    expect(w[0].code).toBe("RELAXED_KEYWORD");
+    expect(w[0].code).toBe("OVER_APPROXIMATED");
   });
 });
 
@@ -97,7 +97,7 @@ describe("anyOf and oneOf", () => {
     const w: { code: string }[] = [];
     const ir = norm(s, { strict: false }, w as never);
     expect(irAccepts(ir, 1.5)).toBe(true);
-    expect(w.map((x) => x.code)).toEqual(["RELAXED_KEYWORD"]);
+    expect(w.map((x) => x.code)).toEqual(["OVER_APPROXIMATED"]);
   });
 });
 

@@ -21,11 +21,11 @@ describe("strings", () => {
     expect(thrown(() => norm({ patternProperties: { "(": {} } })).code).toBe("INVALID_PATTERN");
   });
 
-  it("unknown formats: strict refuses, non-strict ignores with a warning", () => {
-    expect(thrown(() => norm({ type: "string", format: "phone" })).code).toBe("UNSUPPORTED_FORMAT");
+  it('unknown formats under unknownKeywords: "error": strict refuses, non-strict ignores with a warning', () => {
+    expect(thrown(() => norm({ type: "string", format: "phone" }, { unknownKeywords: "error" })).code).toBe("UNSUPPORTED_FORMAT");
     const w: { code: string }[] = [];
-    expect(norm({ type: "string", format: "phone" }, { strict: false }, w as never).root.kind).toBe("string");
-    expect(w[0].code).toBe("RELAXED_KEYWORD");
+    expect(norm({ type: "string", format: "phone" }, { strict: false, unknownKeywords: "error" }, w as never).root.kind).toBe("string");
+    expect(w[0].code).toBe("OVER_APPROXIMATED");
   });
 
   it("minLength above maxLength is unsatisfiable; negative minLength is invalid", () => {

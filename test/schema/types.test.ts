@@ -65,8 +65,8 @@ describe("keyword tables", () => {
     for (const k of IMPLEMENTED) expect(ANNOTATIONS.has(k)).toBe(false);
   });
 
-  it("strict: unknown keywords are refused, sorted, with their paths", () => {
-    const e = thrown(() => norm({ type: "object", properties: { a: { type: "string", zeta: 1, alpha: 2 } } }));
+  it('unknownKeywords: "error" refuses every unknown keyword, sorted, with their paths', () => {
+    const e = thrown(() => norm({ type: "object", properties: { a: { type: "string", zeta: 1, alpha: 2 } } }, { unknownKeywords: "error" }));
     expect(e.name).toBe("UnsupportedSchemaError");
     expect(e.code).toBe("UNKNOWN_KEYWORD");
     expect(e.schemaPath).toBe("/properties/a");
@@ -74,11 +74,12 @@ describe("keyword tables", () => {
     expect(e.message).toContain("/properties/a/alpha");
   });
 
-  it("non-strict: unknown keywords are ignored with a warning", () => {
-    const w: { code: string; schemaPath: string }[] = [];
-    const ir = norm({ type: "string", optional: true }, { strict: false }, w as never);
+  it("non-strict: a typo of a validation keyword is ignored with an UNKNOWN_KEYWORD warning", () => {
+    const w: { code: string; schemaPath: string; message: string }[] = [];
+    const ir = norm({ type: "string", maxLenght: 3 }, { strict: false }, w as never);
     expect(ir.root.kind).toBe("string");
     expect(w).toEqual([expect.objectContaining({ code: "UNKNOWN_KEYWORD", schemaPath: "" })]);
+    expect(w[0].message).toContain('did you mean "maxLength"');
   });
 });
 

@@ -5,7 +5,8 @@ import { createAcceptor } from "../../src/grammar/accepts.js";
 import type { GExpr } from "../../src/grammar/Grammar.js";
 import { quoteJsonString } from "../../src/json.js";
 import { DEFAULT_LIMITS } from "../../src/options.js";
-import { lowerStringContent, type StringLowerContext, type StringSpec } from "../../src/lower/string/lowerStringContent.js";
+import { lowerStringContent, type StringLowerContext } from "../../src/lower/string/lowerStringContent.js";
+import type { StringConstraints } from "../../src/schema/SchemaNode.js";
 import { exprToRegExp } from "./exprToRegExp.js";
 
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: unknown) => void;
@@ -18,12 +19,12 @@ export function context(over: Partial<StringLowerContext> = {}): StringLowerCont
   return { strict: true, limits: { ...DEFAULT_LIMITS }, warnings: [], path: "/s", ...over };
 }
 
-export function spec(over: Partial<StringSpec>): StringSpec {
+export function spec(over: Partial<StringConstraints>): StringConstraints {
   return { minLength: 0, patterns: [], notPatterns: [], formats: [], ...over };
 }
 
 /** The JSON Schema that ajv judges for a spec. */
-export function specToSchema(s: StringSpec): object {
+export function specToSchema(s: StringConstraints): object {
   const all = [...s.patterns.map((p) => ({ pattern: p })), ...s.formats.map((f) => ({ format: f }))];
   const not = [...s.notPatterns.map((p) => ({ pattern: p })), ...(s.notValues?.length ? [{ enum: s.notValues }] : [])];
   return {
@@ -51,7 +52,7 @@ export interface Judge {
   expr: GExpr;
 }
 
-export function judge(s: StringSpec, ctx = context({ rules: new Map() })): Judge {
+export function judge(s: StringConstraints, ctx = context({ rules: new Map() })): Judge {
   const expr = lowerStringContent(s, ctx);
   let match: (t: string) => boolean;
   if (ctx.rules && (ctx.rules.size > 0 || hasRef(expr))) {

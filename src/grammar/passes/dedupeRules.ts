@@ -1,6 +1,6 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import { ref } from "../build.js";
-import type { Deadline } from "./Deadline.js";
+import type { Deadline } from "../../Deadline.js";
 import { cachedKey, collectRefs, exprKey, mapRefs } from "./walk.js";
 
 /**

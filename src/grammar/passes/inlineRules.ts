@@ -1,5 +1,5 @@
 import type { GExpr, Grammar } from "../Grammar.js";
-import type { Deadline } from "./Deadline.js";
+import type { Deadline } from "../../Deadline.js";
 import { recursiveRules } from "./recursiveRules.js";
 import { removeDeadRules } from "./removeDeadRules.js";
 import { collectRefs, exprSize, mapRefs, simplify } from "./walk.js";

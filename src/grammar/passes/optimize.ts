@@ -1,5 +1,5 @@
 import type { GExpr, Grammar } from "../Grammar.js";
-import { Deadline } from "./Deadline.js";
+import { Deadline } from "../../Deadline.js";
 import { dedupeRules } from "./dedupeRules.js";
 import { inlineRules } from "./inlineRules.js";
 import { removeDeadRules } from "./removeDeadRules.js";

@@ -1,6 +1,6 @@
 import type { GExpr, Grammar, Ref } from "../Grammar.js";
 import { alt, rep, seqOf } from "../build.js";
-import type { Deadline } from "./Deadline.js";
+import type { Deadline } from "../../Deadline.js";
 
 /** Rule names referenced by `e`, in first-occurrence order, with their counts added to `counts`. */
 export function collectRefs(e: GExpr, counts: Map<string, number>): void {

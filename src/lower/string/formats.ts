@@ -1,6 +1,6 @@
 import { UnsupportedSchemaError } from "../../errors.js";
 import { ALL_SCALARS, normalizeRanges } from "../../grammar/ranges.js";
-import { rChars, rRep, rSeq, type RNode } from "../../automata/Regex.js";
+import { rChars, rRep, rSeq, type RNode } from "../../regex/RegexNode.js";
 import { parsePattern } from "./parsePattern.js";
 
 /**

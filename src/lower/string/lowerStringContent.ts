@@ -4,36 +4,23 @@ import type { GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
 import type { Limits } from "../../options.js";
-import type { Deadline } from "../../grammar/passes/Deadline.js";
-import { complement, determinize, intersect, lengthRange, minimize, type Dfa } from "../../automata/Dfa.js";
-import { dfaToExpr } from "../../automata/dfaToExpr.js";
-import { dfaToRules } from "../../automata/dfaToRules.js";
-import { buildNfa } from "../../automata/Nfa.js";
-import { expansionSize, hasAnchor, rAlt, rChars, rLit, rRep, rSeq, R_EMPTY, R_NEVER, type RNode } from "../../automata/Regex.js";
+import { Deadline } from "../../Deadline.js";
+import { complement, determinize, intersect, lengthRange, minimize, type Dfa } from "../../regex/Dfa.js";
+import { dfaToExpr } from "../../regex/dfaToExpr.js";
+import { dfaToRules } from "../../regex/dfaToRules.js";
+import { regexToNfa } from "../../regex/regexToNfa.js";
+import { expansionSize, hasAnchor, rAlt, rChars, rLit, rRep, rSeq, R_EMPTY, R_NEVER, type RNode } from "../../regex/RegexNode.js";
+import type { StringConstraints } from "../../schema/SchemaNode.js";
 import { formatRegex } from "./formats.js";
 import { spellExpr } from "./jsonSpelling.js";
 import { parsePattern } from "./parsePattern.js";
 import { regexToExpr } from "./regexToExpr.js";
 
-export interface StringSpec {
-  /** In Unicode code points, as ajv counts. */
-  minLength: number;
-  maxLength?: number;
-  /** ECMAScript regex sources (flag "u", unanchored search); all must match. */
-  patterns: string[];
-  /** Regex sources that must match none. */
-  notPatterns: string[];
-  /** ajv-formats ("full") format names; all must hold. See STRING_FORMATS. */
-  formats: string[];
-  /** Values the string must not equal. */
-  notValues?: string[];
-}
-
 export interface StringLowerContext {
   strict: boolean;
   limits: Limits;
   warnings: Diagnostic[];
-  /** The compile's time budget; automata also stop at `limits.maxCompileMs` from their start. */
+  /** The compile's budget; without one, the automata get their own budget of `limits`. */
   deadline?: Deadline;
   /** JSON Pointer of the string schema, for errors and warnings. */
   path: string;
@@ -53,7 +40,7 @@ export interface StringLowerContext {
  * constraint, lengths only, one anchored pattern or format, excluded values only) are translated directly; anything
  * else goes through code-point automata (intersection, complement, minimization) and back to an expression.
  */
-export function lowerStringContent(spec: StringSpec, ctx: StringLowerContext): GExpr {
+export function lowerStringContent(spec: StringConstraints, ctx: StringLowerContext): GExpr {
   return spellExpr(lowerString(spec, ctx, spellExpr));
 }
 
@@ -68,12 +55,12 @@ interface Lang {
 }
 
 /** The same as lowerStringContent, over decoded code points (no JSON spelling). */
-export function lowerStringValue(spec: StringSpec, ctx: StringLowerContext): GExpr {
+export function lowerStringValue(spec: StringConstraints, ctx: StringLowerContext): GExpr {
   return lowerString(spec, ctx, (e) => e);
 }
 
 /** `spell` maps classes inside named rules (which the caller's final spelling pass does not reach). */
-function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr) => GExpr): GExpr {
+function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e: GExpr) => GExpr): GExpr {
   const { limits, path } = ctx;
   const min = Math.max(0, Math.ceil(spec.minLength));
   let max = spec.maxLength === undefined ? undefined : Math.floor(spec.maxLength);
@@ -128,16 +115,18 @@ function lowerString(spec: StringSpec, ctx: StringLowerContext, spell: (e: GExpr
     if (!hasLength) {
       // an unanchored pattern's automaton gives an unambiguous shape (`[^0-9]*[0-9].*` for `\d`); it is only an
       // improvement, so it gets a small budget and falls back to the direct `.*(…).*` translation
+      const whole = automatonDeadline(ctx);
       const budget: StringLowerContext = {
         ...ctx,
         rules: undefined,
-        limits: { ...limits, maxAutomatonStates: Math.min(limits.maxAutomatonStates, 2_000), maxCompileMs: Math.min(limits.maxCompileMs, 500) },
+        limits: { ...limits, maxAutomatonStates: Math.min(limits.maxAutomatonStates, 2_000) },
+        deadline: whole.within({ maxCompileSteps: IMPROVEMENT_STEPS }),
       };
       try {
         return viaAutomata(pos, neg, notValues, min, max, budget, spell);
       } catch (e) {
         if (!(e instanceof LimitExceededError)) throw e;
-        ctx.deadline?.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
+        whole.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
         return regexToExpr(only.node, limits, path);
       }
     }
@@ -322,7 +311,7 @@ function lengthDfa(min: number, max: number | undefined, maxStates: number, path
   return { start: 0, accept, trans };
 }
 
-function toDfa(node: RNode, ctx: StringLowerContext, deadline: number): Dfa {
+function toDfa(node: RNode, ctx: StringLowerContext, deadline: Deadline): Dfa {
   const cap = ctx.limits.maxAutomatonStates;
   if (expansionSize(node, cap) > cap) {
     throw new LimitExceededError(
@@ -331,14 +320,19 @@ function toDfa(node: RNode, ctx: StringLowerContext, deadline: number): Dfa {
       ctx.path,
     );
   }
-  return minimize(determinize(buildNfa(node, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
+  return minimize(determinize(regexToNfa(node, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
 }
 
-/** When automata must stop (a `Date.now()` value): the compile's deadline, or `limits.maxCompileMs` from now. */
-function automatonDeadline(ctx: StringLowerContext): number {
-  const local = Date.now() + ctx.limits.maxCompileMs;
-  return ctx.deadline ? Math.min(local, ctx.deadline.epochMs()) : local;
+/** The budget automata spend: the compile's, or (a string lowered on its own) one of `limits`. */
+function automatonDeadline(ctx: StringLowerContext): Deadline {
+  return (ctx.deadline ??= Deadline.fromLimits(ctx.limits));
 }
+
+/**
+ * Steps for an automaton that only improves the shape of an expression (an unanchored pattern's): past them the
+ * direct translation is used.
+ */
+const IMPROVEMENT_STEPS = 200_000;
 
 function viaAutomata(
   pos: Lang[],
@@ -370,7 +364,7 @@ function viaAutomata(
       acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;
-      ctx.deadline?.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
+      deadline.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
       if (ctx.strict) {
         throw new LimitExceededError(
           e.code,
@@ -387,7 +381,7 @@ function viaAutomata(
     return dfaToExpr(acc, MAX_INLINE_EXPR_SIZE, ctx.path, deadline);
   } catch (e) {
     if (!(e instanceof LimitExceededError)) throw e;
-    ctx.deadline?.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
+    deadline.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
     return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell, deadline, ctx.path);
   }
 }

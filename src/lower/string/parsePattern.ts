@@ -1,7 +1,7 @@
 import { RegExpParser, type AST } from "@eslint-community/regexpp";
 import { InvalidSchemaError, UnsupportedSchemaError } from "../../errors.js";
 import { complementRanges, normalizeRanges, unionRanges, type Ranges } from "../../grammar/ranges.js";
-import { R_EMPTY, rAlt, rChars, rRep, rSeq, type RNode } from "../../automata/Regex.js";
+import { R_EMPTY, rAlt, rChars, rRep, rSeq, type RNode } from "../../regex/RegexNode.js";
 
 /** ECMAScript `\d`. */
 export const DIGIT: Ranges = [0x30, 0x39];

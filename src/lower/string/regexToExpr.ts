@@ -1,7 +1,7 @@
 import { LimitExceededError } from "../../errors.js";
 import type { GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, rep, seq } from "../../grammar/build.js";
-import type { RNode } from "../../automata/Regex.js";
+import type { RNode } from "../../regex/RegexNode.js";
 import type { Limits } from "../../options.js";
 
 /**

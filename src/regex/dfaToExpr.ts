@@ -3,7 +3,8 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, NOTHING, rep, seq } from "../grammar/build.js";
 import { unionRanges } from "../grammar/ranges.js";
 import type { Dfa } from "./Dfa.js";
-import { checkDeadline, trim } from "./Dfa.js";
+import type { Deadline } from "../Deadline.js";
+import { AUTOMATA_STAGE, trim } from "./Dfa.js";
 
 const sizes = new WeakMap<GExpr, number>();
 
@@ -47,10 +48,10 @@ function union(a: GExpr, b: GExpr): GExpr {
 /**
  * The language of a DFA as one grammar expression, by state elimination (Brzozowski–McCluskey). States are removed
  * cheapest first (fewest in×out edges), which keeps chain-shaped automata linear. Throws LIMIT_GRAMMAR_SIZE when the
- * expression would exceed `maxSize` nodes (elimination can grow exponentially on dense automata), LIMIT_COMPILE_TIME
- * once `deadline` (a Date.now() value) has passed.
+ * expression would exceed `maxSize` nodes (elimination can grow exponentially on dense automata); the work is counted
+ * in `deadline` (the compile's budget).
  */
-export function dfaToExpr(input: Dfa, maxSize: number, path: string, deadline?: number): GExpr {
+export function dfaToExpr(input: Dfa, maxSize: number, path: string, deadline?: Deadline): GExpr {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return NOTHING;
@@ -81,7 +82,7 @@ export function dfaToExpr(input: Dfa, maxSize: number, path: string, deadline?: 
   add(S, a.start, EPSILON);
   const alive = new Set<number>(Array.from({ length: n }, (_, i) => i));
   while (alive.size) {
-    checkDeadline(deadline, path);
+    deadline?.tick(AUTOMATA_STAGE, path, 1 + alive.size);
     let best = -1;
     let bestCost = Infinity;
     for (const k of alive) {
@@ -96,6 +97,7 @@ export function dfaToExpr(input: Dfa, maxSize: number, path: string, deadline?: 
     const outs = [...out[k]].filter(([j]) => j !== k);
     for (const [i] of ins) out[i].delete(k);
     for (const [j] of outs) inc[j].delete(k);
+    deadline?.tick(AUTOMATA_STAGE, path, ins.length * outs.length);
     for (const [i, ei] of ins) for (const [j, ej] of outs) add(i, j, seq(ei, loop, ej));
     out[k].clear();
     inc[k].clear();

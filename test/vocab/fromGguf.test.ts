@@ -29,7 +29,7 @@ class Buf {
 }
 
 describe("Vocabulary.fromGguf", () => {
-  it("reads tokens, token types and the EOS id, skipping other metadata", async () => {
+  it("reads tokens, token types, the EOS id and the chat template", async () => {
     const tokens = ["a", "Ġb", "Ċ", "<|im_end|>", "<tool_call>", "[PAD0]"];
     const types = [1, 1, 1, 3, 4, 5];
     const file = gguf([
@@ -41,6 +41,7 @@ describe("Vocabulary.fromGguf", () => {
       ["tokenizer.ggml.token_type", 9, (b) => { b.u32(5); b.u64(types.length); types.forEach((t) => b.u32(t)); }],
       ["tokenizer.ggml.merges", 9, (b) => { b.u32(8); b.u64(1); b.str("Ġ b"); }],
       ["tokenizer.ggml.eos_token_id", 4, (b) => b.u32(3)],
+      ["tokenizer.chat_template", 8, (b) => b.str("{{ messages }}")],
     ]);
     const dir = mkdtempSync(join(tmpdir(), "toolgram-gguf-"));
     try {
@@ -55,6 +56,8 @@ describe("Vocabulary.fromGguf", () => {
       expect(v.kind[4]).toBe(TOKEN_ATOM);
       expect(v.atoms.get(4)).toBe("<tool_call>");
       expect(v.kind[5]).toBe(TOKEN_NONE);
+      expect(v.chatTemplate).toBe("{{ messages }}");
+      expect(Vocabulary.fromPieces(["a"], { eosTokenIds: [] }).chatTemplate).toBeUndefined();
       await expect(Vocabulary.fromGguf(join(dir, "missing.gguf"))).rejects.toThrow();
       writeFileSync(join(dir, "bad.gguf"), "nope");
       await expect(Vocabulary.fromGguf(join(dir, "bad.gguf"))).rejects.toThrow(/GGUF/);

@@ -1,6 +1,7 @@
 import { LimitExceededError } from "../errors.js";
 import { ALL_SCALARS } from "../grammar/ranges.js";
-import type { Nfa } from "./Nfa.js";
+import type { Deadline } from "../Deadline.js";
+import type { RegexNfa } from "./regexToNfa.js";
 
 /**
  * A deterministic automaton over code points. `trans[s]` is a flat list [lo, hi, target, ...] of inclusive ranges,
@@ -27,23 +28,15 @@ function pushRange(out: number[], lo: number, hi: number, to: number): void {
   else out.push(lo, hi, to);
 }
 
-/** Throws LIMIT_COMPILE_TIME once `deadline` (a Date.now() value) has passed. */
-export function checkDeadline(deadline: number | undefined, path: string): void {
-  if (deadline !== undefined && Date.now() > deadline) {
-    throw new LimitExceededError(
-      "LIMIT_COMPILE_TIME",
-      `building the automaton of the string constraints took over limits.maxCompileMs; simplify the patterns/format/length combination`,
-      path,
-    );
-  }
-}
+/** The stage name the automata's work is counted under in the compile's budget. */
+export const AUTOMATA_STAGE = "building the automaton of the string constraints";
 
 /**
  * Subset construction. `^` edges fire only in the initial state; `$` edges only when deciding acceptance. A DFA
  * state is keyed by its NFA states that matter (those with code-point or `$` edges, and the final state), so pure
- * epsilon states do not make equal subsets look different. `deadline` (a Date.now() value) bounds the time spent.
+ * epsilon states do not make equal subsets look different. `deadline` (the compile's budget) counts the work.
  */
-export function determinize(nfa: Nfa, maxStates: number, path: string, deadline?: number): Dfa {
+export function determinize(nfa: RegexNfa, maxStates: number, path: string, deadline?: Deadline): Dfa {
   const important = (s: number) => nfa.edges[s].length > 0 || nfa.atEnd[s].length > 0 || s === nfa.final;
   // generation-stamped visited marks: closures run once per DFA state and transition, so no per-call Set
   const mark = new Int32Array(nfa.eps.length);
@@ -81,7 +74,7 @@ export function determinize(nfa: Nfa, maxStates: number, path: string, deadline?
   };
   dfa.start = intern(closure([nfa.start], true, false), true);
   for (let d = 0; d < sets.length; d++) {
-    if ((d & 7) === 7) checkDeadline(deadline, path);
+    deadline?.tick(AUTOMATA_STAGE, path, 1 + sets[d].length);
     // sweep over range boundaries: each elementary interval gets the set of NFA targets covering it
     const events: number[] = []; // pos, delta(+1/-1), target  (flattened triples)
     for (const s of sets[d]) {
@@ -116,7 +109,7 @@ export function determinize(nfa: Nfa, maxStates: number, path: string, deadline?
 }
 
 /** The product automaton accepting the intersection of both languages. */
-export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string, deadline?: number): Dfa {
+export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string, deadline?: Deadline): Dfa {
   if (a.accept.length === 0) return a;
   if (b.accept.length === 0) return b;
   const out: Dfa = { start: 0, accept: [], trans: [] };
@@ -138,10 +131,10 @@ export function intersect(a: Dfa, b: Dfa, maxStates: number, path: string, deadl
   };
   out.start = intern(a.start, b.start);
   for (let p = 0; p < pairs.length; p++) {
-    if ((p & 31) === 31) checkDeadline(deadline, path);
     const [x, y] = pairs[p];
     const ta = a.trans[x];
     const tb = b.trans[y];
+    deadline?.tick(AUTOMATA_STAGE, path, 1 + (ta.length + tb.length) / 3);
     const res: number[] = [];
     let i = 0;
     let j = 0;
@@ -233,7 +226,7 @@ export function isEmpty(a: Dfa): boolean {
  * Trim, then merge equivalent states: Hopcroft's partition refinement over the automaton's symbol classes (the
  * elementary intervals between all range boundaries), O(k·n·log n) for k classes.
  */
-export function minimize(input: Dfa, deadline?: number, path = ""): Dfa {
+export function minimize(input: Dfa, deadline?: Deadline, path = ""): Dfa {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return a;
@@ -290,12 +283,11 @@ export function minimize(input: Dfa, deadline?: number, path = ""): Dfa {
   for (let b = 0; b < bStart.length; b++) work.push(b), (inWork[b] = true);
   const marked: number[] = [];
   const touched: number[] = [];
-  let rounds = 0;
   while (work.length) {
-    if ((++rounds & 15) === 0) checkDeadline(deadline, path);
     const A = work.pop()!;
     inWork[A] = false;
     const members = Array.from(elems.subarray(bStart[A], bEnd[A]));
+    deadline?.tick(AUTOMATA_STAGE, path, 1 + members.length * k);
     for (let c = 0; c < k; c++) {
       for (const t of members) {
         for (let i = invStart[c * N + t]; i < invStart[c * N + t + 1]; i++) {

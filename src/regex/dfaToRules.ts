@@ -1,15 +1,16 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, ref, seq } from "../grammar/build.js";
-import { checkDeadline, trim, type Dfa } from "./Dfa.js";
+import type { Deadline } from "../Deadline.js";
+import { AUTOMATA_STAGE, trim, type Dfa } from "./Dfa.js";
 
 /**
  * The language of a DFA as right-linear rules, one per state (`s ::= "" | [class] t | ...`), added to `rules`;
  * returns the reference to the start state's rule. Linear in the automaton's size, for automata whose single
  * expression would be too large. `mapClass` rewrites each edge's class (e.g. into JSON spellings).
- * Rule names are `<prefix>-<k>-<state>` with the first `k` whose names are all free. LIMIT_COMPILE_TIME once
- * `deadline` (a Date.now() value) has passed.
+ * Rule names are `<prefix>-<k>-<state>` with the first `k` whose names are all free. The work is
+ * counted in `deadline` (the compile's budget).
  */
-export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string, mapClass: (e: GExpr) => GExpr, deadline?: number, path = ""): GExpr {
+export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string, mapClass: (e: GExpr) => GExpr, deadline?: Deadline, path = ""): GExpr {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return alt();
@@ -28,7 +29,7 @@ export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string
     return e;
   };
   for (let s = 0; s < n; s++) {
-    if ((s & 7) === 7) checkDeadline(deadline, path);
+    deadline?.tick(AUTOMATA_STAGE, path, 1 + a.trans[s].length / 3);
     if (isEnd(s) && s !== a.start) continue;
     const byTarget = new Map<number, number[]>();
     const t = a.trans[s];

@@ -1,12 +1,12 @@
 import { LimitExceededError } from "../errors.js";
 import type { Ranges } from "../grammar/ranges.js";
-import type { RNode } from "./Regex.js";
+import type { RNode } from "./RegexNode.js";
 
 /**
  * A Thompson NFA over code-point ranges. Besides free moves (`eps`) it has assertion moves: `atStart` edges may be
  * taken only before the first code point, `atEnd` edges only after the last one.
  */
-export interface Nfa {
+export interface RegexNfa {
   start: number;
   final: number;
   eps: number[][];
@@ -17,8 +17,8 @@ export interface Nfa {
 }
 
 /** Builds the NFA of `node`; throws LIMIT_AUTOMATON_SIZE past `maxStates` states. */
-export function buildNfa(node: RNode, maxStates: number, path: string): Nfa {
-  const nfa: Nfa = { start: 0, final: 0, eps: [], atStart: [], atEnd: [], edges: [] };
+export function regexToNfa(node: RNode, maxStates: number, path: string): RegexNfa {
+  const nfa: RegexNfa = { start: 0, final: 0, eps: [], atStart: [], atEnd: [], edges: [] };
   const state = (): number => {
     if (nfa.eps.length >= maxStates) {
       throw new LimitExceededError(

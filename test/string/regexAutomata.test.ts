@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { buildNfa } from "../../src/automata/Nfa.js";
-import { complement, determinize, dfaAccepts, intersect, isEmpty, lengthRange, minimize, type Dfa } from "../../src/automata/Dfa.js";
-import { dfaToExpr } from "../../src/automata/dfaToExpr.js";
-import { dfaToRules } from "../../src/automata/dfaToRules.js";
+import { regexToNfa } from "../../src/regex/regexToNfa.js";
+import { complement, determinize, dfaAccepts, intersect, isEmpty, lengthRange, minimize, type Dfa } from "../../src/regex/Dfa.js";
+import { dfaToExpr } from "../../src/regex/dfaToExpr.js";
+import { dfaToRules } from "../../src/regex/dfaToRules.js";
 import { createAcceptor } from "../../src/grammar/accepts.js";
 import type { GExpr } from "../../src/grammar/Grammar.js";
 import { parsePattern } from "../../src/lower/string/parsePattern.js";
-import { rAlt, rChars, rRep, rSeq } from "../../src/automata/Regex.js";
+import { rAlt, rChars, rRep, rSeq } from "../../src/regex/RegexNode.js";
 import { ALL_SCALARS } from "../../src/grammar/ranges.js";
 import { exprToRegExp } from "./exprToRegExp.js";
 import { SEED } from "./judge.js";
@@ -16,7 +16,7 @@ const ANY_STAR = rRep(rChars(ALL_SCALARS), 0, null);
 
 /** The DFA of a pattern under search semantics, as lowering builds it. */
 function searchDfa(p: string): Dfa {
-  return minimize(determinize(buildNfa(rSeq(ANY_STAR, parsePattern(p, ""), ANY_STAR), 100_000, ""), 100_000, ""));
+  return minimize(determinize(regexToNfa(rSeq(ANY_STAR, parsePattern(p, ""), ANY_STAR), 100_000, ""), 100_000, ""));
 }
 
 const PATTERNS = ["^(a|b)*abb$", "a+b", "^a?$", "b$", "^(ab)*$", "^[^a]*$", "ba|ab", "^.{3}$", "a^b", "(^a|b$)", "^😀+b?$"];
@@ -67,7 +67,7 @@ describe("code-point automata", () => {
   });
 
   it("length ranges", () => {
-    const dfa = (n: ReturnType<typeof parsePattern>) => minimize(determinize(buildNfa(n, 1000, ""), 1000, ""));
+    const dfa = (n: ReturnType<typeof parsePattern>) => minimize(determinize(regexToNfa(n, 1000, ""), 1000, ""));
     expect(lengthRange(dfa(parsePattern("ab|c", "")))).toEqual({ min: 1, max: 2 });
     expect(lengthRange(dfa(parsePattern("a{2,5}", "")))).toEqual({ min: 2, max: 5 });
     expect(lengthRange(dfa(rAlt(parsePattern("a*", ""), rSeq())))?.max).toBe(Infinity);
