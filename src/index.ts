@@ -14,6 +14,15 @@ export { CompiledGrammar, type CompiledFormat } from "./CompiledGrammar.js";
 export type { ToolChoice, ParallelOption, CallPolicyOptions } from "./envelope/callPolicy.js";
 /** Wire formats `compileTools` supports. */
 export type { EnvelopeFormat } from "./envelope/envelopes.js";
+/** The wire formats as data: one description per format, read by the grammar, the parser and the renderer. */
+export {
+  FORMAT_DESCRIPTIONS,
+  describeFormat,
+  type FormatDescription,
+  type FormatOption,
+  type CallUnitDescription,
+  type CallUnitKind,
+} from "./formats/index.js";
 /** Schema compile options, limits and their defaults. */
 export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type UnknownKeywordsOption, type WhitespaceOption } from "./options.js";
 

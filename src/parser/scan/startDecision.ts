@@ -1,4 +1,4 @@
-import type { FormatDescription } from "./FormatDescription.js";
+import type { FormatDescription } from "../../formats/FormatDescription.js";
 
 /** How much of the reply's start may be looked at to decide whether it is a call (bounded, for streaming). */
 export const START_LOOKAHEAD = 256;
@@ -33,10 +33,11 @@ export function decideStart(d: FormatDescription, head: string, final: boolean):
       if (p.startsWith(rest)) return final ? { kind: "no" } : { kind: "maybe" };
     }
     if (rest === "") decision = { kind: "maybe" };
-    else if (d.body === "python-list") {
+    else if (d.grouping === "list" && d.unit.kind === "python-call") {
+      // `[` alone is too common in text: a pythonic reply starts `[name(`
       if (PY_START.test(rest)) decision = { kind: "yes", at, bodyAt };
       else if (PY_PARTIAL.test(rest)) decision = { kind: "maybe" };
-    } else if (rest[0] === (d.body === "array" ? "[" : "{")) decision = { kind: "yes", at, bodyAt };
+    } else if (rest[0] === (d.grouping === "list" ? "[" : "{")) decision = { kind: "yes", at, bodyAt };
   }
   if (decision.kind === "maybe" && (final || head.length >= START_LOOKAHEAD)) return { kind: "no" };
   return decision;
