@@ -1,8 +1,8 @@
 import { ToolgramError } from "../errors.js";
 import { MAX_CODE_POINT, type GExpr, type Grammar } from "../grammar/Grammar.js";
-import { leftRecursiveRules } from "../grammar/passes/leftRecursiveRules.js";
+import { leftRecursiveRules } from "../grammar/analysis/leftRecursiveRules.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
-import { exprKey } from "../grammar/passes/walk.js";
+import { exprKey } from "../grammar/analysis/exprKey.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
 
 /**
