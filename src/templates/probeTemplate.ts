@@ -108,7 +108,7 @@ export interface TemplateProbe {
   oneCallWithReasoning?: ProbedTurn;
   twoCallsWithReasoning?: ProbedTurn;
   typedCall?: ProbedTurn;
-  /** Why the tool-call probes gave nothing, when they did. */
+  /** The error the tool-call probes met, when they failed (undefined when the template merely shows no call). */
   toolCallsError?: string;
   /** How a tool result is shown to the model: the text from the end of the call turn to the next generation prompt. */
   toolResult?: string;
@@ -180,10 +180,7 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
     probe.toolCallsError = one.error;
     return probe;
   }
-  if (!one.value.text.includes(F1)) {
-    probe.toolCallsError = "the assistant turn does not show the tool call";
-    return probe;
-  }
+  if (!one.value.text.includes(F1)) return probe; // the template does not show tool calls
   probe.oneCall = one.value;
   const two = tryTurn(() => callTurn(PROBE_CALLS.two, as, false));
   if (two.ok && two.value.text.includes(F2)) probe.twoCalls = two.value;
