@@ -6,7 +6,7 @@ import { toRegex } from "./emit/toRegex.js";
 import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
 import type { Grammar } from "./grammar/Grammar.js";
 import type { JsonValue } from "./json.js";
-import type { FormatName } from "./parser/types.js";
+import type { FormatName } from "./formats/FormatName.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import type { Vocabulary } from "./vocab/Vocabulary.js";
 

@@ -2,11 +2,12 @@ import { CompiledGrammar } from "./CompiledGrammar.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { resolveCallPolicy, type CallPolicyOptions } from "./envelope/callPolicy.js";
 import type { EnvelopeTool } from "./envelope/Envelope.js";
-import { MAX_ID_LENGTH } from "./envelope/describedEnvelope.js";
-import { envelopeFor, type EnvelopeFormat } from "./envelope/envelopes.js";
+import { envelopeFor } from "./envelope/envelopes.js";
+import { MAX_ID_LENGTH } from "./envelope/units/jsonObjectUnitGrammar.js";
 import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
-import { exprSize, mapRefs } from "./grammar/passes/walk.js";
+import { exprSize } from "./grammar/analysis/exprSize.js";
+import { mapRefs } from "./grammar/passes/rewrite.js";
 import { NOTHING, ref } from "./grammar/build.js";
 import { Deadline } from "./Deadline.js";
 import { optimize } from "./grammar/passes/optimize.js";
@@ -16,8 +17,8 @@ import { jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
 import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
-import { FORMAT_DESCRIPTIONS } from "./parser/formats/descriptions.js";
-import type { FormatDescription } from "./parser/formats/FormatDescription.js";
+import type { FormatOption } from "./formats/describeFormat.js";
+import type { FormatDescription } from "./formats/FormatDescription.js";
 import { normalizeSchema } from "./schema/normalizeSchema.js";
 import { cloneJson, jsonDepthLimit } from "./tools/cloneJson.js";
 import { closeObjects } from "./tools/closeObjects.js";
@@ -27,8 +28,11 @@ import { schemaHash, toolsHash } from "./tools/schemaHash.js";
 
 /** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
 export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions {
-  /** Wire format of the calls: any format the parser reads (see README "Formats"). @defaultValue "qwen3" */
-  format?: EnvelopeFormat;
+  /**
+   * Wire format of the calls: any described format (see README "Formats"), by name or alias (`hermes` for qwen3).
+   * @defaultValue "qwen3"
+   */
+  format?: FormatOption;
   /**
    * Default for matchers: `"token-or-text"` accepts a special token such as `<tool_call>` or its text spelled by
    * ordinary tokens; `"token-only"` only the special token. @defaultValue "token-or-text"
@@ -94,11 +98,11 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
 
   return new CompiledGrammar({
     grammar,
-    format: envelope.format as EnvelopeFormat,
+    format: envelope.format,
     warnings,
     tools: normalized,
     schemaHash: toolsHash(normalized),
-    jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, FORMAT_DESCRIPTIONS[envelope.format as EnvelopeFormat]),
+    jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, envelope.description),
     specialTokens,
     compileSteps: deadline.stepsTaken,
   });
@@ -211,10 +215,10 @@ function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions, d: Fo
  * `{"name": …, "arguments": {…}}`.
  */
 function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDescription): JsonObject {
-  const plain = d.body === "python-list" || d.argumentsEncoding !== "object";
-  const argumentsKey = plain ? "arguments" : d.argumentsKey;
+  const u = d.unit.kind === "json-object" && d.unit.argumentsEncoding === "object" ? d.unit : null;
+  const argumentsKey = u === null ? "arguments" : u.argumentsKey;
   const properties: JsonObject = { name: { const: t.name } };
-  if (!plain && d.idKey !== null) properties[d.idKey] = { type: "string", pattern: `^[A-Za-z0-9_-]{1,${MAX_ID_LENGTH}}$` };
+  if (u !== null && u.idKey !== null) properties[u.idKey] = { type: "string", pattern: `^[A-Za-z0-9_-]{1,${MAX_ID_LENGTH}}$` };
   properties[argumentsKey] = opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters;
   return { type: "object", properties, required: ["name", argumentsKey], additionalProperties: false };
 }

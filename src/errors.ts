@@ -14,6 +14,9 @@ export type ToolgramErrorCode =
   | "INVALID_PATTERN"
   | "INVALID_VOCABULARY"
   | "INVALID_INPUT"
+  | "INVALID_TEMPLATE"
+  | "TEMPLATE_RENDER"
+  | "UNRECOGNIZED_TEMPLATE"
   // valid, but toolgram cannot enforce it exactly (strict mode refuses rather than accept less)
   | "UNSUPPORTED_KEYWORD"
   | "UNKNOWN_KEYWORD"

@@ -14,6 +14,15 @@ export { CompiledGrammar, type CompiledFormat } from "./CompiledGrammar.js";
 export type { ToolChoice, ParallelOption, CallPolicyOptions } from "./envelope/callPolicy.js";
 /** Wire formats `compileTools` supports. */
 export type { EnvelopeFormat } from "./envelope/envelopes.js";
+/** The wire formats as data: one description per format, read by the grammar, the parser and the renderer. */
+export {
+  FORMAT_DESCRIPTIONS,
+  describeFormat,
+  type FormatDescription,
+  type FormatOption,
+  type CallUnitDescription,
+  type CallUnitKind,
+} from "./formats/index.js";
 /** Schema compile options, limits and their defaults. */
 export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type UnknownKeywordsOption, type WhitespaceOption } from "./options.js";
 
@@ -22,6 +31,13 @@ export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type UnknownKey
 export { normalizeTools } from "./tools/normalizeTools.js";
 /** A tool after `normalizeTools`. */
 export type { NormalizedTool } from "./tools/NormalizedTool.js";
+
+// chat templates
+/** Read a model's tool-call format, reasoning and markers from its chat template by rendering probe conversations. */
+export { formatFromChatTemplate, type TemplateFormat } from "./templates/formatFromChatTemplate.js";
+/** Render a chat template (@huggingface/jinja, fixed date) and the probe renders behind formatFromChatTemplate. */
+export { ChatTemplate, type RenderOptions, type TemplateMessage } from "./templates/renderTemplate.js";
+export { KNOWN_FORMATS, type KnownFormat } from "./templates/knownFormats.js";
 
 // errors and warnings
 /** The error hierarchy: every bad declaration throws one of these, with a `code` and a JSON-Pointer `schemaPath`. */

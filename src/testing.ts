@@ -7,3 +7,4 @@ export { sampleGrammar, mutateText, seededRandom, type Random, type SampleOption
 export { judgeSchema, type Verdict, type InstanceTest, type SchemaJudgement, type SchemaCompiler } from "./conformance/judgeSchema.js";
 export { judgeRow, readCorpus, summarize, CONFORMANCE_OPTIONS, type CorpusRow, type CorpusResult, type SchemaOutcome } from "./conformance/judgeCorpus.js";
 export { Referee } from "./conformance/referee.js";
+export { llamaCppSource, type LlamaCppSource } from "./testing/llamaCppSource.js";

@@ -1,6 +1,6 @@
 import { ToolgramError } from "../errors.js";
 import { canonicalJson, type JsonValue } from "../json.js";
-import type { FormatName } from "../parser/types.js";
+import type { FormatName } from "../formats/FormatName.js";
 import { callId, type ConvertibleCall } from "./ConvertibleCall.js";
 
 /** A chat turn carrying tool results, in a format's own role and spelling. */

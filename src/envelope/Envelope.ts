@@ -1,3 +1,5 @@
+import type { FormatDescription } from "../formats/FormatDescription.js";
+import type { FormatName } from "../formats/FormatName.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
 import type { CallPolicy } from "./callPolicy.js";
@@ -35,12 +37,12 @@ export interface ArgumentSpelling {
 }
 
 /**
- * A wire format for tool calls. Its `description` is plain data (tags, keys, separators) so that the grammar, the
- * parser and the renderer of the format all read the same facts; `grammar` builds the whole turn (the root rule).
+ * The grammar side of a wire format: built from its description (src/formats), which the parser and the renderer
+ * read too; `grammar` builds the whole turn (the root rule).
  */
-export interface Envelope<D = unknown> {
-  readonly format: string;
-  readonly description: D;
+export interface Envelope {
+  readonly format: FormatName;
+  readonly description: FormatDescription;
   /** Rule names the envelope adds; compile reserves them before lowering the tools' schemas. */
   readonly ruleNames: readonly string[];
   /** Absent: the arguments are the JSON object itself. */

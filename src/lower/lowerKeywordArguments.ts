@@ -1,12 +1,12 @@
 import { UnsupportedSchemaError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { lit } from "../grammar/build.js";
-import { PYTHON_IDENTIFIER } from "../parser/pythonCall.js";
+import { PYTHON_IDENTIFIER } from "../formats/pythonNames.js";
 import type { SchemaNode } from "../schema/SchemaNode.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerObject, type ObjectSpelling } from "./lowerObject.js";
 
-/** `(k=v, k2=v2)`, `()` when empty: the canonical spelling of `pythonLiteral` calls (src/parser/pythonCall.ts). */
+/** `(k=v, k2=v2)`, `()` when empty: the canonical spelling of `pythonLiteral` calls (src/parser/units/pythonCallUnit.ts). */
 const KEYWORD_ARGUMENTS: ObjectSpelling = {
   open: lit("("),
   close: lit(")"),

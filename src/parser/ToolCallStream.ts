@@ -1,10 +1,11 @@
 import type { ErrorObject } from "ajv";
 import { ToolgramError } from "../errors.js";
 import { ISSUE_CODES, type IssueCode } from "./issueCodes.js";
-import { parseCallUnit, splitObjects, type UnitCall } from "./formats/callUnit.js";
-import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
-import type { FormatDescription } from "./formats/FormatDescription.js";
-import { decideStart, START_LOOKAHEAD } from "./formats/startDecision.js";
+import { describeFormat } from "../formats/describeFormat.js";
+import type { FormatDescription, JsonObjectUnit } from "../formats/FormatDescription.js";
+import { parseCallUnit, type UnitCall } from "./units/callUnit.js";
+import { splitObjects } from "./units/jsonObjectUnit.js";
+import { decideStart, START_LOOKAHEAD } from "./scan/startDecision.js";
 import { joinCallUnits } from "./renderToolCalls.js";
 import { validatorsFor, type ToolValidators } from "./toolValidators.js";
 import { strictBlockCheck } from "./strictBlockCheck.js";
@@ -112,11 +113,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private readonly grammarCheck: ((unit: string) => boolean) | undefined;
 
   constructor(options: ParseOptions = {}) {
-    const format = options.format ?? "qwen3";
-    const d = FORMAT_DESCRIPTIONS[format];
-    if (!d) {
-      throw new ToolgramError("INVALID_OPTION", `unknown format ${JSON.stringify(format)}; use one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}`);
-    }
+    const d = describeFormat(options.format ?? "qwen3");
     const mode = options.mode ?? "tolerant";
     if (mode !== "strict" && mode !== "tolerant") {
       throw new ToolgramError("INVALID_OPTION", `mode must be "strict" or "tolerant", got ${JSON.stringify(mode)}`);
@@ -128,7 +125,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       throw new ToolgramError("INVALID_OPTION", `additionalProperties must be "forbid" or "spec", got ${JSON.stringify(undeclared)}`);
     }
     this.validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
-    this.grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, format, undeclared) : undefined;
+    this.grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.state = d.open === null ? "start" : "text";
   }
 
@@ -296,7 +293,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     };
     this.blk = b;
     this.state = "block";
-    if (this.d.body === "object") {
+    if (this.d.grouping === "block") {
       b.slot = this.slots++;
       this.events.push({ type: "call_start", index: b.slot });
     }
@@ -334,8 +331,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private scanBlock(s: string, i0: number, final: boolean): { i: number; needMore: boolean } {
     const b = this.blk as Block;
     const d = this.d;
-    const json = d.body !== "python-list";
-    const quotes = d.argumentsEncoding === "single-quoted-json" ? OPEN_QUOTE_RAW_SINGLE : OPEN_QUOTE;
+    const ju: JsonObjectUnit | null = d.unit.kind === "json-object" ? d.unit : null;
+    const json = ju !== null;
+    const quotes = ju?.argumentsEncoding === "single-quoted-json" ? OPEN_QUOTE_RAW_SINGLE : OPEN_QUOTE;
     let i = i0;
     this.scanText = s;
     this.seg = i0;
@@ -401,8 +399,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       }
 
       // units of array / python-list bodies
-      if (d.body !== "object") {
-        if (!b.opened && b.depth === 0 && c === "{" && d.body === "array") {
+      if (d.grouping === "list") {
+        if (!b.opened && b.depth === 0 && c === "{" && json) {
           b.bare = true;
           b.unitDepth = 0;
         }
@@ -432,14 +430,14 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       const prevNonWs = b.lastNonWs;
       b.lastNonWs = b.len + i - this.seg + 1;
       // keys of the call object sit at this depth
-      const kd = d.body === "object" ? 1 : b.unitDepth + 1;
+      const kd = d.grouping === "block" ? 1 : b.unitDepth + 1;
 
       // value start after "key":
-      if (json && b.valueKey !== null && b.depth === kd) {
+      if (ju !== null && b.valueKey !== null && b.depth === kd) {
         const key = b.valueKey;
         b.valueKey = null;
-        if (key === d.nameKey && c in quotes) b.nameBuf = "";
-        else if (key === d.argumentsKey || d.argumentsAliases.includes(key)) {
+        if (key === ju.nameKey && c in quotes) b.nameBuf = "";
+        else if (key === ju.argumentsKey || ju.argumentsAliases.includes(key)) {
           b.argsActive = true;
           this.save(i);
           this.argsFrom = i;
@@ -459,7 +457,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       } else if (c === "}" || c === "]" || c === ")") {
         if (json && b.depth === kd) this.endArgs(i);
         b.depth--;
-        if (d.body !== "object" && b.depth === b.unitDepth - 1 && b.depth >= 0 && !b.bare) {
+        if (d.grouping === "list" && b.depth === b.unitDepth - 1 && b.depth >= 0 && !b.bare) {
           // the body's closing bracket
           if (b.unitStart >= 0) this.closeUnit(b, prevNonWs);
           else if (b.units.length > 0 || b.emptyElement) b.trailingComma = true;
@@ -484,7 +482,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   }
 
   private callSlot(b: Block): number {
-    return this.d.body === "object" ? b.slot : b.unitSlot;
+    return this.d.grouping === "block" ? b.slot : b.unitSlot;
   }
 
   private closeUnit(b: Block, end = b.lastNonWs): void {
@@ -529,9 +527,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     }
     const span: [number, number] = [b.start, b.start + blockText.length];
     const closeLen = closed && d.close !== null ? d.close.length : 0;
-    if (d.body === "object") {
+    if (d.grouping === "block") {
       const body = blockText.slice(b.bodyStart, blockText.length - closeLen);
-      const r = parseCallUnit(body, d, this.mode);
+      const r = parseCallUnit(body, d, this.mode, closed);
       const parts = this.mode === "tolerant" && (!r.ok || r.repairs.some((x) => x.code === "TRAILING_TEXT_IN_BLOCK")) ? splitObjects(body) : null;
       if (parts) {
         // several call objects in one block: each is a call, its raw text the object

@@ -24,6 +24,8 @@ export const ISSUE_CODES = {
   MISSING_ARRAY_BRACKETS: "a single call object where the format has a list of calls",
   MULTIPLE_CALLS_IN_BLOCK: "several call objects in one block (each read as a call; raw is the object)",
   EMPTY_ELEMENT: "an empty element in the call list (ignored)",
+  MISSING_CLOSING_BRACKETS: "the call's JSON lacks its last closing bracket(s) but its block is closed; the brackets were added",
+  FENCED_CALL: "a call written as JSON in a Markdown code fence, without the format's markers (read in tolerant mode only)",
   // dropped: the call is lost
   INVALID_JSON: "the call's JSON cannot be read",
   TRUNCATED: "output ended inside a call whose JSON is incomplete",

@@ -1,18 +1,13 @@
 import moo from "moo";
 import { quoteJsonString, type JsonObject, type JsonValue } from "../json.js";
+import { PYTHON_NAME } from "../formats/pythonNames.js";
 import { MAX_JSON_DEPTH, type Repair } from "./lenientJson.js";
-
-/** A function or keyword name as the lexer reads it (dots and dashes allowed, as tool names use them). */
-const NAME = /[A-Za-z_][A-Za-z0-9_.\-]*/;
-
-/** A tool name the pythonic format can write: one name token. */
-export const PYTHON_CALL_NAME = new RegExp(`^${NAME.source}$`);
 
 const lexer = moo.compile({
   ws: { match: /\s+/, lineBreaks: true },
   string: /"(?:\\[^]|[^"\\])*"|'(?:\\[^]|[^'\\])*'/,
   number: /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/,
-  name: NAME,
+  name: PYTHON_NAME,
   punct: ["(", ")", "[", "]", "{", "}", ",", "=", ":"],
   bad: moo.error,
 });
@@ -138,5 +133,3 @@ export function pythonLiteral(v: JsonValue): string {
   if (Array.isArray(v)) return "[" + v.map(pythonLiteral).join(", ") + "]";
   return "{" + Object.entries(v).map(([k, x]) => quoteJsonString(k) + ": " + pythonLiteral(x)).join(", ") + "}";
 }
-
-export const PYTHON_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;

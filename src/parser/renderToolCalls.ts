@@ -1,9 +1,8 @@
 import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
-import { renderCallUnit, type UnitCall } from "./formats/callUnit.js";
-import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
-import type { FormatDescription } from "./formats/FormatDescription.js";
-import type { FormatName } from "./types.js";
+import { describeFormat, type FormatOption } from "../formats/describeFormat.js";
+import type { FormatDescription } from "../formats/FormatDescription.js";
+import { renderCallUnit, type UnitCall } from "./units/callUnit.js";
 
 /** A call to render: a name, its arguments and, for formats that carry one, an id. */
 export interface CallToRender {
@@ -17,11 +16,10 @@ export interface CallToRender {
  * Throws ToolgramError INVALID_INPUT when the format cannot carry the calls (several calls in llama3-json,
  * non-identifier argument names in pythonic).
  */
-export function renderToolCalls(calls: readonly CallToRender[], format: FormatName = "qwen3"): string {
-  const d = FORMAT_DESCRIPTIONS[format];
-  if (!d) throw new ToolgramError("INVALID_OPTION", `unknown format ${JSON.stringify(format)}; use one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}`);
+export function renderToolCalls(calls: readonly CallToRender[], format: FormatOption = "qwen3"): string {
+  const d = describeFormat(format);
   if (calls.length > d.maxCalls) {
-    throw new ToolgramError("INVALID_INPUT", `format ${format} carries at most ${d.maxCalls} call(s), got ${calls.length}; use another format`);
+    throw new ToolgramError("INVALID_INPUT", `format ${d.name} carries at most ${d.maxCalls} call(s), got ${calls.length}; use another format`);
   }
   const units = calls.map((c, i) => {
     const unit: UnitCall = { name: c.name, arguments: c.arguments };
@@ -29,7 +27,7 @@ export function renderToolCalls(calls: readonly CallToRender[], format: FormatNa
     try {
       return renderCallUnit(unit, d);
     } catch (e) {
-      throw new ToolgramError("INVALID_INPUT", `call ${i} cannot be written in format ${format}: ${(e as Error).message}`, `/${i}`);
+      throw new ToolgramError("INVALID_INPUT", `call ${i} cannot be written in format ${d.name}: ${(e as Error).message}`, `/${i}`);
     }
   });
   return joinCallUnits(units, d);
@@ -40,7 +38,8 @@ export function renderToolCalls(calls: readonly CallToRender[], format: FormatNa
  * Strict parsing compares a list block with this layout around the units as written.
  */
 export function joinCallUnits(units: readonly string[], d: FormatDescription): string {
-  if (d.body === "object") return units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
-  if (units.length === 0 && d.body === "python-list") return "";
+  if (d.grouping === "block") return units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
+  // a list without an opening marker is the whole reply: no calls, no list
+  if (units.length === 0 && d.open === null) return "";
   return (d.open ?? "") + d.afterOpen + "[" + units.join(", ") + "]" + d.beforeClose + (d.close ?? "");
 }

@@ -1,8 +1,7 @@
 import { compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
-import { FORMAT_DESCRIPTIONS } from "./formats/descriptions.js";
+import type { FormatDescription } from "../formats/FormatDescription.js";
 import { joinCallUnits } from "./renderToolCalls.js";
-import type { FormatName } from "./types.js";
 
 /**
  * Strict mode's last word on one call unit (renderCallUnit's text: a block's body between the markers for object
@@ -18,18 +17,17 @@ const cache = new WeakMap<object, Map<string, ((unit: string) => boolean) | null
 
 export function strictBlockCheck(
   tools: readonly unknown[],
-  format: FormatName,
+  d: FormatDescription,
   additionalProperties: "forbid" | "spec",
 ): ((unit: string) => boolean) | undefined {
   let perPolicy = cache.get(tools as object);
   if (!perPolicy) cache.set(tools as object, (perPolicy = new Map()));
-  const key = `${format}\u0000${additionalProperties}`;
+  const key = `${d.name}\u0000${additionalProperties}`;
   let f = perPolicy.get(key);
   if (f === undefined) {
-    const d = FORMAT_DESCRIPTIONS[format];
     try {
       // one call, nothing around it: llama3-json and pythonic refuse free text before a required call, so no freeText
-      const g = compileTools(tools, { format, toolChoice: "required", parallel: false, freeText: false, additionalProperties });
+      const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, additionalProperties });
       f = (unit: string) => g.accepts(joinCallUnits([unit], d));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;

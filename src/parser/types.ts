@@ -1,9 +1,7 @@
 import type { ErrorObject } from "ajv";
 import type { JsonObject } from "../json.js";
+import type { FormatOption } from "../formats/describeFormat.js";
 import type { IssueCode } from "./issueCodes.js";
-
-/** Wire formats the parser and renderer know. */
-export type FormatName = "qwen3" | "tools-array" | "llama3-json" | "mistral" | "glaive" | "pythonic";
 
 /**
  * `"strict"`: only the format's canonical rendering is a call; anything else is an issue and the call is dropped.
@@ -78,8 +76,8 @@ export interface ParseOptions {
    * calls are validated against them with ajv, each schema compiled once per tools array. Omit to skip validation.
    */
   tools?: readonly unknown[];
-  /** @defaultValue "qwen3" */
-  format?: FormatName;
+  /** A format's name or alias (src/formats). @defaultValue "qwen3" */
+  format?: FormatOption;
   /** @defaultValue "tolerant" */
   mode?: ParseMode;
   /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { compileTools, type ToolCompileOptions } from "../../src/compile.js";
-import { FORMAT_DESCRIPTIONS } from "../../src/parser/formats/descriptions.js";
+import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
-import type { FormatName } from "../../src/parser/types.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
 import { DESCRIBED_FORMATS, MIXED_TOOLS, SMALL_TOOLS } from "./formatTools.js";
 
 const paris: CallToRender = { name: "get_weather", arguments: { city: "Paris" } };

@@ -8,10 +8,10 @@ import { describe, expect, it } from "vitest";
 import { compileTools, type ToolCompileOptions } from "../../src/compile.js";
 import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
 import type { JsonObject } from "../../src/json.js";
-import { FORMAT_DESCRIPTIONS } from "../../src/parser/formats/descriptions.js";
+import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
-import type { FormatName } from "../../src/parser/types.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { jsonValue, SEED, trickyString } from "../parser/arbitraries.js";
@@ -111,7 +111,7 @@ const noteArgs: fc.Arbitrary<JsonObject> = fc
 const idArb = fc.option(fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/), { nil: undefined });
 
 function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
-  const withId = FORMAT_DESCRIPTIONS[format].idKey !== null;
+  const withId = (FORMAT_DESCRIPTIONS[format].unit.kind === "json-object" && FORMAT_DESCRIPTIONS[format].unit.idKey !== null);
   const call = fc.oneof(
     fc.record({ args: noteArgs, id: idArb }).map(({ args, id }): CallToRender => ({ name: "note", arguments: args, ...(withId && id !== undefined ? { id } : {}) })),
     fc.record({ id: idArb }).map(({ id }): CallToRender => ({ name: "ping", arguments: {}, ...(withId && id !== undefined ? { id } : {}) })),

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { FormatName } from "../../src/parser/types.js";
+import { FORMAT_NAMES } from "../../src/formats/descriptions.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
 
-/** The formats compiled by describedEnvelope (qwen3 has its own tests). */
-export const DESCRIBED_FORMATS: readonly FormatName[] = ["tools-array", "llama3-json", "mistral", "glaive", "pythonic"];
+/** The formats compiled by describedEnvelope: every format (qwen3, the default, also has its own tests). */
+export const DESCRIBED_FORMATS: readonly FormatName[] = FORMAT_NAMES;
 
 /** Nested objects, enums with apostrophes, quotes, non-ASCII and keyword values, numbers, any-values. */
 export const MIXED_TOOLS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileTools, type ToolCompileOptions } from "../../src/compile.js";
-import { QWEN3 } from "../../src/envelope/qwen3.js";
+import { qwen3 } from "../../src/formats/descriptions.js";
 import { canonicalJson, type JsonObject } from "../../src/json.js";
 
 const tools = [
@@ -10,7 +10,7 @@ const tools = [
 
 /** One call as Qwen3's chat template writes it. */
 function call(name: string, args: JsonObject): string {
-  return `${QWEN3.callOpen}\n${canonicalJson({ name, arguments: args })}\n${QWEN3.callClose}`;
+  return `${qwen3.open}\n${canonicalJson({ name, arguments: args })}\n${qwen3.close}`;
 }
 
 const w = call("get_weather", { city: "Paris" });

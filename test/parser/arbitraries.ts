@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import type { JsonObject, JsonValue } from "../../src/json.js";
-import { FORMAT_DESCRIPTIONS } from "../../src/parser/formats/descriptions.js";
+import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
-import type { FormatName } from "../../src/parser/types.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
 
 /** Fixed seed for every property here; a failure prints it (fast-check also prints its own replay path). */
 export const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
@@ -35,7 +35,7 @@ export const argsObject: fc.Arbitrary<JsonObject> = fc.dictionary(key, jsonValue
 export const toolName = fc.oneof(fc.constantFrom("get_weather", "search", "f"), fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/));
 
 export function callArb(format: FormatName): fc.Arbitrary<CallToRender> {
-  const withId = FORMAT_DESCRIPTIONS[format].idKey !== null;
+  const withId = (FORMAT_DESCRIPTIONS[format].unit.kind === "json-object" && FORMAT_DESCRIPTIONS[format].unit.idKey !== null);
   return fc.record({ name: toolName, arguments: argsObject, id: withId ? fc.option(fc.stringMatching(/^[a-z0-9]{1,9}$/), { nil: undefined }) : fc.constant(undefined) }).map((c) => {
     const out: CallToRender = { name: c.name, arguments: c.arguments };
     if (c.id !== undefined) out.id = c.id;

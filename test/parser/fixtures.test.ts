@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
-import type { FormatName, ParseMode } from "../../src/parser/types.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
+import type { ParseMode } from "../../src/parser/types.js";
 import { TOOLS } from "./tools.js";
 
 interface Fixture {

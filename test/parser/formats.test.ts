@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
-import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/parser/formats/index.js";
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/formats/index.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";

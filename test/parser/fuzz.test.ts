@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FORMAT_NAMES } from "../../src/parser/formats/index.js";
+import { FORMAT_NAMES } from "../../src/formats/index.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { SEED, mutated, replyArb, trickyString } from "./arbitraries.js";
 import { TOOLS } from "./tools.js";

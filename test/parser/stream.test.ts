@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FORMAT_NAMES } from "../../src/parser/formats/index.js";
+import { FORMAT_NAMES } from "../../src/formats/index.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
-import type { FormatName, ParseMode, StreamEvent } from "../../src/parser/types.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
+import type { ParseMode, StreamEvent } from "../../src/parser/types.js";
 import { SEED, chunked, mutated, replyArb, trickyString } from "./arbitraries.js";
 import { TOOLS } from "./tools.js";
 

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
-import { FORMAT_NAMES } from "../../src/parser/formats/index.js";
+import { FORMAT_NAMES } from "../../src/formats/index.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
-import type { FormatName } from "../../src/parser/types.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { SEED } from "./arbitraries.js";
 

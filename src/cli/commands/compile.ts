@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { compileSchema, compileTools, type ToolCompileOptions } from "../../compile.js";
 import type { CompiledGrammar } from "../../CompiledGrammar.js";
 import { ToolgramError } from "../../errors.js";
+import { FORMAT_NAMES } from "../../formats/descriptions.js";
 import type { WhitespaceOption } from "../../options.js";
 import { processIO, UsageError, type CliIO } from "../CliIO.js";
 import { formatWarning } from "../formatError.js";
@@ -16,7 +17,7 @@ Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one
   --parallel true|false|N         how many calls (default true: unbounded)
   --free-text / --no-free-text    text before the calls (default: on for auto, off otherwise)
   --strict / --no-strict          refuse what cannot be enforced exactly (default) / over-approximate with warnings
-  --format F                      wire format: qwen3 (default), tools-array, llama3-json, mistral, glaive, pythonic
+  --format F                      wire format: ${FORMAT_NAMES.join(", ")} (default qwen3), or an alias
   --whitespace compact|N          JSON spelling: the model's own (default), or up to N whitespace characters per gap
   --json                          FILE is one JSON Schema: compile a bare JSON value instead of tool calls
   -o, --out FILE                  write to FILE instead of standard output

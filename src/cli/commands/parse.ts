@@ -1,6 +1,6 @@
-import { FORMAT_DESCRIPTIONS } from "../../parser/formats/descriptions.js";
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../formats/descriptions.js";
 import { ToolCallStream } from "../../parser/ToolCallStream.js";
-import type { FormatName, ParseIssue, ParseMode, ParseResult, ParserTool } from "../../parser/types.js";
+import type { ParseIssue, ParseMode, ParseResult, ParserTool } from "../../parser/types.js";
 import { normalizeTools } from "../../tools/normalizeTools.js";
 import { processIO, UsageError, type CliIO } from "../CliIO.js";
 import { parseFlags } from "../parseFlags.js";
@@ -41,14 +41,16 @@ export async function parseCommand(argv: string[], io: CliIO = processIO): Promi
   if (typeof values.tools !== "string") throw new UsageError(`parse needs --tools FILE\n\n${parseUsage}`);
   if (positionals.length > 1) throw new UsageError(`parse reads one reply (a FILE or standard input)\n\n${parseUsage}`);
   const format = (values.format as string | undefined) ?? "qwen3";
-  if (!Object.hasOwn(FORMAT_DESCRIPTIONS, format)) throw new UsageError(`--format must be one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}, got ${format}`);
+  if (!Object.values(FORMAT_DESCRIPTIONS).some((d) => d.name === format || d.aliases.includes(format))) {
+    throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(", ")} (or an alias), got ${format}`);
+  }
   const mode = (values.mode as string | undefined) ?? "tolerant";
   if (mode !== "strict" && mode !== "tolerant") throw new UsageError(`--mode must be strict or tolerant, got ${mode}`);
   const additional = (values["additional-properties"] as string | undefined) ?? "forbid";
   if (additional !== "forbid" && additional !== "spec") throw new UsageError(`--additional-properties must be forbid or spec, got ${additional}`);
 
   const tools = readTools(await io.readText(values.tools));
-  const stream = new ToolCallStream({ tools, format: format as FormatName, mode: mode as ParseMode, additionalProperties: additional });
+  const stream = new ToolCallStream({ tools, format, mode: mode as ParseMode, additionalProperties: additional });
   const input = positionals[0] ?? "-";
   let result: ParseResult;
   if (values.stream) {

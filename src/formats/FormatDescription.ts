@@ -1,0 +1,96 @@
+import type { FormatName } from "./FormatName.js";
+
+/**
+ * Everything a wire format is, as plain data: its markers, how its calls are grouped, how one call is written, and
+ * its canonical layout. The envelope (src/envelope: the grammar of a turn), the parser (src/parser: scanning blocks,
+ * reading call units) and the renderer (`renderToolCalls`) all read this one description, so they cannot drift apart.
+ *
+ * Canonical text of a reply with calls c1..cn (`unit(c)`: the call unit's canonical text, see CallUnitDescription):
+ * - `grouping: "block"`: for each call, `open + afterOpen + unit(c) + beforeClose + close`, blocks joined by
+ *   `blockSeparator`.
+ * - `grouping: "list"`: `open + afterOpen + "[" + unit(c1) + ", " + … + "]" + beforeClose + close` (one block).
+ * A missing marker (`null`) is the empty string. A grammar for the format emits exactly this text around the
+ * per-tool argument grammars, after optional free text that never contains `open`; strict parsing accepts exactly
+ * this text; `renderToolCalls` writes it.
+ *
+ * Extension points (a new model family is one more description, plus at most one small module per new unit kind):
+ * - markers, padding and separators: `open`, `close`, `afterOpen`, `beforeClose`, `blockSeparator`, `startPrefixes`;
+ * - which markers are single special tokens of the family's vocabulary: `specialTokens`;
+ * - the call unit: `unit`, one of the kinds of CallUnitDescription. A new kind (Qwen3-Coder's XML parameters,
+ *   GLM's `<arg_key>`/`<arg_value>`, Mistral v11's `NAME[ARGS]{…}`) adds a member to that union, a reader/writer in
+ *   src/parser/units/ (registered in `UNIT_CODECS`) and a grammar builder in src/envelope/units/ (registered in
+ *   `UNIT_GRAMMARS`); the scanner, the call assembler, the stream and the turn grammar are shared;
+ * - names users already know the format by (vLLM tool-parser names, llama.cpp chat formats): `aliases`.
+ */
+export interface FormatDescription {
+  readonly name: FormatName;
+  /**
+   * Other names accepted wherever a format is named (`format` options, CLI `--format`): vLLM's
+   * `--tool-call-parser` names and llama.cpp's chat-format names, so configurations carry over. Unique across all
+   * formats (a test checks it).
+   */
+  readonly aliases: readonly string[];
+  /** Marker that opens a call block; null when the block can only be the start of the reply. */
+  readonly open: string | null;
+  /** Marker that closes a block; null when the block ends where its call unit (or its list) ends. */
+  readonly close: string | null;
+  /** Optional markers the model may put before a start-of-reply block (e.g. Llama 3's `<|python_tag|>`). */
+  readonly startPrefixes: readonly string[];
+  /**
+   * Markers that are one special token in the model family's vocabulary (Qwen3's `<tool_call>`, Mistral's
+   * `[TOOL_CALLS]`). Compiled grammars write these as token nodes, the other markers as plain text.
+   */
+  readonly specialTokens: readonly string[];
+  /** `"block"`: one call per block; `"list"`: one block holding the list of calls. */
+  readonly grouping: "block" | "list";
+  /** Canonical text between `open` and the block's value, and between the value and `close`. */
+  readonly afterOpen: string;
+  readonly beforeClose: string;
+  /** Canonical text between consecutive blocks (`grouping: "block"` only). */
+  readonly blockSeparator: string;
+  /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */
+  readonly unit: CallUnitDescription;
+  /** How many calls the canonical form may hold (1 for Llama 3's single JSON object). */
+  readonly maxCalls: number;
+}
+
+/**
+ * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
+ * (src/envelope/units/); everything else about a format is the FormatDescription's data.
+ */
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit;
+
+/**
+ * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
+ * arguments), spelled as `canonicalJson` spells it.
+ */
+export interface JsonObjectUnit {
+  readonly kind: "json-object";
+  readonly nameKey: string;
+  /** The key holding the arguments in the canonical form. */
+  readonly argumentsKey: string;
+  /** Other keys tolerated for the arguments (tolerant mode, with the issue ARGUMENTS_KEY_ALIAS). */
+  readonly argumentsAliases: readonly string[];
+  /**
+   * Key of the call id in the canonical form (written after the name when the call has one), or null when the
+   * format has none. Grammars allow 1–64 characters of `[A-Za-z0-9_-]`.
+   */
+  readonly idKey: string | null;
+  /**
+   * `"object"`: the arguments are a JSON object. `"single-quoted-json"` (Glaive): the arguments are
+   * `'` + canonicalJson(arguments) + `'`, each `'` inside written `\u0027` (valid JSON, and the quoted text stays
+   * free of its delimiter).
+   */
+  readonly argumentsEncoding: "object" | "single-quoted-json";
+}
+
+/**
+ * A Python call with keyword arguments and Python literal values: `get_weather(city="Paris", days=3)`; strings in
+ * JSON's spelling, `True` / `False` / `None`. Tool names match `PYTHON_CALL_NAME`, argument names `PYTHON_IDENTIFIER`.
+ */
+export interface PythonCallUnit {
+  readonly kind: "python-call";
+}
+
+/** The kinds of call unit (`unit.kind`). */
+export type CallUnitKind = CallUnitDescription["kind"];

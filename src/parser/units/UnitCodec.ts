@@ -1,0 +1,37 @@
+import type { JsonObject } from "../../json.js";
+import type { FormatDescription } from "../../formats/FormatDescription.js";
+import type { IssueCode } from "../issueCodes.js";
+import type { Repair } from "../lenientJson.js";
+
+/** One call as a format carries it. */
+export interface UnitCall {
+  name: string;
+  arguments: JsonObject;
+  id?: string;
+}
+
+export type UnitResult =
+  | { ok: true; call: UnitCall; repairs: Repair[] }
+  | { ok: false; code: IssueCode; message: string; at?: number };
+
+/**
+ * Reading and writing one kind of call unit (`FormatDescription.unit.kind`). A new unit kind implements this (one
+ * small module in this folder) and registers it in `UNIT_CODECS`; the scanner, the assembler and the renderer
+ * around it are shared by every kind.
+ */
+export interface UnitCodec {
+  /** The canonical text of one call (a block's value without its padding, or one list element). */
+  render(call: UnitCall, d: FormatDescription): string;
+  /**
+   * Reads one unit tolerantly, recording every drift as a repair. For `grouping: "block"` the text is the whole
+   * body between the markers (padding included: the codec checks it against `afterOpen` / `beforeClose`).
+   * `whole`: the text is known to be all of the unit (its block was closed by its marker), so a drift at its end
+   * (a missing closing bracket) may be repaired; never when the input was cut off. Never throws.
+   */
+  read(text: string, d: FormatDescription, whole: boolean): UnitResult;
+  /**
+   * Strict mode: `text` (as `read` got it) is the canonical rendering of `call`, except for what a compiled grammar
+   * leaves open (number spellings); the compiled grammar itself has the last word when tools are given.
+   */
+  isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean;
+}

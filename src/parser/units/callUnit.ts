@@ -1,0 +1,42 @@
+import type { CallUnitKind, FormatDescription } from "../../formats/FormatDescription.js";
+import type { ParseMode } from "../types.js";
+import { jsonObjectUnit } from "./jsonObjectUnit.js";
+import { pythonCallUnit } from "./pythonCallUnit.js";
+import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
+
+export type { UnitCall, UnitResult } from "./UnitCodec.js";
+
+/** The reader/writer of each kind of call unit. */
+export const UNIT_CODECS: Readonly<Record<CallUnitKind, UnitCodec>> = {
+  "json-object": jsonObjectUnit,
+  "python-call": pythonCallUnit,
+};
+
+/**
+ * The canonical text of one call unit: a block's body (between the markers, padding included) for
+ * `grouping: "block"`, one element for `grouping: "list"`.
+ */
+export function renderCallUnit(call: UnitCall, d: FormatDescription): string {
+  const text = UNIT_CODECS[d.unit.kind].render(call, d);
+  return d.grouping === "block" ? d.afterOpen + text + d.beforeClose : text;
+}
+
+/**
+ * Reads one call unit (see renderCallUnit). Strict mode accepts only the canonical text (up to the number spellings a
+ * grammar emits). `whole`: the unit's block was closed by its marker (see UnitCodec.read). Never throws.
+ */
+export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMode, whole = true): UnitResult {
+  const codec = UNIT_CODECS[d.unit.kind];
+  const r = codec.read(text, d, whole);
+  if (mode === "tolerant" || !r.ok) return r;
+  if (r.repairs.length > 0 || !codec.isCanonical(text, r.call, d)) {
+    let canonical: string;
+    try {
+      canonical = renderCallUnit(r.call, d);
+    } catch {
+      canonical = "";
+    }
+    return { ok: false, code: "NONCANONICAL", message: `not the canonical ${d.name} rendering of the call (expected ${JSON.stringify(canonical.slice(0, 200))})` };
+  }
+  return r;
+}

@@ -1,0 +1,243 @@
+import { canonicalJson, type JsonObject } from "../json.js";
+import { ToolgramError } from "../errors.js";
+import { ChatTemplate, type RenderOptions, type TemplateMessage, type TemplateToolCall } from "./renderTemplate.js";
+import { commonPrefixLength, markerPrefix } from "./textDiff.js";
+
+/**
+ * Needles: strings no template writes on its own, so that where they land in a render shows what the template put
+ * around them (the names follow llama.cpp's autoparser, `common/chat-diff-analyzer.cpp`).
+ */
+export const PROBE = {
+  user: "U_USER_MSG Hello END_U",
+  content: "A_ASST_MSG I can help END_A",
+  reasoning: "REASON_PART I am thinking END_R",
+  toolResult: "T_TOOL_RESULT sunny END_T",
+  functions: ["FFF_FIRST_FUN_F", "SSS_SECOND_FUN_S"],
+  args: ["AA_ARG_FST_AA", "BB_ARG_SND_BB"],
+  values: ["XXXX", "YYYY"],
+  callIds: ["call00001", "call00002"],
+  /** Typed arguments, to show how a template writes a non-string value. */
+  typedArgs: { AA_ARG_FST_AA: "XXXX", NN_ARG_NUM_NN: 42, OO_ARG_OBJ_OO: { k: [1, true, null] } } as JsonObject,
+} as const;
+
+const [F1, F2] = PROBE.functions;
+const [A1, A2] = PROBE.args;
+const [V1, V2] = PROBE.values;
+
+const parameters = {
+  type: "object",
+  properties: {
+    [A1]: { type: "string", description: "First argument" },
+    [A2]: { type: "string", description: "Second argument" },
+    NN_ARG_NUM_NN: { type: "integer", description: "A number" },
+    OO_ARG_OBJ_OO: { type: "object", description: "An object" },
+  },
+  required: [],
+};
+
+/** The probe tools, in OpenAI's shape. */
+export const PROBE_TOOLS = [
+  { type: "function", function: { name: F1, description: "Test function foo", parameters } },
+  { type: "function", function: { name: F2, description: "Test function bar", parameters } },
+];
+
+type ArgumentsAs = "object" | "string";
+
+function call(name: string, args: JsonObject, id: string, as: ArgumentsAs): TemplateToolCall {
+  return { id, type: "function", function: { name, arguments: as === "object" ? structuredClone(args) : canonicalJson(args) } };
+}
+
+/** The calls of each probe turn. */
+export const PROBE_CALLS = {
+  one: [{ name: F1, arguments: { [A1]: V1, [A2]: V2 } as JsonObject }],
+  two: [
+    { name: F1, arguments: { [A1]: V1, [A2]: V2 } as JsonObject },
+    { name: F2, arguments: { [A1]: V1, [A2]: V2 } as JsonObject },
+  ],
+  typed: [{ name: F1, arguments: PROBE.typedArgs }],
+};
+
+/** One assistant turn as the template renders it: the text after the generation prompt. */
+export interface ProbedTurn {
+  /** The whole turn as the model would write it, end-of-turn marker included. */
+  text: string;
+  /** `text` without the end-of-turn marker the content-only turn ends with (when it ends so). */
+  body: string;
+  /**
+   * The tail of the generation prompt that this rendering of the turn does not repeat (e.g. a `<think>` the prompt
+   * opens where the history shows `</think>`); "" when the turn follows the generation prompt exactly.
+   */
+  promptMismatch: string;
+}
+
+const REASONING_FIELDS = ["reasoning_content", "thinking"] as const;
+type ReasoningField = (typeof REASONING_FIELDS)[number];
+
+export interface TemplateProbe {
+  /** The template renders a user turn with a generation prompt, and an assistant reply. */
+  renders: true;
+  /** How tool-call arguments had to be passed: as objects (most templates) or as JSON text. */
+  argumentsAs: ArgumentsAs;
+  /** What `add_generation_prompt` appends after a user turn (thinking enabled / disabled). */
+  generationPrompt: string;
+  generationPromptNoThinking: string;
+  content: ProbedTurn;
+  /** The message field the template reads reasoning from, when it shows reasoning at all. */
+  reasoningField?: ReasoningField;
+  contentWithReasoning?: ProbedTurn;
+  /** The turn end: what follows the content in the content-only turn. */
+  turnEnd: string;
+  /** Undefined when the template does not render tool calls (or fails to). */
+  oneCall?: ProbedTurn;
+  twoCalls?: ProbedTurn;
+  oneCallWithReasoning?: ProbedTurn;
+  twoCallsWithReasoning?: ProbedTurn;
+  typedCall?: ProbedTurn;
+  /** Why the tool-call probes gave nothing, when they did. */
+  toolCallsError?: string;
+  /** How a tool result is shown to the model: the text from the end of the call turn to the next generation prompt. */
+  toolResult?: string;
+}
+
+/**
+ * Renders the probe conversations through a chat template. Throws a ToolgramError when the template does not parse
+ * or cannot render a plain user/assistant exchange; tool-call probes that fail are recorded in `toolCallsError`.
+ */
+export function probeTemplate(source: string, options: RenderOptions = {}): TemplateProbe {
+  const t = new ChatTemplate(source, options);
+  const user: TemplateMessage = { role: "user", content: PROBE.user };
+  const tools = PROBE_TOOLS;
+
+  const prompt = (thinking: boolean): string => t.render({ messages: [user], tools, addGenerationPrompt: true, enableThinking: thinking });
+  const generation = prompt(true);
+  const withoutPrompt = t.render({ messages: [user], tools, addGenerationPrompt: false });
+  const generationPrompt = generation.startsWith(withoutPrompt) ? generation.slice(withoutPrompt.length) : afterUser(generation);
+  const noThinking = prompt(false);
+  const generationPromptNoThinking = noThinking.startsWith(withoutPrompt) ? noThinking.slice(withoutPrompt.length) : afterUser(noThinking);
+
+  const turn = (assistant: TemplateMessage): ProbedTurn => {
+    const rendered = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
+    return extractTurn(generation, rendered);
+  };
+
+  const content = turn({ role: "assistant", content: PROBE.content });
+  const at = content.text.indexOf(PROBE.content);
+  if (at < 0) {
+    throw new ToolgramError("UNRECOGNIZED_TEMPLATE", "the chat template does not show an assistant message's content");
+  }
+  const turnEnd = content.text.slice(at + PROBE.content.length);
+  const withEnd = (p: ProbedTurn): ProbedTurn => ({ ...p, body: turnEnd !== "" && p.text.endsWith(turnEnd) ? p.text.slice(0, p.text.length - turnEnd.length) : p.text });
+
+  const probe: TemplateProbe = {
+    renders: true,
+    argumentsAs: "object",
+    generationPrompt,
+    generationPromptNoThinking,
+    content: withEnd(content),
+    turnEnd,
+  };
+  // The reasoning goes in `reasoning_content` (most templates) or `thinking` (gpt-oss): the first field that shows.
+  for (const field of REASONING_FIELDS) {
+    const reasoned = tryTurn(() => turn({ role: "assistant", content: PROBE.content, [field]: PROBE.reasoning }));
+    if (reasoned.ok && reasoned.value.text.includes(PROBE.reasoning)) {
+      probe.contentWithReasoning = withEnd(reasoned.value);
+      probe.reasoningField = field;
+      break;
+    }
+  }
+
+  const callTurn = (calls: readonly { name: string; arguments: JsonObject }[], as: ArgumentsAs, reasoning: boolean): ProbedTurn =>
+    withEnd(
+      turn({
+        role: "assistant",
+        content: "",
+        ...(reasoning ? { [reasoningField]: PROBE.reasoning } : {}),
+        tool_calls: calls.map((c, i) => call(c.name, c.arguments, PROBE.callIds[i], as)),
+      }),
+    );
+
+  let reasoningField: ReasoningField = probe.reasoningField ?? "reasoning_content";
+  // Arguments as objects first (what most templates iterate over); JSON text when objects fail or print badly.
+  let as: ArgumentsAs = "object";
+  let one = tryTurn(() => callTurn(PROBE_CALLS.one, "object", false));
+  if (!one.ok || !showsArguments(one.value.text)) {
+    const asText = tryTurn(() => callTurn(PROBE_CALLS.one, "string", false));
+    if (asText.ok && showsArguments(asText.value.text)) {
+      one = asText;
+      as = "string";
+    }
+  }
+  probe.argumentsAs = as;
+  if (!one.ok) {
+    probe.toolCallsError = one.error;
+    return probe;
+  }
+  if (!one.value.text.includes(F1)) {
+    probe.toolCallsError = "the assistant turn does not show the tool call";
+    return probe;
+  }
+  probe.oneCall = one.value;
+  const two = tryTurn(() => callTurn(PROBE_CALLS.two, as, false));
+  if (two.ok && two.value.text.includes(F2)) probe.twoCalls = two.value;
+  let oneR = tryTurn(() => callTurn(PROBE_CALLS.one, as, true));
+  if (probe.reasoningField === undefined && !(oneR.ok && oneR.value.text.includes(PROBE.reasoning))) {
+    // reasoning shown only beside tool calls (llama.cpp's TOOLS_ONLY): try the other field there
+    reasoningField = "thinking";
+    oneR = tryTurn(() => callTurn(PROBE_CALLS.one, as, true));
+  }
+  if (oneR.ok && oneR.value.text.includes(PROBE.reasoning)) {
+    probe.oneCallWithReasoning = oneR.value;
+    probe.reasoningField = reasoningField;
+  }
+  const twoR = tryTurn(() => callTurn(PROBE_CALLS.two, as, true));
+  if (twoR.ok && twoR.value.text.includes(PROBE.reasoning) && twoR.value.text.includes(F2)) probe.twoCallsWithReasoning = twoR.value;
+  const typed = tryTurn(() => callTurn(PROBE_CALLS.typed, as, false));
+  if (typed.ok && typed.value.text.includes("NN_ARG_NUM_NN")) probe.typedCall = typed.value;
+
+  // The tool result: between the call turn and the next generation prompt.
+  const result = tryTurn(() => {
+    const assistant: TemplateMessage = { role: "assistant", content: "", tool_calls: [call(F1, PROBE_CALLS.one[0].arguments, PROBE.callIds[0], as)] };
+    const toolMessage: TemplateMessage = { role: "tool", content: PROBE.toolResult, tool_call_id: PROBE.callIds[0], name: F1 };
+    const before = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
+    const after = t.render({ messages: [user, assistant, toolMessage], tools, addGenerationPrompt: true });
+    // from the end of the call turn: the last turn end before the result (earlier turns may render differently)
+    const at = after.indexOf(PROBE.toolResult);
+    const end = turnEnd === "" ? -1 : after.lastIndexOf(turnEnd, at);
+    const tail = end >= 0 ? after.slice(end + turnEnd.length) : after.slice(commonPrefixLength(before, after));
+    return tail.endsWith(generationPrompt) ? tail.slice(0, tail.length - generationPrompt.length) : tail;
+  });
+  if (result.ok && result.value.includes(PROBE.toolResult)) probe.toolResult = result.value;
+  return probe;
+}
+
+/** The render shows the probe's argument names and values (not `[object Map]` or nothing). */
+function showsArguments(text: string): boolean {
+  return text.includes(A1) && text.includes(V1) && !text.includes("[object ");
+}
+
+/**
+ * The assistant turn in `rendered` (user + assistant, no generation prompt), read against `generation` (user + the
+ * generation prompt): the text after the user message that the generation prompt does not already hold.
+ */
+function extractTurn(generation: string, rendered: string): ProbedTurn {
+  const g = afterUser(generation);
+  const r = afterUser(rendered);
+  // cut back to a marker boundary: `<|assistant|><think>` against `<|assistant|></think>` shares `<|assistant|>`
+  const p = markerPrefix(g, r).length;
+  return { text: r.slice(p), body: r.slice(p), promptMismatch: g.slice(p) };
+}
+
+function afterUser(text: string): string {
+  const at = text.lastIndexOf(PROBE.user);
+  return at < 0 ? text : text.slice(at + PROBE.user.length);
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function tryTurn<T>(f: () => T): Attempt<T> {
+  try {
+    return { ok: true, value: f() };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
