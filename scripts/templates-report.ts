@@ -70,7 +70,7 @@ export function judgeTemplate(file: string, source: string): TemplateOutcome {
         ? diagnose(source, probe.toolCallsError.replace(/^the chat template fails to render: /, ""))
         : source.includes("tool_calls")
           ? "the assistant turn does not show the tool call"
-          : "the template never reads `tool_calls` (calls would be plain content)";
+          : "the template never reads `tool_calls` (a model's calls would be plain content)";
     return { file, renders: true, rendersToolCalls: false, probe, reason: why };
   }
   try {

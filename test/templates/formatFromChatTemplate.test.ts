@@ -187,6 +187,13 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     expect(f.markers.skeleton).toBe('{"name": "⟨NAME⟩", "parameters": ⟨ARGS⟩}');
   });
 
+  it("reads Ministral's [THINK] block from a thinking content part", ({ skip }) => {
+    if (src === undefined) skip();
+    const f = formatFromChatTemplate(template("mistralai-Ministral-3-14B-Reasoning-2512.jinja"));
+    expect([f.format, f.reasoning, f.reasoningMarkers.field]).toEqual(["mistral_args", "optional", "content-parts"]);
+    expect(f.reasoningMarkers).toMatchObject({ start: "[THINK]", end: "[/THINK]" });
+  });
+
   it("reads Kimi K2's per-call counter", ({ skip }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("moonshotai-Kimi-K2.jinja"));
