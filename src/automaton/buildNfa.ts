@@ -1,4 +1,10 @@
+import type { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
+import { cachedKey } from "../grammar/analysis/exprKey.js";
+import { foldExpr } from "../grammar/analysis/foldExpr.js";
+import { isProductive, productiveRules } from "../grammar/analysis/productive.js";
+import { hasRefs, referenceCounts, referenceGraph } from "../grammar/analysis/refs.js";
+import { cyclicNodes } from "../grammar/analysis/ruleGraph.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import { utf8Sequences } from "./utf8Sequences.js";
 
@@ -51,6 +57,8 @@ export interface NfaOptions {
    * nothing, so that no mask leads into a place only that token could leave. Undefined: all are available.
    */
   availableAtoms?: ReadonlySet<string>;
+  /** The budget of the construction (one step per state built, and the grammar analyses' steps). */
+  deadline?: Deadline;
 }
 
 /** Growable edge list: parallel number arrays, turned into CSR at the end. */
@@ -76,15 +84,24 @@ class Edges {
   }
 }
 
+const STAGE = "building the token automaton";
+
+/** The rules being inlined around a piece of the construction, innermost first. */
+interface Inlining {
+  rule: string;
+  outer: Inlining | null;
+}
+
 export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
-  const frames = frameRules(g);
+  const deadline = opts.deadline;
+  const frames = frameRules(g, deadline);
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
   const sharedFrames = new Map<string, number>();
   const frameBodies: GExpr[] = [];
   const pendingFrames: number[] = [];
   const sharedKeys: (string | undefined)[] = [];
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const productiveRule = productiveRules(g, tokenOk);
+  const productiveRule = productiveRules(g, tokenOk, deadline);
   const frameIndex = new Map(frames.map((n, i) => [n, i]));
   const frameNames = [...frames];
   const frameStart: number[] = [];
@@ -100,23 +117,11 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     if (n >= opts.maxStates) {
       throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the grammar needs more than ${opts.maxStates} automaton states; lower repetition bounds or raise limits.maxAutomatonStates`);
     }
+    deadline?.tick(STAGE);
     return n++;
   };
   const productiveMemo = new Map<GExpr, boolean>();
-  const productive = (e: GExpr): boolean => {
-    let r = productiveMemo.get(e);
-    if (r !== undefined) return r;
-    switch (e.type) {
-      case "literal": case "charClass": r = true; break;
-      case "token": r = tokenOk(e.text); break;
-      case "seq": r = e.items.every(productive); break;
-      case "alt": r = e.items.some(productive); break;
-      case "repeat": r = e.min === 0 || productive(e.item); break;
-      case "ref": r = productiveRule.has(e.rule); break;
-    }
-    productiveMemo.set(e, r);
-    return r;
-  };
+  const productive = (e: GExpr): boolean => isProductive(e, productiveRule, tokenOk, productiveMemo);
   // A chain's inner state only reads the rest of its chain into `to`, so chains with the same rest and target share
   // it: the UTF-8 tails of a character class ([80-BF][80-BF] → to ...) are built once per target, not once per
   // lead-byte range (a bounded repetition of a string character builds several times fewer states).
@@ -152,9 +157,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     if (seq.length === 0) eps.add(from, 0, 0, to);
     else bytesChain(from, to, seq);
   };
-  const inlining: string[] = [];
   const sharedFrame = (loop: GExpr, close: GExpr): number => {
     const key = structuralKey(loop) + "|" + structuralKey(close);
+    const local = hasRefs(loop) || hasRefs(close);
     let fi = sharedFrames.get(key);
     if (fi === undefined) {
       fi = frameNames.length;
@@ -165,7 +170,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       pendingFrames.push(fi);
       sharedFrames.set(key, fi);
       // a reference names a rule of this grammar only: such a frame cannot be matched across grammars
-      if (!key.includes("\u0000ref:")) sharedKeys[fi] = key;
+      if (!local) sharedKeys[fi] = key;
     }
     return fi;
   };
@@ -186,8 +191,27 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     }
     return fi;
   };
-  // Thompson construction of a productive e between from and to.
-  const build = (e: GExpr, from: number, to: number): void => {
+  // Thompson construction of a productive e between from and to, as a worklist (expressions and chains of inlined
+  // rules can nest deeper than the call stack). `inl` lists the rules being inlined around the task.
+  interface Task { e: GExpr; from: number; to: number; inl: Inlining | null }
+  const tasks: Task[] = [];
+  const build = (e: GExpr, from: number, to: number, inl: Inlining | null = null): void => {
+    tasks.push({ e, from, to, inl });
+    while (tasks.length > 0) {
+      const t = tasks.pop()!;
+      step(t.e, t.from, t.to, t.inl);
+    }
+  };
+  /** Builds what `e` needs directly and queues its parts (pushed last-first, so they are built in order). */
+  const step = (e: GExpr, from: number, to: number, inl: Inlining | null): void => {
+    const later: Task[] = [];
+    const sub = (x: GExpr, a: number, b: number, i: Inlining | null = inl): void => {
+      later.push({ e: x, from: a, to: b, inl: i });
+    };
+    stepInto(e, from, to, inl, sub);
+    for (let k = later.length - 1; k >= 0; k--) tasks.push(later[k]);
+  };
+  const stepInto = (e: GExpr, from: number, to: number, inl: Inlining | null, sub: (x: GExpr, a: number, b: number, i?: Inlining | null) => void): void => {
     switch (e.type) {
       case "literal":
         literal(from, to, e.text);
@@ -231,7 +255,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
             continue;
           }
           const nxt = k === e.items.length - 1 ? to : newState();
-          build(it, cur, nxt);
+          sub(it, cur, nxt);
           cur = nxt;
         }
         return;
@@ -243,7 +267,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           const b = newState();
           eps.add(from, 0, 0, a);
           eps.add(b, 0, 0, to);
-          build(it, a, b);
+          sub(it, a, b);
         }
         return;
       case "repeat": {
@@ -253,10 +277,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         }
         // a long bounded repetition of a larger item calls one frame per copy instead of building every copy
         const copies = e.max ?? e.min + 1;
-        const itemFi = copies > 16 && copies * exprSize(e.item) > REPEAT_COPY_LIMIT ? itemFrame(e.item) : -1;
+        const itemFi = copies > 16 && copies * inlineStates(e.item) > REPEAT_COPY_LIMIT ? itemFrame(e.item) : -1;
         const buildItem = (a: number, b: number): void => {
           if (itemFi >= 0) calls.add(a, itemFi, 0, b);
-          else build(e.item, a, b);
+          else sub(e.item, a, b);
         };
         let cur = from;
         for (let k = 0; k < e.min; k++) {
@@ -291,10 +315,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           return;
         }
         const body = g.rules.get(e.rule)!;
-        if (inlining.includes(e.rule)) throw new ToolgramError("INVALID_INPUT", `rule "${e.rule}" is recursive but was not detected as such`);
-        inlining.push(e.rule);
-        build(body, from, to);
-        inlining.pop();
+        for (let i = inl; i !== null; i = i.outer) {
+          if (i.rule === e.rule) throw new ToolgramError("INVALID_INPUT", `rule "${e.rule}" is recursive but was not detected as such`);
+        }
+        sub(body, from, to, { rule: e.rule, outer: inl });
         return;
       }
       case "token": {
@@ -310,13 +334,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       }
     }
   };
-  for (const [name, body] of g.rules) {
-    const check = (e: GExpr): void => {
-      if (e.type === "ref" && !g.rules.has(e.rule)) throw new ToolgramError("INVALID_INPUT", `rule "${name}" references an undefined rule "${e.rule}"`);
-      if (e.type === "seq" || e.type === "alt") e.items.forEach(check);
-      else if (e.type === "repeat") check(e.item);
-    };
-    check(body);
+  for (const [name, refs] of referenceGraph(g, deadline)) {
+    const missing = refs.find((r) => !g.rules.has(r));
+    if (missing !== undefined) throw new ToolgramError("INVALID_INPUT", `rule "${name}" references an undefined rule "${missing}"`);
   }
   if (!g.rules.has(g.root)) throw new ToolgramError("INVALID_INPUT", `grammar has no root rule "${g.root}"`);
   for (const name of frames) {
@@ -326,9 +346,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   }
   frames.forEach((name, i) => {
     if (frameStart[i] < 0) return;
-    inlining.push(name);
-    build(g.rules.get(name)!, frameStart[i], frameEnd[i]);
-    inlining.pop();
+    build(g.rules.get(name)!, frameStart[i], frameEnd[i], { rule: name, outer: null });
   });
   while (pendingFrames.length) {
     const fi = pendingFrames.pop()!;
@@ -421,39 +439,48 @@ function numberFrames(nfa: Nfa): void {
 const keys = new WeakMap<GExpr, string>();
 /** A canonical text of an expression, so that equal sub-expressions built as different objects share a frame. */
 function structuralKey(e: GExpr): string {
-  let k = keys.get(e);
-  if (k !== undefined) return k;
-  switch (e.type) {
-    case "literal": k = `l${JSON.stringify(e.text)}`; break;
-    case "charClass": k = `c[${e.ranges.join(",")}]`; break;
-    case "token": k = `t${JSON.stringify(e.text)}`; break;
-    case "ref": k = `\u0000ref:${e.rule}`; break; // JSON.stringify never leaves a raw NUL in the other keys
-    case "seq": k = `s(${e.items.map(structuralKey).join(" ")})`; break;
-    case "alt": k = `a(${e.items.map(structuralKey).join("|")})`; break;
-    case "repeat": k = `p(${structuralKey(e.item)}){${e.min},${e.max ?? ""}}`; break;
-  }
-  keys.set(e, k);
-  return k;
+  return cachedKey(e, keys);
 }
 
 /** Above this many NFA states for all copies of a repetition's item, its copies call one frame. */
 const REPEAT_COPY_LIMIT = 8192;
 
-const sizes = new WeakMap<GExpr, number>();
-/** A rough count of the states an expression builds inline (a reference counts as one). */
-function exprSize(e: GExpr): number {
-  let n = sizes.get(e);
-  if (n !== undefined) return n;
-  switch (e.type) {
-    case "literal": n = e.text.length + 1; break;
-    case "charClass": n = e.ranges.length + 1; break;
-    case "token": n = 2 * e.text.length + 2; break;
-    case "ref": n = 1; break;
-    case "seq": n = e.items.reduce((a, x) => a + exprSize(x), 1); break;
-    case "alt": n = e.items.reduce((a, x) => a + exprSize(x) + 2, 1); break;
-    case "repeat": n = Math.min(exprSize(e.item) * (e.max ?? e.min + 1) + 2, 1 << 30); break;
+const CAP = 1 << 30;
+
+/**
+ * A rough count of the NFA states an expression builds inline, a reference to a rule counting `refStates(rule)`
+ * (saturating). Iterative.
+ */
+function estimateStates(e: GExpr, refStates: (rule: string) => number, memo: Map<GExpr, number> | WeakMap<GExpr, number>): number {
+  return foldExpr<number>(
+    e,
+    (x, kids) => {
+      switch (x.type) {
+        case "literal": return utf8Length(x.text) + 1;
+        case "charClass": return x.ranges.length * 2 + 1;
+        case "token": return x.text.length * 2 + 2;
+        case "ref": return refStates(x.rule);
+        case "seq": return Math.min(kids.reduce((a, k) => a + k, 1), CAP);
+        case "alt": return Math.min(kids.reduce((a, k) => a + k + 2, 1), CAP);
+        case "repeat": return Math.min(kids[0] * (x.max ?? x.min + 1) + 2, CAP);
+      }
+    },
+    memo,
+  );
+}
+
+const inlineMemo = new WeakMap<GExpr, number>();
+/** `estimateStates` with every reference counting one state (a call). */
+function inlineStates(e: GExpr): number {
+  return estimateStates(e, () => 1, inlineMemo);
+}
+
+function utf8Length(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
   }
-  sizes.set(e, n);
   return n;
 }
 
@@ -473,37 +500,6 @@ function isWideLoop(e: GExpr): boolean {
   return wide(e.item);
 }
 
-function forEachRef(e: GExpr, f: (rule: string) => void): void {
-  if (e.type === "ref") f(e.rule);
-  else if (e.type === "seq" || e.type === "alt") for (const x of e.items) forEachRef(x, f);
-  else if (e.type === "repeat") forEachRef(e.item, f);
-}
-
-/** Rules that derive at least one finite text (least fixpoint). */
-function productiveRules(g: Grammar, tokenOk: (text: string) => boolean): Set<string> {
-  const prod = new Set<string>();
-  const p = (e: GExpr): boolean => {
-    switch (e.type) {
-      case "literal": case "charClass": return true;
-      case "token": return tokenOk(e.text);
-      case "seq": return e.items.every(p);
-      case "alt": return e.items.some(p);
-      case "repeat": return e.min === 0 || p(e.item);
-      case "ref": return prod.has(e.rule);
-    }
-  };
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const [name, body] of g.rules) {
-      if (!prod.has(name) && p(body)) {
-        prod.add(name);
-        changed = true;
-      }
-    }
-  }
-  return prod;
-}
-
 function hasLoop(e: GExpr): boolean {
   if (e.type === "repeat") return e.max === null || hasLoop(e.item);
   if (e.type === "seq" || e.type === "alt") return e.items.some(hasLoop);
@@ -515,51 +511,13 @@ function hasLoop(e: GExpr): boolean {
  * (strings, numbers, arrays): a frame's inside is the same automaton state in every context, so its token masks are
  * computed once and reused wherever it is called (XGrammar's context-independent tokens).
  */
-function frameRules(g: Grammar): string[] {
-  const refs = new Map<string, Set<string>>();
-  const uses = new Map<string, number>();
-  for (const [name, body] of g.rules) {
-    const acc = new Set<string>();
-    forEachRef(body, (r) => {
-      acc.add(r);
-      uses.set(r, (uses.get(r) ?? 0) + 1);
-    });
-    refs.set(name, acc);
-  }
+function frameRules(g: Grammar, deadline?: Deadline): string[] {
+  const uses = referenceCounts(g, deadline);
+  const graph = referenceGraph(g, deadline);
   const shared = (n: string): boolean => (uses.get(n) ?? 0) >= 2 && hasLoop(g.rules.get(n)!);
-  // Tarjan's strongly connected components
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const recursive = new Set<string>();
-  let counter = 0;
-  const visit = (v: string): void => {
-    index.set(v, counter);
-    low.set(v, counter++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of refs.get(v) ?? []) {
-      if (!refs.has(w)) continue;
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const comp: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        comp.push(w);
-      } while (w !== v);
-      if (comp.length > 1 || refs.get(v)!.has(v)) comp.forEach((c) => recursive.add(c));
-    }
-  };
-  for (const name of g.rules.keys()) if (!index.has(name)) visit(name);
+  const recursive = cyclicNodes(graph);
   const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || shared(n)));
-  largeSharedFrames(g, frames);
+  largeSharedFrames(g, graph, frames);
   return [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))];
 }
 
@@ -574,40 +532,92 @@ const INLINE_TOTAL_LIMIT = 4096;
  * rule's size counts a call to a frame as one state: the NFA stays linear in the grammar's size, where inlining a
  * chain of rules each referenced k times (per-digit residue rules of `multipleOf`) would build k^depth copies.
  */
-function largeSharedFrames(g: Grammar, frames: Set<string>): void {
+function largeSharedFrames(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): void {
   const copies = new Map<string, number>();
-  const count = (e: GExpr, mult: number): void => {
-    if (e.type === "ref") copies.set(e.rule, (copies.get(e.rule) ?? 0) + mult);
-    else if (e.type === "seq" || e.type === "alt") for (const x of e.items) count(x, mult);
-    else if (e.type === "repeat") count(e.item, Math.min(mult * (e.max ?? e.min + 1), 1 << 20));
-  };
-  for (const body of g.rules.values()) count(body, 1);
-  const size = new Map<string, number>();
-  const cap = (x: number): number => Math.min(x, 1 << 30);
-  const est = (e: GExpr): number => {
-    switch (e.type) {
-      case "literal": return new TextEncoder().encode(e.text).length + 1;
-      case "charClass": return e.ranges.length * 2 + 1;
-      case "token": return e.text.length * 2 + 2;
-      case "seq": return cap(e.items.reduce((a, x) => a + est(x), 1));
-      case "alt": return cap(e.items.reduce((a, x) => a + est(x) + 2, 1));
-      case "repeat": return cap(est(e.item) * (e.max ?? e.min + 1) + 2);
-      case "ref": return frames.has(e.rule) ? 1 : ruleSize(e.rule);
+  for (const body of g.rules.values()) {
+    const stack: [GExpr, number][] = [[body, 1]];
+    while (stack.length > 0) {
+      const [e, mult] = stack.pop()!;
+      if (e.type === "ref") copies.set(e.rule, (copies.get(e.rule) ?? 0) + mult);
+      else if (e.type === "seq" || e.type === "alt") for (const x of e.items) stack.push([x, mult]);
+      else if (e.type === "repeat") stack.push([e.item, Math.min(mult * (e.max ?? e.min + 1), 1 << 20)]);
     }
-  };
-  const ruleSize = (name: string): number => {
-    const known = size.get(name);
-    if (known !== undefined) return known;
-    size.set(name, 1); // non-frame rules are not recursive; this only guards against a malformed grammar
+  }
+  const size = new Map<string, number>();
+  // a rule's size needs its callees' (and whether they became frames): callees first, in a depth-first post-order
+  // walked iteratively (a chain of rules can be deeper than the call stack)
+  const decide = (name: string): void => {
     const body = g.rules.get(name);
-    let s = body ? est(body) : 1;
+    let s = body ? estimateStates(body, (r) => (frames.has(r) ? 1 : (size.get(r) ?? 1)), new Map()) : 1;
     const k = copies.get(name) ?? 0;
     if (!frames.has(name) && k >= 2 && (s > INLINE_COPY_LIMIT || k * s > INLINE_TOTAL_LIMIT)) {
       frames.add(name);
       s = 1;
     }
     size.set(name, s);
-    return s;
   };
-  for (const name of g.rules.keys()) ruleSize(name);
+  const state = new Map<string, 1 | 2>(); // 1 on the walk's stack, 2 decided
+  for (const start of g.rules.keys()) {
+    if (state.has(start)) continue;
+    const stack: { v: string; i: number }[] = [{ v: start, i: 0 }];
+    state.set(start, 1);
+    size.set(start, 1); // a reference back to a rule on the stack (recursive: a frame) counts one state
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const succ = graph.get(top.v) ?? [];
+      if (top.i < succ.length) {
+        const w = succ[top.i++];
+        if (!state.has(w) && g.rules.has(w)) {
+          state.set(w, 1);
+          size.set(w, 1);
+          stack.push({ v: w, i: 0 });
+        }
+        continue;
+      }
+      stack.pop();
+      decide(top.v);
+      state.set(top.v, 2);
+    }
+  }
+  // a rule inlined inside another inlined rule is built by a nested call: bound that nesting
+  boundInlineDepth(g, graph, frames);
+}
+
+/** Above this many rules inlined one inside another, the inner rule gets its own frame (the build recursion's depth). */
+const MAX_INLINE_DEPTH = 200;
+
+/**
+ * Makes frames of rules that would be inlined more than MAX_INLINE_DEPTH rules deep, so that building the NFA (which
+ * inlines a non-frame rule by a nested call) cannot exhaust the stack on a chain of thousands of rules.
+ */
+function boundInlineDepth(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): void {
+  // depth of inlining below a rule: 0 for a frame (a call edge), else 1 + the deepest non-frame callee
+  const depth = new Map<string, number>();
+  const onStack = new Set<string>();
+  for (const start of g.rules.keys()) {
+    if (depth.has(start)) continue;
+    const stack: { v: string; i: number }[] = [{ v: start, i: 0 }];
+    onStack.add(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const succ = graph.get(top.v) ?? [];
+      if (top.i < succ.length) {
+        const w = succ[top.i++];
+        if (!depth.has(w) && !onStack.has(w) && g.rules.has(w)) {
+          onStack.add(w);
+          stack.push({ v: w, i: 0 });
+        }
+        continue;
+      }
+      stack.pop();
+      onStack.delete(top.v);
+      let d = 1;
+      for (const w of succ) if (!frames.has(w)) d = Math.max(d, 1 + (depth.get(w) ?? 0));
+      if (d > MAX_INLINE_DEPTH) {
+        frames.add(top.v);
+        d = 0;
+      }
+      depth.set(top.v, frames.has(top.v) ? 0 : d);
+    }
+  }
 }

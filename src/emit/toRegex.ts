@@ -1,6 +1,6 @@
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { MAX_CODE_POINT, type GExpr, type Grammar } from "../grammar/Grammar.js";
-import { reachableRules, recursiveRules } from "../grammar/passes/recursiveRules.js";
+import { reachableRules, recursiveRules } from "../grammar/analysis/ruleGraph.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
 
 /** Largest regex source produced; inlining every rule can grow a shared sub-grammar exponentially. */

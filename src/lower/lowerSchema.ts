@@ -6,7 +6,7 @@ import { Deadline } from "../Deadline.js";
 import type { Limits, ResolvedSchemaOptions } from "../options.js";
 import type { SchemaIR, SchemaNode } from "../schema/SchemaNode.js";
 import { anyValueRule } from "./anyValue.js";
-import { countNodes } from "./countNodes.js";
+import { exprSize } from "../grammar/analysis/exprSize.js";
 import { jsonStyle, type JsonStyle } from "./JsonStyle.js";
 import { lowerArray } from "./lowerArray.js";
 import { lowerKeywordArguments } from "./lowerKeywordArguments.js";
@@ -73,7 +73,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     ruleName: (path, suffix) => uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, path, suffix)),
     lower: (n) => lowerNode(n),
     addRule,
-    share: (path, suffix, e) => (countNodes(e) <= INLINE_NODES ? e : addRule(path, suffix, e)),
+    share: (path, suffix, e) => (exprSize(e) <= INLINE_NODES ? e : addRule(path, suffix, e)),
     relax: (keyword, path, why) => {
       if (ctx.strict) {
         throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `${keyword}: ${why}; simplify the schema, or compile with strict: false to accept a superset`, path);
@@ -88,7 +88,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     if (n.kind !== "object" && n.kind !== "array" && n.kind !== "string") return lowerUncached(n);
     let e = done.get(n);
     if (e === undefined) done.set(n, (e = lowerUncached(n)));
-    else if (e.type !== "ref" && countNodes(e) > INLINE_NODES) done.set(n, (e = addRule(n.path, "", e))); // second use: name it
+    else if (e.type !== "ref" && exprSize(e) > INLINE_NODES) done.set(n, (e = addRule(n.path, "", e))); // second use: name it
     return e;
   };
   const lowerUncached = (n: SchemaNode): GExpr => {
@@ -146,8 +146,8 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
 
   const root = ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root);
   ctx.deadline.check("lowering the schema", ir.root.path);
-  let size = countNodes(root);
-  for (const e of ctx.rules.values()) size += countNodes(e);
+  let size = exprSize(root);
+  for (const e of ctx.rules.values()) size += exprSize(e);
   if (size > ctx.limits.maxGrammarSize) {
     throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the grammar has ${size} nodes, above limits.maxGrammarSize ${ctx.limits.maxGrammarSize}; simplify the schema or raise the limit`, ir.root.path);
   }

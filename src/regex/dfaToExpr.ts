@@ -2,31 +2,10 @@ import { LimitExceededError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, NOTHING, rep, seq } from "../grammar/build.js";
 import { unionRanges } from "../grammar/ranges.js";
+import { exprSize } from "../grammar/analysis/exprSize.js";
 import type { Dfa } from "./Dfa.js";
 import type { Deadline } from "../Deadline.js";
 import { AUTOMATA_STAGE, trim } from "./Dfa.js";
-
-const sizes = new WeakMap<GExpr, number>();
-
-/** Tree size of an expression (shared subtrees count once per use, as text emitters print them). */
-export function exprSize(e: GExpr): number {
-  let n = sizes.get(e);
-  if (n !== undefined) return n;
-  switch (e.type) {
-    case "seq":
-    case "alt":
-      n = 1;
-      for (const it of e.items) n += exprSize(it);
-      break;
-    case "repeat":
-      n = 1 + exprSize(e.item);
-      break;
-    default:
-      n = 1;
-  }
-  sizes.set(e, n);
-  return n;
-}
 
 /** Automata above this many states are not turned into one expression. */
 export const MAX_ELIMINATION_STATES = 1_000;

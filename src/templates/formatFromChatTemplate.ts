@@ -37,7 +37,11 @@ export interface TemplateFormat {
  * UNRECOGNIZED_TEMPLATE (renders no tool call, or a layout no known format has — the message shows it).
  */
 export function formatFromChatTemplate(template: string, options: RenderOptions = {}): TemplateFormat {
-  const probe = probeTemplate(template, options);
+  return formatFromProbe(probeTemplate(template, options));
+}
+
+/** formatFromChatTemplate's reading of an already rendered probe. */
+export function formatFromProbe(probe: TemplateProbe): TemplateFormat {
   const markers = readCallLayout(probe);
   if (markers === undefined) {
     const why = probe.toolCallsError ?? "the assistant turn does not show the tool call";

@@ -12,7 +12,7 @@ export interface CallLayout {
   /** Text the turn holds before the calls when there is no reasoning (e.g. an empty `<think>\n\n</think>\n\n`). */
   beforeCalls: string;
   sectionStart: string;
-  /** The text of one call, from its first own character up to the function name. */
+  /** The text of the first call, from its first own character up to the function name (a counter reads 0 or 1). */
   callOpen: string;
   /** From the end of the last argument value to the call's last own character. */
   callClose: string;
@@ -59,7 +59,7 @@ export function readCallLayout(probe: TemplateProbe): CallLayout | undefined {
   if (section2 !== undefined && section2.includes(F2)) {
     const n1 = section2.indexOf(F1);
     const n2 = section2.indexOf(F2);
-    callOpen = markerSuffix(section2.slice(0, n1), section2.slice(0, n2));
+    callOpen = markerSuffix(section2.slice(0, n1), section2.slice(0, n2), true);
     const v1 = argsEnd(section2, n1, n2);
     const v2 = argsEnd(section2, n2);
     callClose = markerPrefix(section2.slice(v1, n2 - callOpen.length), section2.slice(v2));

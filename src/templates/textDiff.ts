@@ -33,9 +33,29 @@ export function markerPrefix(a: string, b: string): string {
   }
 }
 
-/** The longest common suffix of a and b that does not begin inside a marker that closes later. */
-export function markerSuffix(a: string, b: string): string {
-  let s = a.slice(a.length - commonSuffixLength(a, b));
+/**
+ * The common suffix length of a and b where a digit of `b` may be the same digit of `a` plus one: the counter that
+ * numbers consecutive calls (Command R7B's `"tool_call_id": "0"` / `"1"`, Kimi's `functions.f:0` / `:1`).
+ */
+export function counterSuffixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  for (; i < n; i++) {
+    const x = a.charCodeAt(a.length - 1 - i);
+    const y = b.charCodeAt(b.length - 1 - i);
+    if (x === y) continue;
+    const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+    if (!(isDigit(x) && isDigit(y) && y === x + 1)) break;
+  }
+  return i;
+}
+
+/**
+ * The longest common suffix of a and b that does not begin inside a marker that closes later (as a's text).
+ * With `counters`, a call counter may differ between them (see counterSuffixLength).
+ */
+export function markerSuffix(a: string, b: string, counters = false): string {
+  let s = a.slice(a.length - (counters ? counterSuffixLength(a, b) : commonSuffixLength(a, b)));
   for (;;) {
     const close = Math.min(...[...CLOSERS].map((c) => (s.indexOf(c) < 0 ? Infinity : s.indexOf(c))));
     if (close === Infinity) return s;

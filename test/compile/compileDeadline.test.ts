@@ -55,7 +55,7 @@ describe("the compile deadline is checked inside each stage", () => {
     const rules = new Map<string, GExpr>([["root", ref("r0")]]);
     for (let i = 0; i < 1_000; i++) rules.set(`r${i}`, seq(lit("x"), ref(`r${i + 1}`)));
     rules.set("r1000", lit("y"));
-    expect(compileTimeError(() => optimize({ root: "root", rules }, spent())).message).toMatch(/while (optimizing|deduplicating|inlining)/);
+    expect(compileTimeError(() => optimize({ root: "root", rules }, spent())).message).toMatch(/while (optimizing|deduplicating|inlining|analyzing|keying|simplifying)/);
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { textWithout } from "../../src/envelope/textWithout.js";
 import { accepts } from "../../src/grammar/accepts.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
-import { isRecursive } from "../../src/grammar/passes/recursiveRules.js";
+import { isRecursive } from "../../src/grammar/analysis/ruleGraph.js";
 
 const SEED = 20261122;
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { alt, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { dedupeRules } from "../../src/grammar/passes/dedupeRules.js";
-import { exprKey, grammarKey, mapRefs } from "../../src/grammar/passes/walk.js";
+import { exprKey, grammarKey } from "../../src/grammar/analysis/exprKey.js";
+import { mapRefs } from "../../src/grammar/passes/rewrite.js";
 
 const SEED = 20261122;
 

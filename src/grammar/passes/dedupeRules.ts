@@ -1,7 +1,9 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import { ref } from "../build.js";
 import type { Deadline } from "../../Deadline.js";
-import { cachedKey, collectRefs, exprKey, mapRefs } from "./walk.js";
+import { cachedKey, exprKey } from "../analysis/exprKey.js";
+import { collectRefs } from "../analysis/refs.js";
+import { mapRefs } from "./rewrite.js";
 
 /**
  * Merges rules with structurally identical bodies into the first of them in grammar order (the root always keeps
@@ -21,7 +23,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
   for (const [name, e] of g.rules) {
     deadline?.tick("deduplicating grammar rules");
     const counts = new Map<string, number>();
-    collectRefs(e, counts);
+    collectRefs(e, counts, deadline);
     for (const r of counts.keys()) {
       let s = referrers.get(r);
       if (!s) referrers.set(r, (s = new Set()));
@@ -53,7 +55,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
       }
       const old = keyOf.get(name);
       if (old !== undefined && owner.get(old) === name) owner.delete(old);
-      const k = keys ? cachedKey(e, keys) : exprKey(e);
+      const k = keys ? cachedKey(e, keys, deadline) : exprKey(e, deadline);
       const o = owner.get(k);
       if (o === undefined || o === name) {
         owner.set(k, name);

@@ -1,8 +1,10 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import type { Deadline } from "../../Deadline.js";
-import { recursiveRules } from "./recursiveRules.js";
+import { exprSize } from "../analysis/exprSize.js";
+import { collectRefs, referenceCounts, referenceGraph } from "../analysis/refs.js";
+import { recursiveRules } from "../analysis/ruleGraph.js";
 import { removeDeadRules } from "./removeDeadRules.js";
-import { collectRefs, exprSize, mapRefs, simplify } from "./walk.js";
+import { mapRefs, simplify } from "./rewrite.js";
 
 /** Bodies of at most this many IR nodes are inlined wherever they are used. */
 export const INLINE_MAX_NODES = 3;
@@ -13,28 +15,43 @@ export const INLINE_MAX_NODES = 3;
  * `g` itself when that changes nothing.
  */
 export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
-  const counts = new Map<string, number>();
-  for (const body of g.rules.values()) collectRefs(body, counts);
-  const rec = new Set(recursiveRules(g));
+  const graph = referenceGraph(g, deadline);
+  const counts = referenceCounts(g, deadline);
+  const rec = new Set(recursiveRules(g, deadline, graph));
+  const refsOf = (e: GExpr): string[] => {
+    const m = new Map<string, number>();
+    collectRefs(e, m);
+    return [...m.keys()];
+  };
   deadline?.check("inlining grammar rules");
   const inlinable = new Set<string>();
   for (const [name, body] of g.rules) {
     if (name === g.root || rec.has(name)) continue;
     if (counts.get(name) === 1 || exprSize(body) <= INLINE_MAX_NODES) inlinable.add(name);
   }
-  // full expansion of inlinable rules; terminates because none of them is on a cycle
+  // full expansion of inlinable rules; terminates because none of them is on a cycle. Callees first, in an
+  // iterative depth-first post-order (a chain of single-use rules can be deeper than the call stack)
   const expanded = new Map<string, GExpr>();
-  const expand = (e: GExpr): GExpr =>
-    mapRefs(e, (r) => {
-      if (!inlinable.has(r.rule)) return r;
-      let x = expanded.get(r.rule);
-      if (!x) {
-        deadline?.tick("inlining grammar rules");
-        x = expand(g.rules.get(r.rule) as GExpr);
-        expanded.set(r.rule, x);
+  const withExpanded = (e: GExpr): GExpr => mapRefs(e, (r) => (inlinable.has(r.rule) ? (expanded.get(r.rule) as GExpr) : r));
+  const expandRule = (name: string): void => {
+    const stack: { v: string; i: number }[] = [{ v: name, i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const succ = graph.get(top.v) ?? [];
+      if (top.i < succ.length) {
+        const w = succ[top.i++];
+        if (inlinable.has(w) && !expanded.has(w)) stack.push({ v: w, i: 0 });
+        continue;
       }
-      return x;
-    });
+      stack.pop();
+      deadline?.tick("inlining grammar rules");
+      expanded.set(top.v, withExpanded(g.rules.get(top.v) as GExpr));
+    }
+  };
+  const expand = (e: GExpr): GExpr => {
+    for (const r of refsOf(e)) if (inlinable.has(r) && !expanded.has(r)) expandRule(r);
+    return withExpanded(e);
+  };
   const rules = new Map<string, GExpr>();
   let changed = inlinable.size > 0;
   for (const [name, body] of g.rules) {
@@ -45,5 +62,5 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
     rules.set(name, b);
   }
   // nothing inlined and every body already simple: the grammar itself (optimize's fixed point, told by identity)
-  return removeDeadRules(changed ? { root: g.root, rules } : g);
+  return removeDeadRules(changed ? { root: g.root, rules } : g, deadline);
 }

@@ -3,7 +3,7 @@ import { Deadline } from "../../Deadline.js";
 import { dedupeRules } from "./dedupeRules.js";
 import { inlineRules } from "./inlineRules.js";
 import { removeDeadRules } from "./removeDeadRules.js";
-import { cachedKey } from "./walk.js";
+import { cachedKey } from "../analysis/exprKey.js";
 
 /** Passes are run at most this many rounds; each round shrinks the grammar, so real grammars settle in 2–3. */
 const MAX_ROUNDS = 32;
@@ -20,7 +20,7 @@ export function optimize(g: Grammar, deadline: Deadline = Deadline.none()): Gram
   let key: string[] | undefined;
   for (let i = 0; i < MAX_ROUNDS; i++) {
     deadline.check("optimizing the grammar");
-    const live = removeDeadRules(cur);
+    const live = removeDeadRules(cur, deadline);
     deadline.check("optimizing the grammar");
     const next = inlineRules(dedupeRules(live, deadline, keys), deadline);
     // every pass returns its input itself when it changes nothing
@@ -39,7 +39,7 @@ function grammarKeys(g: Grammar, deadline: Deadline, keys: Map<GExpr, string>): 
   const out = [`root=${g.root}`];
   for (const [name, body] of g.rules) {
     deadline.tick("optimizing the grammar");
-    out.push(`${name}=${cachedKey(body, keys)}`);
+    out.push(`${name}=${cachedKey(body, keys, deadline)}`);
   }
   return out;
 }

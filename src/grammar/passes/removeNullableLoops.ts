@@ -1,6 +1,6 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import { NOTHING, alt, ref, rep, seq } from "../build.js";
-import { isNullable, nullableRules } from "./nullable.js";
+import { isNullable, nullableRules } from "../analysis/nullable.js";
 
 /**
  * Rewrites every repeat of a nullable item `x{m,n}` (other than `x?`) into `(x minus "")^{0..n}`, which has the same

@@ -1,17 +1,20 @@
+import type { Deadline } from "../../Deadline.js";
 import type { Grammar } from "../Grammar.js";
-import { referenceGraph } from "./walk.js";
+import { referenceGraph } from "./refs.js";
 
-/** Rules that lie on a reference cycle (including a rule that references itself), in grammar order. */
-export function recursiveRules(g: Grammar): string[] {
-  const graph = referenceGraph(g);
-  // Tarjan's strongly connected components, iterative so deep grammars cannot overflow the stack
+/**
+ * The nodes of `graph` that lie on a cycle (a node with an edge to itself included), by Tarjan's strongly connected
+ * components, iteratively: rule chains thousands deep must not overflow the stack. Edges to names that are not keys
+ * of the graph are ignored.
+ */
+export function cyclicNodes(graph: ReadonlyMap<string, readonly string[]>): Set<string> {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
   const stack: string[] = [];
   const result = new Set<string>();
   let counter = 0;
-  for (const start of g.rules.keys()) {
+  for (const start of graph.keys()) {
     if (index.has(start)) continue;
     const frames: { v: string; i: number }[] = [{ v: start, i: 0 }];
     index.set(start, counter);
@@ -52,12 +55,17 @@ export function recursiveRules(g: Grammar): string[] {
       }
     }
   }
-  return [...g.rules.keys()].filter((n) => result.has(n));
+  return result;
+}
+
+/** Rules that lie on a reference cycle (including a rule that references itself), in grammar order. */
+export function recursiveRules(g: Grammar, deadline?: Deadline, graph = referenceGraph(g, deadline)): string[] {
+  const cyclic = cyclicNodes(graph);
+  return [...g.rules.keys()].filter((n) => cyclic.has(n));
 }
 
 /** Rules reachable from the root, in grammar order. */
-export function reachableRules(g: Grammar): string[] {
-  const graph = referenceGraph(g);
+export function reachableRules(g: Grammar, deadline?: Deadline, graph = referenceGraph(g, deadline)): string[] {
   const seen = new Set<string>([g.root]);
   const work = [g.root];
   while (work.length > 0) {
@@ -73,6 +81,7 @@ export function reachableRules(g: Grammar): string[] {
 
 /** Whether a rule reachable from the root is recursive (the language may then not be regular). */
 export function isRecursive(g: Grammar): boolean {
-  const rec = new Set(recursiveRules(g));
-  return reachableRules(g).some((n) => rec.has(n));
+  const graph = referenceGraph(g);
+  const rec = new Set(recursiveRules(g, undefined, graph));
+  return reachableRules(g, undefined, graph).some((n) => rec.has(n));
 }

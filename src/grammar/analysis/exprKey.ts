@@ -1,0 +1,65 @@
+import type { Deadline } from "../../Deadline.js";
+import type { GExpr, Grammar } from "../Grammar.js";
+
+/**
+ * A canonical string of an expression: equal strings ⇔ structurally equal expressions. Iterative; `deadline` is
+ * ticked per node.
+ */
+export function exprKey(e: GExpr, deadline?: Deadline): string {
+  // one buffer for the whole tree: joining the children's strings at every level would copy a deep chain's tail
+  // once per level (quadratic)
+  const out: string[] = [];
+  const stack: (GExpr | string)[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop() as GExpr | string;
+    if (typeof x === "string") {
+      out.push(x);
+      continue;
+    }
+    deadline?.tick("keying grammar expressions");
+    switch (x.type) {
+      case "literal":
+        out.push(`l${JSON.stringify(x.text)}`);
+        break;
+      case "token":
+        out.push(`t${JSON.stringify(x.text)}`);
+        break;
+      case "charClass":
+        out.push(`c[${x.ranges.join(",")}]`);
+        break;
+      case "ref":
+        out.push(`r${JSON.stringify(x.rule)}`);
+        break;
+      case "seq":
+      case "alt": {
+        out.push(x.type === "seq" ? "s(" : "a(");
+        const sep = x.type === "seq" ? " " : "|";
+        stack.push(")");
+        for (let i = x.items.length - 1; i >= 0; i--) {
+          stack.push(x.items[i]);
+          if (i > 0) stack.push(sep);
+        }
+        break;
+      }
+      case "repeat":
+        out.push(`p{${x.min},${x.max ?? ""}}(`);
+        stack.push(")", x.item);
+        break;
+    }
+  }
+  return out.join("");
+}
+
+/** `exprKey(e)`, memoized in `cache` (by identity: expressions are never mutated). */
+export function cachedKey(e: GExpr, cache: Map<GExpr, string> | WeakMap<GExpr, string>, deadline?: Deadline): string {
+  let k = cache.get(e);
+  if (k === undefined) cache.set(e, (k = exprKey(e, deadline)));
+  return k;
+}
+
+/** A canonical string of a whole grammar (root, then rules in order). */
+export function grammarKey(g: Grammar): string {
+  const parts = [`root=${g.root}`];
+  for (const [name, body] of g.rules) parts.push(`${name}=${exprKey(body)}`);
+  return parts.join("\n");
+}

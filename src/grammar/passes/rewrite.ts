@@ -1,0 +1,95 @@
+import type { GExpr, Ref } from "../Grammar.js";
+import { children, foldExpr } from "../analysis/foldExpr.js";
+import { alt, rep, seqOf } from "../build.js";
+import type { Deadline } from "../../Deadline.js";
+
+/**
+ * Rebuilds `e` bottom-up, replacing each ref by `f(ref)`; untouched subtrees keep their identity. Iterative (inlined
+ * rule chains nest deeper than the call stack); a subtree shared by several parents is rebuilt once.
+ */
+export function mapRefs(e: GExpr, f: (r: Ref) => GExpr): GExpr {
+  return foldExpr<GExpr>(e, (x, kids) => {
+    switch (x.type) {
+      case "ref":
+        return f(x);
+      case "seq":
+      case "alt":
+        return kids.every((k, i) => k === x.items[i]) ? x : { type: x.type, items: [...kids] };
+      case "repeat":
+        return kids[0] === x.item ? x : { type: "repeat", item: kids[0], min: x.min, max: x.max };
+      default:
+        return x;
+    }
+  });
+}
+
+/**
+ * Rebuilds `e` with the smart constructors of build.ts (flattening, literal merging); the language is unchanged.
+ * An expression the constructors leave as it is is returned itself (so a pass can tell "nothing changed" by
+ * identity). Nested sequences are flattened in one pass (an inlined chain of single-use rules nests them thousands
+ * deep, and rebuilding each level would copy the tail again: quadratic). `deadline` is ticked per node.
+ */
+export function simplify(e: GExpr, deadline?: Deadline): GExpr {
+  if (simplified.has(e)) return e;
+  const out = simplifyNode(e, deadline);
+  simplified.add(out);
+  return out;
+}
+
+/**
+ * Results of `simplify` (expressions are immutable, and simplify is idempotent): optimize's last round, which only
+ * confirms that nothing changes, does not walk every body again.
+ */
+const simplified = new WeakSet<GExpr>();
+
+function simplifyNode(e: GExpr, deadline?: Deadline): GExpr {
+  const tick = deadline ? () => deadline.tick("simplifying grammar rules") : undefined;
+  return foldExpr<GExpr>(
+    e,
+    (x, kids) => {
+      switch (x.type) {
+        case "seq":
+          // the kids are the sequence's flattened items
+          return unchanged(x, seqOf([...kids]));
+        case "alt":
+          return unchanged(x, alt(...kids));
+        case "repeat": {
+          const item = kids[0];
+          const r = rep(item, x.min, x.max);
+          return item === x.item && r.type === "repeat" && r.min === x.min && r.max === x.max ? x : r;
+        }
+        default:
+          return x;
+      }
+    },
+    new Map(),
+    tick,
+    (x) => (x.type === "seq" ? flatItems(x.items) : children(x)),
+  );
+}
+
+/**
+ * The items of nested sequences in order, without the sequences themselves, in one pass: an inlined chain of
+ * single-use rules nests them thousands deep, and flattening level by level would copy the tail again (quadratic).
+ */
+function flatItems(items: readonly GExpr[]): GExpr[] {
+  const parts: GExpr[] = [];
+  const stack: (readonly GExpr[] | number)[] = [items, 0];
+  while (stack.length) {
+    const i = stack.pop() as number;
+    const list = stack.pop() as readonly GExpr[];
+    if (i >= list.length) continue;
+    stack.push(list, i + 1);
+    const it = list[i];
+    if (it.type === "seq") stack.push(it.items, 0);
+    else parts.push(it);
+  }
+  return parts;
+}
+
+/** `e` itself when `r` (its rebuilt form) has the same type and the very same items. */
+function unchanged(e: GExpr & { items: readonly GExpr[] }, r: GExpr): GExpr {
+  if (r.type !== e.type) return r;
+  const items = (r as typeof e).items;
+  return items.length === e.items.length && items.every((it, i) => it === e.items[i]) ? e : r;
+}
