@@ -173,7 +173,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private scanText(s: string, i: number, final: boolean): { i: number; stop: boolean } {
     const open = this.state === "text" ? this.d.open : null;
     const p = open === null ? -1 : s.indexOf(open, i);
-    const f = this.out.hasTools ? s.indexOf(FENCE, i) : -1;
+    // searched only up to the marker, so the text between blocks is looked at once (no rescan of the rest per block)
+    const f = this.out.hasTools ? fenceBefore(s, i, p < 0 ? s.length : p) : -1;
     if (f >= 0 && (p < 0 || f < p)) {
       const resume = this.fenceResume !== null && this.fenceResume.at === this.pos + f ? this.fenceResume.searched - this.pos : 0;
       const fence = findFence(s, f, final, open, resume);
@@ -243,4 +244,10 @@ function heldPrefix(s: string, i: number, marker: string | null): number {
     if (marker.startsWith(s.slice(s.length - k))) return k;
   }
   return 0;
+}
+
+/** The first fence starting in `s[from, to)`, or -1. */
+function fenceBefore(s: string, from: number, to: number): number {
+  for (let k = from; k < to; k++) if (s.charCodeAt(k) === 0x60 && s.startsWith(FENCE, k)) return k;
+  return -1;
 }
