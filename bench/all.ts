@@ -57,6 +57,7 @@ await section("## llama.cpp's grammar sampler: toolgram's GBNF against llama.cpp
   return r.table;
 });
 await section("## Dataset validation", async () => (await import("./dataset.js")).runDatasetBench({ quick }));
+await section("## Playground in Chromium (bundle size, time to interactive)", async () => (await import("./playground.js")).runPlaygroundBench({ quick }));
 
 try {
   const { renderPlots } = await import("./plots.js");
