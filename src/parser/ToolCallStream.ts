@@ -9,6 +9,9 @@ import { decideStart, START_LOOKAHEAD } from "./scan/startDecision.js";
 import { joinCallUnits } from "./renderToolCalls.js";
 import { validatorsFor, type ToolValidators } from "./toolValidators.js";
 import { strictBlockCheck } from "./strictBlockCheck.js";
+import { resolveReasoning } from "../formats/resolveReasoning.js";
+import { ReasoningSplitter } from "./reasoning/ReasoningSplitter.js";
+import { withReasoning } from "./reasoning/withReasoning.js";
 import type {
   ParseIssue,
   ParseMode,
@@ -111,6 +114,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    * block's body, or a list element) that passes the schema check (see strictBlockCheck).
    */
   private readonly grammarCheck: ((unit: string) => boolean) | undefined;
+  /** Splits the reasoning block off the turn's start (null when the options ask for none). */
+  private readonly reasoning: ReasoningSplitter | null;
 
   constructor(options: ParseOptions = {}) {
     const d = describeFormat(options.format ?? "qwen3");
@@ -127,6 +132,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
     this.grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.state = d.open === null ? "start" : "text";
+    const reasoning = resolveReasoning(d, options);
+    this.reasoning = reasoning === null ? null : new ReasoningSplitter(reasoning, d);
   }
 
   private validatesCleanly(call: { name: string; arguments: unknown }): boolean {
@@ -146,7 +153,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   /** Feeds a chunk of model output; returns the events it completes. */
   push(chunk: string): StreamEvent<T>[] {
     if (this.flushed) return [];
-    this.pending += chunk;
+    this.pending += this.splitReasoning(chunk, false);
     this.run(false);
     return this.take();
   }
@@ -155,6 +162,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   flush(): StreamEvent<T>[] {
     if (this.flushed) return [];
     this.flushed = true;
+    this.pending += this.splitReasoning("", true);
     this.run(true);
     // The canonical reply (and the compiled grammar) ends with its last call: only separators come between blocks.
     if (this.mode === "strict" && this.blocksSeen > 0 && this.sepText !== "") {
@@ -166,13 +174,24 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   /** Ends the input (flushing if needed) and returns the result, equal to `parseToolCalls` of all pushed text. */
   end(): ParseResult<T> {
     if (!this.flushed) this.flush();
-    this.result ??= {
-      content: this.contentParts.join(""),
-      calls: this.calls,
-      issues: this.issues,
-      dropped: this.dropped,
-    };
+    this.result ??= withReasoning(
+      {
+        content: this.contentParts.join(""),
+        calls: this.calls,
+        issues: this.issues,
+        dropped: this.dropped,
+      },
+      this.reasoning,
+    );
     return this.result;
+  }
+
+  /** The reasoning block's text goes out as `reasoning` events; what follows it is parsed. */
+  private splitReasoning(chunk: string, final: boolean): string {
+    if (this.reasoning === null) return chunk;
+    const step = this.reasoning.push(chunk, final);
+    if (step.reasoningDelta !== "") this.events.push({ type: "reasoning", delta: step.reasoningDelta });
+    return step.rest;
   }
 
   private take(): StreamEvent<T>[] {
