@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolgramError } from "../src/errors.js";
 import { formatFromProbe, type TemplateFormat } from "../src/templates/formatFromChatTemplate.js";
+import { KNOWN_FORMATS } from "../src/templates/knownFormats.js";
 import { probeTemplate, PROBE, type TemplateProbe } from "../src/templates/probeTemplate.js";
 import { llamaCppSource, type LlamaCppSource } from "../src/testing/llamaCppSource.js";
 import { OUTPUTS_DIR, type ChatOutputCase } from "./extract-chat-outputs.js";
@@ -69,7 +70,7 @@ export function judgeTemplate(file: string, source: string): TemplateOutcome {
         ? diagnose(source, probe.toolCallsError.replace(/^the chat template fails to render: /, ""))
         : source.includes("tool_calls")
           ? "the assistant turn does not show the tool call"
-          : "the template never reads `tool_calls` (calls would be plain content)";
+          : "the template never reads `tool_calls` (a model's calls would be plain content)";
     return { file, renders: true, rendersToolCalls: false, probe, reason: why };
   }
   try {
@@ -141,7 +142,13 @@ function section(o: TemplateOutcome): string {
     out.push(`- **tool calls not recognised**: ${o.reason}`);
   } else {
     const aliases = f.aliases.length ? ` (aliases: ${f.aliases.join(", ")})` : "";
-    out.push(`- format: **${f.format}**${f.implemented ? " — implemented in toolgram today" : " — proposed"}${aliases}`);
+    const today = KNOWN_FORMATS.find((k) => k.name === f.format)?.exact !== undefined;
+    const status = f.implemented
+      ? " — implemented in toolgram today, this exact layout"
+      : today
+        ? " — toolgram's format of that name, but this template's layout differs from it (see the markers)"
+        : " — proposed";
+    out.push(`- format: **${f.format}**${status}${aliases}`);
     const r = f.reasoningMarkers;
     out.push(`- reasoning: **${f.reasoning}**` + (f.reasoning === "none" ? "" : `; start ${code(r.start)}, end before calls ${code(r.end)}` + (r.endBeforeContent !== undefined ? `, end before content ${code(r.endBeforeContent)}` : "") + (r.inferred ? " (inferred from the generation prompts; the template never shows past reasoning)" : "")));
     const m = f.markers;

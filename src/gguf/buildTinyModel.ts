@@ -50,7 +50,7 @@ export function tinyModelPath(seed = 0): string {
 }
 
 /** Token pieces and llama.cpp token types, padded to the model's logit count. */
-export function qwen3Vocabulary(tokenizer: HfTokenizerJson, size: number): { tokens: string[]; types: number[] } {
+function qwen3Vocabulary(tokenizer: HfTokenizerJson, size: number): { tokens: string[]; types: number[] } {
   const tokens: (string | undefined)[] = new Array(size).fill(undefined);
   const types: number[] = new Array(size).fill(GgufTokenType.unused);
   const place = (id: number, piece: string, type: number): void => {
