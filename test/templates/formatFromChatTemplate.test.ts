@@ -120,6 +120,27 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     expect(misses.length, misses.join("\n")).toBeLessThanOrEqual(2);
   });
 
+  it("llama.cpp's real outputs with reasoning close it with the reasoning end marker read here", ({ skip }) => {
+    if (src === undefined) skip();
+    let checked = 0;
+    const misses: string[] = [];
+    for (const file of readdirSync(OUTPUTS_DIR).filter((f) => f.endsWith(".json") && f !== "tools.json")) {
+      const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as { template: string; cases: ChatOutputCase[] };
+      const format = outcomes.find((o) => `models/templates/${o.file}` === fixture.template)?.format;
+      const end = format?.reasoningMarkers.end.trim() ?? "";
+      if (format === undefined || format.reasoning === "none" || end === "") continue;
+      for (const c of fixture.cases) {
+        // continuations start mid-reply, after a prefilled reasoning block
+        if (!c.expect?.reasoning || "is_partial" in c.settings || "continue_final_message" in c.settings) continue;
+        checked++;
+        if (!c.text.includes(end)) misses.push(`${fixture.template}:${c.line} lacks ${JSON.stringify(end)}`);
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(99);
+    // a ratchet: the misses are llama.cpp's tolerance cases (reasoning the model never closed)
+    expect(misses.length, misses.join("\n")).toBeLessThanOrEqual(3);
+  });
+
   it("where it says `implemented`, toolgram's renderer writes the template's calls byte for byte", ({ skip }) => {
     if (src === undefined) skip();
     const implemented = outcomes.filter((o) => o.format?.implemented);
