@@ -26,6 +26,8 @@ export interface CompiledGrammarInit {
   compileSteps: number;
   /** The reasoning block the turn starts with (absent: none). */
   reasoning?: ResolvedReasoning | null;
+  /** The compile's `limits.maxAutomatonStates`: the cap of every matcher's automaton. */
+  maxAutomatonStates?: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export class CompiledGrammar {
    */
   readonly reasoning: ResolvedReasoning | null;
   private readonly jsonSchema: JsonValue;
+  private readonly maxAutomatonStates: number | undefined;
   private gbnf: string | undefined;
   private regex: string | undefined;
   private acceptor: Acceptor | undefined;
@@ -67,6 +70,7 @@ export class CompiledGrammar {
     this.specialTokens = init.specialTokens;
     this.compileSteps = init.compileSteps;
     this.reasoning = init.reasoning ?? null;
+    this.maxAutomatonStates = init.maxAutomatonStates;
   }
 
   /** GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). */
@@ -100,6 +104,8 @@ export class CompiledGrammar {
    * automaton and its mask table are shared.
    */
   createMatcher(vocab: Vocabulary, options: MatcherOptions = {}): TokenMatcher {
-    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...options });
+    // the compile's limits.maxAutomatonStates caps the matcher too (the error it raises names that option)
+    const maxStates = this.maxAutomatonStates === undefined ? {} : { maxStates: this.maxAutomatonStates };
+    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...maxStates, ...options });
   }
 }

@@ -109,6 +109,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     specialTokens,
     compileSteps: deadline.stepsTaken,
     reasoning,
+    maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
 }
 
@@ -136,6 +137,7 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
     jsonSchema: copy,
     specialTokens: "token-or-text",
     compileSteps: deadline.stepsTaken,
+    maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
 }
 
