@@ -188,7 +188,7 @@ export async function runLlamaSamplerBench(opts: { quick: boolean }): Promise<Ll
     const texts = opts.quick ? weatherCalls().slice(0, 2) : weatherCalls();
     const calls = texts.map((t) => model.tokenize(t, true) as Token[]);
     const prompt = model.tokenize("<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n", true) as Token[];
-    const rounds = opts.quick ? 1 : 5;
+    const rounds = opts.quick ? 1 : 3;
     // interleaved rounds, so that load from other processes falls on every grammar alike
     const totals = new Map<string, { ms: number; tokens: number; diverged: number }>();
     const usable = [];

@@ -168,14 +168,19 @@ async function main(): Promise<void> {
 
   // Tool sets at scale (bench/data): the GitHub MCP server's 117 tools and 500 tools composed from public MCP lists.
   // Calls are sampled from the compiled grammar (seeded), so they are valid by construction and cover every tool kind.
-  const scaleSets: [string, () => unknown[]][] = [
-    ["mcp 117 tools (GitHub)", () => githubMcpTools()],
-    ["mcp 500 tools", () => composedMcpTools(500)],
+  // The 500-tool set once with the default limits (no matcher today: LIMIT_AUTOMATON_SIZE) and once with
+  // limits.maxAutomatonStates raised, to show what its matcher costs when it is allowed to be built.
+  const scaleSets: [string, () => unknown[], number | undefined][] = [
+    ["mcp 117 tools (GitHub)", () => githubMcpTools(), undefined],
+    ["mcp 500 tools", () => composedMcpTools(500), undefined],
+    ["mcp 500 tools, maxAutomatonStates 1M", () => composedMcpTools(500), 1_000_000],
   ];
-  for (const [name, make] of scaleSets) {
+  for (const [name, make, maxAutomatonStates] of scaleSets) {
+    if (QUICK && maxAutomatonStates !== undefined) continue;
     const tools = make();
     // the compile-time limit (5 s by default) is lifted: on a loaded machine the 500-tool compile can pass it
-    const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } } as const;
+    const limits = { maxCompileMs: 600_000, ...(maxAutomatonStates ? { maxAutomatonStates } : {}) };
+    const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits } as const;
     const sample = compileTools(tools, policy);
     const srnd = prng(11);
     const instances: Instance[] = [];
@@ -188,7 +193,7 @@ async function main(): Promise<void> {
       // a fresh tools array each time: nothing cached from an earlier compile
       ours: fromCompiled(() => compileTools(make(), policy)),
       // XGrammar's EBNF compile of these grammars takes tens of seconds: full runs only
-      xg: QUICK ? undefined : (c) => c.compileGrammar(toGbnf(compileTools(make(), policy).grammar)),
+      xg: QUICK || maxAutomatonStates !== undefined ? undefined : (c) => c.compileGrammar(toGbnf(compileTools(make(), policy).grammar)),
       instances,
       scale: { tools: tools.length },
     });

@@ -23,6 +23,8 @@ export interface CompiledGrammarInit {
   specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (see `limits.maxCompileSteps`). */
   compileSteps: number;
+  /** The compile's `limits.maxAutomatonStates`: the cap of every matcher's automaton. */
+  maxAutomatonStates?: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export class CompiledGrammar {
   /** Work steps the compile spent (the deterministic unit of `limits.maxCompileSteps`). */
   readonly compileSteps: number;
   private readonly jsonSchema: JsonValue;
+  private readonly maxAutomatonStates: number | undefined;
   private gbnf: string | undefined;
   private regex: string | undefined;
   private acceptor: Acceptor | undefined;
@@ -58,6 +61,7 @@ export class CompiledGrammar {
     this.jsonSchema = init.jsonSchema;
     this.specialTokens = init.specialTokens;
     this.compileSteps = init.compileSteps;
+    this.maxAutomatonStates = init.maxAutomatonStates;
   }
 
   /** GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). */
@@ -91,6 +95,8 @@ export class CompiledGrammar {
    * automaton and its mask table are shared.
    */
   createMatcher(vocab: Vocabulary, options: MatcherOptions = {}): TokenMatcher {
-    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...options });
+    // the compile's limits.maxAutomatonStates caps the matcher too (the error it raises names that option)
+    const maxStates = this.maxAutomatonStates === undefined ? {} : { maxStates: this.maxAutomatonStates };
+    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...maxStates, ...options });
   }
 }

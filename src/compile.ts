@@ -105,6 +105,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, envelope.description),
     specialTokens,
     compileSteps: deadline.stepsTaken,
+    maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
 }
 
@@ -132,6 +133,7 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
     jsonSchema: copy,
     specialTokens: "token-or-text",
     compileSteps: deadline.stepsTaken,
+    maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
 }
 
