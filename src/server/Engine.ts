@@ -8,6 +8,8 @@ export interface EngineRequest {
   readonly grammar: CompiledGrammar | undefined;
   /** The token budget: a constrained turn is finished within it where the engine can steer (in process). */
   readonly maxTokens: number;
+  /** The budget is the server's default, not the client's: shrink it to what the context has left. */
+  readonly fitBudgetToContext: boolean;
   readonly temperature: number;
   readonly topP: number | undefined;
   readonly seed: number;
