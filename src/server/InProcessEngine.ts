@@ -65,6 +65,11 @@ export class InProcessEngine implements Engine {
     this.free = Array.from({ length: slots }, () => context.getSequence());
   }
 
+  /** The model's chat template (GGUF `tokenizer.chat_template`), if it has one. */
+  get chatTemplate(): string | undefined {
+    return this.vocab.chatTemplate;
+  }
+
   static async load(options: InProcessEngineOptions): Promise<InProcessEngine> {
     const model = await loadLlamaModel(options.modelPath);
     const parallel = options.parallel ?? 1;
