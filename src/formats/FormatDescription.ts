@@ -58,7 +58,7 @@ export interface FormatDescription {
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit;
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NameThenJsonUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
@@ -90,6 +90,17 @@ export interface JsonObjectUnit {
  */
 export interface PythonCallUnit {
   readonly kind: "python-call";
+}
+
+/**
+ * The tool's name, a marker, then the arguments as a JSON object in `canonicalJson`'s spelling: Mistral v11's
+ * `get_weather[ARGS]{"city": "Paris"}`. The parser reads the name up to the marker, so tool names must match
+ * `namePattern` (compiling refuses others with INVALID_TOOL).
+ */
+export interface NameThenJsonUnit {
+  readonly kind: "name-then-json";
+  readonly argumentsMarker: string;
+  readonly namePattern: RegExp;
 }
 
 /** The kinds of call unit (`unit.kind`). */
