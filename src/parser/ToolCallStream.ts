@@ -13,6 +13,9 @@ import { decideStart, START_LOOKAHEAD } from "./scan/startDecision.js";
 import { strictBlockCheck } from "./strictBlockCheck.js";
 import { validatorsFor } from "./toolValidators.js";
 import type { ParseOptions, ParseResult, StreamEvent, ToolCallConstraint, ToolCallShape } from "./types.js";
+import { resolveReasoning } from "../formats/resolveReasoning.js";
+import { ReasoningSplitter } from "./reasoning/ReasoningSplitter.js";
+import { withReasoning } from "./reasoning/withReasoning.js";
 
 /** Strict mode compares the text between blocks with the separator; longer text is not kept. */
 const MAX_SEPARATOR_CAPTURE = 64;
@@ -54,6 +57,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   /** An undecided code block (held back from `at`), searched up to `searched` (absolute offsets). */
   private fenceResume: { at: number; searched: number } | null = null;
   private result: ParseResult<T> | undefined;
+  /** Splits the reasoning block off the turn's start (null when the options ask for none). */
+  private readonly reasoning: ReasoningSplitter | null;
 
   constructor(options: ParseOptions = {}) {
     const d = describeFormat(options.format ?? "qwen3");
@@ -70,12 +75,14 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.out = new CallCollector<T>(mode, validators, grammarCheck);
     this.state = d.open === null ? "start" : "text";
+    const reasoning = resolveReasoning(d, options);
+    this.reasoning = reasoning === null ? null : new ReasoningSplitter(reasoning, d);
   }
 
   /** Feeds a chunk of model output; returns the events it completes. */
   push(chunk: string): StreamEvent<T>[] {
     if (this.flushed) return [];
-    this.pending += chunk;
+    this.pending += this.splitReasoning(chunk, false);
     this.run(false);
     return this.out.take();
   }
@@ -84,6 +91,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   flush(): StreamEvent<T>[] {
     if (this.flushed) return [];
     this.flushed = true;
+    this.pending += this.splitReasoning("", true);
     this.run(true);
     // The canonical reply (and the compiled grammar) ends with its last call: only separators come between blocks.
     if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== "") {
@@ -95,13 +103,24 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   /** Ends the input (flushing if needed) and returns the result, equal to `parseToolCalls` of all pushed text. */
   end(): ParseResult<T> {
     if (!this.flushed) this.flush();
-    this.result ??= {
-      content: this.contentParts.join(""),
-      calls: this.out.calls,
-      issues: this.out.issues,
-      dropped: this.out.dropped,
-    };
+    this.result ??= withReasoning(
+      {
+        content: this.contentParts.join(""),
+        calls: this.out.calls,
+        issues: this.out.issues,
+        dropped: this.out.dropped,
+      },
+      this.reasoning,
+    );
     return this.result;
+  }
+
+  /** The reasoning block's text goes out as `reasoning` events; what follows it is parsed. */
+  private splitReasoning(chunk: string, final: boolean): string {
+    if (this.reasoning === null) return chunk;
+    const step = this.reasoning.push(chunk, final);
+    if (step.reasoningDelta !== "") this.out.reasoning(step.reasoningDelta);
+    return step.rest;
   }
 
   private text(s: string): void {

@@ -65,6 +65,11 @@ export class InProcessEngine implements Engine {
     this.free = Array.from({ length: slots }, () => context.getSequence());
   }
 
+  /** The model's chat template (GGUF `tokenizer.chat_template`), if it has one. */
+  get chatTemplate(): string | undefined {
+    return this.vocab.chatTemplate;
+  }
+
   static async load(options: InProcessEngineOptions): Promise<InProcessEngine> {
     const model = await loadLlamaModel(options.modelPath);
     const parallel = options.parallel ?? 1;
@@ -118,9 +123,11 @@ export class InProcessEngine implements Engine {
     const tokens = this.tokenizePrompt(request.prompt);
     const sequence = this.takeSequence(tokens);
     try {
-      if (tokens.length + request.maxTokens > sequence.contextSize) {
+      const room = sequence.contextSize - tokens.length;
+      const maxTokens = request.fitBudgetToContext ? Math.min(request.maxTokens, room) : request.maxTokens;
+      if (maxTokens < 1 || tokens.length + maxTokens > sequence.contextSize) {
         throw badRequest(
-          `This model's context holds ${sequence.contextSize} tokens; the prompt has ${tokens.length} and the budget asks for ${request.maxTokens} more. Shorten the messages or lower max_completion_tokens.`,
+          `This model's context holds ${sequence.contextSize} tokens; the prompt has ${tokens.length} and the budget asks for ${Math.max(1, maxTokens)} more. Shorten the messages or lower max_completion_tokens.`,
           "messages",
           "context_length_exceeded",
         );
@@ -137,7 +144,7 @@ export class InProcessEngine implements Engine {
         prompt: tokens,
         sequence,
         keepPrefix: true,
-        maxTokens: request.maxTokens,
+        maxTokens,
         temperature: request.temperature,
         seed: request.seed,
         ...(request.topP === undefined ? {} : { topP: request.topP }),

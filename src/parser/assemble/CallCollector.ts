@@ -30,6 +30,11 @@ export class CallCollector<T extends ToolCallConstraint = ToolCallShape> impleme
     private readonly grammarCheck: ((unit: string) => boolean) | undefined,
   ) {}
 
+  /** Reasoning text (the block before the turn, see ReasoningSplitter). */
+  reasoning(delta: string): void {
+    this.events.push({ type: "reasoning", delta });
+  }
+
   /** The events collected since the last call. */
   take(): StreamEvent<T>[] {
     const ev = this.events;
