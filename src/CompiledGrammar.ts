@@ -1,5 +1,6 @@
 import { createMatcher as createTokenMatcher, type MatcherOptions } from "./automaton/createMatcher.js";
 import type { TokenMatcher } from "./automaton/TokenMatcher.js";
+import { Deadline, type CompileBudget } from "./Deadline.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { toGbnf } from "./emit/toGbnf.js";
 import { toRegex } from "./emit/toRegex.js";
@@ -23,6 +24,8 @@ export interface CompiledGrammarInit {
   specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (see `limits.maxCompileSteps`). */
   compileSteps: number;
+  /** The compile's budget, given again to each emitter and matcher construction run later on this grammar. */
+  budget: CompileBudget;
 }
 
 /**
@@ -44,6 +47,7 @@ export class CompiledGrammar {
   readonly specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (the deterministic unit of `limits.maxCompileSteps`). */
   readonly compileSteps: number;
+  private readonly budget: CompileBudget;
   private readonly jsonSchema: JsonValue;
   private gbnf: string | undefined;
   private regex: string | undefined;
@@ -58,16 +62,20 @@ export class CompiledGrammar {
     this.jsonSchema = init.jsonSchema;
     this.specialTokens = init.specialTokens;
     this.compileSteps = init.compileSteps;
+    this.budget = { maxCompileSteps: init.budget.maxCompileSteps, maxCompileMs: init.budget.maxCompileMs };
   }
 
-  /** GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). */
+  /**
+   * GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). Printing gets the
+   * compile's limits as its own budget (LIMIT_COMPILE_STEPS / LIMIT_COMPILE_TIME).
+   */
   toGbnf(): string {
-    return (this.gbnf ??= toGbnf(this.grammar));
+    return (this.gbnf ??= toGbnf(this.grammar, Deadline.fromLimits(this.budget)));
   }
 
   /** An ECMAScript-compatible regex of the whole language; throws ToolgramError NOT_REGULAR for recursive schemas. */
   toRegex(): string {
-    return (this.regex ??= toRegex(this.grammar));
+    return (this.regex ??= toRegex(this.grammar, Deadline.fromLimits(this.budget)));
   }
 
   /**
@@ -88,9 +96,9 @@ export class CompiledGrammar {
 
   /**
    * A token matcher for one decoding sequence over `vocab`. Cheap after the first call per vocabulary: the
-   * automaton and its mask table are shared.
+   * automaton and its mask table are shared. Building the automaton gets the compile's limits as its own budget.
    */
   createMatcher(vocab: Vocabulary, options: MatcherOptions = {}): TokenMatcher {
-    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...options });
+    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...options }, this.budget);
   }
 }
