@@ -133,7 +133,7 @@ describe("exploding shapes are refused within the budget, in every stage", () =>
       const e = refusal(() => compileSchema(shape(), { limits: { maxCompileSteps: STEPS, maxCompileMs: Number.POSITIVE_INFINITY } }));
       expect(e.code).toBe("LIMIT_COMPILE_STEPS");
       expect(e.message).toContain(`more than ${STEPS} work steps`);
-    });
+    }, 120_000);
   }
 
   // the clock: a refusal with its code, not a speed verdict (the bound is many times the budget, for loaded machines)
@@ -164,5 +164,5 @@ describe("exploding shapes are refused within the budget, in every stage", () =>
     const tight = compileSchema(long, { limits: { maxCompileSteps: need + 1_000, maxCompileMs: Number.POSITIVE_INFINITY } });
     expect(refusal(() => tight.createMatcher(tinyVocab())).message).toMatch(/while building the token automaton/);
     expect(compileSchema(long).createMatcher(tinyVocab()).acceptString('{"s": "abc"}')).toBe(true);
-  });
+  }, 120_000);
 });
