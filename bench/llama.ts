@@ -17,7 +17,7 @@ import { loadLlamaModel } from "../src/llama-cpp/loadNodeLlamaCpp.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export async function runLlamaBench(opts: { quick: boolean }): Promise<string> {
+export async function runLlamaBench(opts: { quick: boolean }): Promise<{ table: string; rows: { label: string; tokensPerSecond: number }[] }> {
   const tiny = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) });
   const model = await loadLlamaModel(tiny.path);
   try {
@@ -79,7 +79,7 @@ export async function runLlamaBench(opts: { quick: boolean }): Promise<string> {
       const pct = r.engine === "none" ? "—" : `${(((per - base) / base) * 100).toFixed(0)} %`;
       lines.push(`| ${r.label} | ${r.tokens} | ${(r.tokens / (r.ms / 1000)).toFixed(0)} | ${per.toFixed(2)} | ${over} | ${pct} |`);
     }
-    return lines.join("\n");
+    return { table: lines.join("\n"), rows: rows.map((r) => ({ label: r.label, tokensPerSecond: r.tokens / (r.ms / 1000) })) };
   } finally {
     await model.dispose();
   }

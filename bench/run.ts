@@ -23,7 +23,8 @@ import { canonicalJson, type JsonValue } from "../src/json.js";
 import { Vocabulary } from "../src/vocab/Vocabulary.js";
 import { twentyToolGrammar, twentyTools } from "./handGrammars.js";
 import { loadXGrammar, type XgCompiler, type XGrammar } from "./loadXGrammar.js";
-import { prng, sampleArguments, twentyOpenAiTools } from "./toolSets.js";
+import { composedMcpTools, githubMcpTools, prng, sampleArguments, twentyOpenAiTools } from "./toolSets.js";
+import { sampleGrammar } from "../src/testing/sampleGrammar.js";
 
 const QUICK = process.argv.includes("--quick");
 const SKIP_XG = process.argv.includes("--no-xgrammar");
@@ -59,14 +60,21 @@ interface Workload {
   ours: () => { grammar: Grammar; matcher: () => TokenMatcher; accepts: (t: string) => boolean; specialTokens: "token-or-text" | "token-only" };
   xg: ((c: XgCompiler) => Promise<{ dispose(): void }>) | undefined;
   instances: Instance[];
+  /** A tool set at scale: reported in its own table (compile time, GBNF size), kept out of the "all" row. */
+  scale?: { tools: number };
 }
 
 interface EngineStats {
   firstMaskMs: number[];
+  compileMs: number[];
   maskUs: number[];
   memBytes: number[];
+  gbnfBytes: number[];
+  /** Why no matcher could be built (an error code), per grammar that failed. */
+  failures: string[];
 }
-const newStats = (): EngineStats => ({ firstMaskMs: [], maskUs: [], memBytes: [] });
+const newStats = (): EngineStats => ({ firstMaskMs: [], compileMs: [], maskUs: [], memBytes: [], gbnfBytes: [], failures: [] });
+const NO_STATS = newStats();
 
 async function main(): Promise<void> {
   const dir = qwenDir();
@@ -158,6 +166,39 @@ async function main(): Promise<void> {
     });
   }
 
+  // Tool sets at scale (bench/data): the GitHub MCP server's 117 tools and 500 tools composed from public MCP lists.
+  // Calls are sampled from the compiled grammar (seeded), so they are valid by construction and cover every tool kind.
+  // The 500-tool set once with the default limits (no matcher today: LIMIT_AUTOMATON_SIZE) and once with
+  // limits.maxAutomatonStates raised, to show what its matcher costs when it is allowed to be built.
+  const scaleSets: [string, () => unknown[], number | undefined][] = [
+    ["mcp 117 tools (GitHub)", () => githubMcpTools(), undefined],
+    ["mcp 500 tools", () => composedMcpTools(500), undefined],
+    ["mcp 500 tools, maxAutomatonStates 1M", () => composedMcpTools(500), 1_000_000],
+  ];
+  for (const [name, make, maxAutomatonStates] of scaleSets) {
+    if (QUICK && maxAutomatonStates !== undefined) continue;
+    const tools = make();
+    // the compile-time limit (5 s by default) is lifted: on a loaded machine the 500-tool compile can pass it
+    const limits = { maxCompileMs: 600_000, ...(maxAutomatonStates ? { maxAutomatonStates } : {}) };
+    const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits } as const;
+    const sample = compileTools(tools, policy);
+    const srnd = prng(11);
+    const instances: Instance[] = [];
+    for (let i = 0; i < (QUICK ? 2 : 12); i++) {
+      const text = sampleGrammar(sample.grammar, srnd, { extraRepeats: 1, maxLength: 600 });
+      if (text !== undefined) instances.push({ text, ids: encode(text) });
+    }
+    workloads.push({
+      name: `${name}: ${tools.length}`,
+      // a fresh tools array each time: nothing cached from an earlier compile
+      ours: fromCompiled(() => compileTools(make(), policy)),
+      // XGrammar's EBNF compile of these grammars takes tens of seconds: full runs only
+      xg: QUICK || maxAutomatonStates !== undefined ? undefined : (c) => c.compileGrammar(toGbnf(compileTools(make(), policy).grammar)),
+      instances,
+      scale: { tools: tools.length },
+    });
+  }
+
   // warm-up (JIT for toolgram, first-use costs for both): a small grammar compiled and decoded a little, untimed
   {
     const w = compileTools(openAi.slice(0, 3), { format: "qwen3" });
@@ -176,6 +217,7 @@ async function main(): Promise<void> {
     }
   }
 
+  const scaleGroups = new Set(workloads.filter((w) => w.scale).map((w) => w.name.split(":")[0]));
   const ours = newStats();
   const theirs = newStats();
   const perGroup = new Map<string, { ours: EngineStats; xg: EngineStats }>();
@@ -188,35 +230,84 @@ async function main(): Promise<void> {
   const bits = new Uint32Array(WORDS);
   const problems: string[] = [];
 
+  // ---- scaling with the number of tools: time to first mask for the first n tools of the composed MCP set ----
+  const scaling: { tools: number; toolgramMs: number; xgrammarMs: number; toolgramFailure?: string }[] = [];
+  for (const n of QUICK ? [5] : [5, 10, 20, 50, 117, 200, 300, 400, 500]) {
+    const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } } as const;
+    const a0 = now();
+    let toolgramMs = NaN;
+    let toolgramFailure: string | undefined;
+    try {
+      const c = compileTools(composedMcpTools(n), policy);
+      c.createMatcher(vocab).fillNextTokenBitmask(bits);
+      toolgramMs = now() - a0;
+    } catch (e) {
+      toolgramFailure = (e as { code?: string }).code ?? String(e).slice(0, 60);
+    }
+    let xgrammarMs = NaN;
+    // XGrammar's EBNF compile takes tens of seconds past ~100 tools here and its WASM build fails on the 500-tool
+    // grammar (after which the module is unusable): it is measured up to the 117-tool size
+    if (compiler && xg && n <= 117 && !QUICK) {
+      const b0 = now();
+      try {
+        const xc = await compiler.compileGrammar(toGbnf(compileTools(composedMcpTools(n), policy).grammar));
+        const xm = await xg.GrammarMatcher.createGrammarMatcher(xc);
+        await xm.getNextTokenBitmask();
+        xgrammarMs = now() - b0;
+        xm.dispose();
+        xc.dispose();
+      } catch {
+        // counted as n/a
+      }
+    }
+    scaling.push({ tools: n, toolgramMs, xgrammarMs, ...(toolgramFailure ? { toolgramFailure } : {}) });
+  }
+
   for (const w of workloads) {
     const group = w.name.split(":")[0];
     if (!perGroup.has(group)) perGroup.set(group, { ours: newStats(), xg: newStats() });
     const gs = perGroup.get(group)!;
+    // tool sets at scale get their own table; the "all" row stays comparable with earlier baselines
+    const allOurs = w.scale ? NO_STATS : ours;
+    const allTheirs = w.scale ? NO_STATS : theirs;
     // time to first mask, ours: compile + matcher + first mask (fresh grammar object, so nothing is cached)
     const a0 = now();
     const o = w.ours();
-    const m0 = o.matcher();
-    m0.fillNextTokenBitmask(bits);
-    const firstOurs = now() - a0;
-    ours.firstMaskMs.push(firstOurs);
-    gs.ours.firstMaskMs.push(firstOurs);
+    const compiledOurs = now() - a0;
+    let oursFailed = false;
+    try {
+      const m0 = o.matcher();
+      m0.fillNextTokenBitmask(bits);
+      const firstOurs = now() - a0;
+      allOurs.firstMaskMs.push(firstOurs);
+      gs.ours.firstMaskMs.push(firstOurs);
+    } catch (e) {
+      // a tool set too large for a matcher: reported as such, XGrammar is still measured on it
+      oursFailed = true;
+      gs.ours.failures.push((e as { code?: string }).code ?? String(e).slice(0, 60));
+    }
+    gs.ours.compileMs.push(compiledOurs);
+    if (w.scale) gs.ours.gbnfBytes.push(Buffer.byteLength(toGbnf(o.grammar)));
     let xgc: { dispose(): void } | undefined;
     if (compiler && xg && w.xg) {
       const b0 = now();
       try {
         xgc = await w.xg(compiler);
+        gs.xg.compileMs.push(now() - b0);
         const xm = await xg.GrammarMatcher.createGrammarMatcher(xgc);
         await xm.getNextTokenBitmask();
         const firstXg = now() - b0;
-        theirs.firstMaskMs.push(firstXg);
+        allTheirs.firstMaskMs.push(firstXg);
         gs.xg.firstMaskMs.push(firstXg);
         xm.dispose();
       } catch (e) {
         problems.push(`${w.name}: XGrammar failed to compile (${String(e).slice(0, 80)})`);
+        gs.xg.failures.push(String(e).slice(0, 60));
         xgc = undefined;
       }
     }
     for (const inst of w.instances) {
+      if (oursFailed) break;
       if (!o.accepts(inst.text)) {
         skipped++;
         continue;
@@ -229,7 +320,7 @@ async function main(): Promise<void> {
         const s = now();
         m.fillNextTokenBitmask(bits);
         const dt = (now() - s) * 1000;
-        ours.maskUs.push(dt);
+        allOurs.maskUs.push(dt);
         gs.ours.maskUs.push(dt);
         steps++;
         if (!bitOf(bits, id)) {
@@ -241,7 +332,7 @@ async function main(): Promise<void> {
           const x0 = now();
           const xb = await xm.getNextTokenBitmask();
           const xdt = (now() - x0) * 1000;
-          theirs.maskUs.push(xdt);
+          allTheirs.maskUs.push(xdt);
           gs.xg.maskUs.push(xdt);
           let diff = 0;
           for (let i = 0; i < WORDS; i++) {
@@ -270,10 +361,12 @@ async function main(): Promise<void> {
       }
       xm?.dispose();
     }
-    const auto = compileAutomaton(o.grammar, { specialTokens: o.specialTokens });
-    const mem = auto.memoryBytes() + maskTableFor(auto, vocab).memoryBytes();
-    ours.memBytes.push(mem);
-    gs.ours.memBytes.push(mem);
+    if (!oursFailed) {
+      const auto = compileAutomaton(o.grammar, { specialTokens: o.specialTokens });
+      const mem = auto.memoryBytes() + maskTableFor(auto, vocab).memoryBytes();
+      allOurs.memBytes.push(mem);
+      gs.ours.memBytes.push(mem);
+    }
     xgc?.dispose();
   }
 
@@ -290,16 +383,54 @@ async function main(): Promise<void> {
     "",
     "| workload | engine | first mask p50 (ms) | first mask p99 (ms) | mask p50 (µs) | mask p99 (µs) | mask max (µs) | memory (MB) |",
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
-    ...[...perGroup].flatMap(([g, s]) => row(g, s.ours, s.xg)),
+    ...[...perGroup].filter(([g]) => !scaleGroups.has(g)).flatMap(([g, s]) => row(g, s.ours, s.xg)),
     ...row("all", ours, theirs),
     "",
     `${workloads.length} grammars, ${steps} steps, ${skipped} instances skipped (not in the compiled language). ` +
       `Correctness mismatches: ${mismatches}. XGrammar: masks differ from ours at ${xgDisagreeSteps} steps (${xgDisagreeIds} token ids in all), ` +
       `rejects the true token in ${xgRejectsTrue} instances (compared no further).`,
   ];
+  const fails = (x: EngineStats): string => (x.failures.length ? `fails: ${x.failures[0]}` : "");
+  const scaleRow = (name: string, o: EngineStats, x: EngineStats): string[] => {
+    const cell = (st: EngineStats, v: string): string => (st.failures.length && st.firstMaskMs.length === 0 ? fails(st) : v);
+    return [
+      `| ${name} | toolgram | ${f(pct(o.compileMs, 0.5))} | ${cell(o, f(pct(o.firstMaskMs, 0.5)))} | ${cell(o, f(pct(o.maskUs, 0.5)))} | ${cell(o, f(pct(o.maskUs, 0.99)))} | ${cell(o, f(pct(o.memBytes, 0.5) / 1e6, 2))} | ${f(pct(o.gbnfBytes, 0.5) / 1024)} |`,
+      `| ${name} | XGrammar | ${cell(x, f(pct(x.compileMs, 0.5)))} | ${cell(x, f(pct(x.firstMaskMs, 0.5)))} | ${cell(x, f(pct(x.maskUs, 0.5)))} | ${cell(x, f(pct(x.maskUs, 0.99)))} | n/a | (same GBNF) |`,
+      `| ${name} | ratio | ${ratio(pct(o.compileMs, 0.5), pct(x.compileMs, 0.5))} | ${ratio(pct(o.firstMaskMs, 0.5), pct(x.firstMaskMs, 0.5))} | ${ratio(pct(o.maskUs, 0.5), pct(x.maskUs, 0.5))} | ${ratio(pct(o.maskUs, 0.99), pct(x.maskUs, 0.99))} | | |`,
+    ];
+  };
+  lines2.push(
+    "",
+    "### Tool sets at scale",
+    "",
+    "Compile: tools → grammar (toolgram) or the same grammar as EBNF → compiled grammar (XGrammar). First mask: compile + matcher + first mask. Targets (issue 14): compile ≤ 1 s, first mask ≤ 100 ms, mask p99 ≤ 1 ms, automaton + cache ≤ 100 MB.",
+    "",
+    "| tool set | engine | compile (ms) | first mask (ms) | mask p50 (µs) | mask p99 (µs) | automaton + cache (MB) | GBNF (KB) |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...[...perGroup].filter(([g]) => scaleGroups.has(g)).flatMap(([g, s]) => scaleRow(g, s.ours, s.xg)),
+    "",
+    "### Time to first mask by number of tools (the first n tools of the 500-tool set)",
+    "",
+    "| tools | toolgram (ms) | XGrammar (ms) | ratio |",
+    "| ---: | ---: | ---: | ---: |",
+    ...scaling.map((r) => `| ${r.tools} | ${r.toolgramFailure ? `fails: ${r.toolgramFailure}` : f(r.toolgramMs)} | ${f(r.xgrammarMs)} | ${ratio(r.toolgramMs, r.xgrammarMs)} |`),
+  );
   console.log(lines2.join("\n"));
+  // raw samples for the charts (bench/plots.ts), handed to bench/all.ts through a file it names
+  if (process.env.TOOLGRAM_BENCH_DATA) {
+    writeFileSync(
+      process.env.TOOLGRAM_BENCH_DATA,
+      JSON.stringify({
+        groups: Object.fromEntries([...perGroup].map(([g, s]) => [g, { toolgram: { maskUs: s.ours.maskUs, firstMaskMs: s.ours.firstMaskMs, failures: s.ours.failures }, xgrammar: { maskUs: s.xg.maskUs, firstMaskMs: s.xg.firstMaskMs, failures: s.xg.failures } }])),
+        scaling,
+      }),
+    );
+  }
   for (const p of problems.slice(0, 20)) console.log(`- ${p}`);
   const summary = (s: EngineStats) => ({
+    ...(s.failures.length ? { failures: s.failures } : {}),
+    ...(s.compileMs.length ? { compileMs: { p50: pct(s.compileMs, 0.5) } } : {}),
+    ...(s.gbnfBytes.length ? { gbnfBytes: pct(s.gbnfBytes, 0.5) } : {}),
     firstMaskMs: { p50: pct(s.firstMaskMs, 0.5), p99: pct(s.firstMaskMs, 0.99) },
     maskUs: { p50: pct(s.maskUs, 0.5), p99: pct(s.maskUs, 0.99), max: pct(s.maskUs, 1) },
     memoryMB: pct(s.memBytes, 0.5) / 1e6,
@@ -314,6 +445,7 @@ async function main(): Promise<void> {
           toolgram: summary(ours),
           xgrammar: summary(theirs),
           groups: Object.fromEntries([...perGroup].map(([g, s]) => [g, { toolgram: summary(s.ours), xgrammar: summary(s.xg) }])),
+          scaling,
           steps,
           mismatches,
           xgrammarDisagreement: { steps: xgDisagreeSteps, ids: xgDisagreeIds, rejectsTrueToken: xgRejectsTrue },

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { JsonValue } from "../src/json.js";
 export { seededRandom as prng } from "../src/testing/sampleGrammar.js";
 
@@ -86,5 +87,48 @@ export function sampleArguments(tool: OpenAiTool, rnd: () => number): Record<str
     else if (s.type === "array") out[k] = Array.from({ length: Math.floor(rnd() * 4) }, str);
     else out[k] = Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 3) }, (_, j) => [`opt${j}`, value(0)]));
   }
+  return out;
+}
+
+/** An MCP tool as `tools/list` returns it (descriptions left out of the stored copies; see bench/data/README.md). */
+export interface McpTool {
+  server?: string;
+  name: string;
+  inputSchema: JsonValue;
+}
+
+const dataDir = new URL("./data/", import.meta.url);
+const readTools = (file: string): McpTool[] => JSON.parse(readFileSync(new URL(file, dataDir), "utf8")) as McpTool[];
+
+/** The GitHub MCP server's 117 tools (bench/data/github-mcp-server.tools.json). */
+export function githubMcpTools(): McpTool[] {
+  return readTools("github-mcp-server.tools.json");
+}
+
+/**
+ * `n` tools with unique names composed from the stored public MCP tool lists, named `server__tool` as MCP clients
+ * namespace them. Servers are added as configured instances in a fixed order (GitHub for github.com and two
+ * Enterprise hosts, several filesystem roots, …) until `n` tools are reached, so the set holds many tools whose
+ * schemas repeat under another name, as a client with several instances of one server sees.
+ */
+export function composedMcpTools(n: number): McpTool[] {
+  const github = githubMcpTools().map((t) => ({ ...t, server: "github" }));
+  const others = readTools("mcp-servers.tools.json");
+  const byServer = new Map<string, McpTool[]>([["github", github]]);
+  for (const t of others) byServer.set(t.server!, [...(byServer.get(t.server!) ?? []), t]);
+  const instances: [string, string][] = [
+    ["github", "github"], ["cloudflare-radar", "radar"], ["filesystem", "fs_project"], ["memory", "memory"], ["puppeteer", "browser"],
+    ["cloudflare-browser", "cf_browser"], ["github", "ghe_corp"], ["filesystem", "fs_home"], ["memory", "memory_team"],
+    ["github", "ghe_lab"], ["filesystem", "fs_docs"], ["cloudflare-radar", "radar_staging"], ["puppeteer", "browser_2"],
+    ["filesystem", "fs_data"], ["memory", "memory_ops"], ["filesystem", "fs_tmp"], ["cloudflare-browser", "cf_browser_2"], ["puppeteer", "browser_3"], ["memory", "memory_lab"], ["filesystem", "fs_archive"],
+  ];
+  const out: McpTool[] = [];
+  for (const [server, prefix] of instances) {
+    for (const t of byServer.get(server) ?? []) {
+      if (out.length === n) return out;
+      out.push({ server, name: `${prefix}__${t.name}`, inputSchema: t.inputSchema });
+    }
+  }
+  if (out.length < n) throw new Error(`only ${out.length} tools can be composed, ${n} asked`);
   return out;
 }

@@ -7,13 +7,15 @@
  *   npm run templates:report             regenerate docs/chat-templates.md
  *   npm run templates:report -- --check  exit 1 when the committed file is stale
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolgramError } from "../src/errors.js";
 import { formatFromProbe, type TemplateFormat } from "../src/templates/formatFromChatTemplate.js";
+import { KNOWN_FORMATS } from "../src/templates/knownFormats.js";
 import { probeTemplate, PROBE, type TemplateProbe } from "../src/templates/probeTemplate.js";
 import { llamaCppSource, type LlamaCppSource } from "../src/testing/llamaCppSource.js";
+import { OUTPUTS_DIR, type ChatOutputCase } from "./extract-chat-outputs.js";
 
 export const REPORT_PATH = fileURLToPath(new URL("../docs/chat-templates.md", import.meta.url));
 
@@ -68,7 +70,7 @@ export function judgeTemplate(file: string, source: string): TemplateOutcome {
         ? diagnose(source, probe.toolCallsError.replace(/^the chat template fails to render: /, ""))
         : source.includes("tool_calls")
           ? "the assistant turn does not show the tool call"
-          : "the template never reads `tool_calls` (calls would be plain content)";
+          : "the template never reads `tool_calls` (a model's calls would be plain content)";
     return { file, renders: true, rendersToolCalls: false, probe, reason: why };
   }
   try {
@@ -90,10 +92,40 @@ export function judgeTemplates(src: LlamaCppSource): TemplateOutcome[] {
 const lit = (s: string): string => JSON.stringify(s);
 const code = (s: string): string => "`` " + lit(s) + " ``";
 
+/** How many real outputs with calls a section shows (the fixture file has them all). */
+const REAL_OUTPUTS_SHOWN = 6;
+
+/**
+ * llama.cpp's own parser cases for the template (test/fixtures/chat-outputs): what models actually write, which
+ * can differ from the template's rendering of history (gpt-oss's `<|constrain|>json`, a missing opening tag).
+ */
+function realOutputs(file: string): string[] {
+  const path = join(OUTPUTS_DIR, file.replace(/\.jinja$/, ".json"));
+  if (!existsSync(path)) return [];
+  const cases = (JSON.parse(readFileSync(path, "utf8")) as { cases: ChatOutputCase[] }).cases;
+  const withCalls = cases.filter((c) => (c.expect?.toolCalls.length ?? 0) > 0 && !("is_partial" in c.settings));
+  const out = [
+    `llama.cpp's parser cases for this template: ${cases.length} model outputs, ${withCalls.length} complete ones with calls ` +
+      `(test/fixtures/chat-outputs/${file.replace(/\.jinja$/, ".json")}, from tests/test-chat.cpp)` + (withCalls.length ? ":" : "."),
+    "",
+  ];
+  if (withCalls.length === 0) return out;
+  out.push("```text");
+  const seen = new Set<string>();
+  for (const c of withCalls) {
+    if (seen.size >= REAL_OUTPUTS_SHOWN || seen.has(c.text)) continue;
+    seen.add(c.text);
+    const calls = (c.expect?.toolCalls ?? []).map((k) => `${k.name}(${k.arguments})`).join(", ");
+    out.push(`line ${c.line}: ${lit(c.text)}`, `  → ${calls}${c.expect?.reasoning ? ` with reasoning ${lit(c.expect.reasoning)}` : ""}`);
+  }
+  out.push("```", "");
+  return out;
+}
+
 function section(o: TemplateOutcome): string {
   const out: string[] = [`### ${o.file}`, ""];
   if (!o.renders) {
-    out.push(`Does not render with @huggingface/jinja: ${o.reason}`, "");
+    out.push(`Does not render with @huggingface/jinja: ${o.reason}`, "", ...realOutputs(o.file));
     return out.join("\n");
   }
   const p = o.probe as TemplateProbe;
@@ -102,7 +134,7 @@ function section(o: TemplateOutcome): string {
   if (p.content.promptMismatch) out.push(`- the history does not repeat the generation prompt's tail ${code(p.content.promptMismatch)}`);
   if (p.contentWithReasoning) out.push(`- reply with reasoning (\`${p.reasoningField}\`): ${code(p.contentWithReasoning.text)}`);
   if (!o.rendersToolCalls) {
-    out.push(`- **renders no tool call**: ${o.reason}`, "");
+    out.push(`- **renders no tool call**: ${o.reason}`, "", ...realOutputs(o.file));
     return out.join("\n");
   }
   const f = o.format;
@@ -110,7 +142,13 @@ function section(o: TemplateOutcome): string {
     out.push(`- **tool calls not recognised**: ${o.reason}`);
   } else {
     const aliases = f.aliases.length ? ` (aliases: ${f.aliases.join(", ")})` : "";
-    out.push(`- format: **${f.format}**${f.implemented ? " — implemented in toolgram today" : " — proposed"}${aliases}`);
+    const today = KNOWN_FORMATS.find((k) => k.name === f.format)?.exact !== undefined;
+    const status = f.implemented
+      ? " — implemented in toolgram today, this exact layout"
+      : today
+        ? " — toolgram's format of that name, but this template's layout differs from it (see the markers)"
+        : " — proposed";
+    out.push(`- format: **${f.format}**${status}${aliases}`);
     const r = f.reasoningMarkers;
     out.push(`- reasoning: **${f.reasoning}**` + (f.reasoning === "none" ? "" : `; start ${code(r.start)}, end before calls ${code(r.end)}` + (r.endBeforeContent !== undefined ? `, end before content ${code(r.endBeforeContent)}` : "") + (r.inferred ? " (inferred from the generation prompts; the template never shows past reasoning)" : "")));
     const m = f.markers;
@@ -140,6 +178,7 @@ function section(o: TemplateOutcome): string {
   for (const [k, t] of turns) if (t) out.push(`${k}: ${lit(t.text)}`);
   if (p.toolResult !== undefined) out.push(`tool result: ${lit(p.toolResult)}`);
   out.push("```", "");
+  out.push(...realOutputs(o.file));
   return out.join("\n");
 }
 
@@ -159,7 +198,9 @@ export function renderReport(src: LlamaCppSource, outcomes: TemplateOutcome[]): 
     `and two tool calls (\`${PROBE.functions.join("`, `")}\`, string arguments \`${PROBE.args.join("`, `")}\` = ${PROBE.values.map(lit).join(", ")}, ids \`${PROBE.callIds.join("`, `")}\`),`,
     `with reasoning ${lit(PROBE.reasoning)}, with typed arguments (${lit(JSON.stringify(PROBE.typedArgs))}), and a tool result. The`,
     "format is read from the markers around those needles (`formatFromChatTemplate`), never from the template's text.",
-    "`bos_token` and `eos_token` are empty; the date is fixed.",
+    "`bos_token` and `eos_token` are empty; the date is fixed. Under each template, llama.cpp's own parser cases for it",
+    "(real model outputs with the calls they parse to, `test/fixtures/chat-outputs/`) show where models write other",
+    "than the template renders history.",
     "",
     `**Summary:** ${renders.length} of ${outcomes.length} render with @huggingface/jinja; ${calls.length} render tool calls; ` +
       `${named.length} of those get a format name (${formats.length} formats: ${formats.join(", ")}).`,
@@ -174,7 +215,13 @@ export function renderReport(src: LlamaCppSource, outcomes: TemplateOutcome[]): 
       `| [${o.file}](#${o.file.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")}) | ${o.renders ? "yes" : "no"} | ${o.rendersToolCalls ? "yes" : "no"} | ${f ? f.format + (f.implemented ? " ✓" : "") : ""} | ${f ? f.reasoning : ""} | ${note.replaceAll("|", "\\|").replaceAll("\n", " ")} |`,
     );
   }
-  lines.push("", "✓ = toolgram implements the format today, with this exact layout.", "", "## Templates", "");
+  lines.push("", "✓ = toolgram implements the format today, with this exact layout.", "");
+  lines.push("## Formats", "", "| format | aliases | families | templates |", "| --- | --- | --- | --- |");
+  for (const k of KNOWN_FORMATS) {
+    const users = named.filter((o) => (o.format as TemplateFormat).format === k.name).map((o) => o.file.replace(/\.jinja$/, ""));
+    lines.push(`| ${k.name}${k.exact !== undefined ? " (toolgram)" : ""} | ${k.aliases.join(", ")} | ${k.families.replaceAll("|", "\\|")} | ${users.join(", ")} |`);
+  }
+  lines.push("", "(toolgram) = a format toolgram has today under that name; the ✓ above marks the templates it matches exactly.", "", "## Templates", "");
   for (const o of outcomes) lines.push(section(o));
   return lines.join("\n").replace(/\n+$/, "\n");
 }

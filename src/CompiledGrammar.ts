@@ -8,6 +8,7 @@ import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
 import type { Grammar } from "./grammar/Grammar.js";
 import type { JsonValue } from "./json.js";
 import type { FormatName } from "./formats/FormatName.js";
+import type { ResolvedReasoning } from "./formats/resolveReasoning.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import type { Vocabulary } from "./vocab/Vocabulary.js";
 
@@ -26,6 +27,10 @@ export interface CompiledGrammarInit {
   compileSteps: number;
   /** The compile's budget, given again to each emitter and matcher construction run later on this grammar. */
   budget: CompileBudget;
+  /** The reasoning block the turn starts with (absent: none). */
+  reasoning?: ResolvedReasoning | null;
+  /** The compile's `limits.maxAutomatonStates`: the cap of every matcher's automaton. */
+  maxAutomatonStates?: number;
 }
 
 /**
@@ -48,7 +53,13 @@ export class CompiledGrammar {
   /** Work steps the compile spent (the deterministic unit of `limits.maxCompileSteps`). */
   readonly compileSteps: number;
   private readonly budget: CompileBudget;
+  /**
+   * The reasoning block before the calls (`reasoning` and `reasoningMarkers` resolved), or null. Pass
+   * `{ reasoning: mode, reasoningMarkers: { open, close } }` to the parser to read the same turns.
+   */
+  readonly reasoning: ResolvedReasoning | null;
   private readonly jsonSchema: JsonValue;
+  private readonly maxAutomatonStates: number | undefined;
   private gbnf: string | undefined;
   private regex: string | undefined;
   private acceptor: Acceptor | undefined;
@@ -63,6 +74,8 @@ export class CompiledGrammar {
     this.specialTokens = init.specialTokens;
     this.compileSteps = init.compileSteps;
     this.budget = { maxCompileSteps: init.budget.maxCompileSteps, maxCompileMs: init.budget.maxCompileMs };
+    this.reasoning = init.reasoning ?? null;
+    this.maxAutomatonStates = init.maxAutomatonStates;
   }
 
   /**
@@ -99,6 +112,8 @@ export class CompiledGrammar {
    * automaton and its mask table are shared. Building the automaton gets the compile's limits as its own budget.
    */
   createMatcher(vocab: Vocabulary, options: MatcherOptions = {}): TokenMatcher {
-    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...options }, this.budget);
+    // the compile's limits.maxAutomatonStates caps the matcher too (the error it raises names that option)
+    const maxStates = this.maxAutomatonStates === undefined ? {} : { maxStates: this.maxAutomatonStates };
+    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...maxStates, ...options }, this.budget);
   }
 }

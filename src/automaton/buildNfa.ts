@@ -126,24 +126,21 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   // it: the UTF-8 tails of a character class ([80-BF][80-BF] → to ...) are built once per target, not once per
   // lead-byte range (a bounded repetition of a string character builds several times fewer states).
   const tails = new Map<string, number>();
+  // Built from the end, keyed by (byte range, next state): the same sharing as keying by the whole rest of the chain,
+  // with short keys (whole-rest keys made every long literal quadratic to build).
   const bytesChain = (from: number, to: number, seq: readonly number[]): void => {
-    let cur = from;
-    for (let k = 0; k < seq.length; k += 2) {
-      if (k + 2 === seq.length) {
-        bytes.add(cur, seq[k], seq[k + 1], to);
-        return;
+    let next = to;
+    for (let k = seq.length - 2; k >= 2; k -= 2) {
+      const key = `${seq[k]},${seq[k + 1]},${next}`;
+      let st = tails.get(key);
+      if (st === undefined) {
+        st = newState();
+        tails.set(key, st);
+        bytes.add(st, seq[k], seq[k + 1], next);
       }
-      const key = `${to}:${seq.slice(k + 2).join(",")}`;
-      const known = tails.get(key);
-      if (known !== undefined) {
-        bytes.add(cur, seq[k], seq[k + 1], known);
-        return;
-      }
-      const nxt = newState();
-      tails.set(key, nxt);
-      bytes.add(cur, seq[k], seq[k + 1], nxt);
-      cur = nxt;
+      next = st;
     }
+    bytes.add(from, seq[0], seq[1], next);
   };
   const literalSeqs = new Map<string, number[]>();
   const classSeqs = new WeakMap<readonly number[], number[][]>();
@@ -399,6 +396,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
  * Assign each state its frame and a breadth-first index from the frame's start (edges in construction order), which
  * is the same for two frames built from the same structure. A frame with calls or atoms loses its key.
  */
+/** Numbers the unvisited targets of state q's edges (CSR `starts`/`tos`) into frame f from `k` on; returns the next number. */
+function enqueueTargets(starts: Int32Array, tos: Int32Array, q: number, f: number, k: number, frame: Int32Array, canon: Int32Array, queue: number[]): number {
+  for (let e = starts[q]; e < starts[q + 1]; e++) {
+    const t = tos[e];
+    if (frame[t] < 0) {
+      frame[t] = f;
+      canon[t] = k++;
+      queue.push(t);
+    }
+  }
+  return k;
+}
+
 function numberFrames(nfa: Nfa): void {
   const n = nfa.stateCount;
   const frame = new Int32Array(n).fill(-1);
@@ -410,25 +420,15 @@ function numberFrames(nfa: Nfa): void {
     frame[start] = f;
     canon[start] = k++;
     let pure = true;
+    // breadth-first over byte, epsilon, call-return and atom edges, in that order (a plain function, not a closure
+    // per state: this runs for every NFA state)
     for (let h = 0; h < queue.length; h++) {
       const q = queue[h];
-      const visit = (t: number): void => {
-        if (frame[t] < 0) {
-          frame[t] = f;
-          canon[t] = k++;
-          queue.push(t);
-        }
-      };
-      for (let e = nfa.byteStart[q]; e < nfa.byteStart[q + 1]; e++) visit(nfa.byteTo[e]);
-      for (let e = nfa.epsStart[q]; e < nfa.epsStart[q + 1]; e++) visit(nfa.epsTo[e]);
-      for (let e = nfa.callStart[q]; e < nfa.callStart[q + 1]; e++) {
-        pure = false;
-        visit(nfa.callTo[e]);
-      }
-      for (let e = nfa.atomStart[q]; e < nfa.atomStart[q + 1]; e++) {
-        pure = false;
-        visit(nfa.atomTo[e]);
-      }
+      k = enqueueTargets(nfa.byteStart, nfa.byteTo, q, f, k, frame, canon, queue);
+      k = enqueueTargets(nfa.epsStart, nfa.epsTo, q, f, k, frame, canon, queue);
+      if (nfa.callStart[q] < nfa.callStart[q + 1] || nfa.atomStart[q] < nfa.atomStart[q + 1]) pure = false;
+      k = enqueueTargets(nfa.callStart, nfa.callTo, q, f, k, frame, canon, queue);
+      k = enqueueTargets(nfa.atomStart, nfa.atomTo, q, f, k, frame, canon, queue);
     }
     if (!pure) nfa.frameKey[f] = undefined;
   });
@@ -487,17 +487,18 @@ function utf8Length(text: string): number {
 /** An unbounded loop over a class of more than 256 code points (string content and the like). */
 function isWideLoop(e: GExpr): boolean {
   if (e.type !== "repeat" || e.max !== null) return false;
-  const wide = (x: GExpr): boolean => {
-    if (x.type === "charClass") {
-      let n = 0;
-      for (let i = 0; i < x.ranges.length; i += 2) n += x.ranges[i + 1] - x.ranges[i] + 1;
-      return n > 256;
-    }
-    if (x.type === "alt" || x.type === "seq") return x.items.some(wide);
-    if (x.type === "repeat") return wide(x.item);
-    return false;
-  };
-  return wide(e.item);
+  return hasWideClass(e.item);
+}
+
+function hasWideClass(x: GExpr): boolean {
+  if (x.type === "charClass") {
+    let n = 0;
+    for (let i = 0; i < x.ranges.length; i += 2) n += x.ranges[i + 1] - x.ranges[i] + 1;
+    return n > 256;
+  }
+  if (x.type === "alt" || x.type === "seq") return x.items.some(hasWideClass);
+  if (x.type === "repeat") return hasWideClass(x.item);
+  return false;
 }
 
 function hasLoop(e: GExpr): boolean {

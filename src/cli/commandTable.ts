@@ -34,6 +34,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "convert a function-calling dataset between row formats",
     run: async (argv) => (await import("./commands/convert.js")).convertCommand(argv),
   },
+  serve: {
+    summary: "serve an OpenAI-compatible /v1/chat/completions whose tool calls always parse and validate",
+    run: async (argv, io) => (await import("./commands/serve.js")).serveCommand(argv, io),
+  },
   "model-tiny": {
     summary: "build a tiny random-weight Qwen3 GGUF for grammar tests",
     run: async (argv) => (await import("./commands/modelTiny.js")).modelTiny(argv),

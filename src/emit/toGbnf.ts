@@ -4,6 +4,7 @@ import { leftRecursiveRules } from "../grammar/analysis/leftRecursiveRules.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
 import { exprKey } from "../grammar/analysis/exprKey.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
+import { factorAlternatives } from "./factorAlternatives.js";
 import type { Deadline } from "../Deadline.js";
 
 const STAGE = "printing the GBNF";
@@ -200,8 +201,10 @@ class GbnfPrinter {
       }
       case "alt": {
         if (e.items.length === 0) return NEVER;
-        if (e.items.length === 1) return this.expr(e.items[0], ctx);
-        const s = e.items.map((it) => this.expr(it, "alt")).join(" | ");
+        // shared leading text and single characters folded, so llama.cpp's matcher keeps fewer stacks per position
+        const items = factorAlternatives(e.items);
+        if (items.length === 1) return this.expr(items[0], ctx);
+        const s = items.map((it) => this.expr(it, "alt")).join(" | ");
         return ctx === "alt" ? s : `(${s})`;
       }
       case "repeat": {

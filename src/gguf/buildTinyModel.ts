@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { cacheDir } from "../llama-cpp/cacheDir.js";
+import { cacheDir } from "../cacheDir.js";
 import { ToolgramError } from "../errors.js";
 import { float16Bits } from "./float16.js";
 import { GgufTokenType } from "./ggufTokenizer.js";
@@ -50,7 +50,7 @@ export function tinyModelPath(seed = 0): string {
 }
 
 /** Token pieces and llama.cpp token types, padded to the model's logit count. */
-export function qwen3Vocabulary(tokenizer: HfTokenizerJson, size: number): { tokens: string[]; types: number[] } {
+function qwen3Vocabulary(tokenizer: HfTokenizerJson, size: number): { tokens: string[]; types: number[] } {
   const tokens: (string | undefined)[] = new Array(size).fill(undefined);
   const types: number[] = new Array(size).fill(GgufTokenType.unused);
   const place = (id: number, piece: string, type: number): void => {

@@ -48,14 +48,15 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
     }
   }
   const input = promptTokens(model, options.prompt);
-  return withSequence(options, async (sequence) => {
+  return withSequence(options, async (sequence, plan) => {
     const grammarEvaluationState = grammar === undefined ? undefined : new LlamaGrammarEvaluationState({ model, grammar });
     const tokens: Token[] = [];
     const started = performance.now();
     let finishReason: GenerateResult["finishReason"] = "stop";
     const steer = BudgetSteering.for(model, options.budgetMatcher, TokenBiasClass);
-    if (maxTokens > 0) {
-      for await (const token of sequence.evaluate(input, {
+    const aborted = (): boolean => options.signal?.aborted === true;
+    if (maxTokens > 0 && !aborted()) {
+      for await (const token of sequence.evaluate(plan.rest, {
         grammarEvaluationState,
         temperature: options.temperature ?? 0,
         seed: options.seed ?? 0,
@@ -65,6 +66,8 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
       })) {
         steer?.follow(token);
         tokens.push(token);
+        options.onToken?.(token);
+        if (aborted()) break;
         if (tokens.length >= maxTokens) {
           finishReason = "length";
           break;
@@ -79,10 +82,11 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
       tokens,
       finishReason,
       promptTokens: input.length,
+      cachedTokens: plan.cachedTokens,
       elapsedMs,
       tokensPerSecond: tokens.length / (elapsedMs / 1000),
       budgetSteps: steer?.steps ?? 0,
       budgetAbandoned: steer?.abandoned ?? false,
     };
-  });
+  }, input);
 }

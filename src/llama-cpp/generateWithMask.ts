@@ -129,9 +129,9 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
     return token;
   };
 
-  return withSequence(options, async (sequence) => {
+  return withSequence(options, async (sequence, plan) => {
     const tokens = generated;
-    let pending = input;
+    let pending = plan.rest;
     let forcedTokens = 0;
     let resampledSteps = 0;
     let budgetSteps = 0;
@@ -139,6 +139,10 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
     const started = performance.now();
 
     while (tokens.length < maxTokens) {
+      if (options.signal?.aborted === true) {
+        finishReason = "stop";
+        break;
+      }
       if (options.jumpForward === true && matcher.forcedText !== undefined) {
         const forced = matcher.forcedText();
         if (forced !== "") {
@@ -146,6 +150,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
           for (const token of model.tokenize(forced, true)) {
             if (tokens.length >= maxTokens || !matcher.acceptToken(token)) break;
             tokens.push(token);
+            options.onToken?.(token);
             pending = [...pending, token];
             appended++;
           }
@@ -199,6 +204,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       if (!isAllowed(bits, token)) throw new Error(`llama.cpp sampled token ${token}, which the mask does not allow.`);
       if (!matcher.acceptToken(token)) throw new Error(`The matcher refused token ${token}, which its own mask allowed.`);
       tokens.push(token);
+      options.onToken?.(token);
       pending = [token];
     }
     const elapsedMs = performance.now() - started;
@@ -207,11 +213,12 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       tokens,
       finishReason,
       promptTokens: input.length,
+      cachedTokens: plan.cachedTokens,
       elapsedMs,
       tokensPerSecond: tokens.length / (elapsedMs / 1000),
       forcedTokens,
       resampledSteps,
       budgetSteps,
     };
-  });
+  }, input);
 }

@@ -25,8 +25,18 @@ export interface GenerateOptions {
   readonly threads?: number;
   /** Context size; must hold prompt + output. @defaultValue 4096, capped at the model's training context */
   readonly contextSize?: number;
-  /** Generate on this sequence instead of creating a context (its history is cleared first). */
+  /** Generate on this sequence instead of creating a context (its history is cleared first, unless `keepPrefix`). */
   readonly sequence?: LlamaContextSequence;
+  /**
+   * With `sequence`: keep the evaluated tokens the prompt starts with instead of clearing them (prefix caching), so
+   * a conversation that replays its earlier turns byte for byte evaluates only what is new. The result's
+   * `cachedTokens` counts the prompt tokens reused. @defaultValue false
+   */
+  readonly keepPrefix?: boolean;
+  /** Called with each generated token id as soon as it is chosen (sampled or forced), in order. */
+  readonly onToken?: (token: number) => void;
+  /** Stops generating at the next step once aborted; the result holds what was generated until then. */
+  readonly signal?: AbortSignal;
 }
 
 export type FinishReason = "stop" | "length";
@@ -38,6 +48,8 @@ export interface GenerateResult {
   /** "stop": the model (or the constraint) ended the output; "length": maxTokens was reached. */
   readonly finishReason: FinishReason;
   readonly promptTokens: number;
+  /** Prompt tokens whose evaluation was reused from the sequence (`keepPrefix`); 0 otherwise. */
+  readonly cachedTokens: number;
   /** Milliseconds spent generating (prompt evaluation included). */
   readonly elapsedMs: number;
   readonly tokensPerSecond: number;

@@ -18,7 +18,7 @@ export interface ObjectSpelling {
   key(name: string): GExpr;
 }
 
-export function jsonObjectSpelling(s: JsonStyle): ObjectSpelling {
+function jsonObjectSpelling(s: JsonStyle): ObjectSpelling {
   return { open: s.objectOpen, close: s.objectClose, empty: s.emptyObject, itemSeparator: s.itemSeparator, key: (k) => seq(lit(quoteJsonString(k)), s.keySeparator) };
 }
 

@@ -23,7 +23,7 @@ export function kindsOf(n: SchemaNode): Set<Kind> {
   }
 }
 
-export function kindOfValue(v: JsonValue): Kind {
+function kindOfValue(v: JsonValue): Kind {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   const t = typeof v;

@@ -7,7 +7,7 @@ import { KINDS, anyNode, makeUnion, never, plainKind, plainObject } from "./node
 import { childPath } from "./pointer.js";
 
 /** `complement`, or undefined where the IR cannot express it. */
-export function tryComplement(ctx: NormalizeContext, n: SchemaNode, path: string): SchemaNode | undefined {
+function tryComplement(ctx: NormalizeContext, n: SchemaNode, path: string): SchemaNode | undefined {
   ctx.probing++;
   try {
     return complement(ctx, n, path);

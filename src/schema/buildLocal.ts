@@ -154,7 +154,7 @@ function buildString(r: KeywordReader, path: string, f: string | undefined): Sch
   return n;
 }
 
-export function checkPattern(p: string, path: string): void {
+function checkPattern(p: string, path: string): void {
   try {
     new RegExp(p, "u");
   } catch (e) {

@@ -7,7 +7,7 @@ import { UndecidableValue, valueMatches } from "./valueMatches.js";
  * Whether a node admits at least one value, given which definitions do. Conservative in one direction only: `false`
  * means provably empty; `true` may be wrong for nodes whose emptiness depends on patterns or formats.
  */
-export function satisfiable(n: SchemaNode, defSat: (id: string) => boolean): boolean {
+function satisfiable(n: SchemaNode, defSat: (id: string) => boolean): boolean {
   switch (n.kind) {
     case "never": return false;
     case "enum": return n.values.length > 0;

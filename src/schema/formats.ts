@@ -1,4 +1,5 @@
 import { fullFormats } from "ajv-formats/dist/formats.js";
+import { matchesFormatSource } from "./formatSources.js";
 import { nearestWithin } from "./keywords.js";
 
 type FormatDef = (typeof fullFormats)[keyof typeof fullFormats];
@@ -32,8 +33,17 @@ export function formatType(name: string): "string" | "number" | undefined {
   return "string";
 }
 
-/** Whether `value` satisfies the known format `name` (values of another type always do). */
+/**
+ * Whether `value` satisfies the known format `name` as toolgram enforces it (values of another type always do): valid
+ * under ajv-formats and in the format's standard grammar (`formatSources.ts`), so that enum and const values are
+ * filtered exactly as the grammar's strings are.
+ */
 export function checkFormat(name: string, value: string | number): boolean {
+  return ajvFormatCheck(name, value) && (typeof value !== "string" || matchesFormatSource(name, value));
+}
+
+/** ajv-formats' own verdict. */
+function ajvFormatCheck(name: string, value: string | number): boolean {
   const d = DEFS[name] as unknown;
   if (d === undefined || d === true) return true;
   const t = formatType(name);

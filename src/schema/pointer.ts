@@ -1,6 +1,6 @@
 /** JSON Pointer (RFC 6901): building, parsing and resolving. */
 
-export function escapeToken(t: string): string {
+function escapeToken(t: string): string {
   return t.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

@@ -17,14 +17,14 @@ export function compilePattern(p: string): RegExp {
   return r;
 }
 
-export function codePointLength(s: string): number {
+function codePointLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;
 }
 
 /** ajv's multipleOf test: the quotient must be an integer (no tolerance). */
-export function isMultipleOf(v: number, m: number): boolean {
+function isMultipleOf(v: number, m: number): boolean {
   const q = v / m;
   return q === parseInt(q as unknown as string);
 }

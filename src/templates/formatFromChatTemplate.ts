@@ -58,7 +58,7 @@ export function formatFromProbe(probe: TemplateProbe): TemplateFormat {
   }
   return {
     format: known.name,
-    implemented: known.implemented,
+    implemented: known.exact?.(markers) ?? false,
     aliases: known.aliases,
     reasoning: reasoningMarkers.mode,
     reasoningMarkers,

@@ -7,8 +7,11 @@ import type { CallLayout } from "./readCallLayout.js";
  */
 export interface KnownFormat {
   readonly name: string;
-  /** toolgram renders exactly this layout today under `name`. */
-  readonly implemented: boolean;
+  /**
+   * toolgram renders exactly this layout today under `name` (byte for byte, checked in test/templates against
+   * renderToolCalls); absent for formats toolgram does not implement yet.
+   */
+  readonly exact?: (l: CallLayout) => boolean;
   readonly aliases: readonly string[];
   /** The model families whose templates render it (documentation only). */
   readonly families: string;
@@ -22,196 +25,172 @@ const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1�
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
     name: "qwen3",
-    implemented: true,
+    exact: (l) => l.skeleton === HERMES_UNIT && l.sectionStart === "" && l.sectionEnd === "" && l.separator === "\n",
     aliases: ["hermes", "granite4"],
-    families: "Qwen2.5, Qwen3, QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL, Bielik, Reka Edge",
+    families: "Qwen2.5, Qwen3, QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL; Bielik (a newline before the first call) and Reka Edge (no newline between calls) differ in whitespace",
     matches: (l) => l.skeleton.trim() === HERMES_UNIT && l.sectionStart.trim() === "" && l.sectionEnd.trim() === "",
   },
   {
     name: "minimax",
-    implemented: false,
     aliases: ["minimax_m1"],
     families: "MiniMax-M1",
     matches: (l) => l.sectionStart === "<tool_calls>" && l.skeleton === '\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',
   },
   {
     name: "llama3-json",
-    implemented: true,
+    exact: (l) => l.sectionEnd === "",
     aliases: ["llama3_json"],
     families: "Llama 3.1 / 3.2 / 3.3",
     matches: (l) => l.skeleton === '{"name": "⟨NAME⟩", "parameters": ⟨ARGS⟩}' && l.sectionStart === "" && l.separator === undefined,
   },
   {
     name: "mistral",
-    implemented: false,
+    // toolgram's mistral writes `{"name", "id", "arguments"}`; this template writes the id last
+    exact: () => false,
     aliases: ["mistral_nemo"],
     families: "Mistral Nemo (keys name, arguments, id; toolgram's mistral writes the id before the arguments)",
     matches: (l) => l.sectionStart === "[TOOL_CALLS][" && l.skeleton.startsWith('{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩'),
   },
   {
     name: "mistral_args_call_id",
-    implemented: false,
     aliases: ["mistral"],
     families: "Mistral Small 3.2 (`[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`)",
     matches: (l) => l.skeleton === "[TOOL_CALLS]⟨NAME⟩[CALL_ID]⟨ID⟩[ARGS]⟨ARGS⟩",
   },
   {
     name: "mistral_args",
-    implemented: false,
     aliases: ["mistral"],
     families: "Devstral, Ministral 3 / Magistral (`[TOOL_CALLS]NAME[ARGS]{…}`)",
     matches: (l) => l.skeleton === "[TOOL_CALLS]⟨NAME⟩[ARGS]⟨ARGS⟩",
   },
   {
     name: "qwen3_coder",
-    implemented: false,
     aliases: ["qwen3_xml"],
     families: "Qwen3-Coder, Qwen3.5, StepFun 3.5, Nemotron 3 Nano",
     matches: (l) => l.skeleton.trim() === QWEN3_CODER_UNIT,
   },
   {
     name: "glm45",
-    implemented: false,
     aliases: [],
     families: "GLM-4.5 / 4.6, Laguna XS (newlines between the tags)",
     matches: (l) => l.skeleton === "<tool_call>⟨NAME⟩\n<arg_key>⟨K1⟩</arg_key>\n<arg_value>⟨V1⟩</arg_value>\n<arg_key>⟨K2⟩</arg_key>\n<arg_value>⟨V2⟩</arg_value>\n</tool_call>",
   },
   {
     name: "glm47",
-    implemented: false,
     aliases: [],
     families: "GLM-4.7, Laguna S (no newlines)",
     matches: (l) => l.skeleton === "<tool_call>⟨NAME⟩<arg_key>⟨K1⟩</arg_key><arg_value>⟨V1⟩</arg_value><arg_key>⟨K2⟩</arg_key><arg_value>⟨V2⟩</arg_value></tool_call>",
   },
   {
     name: "deepseek_v3",
-    implemented: false,
     aliases: ["deepseek_r1"],
     families: "DeepSeek V3 / R1 and its distills",
     matches: (l) => l.sectionStart === "<｜tool▁calls▁begin｜>" && l.skeleton === "<｜tool▁call▁begin｜>function<｜tool▁sep｜>⟨NAME⟩\n```json\n⟨ARGS⟩\n```<｜tool▁call▁end｜>",
   },
   {
     name: "deepseek_v31",
-    implemented: false,
     aliases: [],
     families: "DeepSeek V3.1",
     matches: (l) => l.sectionStart === "<｜tool▁calls▁begin｜>" && l.skeleton === "<｜tool▁call▁begin｜>⟨NAME⟩<｜tool▁sep｜>⟨ARGS⟩<｜tool▁call▁end｜>",
   },
   {
     name: "deepseek_v32",
-    implemented: false,
     aliases: [],
     families: "DeepSeek V3.2 (DSML `function_calls`)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜function_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {
     name: "deepseek_v4",
-    implemented: false,
     aliases: [],
     families: "DeepSeek V4 (DSML `tool_calls`)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜tool_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {
     name: "kimi_k2",
-    implemented: false,
     aliases: [],
     families: "Kimi K2",
     matches: (l) => l.sectionStart === "<|tool_calls_section_begin|>" && l.skeleton.startsWith("<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩"),
   },
   {
     name: "kimi_k3",
-    implemented: false,
     aliases: [],
     families: "Kimi K3 (`<|open|>call tool=…` with typed arguments)",
     matches: (l) => l.skeleton.includes('<|open|>call tool="⟨NAME⟩"') && l.arguments === "tagged",
   },
   {
     name: "openai",
-    implemented: false,
     aliases: ["harmony", "gpt-oss"],
     families: "gpt-oss (harmony)",
     matches: (l) => l.skeleton.startsWith(" to=functions.⟨NAME⟩<|channel|>commentary") && l.skeleton.endsWith("<|call|>"),
   },
   {
     name: "minimax_m2",
-    implemented: false,
     aliases: [],
     families: "MiniMax-M2",
     matches: (l) => l.sectionStart.trim() === "<minimax:tool_call>" && l.callOpen.trim() === '<invoke name="',
   },
   {
     name: "minimax_m3",
-    implemented: false,
     aliases: [],
     families: "MiniMax-M3 (`]<]minimax[>[` separators, arguments as XML elements)",
     matches: (l) => l.skeleton.includes(']<]minimax[>[') && l.skeleton.includes('<invoke name="⟨NAME⟩">'),
   },
   {
     name: "functionary_v3_1",
-    implemented: false,
     aliases: ["functionary"],
     families: "Functionary v3.1 (Llama 3.1)",
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
   },
   {
     name: "gemma4",
-    implemented: false,
     aliases: [],
     families: "Gemma 4",
     matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>"),
   },
   {
     name: "lfm2",
-    implemented: false,
     aliases: ["pythonic"],
     families: "LFM2.5 (`<|tool_call_start|>[f(a='x')]<|tool_call_end|>`, Python repr literals)",
     matches: (l) => l.sectionStart === "<|tool_call_start|>[" && l.arguments === "python",
   },
   {
     name: "nemotron_v2",
-    implemented: false,
     aliases: [],
     families: "Nemotron Nano v2 (`<TOOLCALL>[…]</TOOLCALL>`)",
     matches: (l) => l.sectionStart === "<TOOLCALL>[" && l.skeleton === '{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',
   },
   {
     name: "apertus",
-    implemented: false,
     aliases: [],
     families: "Apertus (`<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>`)",
     matches: (l) => l.sectionStart === "<|tools_prefix|>[" && l.skeleton === '{"⟨NAME⟩": ⟨ARGS⟩}',
   },
   {
     name: "command_r7b",
-    implemented: false,
     aliases: ["cohere"],
     families: "Command R7B, Cohere2 MoE (`<|START_ACTION|>[…]<|END_ACTION|>`)",
     matches: (l) => l.sectionStart.startsWith("<|START_ACTION|>[") && l.skeleton.includes('"tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩'),
   },
   {
     name: "gigachat3",
-    implemented: false,
     aliases: [],
     families: "GigaChat 3 (`function call<|role_sep|>` message)",
     matches: (l) => l.skeleton.includes("function call<|role_sep|>\n") && l.skeleton.endsWith('{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}'),
   },
   {
     name: "gigachat3_1",
-    implemented: false,
     aliases: [],
     families: "GigaChat 3.1 (`<|function_call|>{…}`)",
     matches: (l) => l.skeleton === '<|function_call|>{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',
   },
   {
     name: "solar_open",
-    implemented: false,
     aliases: [],
     families: "Solar Open (`<|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}`)",
     matches: (l) => l.skeleton === "<|tool_call:begin|>⟨ID⟩<|tool_call:name|>⟨NAME⟩<|tool_call:args|>⟨ARGS⟩<|tool_call:end|>",
   },
   {
     name: "muse_glimmer",
-    implemented: false,
     aliases: [],
     families: "Muse Glimmer (` to=NAME<|message|><atem:function_calls>…`)",
     matches: (l) => l.skeleton.includes('<atem:invoke name="⟨NAME⟩">'),

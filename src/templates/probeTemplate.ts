@@ -1,6 +1,6 @@
 import { canonicalJson, type JsonObject } from "../json.js";
 import { ToolgramError } from "../errors.js";
-import { ChatTemplate, type RenderOptions, type TemplateMessage, type TemplateToolCall } from "./renderTemplate.js";
+import { ChatTemplate, type RenderOptions, type TemplateContentPart, type TemplateMessage, type TemplateToolCall } from "./renderTemplate.js";
 import { commonPrefixLength, markerPrefix } from "./textDiff.js";
 
 /**
@@ -70,8 +70,23 @@ export interface ProbedTurn {
   promptMismatch: string;
 }
 
-const REASONING_FIELDS = ["reasoning_content", "thinking"] as const;
+/**
+ * Where a template reads an assistant's reasoning from: `reasoning_content` (most), `thinking` (gpt-oss), or a
+ * `{type: "thinking"}` part of the content (Mistral's Ministral / Magistral).
+ */
+const REASONING_FIELDS = ["reasoning_content", "thinking", "content-parts"] as const;
 type ReasoningField = (typeof REASONING_FIELDS)[number];
+
+/** An assistant message with `content` and, when `field` is set, the probe's reasoning carried that way. */
+function assistantMessage(content: string, field: ReasoningField | undefined, rest: Partial<TemplateMessage> = {}): TemplateMessage {
+  if (field === undefined) return { role: "assistant", content, ...rest };
+  if (field === "content-parts") {
+    const parts: TemplateContentPart[] = [{ type: "thinking", thinking: PROBE.reasoning }];
+    if (content !== "") parts.push({ type: "text", text: content });
+    return { role: "assistant", content: parts, ...rest };
+  }
+  return { role: "assistant", content, [field]: PROBE.reasoning, ...rest };
+}
 
 export interface TemplateProbe {
   /** The template renders a user turn with a generation prompt, and an assistant reply. */
@@ -93,7 +108,7 @@ export interface TemplateProbe {
   oneCallWithReasoning?: ProbedTurn;
   twoCallsWithReasoning?: ProbedTurn;
   typedCall?: ProbedTurn;
-  /** Why the tool-call probes gave nothing, when they did. */
+  /** The error the tool-call probes met, when they failed (undefined when the template merely shows no call). */
   toolCallsError?: string;
   /** How a tool result is shown to the model: the text from the end of the call turn to the next generation prompt. */
   toolResult?: string;
@@ -136,10 +151,10 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
     content: withEnd(content),
     turnEnd,
   };
-  // The reasoning goes in `reasoning_content` (most templates) or `thinking` (gpt-oss): the first field that shows.
+  // The reasoning goes where the template reads it: the first carrier that shows.
   for (const field of REASONING_FIELDS) {
-    const reasoned = tryTurn(() => turn({ role: "assistant", content: PROBE.content, [field]: PROBE.reasoning }));
-    if (reasoned.ok && reasoned.value.text.includes(PROBE.reasoning)) {
+    const reasoned = tryTurn(() => turn(assistantMessage(PROBE.content, field)));
+    if (reasoned.ok && showsReasoning(reasoned.value.text, field)) {
       probe.contentWithReasoning = withEnd(reasoned.value);
       probe.reasoningField = field;
       break;
@@ -147,14 +162,7 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   }
 
   const callTurn = (calls: readonly { name: string; arguments: JsonObject }[], as: ArgumentsAs, reasoning: boolean): ProbedTurn =>
-    withEnd(
-      turn({
-        role: "assistant",
-        content: "",
-        ...(reasoning ? { [reasoningField]: PROBE.reasoning } : {}),
-        tool_calls: calls.map((c, i) => call(c.name, c.arguments, PROBE.callIds[i], as)),
-      }),
-    );
+    withEnd(turn(assistantMessage("", reasoning ? reasoningField : undefined, { tool_calls: calls.map((c, i) => call(c.name, c.arguments, PROBE.callIds[i], as)) })));
 
   let reasoningField: ReasoningField = probe.reasoningField ?? "reasoning_content";
   // Arguments as objects first (what most templates iterate over); JSON text when objects fail or print badly.
@@ -172,20 +180,18 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
     probe.toolCallsError = one.error;
     return probe;
   }
-  if (!one.value.text.includes(F1)) {
-    probe.toolCallsError = "the assistant turn does not show the tool call";
-    return probe;
-  }
+  if (!one.value.text.includes(F1)) return probe; // the template does not show tool calls
   probe.oneCall = one.value;
   const two = tryTurn(() => callTurn(PROBE_CALLS.two, as, false));
   if (two.ok && two.value.text.includes(F2)) probe.twoCalls = two.value;
   let oneR = tryTurn(() => callTurn(PROBE_CALLS.one, as, true));
-  if (probe.reasoningField === undefined && !(oneR.ok && oneR.value.text.includes(PROBE.reasoning))) {
-    // reasoning shown only beside tool calls (llama.cpp's TOOLS_ONLY): try the other field there
-    reasoningField = "thinking";
+  for (const field of REASONING_FIELDS) {
+    // reasoning shown only beside tool calls (llama.cpp's TOOLS_ONLY): try the other carriers there
+    if (probe.reasoningField !== undefined || (oneR.ok && showsReasoning(oneR.value.text, reasoningField))) break;
+    reasoningField = field;
     oneR = tryTurn(() => callTurn(PROBE_CALLS.one, as, true));
   }
-  if (oneR.ok && oneR.value.text.includes(PROBE.reasoning)) {
+  if (oneR.ok && showsReasoning(oneR.value.text, reasoningField)) {
     probe.oneCallWithReasoning = oneR.value;
     probe.reasoningField = reasoningField;
   }
@@ -208,6 +214,15 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   });
   if (result.ok && result.value.includes(PROBE.toolResult)) probe.toolResult = result.value;
   return probe;
+}
+
+/**
+ * The render shows the probe's reasoning as reasoning: for content parts, not a template printing the parts list
+ * itself (`[{'type': 'thinking', …}]`).
+ */
+function showsReasoning(text: string, field: ReasoningField): boolean {
+  if (!text.includes(PROBE.reasoning)) return false;
+  return field !== "content-parts" || !/["']type["']\s*:|\[object /.test(text);
 }
 
 /** The render shows the probe's argument names and values (not `[object Map]` or nothing). */

@@ -2,9 +2,12 @@ import { Environment, Interpreter, Template } from "@huggingface/jinja";
 import { ToolgramError } from "../errors.js";
 
 /** A chat message as chat templates read it (OpenAI's shape, plus `reasoning_content`). */
+/** A typed part of a message's content (OpenAI's `{type: "text"}`; Mistral's `{type: "thinking"}`). */
+export type TemplateContentPart = { type: "text"; text: string } | { type: "thinking"; thinking: string };
+
 export interface TemplateMessage {
   role: "system" | "user" | "assistant" | "tool";
-  content: string | null;
+  content: string | TemplateContentPart[] | null;
   reasoning_content?: string;
   /** gpt-oss's name for the reasoning. */
   thinking?: string;

@@ -46,4 +46,11 @@ describe("CompiledGrammar.createMatcher", () => {
     m.fillNextTokenBitmask(bits);
     expect(allowed(EOS)).toBe(true);
   });
+
+  it("the compile's limits.maxAutomatonStates caps the matcher (the option its error names)", () => {
+    const tools = [{ name: "ping" }, { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } }];
+    const capped = compileTools(tools, { limits: { maxAutomatonStates: 40 } }); // the compile itself fits
+    expect(() => capped.createMatcher(vocab)).toThrow(/maxAutomatonStates/);
+    expect(() => compileTools(tools).createMatcher(vocab)).not.toThrow();
+  });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlayground, servePlayground } from "../../scripts/playground.js";
+import { applyMask } from "../../src/logits/index.js";
 import { chromiumPath, launchChromium } from "../support/chromium.js";
 
 /**
@@ -133,6 +134,18 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
     expect(await page.getByTestId("sample-verdict").allInnerTexts()).toEqual(new Array(20).fill("valid"));
     expect(await text("samples")).toContain("book_table");
     await shot("6-samples");
+  });
+
+  it("applyMask masks a Float16Array (Chromium has one; Node 20 does not)", async () => {
+    // applyMask is self-contained: its own source runs in the page
+    const out = await page.evaluate((src) => {
+      const F16 = (globalThis as unknown as { Float16Array?: new (a: number[]) => { length: number; [i: number]: number } }).Float16Array;
+      if (!F16) return "no Float16Array";
+      const mask = new Function(`return (${src})`)() as (l: unknown, b: Uint32Array) => ArrayLike<number>;
+      const logits = new F16([0.5, 1.5, -2, 8, 3, 4]);
+      return Array.from(mask(logits, Uint32Array.of(0b001001)), String);
+    }, applyMask.toString());
+    expect(out).toEqual(["0.5", "-Infinity", "-Infinity", "8", "-Infinity", "-Infinity"]);
   });
 
   it("reopens the same state from the permalink", async () => {

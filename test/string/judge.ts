@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS } from "../../src/options.js";
 import { lowerStringContent, type StringLowerContext } from "../../src/lower/string/lowerStringContent.js";
 import type { StringConstraints } from "../../src/schema/SchemaNode.js";
 import { exprToRegExp } from "./exprToRegExp.js";
+import { RFC_CHECKERS } from "./rfcFormats.js";
 
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: unknown) => void;
 const ajv = new Ajv2020({ strict: false, validateFormats: true });
@@ -49,6 +50,10 @@ export interface Judge {
   /** The grammar accepts the canonical spelling of the value. */
   grammar(value: string): boolean;
   ajv(value: string): boolean;
+  /** The format checkers written from the RFCs' ABNF (true without formats). */
+  rfc(value: string): boolean;
+  /** What the grammar must accept exactly: valid under ajv (with ajv-formats) and under each format's standard. */
+  reference(value: string): boolean;
   expr: GExpr;
 }
 
@@ -69,6 +74,8 @@ export function judge(s: StringConstraints, ctx = context({ rules: new Map() }))
     grammarText: match,
     grammar: (v) => match(quoteJsonString(v).slice(1, -1)),
     ajv: (v) => validate(v) === true,
+    rfc: (v) => s.formats.every((f) => RFC_CHECKERS[f]?.(v) ?? true),
+    reference: (v) => validate(v) === true && s.formats.every((f) => RFC_CHECKERS[f]?.(v) ?? true),
   };
 }
 
@@ -97,15 +104,18 @@ export function mutated(base: fc.Arbitrary<string>, alphabet: string[]): fc.Arbi
   });
 }
 
-/** Asserts grammar verdict === ajv verdict for every generated value; the failure message carries the seed. */
+/**
+ * Asserts grammar verdict === the reference verdict (ajv, and each format's RFC checker) for every generated value;
+ * the failure message carries the seed.
+ */
 export function checkAgreement(j: Judge, arb: fc.Arbitrary<string>, numRuns = 300, allowNarrowing?: (v: string) => boolean): void {
   fc.assert(
     fc.property(arb.filter(isWellFormed), (v) => {
       const g = j.grammar(v);
-      const a = j.ajv(v);
+      const a = j.reference(v);
       if (g === a) return true;
       if (!g && a && allowNarrowing?.(v)) return true;
-      throw new Error(`grammar ${g} vs ajv ${a} on ${JSON.stringify(v)} (seed ${SEED})`);
+      throw new Error(`grammar ${g} vs reference ${a} (ajv ${j.ajv(v)}, rfc ${j.rfc(v)}) on ${JSON.stringify(v)} (seed ${SEED})`);
     }),
     { seed: SEED, numRuns },
   );

@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { Template } from "@huggingface/jinja";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
-import { formatFromChatTemplate } from "../../src/templates/formatFromChatTemplate.js";
+import { formatFromChatTemplate, type TemplateFormat } from "../../src/templates/formatFromChatTemplate.js";
+import { PROBE, PROBE_CALLS } from "../../src/templates/probeTemplate.js";
+import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
 import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppSource.js";
 import { judgeTemplates, renderReport, REPORT_PATH, type TemplateOutcome } from "../../scripts/templates-report.js";
 import { OUTPUTS_DIR, type ChatOutputCase } from "../../scripts/extract-chat-outputs.js";
@@ -117,6 +120,46 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     expect(misses.length, misses.join("\n")).toBeLessThanOrEqual(2);
   });
 
+  it("llama.cpp's real outputs with reasoning close it with the reasoning end marker read here", ({ skip }) => {
+    if (src === undefined) skip();
+    let checked = 0;
+    const misses: string[] = [];
+    for (const file of readdirSync(OUTPUTS_DIR).filter((f) => f.endsWith(".json") && f !== "tools.json")) {
+      const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as { template: string; cases: ChatOutputCase[] };
+      const format = outcomes.find((o) => `models/templates/${o.file}` === fixture.template)?.format;
+      const end = format?.reasoningMarkers.end.trim() ?? "";
+      if (format === undefined || format.reasoning === "none" || end === "") continue;
+      for (const c of fixture.cases) {
+        // continuations start mid-reply, after a prefilled reasoning block
+        if (!c.expect?.reasoning || "is_partial" in c.settings || "continue_final_message" in c.settings) continue;
+        checked++;
+        if (!c.text.includes(end)) misses.push(`${fixture.template}:${c.line} lacks ${JSON.stringify(end)}`);
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(99);
+    // a ratchet: the misses are llama.cpp's tolerance cases (reasoning the model never closed)
+    expect(misses.length, misses.join("\n")).toBeLessThanOrEqual(3);
+  });
+
+  it("where it says `implemented`, toolgram's renderer writes the template's calls byte for byte", ({ skip }) => {
+    if (src === undefined) skip();
+    const implemented = outcomes.filter((o) => o.format?.implemented);
+    expect(implemented.length).toBeGreaterThanOrEqual(9);
+    for (const o of implemented) {
+      const f = o.format as TemplateFormat;
+      const turn = (f.singleCall ? f.probe.oneCall : f.probe.twoCalls)?.body ?? "";
+      const calls = f.singleCall ? PROBE_CALLS.one : PROBE_CALLS.two;
+      expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(turn.slice(f.markers.beforeCalls.length));
+    }
+    // and where it does not, the renderer differs (Bielik's leading newline, Reka's missing separator, Nemo's key order)
+    for (const o of outcomes.filter((x) => x.format !== undefined && !x.format.implemented && ["qwen3", "mistral"].includes(x.format.format))) {
+      const f = o.format as TemplateFormat;
+      expect(renderToolCalls(PROBE_CALLS.two.map((c, i) => ({ ...c, id: PROBE.callIds[i] })), f.format as FormatName), o.file).not.toBe(
+        (f.probe.twoCalls?.body ?? "").slice(f.markers.beforeCalls.length),
+      );
+    }
+  });
+
   it("docs/chat-templates.md is current (run npm run templates:report)", ({ skip }) => {
     if (src === undefined) skip();
     expect(readFileSync(REPORT_PATH, "utf8") === renderReport(src as LlamaCppSource, outcomes)).toBe(true);
@@ -163,6 +206,13 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     const f = formatFromChatTemplate(template("meta-llama-Llama-3.1-8B-Instruct.jinja"));
     expect([f.format, f.implemented, f.singleCall]).toEqual(["llama3-json", true, true]);
     expect(f.markers.skeleton).toBe('{"name": "⟨NAME⟩", "parameters": ⟨ARGS⟩}');
+  });
+
+  it("reads Ministral's [THINK] block from a thinking content part", ({ skip }) => {
+    if (src === undefined) skip();
+    const f = formatFromChatTemplate(template("mistralai-Ministral-3-14B-Reasoning-2512.jinja"));
+    expect([f.format, f.reasoning, f.reasoningMarkers.field]).toEqual(["mistral_args", "optional", "content-parts"]);
+    expect(f.reasoningMarkers).toMatchObject({ start: "[THINK]", end: "[/THINK]" });
   });
 
   it("reads Kimi K2's per-call counter", ({ skip }) => {

@@ -38,10 +38,6 @@ export function negDec(a: Dec): Dec {
   return { n: -a.n, s: a.s };
 }
 
-export function decFromBigInt(n: bigint): Dec {
-  return { n, s: 0 };
-}
-
 /** Largest integer <= d. */
 export function floorDec(d: Dec): bigint {
   const p = 10n ** BigInt(d.s);

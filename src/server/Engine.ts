@@ -1,0 +1,55 @@
+import type { CompiledGrammar } from "../CompiledGrammar.js";
+
+/** One generation, as the HTTP layer asks an engine for it. */
+export interface EngineRequest {
+  /** The rendered prompt (special tokens spelled as text). */
+  readonly prompt: string;
+  /** The grammar of the turn; undefined = unconstrained. */
+  readonly grammar: CompiledGrammar | undefined;
+  /** The token budget: a constrained turn is finished within it where the engine can steer (in process). */
+  readonly maxTokens: number;
+  /** The budget is the server's default, not the client's: shrink it to what the context has left. */
+  readonly fitBudgetToContext: boolean;
+  readonly temperature: number;
+  readonly topP: number | undefined;
+  readonly seed: number;
+  /** Aborted when the client goes away, the deadline passes or a stop sequence is reached. */
+  readonly signal: AbortSignal;
+  /** Receives the generated text in order, in whole characters. */
+  readonly onText: (delta: string) => void;
+}
+
+export interface EngineResult {
+  /** "length": the budget ran out; "stop": the model or the constraint ended the turn (or it was aborted). */
+  readonly finishReason: "stop" | "length";
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Prompt tokens whose evaluation was reused from an earlier request (KV-cache prefix). */
+  readonly cachedTokens: number;
+  /** Milliseconds spent computing token masks (in process), for /metrics. */
+  readonly maskMs: number;
+}
+
+/** What serves generations: node-llama-cpp in process, or a llama-server upstream. */
+export interface Engine {
+  /** The model id `/v1/models` lists. */
+  readonly modelId: string;
+  /** Generations that can run at once (`--parallel`). */
+  readonly slots: number;
+  /** "in-process" or "upstream", for /health. */
+  readonly kind: string;
+  /** The model's own chat template, when the engine can read it (it picks the server's ChatFormat). */
+  readonly chatTemplate: string | undefined;
+  generate(request: EngineRequest): Promise<EngineResult>;
+  /** Whether the engine can serve (upstream: llama-server answers /health). */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The upstream failed (unreachable, died mid-stream, answered an error): a 502 for the client. */
+export class UpstreamError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "UpstreamError";
+  }
+}

@@ -1,0 +1,69 @@
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { CompiledGrammar } from "../CompiledGrammar.js";
+import { ToolgramError } from "../errors.js";
+
+/** A compiled grammar, or the error its declaration was refused with (refusals are cached too). */
+export type GrammarEntry = { readonly grammar: CompiledGrammar; readonly bytes: number } | { readonly error: ToolgramError; readonly bytes: number };
+
+export interface GrammarCacheStats {
+  hits: number;
+  misses: number;
+  compileMs: number;
+}
+
+/**
+ * Compiled grammars by the sha256 of what they were compiled from (tools, tool policy, schema), least recently used
+ * evicted first. Bounded in entries and in bytes, a grammar counted as the length of its GBNF text (proportional to
+ * its grammar IR; the matcher's mask table, filled lazily, is bounded by the entry count). Refusals are cached as
+ * well, so a client repeating a schema that takes the whole compile budget to refuse pays for it once.
+ */
+export class GrammarCache {
+  private readonly lru: LRUCache<string, GrammarEntry>;
+  readonly stats: GrammarCacheStats = { hits: 0, misses: 0, compileMs: 0 };
+
+  constructor(options: { maxEntries: number; maxBytes: number; onCompile?: (ms: number, hit: boolean) => void }) {
+    this.lru = new LRUCache<string, GrammarEntry>({ max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: (e) => Math.max(1, e.bytes) });
+    this.onCompile = options.onCompile;
+  }
+
+  private readonly onCompile: ((ms: number, hit: boolean) => void) | undefined;
+
+  /** The hash a compile is cached under: what it was compiled from, in a fixed JSON spelling. */
+  static keyOf(input: unknown): string {
+    return createHash("sha256").update(JSON.stringify(input)).digest("hex");
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  get bytes(): number {
+    return this.lru.calculatedSize;
+  }
+
+  /** The cached grammar for `key`, or `compile()`'s, remembered. Throws the (cached) ToolgramError of a refusal. */
+  get(key: string, compile: () => CompiledGrammar): CompiledGrammar {
+    let entry = this.lru.get(key);
+    if (entry !== undefined) {
+      this.stats.hits++;
+      this.onCompile?.(0, true);
+    } else {
+      this.stats.misses++;
+      const started = performance.now();
+      try {
+        const grammar = compile();
+        entry = { grammar, bytes: grammar.toGbnf().length + key.length };
+      } catch (e) {
+        if (!(e instanceof ToolgramError)) throw e;
+        entry = { error: e, bytes: e.message.length + key.length };
+      }
+      const ms = performance.now() - started;
+      this.stats.compileMs += ms;
+      this.onCompile?.(ms, false);
+      this.lru.set(key, entry);
+    }
+    if ("error" in entry) throw entry.error;
+    return entry.grammar;
+  }
+}

@@ -1,0 +1,180 @@
+import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { Vocabulary } from "../index.js";
+import type { TokenMatcher } from "../index.js";
+import { generateWithGbnf, generateWithMask, loadLlamaModel, vocabularyOf, type TokenMaskMatcher } from "../llama-cpp/index.js";
+import { basename } from "node:path";
+import { badRequest } from "./ApiError.js";
+import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
+import { TokenTextDecoder } from "./TokenTextDecoder.js";
+
+export interface InProcessEngineOptions {
+  readonly modelPath: string;
+  /** Sequences generating at once. @defaultValue 1 */
+  readonly parallel?: number;
+  /** Context size of each sequence. @defaultValue 4096, capped at the model's training context */
+  readonly contextSize?: number;
+  /** CPU threads. @defaultValue 1 (faster than 2 on small machines) */
+  readonly threads?: number;
+}
+
+/** A matcher that counts the time spent filling masks, for /metrics. */
+function timed(matcher: TokenMatcher, clock: { ms: number }): TokenMaskMatcher {
+  return {
+    fillNextTokenBitmask(bits) {
+      const t = performance.now();
+      matcher.fillNextTokenBitmask(bits);
+      clock.ms += performance.now() - t;
+    },
+    fillNextTokenBitmaskWithin(bits, tokensLeft) {
+      const t = performance.now();
+      const narrowed = matcher.fillNextTokenBitmaskWithin(bits, tokensLeft);
+      clock.ms += performance.now() - t;
+      return narrowed;
+    },
+    acceptToken: (token) => matcher.acceptToken(token),
+    isCompleted: () => matcher.isCompleted(),
+    forcedText: () => matcher.forcedText(),
+  };
+}
+
+/**
+ * node-llama-cpp in process: one context with `parallel` sequences (node-llama-cpp batches their steps together),
+ * toolgram's token matcher as the mask with the token budget, jump-forward over forced text. A request takes the free
+ * sequence whose evaluated tokens share the longest prefix with its prompt, and keeps that prefix (KV-cache reuse).
+ */
+export class InProcessEngine implements Engine {
+  readonly kind = "in-process";
+  private readonly free: LlamaContextSequence[];
+  /**
+   * Recent generated texts and the tokens that were sampled for them. A model under a mask may sample a
+   * non-canonical tokenization of its own text (`{"` as `{` `"`); when that text comes back in a later prompt (exact
+   * replay), it is tokenized as it was sampled, so the sequence's KV cache matches past the end of the replayed turn.
+   */
+  private readonly sampled = new Map<string, Token[]>();
+  private static readonly MAX_SAMPLED = 64;
+  /** Shorter texts are not worth splicing (and could match by chance). */
+  private static readonly MIN_SPLICE = 16;
+
+  private constructor(
+    private readonly model: LlamaModel,
+    private readonly context: LlamaContext,
+    private readonly vocab: Vocabulary,
+    readonly modelId: string,
+    readonly slots: number,
+  ) {
+    this.free = Array.from({ length: slots }, () => context.getSequence());
+  }
+
+  /** The model's chat template (GGUF `tokenizer.chat_template`), if it has one. */
+  get chatTemplate(): string | undefined {
+    return this.vocab.chatTemplate;
+  }
+
+  static async load(options: InProcessEngineOptions): Promise<InProcessEngine> {
+    const model = await loadLlamaModel(options.modelPath);
+    const parallel = options.parallel ?? 1;
+    const perSequence = Math.min(options.contextSize ?? 4096, model.trainContextSize);
+    const context = await model.createContext({ contextSize: perSequence * parallel, sequences: parallel, threads: options.threads ?? 1 });
+    const vocab = await vocabularyOf(model);
+    return new InProcessEngine(model, context, vocab, basename(options.modelPath), parallel);
+  }
+
+  async healthy(): Promise<boolean> {
+    return !this.model.disposed;
+  }
+
+  private takeSequence(tokens: Token[]): LlamaContextSequence {
+    let best = 0;
+    let bestShared = -1;
+    this.free.forEach((s, i) => {
+      const shared = s.compareContextTokens(tokens).firstDifferentIndex;
+      if (shared > bestShared) {
+        best = i;
+        bestShared = shared;
+      }
+    });
+    const [sequence] = this.free.splice(best, 1);
+    if (sequence === undefined) throw new Error("no free sequence: the scheduler admits at most `parallel` generations");
+    return sequence;
+  }
+
+  /** The prompt's tokens, with recently generated texts in it tokenized as they were sampled. */
+  private tokenizePrompt(prompt: string): Token[] {
+    let best: { at: number; text: string; tokens: Token[] } | undefined;
+    for (const [text, tokens] of this.sampled) {
+      if (text.length < InProcessEngine.MIN_SPLICE) continue;
+      const at = prompt.indexOf(text);
+      // the earliest match, and of those the longest (a whole turn rather than one call of it)
+      if (at >= 0 && (best === undefined || at < best.at || (at === best.at && text.length > best.text.length))) best = { at, text, tokens };
+    }
+    if (best === undefined) return prompt === "" ? [] : this.model.tokenize(prompt, true);
+    const before = prompt.slice(0, best.at);
+    return [...(before === "" ? [] : this.model.tokenize(before, true)), ...best.tokens, ...this.tokenizePrompt(prompt.slice(best.at + best.text.length))];
+  }
+
+  private rememberSampled(text: string, tokens: Token[]): void {
+    if (text.length < InProcessEngine.MIN_SPLICE) return;
+    this.sampled.delete(text);
+    this.sampled.set(text, tokens);
+    if (this.sampled.size > InProcessEngine.MAX_SAMPLED) this.sampled.delete(this.sampled.keys().next().value as string);
+  }
+
+  async generate(request: EngineRequest): Promise<EngineResult> {
+    const tokens = this.tokenizePrompt(request.prompt);
+    const sequence = this.takeSequence(tokens);
+    try {
+      const room = sequence.contextSize - tokens.length;
+      const maxTokens = request.fitBudgetToContext ? Math.min(request.maxTokens, room) : request.maxTokens;
+      if (maxTokens < 1 || tokens.length + maxTokens > sequence.contextSize) {
+        throw badRequest(
+          `This model's context holds ${sequence.contextSize} tokens; the prompt has ${tokens.length} and the budget asks for ${Math.max(1, maxTokens)} more. Shorten the messages or lower max_completion_tokens.`,
+          "messages",
+          "context_length_exceeded",
+        );
+      }
+      const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
+      const clock = { ms: 0 };
+      let text = "";
+      const emit = (t: string): void => {
+        text += t;
+        request.onText(t);
+      };
+      const common = {
+        model: this.model,
+        prompt: tokens,
+        sequence,
+        keepPrefix: true,
+        maxTokens,
+        temperature: request.temperature,
+        seed: request.seed,
+        ...(request.topP === undefined ? {} : { topP: request.topP }),
+        signal: request.signal,
+        onToken: (token: number) => {
+          const t = decoder.push(token);
+          if (t !== "") emit(t);
+        },
+      };
+      const result =
+        request.grammar === undefined
+          ? await generateWithGbnf({ ...common, gbnf: undefined })
+          : await generateWithMask({ ...common, matcher: timed(request.grammar.createMatcher(this.vocab), clock), jumpForward: true, closeWithinBudget: true });
+      const rest = decoder.flush();
+      if (rest !== "") emit(rest);
+      if (!request.signal.aborted) this.rememberSampled(text, [...result.tokens] as Token[]);
+      return {
+        finishReason: result.finishReason,
+        promptTokens: result.promptTokens,
+        completionTokens: result.tokens.length,
+        cachedTokens: result.cachedTokens,
+        maskMs: clock.ms,
+      };
+    } finally {
+      this.free.push(sequence);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.context.dispose();
+    await this.model.dispose();
+  }
+}

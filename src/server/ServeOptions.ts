@@ -1,0 +1,36 @@
+import type { Limits } from "../options.js";
+
+/** Options of `startServer` / `toolgram serve`. Exactly one of `model` and `upstream`. */
+export interface ServeOptions {
+  /** A GGUF file to serve in process (node-llama-cpp, toolgram's matcher and token budget). */
+  readonly model?: string;
+  /** The base URL of a running llama-server to front instead. */
+  readonly upstream?: string;
+  /** @defaultValue "127.0.0.1" (loopback only) */
+  readonly host?: string;
+  /** @defaultValue 8080; 0 picks a free port */
+  readonly port?: number;
+  /** Generations at once (in process: sequences of one context). @defaultValue 1 */
+  readonly parallel?: number;
+  /** Requests waiting for a slot before 429. @defaultValue 64 */
+  readonly maxQueue?: number;
+  /** Required `Authorization: Bearer` key; none by default. */
+  readonly apiKey?: string;
+  /** Per-request deadline, queueing included. @defaultValue 120000 */
+  readonly timeoutMs?: number;
+  /** @defaultValue 4 MiB */
+  readonly maxBodyBytes?: number;
+  /** The token budget when a request names none. @defaultValue 512 */
+  readonly defaultMaxTokens?: number;
+  /** Context size per sequence (in process). @defaultValue 4096 */
+  readonly contextSize?: number;
+  /** CPU threads (in process). @defaultValue 1 */
+  readonly threads?: number;
+  /** Grammar cache bounds. @defaultValue 256 entries, 64 MiB of GBNF */
+  readonly grammarCacheEntries?: number;
+  readonly grammarCacheBytes?: number;
+  /** Turns kept for exact replay when a template would not re-render them byte for byte. @defaultValue 10000 */
+  readonly replayTurns?: number;
+  /** Compile limits for request schemas; `maxCompileMs` defaults to 2000 here (a compile runs on the event loop). */
+  readonly limits?: Partial<Limits>;
+}

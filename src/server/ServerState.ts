@@ -1,0 +1,28 @@
+import type { Limits } from "../options.js";
+import type { ChatFormat } from "./ChatFormat.js";
+import type { Engine } from "./Engine.js";
+import type { GrammarCache } from "./GrammarCache.js";
+import type { Metrics } from "./Metrics.js";
+import type { ReplayStore } from "./ReplayStore.js";
+import type { Scheduler } from "./Scheduler.js";
+
+/** Settings of the HTTP layer (see ServeOptions for their defaults). */
+export interface ServerSettings {
+  readonly apiKey: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly timeoutMs: number;
+  readonly defaultMaxTokens: number;
+  readonly maxDepth: number;
+  readonly limits: Partial<Limits>;
+}
+
+/** Everything a request handler reads; built once per server. */
+export interface ServerState {
+  readonly engine: Engine;
+  readonly format: ChatFormat;
+  readonly grammars: GrammarCache;
+  readonly replay: ReplayStore;
+  readonly scheduler: Scheduler;
+  readonly metrics: Metrics;
+  readonly settings: ServerSettings;
+}

@@ -1,0 +1,121 @@
+import { completionStream, LlamaServerHttpError, type CompletionResponse } from "../llama-cpp/index.js";
+import { badRequest } from "./ApiError.js";
+import { UpstreamError, type Engine, type EngineRequest, type EngineResult } from "./Engine.js";
+
+export interface UpstreamEngineOptions {
+  /** Base URL of a running llama-server, e.g. http://127.0.0.1:8081. */
+  readonly url: string;
+  /** Generations sent at once (llama-server's own `-np` slots should be at least this many). @defaultValue 1 */
+  readonly parallel?: number;
+  /** The model id to list; by default what llama-server's /v1/models reports. */
+  readonly modelId?: string;
+}
+
+/** The last chunk of a streamed /completion carries the counts. */
+interface FinalChunk extends CompletionResponse {
+  readonly stop?: boolean;
+  readonly tokens_evaluated?: number;
+  readonly tokens_cached?: number;
+  readonly timings?: CompletionResponse["timings"] & { readonly prompt_n?: number; readonly cache_n?: number };
+}
+
+/**
+ * Fronts a running llama-server: the prompt is rendered here, the turn's GBNF goes to `/completion` (which, unlike
+ * `/v1/chat/completions`, takes a grammar whatever the tools), and the streamed text is parsed here. `cache_prompt`
+ * lets llama-server reuse a slot's KV cache for the common prefix (`tokens_cached`). llama-server has no token
+ * budget steering: at `n_predict` a call may be cut (finish_reason "length").
+ */
+export class UpstreamEngine implements Engine {
+  readonly kind = "upstream";
+  readonly slots: number;
+  readonly url: string;
+
+  private constructor(
+    url: string,
+    slots: number,
+    readonly modelId: string,
+    /** The chat template llama-server loaded with the model (its /props). */
+    readonly chatTemplate: string | undefined,
+  ) {
+    this.url = url.replace(/\/+$/, "");
+    this.slots = slots;
+  }
+
+  static async connect(options: UpstreamEngineOptions): Promise<UpstreamEngine> {
+    const url = options.url.replace(/\/+$/, "");
+    let modelId = options.modelId;
+    if (modelId === undefined) {
+      try {
+        const r = await fetch(`${url}/v1/models`, { signal: AbortSignal.timeout(10_000) });
+        const body = (await r.json()) as { data?: Array<{ id?: unknown }> };
+        const id = body.data?.[0]?.id;
+        modelId = typeof id === "string" ? id.split("/").pop() : undefined;
+      } catch (cause) {
+        throw new UpstreamError(`llama-server at ${url} did not answer /v1/models`, { cause });
+      }
+    }
+    let chatTemplate: string | undefined;
+    try {
+      const props = (await (await fetch(`${url}/props`, { signal: AbortSignal.timeout(10_000) })).json()) as { chat_template?: unknown };
+      chatTemplate = typeof props.chat_template === "string" ? props.chat_template : undefined;
+    } catch {
+      chatTemplate = undefined;
+    }
+    return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream", chatTemplate);
+  }
+
+  async healthy(): Promise<boolean> {
+    try {
+      const r = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2000) });
+      await r.arrayBuffer();
+      return r.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  async generate(request: EngineRequest): Promise<EngineResult> {
+    const body = {
+      prompt: request.prompt,
+      ...(request.grammar === undefined ? {} : { grammar: request.grammar.toGbnf() }),
+      n_predict: request.maxTokens,
+      temperature: request.temperature,
+      ...(request.topP === undefined ? {} : { top_p: request.topP }),
+      seed: request.seed,
+      cache_prompt: true,
+    };
+    let last: FinalChunk | undefined;
+    try {
+      for await (const chunk of completionStream(this.url, body, request.signal)) {
+        const c = chunk as FinalChunk;
+        if (typeof c.content === "string" && c.content !== "") request.onText(c.content);
+        if (c.stop === true) last = c;
+      }
+    } catch (cause) {
+      if (request.signal.aborted) return this.partial(last);
+      if (cause instanceof LlamaServerHttpError && cause.status === 400 && /context/i.test(cause.body)) {
+        throw badRequest(`The prompt and the token budget do not fit the upstream's context: ${cause.body.slice(0, 300)}`, "messages", "context_length_exceeded");
+      }
+      throw new UpstreamError(`llama-server failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
+    if (last === undefined) {
+      if (request.signal.aborted) return this.partial(undefined);
+      throw new UpstreamError("llama-server ended the stream before its final chunk");
+    }
+    return this.partial(last);
+  }
+
+  private partial(last: FinalChunk | undefined): EngineResult {
+    const promptTokens = last?.tokens_evaluated ?? last?.timings?.prompt_n ?? 0;
+    const cachedTokens = last?.timings?.cache_n ?? Math.max(0, promptTokens - (last?.timings?.prompt_n ?? promptTokens));
+    return {
+      finishReason: last?.stop_type === "limit" ? "length" : "stop",
+      promptTokens,
+      completionTokens: last?.tokens_predicted ?? 0,
+      cachedTokens,
+      maskMs: 0,
+    };
+  }
+
+  async close(): Promise<void> {}
+}

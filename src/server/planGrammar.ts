@@ -1,0 +1,72 @@
+import type { CompiledGrammar } from "../CompiledGrammar.js";
+import { compileSchema, compileTools } from "../compile.js";
+import { ToolgramError } from "../errors.js";
+import type { JsonObject } from "../json.js";
+import type { Limits } from "../options.js";
+import { badRequest, type ApiError } from "./ApiError.js";
+import type { ChatRequest } from "./ChatRequest.js";
+import { GrammarCache } from "./GrammarCache.js";
+
+/** The grammar one turn is generated under: the tool-call turn, a JSON value, or nothing (plain chat). */
+export interface TurnGrammar {
+  readonly grammar: CompiledGrammar | undefined;
+  /** The declared tools the output is parsed and validated against (empty in JSON mode and plain chat). */
+  readonly tools: readonly JsonObject[];
+  /** JSON mode: the reply is one JSON value, not a tool-call turn. */
+  readonly json: boolean;
+}
+
+function nameOf(t: JsonObject): string {
+  return (t["function"] as JsonObject)["name"] as string;
+}
+
+/** A refused declaration as a 400: the ToolgramError's code and message, and its schema path as the parameter. */
+function refusal(e: ToolgramError, base: string, indexMap: readonly number[] | undefined): ApiError {
+  let path = e.schemaPath;
+  let param = base;
+  if (indexMap !== undefined) {
+    const m = /^\/(\d+)(\/.*)?$/.exec(path);
+    if (m !== null) {
+      const original = indexMap[Number(m[1])] ?? Number(m[1]);
+      path = `/${original}${m[2] ?? ""}`;
+      param = `${base}[${original}]`;
+    }
+  }
+  const where = path === "" ? "" : ` (schema path ${base}${path})`;
+  const message = e.message.endsWith(`(at ${e.schemaPath || "/"})`) ? e.message.slice(0, e.message.lastIndexOf(" (at ")) : e.message;
+  return badRequest(`${e.code}: ${message}${where}`, param, e.code);
+}
+
+/**
+ * Compiles (or finds in the cache) the grammar of the turn the request asks for: with tools, the tool-call turn of
+ * the callable tools under the request's tool_choice and parallel_tool_calls (tool_choice "none": text that never
+ * opens a call); with a response_format, one JSON value of its schema. A refused schema is a 400.
+ */
+export function planGrammar(request: ChatRequest, cache: GrammarCache, limits: Partial<Limits>): TurnGrammar {
+  const rf = request.responseFormat;
+  if (rf.type !== "text") {
+    const schema: JsonObject = rf.type === "json_object" ? { type: "object" } : rf.schema;
+    const strict = rf.type === "json_schema" ? rf.strict : true;
+    const key = GrammarCache.keyOf(["json", schema, strict, limits]);
+    try {
+      // OpenAI's strict: false asks for best effort; toolgram's strict: false over-approximates what it cannot enforce.
+      return { grammar: cache.get(key, () => compileSchema(schema, { strict, limits })), tools: [], json: true };
+    } catch (e) {
+      if (e instanceof ToolgramError) throw refusal(e, "response_format.json_schema.schema", undefined);
+      throw e;
+    }
+  }
+  if (request.tools.length === 0) return { grammar: undefined, tools: [], json: false };
+  const callable = request.toolChoice === "none" ? request.tools : request.tools.filter((t) => request.callable.includes(nameOf(t)));
+  const indexMap = callable.map((t) => request.tools.indexOf(t));
+  const choice = typeof request.toolChoice === "object" ? request.toolChoice.name : request.toolChoice;
+  const parallel = request.parallelToolCalls;
+  const key = GrammarCache.keyOf(["tools", callable, choice, parallel, limits]);
+  try {
+    const grammar = cache.get(key, () => compileTools(callable, { format: "qwen3", toolChoice: choice, parallel, limits }));
+    return { grammar, tools: request.tools, json: false };
+  } catch (e) {
+    if (e instanceof ToolgramError) throw refusal(e, "tools", indexMap);
+    throw e;
+  }
+}

@@ -1,0 +1,21 @@
+import type { ChatMessage } from "../llama-cpp/index.js";
+import type { RequestMessage } from "./ChatRequest.js";
+import type { PromptMessage } from "./ChatFormat.js";
+import type { ReplayStore } from "./ReplayStore.js";
+
+/**
+ * The request's messages as the renderer takes them. An assistant turn this server produced comes back with its
+ * calls' minted ids and `function.arguments` as the exact text sampled, so the template re-renders it byte for byte;
+ * a turn that would not re-render exactly is spliced in from the replay store.
+ */
+export function promptMessages(messages: readonly RequestMessage[], store: ReplayStore): PromptMessage[] {
+  return messages.map((m): PromptMessage => {
+    if (m.role === "assistant" && m.tool_calls !== undefined) {
+      const verbatim = store.recall(m.content, m.tool_calls);
+      if (verbatim !== undefined) return { role: "assistant", verbatim };
+      return { role: "assistant", content: m.content, tool_calls: m.tool_calls };
+    }
+    const plain: ChatMessage = { role: m.role, content: m.content };
+    return plain;
+  });
+}

@@ -1,0 +1,81 @@
+import { randomInt } from "node:crypto";
+import { badRequest } from "./ApiError.js";
+import type { ChatRequest } from "./ChatRequest.js";
+import { nestsDeeperThan } from "./jsonDepth.js";
+import { planGrammar, type TurnGrammar } from "./planGrammar.js";
+import { promptMessages } from "./promptMessages.js";
+import { readChatRequest } from "./readChatRequest.js";
+import { finishReasonOf, usageOf, type FinishReason, type Usage } from "./responseShapes.js";
+import type { ServerState } from "./ServerState.js";
+import { TurnAssembler, type AssembledTurn, type Delta } from "./TurnAssembler.js";
+
+/** A request read, its grammar compiled (or found in the cache) and its prompt rendered: ready to generate. */
+export interface PreparedTurn {
+  readonly request: ChatRequest;
+  readonly grammar: TurnGrammar;
+  readonly prompt: string;
+}
+
+/** Everything that can be refused before a slot is taken: bad JSON shapes, bad schemas, unknown tools. */
+export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
+  if (nestsDeeperThan(body, state.settings.maxDepth)) {
+    throw badRequest(`The request body nests deeper than ${state.settings.maxDepth} levels.`, null, "nesting_too_deep");
+  }
+  const request = readChatRequest(body, state.engine.modelId);
+  const grammar = planGrammar(request, state.grammars, state.settings.limits);
+  const prompt = state.format.render(promptMessages(request.messages, state.replay), request.tools);
+  return { request, grammar, prompt };
+}
+
+export interface TurnOutcome {
+  readonly turn: AssembledTurn;
+  readonly finishReason: FinishReason;
+  readonly usage: Usage;
+}
+
+/**
+ * Generates the turn, passing each delta on as it is made (streaming) and folding them (the non-streamed answer).
+ * A stop sequence in the content aborts the generation. A turn whose calls would not re-render byte for byte goes to
+ * the replay store.
+ */
+export async function runTurn(state: ServerState, prepared: PreparedTurn, signal: AbortSignal, onDelta: (d: Delta) => void): Promise<TurnOutcome> {
+  const { request, grammar, prompt } = prepared;
+  const assembler = new TurnAssembler({ format: state.format.format, tools: grammar.tools, stop: request.stop });
+  const stop = new AbortController();
+  const result = await state.engine.generate({
+    prompt,
+    grammar: grammar.grammar,
+    maxTokens: request.maxTokens ?? state.settings.defaultMaxTokens,
+    fitBudgetToContext: request.maxTokens === undefined,
+    temperature: request.temperature ?? 1,
+    topP: request.topP,
+    seed: request.seed ?? randomInt(0, 2 ** 31),
+    signal: AbortSignal.any([signal, stop.signal]),
+    onText: (text) => {
+      for (const d of assembler.push(text)) onDelta(d);
+      if (assembler.stopped && !stop.signal.aborted) stop.abort("stop sequence");
+    },
+  });
+  for (const d of assembler.end()) onDelta(d);
+  const turn = assembler.turn;
+  if (turn.calls.length > 0) {
+    const rendered = state.format.renderTurn({
+      role: "assistant",
+      content: turn.content === "" ? null : turn.content,
+      tool_calls: turn.calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })),
+    });
+    if (rendered !== turn.text) state.replay.remember({ text: turn.text, content: turn.content === "" ? null : turn.content, calls: turn.calls });
+  }
+  const m = state.metrics;
+  m.tokens.inc({ kind: "prompt" }, result.promptTokens);
+  m.tokens.inc({ kind: "cached" }, result.cachedTokens);
+  m.tokens.inc({ kind: "completion" }, result.completionTokens);
+  if (grammar.grammar !== undefined && result.completionTokens > 0 && state.engine.kind === "in-process") {
+    m.maskSecondsPerToken.observe(result.maskMs / 1000 / result.completionTokens);
+  }
+  return {
+    turn,
+    finishReason: finishReasonOf(turn, result.finishReason, assembler.stopped),
+    usage: usageOf(result.promptTokens, result.completionTokens, result.cachedTokens),
+  };
+}

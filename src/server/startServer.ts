@@ -1,0 +1,88 @@
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { ToolgramError } from "../errors.js";
+import { chatFormatFor, type ChatFormat } from "./ChatFormat.js";
+import { createApp } from "./createApp.js";
+import type { Engine } from "./Engine.js";
+import { GrammarCache } from "./GrammarCache.js";
+import { InProcessEngine } from "./InProcessEngine.js";
+import { Metrics } from "./Metrics.js";
+import { ReplayStore } from "./ReplayStore.js";
+import { Scheduler } from "./Scheduler.js";
+import type { ServeOptions } from "./ServeOptions.js";
+import type { ServerState } from "./ServerState.js";
+import { UpstreamEngine } from "./UpstreamEngine.js";
+
+export interface RunningServer {
+  /** e.g. "http://127.0.0.1:8080" */
+  readonly url: string;
+  readonly port: number;
+  readonly state: ServerState;
+  /** Stops listening, ends open connections and frees the model. */
+  close(): Promise<void>;
+}
+
+/** Loads the model (or connects to the upstream), then listens; resolves once requests are accepted. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  if ((options.model === undefined) === (options.upstream === undefined)) {
+    throw new ToolgramError("INVALID_OPTION", "serve needs exactly one of --model (a GGUF file served in process) and --upstream (a llama-server URL)");
+  }
+  const parallel = options.parallel ?? 1;
+  if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64) throw new ToolgramError("INVALID_OPTION", `--parallel must be an integer in 1..64, got ${parallel}`);
+  const engine: Engine =
+    options.model !== undefined
+      ? await InProcessEngine.load({ modelPath: options.model, parallel, ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }), ...(options.threads === undefined ? {} : { threads: options.threads }) })
+      : await UpstreamEngine.connect({ url: options.upstream as string, parallel });
+  const metrics = new Metrics();
+  const grammars = new GrammarCache({
+    maxEntries: options.grammarCacheEntries ?? 256,
+    maxBytes: options.grammarCacheBytes ?? 64 * 1024 * 1024,
+    onCompile: (ms, hit) => {
+      metrics.cacheLookups.inc({ result: hit ? "hit" : "miss" });
+      if (!hit) metrics.compileSeconds.observe(ms / 1000);
+    },
+  });
+  let format: ChatFormat;
+  try {
+    format = chatFormatFor(engine.chatTemplate);
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
+  const state: ServerState = {
+    engine,
+    format,
+    grammars,
+    replay: new ReplayStore(options.replayTurns ?? 10_000),
+    scheduler: new Scheduler(parallel, options.maxQueue ?? 64),
+    metrics,
+    settings: {
+      apiKey: options.apiKey,
+      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      defaultMaxTokens: options.defaultMaxTokens ?? 512,
+      maxDepth: 1500,
+      limits: { maxCompileMs: 2000, ...options.limits },
+    },
+  };
+  const app = createApp(state);
+  const host = options.host ?? "127.0.0.1";
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8080 }, () => resolve(s));
+    s.once("error", reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    state,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await engine.close();
+    },
+  };
+}
