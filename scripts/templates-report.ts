@@ -215,7 +215,13 @@ export function renderReport(src: LlamaCppSource, outcomes: TemplateOutcome[]): 
       `| [${o.file}](#${o.file.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")}) | ${o.renders ? "yes" : "no"} | ${o.rendersToolCalls ? "yes" : "no"} | ${f ? f.format + (f.implemented ? " ✓" : "") : ""} | ${f ? f.reasoning : ""} | ${note.replaceAll("|", "\\|").replaceAll("\n", " ")} |`,
     );
   }
-  lines.push("", "✓ = toolgram implements the format today, with this exact layout.", "", "## Templates", "");
+  lines.push("", "✓ = toolgram implements the format today, with this exact layout.", "");
+  lines.push("## Formats", "", "| format | aliases | families | templates |", "| --- | --- | --- | --- |");
+  for (const k of KNOWN_FORMATS) {
+    const users = named.filter((o) => (o.format as TemplateFormat).format === k.name).map((o) => o.file.replace(/\.jinja$/, ""));
+    lines.push(`| ${k.name}${k.exact !== undefined ? " (toolgram)" : ""} | ${k.aliases.join(", ")} | ${k.families.replaceAll("|", "\\|")} | ${users.join(", ")} |`);
+  }
+  lines.push("", "(toolgram) = a format toolgram has today under that name; the ✓ above marks the templates it matches exactly.", "", "## Templates", "");
   for (const o of outcomes) lines.push(section(o));
   return lines.join("\n").replace(/\n+$/, "\n");
 }

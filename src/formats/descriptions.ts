@@ -9,6 +9,7 @@ const plain = {
   beforeClose: "",
   blockSeparator: "",
   maxCalls: Infinity,
+  reasoning: null,
 };
 
 /** `{"name": …, <argumentsKey>: …}`: the JSON call object most formats share. */
@@ -36,6 +37,9 @@ export const qwen3: FormatDescription = {
   beforeClose: "\n",
   blockSeparator: "\n",
   unit: jsonObject("arguments"),
+  // Qwen3's template writes `<think>\nR\n</think>\n\n`; Hermes and Qwen2.5 models share the format without
+  // reasoning, so the block is off unless asked for (or the model's template says so).
+  reasoning: { open: "<think>\n", close: "\n</think>\n\n", defaultMode: "none" },
 };
 
 /** `<tools>[{"name": "f", "id": "...", "parameters": {...}}, ...]</tools>` at the end of the reply. */
