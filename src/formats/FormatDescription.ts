@@ -24,6 +24,8 @@ import type { FormatName } from "./FormatName.js";
  */
 export interface FormatDescription {
   readonly name: FormatName;
+  /** The model families that write this format (documentation: the README's formats table). */
+  readonly family: string;
   /**
    * Other names accepted wherever a format is named (`format` options, CLI `--format`): vLLM's
    * `--tool-call-parser` names and llama.cpp's chat-format names, so configurations carry over. Unique across all
@@ -87,7 +89,7 @@ export type ReasoningMode = "none" | "optional" | "required";
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit;
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NameThenJsonUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
@@ -119,6 +121,17 @@ export interface JsonObjectUnit {
  */
 export interface PythonCallUnit {
   readonly kind: "python-call";
+}
+
+/**
+ * The tool's name, a marker, then the arguments as a JSON object in `canonicalJson`'s spelling: Mistral v11's
+ * `get_weather[ARGS]{"city": "Paris"}`. The parser reads the name up to the marker, so tool names must match
+ * `namePattern` (compiling refuses others with INVALID_TOOL).
+ */
+export interface NameThenJsonUnit {
+  readonly kind: "name-then-json";
+  readonly argumentsMarker: string;
+  readonly namePattern: RegExp;
 }
 
 /** The kinds of call unit (`unit.kind`). */
