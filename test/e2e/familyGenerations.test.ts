@@ -4,7 +4,7 @@ import { Template } from "@huggingface/jinja";
 import type { LlamaModel } from "node-llama-cpp";
 import { afterAll, describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
-import { FORMAT_NAMES, type FormatName } from "../../src/formats/index.js";
+import { describeFormat, type FormatName } from "../../src/formats/index.js";
 import type { TinyModel, TinyModelFamilyName } from "../../src/gguf/buildTinyModel.js";
 import { generateWithGbnf } from "../../src/llama-cpp/generateWithGbnf.js";
 import { generateWithMask } from "../../src/llama-cpp/generateWithMask.js";
@@ -31,6 +31,7 @@ const tools = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "exa
 const MESSAGES = [{ role: "user", content: "Use one of the tools, please." }];
 
 interface FormatCase {
+  /** The format by its vLLM tool-parser name (an alias toolgram resolves to its own name). */
   format: string;
   family: TinyModelFamilyName;
   /** llama.cpp's template, where the family's own is not the format's (Qwen3-Coder over the Qwen3 vocabulary). */
@@ -39,12 +40,19 @@ interface FormatCase {
 
 // Formats not (yet) known to toolgram are skipped, named in the output.
 const CASES: FormatCase[] = [
-  { format: "llama3-json", family: "llama3_1" },
+  { format: "llama3_json", family: "llama3_1" },
   { format: "qwen3_coder", family: "qwen3", llamaCppTemplate: "Qwen3-Coder.jinja" },
   { format: "openai", family: "gptoss" },
   { format: "deepseek_v3", family: "deepseek_v3" },
 ];
-const known = (f: string): f is FormatName => (FORMAT_NAMES as readonly string[]).includes(f);
+/** toolgram's name of the format, or undefined while toolgram does not know it. */
+function formatNamed(alias: string): FormatName | undefined {
+  try {
+    return describeFormat(alias).name as FormatName;
+  } catch {
+    return undefined;
+  }
+}
 
 const summary: string[] = [];
 afterAll(() => console.log(`e2e family generations (${SEEDS} seeds per format and path, maxTokens ${MAX_TOKENS}):\n  ${summary.join("\n  ")}`));
@@ -75,13 +83,14 @@ describe.each(CASES)("$format over the $family vocabulary", (c) => {
     return true;
   }
 
-  const run = known(c.format) ? it : it.skip;
-  if (!known(c.format)) summary.push(`${c.format}: skipped (toolgram has no such format yet)`);
+  const format = formatNamed(c.format);
+  const run = format === undefined ? it.skip : it;
+  if (format === undefined) summary.push(`${c.format}: skipped (toolgram has no such format yet)`);
 
   for (const engine of ["gbnf", "matcher"] as const) {
     run(`${engine}: every generation ends within ${MAX_TOKENS} tokens with one call that parses (strict) and validates`, async () => {
       if (!(await setUp())) return void summary.push(`${c.format}: skipped (llama.cpp's source is not available)`);
-      const compiled = compileTools(tools, { format: c.format as FormatName, toolChoice: "required", parallel: false });
+      const compiled = compileTools(tools, { format: format!, toolChoice: "required", parallel: false });
       let tokens = 0;
       let steered = 0;
       for (let seed = 1; seed <= SEEDS; seed++) {
@@ -92,7 +101,7 @@ describe.each(CASES)("$format over the $family vocabulary", (c) => {
             : await generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: true, closeWithinBudget: true });
         const what = `seed ${seed}: ${JSON.stringify(r.text)}`;
         expect(r.finishReason, what).toBe("stop");
-        const parsed = parseToolCalls(r.text, { tools: compiled.tools, format: c.format as FormatName, mode: "strict" });
+        const parsed = parseToolCalls(r.text, { tools: compiled.tools, format: format!, mode: "strict" });
         expect(parsed.issues, what).toEqual([]);
         expect(parsed.calls.length, what).toBe(1);
         expect(parsed.calls[0].valid, `${what} ${JSON.stringify(parsed.calls[0].errors)}`).toBe(true);
@@ -108,7 +117,7 @@ describe.each(CASES)("$format over the $family vocabulary", (c) => {
     let valid = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
       const r = await generateWithGbnf({ model: model!, prompt, maxTokens: MAX_TOKENS, temperature: TEMPERATURE, seed, ...SAMPLING, threads: 1, gbnf: undefined });
-      const parsed = parseToolCalls(r.text, { tools: compileTools(tools).tools, format: c.format as FormatName, mode: "strict" });
+      const parsed = parseToolCalls(r.text, { tools: compileTools(tools).tools, format: format!, mode: "strict" });
       if (parsed.calls.some((call) => call.valid)) valid++;
     }
     summary.push(`${c.format} (${c.family} vocabulary) unconstrained: ${valid}/${SEEDS} valid calls`);
