@@ -93,22 +93,22 @@ describe.each(CASES)("$format over the $family vocabulary", (c) => {
       const compiled = compileTools(tools, { format: format!, toolChoice: "required", parallel: false });
       let tokens = 0;
       let steered = 0;
+      const failures: string[] = [];
       for (let seed = 1; seed <= SEEDS; seed++) {
         const common = { model: model!, prompt, maxTokens: MAX_TOKENS, temperature: TEMPERATURE, seed, ...SAMPLING, threads: 1 };
         const r =
           engine === "gbnf"
             ? await generateWithGbnf({ ...common, gbnf: compiled.toGbnf(), budgetMatcher: compiled.createMatcher(vocab) })
             : await generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: true, closeWithinBudget: true });
-        const what = `seed ${seed}: ${JSON.stringify(r.text)}`;
-        expect(r.finishReason, what).toBe("stop");
         const parsed = parseToolCalls(r.text, { tools: compiled.tools, format: format!, mode: "strict" });
-        expect(parsed.issues, what).toEqual([]);
-        expect(parsed.calls.length, what).toBe(1);
-        expect(parsed.calls[0].valid, `${what} ${JSON.stringify(parsed.calls[0].errors)}`).toBe(true);
+        const ok = r.finishReason === "stop" && parsed.issues.length === 0 && parsed.calls.length === 1 && parsed.calls[0].valid;
+        // every seed runs, so that the summary counts them all; a failure names its seed, finish and budget state
+        if (!ok) failures.push(`seed ${seed}: finish ${r.finishReason}, budget abandoned ${"budgetAbandoned" in r ? r.budgetAbandoned : "n/a"}, issues ${JSON.stringify(parsed.issues)}, text ${JSON.stringify(r.text)}`);
         tokens += r.tokens.length;
         if (r.budgetSteps > 0) steered++;
       }
-      summary.push(`${c.format} (${c.family} vocabulary) ${engine}: ${SEEDS}/${SEEDS} valid calls within ${MAX_TOKENS} tokens (mean ${(tokens / SEEDS).toFixed(0)} tokens; ${steered} closed by the budget)`);
+      summary.push(`${c.format} (${c.family} vocabulary) ${engine}: ${SEEDS - failures.length}/${SEEDS} valid calls within ${MAX_TOKENS} tokens (mean ${(tokens / SEEDS).toFixed(0)} tokens; ${steered} closed by the budget)`);
+      expect(failures).toEqual([]);
     }, TIMEOUT);
   }
 
