@@ -9,6 +9,7 @@ import type { TinyModel, TinyModelFamilyName } from "../../src/gguf/buildTinyMod
 import { generateWithGbnf } from "../../src/llama-cpp/generateWithGbnf.js";
 import { generateWithMask } from "../../src/llama-cpp/generateWithMask.js";
 import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
+import { templateTools } from "../../src/llama-cpp/qwen3ChatPrompt.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { buildTinyFamilyModel } from "../../src/testing/buildTinyFamilyModel.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
@@ -72,14 +73,15 @@ describe.each(CASES)("$format over the $family vocabulary", (c) => {
     if (tiny === undefined) return false;
     model = await loadLlamaModel(tiny.path);
     vocab = await Vocabulary.fromGguf(tiny.path);
-    const declared = compileTools(tools).tools as unknown[];
     prompt = new Template(tiny.chatTemplate).render({
       messages: MESSAGES,
-      tools: declared,
+      // OpenAI-shaped, as apply_chat_template(tools=...) receives them
+      tools: templateTools(tools, compileTools(tools).tools),
       add_generation_prompt: true,
       bos_token: model.detokenize([model.tokens.bos!], true),
       eos_token: model.detokenize([model.tokens.eos!], true),
     });
+    expect(prompt).toContain("get_weather");
     return true;
   }
 
