@@ -95,6 +95,33 @@ export const pythonic: FormatDescription = {
   unit: { kind: "python-call" },
 };
 
+/**
+ * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
+ * blocks joined by `\n` (as the Qwen3-Coder and Qwen3.5 templates render them); string values raw, others JSON.
+ * Nemotron 3 Nano and StepFun 3.5 write the same blocks with other whitespace between them.
+ */
+export const qwen3Coder: FormatDescription = {
+  ...plain,
+  name: "qwen3-coder",
+  aliases: ["qwen3_coder", "qwen3_xml", "Qwen3 Coder"],
+  open: "<tool_call>",
+  close: "</tool_call>",
+  specialTokens: ["<tool_call>", "</tool_call>"],
+  grouping: "block",
+  afterOpen: "\n",
+  beforeClose: "\n",
+  blockSeparator: "\n",
+  unit: {
+    kind: "xml-parameters",
+    nameOpen: "<function=",
+    nameClose: ">\n",
+    keyOpen: "<parameter=",
+    keyClose: ">\n",
+    valueClose: "\n</parameter>\n",
+    callClose: "</function>",
+  },
+};
+
 /** Every format's description, by name. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>> = {
   qwen3,
@@ -103,6 +130,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   mistral,
   glaive,
   pythonic,
+  "qwen3-coder": qwen3Coder,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -3,7 +3,7 @@ import { ToolgramError } from "../errors.js";
 import { ISSUE_CODES, type IssueCode } from "./issueCodes.js";
 import { describeFormat } from "../formats/describeFormat.js";
 import type { FormatDescription, JsonObjectUnit } from "../formats/FormatDescription.js";
-import { parseCallUnit, type UnitCall } from "./units/callUnit.js";
+import { parseCallUnit, UNIT_CODECS, type UnitCall } from "./units/callUnit.js";
 import { splitObjects } from "./units/jsonObjectUnit.js";
 import { decideStart, START_LOOKAHEAD } from "./scan/startDecision.js";
 import { joinCallUnits } from "./renderToolCalls.js";
@@ -111,6 +111,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    * block's body, or a list element) that passes the schema check (see strictBlockCheck).
    */
   private readonly grammarCheck: ((unit: string) => boolean) | undefined;
+  /** Tolerant mode: the unit's own start, which opens a block whose opening marker the model left out (or null). */
+  private readonly bareStart: string | null;
 
   constructor(options: ParseOptions = {}) {
     const d = describeFormat(options.format ?? "qwen3");
@@ -127,6 +129,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
     this.grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.state = d.open === null ? "start" : "text";
+    this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
   }
 
   private validatesCleanly(call: { name: string; arguments: unknown }): boolean {
@@ -211,8 +214,14 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
             break;
           }
           case "text": {
-            const open = this.d.open as string;
-            const p = s.indexOf(open, i);
+            let open = this.d.open as string;
+            let p = s.indexOf(open, i);
+            const bare = this.bareStart;
+            if (bare !== null) {
+              // searched only up to the next opening marker, so the text is read once however many blocks follow
+              const q = (p < 0 ? s.slice(i) : s.slice(i, p)).indexOf(bare);
+              if (q >= 0) [p, open] = [i + q, ""];
+            }
             if (p >= 0) {
               this.text(s.slice(i, p));
               this.beginBlock(this.pos + p, open);
@@ -220,10 +229,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
             } else {
               let hold = 0;
               if (!final) {
-                for (let k = Math.min(open.length - 1, s.length - i); k > 0; k--) {
-                  if (open.startsWith(s.slice(s.length - k))) {
-                    hold = k;
-                    break;
+                for (const m of bare === null ? [open] : [open, bare]) {
+                  for (let k = Math.min(m.length - 1, s.length - i); k > hold; k--) {
+                    if (m.startsWith(s.slice(s.length - k))) {
+                      hold = k;
+                      break;
+                    }
                   }
                 }
               }
@@ -333,6 +344,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const d = this.d;
     const ju: JsonObjectUnit | null = d.unit.kind === "json-object" ? d.unit : null;
     const json = ju !== null;
+    const xml = d.unit.kind === "xml-parameters";
     const quotes = ju?.argumentsEncoding === "single-quoted-json" ? OPEN_QUOTE_RAW_SINGLE : OPEN_QUOTE;
     let i = i0;
     this.scanText = s;
@@ -389,6 +401,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
           return { i, needMore: false };
         }
       }
+      // tagged parameters: raw values hold any character, so only the markers above count
+      if (xml) continue;
       if (WS.has(c)) continue;
 
       // a block without a closing marker needs a bracketed value; anything else ends it (and is text)
@@ -529,7 +543,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const closeLen = closed && d.close !== null ? d.close.length : 0;
     if (d.grouping === "block") {
       const body = blockText.slice(b.bodyStart, blockText.length - closeLen);
-      const r = parseCallUnit(body, d, this.mode, closed);
+      const v = this.validators;
+      const r = parseCallUnit(body, d, this.mode, closed, v ? (tool, key) => v.valueKind(tool, key) : undefined);
       const parts = this.mode === "tolerant" && (!r.ok || r.repairs.some((x) => x.code === "TRAILING_TEXT_IN_BLOCK")) ? splitObjects(body) : null;
       if (parts) {
         // several call objects in one block: each is a call, its raw text the object
@@ -551,7 +566,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       } else if (r.ok && closed && this.refusedByGrammar(r.call, body)) {
         this.drop("NONCANONICAL", GRAMMAR_REFUSED, span, b.slot, blockText);
       } else if (r.ok && (closed || this.mode === "tolerant")) {
-        const idx = this.addCall(r.call, blockText, span, r.repairs.map((x) => x.code), b.slot);
+        const codes = r.repairs.map((x) => x.code);
+        if (b.bodyStart === 0 && d.open !== null) codes.unshift("MISSING_OPEN_MARKER");
+        const idx = this.addCall(r.call, blockText, span, codes, b.slot);
         if (!closed) this.issue("UNCLOSED_BLOCK", `the block has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`, span, idx);
       } else {
         if (kind === "novalue") this.drop("INVALID_JSON", `no JSON object after ${JSON.stringify(d.open)}`, span, b.slot, blockText);
