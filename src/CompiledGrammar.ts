@@ -7,6 +7,7 @@ import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
 import type { Grammar } from "./grammar/Grammar.js";
 import type { JsonValue } from "./json.js";
 import type { FormatName } from "./formats/FormatName.js";
+import type { ResolvedReasoning } from "./formats/resolveReasoning.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import type { Vocabulary } from "./vocab/Vocabulary.js";
 
@@ -23,6 +24,8 @@ export interface CompiledGrammarInit {
   specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (see `limits.maxCompileSteps`). */
   compileSteps: number;
+  /** The reasoning block the turn starts with (absent: none). */
+  reasoning?: ResolvedReasoning | null;
   /** The compile's `limits.maxAutomatonStates`: the cap of every matcher's automaton. */
   maxAutomatonStates?: number;
 }
@@ -46,6 +49,11 @@ export class CompiledGrammar {
   readonly specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (the deterministic unit of `limits.maxCompileSteps`). */
   readonly compileSteps: number;
+  /**
+   * The reasoning block before the calls (`reasoning` and `reasoningMarkers` resolved), or null. Pass
+   * `{ reasoning: mode, reasoningMarkers: { open, close } }` to the parser to read the same turns.
+   */
+  readonly reasoning: ResolvedReasoning | null;
   private readonly jsonSchema: JsonValue;
   private readonly maxAutomatonStates: number | undefined;
   private gbnf: string | undefined;
@@ -61,6 +69,7 @@ export class CompiledGrammar {
     this.jsonSchema = init.jsonSchema;
     this.specialTokens = init.specialTokens;
     this.compileSteps = init.compileSteps;
+    this.reasoning = init.reasoning ?? null;
     this.maxAutomatonStates = init.maxAutomatonStates;
   }
 

@@ -19,6 +19,7 @@ import { slug, uniqueRuleName } from "./lower/ruleName.js";
 import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
 import type { FormatOption } from "./formats/describeFormat.js";
 import type { FormatDescription } from "./formats/FormatDescription.js";
+import { resolveReasoning, type ReasoningOptions } from "./formats/resolveReasoning.js";
 import { normalizeSchema } from "./schema/normalizeSchema.js";
 import { cloneJson, jsonDepthLimit } from "./tools/cloneJson.js";
 import { closeObjects } from "./tools/closeObjects.js";
@@ -27,7 +28,7 @@ import { normalizeTools } from "./tools/normalizeTools.js";
 import { schemaHash, toolsHash } from "./tools/schemaHash.js";
 
 /** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
-export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions {
+export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions, ReasoningOptions {
   /**
    * Wire format of the calls: any described format (see README "Formats"), by name or alias (`hermes` for qwen3).
    * @defaultValue "qwen3"
@@ -54,6 +55,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const warnings: Diagnostic[] = [];
   const normalized = normalizeTools(tools, warnings, opts.limits);
   const policy = resolveCallPolicy(options, normalized.map((t) => t.name));
+  const reasoning = resolveReasoning(envelope.description, options);
   deadline.check("reading the tools");
 
   // envelope rule names are reserved: lowering must not take them
@@ -87,6 +89,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const rootExpr = envelope.grammar({
     tools: envelopeTools,
     policy,
+    reasoning,
     style: style ?? jsonStyle(opts.whitespace),
     addRule: (name, e) => {
       if (!envelope.ruleNames.includes(name)) throw new Error(`internal: envelope rule ${name} is not reserved`);
@@ -106,6 +109,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, envelope.description),
     specialTokens,
     compileSteps: deadline.stepsTaken,
+    reasoning,
     maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
 }
@@ -227,7 +231,7 @@ function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDes
 }
 
 const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "unknownKeywords", "limits"];
-const TOOL_OPTION_KEYS = [...SCHEMA_OPTION_KEYS, "format", "toolChoice", "parallel", "freeText", "specialTokens"];
+const TOOL_OPTION_KEYS = [...SCHEMA_OPTION_KEYS, "format", "toolChoice", "parallel", "freeText", "specialTokens", "reasoning", "reasoningMarkers"];
 
 /** A misspelled option (`tool_choice`) would otherwise be ignored silently and compile something else. */
 function checkOptionKeys(options: object, known: readonly string[]): void {

@@ -3,6 +3,7 @@ import type { FormatName } from "../formats/FormatName.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
 import type { XmlParameterSpelling } from "../lower/lowerXmlParameters.js";
+import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
 import type { CallPolicy } from "./callPolicy.js";
 
 /** One callable tool as an envelope sees it: its name and the grammar of its arguments (one JSON object value). */
@@ -16,6 +17,8 @@ export interface EnvelopeGrammarInput {
   /** The tools the policy allows, in declaration order. */
   tools: readonly EnvelopeTool[];
   policy: CallPolicy;
+  /** The reasoning block before the turn, if any (absent: none). */
+  reasoning?: ResolvedReasoning | null;
   /** JSON spelling of the envelope's own JSON (the same as the arguments'). */
   style: JsonStyle;
   /** Registers a named rule (the name is reserved by the envelope, see `ruleNames`) and returns a reference to it. */

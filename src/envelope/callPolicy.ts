@@ -5,7 +5,17 @@ import { isJsonObject } from "../json.js";
  * Which calls the model may make. `"auto"`: text and/or calls; `"required"`: at least one call; `"none"`: text
  * only; a tool name, or OpenAI's `{type: "function", function: {name}}`: calls of that tool only (at least one).
  */
-export type ToolChoice = "auto" | "required" | "none" | string | { type: "function"; function: { name: string } };
+export type ToolChoice =
+  | "auto"
+  | "required"
+  | "none"
+  | string
+  | { type: "function"; function: { name: string } }
+  /**
+   * A subset of the declared tools (XGrammar's and OpenAI's "allowed tools"): calls of those only; `mode`
+   * `"auto"` (the default) lets the model answer in text, `"required"` asks for at least one call.
+   */
+  | { allowed: readonly string[]; mode?: "auto" | "required" };
 
 /** How many calls one turn may hold: `true` unbounded, `false` one, N at most N. */
 export type ParallelOption = boolean | number;
@@ -48,6 +58,7 @@ export function resolveCallPolicy(o: CallPolicyOptions, toolNames: readonly stri
     throw new ToolgramError("INVALID_OPTION", `freeText must be a boolean, got ${JSON.stringify(o.freeText)}`);
   }
 
+  if (isJsonObject(choice) && "allowed" in choice) return allowedChoice(choice, toolNames, maxCalls, o.freeText);
   const named = namedChoice(choice);
   if (named !== undefined) {
     if (!toolNames.includes(named)) {
@@ -74,4 +85,25 @@ function namedChoice(choice: unknown): string | undefined {
   if (isJsonObject(choice) && isJsonObject(choice["function"]) && typeof choice["function"]["name"] === "string") return choice["function"]["name"];
   if (isJsonObject(choice) && typeof choice["name"] === "string") return choice["name"];
   throw new ToolgramError("INVALID_OPTION", `toolChoice must be "auto", "required", "none", a tool name or {type: "function", function: {name}}, got ${JSON.stringify(choice)}`);
+}
+
+/** `{ allowed: [...], mode? }`: the named tools only; every name must be declared (all unknown ones are named). */
+function allowedChoice(choice: Record<string, unknown>, toolNames: readonly string[], maxCalls: number | null, freeText: boolean | undefined): CallPolicy {
+  const list = choice["allowed"];
+  const mode = choice["mode"] ?? "auto";
+  const extra = Object.keys(choice).filter((k) => k !== "allowed" && k !== "mode");
+  if (extra.length > 0) throw new ToolgramError("INVALID_OPTION", `toolChoice {allowed} has unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(", ")}; it takes allowed and mode`);
+  if (!Array.isArray(list) || list.some((n) => typeof n !== "string")) {
+    throw new ToolgramError("INVALID_OPTION", `toolChoice.allowed must be an array of tool names, got ${JSON.stringify(list)}`);
+  }
+  if (mode !== "auto" && mode !== "required") throw new ToolgramError("INVALID_OPTION", `toolChoice.mode must be "auto" or "required", got ${JSON.stringify(mode)}`);
+  const unknown = (list as string[]).filter((n) => !toolNames.includes(n));
+  if (unknown.length > 0) {
+    throw new ToolgramError("INVALID_OPTION", `toolChoice.allowed names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, not declared tool(s); declared: ${toolNames.map((n) => JSON.stringify(n)).join(", ") || "(none)"}`);
+  }
+  if (list.length === 0) throw new ToolgramError("INVALID_OPTION", 'toolChoice.allowed is empty; use toolChoice "none" for text only');
+  // declaration order, each once: the grammar does not depend on how the list was written
+  const allowed = toolNames.filter((n) => (list as string[]).includes(n));
+  if (mode === "required") return { minCalls: 1, maxCalls, allowed, freeText: freeText ?? false };
+  return { minCalls: 0, maxCalls, allowed, freeText: freeText ?? true };
 }

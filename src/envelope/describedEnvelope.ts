@@ -3,7 +3,9 @@ import type { FormatDescription } from "../formats/FormatDescription.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, opt, rep, seq, token } from "../grammar/build.js";
 import type { Envelope, EnvelopeGrammarInput } from "./Envelope.js";
-import { textNotOpeningCall } from "./textNotOpeningCall.js";
+import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
+import { constrainedText } from "./constrainedText.js";
+import { textNotOpeningCall, TRIMMED_WHITESPACE } from "./textNotOpeningCall.js";
 import { textWithout } from "./textWithout.js";
 import { UNIT_GRAMMARS } from "./units/unitGrammars.js";
 
@@ -30,9 +32,15 @@ export function describedEnvelope(d: FormatDescription): Envelope {
   return {
     format: d.name,
     description: d,
-    ruleNames: ["root", "tool-call", "free-text", ...unitGrammar.ruleNames],
+    ruleNames: ["root", "tool-call", "free-text", "reasoning", "turn", ...unitGrammar.ruleNames],
     ...(argumentSpelling ? { argumentSpelling } : {}),
     grammar(input: EnvelopeGrammarInput): GExpr {
+      return withReasoning(d, input, turn(input));
+    },
+  };
+
+  /** The turn after the reasoning block (if any): free text and calls. */
+  function turn(input: EnvelopeGrammarInput): GExpr {
       const { policy } = input;
       const limit = Math.min(policy.maxCalls ?? Infinity, d.maxCalls);
       const maxCalls = Number.isFinite(limit) ? limit : null;
@@ -40,7 +48,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       if (d.open === null && policy.freeText && policy.minCalls > 0 && callsPossible) {
         throw new ToolgramError("INVALID_OPTION", `format ${d.name}: the call is the whole reply, so there is no free text before a required call; drop freeText: true or use toolChoice "auto"`);
       }
-      const text = policy.freeText ? input.addRule("free-text", d.open === null ? textNotOpeningCall(d, unitGrammar.firstCharacter) : textWithout(d.open)) : lit("");
+      const text = policy.freeText ? input.addRule("free-text", freeText(d, unitGrammar.firstCharacter, input.reasoning ?? null)) : lit("");
       if (!callsPossible) return text;
 
       const units = alt(...input.tools.map((t) => unitGrammar.call(d, t, input)));
@@ -58,6 +66,54 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       }
       if (d.open === null) return policy.minCalls === 0 ? alt(text, calls) : calls;
       return seq(text, policy.minCalls === 0 ? opt(calls) : calls);
-    },
-  };
+  }
+}
+
+/**
+ * Free text before the calls. With an optional reasoning block, the text never starts with the block's opening (the
+ * parser reads a turn starting so as reasoning), so those texts are built as one constrained-text automaton.
+ */
+function freeText(d: FormatDescription, firstCharacter: string | undefined, r: ResolvedReasoning | null): GExpr {
+  if (r === null || r.mode === "required") return d.open === null ? textNotOpeningCall(d, firstCharacter) : textWithout(d.open);
+  if (d.open !== null) return constrainedText({ avoid: [d.open], notStartingWith: [r.open] });
+  const bracket = d.grouping === "list" ? "[" : firstCharacter;
+  if (bracket === undefined) throw new Error(`internal: ${d.name}'s call units cannot open a reply`);
+  const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
+  return constrainedText({ avoid: [], notStartingWith: [...d.startPrefixes, r.open], notStartingWithChars: [...TRIMMED_WHITESPACE, ...firsts.flatMap((c) => [c, c])] });
+}
+
+/**
+ * The reasoning block before the turn: `open + R + close`, R never containing `close` (nor the call's opening marker:
+ * a call inside the reasoning is not a call) and ending so that `close` first occurs where the block ends. Optional
+ * blocks alternate with the bare turn, whose free text never starts with `open`.
+ */
+function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: GExpr): GExpr {
+  const r = input.reasoning ?? null;
+  if (r === null) return body;
+  const spelled = (text: string): GExpr => markerText(text, d.specialTokens);
+  const reasoningText = constrainedText({ avoid: d.open === null ? [] : [d.open], before: r.close });
+  const block = input.addRule("reasoning", seq(spelled(r.open), reasoningText, spelled(r.close)));
+  if (r.mode === "required") return seq(block, body);
+  const t = input.addRule("turn", body);
+  return alt(seq(block, t), t);
+}
+
+/** `text` with every occurrence of one of the format's special tokens as a token node, the rest literal. */
+export function markerText(text: string, specialTokens: readonly string[]): GExpr {
+  const parts: GExpr[] = [];
+  let i = 0;
+  let plain = "";
+  while (i < text.length) {
+    const tok = specialTokens.find((t) => t !== "" && text.startsWith(t, i));
+    if (tok === undefined) {
+      plain += text[i++];
+      continue;
+    }
+    if (plain !== "") parts.push(lit(plain));
+    plain = "";
+    parts.push(token(tok));
+    i += tok.length;
+  }
+  if (plain !== "") parts.push(lit(plain));
+  return seq(...parts);
 }

@@ -24,6 +24,8 @@ import type { FormatName } from "./FormatName.js";
  */
 export interface FormatDescription {
   readonly name: FormatName;
+  /** The model families that write this format (documentation: the README's formats table). */
+  readonly family: string;
   /**
    * Other names accepted wherever a format is named (`format` options, CLI `--format`): vLLM's
    * `--tool-call-parser` names and llama.cpp's chat-format names, so configurations carry over. Unique across all
@@ -52,7 +54,36 @@ export interface FormatDescription {
   readonly unit: CallUnitDescription;
   /** How many calls the canonical form may hold (1 for Llama 3's single JSON object). */
   readonly maxCalls: number;
+  /**
+   * The family's reasoning block before the calls (`<think>…</think>`, or its own channel markers), or null when the
+   * family has none. The canonical turn with reasoning R is `reasoning.open + R + reasoning.close` followed by the
+   * turn without reasoning; R never contains `close` (nor the call's `open` marker: a call inside the reasoning is
+   * not a call). Markers of `specialTokens` inside these texts are token nodes in grammars.
+   */
+  readonly reasoning: ReasoningDescription | null;
 }
+
+/** The markers of a reasoning block and whether compiled grammars and the parser expect one by default. */
+export interface ReasoningDescription {
+  /**
+   * Text that opens the block inside the turn (`"<think>\n"`); `""` when the generation prompt has already opened it
+   * (the turn then starts inside the reasoning, and only `required` makes sense).
+   */
+  readonly open: string;
+  /** Text that ends the block and leads to what follows it (`"\n</think>\n\n"` in Qwen3's template). */
+  readonly close: string;
+  /**
+   * `compileTools`' and the parser's default `reasoning` option for this format (a model's chat template can say
+   * otherwise: `formatFromChatTemplate(...).reasoning`).
+   */
+  readonly defaultMode: ReasoningMode;
+}
+
+/**
+ * `"none"`: no reasoning block; `"optional"`: the turn may start with one; `"required"`: the turn starts with one
+ * (with `open: ""`, the prompt opened it and the turn starts inside it).
+ */
+export type ReasoningMode = "none" | "optional" | "required";
 
 /**
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder

@@ -9,6 +9,7 @@ const plain = {
   beforeClose: "",
   blockSeparator: "",
   maxCalls: Infinity,
+  reasoning: null,
 };
 
 /** `{"name": …, <argumentsKey>: …}`: the JSON call object most formats share. */
@@ -27,7 +28,9 @@ function jsonObject(argumentsKey: "arguments" | "parameters", idKey: "id" | null
 export const qwen3: FormatDescription = {
   ...plain,
   name: "qwen3",
-  aliases: ["hermes"],
+  family: "Qwen2.5 / Qwen3 / QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL, Bielik",
+  // vLLM: hermes (Qwen and Hermes models), granite4; llama.cpp's chat format "Hermes 2 Pro"
+  aliases: ["hermes", "granite4", "Hermes 2 Pro"],
   open: "<tool_call>",
   close: "</tool_call>",
   specialTokens: ["<tool_call>", "</tool_call>"],
@@ -36,12 +39,16 @@ export const qwen3: FormatDescription = {
   beforeClose: "\n",
   blockSeparator: "\n",
   unit: jsonObject("arguments"),
+  // Qwen3's template writes `<think>\nR\n</think>\n\n`; Hermes and Qwen2.5 models share the format without
+  // reasoning, so the block is off unless asked for (or the model's template says so).
+  reasoning: { open: "<think>\n", close: "\n</think>\n\n", defaultMode: "none" },
 };
 
 /** `<tools>[{"name": "f", "id": "...", "parameters": {...}}, ...]</tools>` at the end of the reply. */
 export const toolsArray: FormatDescription = {
   ...plain,
   name: "tools-array",
+  family: "fine-tuning data (`<tools>` arrays)",
   open: "<tools>",
   close: "</tools>",
   grouping: "list",
@@ -52,7 +59,9 @@ export const toolsArray: FormatDescription = {
 export const llama3Json: FormatDescription = {
   ...plain,
   name: "llama3-json",
-  aliases: ["llama3_json"],
+  family: "Llama 3.1 / 3.2 / 3.3",
+  // vLLM: llama3_json; llama.cpp's chat format "Llama 3.x"
+  aliases: ["llama3_json", "Llama 3.x"],
   open: null,
   close: null,
   startPrefixes: ["<|python_tag|>"],
@@ -66,6 +75,9 @@ export const llama3Json: FormatDescription = {
 export const mistral: FormatDescription = {
   ...plain,
   name: "mistral",
+  // vLLM's `mistral` parser name is this format's own name; Mistral Nemo's template writes the id after the
+  // arguments, which this format does not (docs/template-acceptance.md)
+  family: "Mistral v0.3 (`[TOOL_CALLS][…]`, optional id before the arguments)",
   open: "[TOOL_CALLS]",
   close: null,
   specialTokens: ["[TOOL_CALLS]"],
@@ -77,6 +89,7 @@ export const mistral: FormatDescription = {
 export const glaive: FormatDescription = {
   ...plain,
   name: "glaive",
+  family: "Glaive function-calling data",
   open: "<functioncall>",
   close: null,
   grouping: "block",
@@ -89,6 +102,7 @@ export const glaive: FormatDescription = {
 export const pythonic: FormatDescription = {
   ...plain,
   name: "pythonic",
+  family: "Llama 3.2 pythonic",
   open: null,
   close: null,
   grouping: "list",
@@ -103,7 +117,10 @@ export const pythonic: FormatDescription = {
 export const qwen3Coder: FormatDescription = {
   ...plain,
   name: "qwen3-coder",
+  family: "Qwen3-Coder, Qwen3.5 (Nemotron 3 Nano and StepFun 3.5 write the same calls with other whitespace between blocks)",
   aliases: ["qwen3_coder", "qwen3_xml", "Qwen3 Coder"],
+  // Qwen3.5's template opens the turn with `<think>\n` (the generation prompt) and closes it as Qwen3 does
+  reasoning: { open: "<think>\n", close: "\n</think>\n\n", defaultMode: "none" },
   open: "<tool_call>",
   close: "</tool_call>",
   specialTokens: ["<tool_call>", "</tool_call>"],

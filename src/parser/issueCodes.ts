@@ -42,6 +42,10 @@ export const ISSUE_CODES = {
   // strict-mode layout
   NONCANONICAL_SEPARATOR: "strict mode: text between call blocks other than the canonical separator",
   TEXT_AFTER_CALLS: "strict mode: text after the last call block (the canonical reply ends with its last call)",
+  // reasoning (the calls are unaffected)
+  REASONING_MISSING: "the turn does not start with the reasoning block the options require (read as a turn without one)",
+  REASONING_UNCLOSED: "the reasoning block is not closed (everything after its opening is reasoning)",
+  CALL_IN_REASONING: "a call marker inside the reasoning block: a call there is not a call",
   // validation: the call is kept, valid = false
   UNKNOWN_TOOL: "the call names a tool that was not declared",
   INVALID_ARGUMENTS: "the arguments fail the tool's parameters schema",

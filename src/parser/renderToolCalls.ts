@@ -11,13 +11,44 @@ export interface CallToRender {
   id?: string;
 }
 
+/** What else a rendered turn holds besides its calls. */
+export interface RenderTurnOptions {
+  /**
+   * The reasoning block's text, written first as `open + reasoning + close` (the format's markers, or
+   * `reasoningMarkers`); must not contain `close`.
+   */
+  reasoning?: string;
+  reasoningMarkers?: { open: string; close: string };
+  /** Free text before the calls (in formats whose call is the whole reply, only without calls). */
+  content?: string;
+}
+
 /**
- * The canonical text of `calls` in `format` (what a model trained on it emits, and what strict parsing accepts).
- * Throws ToolgramError INVALID_INPUT when the format cannot carry the calls (several calls in llama3-json,
- * non-identifier argument names in pythonic).
+ * The canonical text of `calls` in `format` (what a model trained on it emits, and what strict parsing accepts),
+ * after the reasoning block and text of `turn`, if given. Throws ToolgramError INVALID_INPUT when the format cannot
+ * carry the calls (several calls in llama3-json, non-identifier argument names in pythonic) or the reasoning.
  */
-export function renderToolCalls(calls: readonly CallToRender[], format: FormatOption = "qwen3"): string {
+export function renderToolCalls(calls: readonly CallToRender[], format: FormatOption = "qwen3", turn: RenderTurnOptions = {}): string {
   const d = describeFormat(format);
+  return renderReasoning(d, turn) + (turn.content ?? "") + renderCalls(calls, d, turn.content);
+}
+
+function renderReasoning(d: FormatDescription, turn: RenderTurnOptions): string {
+  if (turn.reasoning === undefined) return "";
+  const m = turn.reasoningMarkers ?? d.reasoning;
+  if (m === null) throw new ToolgramError("INVALID_INPUT", `format ${d.name} has no reasoning block; pass reasoningMarkers: {open, close}`);
+  if (turn.reasoning.includes(m.close)) {
+    throw new ToolgramError("INVALID_INPUT", `the reasoning contains its closing marker ${JSON.stringify(m.close)}, so it would end there`);
+  }
+  return m.open + turn.reasoning + m.close;
+}
+
+function renderCalls(calls: readonly CallToRender[], d: FormatDescription, content: string | undefined): string {
+  // no calls is no list, as in compiled grammars (an empty list is kept only for a bare call list, the old output)
+  if (calls.length === 0 && (content !== undefined || d.grouping === "block")) return "";
+  if (d.open === null && calls.length > 0 && content !== undefined && content !== "") {
+    throw new ToolgramError("INVALID_INPUT", `format ${d.name}: the call is the whole reply, so there is no text before it`);
+  }
   if (calls.length > d.maxCalls) {
     throw new ToolgramError("INVALID_INPUT", `format ${d.name} carries at most ${d.maxCalls} call(s), got ${calls.length}; use another format`);
   }

@@ -1,6 +1,7 @@
 import type { ErrorObject } from "ajv";
 import type { JsonObject } from "../json.js";
 import type { FormatOption } from "../formats/describeFormat.js";
+import type { ReasoningOptions } from "../formats/resolveReasoning.js";
 import type { IssueCode } from "./issueCodes.js";
 
 /**
@@ -62,15 +63,17 @@ export interface ParseIssue {
 }
 
 export interface ParseResult<T extends ToolCallConstraint = ToolCallShape> {
-  /** The text outside call blocks, in order. */
+  /** The text outside call blocks (and outside the reasoning block), in order. */
   content: string;
+  /** The reasoning block's text, when the options ask for one and the turn has it (apart from `content`). */
+  reasoning?: string;
   calls: ParsedToolCall<T>[];
   issues: ParseIssue[];
   /** Calls that could not be read (each has an issue). */
   dropped: number;
 }
 
-export interface ParseOptions {
+export interface ParseOptions extends ReasoningOptions {
   /**
    * Declared tools, in any shape tool ingestion reads (normalized `{ name, parameters }`, OpenAI, MCP, Anthropic);
    * calls are validated against them with ajv, each schema compiled once per tools array. Omit to skip validation.
@@ -97,6 +100,8 @@ export interface ParseOptions {
  */
 export type StreamEvent<T extends ToolCallConstraint = ToolCallShape> =
   | { type: "text"; delta: string }
+  /** Text of the reasoning block (with `reasoning` options), before anything else. */
+  | { type: "reasoning"; delta: string }
   | { type: "call_start"; index: number; name?: string }
   | { type: "call_name"; index: number; name: string }
   | { type: "arguments_delta"; index: number; delta: string }

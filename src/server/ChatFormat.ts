@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../json.js";
-import type { FormatName } from "../index.js";
+import { formatFromChatTemplate, ToolgramError, type FormatName } from "../index.js";
 import { renderQwen3Prompt, type ChatMessage } from "../llama-cpp/index.js";
 
 /** A message to render: one of the request's, or an earlier assistant turn to splice back byte for byte. */
@@ -37,3 +37,21 @@ export const qwen3ChatFormat: ChatFormat = {
     return text.slice("<|im_start|>assistant\n".length, text.length - "<|im_end|>\n".length);
   },
 };
+
+/**
+ * The ChatFormat for a model's own chat template (the GGUF's `tokenizer.chat_template`, llama-server's /props):
+ * the format `formatFromChatTemplate` reads from it must be one the server renders (Qwen3/Hermes today); any other
+ * is refused by name rather than served with the wrong prompt. A model without a template is taken as Qwen3/Hermes.
+ */
+export function chatFormatFor(template: string | undefined): ChatFormat {
+  if (template === undefined || template === "") return qwen3ChatFormat;
+  let found: string;
+  try {
+    const read = formatFromChatTemplate(template);
+    found = read.implemented ? read.format : `${read.format} (not implemented)`;
+  } catch (e) {
+    throw new ToolgramError("INVALID_OPTION", `the model's chat template does not render tool calls in a format toolgram serve knows: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (found === qwen3ChatFormat.format) return qwen3ChatFormat;
+  throw new ToolgramError("INVALID_OPTION", `the model's chat template uses the ${found} tool-call format; toolgram serve renders Qwen3 / Hermes prompts only so far`);
+}

@@ -8,6 +8,8 @@ export interface EngineRequest {
   readonly grammar: CompiledGrammar | undefined;
   /** The token budget: a constrained turn is finished within it where the engine can steer (in process). */
   readonly maxTokens: number;
+  /** The budget is the server's default, not the client's: shrink it to what the context has left. */
+  readonly fitBudgetToContext: boolean;
   readonly temperature: number;
   readonly topP: number | undefined;
   readonly seed: number;
@@ -36,6 +38,8 @@ export interface Engine {
   readonly slots: number;
   /** "in-process" or "upstream", for /health. */
   readonly kind: string;
+  /** The model's own chat template, when the engine can read it (it picks the server's ChatFormat). */
+  readonly chatTemplate: string | undefined;
   generate(request: EngineRequest): Promise<EngineResult>;
   /** Whether the engine can serve (upstream: llama-server answers /health). */
   healthy(): Promise<boolean>;

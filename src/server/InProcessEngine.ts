@@ -45,6 +45,15 @@ function timed(matcher: TokenMatcher, clock: { ms: number }): TokenMaskMatcher {
 export class InProcessEngine implements Engine {
   readonly kind = "in-process";
   private readonly free: LlamaContextSequence[];
+  /**
+   * Recent generated texts and the tokens that were sampled for them. A model under a mask may sample a
+   * non-canonical tokenization of its own text (`{"` as `{` `"`); when that text comes back in a later prompt (exact
+   * replay), it is tokenized as it was sampled, so the sequence's KV cache matches past the end of the replayed turn.
+   */
+  private readonly sampled = new Map<string, Token[]>();
+  private static readonly MAX_SAMPLED = 64;
+  /** Shorter texts are not worth splicing (and could match by chance). */
+  private static readonly MIN_SPLICE = 16;
 
   private constructor(
     private readonly model: LlamaModel,
@@ -54,6 +63,11 @@ export class InProcessEngine implements Engine {
     readonly slots: number,
   ) {
     this.free = Array.from({ length: slots }, () => context.getSequence());
+  }
+
+  /** The model's chat template (GGUF `tokenizer.chat_template`), if it has one. */
+  get chatTemplate(): string | undefined {
+    return this.vocab.chatTemplate;
   }
 
   static async load(options: InProcessEngineOptions): Promise<InProcessEngine> {
@@ -84,32 +98,60 @@ export class InProcessEngine implements Engine {
     return sequence;
   }
 
+  /** The prompt's tokens, with recently generated texts in it tokenized as they were sampled. */
+  private tokenizePrompt(prompt: string): Token[] {
+    let best: { at: number; text: string; tokens: Token[] } | undefined;
+    for (const [text, tokens] of this.sampled) {
+      if (text.length < InProcessEngine.MIN_SPLICE) continue;
+      const at = prompt.indexOf(text);
+      // the earliest match, and of those the longest (a whole turn rather than one call of it)
+      if (at >= 0 && (best === undefined || at < best.at || (at === best.at && text.length > best.text.length))) best = { at, text, tokens };
+    }
+    if (best === undefined) return prompt === "" ? [] : this.model.tokenize(prompt, true);
+    const before = prompt.slice(0, best.at);
+    return [...(before === "" ? [] : this.model.tokenize(before, true)), ...best.tokens, ...this.tokenizePrompt(prompt.slice(best.at + best.text.length))];
+  }
+
+  private rememberSampled(text: string, tokens: Token[]): void {
+    if (text.length < InProcessEngine.MIN_SPLICE) return;
+    this.sampled.delete(text);
+    this.sampled.set(text, tokens);
+    if (this.sampled.size > InProcessEngine.MAX_SAMPLED) this.sampled.delete(this.sampled.keys().next().value as string);
+  }
+
   async generate(request: EngineRequest): Promise<EngineResult> {
-    const tokens = this.model.tokenize(request.prompt, true);
+    const tokens = this.tokenizePrompt(request.prompt);
     const sequence = this.takeSequence(tokens);
     try {
-      if (tokens.length + request.maxTokens > sequence.contextSize) {
+      const room = sequence.contextSize - tokens.length;
+      const maxTokens = request.fitBudgetToContext ? Math.min(request.maxTokens, room) : request.maxTokens;
+      if (maxTokens < 1 || tokens.length + maxTokens > sequence.contextSize) {
         throw badRequest(
-          `This model's context holds ${sequence.contextSize} tokens; the prompt has ${tokens.length} and the budget asks for ${request.maxTokens} more. Shorten the messages or lower max_completion_tokens.`,
+          `This model's context holds ${sequence.contextSize} tokens; the prompt has ${tokens.length} and the budget asks for ${Math.max(1, maxTokens)} more. Shorten the messages or lower max_completion_tokens.`,
           "messages",
           "context_length_exceeded",
         );
       }
       const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
       const clock = { ms: 0 };
+      let text = "";
+      const emit = (t: string): void => {
+        text += t;
+        request.onText(t);
+      };
       const common = {
         model: this.model,
         prompt: tokens,
         sequence,
         keepPrefix: true,
-        maxTokens: request.maxTokens,
+        maxTokens,
         temperature: request.temperature,
         seed: request.seed,
         ...(request.topP === undefined ? {} : { topP: request.topP }),
         signal: request.signal,
         onToken: (token: number) => {
-          const text = decoder.push(token);
-          if (text !== "") request.onText(text);
+          const t = decoder.push(token);
+          if (t !== "") emit(t);
         },
       };
       const result =
@@ -117,7 +159,8 @@ export class InProcessEngine implements Engine {
           ? await generateWithGbnf({ ...common, gbnf: undefined })
           : await generateWithMask({ ...common, matcher: timed(request.grammar.createMatcher(this.vocab), clock), jumpForward: true, closeWithinBudget: true });
       const rest = decoder.flush();
-      if (rest !== "") request.onText(rest);
+      if (rest !== "") emit(rest);
+      if (!request.signal.aborted) this.rememberSampled(text, [...result.tokens] as Token[]);
       return {
         finishReason: result.finishReason,
         promptTokens: result.promptTokens,

@@ -34,6 +34,8 @@ export class UpstreamEngine implements Engine {
     url: string,
     slots: number,
     readonly modelId: string,
+    /** The chat template llama-server loaded with the model (its /props). */
+    readonly chatTemplate: string | undefined,
   ) {
     this.url = url.replace(/\/+$/, "");
     this.slots = slots;
@@ -52,7 +54,14 @@ export class UpstreamEngine implements Engine {
         throw new UpstreamError(`llama-server at ${url} did not answer /v1/models`, { cause });
       }
     }
-    return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream");
+    let chatTemplate: string | undefined;
+    try {
+      const props = (await (await fetch(`${url}/props`, { signal: AbortSignal.timeout(10_000) })).json()) as { chat_template?: unknown };
+      chatTemplate = typeof props.chat_template === "string" ? props.chat_template : undefined;
+    } catch {
+      chatTemplate = undefined;
+    }
+    return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream", chatTemplate);
   }
 
   async healthy(): Promise<boolean> {

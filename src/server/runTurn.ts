@@ -46,6 +46,7 @@ export async function runTurn(state: ServerState, prepared: PreparedTurn, signal
     prompt,
     grammar: grammar.grammar,
     maxTokens: request.maxTokens ?? state.settings.defaultMaxTokens,
+    fitBudgetToContext: request.maxTokens === undefined,
     temperature: request.temperature ?? 1,
     topP: request.topP,
     seed: request.seed ?? randomInt(0, 2 ** 31),

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { ToolgramError } from "../errors.js";
-import { qwen3ChatFormat, type ChatFormat } from "./ChatFormat.js";
+import { chatFormatFor, type ChatFormat } from "./ChatFormat.js";
 import { createApp } from "./createApp.js";
 import type { Engine } from "./Engine.js";
 import { GrammarCache } from "./GrammarCache.js";
@@ -42,7 +42,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!hit) metrics.compileSeconds.observe(ms / 1000);
     },
   });
-  const format: ChatFormat = qwen3ChatFormat;
+  let format: ChatFormat;
+  try {
+    format = chatFormatFor(engine.chatTemplate);
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
   const state: ServerState = {
     engine,
     format,

@@ -38,4 +38,17 @@ describe("resolveCallPolicy", () => {
   it("required with no tools is refused", () => {
     expect(() => resolveCallPolicy({ toolChoice: "required" }, [])).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
   });
+
+  it("allowed: a subset of the declared tools, in declaration order, text allowed unless mode is required", () => {
+    const three = ["a", "b", "c"];
+    expect(resolveCallPolicy({ toolChoice: { allowed: ["c", "a"] } }, three)).toEqual({ minCalls: 0, maxCalls: null, allowed: ["a", "c"], freeText: true });
+    expect(resolveCallPolicy({ toolChoice: { allowed: ["b"], mode: "required" }, parallel: 1 }, three)).toEqual({ minCalls: 1, maxCalls: 1, allowed: ["b"], freeText: false });
+  });
+
+  it("allowed names every unknown tool in its error", () => {
+    expect(() => resolveCallPolicy({ toolChoice: { allowed: ["a", "x", "y"] } }, names)).toThrow(/toolChoice.allowed names "x", "y", not declared tool\(s\); declared: "a", "b"/);
+    for (const toolChoice of [{ allowed: [] }, { allowed: "a" }, { allowed: ["a"], mode: "none" }, { allowed: ["a"], extra: 1 }]) {
+      expect(() => resolveCallPolicy({ toolChoice: toolChoice as CallPolicyOptions["toolChoice"] }, names)).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+    }
+  });
 });

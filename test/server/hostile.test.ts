@@ -51,6 +51,7 @@ const CORPUS: Array<[string, string | (() => string), number, string | null | un
   ["max_tokens -1", JSON.stringify({ messages: user, max_tokens: -1 }), 400, "max_tokens", "invalid_value"],
   ["max_tokens 1.5", JSON.stringify({ messages: user, max_completion_tokens: 1.5 }), 400, "max_completion_tokens", "invalid_type"],
   ["max_tokens past the context", JSON.stringify({ messages: user, max_tokens: 1_000_000 }), 400, "messages", "context_length_exceeded"],
+  ["a prompt longer than the context", JSON.stringify({ messages: [{ role: "user", content: "hello ".repeat(2000) }] }), 400, "messages", "context_length_exceeded"],
   ["n 2", JSON.stringify({ messages: user, n: 2 }), 400, "n", "unsupported_value"],
   ["stream a string", JSON.stringify({ messages: user, stream: "yes" }), 400, "stream", "invalid_type"],
   ["stop numbers", JSON.stringify({ messages: user, stop: [1] }), 400, "stop[0]", "invalid_type"],

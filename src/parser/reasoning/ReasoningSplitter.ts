@@ -1,0 +1,105 @@
+import type { FormatDescription } from "../../formats/FormatDescription.js";
+import type { ResolvedReasoning } from "../../formats/resolveReasoning.js";
+import { ISSUE_CODES } from "../issueCodes.js";
+import type { ParseIssue } from "../types.js";
+
+/** What one step of the splitter gives: reasoning text to report, and the turn text after the block to parse. */
+export interface ReasoningStep {
+  reasoningDelta: string;
+  rest: string;
+}
+
+/**
+ * Separates the reasoning block at the start of a turn from the rest, incrementally: the stream feeds it every
+ * chunk and parses only what it passes on. The block is read as compiled grammars write it (`open + R + close`, R
+ * ending at the first `close`); a turn that does not start with `open` has no block (an issue when it was
+ * required); an unclosed block is all reasoning. Holds back at most `close.length - 1` characters (or the opening
+ * marker's length while deciding). A call marker inside the reasoning is not a call: CALL_IN_REASONING.
+ */
+export class ReasoningSplitter {
+  private state: "deciding" | "inside" | "after";
+  private buf = "";
+  /** Reasoning text already reported. */
+  private sent = "";
+  private readonly issues: ParseIssue[] = [];
+  private reasoning: string | undefined;
+  /** Offset in the whole text where the turn after the block starts. */
+  offset = 0;
+
+  constructor(
+    private readonly r: ResolvedReasoning,
+    private readonly d: FormatDescription,
+  ) {
+    this.state = r.open === "" ? "inside" : "deciding";
+  }
+
+  push(chunk: string, final: boolean): ReasoningStep {
+    if (this.state === "after") return { reasoningDelta: "", rest: chunk };
+    this.buf += chunk;
+    let rest = "";
+    if (this.state === "deciding") {
+      const { open } = this.r;
+      if (this.buf.startsWith(open)) {
+        this.buf = this.buf.slice(open.length);
+        this.state = "inside";
+      } else if (open.startsWith(this.buf) && !final) {
+        return { reasoningDelta: "", rest: "" };
+      } else {
+        if (this.r.mode === "required") this.issue("REASONING_MISSING", [0, 0]);
+        this.state = "after";
+        rest = this.buf;
+        this.buf = "";
+        return { reasoningDelta: "", rest };
+      }
+    }
+    // inside: `buf` is the reasoning not yet reported
+    const start = this.r.open.length;
+    const close = this.buf.indexOf(this.r.close);
+    if (close >= 0) {
+      const delta = this.buf.slice(0, close);
+      rest = this.buf.slice(close + this.r.close.length);
+      this.finish(this.sent + delta);
+      this.offset = start + this.sent.length + delta.length + this.r.close.length;
+      this.buf = "";
+      this.sent += delta;
+      this.state = "after";
+      return { reasoningDelta: delta, rest };
+    }
+    if (final) {
+      const delta = this.buf;
+      this.sent += delta;
+      this.buf = "";
+      this.issue("REASONING_UNCLOSED", [0, start + this.sent.length]);
+      this.finish(this.sent);
+      this.offset = start + this.sent.length;
+      this.state = "after";
+      return { reasoningDelta: delta, rest: "" };
+    }
+    let cut = Math.max(0, this.buf.length - (this.r.close.length - 1));
+    // never split a surrogate pair between two deltas
+    if (cut > 0 && cut < this.buf.length && /[\uDC00-\uDFFF]/.test(this.buf[cut])) cut--;
+    const delta = this.buf.slice(0, cut);
+    this.buf = this.buf.slice(cut);
+    this.sent += delta;
+    return { reasoningDelta: delta, rest: "" };
+  }
+
+  /** The reasoning read (undefined when the turn had no block) and the issues about it. */
+  result(): { reasoning: string | undefined; issues: ParseIssue[] } {
+    return { reasoning: this.reasoning, issues: this.issues };
+  }
+
+  private finish(reasoning: string): void {
+    this.reasoning = reasoning;
+    const marker = this.d.open;
+    if (marker === null || marker === "") return;
+    const base = this.r.open.length;
+    for (let at = reasoning.indexOf(marker); at >= 0; at = reasoning.indexOf(marker, at + marker.length)) {
+      this.issue("CALL_IN_REASONING", [base + at, base + at + marker.length]);
+    }
+  }
+
+  private issue(code: "REASONING_MISSING" | "REASONING_UNCLOSED" | "CALL_IN_REASONING", span: [number, number]): void {
+    this.issues.push({ code, message: ISSUE_CODES[code], span });
+  }
+}

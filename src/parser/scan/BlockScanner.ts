@@ -1,0 +1,302 @@
+import type { FormatDescription, JsonObjectUnit } from "../../formats/FormatDescription.js";
+import type { BlockEnd, ScannedBlock, UnitSpan } from "./ScannedBlock.js";
+
+const OPEN_QUOTE: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019" };
+/**
+ * Glaive writes its arguments as raw JSON text between single quotes, apostrophes included; the double-quoted
+ * strings inside balance on their own, so single quotes are not string delimiters there.
+ */
+const OPEN_QUOTE_RAW_SINGLE: Record<string, string> = { '"': '"', "\u201c": "\u201d", "\u2018": "\u2019" };
+const WS = new Set([" ", "\n", "\r", "\t"]);
+/** Caps on what is captured for early `call_name` events (the final call always has the full name). */
+const MAX_KEY_CAPTURE = 64;
+const MAX_NAME_CAPTURE = 256;
+
+/** Where the scanner reports what it learns before the block ends (the stream turns these into events). */
+export interface ScanEvents {
+  /** A call begins; returns its slot (the `index` of its stream events). */
+  callStart(): number;
+  callName(slot: number, name: string): void;
+  argumentsDelta(slot: number, delta: string): void;
+}
+
+/**
+ * Scans one block, chunk by chunk: finds where it ends (its closing marker outside strings, its value's last
+ * bracket when it has no closing marker, a new opening marker, or the end of input), where each unit of a list
+ * begins and ends, and, as they are read, each call's name and the text of its arguments (early stream events).
+ * It judges nothing: the assembler (src/parser/assemble) reads the finished block's units into calls and issues.
+ *
+ * Strings are lexed with the quotes the lenient JSON reader accepts, so markers and brackets inside them are text.
+ */
+export class BlockScanner {
+  private readonly d: FormatDescription;
+  private readonly ju: JsonObjectUnit | null;
+  private readonly quotes: Record<string, string>;
+  private readonly start: number;
+  private readonly slot: number;
+  private readonly parts: string[];
+  private len: number;
+  private readonly bodyStart: number;
+  // lexing
+  private quote: string | null = null;
+  private escaped = false;
+  private depth = 0;
+  /** A bracket of the body has been seen (blocks without a closing marker end when it closes). */
+  private opened = false;
+  // list units
+  /** Depth at which call units sit: 1 inside a list body, 0 for a bare object where a list was expected. */
+  private unitDepth = 1;
+  private readonly units: UnitSpan[] = [];
+  private unitStart = -1;
+  private unitSlot = -1;
+  private lastNonWs: number;
+  private emptyElement = false;
+  private trailingComma = false;
+  private bare = false;
+  // early events: the call object's keys (JSON units) or the function name (Python-call units)
+  private expectKey = false;
+  private keyBuf: string | null = null;
+  private lastKey: string | null = null;
+  private valueKey: string | null = null;
+  private nameBuf: string | null = null;
+  private nameSent = false;
+  private argsActive = false;
+  // cursor of one scan() call, kept on the instance (not in closures) so a one-character push allocates little
+  private scanText = "";
+  private seg = 0;
+  private argsFrom = -1;
+
+  constructor(
+    d: FormatDescription,
+    start: number,
+    opener: string,
+    private readonly events: ScanEvents,
+  ) {
+    this.d = d;
+    this.ju = d.unit.kind === "json-object" ? d.unit : null;
+    this.quotes = this.ju?.argumentsEncoding === "single-quoted-json" ? OPEN_QUOTE_RAW_SINGLE : OPEN_QUOTE;
+    this.start = start;
+    this.parts = [opener];
+    this.len = opener.length;
+    this.bodyStart = opener.length;
+    this.lastNonWs = opener.length;
+    this.slot = d.grouping === "block" ? events.callStart() : -1;
+  }
+
+  /**
+   * Scans `s` from `i0`. Returns where it stopped, whether it needs more input to decide (a marker's prefix at the
+   * end of `s`), and how the block ended (null: not yet).
+   */
+  scan(s: string, i0: number, final: boolean): { i: number; needMore: boolean; end: BlockEnd | null } {
+    const d = this.d;
+    const json = this.ju !== null;
+    const xml = d.unit.kind === "xml-parameters";
+    const quotes = this.quotes;
+    let i = i0;
+    this.scanText = s;
+    this.seg = i0;
+    this.argsFrom = this.argsActive ? i0 : -1;
+    for (; i < s.length; i++) {
+      const c = s[i];
+      if (this.quote !== null) {
+        this.quotedChar(c);
+        this.lastNonWs = this.len + i - this.seg + 1;
+        continue;
+      }
+      // markers outside strings
+      if (d.close !== null && c === d.close[0]) {
+        const m = matchAt(s, i, d.close, final);
+        if (m === "need") return this.pause(i);
+        if (m === "yes") {
+          this.endArgs(i);
+          this.save(i + d.close.length);
+          return { i: i + d.close.length, needMore: false, end: "closed" };
+        }
+      }
+      if (d.open !== null && c === d.open[0]) {
+        const m = matchAt(s, i, d.open, final);
+        if (m === "need") return this.pause(i);
+        if (m === "yes") {
+          // a new block starts: this one was never closed
+          this.endArgs(i);
+          this.save(i);
+          return { i, needMore: false, end: "interrupted" };
+        }
+      }
+      // tagged parameters: raw values hold any character, so only the markers above count
+      if (xml) continue;
+      if (WS.has(c)) continue;
+
+      // a block without a closing marker needs a bracketed value; anything else ends it (and is text)
+      if (d.close === null && !this.opened && this.depth === 0 && !"{[(".includes(c)) {
+        this.save(i);
+        return { i, needMore: false, end: "novalue" };
+      }
+
+      if (d.grouping === "list" && this.listUnits(c, i, json)) continue;
+
+      const prevNonWs = this.lastNonWs;
+      this.lastNonWs = this.len + i - this.seg + 1;
+      // keys of the call object sit at this depth
+      const kd = d.grouping === "block" ? 1 : this.unitDepth + 1;
+      if (this.ju !== null && this.valueKey !== null && this.depth === kd) this.valueStart(c, i);
+
+      if (c in quotes) {
+        this.quote = quotes[c];
+        if (json && this.expectKey && this.depth === kd) {
+          this.keyBuf = "";
+          this.expectKey = false;
+        }
+      } else if (c === "{" || c === "[" || c === "(") {
+        this.depth++;
+        this.opened = true;
+        if (json && c === "{" && this.depth === kd) this.expectKey = true;
+      } else if (c === "}" || c === "]" || c === ")") {
+        if (json && this.depth === kd) this.endArgs(i);
+        this.depth--;
+        if (d.grouping === "list" && this.depth === this.unitDepth - 1 && this.depth >= 0 && !this.bare) {
+          // the list's closing bracket
+          if (this.unitStart >= 0) this.closeUnit(prevNonWs);
+          else if (this.units.length > 0 || this.emptyElement) this.trailingComma = true;
+        }
+        if (this.depth <= 0 && d.close === null) {
+          if (this.bare && this.unitStart >= 0) this.closeUnit(this.len + i - this.seg + 1);
+          this.save(i + 1);
+          return { i: i + 1, needMore: false, end: "closed" };
+        }
+        if (this.depth < 0) this.depth = 0;
+      } else if (json && c === "," && this.depth === kd) {
+        this.endArgs(i);
+        this.expectKey = true;
+      } else if (json && c === ":" && this.depth === kd && this.lastKey !== null) {
+        this.valueKey = this.lastKey;
+        this.lastKey = null;
+      }
+    }
+    this.save(i);
+    return { i, needMore: false, end: null };
+  }
+
+  /** The scanned block, once `scan` reported its end (or the input ended): an unfinished unit ends at its text. */
+  finish(end: BlockEnd): ScannedBlock {
+    if (this.unitStart >= 0) this.closeUnit();
+    return {
+      start: this.start,
+      text: this.parts.join(""),
+      bodyStart: this.bodyStart,
+      slot: this.slot,
+      units: this.units,
+      end,
+      closed: end === "closed",
+      bare: this.bare,
+      trailingComma: this.trailingComma,
+      emptyElement: this.emptyElement,
+    };
+  }
+
+  private pause(i: number): { i: number; needMore: boolean; end: null } {
+    this.save(i);
+    return { i, needMore: true, end: null };
+  }
+
+  /** A character inside a string: escapes, the closing quote, and the key or name being captured. */
+  private quotedChar(c: string): void {
+    if (this.escaped) this.escaped = false;
+    else if (c === "\\") this.escaped = true;
+    else if (c === this.quote) {
+      this.quote = null;
+      if (this.keyBuf !== null) {
+        this.lastKey = this.keyBuf;
+        this.keyBuf = null;
+      } else if (this.nameBuf !== null) {
+        if (!this.nameSent && this.nameBuf !== "") {
+          this.nameSent = true;
+          this.events.callName(this.callSlot(), this.nameBuf);
+        }
+        this.nameBuf = null;
+      }
+    } else if (this.keyBuf !== null) {
+      if (this.keyBuf.length < MAX_KEY_CAPTURE) this.keyBuf += c;
+    } else if (this.nameBuf !== null && this.nameBuf.length < MAX_NAME_CAPTURE) this.nameBuf += c;
+  }
+
+  /**
+   * The units of a list body: where each begins, the commas between them, and a Python call's name. Returns true
+   * when `c` was a separator (nothing more to do with it).
+   */
+  private listUnits(c: string, i: number, json: boolean): boolean {
+    if (!this.opened && this.depth === 0 && c === "{" && json) {
+      this.bare = true;
+      this.unitDepth = 0;
+    }
+    if (this.depth === this.unitDepth && c !== "," && !(this.depth > 0 && "}])".includes(c)) && this.unitStart < 0) {
+      this.unitStart = this.len + i - this.seg;
+      this.unitSlot = this.events.callStart();
+      this.expectKey = false;
+      this.keyBuf = this.lastKey = this.valueKey = this.nameBuf = null;
+      this.nameSent = false;
+      this.argsActive = false;
+      if (!json) this.nameBuf = "";
+    }
+    if (this.depth === this.unitDepth && this.depth > 0 && c === ",") {
+      if (this.unitStart >= 0) this.closeUnit();
+      else this.emptyElement = true;
+      return true;
+    }
+    if (!json && this.nameBuf !== null && this.depth === 1) {
+      if (c === "(") {
+        if (this.nameBuf !== "") this.events.callName(this.unitSlot, this.nameBuf);
+        this.nameBuf = null;
+      } else if (this.nameBuf.length < MAX_NAME_CAPTURE) this.nameBuf += c;
+    }
+    return false;
+  }
+
+  /** The first character of a JSON call object's value after `"key":`: the name, or the start of the arguments. */
+  private valueStart(c: string, i: number): void {
+    const u = this.ju as JsonObjectUnit;
+    const key = this.valueKey as string;
+    this.valueKey = null;
+    if (key === u.nameKey && c in this.quotes) this.nameBuf = "";
+    else if (key === u.argumentsKey || u.argumentsAliases.includes(key)) {
+      this.argsActive = true;
+      this.save(i);
+      this.argsFrom = i;
+    }
+  }
+
+  /** Appends the scanned text up to `upTo` to the block, emitting the arguments text it holds. */
+  private save(upTo: number): void {
+    const s = this.scanText;
+    if (this.argsFrom >= 0 && upTo > this.argsFrom) this.events.argumentsDelta(this.callSlot(), s.slice(this.argsFrom, upTo));
+    this.argsFrom = this.argsActive ? upTo : -1;
+    if (upTo > this.seg) {
+      this.parts.push(s.slice(this.seg, upTo));
+      this.len += upTo - this.seg;
+    }
+    this.seg = upTo;
+  }
+
+  private endArgs(at: number): void {
+    if (!this.argsActive) return;
+    this.save(at);
+    this.argsActive = false;
+    this.argsFrom = -1;
+  }
+
+  private callSlot(): number {
+    return this.d.grouping === "block" ? this.slot : this.unitSlot;
+  }
+
+  private closeUnit(end = this.lastNonWs): void {
+    this.units.push({ start: this.unitStart, end: Math.max(end, this.unitStart), slot: this.unitSlot });
+    this.unitStart = -1;
+    this.argsActive = false;
+  }
+}
+
+function matchAt(s: string, i: number, marker: string, final: boolean): "yes" | "no" | "need" {
+  if (s.startsWith(marker, i)) return "yes";
+  if (!final && s.length - i < marker.length && marker.startsWith(s.slice(i))) return "need";
+  return "no";
+}
