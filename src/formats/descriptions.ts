@@ -139,6 +139,21 @@ export const qwen3Coder: FormatDescription = {
   },
 };
 
+/**
+ * Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): each call is
+ * `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}`, calls written one after another.
+ */
+export const mistralV11: FormatDescription = {
+  ...plain,
+  name: "mistral-v11",
+  family: "Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): `[TOOL_CALLS]NAME[ARGS]{…}`",
+  open: "[TOOL_CALLS]",
+  close: null,
+  specialTokens: ["[TOOL_CALLS]", "[ARGS]"],
+  grouping: "block",
+  unit: { kind: "name-then-json", argumentsMarker: "[ARGS]", namePattern: /^[A-Za-z0-9_.-]{1,64}$/ },
+};
+
 /** Every format's description, by name. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>> = {
   qwen3,
@@ -148,6 +163,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   glaive,
   pythonic,
   "qwen3-coder": qwen3Coder,
+  "mistral-v11": mistralV11,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

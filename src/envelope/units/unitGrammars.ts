@@ -1,5 +1,6 @@
 import type { CallUnitKind } from "../../formats/FormatDescription.js";
 import { jsonObjectUnitGrammar } from "./jsonObjectUnitGrammar.js";
+import { nameThenJsonUnitGrammar } from "./nameThenJsonUnitGrammar.js";
 import { pythonCallUnitGrammar } from "./pythonCallUnitGrammar.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 import { xmlParametersUnitGrammar } from "./xmlParametersUnitGrammar.js";
@@ -9,4 +10,5 @@ export const UNIT_GRAMMARS: Readonly<Record<CallUnitKind, UnitGrammar>> = {
   "json-object": jsonObjectUnitGrammar,
   "python-call": pythonCallUnitGrammar,
   "xml-parameters": xmlParametersUnitGrammar,
+  "name-then-json": nameThenJsonUnitGrammar,
 };

@@ -46,4 +46,10 @@ export interface UnitCodec {
    * the model left out the block's opening marker. Absent when a unit's start is not distinctive (JSON's `{`).
    */
   bareStart?(d: FormatDescription): string | null;
+  /**
+   * For units that begin with the call's name and a marker before their bracketed value (`NAME[ARGS]{…}`): the
+   * marker and the characters a name may have. The scanner reads this prefix as part of the unit (a bracket in the
+   * marker is not the value's) and reports the name as soon as the marker comes.
+   */
+  namePrefix?(d: FormatDescription): { marker: string; nameCharacter: RegExp };
 }
