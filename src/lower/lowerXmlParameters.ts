@@ -3,6 +3,8 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, EPSILON, lit, NOTHING, seq } from "../grammar/build.js";
 import type { SchemaNode, StringConstraints } from "../schema/SchemaNode.js";
 import type { LowerState } from "./LowerState.js";
+import { collectRefs } from "../grammar/analysis/refs.js";
+import { replaceCodePoint } from "../grammar/passes/replaceCodePoint.js";
 import { lowerObject, type ObjectSpelling } from "./lowerObject.js";
 import { lowerStringValue } from "./string/lowerStringContent.js";
 
@@ -96,7 +98,7 @@ function stringness(node: SchemaNode, st: LowerState, seen = new Set<SchemaNode>
 
 function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
   const kind = stringness(node, st);
-  if (kind === "none") return st.lower(node);
+  if (kind === "none") return escapeAngles(st.lower(node), st);
   if (kind === "both") {
     throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes a string parameter raw and any other value as JSON, and this parameter admits both strings and other values (the raw text 42 could be either); give it one type, or use another format`, node.path);
   }
@@ -136,3 +138,35 @@ function rawString(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): 
       return NOTHING;
   }
 }
+
+/**
+ * A JSON value's grammar with every `<` written `\u003c` (renderToolCalls writes the same, see xmlParametersUnit's
+ * jsonValueText). In JSON text `<` only stands inside strings (values or keys), where the escape decodes to the same
+ * character, so the values are unchanged; and since every marker of a tagged-parameter format opens with `<`, a
+ * string nested in a JSON value can never hold `</parameter>` or `</tool_call>`, where the reader would cut it.
+ * The rules the value references are rewritten in place: they are JSON rules of this tool only (raw strings get
+ * rules of their own), and the rewrite is idempotent (no `<` is left to replace).
+ */
+function escapeAngles(e: GExpr, st: LowerState): GExpr {
+  const done = new Set<string>();
+  const pending: string[] = [];
+  const visit = (x: GExpr): void => {
+    const refs = new Map<string, number>();
+    collectRefs(x, refs);
+    for (const rule of refs.keys()) {
+      if (!done.has(rule) && st.rules.has(rule)) {
+        done.add(rule);
+        pending.push(rule);
+      }
+    }
+  };
+  visit(e);
+  while (pending.length > 0) {
+    const rule = pending.pop()!;
+    const body = st.rules.get(rule)!;
+    st.rules.set(rule, replaceCodePoint(body, 0x3c, "\\u003c"));
+    visit(body);
+  }
+  return replaceCodePoint(e, 0x3c, "\\u003c");
+}
+

@@ -57,7 +57,7 @@ export const xmlParametersUnit: UnitCodec = {
       let value: string;
       if (typeof v === "string") value = v;
       else if (isCompactJson(written) || isGrammarNumber(written)) value = written;
-      else value = canonicalJson(v);
+      else value = jsonValueText(v);
       out += u.keyOpen + k + u.keyClose + value + u.valueClose;
     }
     out += u.callClose;
@@ -70,8 +70,17 @@ function xmlUnit(d: FormatDescription): XmlParametersUnit {
   return d.unit;
 }
 
+/**
+ * A non-string value's JSON, with `<` written `\u003c`: in JSON text `<` can only stand inside a string, and there
+ * the escape keeps every marker of the format (`</parameter>`, `</tool_call>`, all opening with `<`) out of the
+ * value, so the reader can never be cut inside it. The grammar spells JSON values the same way (lowerXmlParameters).
+ */
+export function jsonValueText(v: JsonValue): string {
+  return canonicalJson(v).replaceAll("<", "\\u003c");
+}
+
 function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
-  const text = typeof v === "string" ? v : canonicalJson(v);
+  const text = typeof v === "string" ? v : jsonValueText(v);
   const bad = rawValueForbidden(d).find((m) => text.includes(m));
   // a JSON value holding a marker would be cut there by the reader just as a raw one
   if (bad !== undefined) throw new TypeError(`the value of ${JSON.stringify(key)} contains ${JSON.stringify(bad)}, which a ${d.name} value cannot hold`);
