@@ -39,6 +39,7 @@ describe("canonical renderings", () => {
     mistral: '[TOOL_CALLS][{"name": "get_weather", "id": "c1", "arguments": {"city": "Paris", "n": 1}}]',
     glaive: `<functioncall> {"name": "get_weather", "arguments": '{"city": "Paris", "n": 1}'}`,
     pythonic: '[get_weather(city="Paris", n=1)]',
+    openai: ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris", "n": 1}<|call|>',
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));

@@ -1,5 +1,6 @@
 import type { CallUnitKind } from "../../formats/FormatDescription.js";
 import { jsonObjectUnitGrammar } from "./jsonObjectUnitGrammar.js";
+import { namedJsonUnitGrammar } from "./namedJsonUnitGrammar.js";
 import { pythonCallUnitGrammar } from "./pythonCallUnitGrammar.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 
@@ -7,4 +8,5 @@ import type { UnitGrammar } from "./UnitGrammar.js";
 export const UNIT_GRAMMARS: Readonly<Record<CallUnitKind, UnitGrammar>> = {
   "json-object": jsonObjectUnitGrammar,
   "python-call": pythonCallUnitGrammar,
+  "named-json": namedJsonUnitGrammar,
 };
