@@ -19,7 +19,7 @@ import type { LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { compileTools } from "../src/compile.js";
 import { canonicalJson, type JsonValue } from "../src/json.js";
 import { buildTinyModel, tinyModelPath } from "../src/gguf/buildTinyModel.js";
-import { cacheDir } from "../src/llama-cpp/cacheDir.js";
+import { cacheDir } from "../src/cacheDir.js";
 import { LlamaGrammarProbe } from "../src/llama-cpp/LlamaGrammarProbe.js";
 import { llamaCppBundlePath } from "../src/llama-cpp/llamaServerBinary.js";
 import { loadLlamaModel, loadNodeLlamaCpp } from "../src/llama-cpp/loadNodeLlamaCpp.js";

@@ -61,7 +61,7 @@ interface Workload {
   xg: ((c: XgCompiler) => Promise<{ dispose(): void }>) | undefined;
   instances: Instance[];
   /** A tool set at scale: reported in its own table (compile time, GBNF size), kept out of the "all" row. */
-  scale?: { tools: number };
+  scale?: { tools: number; maxAutomatonStates?: number };
 }
 
 interface EngineStats {
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
       // XGrammar's EBNF compile of these grammars takes tens of seconds: full runs only
       xg: QUICK || maxAutomatonStates !== undefined ? undefined : (c) => c.compileGrammar(toGbnf(compileTools(make(), policy).grammar)),
       instances,
-      scale: { tools: tools.length },
+      scale: { tools: tools.length, ...(maxAutomatonStates ? { maxAutomatonStates } : {}) },
     });
   }
 
@@ -362,7 +362,9 @@ async function main(): Promise<void> {
       xm?.dispose();
     }
     if (!oursFailed) {
-      const auto = compileAutomaton(o.grammar, { specialTokens: o.specialTokens });
+      // the automaton the matcher used (same options, so the cached one)
+      const maxStates = w.scale?.maxAutomatonStates;
+      const auto = compileAutomaton(o.grammar, { specialTokens: o.specialTokens, ...(maxStates ? { maxStates } : {}) });
       const mem = auto.memoryBytes() + maskTableFor(auto, vocab).memoryBytes();
       allOurs.memBytes.push(mem);
       gs.ours.memBytes.push(mem);

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cacheDir } from "../src/llama-cpp/cacheDir.js";
+import { cacheDir } from "../src/cacheDir.js";
 import { llamaCppBundlePath, llamaServerCachePath } from "../src/llama-cpp/llamaServerBinary.js";
 
 function run(command: string, args: string[], cwd?: string): void {

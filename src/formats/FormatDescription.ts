@@ -24,6 +24,8 @@ import type { FormatName } from "./FormatName.js";
  */
 export interface FormatDescription {
   readonly name: FormatName;
+  /** The model families that write this format (documentation: the README's formats table). */
+  readonly family: string;
   /**
    * Other names accepted wherever a format is named (`format` options, CLI `--format`): vLLM's
    * `--tool-call-parser` names and llama.cpp's chat-format names, so configurations carry over. Unique across all

@@ -28,7 +28,9 @@ function jsonObject(argumentsKey: "arguments" | "parameters", idKey: "id" | null
 export const qwen3: FormatDescription = {
   ...plain,
   name: "qwen3",
-  aliases: ["hermes"],
+  family: "Qwen2.5 / Qwen3 / QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL, Bielik",
+  // vLLM: hermes (Qwen and Hermes models), granite4; llama.cpp's chat format "Hermes 2 Pro"
+  aliases: ["hermes", "granite4", "Hermes 2 Pro"],
   open: "<tool_call>",
   close: "</tool_call>",
   specialTokens: ["<tool_call>", "</tool_call>"],
@@ -46,6 +48,7 @@ export const qwen3: FormatDescription = {
 export const toolsArray: FormatDescription = {
   ...plain,
   name: "tools-array",
+  family: "fine-tuning data (`<tools>` arrays)",
   open: "<tools>",
   close: "</tools>",
   grouping: "list",
@@ -56,7 +59,9 @@ export const toolsArray: FormatDescription = {
 export const llama3Json: FormatDescription = {
   ...plain,
   name: "llama3-json",
-  aliases: ["llama3_json"],
+  family: "Llama 3.1 / 3.2 / 3.3",
+  // vLLM: llama3_json; llama.cpp's chat format "Llama 3.x"
+  aliases: ["llama3_json", "Llama 3.x"],
   open: null,
   close: null,
   startPrefixes: ["<|python_tag|>"],
@@ -70,6 +75,9 @@ export const llama3Json: FormatDescription = {
 export const mistral: FormatDescription = {
   ...plain,
   name: "mistral",
+  // vLLM's `mistral` parser name is this format's own name; Mistral Nemo's template writes the id after the
+  // arguments, which this format does not (docs/template-acceptance.md)
+  family: "Mistral v0.3 (`[TOOL_CALLS][…]`, optional id before the arguments)",
   open: "[TOOL_CALLS]",
   close: null,
   specialTokens: ["[TOOL_CALLS]"],
@@ -81,6 +89,7 @@ export const mistral: FormatDescription = {
 export const glaive: FormatDescription = {
   ...plain,
   name: "glaive",
+  family: "Glaive function-calling data",
   open: "<functioncall>",
   close: null,
   grouping: "block",
@@ -93,6 +102,7 @@ export const glaive: FormatDescription = {
 export const pythonic: FormatDescription = {
   ...plain,
   name: "pythonic",
+  family: "Llama 3.2 pythonic",
   open: null,
   close: null,
   grouping: "list",

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { cacheDir } from "../llama-cpp/cacheDir.js";
+import { cacheDir } from "../cacheDir.js";
 import { ToolgramError } from "../errors.js";
 import { float16Bits } from "./float16.js";
 import { GgufTokenType } from "./ggufTokenizer.js";

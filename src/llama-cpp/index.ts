@@ -2,7 +2,7 @@
  * toolgram/llama-cpp: run toolgram's artifacts in llama.cpp, in process through node-llama-cpp (an optional peer
  * dependency, imported on first use) or through a llama-server process.
  */
-export { cacheDir } from "./cacheDir.js";
+export { cacheDir } from "../cacheDir.js";
 export { loadNodeLlamaCpp, getCpuLlama, loadLlamaModel, modelPathOf, type NodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 export {
   generateToolCalls,

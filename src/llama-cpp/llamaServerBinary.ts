@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { cacheDir } from "./cacheDir.js";
+import { cacheDir } from "../cacheDir.js";
 
 /**
  * Where the llama.cpp source that node-llama-cpp ships lives: a git bundle inside the installed package. Building

@@ -9,8 +9,6 @@
  * - `uri`, `uri-reference` (RFC 3986): an authority only after `//`; no leading zeros in an IPv6 literal's IPv4 tail (ajv also reads `a:/[::1]` and `/host:1` with one
  *   slash as an authority); no `"` anywhere (ajv allows it in hosts, paths, queries, fragments); a relative
  *   reference's first segment has no `:` (`segment-nz-nc`: ajv accepts `://` and `a:b` without scheme rules).
- * - `email` (RFC 5321 `Mailbox` with a `Dot-string` local part, RFC 5322 `addr-spec` `dot-atom`; as ajv-formats
- *   defines it: no quoted local parts, no address literals): domain labels of at most 63 characters (RFC 1035).
  * - `hostname` (RFC 1123 §2.1, RFC 952): no trailing dot (ajv accepts the absolute form `a.b.`).
  * - `date-time`, `time` (RFC 3339 §5.6): the offset is `Z` or `±hh:mm` (ajv also accepts `+01` and `+0100`); the
  *   date/time separator is `T`, `t` or a space (RFC 3339's note; ajv accepts any `\s`: tabs, newlines, U+2028...).
@@ -23,7 +21,8 @@
  * - `byte` (RFC 4648 §4 base64): the whole string (ajv's `/…/m` accepts any string with one base64 line).
  * - `json-pointer-uri-fragment` (RFC 6901 §6): percent-escapes that decode to UTF-8, and no escaped `~` (ajv accepts
  *   `#/%aa` and `#/%7E2`, which decode to no JSON pointer).
- * Unchanged, already within their standard: `date` (RFC 3339 full-date, with the calendar check ajv runs in code),
+ * Unchanged, already within their standard: `email` (ajv-formats' dot-atom local part and letter-digit-hyphen domain
+ * labels are within RFC 5321's `Mailbox` with a `Dot-string` and RFC 5322's `addr-spec`), `date` (RFC 3339 full-date, with the calendar check ajv runs in code),
  * `ipv4` (RFC 2673 dotted-quad), `ipv6` (RFC 4291 §2.2 / RFC 3986 `IPv6address`), `json-pointer` (RFC 6901),
  * `relative-json-pointer`. `uri` keeps ajv-formats' non-empty hier-part (RFC 3986 also allows `a:`).
  *
@@ -64,7 +63,10 @@ const URI_REFERENCE = String.raw`(?:${SCHEME}:(?:${HIER_PART})?|(?:${RELATIVE_PA
 const LABEL = String.raw`[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?`;
 const HOSTNAME = String.raw`${LABEL}(?:\.${LABEL})*`;
 const ATEXT = "[a-z0-9!#$%&'*+/=?^_`{|}~-]";
-const EMAIL = String.raw`${ATEXT}+(?:\.${ATEXT}+)*@(?:${LABEL}\.)+${LABEL}`;
+// ajv-formats' domain labels (unbounded: RFC 5321's Domain ABNF has no length; a 63 bound would multiply the
+// automaton of an email with a maxLength by the label positions)
+const EMAIL_LABEL = String.raw`[a-z0-9](?:[a-z0-9-]*[a-z0-9])?`;
+const EMAIL = String.raw`${ATEXT}+(?:\.${ATEXT}+)*@(?:${EMAIL_LABEL}\.)+${EMAIL_LABEL}`;
 
 const D = String.raw`\d`;
 // full-date with the calendar check ajv-formats runs in code (month 1..12, day within the month, Feb 29 in leap

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir } from "../llama-cpp/cacheDir.js";
+import { cacheDir } from "../cacheDir.js";
 import { llamaCppBundlePath, llamaServerCachePath } from "../llama-cpp/llamaServerBinary.js";
 
 /** A checkout of the llama.cpp source that node-llama-cpp ships, cloned once into the toolgram cache. */

@@ -32,4 +32,31 @@ describe("every format's GBNF through llama.cpp's grammar parser and engine", ()
     // the samples discriminate: the rendered call is accepted for the tool set that declares it
     expect(results.filter((r, i) => i % 2 === 0).every((r) => r.samples?.[0] === true)).toBe(true);
   }, 180_000);
+
+  it("with a reasoning block (optional, and opened by the prompt), every format's GBNF agrees with accepts()", async () => {
+    const settings = [
+      { reasoning: "optional", reasoningMarkers: { open: "<think>\n", close: "\n</think>\n\n" } },
+      { reasoning: "required", reasoningMarkers: { open: "", close: "</think>" } },
+    ] as const;
+    const cases = DESCRIBED_FORMATS.flatMap((format) =>
+      settings.map((r) => {
+        const g = compileTools(exampleTools("weather"), { format, parallel: 2, ...r });
+        const random = seededRandom(SEED);
+        const samples: string[] = [`${r.reasoningMarkers.open}I should call it.${r.reasoningMarkers.close}Just text.`, "Just text."];
+        for (let k = 0; k < 6; k++) {
+          const s = sampleGrammar(g.grammar, random, { maxLength: 300 });
+          if (s === undefined) continue;
+          samples.push(s, mutateText(s, [...ALPHABET, "<think>", "</think>", "<tool_call>"], random, 1));
+        }
+        return { g, samples };
+      }),
+    );
+    const results = await checkGbnfBatchWithLlamaCpp(cases.map((c) => ({ grammar: c.g.toGbnf(), samples: c.samples })));
+    results.forEach((r, i) => {
+      expect(r.error).toBeUndefined();
+      expect(r.ok).toBe(true);
+      expect(r.samples).toEqual(cases[i].samples.map((s) => cases[i].g.accepts(s)));
+      expect(r.samples?.[0]).toBe(true);
+    });
+  }, 180_000);
 });

@@ -27,6 +27,15 @@ describe("toolgram serve (in process) with the openai client", () => {
     expect(health.status).toBe("ok");
   });
 
+  afterAll(async () => {
+    // what the requests above left in /metrics: grammar compiles and cache hits, mask time per token, tokens
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    for (const name of ["toolgram_grammar_compile_seconds_count", 'toolgram_grammar_cache_lookups_total{result="hit"}', "toolgram_mask_seconds_per_token_count", 'toolgram_tokens_total{kind="cached"}']) {
+      expect(Number(new RegExp(`^${name.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(metrics)?.[1]), name).toBeGreaterThan(0);
+    }
+    expect(metrics).toMatch(/^toolgram_queue_depth 0$/m);
+  });
+
   it("tool_choice required: valid calls, finish_reason tool_calls; streamed = non-streamed for the same seed", async () => {
     const request = { model: "tiny", messages, tools: TOOLS, tool_choice: "required" as const, max_completion_tokens: 96, seed: 7, temperature: 1 };
     const whole = await client.chat.completions.create(request);

@@ -76,8 +76,6 @@ describe("format corner cases", () => {
     email: [
       ["a@b.c", "A.B@X-Y.Z", "x+y@example.com", "jsmith@example.com", "!#$%&'*+-/=?^_`{}|~@example.org", `a@${"x".repeat(63)}.c`],
       ["a@b", ".a@b.c", "a..b@c.d", "a@-b.c", "a@b-.c", "\"a b\"@c.d", "a@[127.0.0.1]", "a.@b.c"],
-      // RFC 1035 (RFC 5321 §2.3.5): a label has at most 63 characters
-      [`a@${"x".repeat(64)}.c`],
     ],
     uuid: [
       ["123e4567-e89b-12d3-a456-426614174000", "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"],

@@ -120,7 +120,7 @@ export function rfcHostname(s: string): boolean {
   return s.split(".").every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(l) && l.length <= 63);
 }
 
-/** RFC 5321 §4.1.2 Mailbox with a Dot-string local part (RFC 5322 dot-atom); Domain labels of at most 63. */
+/** RFC 5321 §4.1.2 Mailbox with a Dot-string local part (RFC 5322 dot-atom) and a Domain of sub-domains. */
 export function rfcEmail(s: string): boolean {
   const at = s.lastIndexOf("@");
   if (at < 0) return false;
@@ -128,7 +128,7 @@ export function rfcEmail(s: string): boolean {
   const domain = s.slice(at + 1);
   const atom = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/;
   if (!local.split(".").every((a) => atom.test(a))) return false;
-  return domain.split(".").every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(l) && l.length <= 63);
+  return domain.split(".").every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(l));
 }
 
 function daysIn(year: number, month: number): number {

@@ -7,6 +7,8 @@ import type { WhitespaceOption } from "../../options.js";
 import { processIO, UsageError, type CliIO } from "../CliIO.js";
 import { formatWarning } from "../formatError.js";
 import { parseFlags } from "../parseFlags.js";
+import { toolOptionsFromTemplate } from "../../templates/toolOptionsFromTemplate.js";
+import { Vocabulary } from "../../vocab/Vocabulary.js";
 
 export const compileUsage = `Usage: toolgram compile FILE|- [options]
 
@@ -18,6 +20,9 @@ Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one
   --free-text / --no-free-text    text before the calls (default: on for auto, off otherwise)
   --strict / --no-strict          refuse what cannot be enforced exactly (default) / over-approximate with warnings
   --format F                      wire format: ${FORMAT_NAMES.join(", ")} (default qwen3), or an alias
+  --gguf MODEL.gguf               read the format and reasoning block from the model's chat template
+                                  (tokenizer.chat_template); --format and --reasoning override it
+  --reasoning none|optional|required  a reasoning block before the calls (default: the format's or the template's)
   --whitespace compact|N          JSON spelling: the model's own (default), or up to N whitespace characters per gap
   --json                          FILE is one JSON Schema: compile a bare JSON value instead of tool calls
   -o, --out FILE                  write to FILE instead of standard output
@@ -32,6 +37,8 @@ const FLAGS = {
   strict: { type: "boolean" },
   "no-strict": { type: "boolean" },
   format: { type: "string" },
+  gguf: { type: "string" },
+  reasoning: { type: "string" },
   whitespace: { type: "string" },
   json: { type: "boolean" },
   out: { type: "string", short: "o" },
@@ -63,7 +70,14 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
     if (values.parallel !== undefined) options.parallel = parseParallel(values.parallel as string);
     if (values["free-text"]) options.freeText = true;
     if (values["no-free-text"]) options.freeText = false;
-    if (values.format !== undefined) options.format = values.format as ToolCompileOptions["format"];
+    if (values.gguf !== undefined) Object.assign(options, await ggufToolOptions(values.gguf as string));
+    if (values.format !== undefined) {
+      options.format = values.format as ToolCompileOptions["format"];
+      // the template's reasoning markers belong to the template's format
+      delete options.reasoning;
+      delete options.reasoningMarkers;
+    }
+    if (values.reasoning !== undefined) options.reasoning = values.reasoning as ToolCompileOptions["reasoning"];
     compiled = compileTools(readToolsText(text), options);
   }
   for (const w of compiled.warnings) io.stderr(formatWarning(w) + "\n");
@@ -73,6 +87,14 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
   if (values.out !== undefined) writeFileSync(values.out as string, out);
   else io.stdout(out);
   return 0;
+}
+
+/** The format and reasoning options the GGUF's chat template implies. */
+async function ggufToolOptions(path: string): Promise<ToolCompileOptions> {
+  const vocab = await Vocabulary.fromGguf(path);
+  if (vocab.chatTemplate === undefined) throw new UsageError(`${path} has no tokenizer.chat_template; pass --format`);
+  const t = toolOptionsFromTemplate(vocab.chatTemplate);
+  return { format: t.format, reasoning: t.reasoning, ...(t.reasoningMarkers ? { reasoningMarkers: t.reasoningMarkers } : {}) };
 }
 
 /** JSON when the text is JSON; otherwise the text itself (a `<tools>` block is read by normalizeTools). */

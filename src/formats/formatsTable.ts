@@ -1,0 +1,33 @@
+import { FORMAT_DESCRIPTIONS } from "./descriptions.js";
+import type { FormatDescription } from "./FormatDescription.js";
+
+const code = (s: string): string => (s === "" ? "" : `\`${JSON.stringify(s).slice(1, -1).replace(/\|/g, "\\|").replace(/`/g, "'")}\``);
+
+const UNIT_NAMES: Readonly<Record<string, string>> = { "json-object": "JSON object", "python-call": "Python call" };
+
+/** How a format's calls are laid out, from its description: markers and grouping. */
+function markers(d: FormatDescription): string {
+  const open = d.open === null ? "(start of reply)" : code(d.open);
+  const close = d.close === null ? "" : ` … ${code(d.close)}`;
+  const unit = UNIT_NAMES[d.unit.kind] ?? d.unit.kind;
+  const grouping = d.grouping === "list" ? `a list of ${unit}s` : `one ${unit} per block`;
+  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}`;
+}
+
+function reasoning(d: FormatDescription): string {
+  if (d.reasoning === null) return "— (`reasoningMarkers` to add one)";
+  return `${code(d.reasoning.open) || "(opened by the prompt)"} … ${code(d.reasoning.close)}, default ${d.reasoning.defaultMode}`;
+}
+
+/**
+ * The README's formats table, generated from the descriptions (test/formats/formatsTable.test.ts checks that the
+ * README shows exactly this): one row per format with its family, markers, reasoning block and aliases.
+ */
+export function formatsTable(): string {
+  const rows = Object.values(FORMAT_DESCRIPTIONS).map((d) => `| \`${d.name}\` | ${d.family} | ${markers(d)} | ${reasoning(d)} | ${d.aliases.map((a) => `\`${a}\``).join(", ")} |`);
+  return ["| format | family | markers | reasoning | aliases |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
+}
+
+/** The README's markers around the generated table. */
+export const FORMATS_TABLE_START = "<!-- formats-table: generated from src/formats by `npx tsx scripts/formats-table.ts` -->";
+export const FORMATS_TABLE_END = "<!-- /formats-table -->";
