@@ -122,6 +122,7 @@ const HARMONY_TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<
 export const openai: FormatDescription = {
   ...plain,
   name: "openai",
+  family: "gpt-oss (harmony; reasoning in the `analysis` channel)",
   aliases: ["harmony", "gpt-oss", "gpt_oss"],
   open: " to=functions.",
   close: "<|call|>",
