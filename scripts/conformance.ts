@@ -46,7 +46,8 @@ console.log(
   `\n${s.total} schemas: passing ${s.passing} (${pct(s.passing, s.total)}), refused ${s.refused}, valid rejected ${s["valid-rejected"]}, ` +
     `invalid accepted ${s["invalid-accepted"]}, timeouts ${s.timeout}, crashes ${s.crash}; ` +
     `max compile-or-refuse time ${slowest ? `${slowest.compileMs.toFixed(0)} ms (${slowest.id})` : "-"}, ` +
-    `${all.filter((r) => r.compileMs > 5_000).length} over 5 s`,
+    `${all.filter((r) => r.compileMs > 5_000).length} over 5 s; ` +
+    `max work steps of a compiled schema ${max(all.map((r) => r.compileSteps ?? 0))} (the budget, limits.maxCompileSteps, decides; the clock is off)`,
 );
 for (const outcome of ["invalid-accepted", "crash", "timeout"] as const) {
   const bad = all.filter((r) => r.outcome === outcome);

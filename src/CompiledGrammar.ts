@@ -1,5 +1,6 @@
 import { createMatcher as createTokenMatcher, type MatcherOptions } from "./automaton/createMatcher.js";
 import type { TokenMatcher } from "./automaton/TokenMatcher.js";
+import { Deadline, type CompileBudget } from "./Deadline.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { toGbnf } from "./emit/toGbnf.js";
 import { toRegex } from "./emit/toRegex.js";
@@ -24,6 +25,8 @@ export interface CompiledGrammarInit {
   specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (see `limits.maxCompileSteps`). */
   compileSteps: number;
+  /** The compile's budget, given again to each emitter and matcher construction run later on this grammar. */
+  budget: CompileBudget;
   /** The reasoning block the turn starts with (absent: none). */
   reasoning?: ResolvedReasoning | null;
   /** The compile's `limits.maxAutomatonStates`: the cap of every matcher's automaton. */
@@ -49,6 +52,7 @@ export class CompiledGrammar {
   readonly specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (the deterministic unit of `limits.maxCompileSteps`). */
   readonly compileSteps: number;
+  private readonly budget: CompileBudget;
   /**
    * The reasoning block before the calls (`reasoning` and `reasoningMarkers` resolved), or null. Pass
    * `{ reasoning: mode, reasoningMarkers: { open, close } }` to the parser to read the same turns.
@@ -69,18 +73,22 @@ export class CompiledGrammar {
     this.jsonSchema = init.jsonSchema;
     this.specialTokens = init.specialTokens;
     this.compileSteps = init.compileSteps;
+    this.budget = { maxCompileSteps: init.budget.maxCompileSteps, maxCompileMs: init.budget.maxCompileMs };
     this.reasoning = init.reasoning ?? null;
     this.maxAutomatonStates = init.maxAutomatonStates;
   }
 
-  /** GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). */
+  /**
+   * GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). Printing gets the
+   * compile's limits as its own budget (LIMIT_COMPILE_STEPS / LIMIT_COMPILE_TIME).
+   */
   toGbnf(): string {
-    return (this.gbnf ??= toGbnf(this.grammar));
+    return (this.gbnf ??= toGbnf(this.grammar, Deadline.fromLimits(this.budget)));
   }
 
   /** An ECMAScript-compatible regex of the whole language; throws ToolgramError NOT_REGULAR for recursive schemas. */
   toRegex(): string {
-    return (this.regex ??= toRegex(this.grammar));
+    return (this.regex ??= toRegex(this.grammar, Deadline.fromLimits(this.budget)));
   }
 
   /**
@@ -101,11 +109,11 @@ export class CompiledGrammar {
 
   /**
    * A token matcher for one decoding sequence over `vocab`. Cheap after the first call per vocabulary: the
-   * automaton and its mask table are shared.
+   * automaton and its mask table are shared. Building the automaton gets the compile's limits as its own budget.
    */
   createMatcher(vocab: Vocabulary, options: MatcherOptions = {}): TokenMatcher {
     // the compile's limits.maxAutomatonStates caps the matcher too (the error it raises names that option)
     const maxStates = this.maxAutomatonStates === undefined ? {} : { maxStates: this.maxAutomatonStates };
-    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...maxStates, ...options });
+    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...maxStates, ...options }, this.budget);
   }
 }

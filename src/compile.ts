@@ -53,7 +53,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const envelope = envelopeFor(options.format ?? "qwen3");
   const specialTokens = readSpecialTokens(options.specialTokens);
   const warnings: Diagnostic[] = [];
-  const normalized = normalizeTools(tools, warnings, opts.limits);
+  const normalized = normalizeTools(tools, warnings, opts.limits, deadline);
   const policy = resolveCallPolicy(options, normalized.map((t) => t.name));
   const reasoning = resolveReasoning(envelope.description, options);
   deadline.check("reading the tools");
@@ -108,6 +108,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, envelope.description),
     specialTokens,
     compileSteps: deadline.stepsTaken,
+    budget: opts.limits,
     reasoning,
     maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
@@ -122,7 +123,7 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
   const opts = resolveSchemaOptions(options, { additionalProperties: "spec" });
   const deadline = Deadline.fromLimits(opts.limits);
   const warnings: Diagnostic[] = [];
-  const copy = cloneJson(schema, "", jsonDepthLimit(opts.limits.maxNesting));
+  const copy = cloneJson(schema, "", jsonDepthLimit(opts.limits.maxNesting), deadline);
   const ir = normalizeSchema(copy, opts, warnings, "", deadline);
   const ctx = createLowerContext(opts, "value", warnings, deadline);
   ctx.rules.set("root", NOTHING);
@@ -137,6 +138,7 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
     jsonSchema: copy,
     specialTokens: "token-or-text",
     compileSteps: deadline.stepsTaken,
+    budget: opts.limits,
     maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
 }

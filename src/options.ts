@@ -25,7 +25,7 @@ export interface Limits {
   /**
    * Deterministic compile budget in work steps, counted by every stage (code LIMIT_COMPILE_STEPS): the same input
    * gets the same verdict on any machine. The default admits what compiles in about 5 s on a 2-core machine.
-   * Emitters and matchers built later from the compiled grammar get the same budget again. @defaultValue 50_000_000
+   * Emitters and matchers built later from the compiled grammar get the same budget again. @defaultValue 30_000_000
    */
   maxCompileSteps: number;
   /** Number of tools in one set (code LIMIT_TOOLS). @defaultValue 5_000 */
@@ -42,7 +42,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxEnumSize: 50_000,
   maxGrammarSize: 2_000_000,
   maxCompileMs: 5_000,
-  maxCompileSteps: 50_000_000,
+  maxCompileSteps: 30_000_000,
   maxTools: 5_000,
   maxAutomatonStates: 200_000,
 });

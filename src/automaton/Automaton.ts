@@ -1,3 +1,4 @@
+import type { Deadline } from "../Deadline.js";
 import { DEFAULT_LIMITS } from "../options.js";
 import { LimitExceededError } from "../errors.js";
 import type { Grammar } from "../grammar/Grammar.js";
@@ -68,10 +69,11 @@ export class Automaton {
   private mark: Uint32Array;
   private epoch = 1;
 
-  constructor(grammar: Grammar, opts: AutomatonOptions = {}) {
+  /** `deadline` bounds building the NFA (the automaton's lazy states have their own cap, `maxStates`). */
+  constructor(grammar: Grammar, opts: AutomatonOptions = {}, deadline?: Deadline) {
     this.maxStates = opts.maxStates ?? DEFAULT_LIMITS.maxAutomatonStates;
     const specialTokens = opts.specialTokens ?? "token-or-text";
-    this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms });
+    this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
     this.atomTexts = this.nfa.atomTexts;
     this.mark = new Uint32Array(this.nfa.stateCount);
     this.frameStartRs = this.nfa.frameStart.map((s) => (s >= 0 ? this.closure([s]) : DEAD));

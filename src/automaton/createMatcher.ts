@@ -1,3 +1,4 @@
+import { Deadline, type CompileBudget } from "../Deadline.js";
 import type { Grammar } from "../grammar/Grammar.js";
 import { TOKEN_ATOM, type Vocabulary } from "../vocab/Vocabulary.js";
 import { Automaton, type AutomatonOptions } from "./Automaton.js";
@@ -18,13 +19,13 @@ const automata = new WeakMap<Grammar, Map<string, Automaton>>();
 const tables = new WeakMap<Automaton, WeakMap<Vocabulary, MaskTable>>();
 
 /** The automaton of a grammar, built once per grammar object and option set. */
-export function compileAutomaton(grammar: Grammar, opts: AutomatonOptions = {}): Automaton {
+export function compileAutomaton(grammar: Grammar, opts: AutomatonOptions = {}, budget?: CompileBudget): Automaton {
   let m = automata.get(grammar);
   if (!m) automata.set(grammar, (m = new Map()));
   const atoms = opts.specialTokens === "token-only" && opts.availableAtoms ? [...opts.availableAtoms].sort() : undefined;
   const key = `${opts.specialTokens ?? "token-or-text"}/${opts.maxStates ?? ""}/${atoms ? JSON.stringify(atoms) : ""}`;
   let a = m.get(key);
-  if (!a) m.set(key, (a = new Automaton(grammar, opts)));
+  if (!a) m.set(key, (a = new Automaton(grammar, opts, budget ? Deadline.fromLimits(budget) : undefined)));
   return a;
 }
 
@@ -39,13 +40,13 @@ export function maskTableFor(automaton: Automaton, vocab: Vocabulary): MaskTable
 
 /**
  * A matcher for one decoding sequence. Cheap after the first call for a (grammar, vocabulary) pair: the automaton
- * and mask cache are shared.
+ * and mask cache are shared. `budget` bounds building the automaton (LIMIT_COMPILE_STEPS / LIMIT_COMPILE_TIME).
  */
-export function createMatcher(grammar: Grammar, vocab: Vocabulary, opts: MatcherOptions = {}): TokenMatcher {
+export function createMatcher(grammar: Grammar, vocab: Vocabulary, opts: MatcherOptions = {}, budget?: CompileBudget): TokenMatcher {
   // with "token-only", a `token` node the vocabulary lacks cannot be emitted: the automaton must know it, or a mask
   // could lead into a place only that token leaves
   const availableAtoms = opts.specialTokens === "token-only" ? specialTexts(vocab) : undefined;
-  return new TokenMatcher(maskTableFor(compileAutomaton(grammar, { ...opts, availableAtoms }), vocab));
+  return new TokenMatcher(maskTableFor(compileAutomaton(grammar, { ...opts, availableAtoms }, budget), vocab));
 }
 
 const specialTextCache = new WeakMap<Vocabulary, ReadonlySet<string>>();

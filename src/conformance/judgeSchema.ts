@@ -10,7 +10,9 @@ import type { SchemaCompileOptions } from "../options.js";
  * - `false-negative`: a valid instance rejected (coverage loss);
  * - `false-positive`: an invalid instance accepted — the one category that must stay at zero;
  * - `crash`: a non-ToolgramError exception (a bug);
- * - `timeout`: compiling took longer than the budget.
+ * - `timeout`: refused by the wall-clock budget (`LIMIT_COMPILE_TIME`), a verdict that depends on the machine: conformance
+ *   runs turn the clock off (CONFORMANCE_OPTIONS) and count work steps instead, whose refusal (`LIMIT_COMPILE_STEPS`)
+ *   is a `refused` like any other limit.
  */
 export type Verdict = "pass" | "refused" | "unsatisfiable" | "false-negative" | "false-positive" | "crash" | "timeout";
 
@@ -23,35 +25,35 @@ export interface InstanceTest {
 export interface SchemaJudgement {
   verdicts: Verdict[];
   compileMs: number;
+  /** Work steps the compile spent (when the compiler reports them). */
+  compileSteps?: number;
   /** Error code when the compile was refused or crashed. */
   errorCode?: string;
   errorMessage?: string;
 }
 
 /** What the harness needs from a compiler: `compileSchema` from the public API satisfies it. */
-export type SchemaCompiler = (schema: unknown, options?: SchemaCompileOptions) => { accepts(text: string): boolean };
+export type SchemaCompiler = (schema: unknown, options?: SchemaCompileOptions) => { accepts(text: string): boolean; compileSteps?: number };
 
 export function judgeSchema(
   compile: SchemaCompiler,
   schema: unknown,
   tests: InstanceTest[],
   options: SchemaCompileOptions = {},
-  budgetMs = 5_000,
 ): SchemaJudgement {
   const t0 = performance.now();
-  let compiled: { accepts(text: string): boolean };
+  let compiled: ReturnType<SchemaCompiler>;
   try {
     compiled = compile(schema, options);
   } catch (e) {
     const compileMs = performance.now() - t0;
     if (e instanceof ToolgramError) {
-      const all = e.code === "UNSATISFIABLE" && tests.every((t) => !t.valid) ? "unsatisfiable" : e.code.startsWith("LIMIT_COMPILE_TIME") ? "timeout" : "refused";
+      const all = e.code === "UNSATISFIABLE" && tests.every((t) => !t.valid) ? "unsatisfiable" : e.code === "LIMIT_COMPILE_TIME" ? "timeout" : "refused";
       return { verdicts: tests.map(() => all), compileMs, errorCode: e.code, errorMessage: e.message };
     }
     return { verdicts: tests.map(() => "crash"), compileMs, errorCode: "CRASH", errorMessage: String((e as Error)?.stack ?? e) };
   }
   const compileMs = performance.now() - t0;
-  if (compileMs > budgetMs) return { verdicts: tests.map(() => "timeout"), compileMs, errorCode: "TIMEOUT" };
   const verdicts = tests.map((t): Verdict => {
     let text: string;
     try {
@@ -69,5 +71,5 @@ export function judgeSchema(
     if (ok === t.valid) return "pass";
     return ok ? "false-positive" : "false-negative";
   });
-  return { verdicts, compileMs };
+  return { verdicts, compileMs, compileSteps: compiled.compileSteps };
 }

@@ -46,7 +46,7 @@ export function renderToolResponses(
     case "tools-array":
       return results.map((r, i) => ({ role: "tool", toolCallId: callId(calls[i], i, "call_"), content: text(r) }));
     default:
-      throw new ToolgramError("INVALID_OPTION", `unknown format ${JSON.stringify(format)}`);
+      throw new ToolgramError("INVALID_OPTION", `no tool-response turn is defined for format ${JSON.stringify(format)}`);
   }
 }
 

@@ -5,6 +5,9 @@ import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
 import { exprKey } from "../grammar/analysis/exprKey.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
 import { factorAlternatives } from "./factorAlternatives.js";
+import type { Deadline } from "../Deadline.js";
+
+const STAGE = "printing the GBNF";
 
 /**
  * Largest repetition bound printed as `{m,n}`. llama.cpp refuses a minimum above 2000 and silently turns a maximum
@@ -131,7 +134,10 @@ class GbnfPrinter {
   private current = "";
   private auxCount = 0;
 
-  constructor(private readonly g: Grammar) {
+  constructor(
+    private readonly g: Grammar,
+    private readonly deadline?: Deadline,
+  ) {
     // the root is printed as `root`; a non-root rule already called `root` is renamed
     this.names.set(g.root, "root");
     this.used.add("root");
@@ -178,6 +184,7 @@ class GbnfPrinter {
   }
 
   private expr(e: GExpr, ctx: Ctx): string {
+    this.deadline?.tick(STAGE);
     switch (e.type) {
       case "literal":
       case "token":
@@ -265,16 +272,17 @@ function suffix(min: number, max: number | null): string {
  * (llama.cpp matches a literal against the special token or its text pieces). Deterministic.
  *
  * Throws ToolgramError "INVALID_INPUT" for an invalid grammar or a left-recursive rule (llama.cpp refuses those).
+ * `deadline` counts the work (a compiled grammar passes its compile limits: LIMIT_COMPILE_STEPS/LIMIT_COMPILE_TIME).
  */
-export function toGbnf(g: Grammar): string {
+export function toGbnf(g: Grammar, deadline?: Deadline): string {
   validateGrammar(g);
-  const h = removeNullableLoops(g);
-  const lr = leftRecursiveRules(h);
+  const h = removeNullableLoops(g, deadline);
+  const lr = leftRecursiveRules(h, deadline);
   if (lr.length > 0) {
     throw new ToolgramError(
       "INVALID_INPUT",
       `rule "${lr[0]}" is left-recursive (it can reach itself before reading any character); llama.cpp refuses left recursion: rewrite it with a repetition`,
     );
   }
-  return new GbnfPrinter(h).print();
+  return new GbnfPrinter(h, deadline).print();
 }

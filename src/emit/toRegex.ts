@@ -2,6 +2,9 @@ import { LimitExceededError, ToolgramError } from "../errors.js";
 import { MAX_CODE_POINT, type GExpr, type Grammar } from "../grammar/Grammar.js";
 import { reachableRules, recursiveRules } from "../grammar/analysis/ruleGraph.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
+import type { Deadline } from "../Deadline.js";
+
+const STAGE = "printing the regex";
 
 /** Largest regex source produced; inlining every rule can grow a shared sub-grammar exponentially. */
 export const REGEX_MAX_LENGTH = 4_000_000;
@@ -72,7 +75,10 @@ const NEVER: Piece = { src: "[]", prec: ATOM };
 
 class RegexPrinter {
   private readonly memo = new Map<string, Piece>();
-  constructor(private readonly g: Grammar) {}
+  constructor(
+    private readonly g: Grammar,
+    private readonly deadline?: Deadline,
+  ) {}
 
   wrap(p: Piece, need: number): string {
     return p.prec >= need ? p.src : `(?:${p.src})`;
@@ -89,6 +95,8 @@ class RegexPrinter {
 
   expr(e: GExpr): Piece {
     const p = this.exprInner(e);
+    // the cost of a piece is in copying its text into its parent's
+    this.deadline?.tick(STAGE, "", 1 + (p.src.length >> 6));
     if (p.src.length > REGEX_MAX_LENGTH) {
       throw new LimitExceededError(
         "LIMIT_GRAMMAR_SIZE",
@@ -137,12 +145,13 @@ class RegexPrinter {
  * A JavaScript regular expression source for the grammar's language, anchored as `^(?:…)$`; use it with the `u`
  * flag (`new RegExp(toRegex(g), "u")`), since classes and non-ASCII characters are written as `\u{…}`. Every rule is
  * inlined. Throws ToolgramError "NOT_REGULAR" (schemaPath `/<rule>`) when a rule reachable from the root is
- * recursive, and "LIMIT_GRAMMAR_SIZE" when the source would exceed {@link REGEX_MAX_LENGTH}.
+ * recursive, and "LIMIT_GRAMMAR_SIZE" when the source would exceed {@link REGEX_MAX_LENGTH}. `deadline` counts the
+ * work (a compiled grammar passes its compile limits).
  */
-export function toRegex(g: Grammar): string {
+export function toRegex(g: Grammar, deadline?: Deadline): string {
   validateGrammar(g);
-  const reachable = new Set(reachableRules(g));
-  const rec = recursiveRules(g).filter((r) => reachable.has(r));
+  const reachable = new Set(reachableRules(g, deadline));
+  const rec = recursiveRules(g, deadline).filter((r) => reachable.has(r));
   if (rec.length > 0) {
     throw new ToolgramError(
       "NOT_REGULAR",
@@ -150,5 +159,5 @@ export function toRegex(g: Grammar): string {
       `/${rec[0]}`,
     );
   }
-  return `^(?:${new RegexPrinter(g).rule(g.root).src})$`;
+  return `^(?:${new RegexPrinter(g, deadline).rule(g.root).src})$`;
 }

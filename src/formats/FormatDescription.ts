@@ -89,7 +89,7 @@ export type ReasoningMode = "none" | "optional" | "required";
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit;
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
@@ -136,6 +136,17 @@ export interface NamedJsonUnit {
   readonly nameClose: string;
   /** Canonical text after the arguments, before the block's `close` (usually ""). */
   readonly argumentsClose: string;
+}
+
+/**
+ * The tool's name, a marker, then the arguments as a JSON object in `canonicalJson`'s spelling: Mistral v11's
+ * `get_weather[ARGS]{"city": "Paris"}`. The parser reads the name up to the marker, so tool names must match
+ * `namePattern` (compiling refuses others with INVALID_TOOL).
+ */
+export interface NameThenJsonUnit {
+  readonly kind: "name-then-json";
+  readonly argumentsMarker: string;
+  readonly namePattern: RegExp;
 }
 
 /** The kinds of call unit (`unit.kind`). */

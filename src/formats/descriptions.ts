@@ -133,6 +133,21 @@ export const openai: FormatDescription = {
   reasoning: { open: "<|channel|>analysis<|message|>", close: "<|end|><|start|>assistant", defaultMode: "optional" },
 };
 
+/**
+ * Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): each call is
+ * `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}`, calls written one after another.
+ */
+export const mistralV11: FormatDescription = {
+  ...plain,
+  name: "mistral-v11",
+  family: "Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): `[TOOL_CALLS]NAME[ARGS]{…}`",
+  open: "[TOOL_CALLS]",
+  close: null,
+  specialTokens: ["[TOOL_CALLS]", "[ARGS]"],
+  grouping: "block",
+  unit: { kind: "name-then-json", argumentsMarker: "[ARGS]", namePattern: /^[A-Za-z0-9_.-]{1,64}$/ },
+};
+
 /** Every format's description, by name. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>> = {
   qwen3,
@@ -142,6 +157,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   glaive,
   pythonic,
   openai,
+  "mistral-v11": mistralV11,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

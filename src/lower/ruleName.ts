@@ -29,11 +29,22 @@ export function ruleNameFromPath(prefix: string, path: string, suffix = ""): str
   return name.replace(/-+$/, "") || "r";
 }
 
-/** `base`, or `base-2`, `base-3`, ... : the first that `taken` does not hold. */
+/** Per name set, the next suffix to try per base: thousands of rules of one base stay linear, not quadratic. */
+const nextSuffix = new WeakMap<object, Map<string, number>>();
+
+/**
+ * `base`, or `base-2`, `base-3`, ... : the first that `taken` does not hold (name sets only grow while a grammar is
+ * built, so the search for a base resumes where it stopped).
+ */
 export function uniqueRuleName(taken: { has(name: string): boolean }, base: string): string {
   if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) {
+  let next = nextSuffix.get(taken);
+  if (!next) nextSuffix.set(taken, (next = new Map()));
+  for (let i = next.get(base) ?? 2; ; i++) {
     const name = `${base}-${i}`;
-    if (!taken.has(name)) return name;
+    if (!taken.has(name)) {
+      next.set(base, i + 1);
+      return name;
+    }
   }
 }

@@ -1,7 +1,9 @@
 import { LimitExceededError } from "../errors.js";
 import { ALL_SCALARS } from "../grammar/ranges.js";
 import type { Deadline } from "../Deadline.js";
-import type { RegexNfa } from "./regexToNfa.js";
+import { AUTOMATA_STAGE, type RegexNfa } from "./regexToNfa.js";
+
+export { AUTOMATA_STAGE };
 
 /**
  * A deterministic automaton over code points. `trans[s]` is a flat list [lo, hi, target, ...] of inclusive ranges,
@@ -28,8 +30,6 @@ function pushRange(out: number[], lo: number, hi: number, to: number): void {
   else out.push(lo, hi, to);
 }
 
-/** The stage name the automata's work is counted under in the compile's budget. */
-export const AUTOMATA_STAGE = "building the automaton of the string constraints";
 
 /**
  * Subset construction. `^` edges fire only in the initial state; `$` edges only when deciding acceptance. A DFA
@@ -247,6 +247,7 @@ export function minimize(input: Dfa, deadline?: Deadline, path = ""): Dfa {
   };
   // total transition table with an explicit dead state `n`
   const N = n + 1;
+  deadline?.tick(AUTOMATA_STAGE, path, N * (k + 1));
   const delta = new Int32Array(N * k).fill(n);
   for (let s = 0; s < n; s++) {
     const t = a.trans[s];

@@ -1,6 +1,10 @@
+import type { Deadline } from "../Deadline.js";
 import { LimitExceededError } from "../errors.js";
 import type { Ranges } from "../grammar/ranges.js";
 import type { RNode } from "./RegexNode.js";
+
+/** The stage name the string automata's work is counted under in the compile's budget. */
+export const AUTOMATA_STAGE = "building the automaton of the string constraints";
 
 /**
  * A Thompson NFA over code-point ranges. Besides free moves (`eps`) it has assertion moves: `atStart` edges may be
@@ -17,7 +21,7 @@ export interface RegexNfa {
 }
 
 /** Builds the NFA of `node`; throws LIMIT_AUTOMATON_SIZE past `maxStates` states. */
-export function regexToNfa(node: RNode, maxStates: number, path: string): RegexNfa {
+export function regexToNfa(node: RNode, maxStates: number, path: string, deadline?: Deadline): RegexNfa {
   const nfa: RegexNfa = { start: 0, final: 0, eps: [], atStart: [], atEnd: [], edges: [] };
   const state = (): number => {
     if (nfa.eps.length >= maxStates) {
@@ -27,6 +31,7 @@ export function regexToNfa(node: RNode, maxStates: number, path: string): RegexN
         path,
       );
     }
+    deadline?.tick(AUTOMATA_STAGE, path);
     nfa.eps.push([]);
     nfa.atStart.push([]);
     nfa.atEnd.push([]);

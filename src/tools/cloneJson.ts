@@ -1,3 +1,4 @@
+import type { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import type { JsonValue } from "../json.js";
 import { setOwn } from "../schema/setOwn.js";
@@ -14,9 +15,17 @@ const MAX_JSON_DEPTH = jsonDepthLimit(500);
  * A deep copy of `v` as plain JSON, so normalization never mutates the caller's objects. Object properties that are
  * `undefined` are dropped (as JSON.stringify does); other non-JSON values (functions, NaN, bigint, cycles) are
  * errors, since the declaration could not have been sent to a model as JSON either. Nesting deeper than `maxDepth`
- * is LIMIT_NESTING (before the call stack runs out).
+ * is LIMIT_NESTING (before the call stack runs out). `deadline` counts one step per value copied: a JavaScript object
+ * that shares one sub-object in many places is copied as the tree its JSON text is, which can be exponentially
+ * larger (40 levels of `{anyOf: [s, {items: s}]}`), and is refused by the compile's budget.
  */
-export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, seen: Set<object> = new Set()): JsonValue {
+export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, deadline?: Deadline): JsonValue {
+  return cloneValue(v, path, maxDepth, new Set(), deadline);
+}
+
+function cloneValue(v: unknown, path: string, maxDepth: number, seen: Set<object>, deadline: Deadline | undefined): JsonValue {
+  // a copied value costs a few steps: its path, its entry in `seen`, its key
+  deadline?.tick("reading the declaration", path, 4);
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -33,10 +42,10 @@ export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, s
       seen.add(v);
       let out: JsonValue;
       if (Array.isArray(v)) {
-        out = v.map((x, i) => cloneJson(x, pointerChild(path, i), maxDepth, seen));
+        out = v.map((x, i) => cloneValue(x, pointerChild(path, i), maxDepth, seen, deadline));
       } else {
         const o: { [k: string]: JsonValue } = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined) setOwn(o, k, cloneJson(x, pointerChild(path, k), maxDepth, seen));
+        for (const [k, x] of Object.entries(v)) if (x !== undefined) setOwn(o, k, cloneValue(x, pointerChild(path, k), maxDepth, seen, deadline));
         out = o;
       }
       seen.delete(v);

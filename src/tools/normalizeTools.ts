@@ -1,3 +1,4 @@
+import type { Deadline } from "../Deadline.js";
 import type { Diagnostic } from "../diagnostic.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
@@ -30,11 +31,16 @@ const OBJECT_VALUED_KEYWORDS = new Set([
  *
  * Throws ToolgramError INVALID_TOOL (bad shape or name), DUPLICATE_TOOL, INVALID_INPUT (not JSON),
  * INVALID_SCHEMA (an unknown type name), LIMIT_TOOLS (more than `limits.maxTools`), LIMIT_NESTING (JSON deeper
- * than 4 × `limits.maxNesting`). Never mutates `input`.
+ * than 4 × `limits.maxNesting`). Never mutates `input`. `deadline`: the compile's budget (copying counts its steps).
  */
-export function normalizeTools(input: unknown, warnings: Diagnostic[], limits: Partial<Pick<Limits, "maxTools" | "maxNesting">> = {}): NormalizedTool[] {
+export function normalizeTools(
+  input: unknown,
+  warnings: Diagnostic[],
+  limits: Partial<Pick<Limits, "maxTools" | "maxNesting">> = {},
+  deadline?: Deadline,
+): NormalizedTool[] {
   const maxTools = limits.maxTools ?? DEFAULT_LIMITS.maxTools;
-  const json = cloneJson(typeof input === "string" ? textInput(input) : input, "", jsonDepthLimit(limits.maxNesting ?? DEFAULT_LIMITS.maxNesting));
+  const json = cloneJson(typeof input === "string" ? textInput(input) : input, "", jsonDepthLimit(limits.maxNesting ?? DEFAULT_LIMITS.maxNesting), deadline);
   const { items, base, single } = toolList(json);
   if (items.length > maxTools) {
     throw new LimitExceededError("LIMIT_TOOLS", `${items.length} tools, above limits.maxTools ${maxTools}; send fewer tools or raise the limit`, base);

@@ -11,6 +11,9 @@ import { optimize } from "../../src/grammar/passes/optimize.js";
 import { createLowerContext, lowerSchema } from "../../src/lower/lowerSchema.js";
 import { lowerStringContent } from "../../src/lower/string/lowerStringContent.js";
 import { resolveSchemaOptions } from "../../src/options.js";
+import { tinyVocab } from "../automaton/tinyVocab.js";
+import { toGbnf } from "../../src/emit/toGbnf.js";
+import { toRegex } from "../../src/emit/toRegex.js";
 import { normalizeSchema } from "../../src/schema/normalizeSchema.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -77,4 +80,89 @@ describe("compileSchema refuses a slow schema close to limits.maxCompileMs", () 
     expect(e.message).toMatch(/above|over/);
     expect(ms).toBeLessThan(budget * 5);
   });
+});
+
+/** Shapes whose grammar (or whose copy, products, automata or printed text) grows exponentially or very fast. */
+const EXPLODING: [string, () => unknown][] = [
+  [
+    "40 nested levels of {anyOf: [S, {type: array, items: S}]} (one object shared at every level)",
+    () => {
+      let s: unknown = { type: "integer" };
+      for (let i = 0; i < 40; i++) s = { anyOf: [s, { type: "array", items: s }] };
+      return s;
+    },
+  ],
+  [
+    "the same, written out as JSON text 16 levels deep",
+    () => {
+      let s: unknown = { type: "integer" };
+      for (let i = 0; i < 16; i++) s = { anyOf: [s, { type: "array", items: s }] };
+      return JSON.parse(JSON.stringify(s));
+    },
+  ],
+  [
+    "an allOf of five oneOfs of five objects (a product of 3,125 alternatives)",
+    () => ({
+      allOf: Array.from({ length: 5 }, (_, i) => ({
+        oneOf: Array.from({ length: 5 }, (_, j) => ({ type: "object", properties: { [`p${i}`]: { const: j } }, required: [`p${i}`] })),
+      })),
+    }),
+  ],
+  ["a long enum excluded from a pattern", () => ({ type: "string", pattern: "^[a-z]+[0-9]*$", not: { enum: Array.from({ length: 3_000 }, (_, i) => `v${i.toString(36)}x${i}`) } })],
+  [
+    "a product of eight patterns under a maxLength",
+    () => ({ type: "string", maxLength: 200, allOf: Array.from({ length: 8 }, (_, i) => ({ pattern: `[${String.fromCharCode(97 + i)}-z]{${i + 2}}` })) }),
+  ],
+];
+
+function refusal(f: () => unknown): LimitExceededError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof LimitExceededError) return e;
+    throw e;
+  }
+  throw new Error("expected a refusal by a limit");
+}
+
+describe("exploding shapes are refused within the budget, in every stage", () => {
+  // deterministic: a small step budget with the clock off; each shape spends more than it, whatever the machine
+  const STEPS = 300_000;
+  for (const [name, shape] of EXPLODING) {
+    it(`${name}: LIMIT_COMPILE_STEPS at ${STEPS} steps (clock off)`, () => {
+      const e = refusal(() => compileSchema(shape(), { limits: { maxCompileSteps: STEPS, maxCompileMs: Number.POSITIVE_INFINITY } }));
+      expect(e.code).toBe("LIMIT_COMPILE_STEPS");
+      expect(e.message).toContain(`more than ${STEPS} work steps`);
+    }, 120_000);
+  }
+
+  // the clock: a refusal with its code, not a speed verdict (the bound is many times the budget, for loaded machines)
+  it("on the clock: every shape is refused by limits.maxCompileMs (steps unbounded)", () => {
+    const budget = 200;
+    for (const [name, shape] of EXPLODING) {
+      const schema = shape();
+      const t = performance.now();
+      const e = refusal(() => compileSchema(schema, { limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }));
+      expect(e.code, name).toBe("LIMIT_COMPILE_TIME");
+      expect(performance.now() - t, name).toBeLessThan(60_000);
+    }
+  }, 600_000);
+
+  it("the emitters and the matcher built after compiling get the compile's budget again", () => {
+    // compiles cheaply (rules are shared), but the regex inlines every rule: 2^12 copies
+    let s: unknown = { type: "integer" };
+    for (let i = 0; i < 12; i++) s = { anyOf: [s, { type: "array", items: s, maxItems: 2 }] };
+    const compiled = compileSchema(s);
+    const e = refusal(() => toRegex(compiled.grammar, new Deadline({ maxCompileSteps: 20_000, maxCompileMs: Number.POSITIVE_INFINITY })));
+    expect(e.code).toBe("LIMIT_COMPILE_STEPS");
+    expect(e.message).toMatch(/while printing the regex/);
+    expect(refusal(() => toGbnf(compiled.grammar, new Deadline({ maxCompileSteps: 100, maxCompileMs: Number.POSITIVE_INFINITY }))).message).toMatch(/while (printing the GBNF|analyzing the grammar|rewriting nullable repetitions)/);
+    // a compiled grammar gives its own limits to the automaton built later: a long string compiles in a few steps,
+    // and its automaton needs thousands of states
+    const long = { type: "object", properties: { s: { type: "string", maxLength: 20_000 } } };
+    const need = compileSchema(long, { limits: { maxCompileMs: Number.POSITIVE_INFINITY } }).compileSteps;
+    const tight = compileSchema(long, { limits: { maxCompileSteps: need + 1_000, maxCompileMs: Number.POSITIVE_INFINITY } });
+    expect(refusal(() => tight.createMatcher(tinyVocab())).message).toMatch(/while building the token automaton/);
+    expect(compileSchema(long).createMatcher(tinyVocab()).acceptString('{"s": "abc"}')).toBe(true);
+  }, 120_000);
 });

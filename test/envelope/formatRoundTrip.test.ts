@@ -157,7 +157,7 @@ describe("toRegex and the token matcher agree with accepts()", () => {
   // every byte, the formats' special tokens and a few multi-character pieces, so any text can be spelled
   const specials = ["[TOOL_CALLS]", "<|python_tag|>", "<|channel|>", "<|message|>", "<|call|>"];
   /** The specials each format's grammar writes as token nodes (SMALL_TOOLS, no reasoning). */
-  const TOKEN_NODES: Partial<Record<FormatName, string[]>> = { mistral: ["[TOOL_CALLS]"], openai: ["<|channel|>", "<|message|>", "<|call|>"] };
+  const TOKEN_NODES: Partial<Record<FormatName, string[]>> = { mistral: ["[TOOL_CALLS]"], "mistral-v11": ["[TOOL_CALLS]"], openai: ["<|channel|>", "<|message|>", "<|call|>"] };
   const pieces = [...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), ...specials.map((text) => ({ text, special: true })), '{"name": "', '", "', "get_weather", "<tools>", "(city="];
   const vocab = Vocabulary.fromPieces(pieces, { eosTokenIds: [] });
   const enc = new TextEncoder();

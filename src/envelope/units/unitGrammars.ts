@@ -1,6 +1,7 @@
 import type { CallUnitKind } from "../../formats/FormatDescription.js";
 import { jsonObjectUnitGrammar } from "./jsonObjectUnitGrammar.js";
 import { namedJsonUnitGrammar } from "./namedJsonUnitGrammar.js";
+import { nameThenJsonUnitGrammar } from "./nameThenJsonUnitGrammar.js";
 import { pythonCallUnitGrammar } from "./pythonCallUnitGrammar.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 
@@ -9,4 +10,5 @@ export const UNIT_GRAMMARS: Readonly<Record<CallUnitKind, UnitGrammar>> = {
   "json-object": jsonObjectUnitGrammar,
   "python-call": pythonCallUnitGrammar,
   "named-json": namedJsonUnitGrammar,
+  "name-then-json": nameThenJsonUnitGrammar,
 };

@@ -50,7 +50,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
       if (alias.has(name) || !body.has(name)) continue;
       let e = body.get(name) as GExpr;
       if (merged) {
-        e = mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r));
+        e = mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline);
         body.set(name, e);
       }
       const old = keyOf.get(name);
@@ -85,7 +85,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
   const rules = new Map<string, GExpr>();
   for (const name of g.rules.keys()) {
     const e = body.get(name);
-    if (e !== undefined) rules.set(name, mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r)));
+    if (e !== undefined) rules.set(name, mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline));
   }
   return { root: g.root, rules };
 }

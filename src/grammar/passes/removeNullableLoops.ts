@@ -1,3 +1,4 @@
+import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
 import { NOTHING, alt, ref, rep, seq } from "../build.js";
 import { isNullable, nullableRules } from "../analysis/nullable.js";
@@ -9,8 +10,9 @@ import { isNullable, nullableRules } from "../analysis/nullable.js";
  * a nullable item are rewritten too: every count is then ambiguous, which costs a recognizer one item per count.
  * Rules needed for "r minus the empty string" are added as `<r>-ne` (a fresh name).
  */
-export function removeNullableLoops(g: Grammar): Grammar {
-  const nullable = nullableRules(g);
+export function removeNullableLoops(g: Grammar, deadline?: Deadline): Grammar {
+  const nullable = nullableRules(g, deadline);
+  const memo = new Map<GExpr, boolean>();
   const names = new Set(g.rules.keys());
   const neName = new Map<string, string>();
   const added = new Map<string, GExpr>();
@@ -34,7 +36,8 @@ export function removeNullableLoops(g: Grammar): Grammar {
   };
   /** The language of `e` without the empty string. */
   const nonEmpty = (e: GExpr): GExpr => {
-    if (!isNullable(e, nullable)) return e;
+    deadline?.tick("rewriting nullable repetitions");
+    if (!isNullable(e, nullable, memo)) return e;
     switch (e.type) {
       case "literal":
       case "token":
@@ -55,6 +58,7 @@ export function removeNullableLoops(g: Grammar): Grammar {
     }
   };
   const fix = (e: GExpr): GExpr => {
+    deadline?.tick("rewriting nullable repetitions");
     switch (e.type) {
       case "seq":
         return seq(...e.items.map(fix));
@@ -63,7 +67,7 @@ export function removeNullableLoops(g: Grammar): Grammar {
       case "repeat": {
         const item = fix(e.item);
         // x{m,n} with x nullable = (x minus "")^{0..n}: shorter concatenations pad with empty pieces
-        if (isNullable(item, nullable) && !(e.min === 0 && e.max === 1)) return rep(nonEmpty(item), 0, e.max);
+        if (isNullable(item, nullable, memo) && !(e.min === 0 && e.max === 1)) return rep(nonEmpty(item), 0, e.max);
         return item === e.item ? e : { type: "repeat", item, min: e.min, max: e.max };
       }
       default:

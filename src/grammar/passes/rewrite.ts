@@ -7,8 +7,11 @@ import type { Deadline } from "../../Deadline.js";
  * Rebuilds `e` bottom-up, replacing each ref by `f(ref)`; untouched subtrees keep their identity. Iterative (inlined
  * rule chains nest deeper than the call stack); a subtree shared by several parents is rebuilt once.
  */
-export function mapRefs(e: GExpr, f: (r: Ref) => GExpr): GExpr {
-  return foldExpr<GExpr>(e, (x, kids) => {
+export function mapRefs(e: GExpr, f: (r: Ref) => GExpr, deadline?: Deadline): GExpr {
+  const tick = deadline ? () => deadline.tick("rewriting references") : undefined;
+  return foldExpr<GExpr>(
+    e,
+    (x, kids) => {
     switch (x.type) {
       case "ref":
         return f(x);
@@ -20,7 +23,10 @@ export function mapRefs(e: GExpr, f: (r: Ref) => GExpr): GExpr {
       default:
         return x;
     }
-  });
+  },
+    new Map(),
+    tick,
+  );
 }
 
 /**

@@ -320,7 +320,7 @@ function toDfa(node: RNode, ctx: StringLowerContext, deadline: Deadline): Dfa {
       ctx.path,
     );
   }
-  return minimize(determinize(regexToNfa(node, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
+  return minimize(determinize(regexToNfa(node, cap, ctx.path, deadline), cap, ctx.path, deadline), deadline, ctx.path);
 }
 
 /** The budget automata spend: the compile's, or (a string lowered on its own) one of `limits`. */

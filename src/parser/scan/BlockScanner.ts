@@ -1,4 +1,5 @@
 import type { FormatDescription, JsonObjectUnit } from "../../formats/FormatDescription.js";
+import { UNIT_CODECS } from "../units/callUnit.js";
 import type { BlockEnd, ScannedBlock, UnitSpan } from "./ScannedBlock.js";
 
 const OPEN_QUOTE: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019" };
@@ -37,6 +38,8 @@ export class BlockScanner {
   private readonly parts: string[];
   private len: number;
   private readonly bodyStart: number;
+  /** A unit that begins with the call's name and a marker (`NAME[ARGS]`), until the marker is read. */
+  private prefix: { marker: string; nameCharacter: RegExp; name: string } | null = null;
   // lexing
   private quote: string | null = null;
   private escaped = false;
@@ -81,6 +84,8 @@ export class BlockScanner {
     this.bodyStart = opener.length;
     this.lastNonWs = opener.length;
     this.slot = d.grouping === "block" ? events.callStart() : -1;
+    const prefix = UNIT_CODECS[d.unit.kind].namePrefix?.(d);
+    if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "" };
   }
 
   /**
@@ -121,6 +126,16 @@ export class BlockScanner {
           this.save(i);
           return { i, needMore: false, end: "interrupted" };
         }
+      }
+      if (this.prefix !== null) {
+        const r = this.readPrefix(s, i, final);
+        if (r === "need") return this.pause(i);
+        if (r === "novalue") {
+          this.save(i);
+          return { i, needMore: false, end: "novalue" };
+        }
+        i = r;
+        continue;
       }
       if (WS.has(c)) continue;
 
@@ -189,6 +204,28 @@ export class BlockScanner {
       trailingComma: this.trailingComma,
       emptyElement: this.emptyElement,
     };
+  }
+
+  /**
+   * One step of the unit's name prefix at `s[i]`: the index of the last character consumed, "need" when a partial
+   * marker ends the input seen so far, or "novalue" when the prefix is broken (the block has no call).
+   */
+  private readPrefix(s: string, i: number, final: boolean): number | "need" | "novalue" {
+    const p = this.prefix as { marker: string; nameCharacter: RegExp; name: string };
+    const c = s[i];
+    if (c === p.marker[0]) {
+      const m = matchAt(s, i, p.marker, final);
+      if (m === "need") return "need";
+      if (m === "yes") {
+        if (p.name !== "") this.events.callName(this.slot, p.name);
+        this.prefix = null;
+        return i + p.marker.length - 1;
+      }
+    }
+    if (WS.has(c)) return i;
+    if (!p.nameCharacter.test(c) || p.name.length >= MAX_NAME_CAPTURE) return "novalue";
+    p.name += c;
+    return i;
   }
 
   private pause(i: number): { i: number; needMore: boolean; end: null } {

@@ -34,4 +34,10 @@ export interface UnitCodec {
    * leaves open (number spellings); the compiled grammar itself has the last word when tools are given.
    */
   isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean;
+  /**
+   * For units that begin with the call's name and a marker before their bracketed value (`NAME[ARGS]{…}`): the
+   * marker and the characters a name may have. The scanner reads this prefix as part of the unit (a bracket in the
+   * marker is not the value's) and reports the name as soon as the marker comes.
+   */
+  namePrefix?(d: FormatDescription): { marker: string; nameCharacter: RegExp };
 }

@@ -2,6 +2,7 @@ import type { CallUnitKind, FormatDescription } from "../../formats/FormatDescri
 import type { ParseMode } from "../types.js";
 import { jsonObjectUnit } from "./jsonObjectUnit.js";
 import { namedJsonUnit } from "./namedJsonUnit.js";
+import { nameThenJsonUnit } from "./nameThenJsonUnit.js";
 import { pythonCallUnit } from "./pythonCallUnit.js";
 import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
 
@@ -12,6 +13,7 @@ export const UNIT_CODECS: Readonly<Record<CallUnitKind, UnitCodec>> = {
   "json-object": jsonObjectUnit,
   "python-call": pythonCallUnit,
   "named-json": namedJsonUnit,
+  "name-then-json": nameThenJsonUnit,
 };
 
 /**
