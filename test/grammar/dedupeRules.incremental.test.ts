@@ -73,11 +73,9 @@ describe("dedupeRules (incremental)", () => {
     for (let i = 0; i < n; i++) rules.set(`b${i}`, seq(lit("x"), ref(`b${i + 1}`)));
     rules.set(`a${n}`, lit("y"));
     rules.set(`b${n}`, lit("y"));
-    const t = performance.now();
+    // the round-based version took n rounds over 2n rules (minutes at this n, past the test's timeout)
     const out = dedupeRules({ root: "root", rules });
-    const ms = performance.now() - t;
     expect(out.rules.size).toBe(n + 2);
     expect(exprKey(out.rules.get("root") as GExpr)).toBe('s(r"a0" r"a0")');
-    expect(ms).toBeLessThan(2_000); // the round-based version takes n rounds over 2n rules
   });
 });

@@ -73,7 +73,6 @@ describe("hostile schemas and tool sets", async () => {
       const r = all.get(i);
       expect(r, "the case produced no result").toBeDefined();
       expect(r!.outcome, r!.message).toSatisfy((o: string) => want.includes(o));
-      expect(r!.ms).toBeLessThan(10_000);
     });
   });
   it("every GBNF that compiled loads in llama.cpp's parser (capped child process)", async () => {

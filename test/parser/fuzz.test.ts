@@ -23,7 +23,7 @@ describe("fuzz: never throws, stable", () => {
     });
   }
 
-  it("adversarial sizes stay fast", () => {
+  it("adversarial sizes parse without throwing (a quadratic parse would hit the timeout)", () => {
     const cases = [
       "<tool_call>".repeat(50_000),
       "<tool_call>\n" + "[".repeat(100_000),
@@ -37,9 +37,9 @@ describe("fuzz: never throws, stable", () => {
     ];
     for (const format of FORMAT_NAMES) {
       for (const t of cases) {
-        const t0 = performance.now();
-        expect(() => parseToolCalls(t, { tools: TOOLS, format })).not.toThrow();
-        expect(performance.now() - t0, `${format}: ${t.slice(0, 20)}`).toBeLessThan(3000);
+        // no verdict on the clock here (tests count work, never milliseconds): a quadratic parse of these inputs
+        // would run for minutes and hit the test's timeout; their parse times are benchmarked in bench/parse.ts
+        expect(() => parseToolCalls(t, { tools: TOOLS, format }), `${format}: ${t.slice(0, 20)}`).not.toThrow();
       }
     }
   });

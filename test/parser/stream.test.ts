@@ -82,13 +82,11 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
     const call = '<tool_call>\n{"name": "search", "arguments": {"query": "' + "x".repeat(200) + '", "limit": 1}}\n</tool_call>\n';
     const unit = "Some text with < and > and <tool_ but no call. " + call;
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
-    const t0 = performance.now();
+    // no verdict on the clock: a quadratic stream would run for hours here and hit the test's timeout
     const s = new ToolCallStream({ tools: TOOLS });
     for (let i = 0; i < text.length; i++) s.push(text[i]);
     const r = s.end();
-    const ms = performance.now() - t0;
     expect(r).toEqual(parseToolCalls(text, { tools: TOOLS }));
     expect(r.calls.length).toBeGreaterThan(3000);
-    expect(ms).toBeLessThan(15_000);
   });
 });

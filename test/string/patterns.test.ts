@@ -123,7 +123,6 @@ describe("errors and limits", () => {
     expect(ctx.warnings.map((w) => w.code)).toEqual(["OVER_APPROXIMATED"]);
   });
   it("caps repetitions and automata quickly", () => {
-    const t = Date.now();
     expect(code({ maxLength: 1e9 })).toBe("LIMIT_REPETITION");
     expect(code({ minLength: 1e9 })).toBe("LIMIT_REPETITION");
     expect(code({ patterns: ["^a{1,1000000}$"] })).toBe("LIMIT_REPETITION");
@@ -134,7 +133,6 @@ describe("errors and limits", () => {
     expect(code({ patterns: ["^[ab]*a[ab]{20}$"], notPatterns: ["c"] }, small)).toBe("LIMIT_AUTOMATON_SIZE");
     const quick = context({ limits: { ...context().limits, maxCompileMs: 50 } });
     expect(code({ patterns: ["^[ab]*a[ab]{20}$"], notPatterns: ["c"] }, quick)).toBe("LIMIT_COMPILE_TIME");
-    expect(Date.now() - t).toBeLessThan(10_000);
     const ctx = context({ strict: false });
     expect(code({ maxLength: 1e9 }, ctx)).toBe("ok");
     expect(ctx.warnings).toHaveLength(1);

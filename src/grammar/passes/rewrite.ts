@@ -36,17 +36,28 @@ export function mapRefs(e: GExpr, f: (r: Ref) => GExpr, deadline?: Deadline): GE
  * deep, and rebuilding each level would copy the tail again: quadratic). `deadline` is ticked per node.
  */
 export function simplify(e: GExpr, deadline?: Deadline): GExpr {
-  if (simplified.has(e)) return e;
+  const done = simplifiedSet(deadline);
+  if (done.has(e)) return e;
   const out = simplifyNode(e, deadline);
-  simplified.add(out);
+  done.add(out);
   return out;
 }
 
 /**
  * Results of `simplify` (expressions are immutable, and simplify is idempotent): optimize's last round, which only
- * confirms that nothing changes, does not walk every body again.
+ * confirms that nothing changes, does not walk every body again. Kept per deadline, i.e. per compile: a set shared
+ * by every compile of the process would let a later compile skip (and not count) the steps of expressions an
+ * earlier one simplified, so the same schema could spend a different number of steps depending on what ran before.
  */
-const simplified = new WeakSet<GExpr>();
+const simplifiedWithin = new WeakMap<Deadline, WeakSet<GExpr>>();
+const simplifiedUncounted = new WeakSet<GExpr>();
+
+function simplifiedSet(deadline: Deadline | undefined): WeakSet<GExpr> {
+  if (deadline === undefined) return simplifiedUncounted;
+  let set = simplifiedWithin.get(deadline);
+  if (set === undefined) simplifiedWithin.set(deadline, (set = new WeakSet()));
+  return set;
+}
 
 function simplifyNode(e: GExpr, deadline?: Deadline): GExpr {
   const tick = deadline ? () => deadline.tick("simplifying grammar rules") : undefined;
