@@ -89,7 +89,7 @@ export type ReasoningMode = "none" | "optional" | "required";
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NameThenJsonUnit | XmlParametersUnit;
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit | XmlParametersUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
@@ -121,6 +121,21 @@ export interface JsonObjectUnit {
  */
 export interface PythonCallUnit {
   readonly kind: "python-call";
+}
+
+/**
+ * The tool's name as plain text, then the arguments as a JSON object: `NAME + nameClose + canonicalJson(arguments) +
+ * argumentsClose` (gpt-oss harmony's `NAME<|channel|>commentary json<|message|>{…}` after ` to=functions.`, DeepSeek
+ * V3.1's `NAME<｜tool▁sep｜>{…}`). The name is exactly the declared tool's name; the arguments are spelled like every
+ * JSON call unit's. Tolerant reading takes any text between the name and the first `{` in place of `nameClose`
+ * (harmony models write `<|constrain|>json` or another channel there), with the repair NAME_SEPARATOR.
+ */
+export interface NamedJsonUnit {
+  readonly kind: "named-json";
+  /** Canonical text between the name and the arguments (special tokens of the description are token nodes). */
+  readonly nameClose: string;
+  /** Canonical text after the arguments, before the block's `close` (usually ""). */
+  readonly argumentsClose: string;
 }
 
 /**

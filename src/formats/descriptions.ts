@@ -109,6 +109,30 @@ export const pythonic: FormatDescription = {
   unit: { kind: "python-call" },
 };
 
+/** gpt-oss's harmony special tokens (o200k_harmony): markers written as one token each. */
+const HARMONY_TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|return|>", "<|call|>"];
+
+/**
+ * gpt-oss harmony, as its chat template renders a call after the generation prompt `<|start|>assistant`:
+ * ` to=functions.NAME<|channel|>commentary json<|message|>{…}<|call|>`, one call per turn (`<|call|>` ends the
+ * turn). Reasoning is the `analysis` channel: `<|channel|>analysis<|message|>R<|end|><|start|>assistant`. Models
+ * also write `<|constrain|>json`, put `to=` after the channel, or use another channel: tolerant parsing reads those
+ * (NAME_SEPARATOR); the canonical text is the template's.
+ */
+export const openai: FormatDescription = {
+  ...plain,
+  name: "openai",
+  family: "gpt-oss (harmony; reasoning in the `analysis` channel)",
+  aliases: ["harmony", "gpt-oss", "gpt_oss"],
+  open: " to=functions.",
+  close: "<|call|>",
+  specialTokens: HARMONY_TOKENS,
+  grouping: "block",
+  unit: { kind: "named-json", nameClose: "<|channel|>commentary json<|message|>", argumentsClose: "" },
+  maxCalls: 1,
+  reasoning: { open: "<|channel|>analysis<|message|>", close: "<|end|><|start|>assistant", defaultMode: "optional" },
+};
+
 /**
  * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
  * blocks joined by `\n` (as the Qwen3-Coder and Qwen3.5 templates render them); string values raw, others JSON.
@@ -162,6 +186,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   mistral,
   glaive,
   pythonic,
+  openai,
   "qwen3-coder": qwen3Coder,
   "mistral-v11": mistralV11,
 };

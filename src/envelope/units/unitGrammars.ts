@@ -1,5 +1,6 @@
 import type { CallUnitKind } from "../../formats/FormatDescription.js";
 import { jsonObjectUnitGrammar } from "./jsonObjectUnitGrammar.js";
+import { namedJsonUnitGrammar } from "./namedJsonUnitGrammar.js";
 import { nameThenJsonUnitGrammar } from "./nameThenJsonUnitGrammar.js";
 import { pythonCallUnitGrammar } from "./pythonCallUnitGrammar.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
@@ -9,6 +10,7 @@ import { xmlParametersUnitGrammar } from "./xmlParametersUnitGrammar.js";
 export const UNIT_GRAMMARS: Readonly<Record<CallUnitKind, UnitGrammar>> = {
   "json-object": jsonObjectUnitGrammar,
   "python-call": pythonCallUnitGrammar,
+  "named-json": namedJsonUnitGrammar,
   "xml-parameters": xmlParametersUnitGrammar,
   "name-then-json": nameThenJsonUnitGrammar,
 };

@@ -1,6 +1,7 @@
 import type { CallUnitKind, FormatDescription } from "../../formats/FormatDescription.js";
 import type { ParseMode } from "../types.js";
 import { jsonObjectUnit } from "./jsonObjectUnit.js";
+import { namedJsonUnit } from "./namedJsonUnit.js";
 import { nameThenJsonUnit } from "./nameThenJsonUnit.js";
 import { pythonCallUnit } from "./pythonCallUnit.js";
 import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
@@ -12,6 +13,7 @@ export type { UnitCall, UnitResult, ValueKinds } from "./UnitCodec.js";
 export const UNIT_CODECS: Readonly<Record<CallUnitKind, UnitCodec>> = {
   "json-object": jsonObjectUnit,
   "python-call": pythonCallUnit,
+  "named-json": namedJsonUnit,
   "xml-parameters": xmlParametersUnit,
   "name-then-json": nameThenJsonUnit,
 };
