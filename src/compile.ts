@@ -75,6 +75,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     spelling?.checkToolName?.(tool.name, tool.path);
     if (spelling?.keywords) ctx.style = { ...ctx.style, keywords: spelling.keywords };
     if (spelling?.keywordArguments) ctx.keywordArguments = true;
+    if (spelling?.xmlParameters) ctx.xmlParameters = spelling.xmlParameters;
     const args = lowerTool(tool, ctx, opts, warnings);
     ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
     if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));

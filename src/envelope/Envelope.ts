@@ -2,6 +2,7 @@ import type { FormatDescription } from "../formats/FormatDescription.js";
 import type { FormatName } from "../formats/FormatName.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
+import type { XmlParameterSpelling } from "../lower/lowerXmlParameters.js";
 import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
 import type { CallPolicy } from "./callPolicy.js";
 
@@ -33,6 +34,8 @@ export interface ArgumentSpelling {
   keywords?: JsonKeywords;
   /** The arguments object is written as keyword arguments `(k=v, ...)` rather than as `{...}`. */
   keywordArguments?: boolean;
+  /** The arguments object is written as tagged parameters (Qwen3-Coder's `<parameter=K>\nV\n</parameter>\n`). */
+  xmlParameters?: XmlParameterSpelling;
   /** Rewrites every rule of the lowered arguments (Glaive's `\u0027` for an apostrophe). */
   rewrite?(e: GExpr): GExpr;
   /** Throws a ToolgramError for a tool name the format cannot write (`path`: the tool's place in the input). */

@@ -8,6 +8,9 @@ import { constrainedText } from "./constrainedText.js";
 import { textNotOpeningCall, TRIMMED_WHITESPACE } from "./textNotOpeningCall.js";
 import { textWithout } from "./textWithout.js";
 import { UNIT_GRAMMARS } from "./units/unitGrammars.js";
+import { markerText } from "./markerText.js";
+
+export { markerText };
 
 /**
  * The envelope of a format from its description (src/formats/descriptions.ts): the grammar emits exactly the
@@ -96,24 +99,4 @@ function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: 
   if (r.mode === "required") return seq(block, body);
   const t = input.addRule("turn", body);
   return alt(seq(block, t), t);
-}
-
-/** `text` with every occurrence of one of the format's special tokens as a token node, the rest literal. */
-export function markerText(text: string, specialTokens: readonly string[]): GExpr {
-  const parts: GExpr[] = [];
-  let i = 0;
-  let plain = "";
-  while (i < text.length) {
-    const tok = specialTokens.find((t) => t !== "" && text.startsWith(t, i));
-    if (tok === undefined) {
-      plain += text[i++];
-      continue;
-    }
-    if (plain !== "") parts.push(lit(plain));
-    plain = "";
-    parts.push(token(tok));
-    i += tok.length;
-  }
-  if (plain !== "") parts.push(lit(plain));
-  return seq(...parts);
 }

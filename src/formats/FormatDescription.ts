@@ -89,7 +89,7 @@ export type ReasoningMode = "none" | "optional" | "required";
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NameThenJsonUnit;
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit | XmlParametersUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
@@ -121,6 +121,45 @@ export interface JsonObjectUnit {
  */
 export interface PythonCallUnit {
   readonly kind: "python-call";
+}
+
+/**
+ * The tool's name as plain text, then the arguments as a JSON object: `NAME + nameClose + canonicalJson(arguments) +
+ * argumentsClose` (gpt-oss harmony's `NAME<|channel|>commentary json<|message|>{…}` after ` to=functions.`, DeepSeek
+ * V3.1's `NAME<｜tool▁sep｜>{…}`). The name is exactly the declared tool's name; the arguments are spelled like every
+ * JSON call unit's. Tolerant reading takes any text between the name and the first `{` in place of `nameClose`
+ * (harmony models write `<|constrain|>json` or another channel there), with the repair NAME_SEPARATOR.
+ */
+export interface NamedJsonUnit {
+  readonly kind: "named-json";
+  /** Canonical text between the name and the arguments (special tokens of the description are token nodes). */
+  readonly nameClose: string;
+  /** Canonical text after the arguments, before the block's `close` (usually ""). */
+  readonly argumentsClose: string;
+}
+
+/**
+ * A call written as tagged parameters, one per argument, in the tool's declaration order (Qwen3-Coder's
+ * `<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>`, GLM's `NAME<arg_key>K</arg_key><arg_value>V</arg_value>`,
+ * MiniMax's `<invoke name="NAME"><parameter name="K">V</parameter></invoke>`): the markers are data, one reader/writer
+ * and one grammar builder serve every family. Canonical text of a call:
+ * `nameOpen + NAME + nameClose + (keyOpen + K + keyClose + V + valueClose)* + callClose`.
+ *
+ * A value is written raw (the text itself, no quotes, no escapes) when it is a string, and as canonical JSON
+ * otherwise. With a schema the parameter's own subschema decides (see lowerXmlParameters): a parameter admitting only
+ * strings is raw, one admitting no strings is JSON, one admitting both is refused (UNSUPPORTED_KEYWORD), since the
+ * text `42` could be either. Without a schema the reader takes a value as JSON when it parses as a JSON value that
+ * is not a string, else as raw text. A raw value never contains `valueClose` (nor the block's markers): the grammar
+ * excludes those, so the first `valueClose` ends the value.
+ */
+export interface XmlParametersUnit {
+  readonly kind: "xml-parameters";
+  readonly nameOpen: string;
+  readonly nameClose: string;
+  readonly keyOpen: string;
+  readonly keyClose: string;
+  readonly valueClose: string;
+  readonly callClose: string;
 }
 
 /**

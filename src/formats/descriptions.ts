@@ -109,6 +109,60 @@ export const pythonic: FormatDescription = {
   unit: { kind: "python-call" },
 };
 
+/** gpt-oss's harmony special tokens (o200k_harmony): markers written as one token each. */
+const HARMONY_TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|return|>", "<|call|>"];
+
+/**
+ * gpt-oss harmony, as its chat template renders a call after the generation prompt `<|start|>assistant`:
+ * ` to=functions.NAME<|channel|>commentary json<|message|>{…}<|call|>`, one call per turn (`<|call|>` ends the
+ * turn). Reasoning is the `analysis` channel: `<|channel|>analysis<|message|>R<|end|><|start|>assistant`. Models
+ * also write `<|constrain|>json`, put `to=` after the channel, or use another channel: tolerant parsing reads those
+ * (NAME_SEPARATOR); the canonical text is the template's.
+ */
+export const openai: FormatDescription = {
+  ...plain,
+  name: "openai",
+  family: "gpt-oss (harmony; reasoning in the `analysis` channel)",
+  aliases: ["harmony", "gpt-oss", "gpt_oss"],
+  open: " to=functions.",
+  close: "<|call|>",
+  specialTokens: HARMONY_TOKENS,
+  grouping: "block",
+  unit: { kind: "named-json", nameClose: "<|channel|>commentary json<|message|>", argumentsClose: "" },
+  maxCalls: 1,
+  reasoning: { open: "<|channel|>analysis<|message|>", close: "<|end|><|start|>assistant", defaultMode: "optional" },
+};
+
+/**
+ * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
+ * blocks joined by `\n` (as the Qwen3-Coder and Qwen3.5 templates render them); string values raw, others JSON.
+ * Nemotron 3 Nano and StepFun 3.5 write the same blocks with other whitespace between them.
+ */
+export const qwen3Coder: FormatDescription = {
+  ...plain,
+  name: "qwen3-coder",
+  family: "Qwen3-Coder, Qwen3.5 (Nemotron 3 Nano and StepFun 3.5 write the same calls with other whitespace between blocks)",
+  aliases: ["qwen3_coder", "qwen3_xml", "Qwen3 Coder"],
+  // Qwen3.5's template opens the turn with `<think>\n` (the generation prompt) and closes it as Qwen3 does
+  reasoning: { open: "<think>\n", close: "\n</think>\n\n", defaultMode: "none" },
+  open: "<tool_call>",
+  close: "</tool_call>",
+  specialTokens: ["<tool_call>", "</tool_call>"],
+  grouping: "block",
+  afterOpen: "\n",
+  beforeClose: "\n",
+  blockSeparator: "\n",
+  unit: {
+    kind: "xml-parameters",
+    nameOpen: "<function=",
+    nameClose: ">\n",
+    keyOpen: "<parameter=",
+    keyClose: ">\n",
+    valueClose: "\n</parameter>\n",
+    callClose: "</function>",
+  },
+};
+
 /**
  * Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): each call is
  * `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}`, calls written one after another.
@@ -132,6 +186,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   mistral,
   glaive,
   pythonic,
+  openai,
+  "qwen3-coder": qwen3Coder,
   "mistral-v11": mistralV11,
 };
 

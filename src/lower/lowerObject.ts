@@ -2,7 +2,7 @@ import { LimitExceededError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, EPSILON, isNothing, lit, NOTHING, opt, rep, seq } from "../grammar/build.js";
 import { quoteJsonString } from "../json.js";
-import type { ObjectNode } from "../schema/SchemaNode.js";
+import type { ObjectNode, SchemaNode } from "../schema/SchemaNode.js";
 import { valueMatches } from "../schema/valueMatches.js";
 import type { LowerState } from "./LowerState.js";
 import type { JsonStyle } from "./JsonStyle.js";
@@ -16,6 +16,8 @@ export interface ObjectSpelling {
   itemSeparator: GExpr;
   /** A declared member's key and the separator before its value. */
   key(name: string): GExpr;
+  /** A declared member's value (absent: the schema's JSON value); tagged parameters write strings raw. */
+  value?(n: SchemaNode): GExpr;
 }
 
 function jsonObjectSpelling(s: JsonStyle): ObjectSpelling {
@@ -51,7 +53,7 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
   const base: Presence[] = [];
   const values: GExpr[] = [];
   for (const p of props) {
-    const v = keyAllowed(p.key) ? st.lower(p.schema) : NOTHING;
+    const v = keyAllowed(p.key) ? (sp.value ? sp.value(p.schema) : st.lower(p.schema)) : NOTHING;
     if (isNothing(v)) {
       if (p.required) return NOTHING;
       base.push("abs");

@@ -11,6 +11,7 @@ import { jsonStyle, type JsonStyle } from "./JsonStyle.js";
 import { lowerArray } from "./lowerArray.js";
 import { lowerKeywordArguments } from "./lowerKeywordArguments.js";
 import { lowerObject } from "./lowerObject.js";
+import { lowerXmlParameters, type XmlParameterSpelling } from "./lowerXmlParameters.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerString } from "./lowerString.js";
 import { lowerNumber } from "./number/lowerNumber.js";
@@ -31,6 +32,8 @@ export interface LowerContext {
   deadline: Deadline;
   /** The root is written as keyword arguments `(k=v, ...)` (see lowerKeywordArguments); absent: as JSON. */
   keywordArguments?: boolean;
+  /** The root is written as tagged parameters (see lowerXmlParameters); absent: as JSON. */
+  xmlParameters?: XmlParameterSpelling;
 }
 
 export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
@@ -144,7 +147,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     return ref(name);
   };
 
-  const root = ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root);
+  const root = ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root);
   ctx.deadline.check("lowering the schema", ir.root.path);
   let size = exprSize(root);
   for (const e of ctx.rules.values()) size += exprSize(e);

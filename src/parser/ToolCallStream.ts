@@ -5,6 +5,7 @@ import { assembleBlock } from "./assemble/assembleBlock.js";
 import { assembleFencedCall } from "./assemble/assembleFencedCall.js";
 import { CallCollector } from "./assemble/CallCollector.js";
 import { ISSUE_CODES } from "./issueCodes.js";
+import { UNIT_CODECS } from "./units/callUnit.js";
 import { BlockScanner } from "./scan/BlockScanner.js";
 import { cutAtCloseMarker } from "./scan/cutAtCloseMarker.js";
 import { FENCE, findFence } from "./scan/findFence.js";
@@ -52,6 +53,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private sepText = "";
   private prevBlockEnd = 0;
   private scanner: BlockScanner | null = null;
+  /** Tolerant mode: the unit's own start, which opens a block whose opening marker the model left out (or null). */
+  private readonly bareStart: string | null;
   private flushed = false;
   private rescans = 0;
   /** An undecided code block (held back from `at`), searched up to `searched` (absolute offsets). */
@@ -75,6 +78,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.out = new CallCollector<T>(mode, validators, grammarCheck);
     this.state = d.open === null ? "start" : "text";
+    this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
     const reasoning = resolveReasoning(d, options);
     this.reasoning = reasoning === null ? null : new ReasoningSplitter(reasoning, d);
   }
@@ -191,7 +195,14 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    */
   private scanText(s: string, i: number, final: boolean): { i: number; stop: boolean } {
     const open = this.state === "text" ? this.d.open : null;
-    const p = open === null ? -1 : s.indexOf(open, i);
+    let p = open === null ? -1 : s.indexOf(open, i);
+    let opener = open;
+    const bare = this.state === "text" ? this.bareStart : null;
+    if (bare !== null) {
+      // searched only up to the opening marker too; a block it opens has no opener
+      const q = (p < 0 ? s.slice(i) : s.slice(i, p)).indexOf(bare);
+      if (q >= 0) [p, opener] = [i + q, ""];
+    }
     // searched only up to the marker, so the text between blocks is looked at once (no rescan of the rest per block)
     const f = this.out.hasTools ? fenceBefore(s, i, p < 0 ? s.length : p) : -1;
     if (f >= 0 && (p < 0 || f < p)) {
@@ -212,12 +223,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       if (assembleFencedCall(raw, this.pos + f, fence.contentStart - f, fence.contentEnd - f, this.d, this.out) !== "call") this.text(raw);
       return { i: fence.end, stop: false };
     }
-    if (open !== null && p >= 0) {
+    if (opener !== null && p >= 0) {
       this.text(s.slice(i, p));
-      this.beginBlock(this.pos + p, open);
-      return { i: p + open.length, stop: false };
+      this.beginBlock(this.pos + p, opener);
+      return { i: p + opener.length, stop: false };
     }
-    const hold = final ? 0 : Math.max(heldPrefix(s, i, open), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
+    const hold = final ? 0 : Math.max(heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
     this.text(s.slice(i, s.length - hold));
     return { i: s.length - hold, stop: true };
   }

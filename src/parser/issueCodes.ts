@@ -25,7 +25,13 @@ export const ISSUE_CODES = {
   MULTIPLE_CALLS_IN_BLOCK: "several call objects in one block (each read as a call; raw is the object)",
   EMPTY_ELEMENT: "an empty element in the call list (ignored)",
   MISSING_CLOSING_BRACKETS: "the call's JSON lacks its last closing bracket(s) but its block is closed; the brackets were added",
+  NAME_SEPARATOR: "the text between the call's name and its arguments differs from the format's (e.g. harmony's <|constrain|>json)",
   FENCED_CALL: "a call written as JSON in a Markdown code fence, without the format's markers (read in tolerant mode only)",
+  MISSING_OPEN_MARKER: "a call written without its block's opening marker (e.g. <tool_call>), recognised by its own start",
+  DUPLICATE_PARAMETER: "a tagged parameter written twice (the last one is kept)",
+  UNCLOSED_PARAMETER: "a tagged parameter without its closing marker (its value runs to the call's end)",
+  MISSING_CALL_CLOSE: "the call's closing marker (e.g. </function>) is missing",
+  RAW_VALUE_HOLDS_MARKER: "a raw parameter value contains the parameter's closing marker",
   // dropped: the call is lost
   INVALID_JSON: "the call's JSON cannot be read",
   TRUNCATED: "output ended inside a call whose JSON is incomplete",

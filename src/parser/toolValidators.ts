@@ -6,6 +6,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { closeObjects } from "../tools/closeObjects.js";
 import { normalizeTools } from "../tools/normalizeTools.js";
 import type { ParserTool } from "./types.js";
+import { valueKind } from "./valueKind.js";
 
 // ajv and ajv-formats are CommonJS with a `default` property; NodeNext sees the module object.
 const Ajv = AjvModule.default;
@@ -37,6 +38,12 @@ export class ToolValidators {
     private readonly forbidUndeclared = true,
   ) {
     for (const t of tools) if (!this.byName.has(t.name)) this.byName.set(t.name, t.parameters);
+  }
+
+  /** How a tagged-parameter format writes `key` of tool `name` (see valueKind); undefined for an undeclared tool. */
+  valueKind(name: string, key: string): "string" | "json" | undefined {
+    const schema = this.byName.get(name);
+    return schema === undefined ? undefined : valueKind(schema, key);
   }
 
   has(name: string): boolean {

@@ -119,7 +119,8 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "openai",
-    aliases: ["harmony", "gpt-oss"],
+    exact: (l) => l.skeleton === " to=functions.⟨NAME⟩<|channel|>commentary json<|message|>⟨ARGS⟩<|call|>" && l.sectionStart === "" && l.sectionEnd === "",
+    aliases: ["harmony", "gpt-oss", "gpt_oss"],
     families: "gpt-oss (harmony)",
     matches: (l) => l.skeleton.startsWith(" to=functions.⟨NAME⟩<|channel|>commentary") && l.skeleton.endsWith("<|call|>"),
   },

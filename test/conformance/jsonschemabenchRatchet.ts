@@ -2,7 +2,7 @@
  * The JSONSchemaBench sample ratchet (1,174 real-world schemas, see test/fixtures/jsonschemabench/README.md), in two
  * shards so that two test workers share it. Zero invalid instances accepted, zero crashes, zero timeouts; a schema that
  * passed in the baseline must still pass (a passing schema that starts being refused, by the step budget or any other
- * limit, fails). `UPDATE_BASELINE=1 TOOLGRAM_LONG=1 npx vitest run test/conformance` rewrites the baseline (the quick
+ * limit, fails). `UPDATE_BASELINE=1 TOOLGRAM_TIER=long npx vitest run test/conformance` rewrites the baseline (the quick
  * tier judges every 8th schema against it and never rewrites it). The compile budget is counted in work steps with
  * the clock off (CONFORMANCE_OPTIONS), so the baseline holds on an idle and on a loaded machine alike.
  */

@@ -37,7 +37,8 @@ describe("every format: calls, policy and what is refused", () => {
       expect(ok(render([{ name: "get_weather", arguments: {} }], format))).toBe(false);
       expect(ok(render([{ name: "get_weather", arguments: { city: "Paris", unit: "k" } }], format))).toBe(false);
       expect(ok(render([{ name: "get_weather", arguments: { city: "Paris", extra: 1 } }], format))).toBe(false);
-      expect(ok(render([{ name: "get_weather", arguments: { city: 3 } }], format))).toBe(false);
+      // a tagged-parameter format writes the number 3 as the text of the string "3", which city admits
+      if (d.unit.kind !== "xml-parameters") expect(ok(render([{ name: "get_weather", arguments: { city: 3 } }], format))).toBe(false);
       expect(ok(`${one} Done.`)).toBe(false);
       expect(ok(`${one}\n`)).toBe(false);
     });

@@ -3,18 +3,19 @@ import { compileTools } from "../../src/compile.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlamaCpp.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
-import { DESCRIBED_FORMATS, exampleTools, MIXED_TOOLS } from "./formatTools.js";
+import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
+import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "./formatTools.js";
 
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
-const ALPHABET = ["'", "\\", '"', "(", "=", "{", "}", "[", "]", ",", " ", "\n", "True", "null", "<tools>", "[TOOL_CALLS]", "<functioncall>"];
+const ALPHABET = ["'", "\\", '"', "(", "=", "{", "}", "[", "]", ",", " ", "\n", "True", "null", "<tools>", "[TOOL_CALLS]", "<functioncall>", "</parameter>", "<parameter=", "</tool_call>"];
 
 describe("every format's GBNF through llama.cpp's grammar parser and engine", () => {
   it("parses, and llama.cpp agrees with accepts() on renderings, samples and mutants", async () => {
     const cases = DESCRIBED_FORMATS.flatMap((format) =>
-      [MIXED_TOOLS, exampleTools("weather")].map((tools) => {
+      [mixedToolsFor(format), exampleTools("weather")].map((tools) => {
         const g = compileTools(tools, { format, parallel: 2 });
         const random = seededRandom(SEED);
-        const samples: string[] = [renderToolCalls([{ name: "note", arguments: { text: "it's \"quoted\"\nü", flag: null, tag: true } }], format), "Just text."];
+        const samples: string[] = [renderToolCalls([{ name: "note", arguments: { text: "it's \"quoted\"\nü", flag: null, tag: FORMAT_DESCRIPTIONS[format].unit.kind === "xml-parameters" ? "it's" : true } }], format), "Just text."];
         for (let k = 0; k < 6; k++) {
           const s = sampleGrammar(g.grammar, random, { maxLength: 300 });
           if (s === undefined) continue;

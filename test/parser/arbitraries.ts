@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { JsonObject, JsonValue } from "../../src/json.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
+import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 
@@ -40,6 +41,25 @@ export function callArb(format: FormatName): fc.Arbitrary<CallToRender> {
     const out: CallToRender = { name: c.name, arguments: c.arguments };
     if (c.id !== undefined) out.id = c.id;
     return out;
+  }).filter((c) => writableTagged(format, c));
+}
+
+/**
+ * Tagged-parameter formats (qwen3-coder) write strings raw: without a schema, a string that reads as another JSON
+ * value (`"42"`) comes back as that value, and no value may hold the format's markers (the renderer refuses them).
+ */
+function writableTagged(format: FormatName, c: CallToRender): boolean {
+  const d = FORMAT_DESCRIPTIONS[format];
+  if (d.unit.kind !== "xml-parameters") return true;
+  const forbidden = rawValueForbidden(d);
+  if (forbidden.some((m) => JSON.stringify(c.arguments).includes(m))) return false;
+  return Object.values(c.arguments).every((v) => {
+    if (typeof v !== "string") return true;
+    try {
+      return typeof JSON.parse(v.trim()) === "string";
+    } catch {
+      return true;
+    }
   });
 }
 

@@ -39,6 +39,8 @@ describe("canonical renderings", () => {
     mistral: '[TOOL_CALLS][{"name": "get_weather", "id": "c1", "arguments": {"city": "Paris", "n": 1}}]',
     glaive: `<functioncall> {"name": "get_weather", "arguments": '{"city": "Paris", "n": 1}'}`,
     pythonic: '[get_weather(city="Paris", n=1)]',
+    openai: ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris", "n": 1}<|call|>',
+    "qwen3-coder": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>",
     "mistral-v11": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "n": 1}',
   };
   for (const format of FORMAT_NAMES) {

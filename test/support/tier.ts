@@ -1,10 +1,41 @@
 /**
- * Test tiers. `npm test` (the quick tier) must stay within a few minutes on two cores and still exercise every
- * module: corpus ratchets and token-level conformance run on a fixed subsample there, the end-to-end generations on a
- * couple of seeds. `TOOLGRAM_LONG=1` (`npm run test:long`, run by .ci/run after `npm test`) runs the whole samples.
- * The subsample is fixed (every k-th row), so a verdict never depends on which rows a machine had time for.
+ * Test tiers, chosen by `TOOLGRAM_TIER` (read by vitest.config.ts and by the tests themselves):
+ * - `quick` (the default, `npm test`): every module, within a few minutes on two cores. Corpus ratchets and
+ *   token-level checks judge fixed subsamples; the heaviest files (LONG_FILES) wait for the long tier.
+ * - `long` (`npm run test:long`, run by .ci/run after `npm test`): LONG_FILES and test/conformance on whole samples.
+ * - `e2e` (`npm run e2e`): the seeded generations of the tiny models (`TOOLGRAM_E2E_SEEDS` per tool set and path).
+ * A subsample is fixed (every k-th row), so a verdict never depends on which rows a machine had time for.
  */
-export const LONG_TIER = process.env.TOOLGRAM_LONG === "1";
+export type Tier = "quick" | "long" | "e2e";
+
+export const TIER: Tier = ((): Tier => {
+  const t = process.env.TOOLGRAM_TIER ?? "quick";
+  if (t !== "quick" && t !== "long" && t !== "e2e") throw new Error(`TOOLGRAM_TIER must be quick, long or e2e, not ${JSON.stringify(t)}`);
+  return t;
+})();
+
+/** Whole samples rather than subsamples. */
+export const LONG_TIER = TIER !== "quick";
+
+/**
+ * Files that run in the long tier only: each costs a minute or more on a loaded two-core machine (a llama-server
+ * process, a real browser, many generations or property runs over a 151,936-token vocabulary). The quick tier still
+ * exercises their modules through lighter files (test/server/openaiClient, test/automaton/qwen3,
+ * test/lower/lowerNumber.examples, test/llama-cpp/nodeLlamaCpp, test/playground/analyzeOutput).
+ */
+export const LONG_FILES: readonly string[] = [
+  "test/conformance/tokenLevel.test.ts",
+  "test/server/upstream.test.ts",
+  "test/server/faults.test.ts",
+  "test/server/hostile.test.ts",
+  "test/automaton/tokenBudget.test.ts",
+  "test/llama-cpp/llamaServer.test.ts",
+  "test/lower/lowerNumber.property.test.ts",
+  "test/playground/playground.test.ts",
+];
+
+/** The end-to-end generations: `npm run e2e` only. */
+export const E2E_FILES: readonly string[] = ["test/e2e/**/*.test.ts"];
 
 /** Keeps every `quickStride`-th row in the quick tier, every `longStride`-th (default: all) in the long tier. */
 export function tierSample<T>(rows: readonly T[], quickStride: number, longStride = 1): T[] {

@@ -3,7 +3,7 @@ import type { GExpr } from "../../grammar/Grammar.js";
 import { cls, lit, opt, rep, seq } from "../../grammar/build.js";
 import { quoteJsonString } from "../../json.js";
 import type { EnvelopeGrammarInput, EnvelopeTool } from "../Envelope.js";
-import { replaceCodePoint } from "../replaceCodePoint.js";
+import { replaceCodePoint } from "../../grammar/passes/replaceCodePoint.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 
 /** Call ids the grammar lets the model write: Mistral's 9 alphanumerics, `call_…` ids and the like (no escapes). */

@@ -1,3 +1,4 @@
+import type { ValueKinds } from "../units/UnitCodec.js";
 import type { ErrorObject } from "ajv";
 import { ISSUE_CODES, type IssueCode } from "../issueCodes.js";
 import type { ScanEvents } from "../scan/BlockScanner.js";
@@ -71,6 +72,12 @@ export class CallCollector<T extends ToolCallConstraint = ToolCallShape> impleme
   }
 
   /** Whether tools were given. */
+  /** How a tagged-parameter format writes each declared parameter (see valueKind); undefined without tools. */
+  get valueKinds(): ValueKinds | undefined {
+    const v = this.validators;
+    return v === undefined ? undefined : (tool, key) => v.valueKind(tool, key);
+  }
+
   get hasTools(): boolean {
     return this.validators !== undefined;
   }

@@ -24,7 +24,7 @@ function assembleSingle<T extends ToolCallConstraint>(b: ScannedBlock, d: Format
   const span: [number, number] = [start, start + text.length];
   const closeLen = closed && d.close !== null ? d.close.length : 0;
   const body = text.slice(b.bodyStart, text.length - closeLen);
-  const r = parseCallUnit(body, d, mode, closed);
+  const r = parseCallUnit(body, d, mode, closed, out.valueKinds);
   const parts = d.unit.kind === "json-object" && mode === "tolerant" && (!r.ok || r.repairs.some((x) => x.code === "TRAILING_TEXT_IN_BLOCK")) ? splitObjects(body) : null;
   const unclosed = `the block has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`;
   if (parts) {
@@ -47,7 +47,10 @@ function assembleSingle<T extends ToolCallConstraint>(b: ScannedBlock, d: Format
   } else if (r.ok && closed && out.refusedByGrammar(r.call, body)) {
     out.drop("NONCANONICAL", GRAMMAR_REFUSED, span, b.slot, text);
   } else if (r.ok && (closed || mode === "tolerant")) {
-    const idx = out.addCall(r.call, text, span, r.repairs.map((x) => x.code), b.slot);
+    const codes = r.repairs.map((x) => x.code);
+    // a block opened by the unit's own start (tolerant mode, see UnitCodec.bareStart)
+    if (b.bodyStart === 0 && d.open !== null) codes.unshift("MISSING_OPEN_MARKER");
+    const idx = out.addCall(r.call, text, span, codes, b.slot);
     if (!closed) out.issue("UNCLOSED_BLOCK", unclosed, span, idx);
   } else if (b.end === "novalue") out.drop("INVALID_JSON", `no JSON object after ${JSON.stringify(d.open)}`, span, b.slot, text);
   else if (r.ok) out.drop(b.end === "eof" ? "TRUNCATED" : "NONCANONICAL", "the block is not closed", span, b.slot, text);

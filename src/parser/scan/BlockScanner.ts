@@ -95,6 +95,7 @@ export class BlockScanner {
   scan(s: string, i0: number, final: boolean): { i: number; needMore: boolean; end: BlockEnd | null } {
     const d = this.d;
     const json = this.ju !== null;
+    const xml = d.unit.kind === "xml-parameters";
     const quotes = this.quotes;
     let i = i0;
     this.scanText = s;
@@ -127,6 +128,8 @@ export class BlockScanner {
           return { i, needMore: false, end: "interrupted" };
         }
       }
+      // tagged parameters: raw values hold any character, so only the markers above count
+      if (xml) continue;
       if (this.prefix !== null) {
         const r = this.readPrefix(s, i, final);
         if (r === "need") return this.pause(i);

@@ -15,6 +15,13 @@ export type UnitResult =
   | { ok: false; code: IssueCode; message: string; at?: number };
 
 /**
+ * How the value of parameter `key` of tool `tool` is written, from the tool's schema: `"string"` (only strings: raw
+ * text), `"json"` (no strings: JSON), undefined (unknown or both: decided by the text). Units that write arguments as
+ * one JSON object ignore it.
+ */
+export type ValueKinds = (tool: string, key: string) => "string" | "json" | undefined;
+
+/**
  * Reading and writing one kind of call unit (`FormatDescription.unit.kind`). A new unit kind implements this (one
  * small module in this folder) and registers it in `UNIT_CODECS`; the scanner, the assembler and the renderer
  * around it are shared by every kind.
@@ -28,12 +35,17 @@ export interface UnitCodec {
    * `whole`: the text is known to be all of the unit (its block was closed by its marker), so a drift at its end
    * (a missing closing bracket) may be repaired; never when the input was cut off. Never throws.
    */
-  read(text: string, d: FormatDescription, whole: boolean): UnitResult;
+  read(text: string, d: FormatDescription, whole: boolean, kinds?: ValueKinds): UnitResult;
   /**
    * Strict mode: `text` (as `read` got it) is the canonical rendering of `call`, except for what a compiled grammar
    * leaves open (number spellings); the compiled grammar itself has the last word when tools are given.
    */
   isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean;
+  /**
+   * Text that can only start a call unit (Qwen3-Coder's `<function=`): tolerant parsing opens a block there when
+   * the model left out the block's opening marker. Absent when a unit's start is not distinctive (JSON's `{`).
+   */
+  bareStart?(d: FormatDescription): string | null;
   /**
    * For units that begin with the call's name and a marker before their bracketed value (`NAME[ARGS]{…}`): the
    * marker and the characters a name may have. The scanner reads this prefix as part of the unit (a bracket in the

@@ -1,16 +1,20 @@
 import type { CallUnitKind, FormatDescription } from "../../formats/FormatDescription.js";
 import type { ParseMode } from "../types.js";
 import { jsonObjectUnit } from "./jsonObjectUnit.js";
+import { namedJsonUnit } from "./namedJsonUnit.js";
 import { nameThenJsonUnit } from "./nameThenJsonUnit.js";
 import { pythonCallUnit } from "./pythonCallUnit.js";
-import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
+import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
+import { xmlParametersUnit } from "./xmlParametersUnit.js";
 
-export type { UnitCall, UnitResult } from "./UnitCodec.js";
+export type { UnitCall, UnitResult, ValueKinds } from "./UnitCodec.js";
 
 /** The reader/writer of each kind of call unit. */
 export const UNIT_CODECS: Readonly<Record<CallUnitKind, UnitCodec>> = {
   "json-object": jsonObjectUnit,
   "python-call": pythonCallUnit,
+  "named-json": namedJsonUnit,
+  "xml-parameters": xmlParametersUnit,
   "name-then-json": nameThenJsonUnit,
 };
 
@@ -27,9 +31,9 @@ export function renderCallUnit(call: UnitCall, d: FormatDescription): string {
  * Reads one call unit (see renderCallUnit). Strict mode accepts only the canonical text (up to the number spellings a
  * grammar emits). `whole`: the unit's block was closed by its marker (see UnitCodec.read). Never throws.
  */
-export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMode, whole = true): UnitResult {
+export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMode, whole = true, kinds?: ValueKinds): UnitResult {
   const codec = UNIT_CODECS[d.unit.kind];
-  const r = codec.read(text, d, whole);
+  const r = codec.read(text, d, whole, kinds);
   if (mode === "tolerant" || !r.ok) return r;
   if (r.repairs.length > 0 || !codec.isCanonical(text, r.call, d)) {
     let canonical: string;

@@ -1,6 +1,6 @@
-import type { GExpr } from "../grammar/Grammar.js";
-import { alt, cls, lit, seq } from "../grammar/build.js";
-import { rangesContain, subtractRanges } from "../grammar/ranges.js";
+import type { GExpr } from "../Grammar.js";
+import { alt, cls, lit, seq } from "../build.js";
+import { rangesContain, subtractRanges } from "../ranges.js";
 
 /**
  * `e` with every occurrence of the code point `cp` (in literals and character classes) written as `text` instead.

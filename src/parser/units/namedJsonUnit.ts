@@ -1,0 +1,92 @@
+import { canonicalJson, isJsonObject } from "../../json.js";
+import type { FormatDescription, NamedJsonUnit } from "../../formats/FormatDescription.js";
+import { checkName } from "../../formats/namedJsonName.js";
+import { parseLenientJson, type Repair } from "../lenientJson.js";
+import { closeOpenBrackets } from "./closeOpenBrackets.js";
+import { isCompactJson } from "./isCompactJson.js";
+import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
+
+/** `NAME + nameClose + {…} + argumentsClose` (NamedJsonUnit). */
+export const namedJsonUnit: UnitCodec = {
+  render(call: UnitCall, d: FormatDescription): string {
+    const u = namedUnit(d);
+    checkName(call.name, d);
+    return call.name + u.nameClose + canonicalJson(call.arguments) + u.argumentsClose;
+  },
+
+  read(text: string, d: FormatDescription, whole: boolean): UnitResult {
+    const u = namedUnit(d);
+    const repairs: Repair[] = [];
+    const body = d.grouping === "block" ? stripPadding(text, d, repairs) : text;
+    let name: string;
+    let argsAt: number;
+    const k = u.nameClose === "" ? -1 : body.indexOf(u.nameClose);
+    const brace = body.indexOf("{");
+    if (k >= 0 && (brace < 0 || k < brace)) {
+      name = body.slice(0, k);
+      argsAt = k + u.nameClose.length;
+    } else {
+      // the model wrote something else between the name and the arguments (harmony: `<|constrain|>json`, another
+      // channel): the name is the leading run of name characters, the arguments start at the first `{`
+      const m = /^\s*([^\s<{[(|]+)/.exec(body);
+      if (m === null) return { ok: false, code: "MISSING_NAME", message: "the call does not start with a tool name" };
+      if (brace < 0) return { ok: false, code: "NOT_A_CALL", message: "the call has no arguments object" };
+      name = m[1];
+      argsAt = brace;
+      if (u.nameClose !== "" || body.slice(m[0].length, brace) !== "") repairs.push({ code: "NAME_SEPARATOR", at: m[0].length });
+    }
+    const trimmedName = name.trim();
+    if (trimmedName === "") return { ok: false, code: "MISSING_NAME", message: "the call has no tool name" };
+    if (trimmedName !== name) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
+    let r = parseLenientJson(body, argsAt);
+    if (!r.ok && r.code === "TRUNCATED" && whole) {
+      const closers = closeOpenBrackets(body.slice(argsAt));
+      if (closers !== null) {
+        const trimmed = body.trimEnd();
+        const fixed = parseLenientJson(trimmed + closers, argsAt);
+        if (fixed.ok) r = { ...fixed, end: trimmed.length, repairs: [{ code: "MISSING_CLOSING_BRACKETS", at: trimmed.length }, ...fixed.repairs] };
+      }
+    }
+    if (!r.ok) return { ok: false, code: r.code, message: r.message, at: r.at };
+    repairs.push(...r.repairs);
+    if (!isJsonObject(r.value)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
+    const rest = body.slice(Math.min(r.end, body.length));
+    if (rest !== u.argumentsClose && !repairs.some((x) => x.code === "MISSING_CLOSING_BRACKETS")) {
+      if (rest.trim() === u.argumentsClose.trim()) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: r.end });
+      else repairs.push({ code: /^[\s}\]]*$/.test(rest) ? "EXTRA_CLOSING_BRACKETS" : "TRAILING_TEXT_IN_BLOCK", at: r.end });
+    }
+    return { ok: true, call: { name: trimmedName, arguments: r.value }, repairs: dedupe(repairs) };
+  },
+
+  /** The canonical text, except for the arguments' number spellings (as for JSON call objects). */
+  isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
+    const u = namedUnit(d);
+    const pad = d.grouping === "block" ? [d.afterOpen, d.beforeClose] : ["", ""];
+    const prefix = pad[0] + call.name + u.nameClose;
+    const suffix = u.argumentsClose + pad[1];
+    if (text.length < prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) return false;
+    const args = text.slice(prefix.length, text.length - suffix.length);
+    return args.startsWith("{") && isCompactJson(args);
+  },
+};
+
+function namedUnit(d: FormatDescription): NamedJsonUnit {
+  if (d.unit.kind !== "named-json") throw new Error(`internal: ${d.name} has no named-JSON units`);
+  return d.unit;
+}
+
+function stripPadding(text: string, d: FormatDescription, repairs: Repair[]): string {
+  let t = text;
+  if (t.startsWith(d.afterOpen)) t = t.slice(d.afterOpen.length);
+  else repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
+  if (d.beforeClose !== "") {
+    if (t.endsWith(d.beforeClose)) t = t.slice(0, t.length - d.beforeClose.length);
+    else repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: text.length });
+  }
+  return t;
+}
+
+function dedupe(repairs: Repair[]): Repair[] {
+  const seen = new Set<string>();
+  return repairs.filter((r) => (seen.has(r.code) ? false : (seen.add(r.code), true)));
+}

@@ -1,0 +1,280 @@
+import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from "../../json.js";
+import type { FormatDescription, XmlParametersUnit } from "../../formats/FormatDescription.js";
+import { rawValueForbidden } from "../../formats/rawValueForbidden.js";
+import { parseLenientJson, type Repair } from "../lenientJson.js";
+import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
+import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
+
+/**
+ * Tagged parameters (XmlParametersUnit): `nameOpen NAME nameClose (keyOpen K keyClose V valueClose)* callClose`.
+ * Strings are written raw, other values as canonical JSON; how a value is read is decided by the parameter's schema
+ * when the tools are known (`kinds`), else by the text (JSON when it parses as a JSON value that is not a string).
+ */
+export const xmlParametersUnit: UnitCodec = {
+  render(call: UnitCall, d: FormatDescription): string {
+    const u = xmlUnit(d);
+    let out = u.nameOpen + call.name + u.nameClose;
+    for (const [k, v] of Object.entries(call.arguments)) out += u.keyOpen + k + u.keyClose + renderValue(k, v, d) + u.valueClose;
+    return out + u.callClose;
+  },
+
+  read(text: string, d: FormatDescription, _whole: boolean, kinds?: ValueKinds): UnitResult {
+    const s = scan(text, d);
+    if (!s.ok) return s;
+    const u = xmlUnit(d);
+    const args: JsonObject = {};
+    const repairs = s.repairs;
+    for (const p of s.params) {
+      if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
+      const kind = kinds?.(s.name, p.key);
+      const v = readValue(p.value, kind, repairs, p.at);
+      if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
+      args[p.key] = v;
+    }
+    return { ok: true, call: { name: s.name, arguments: args }, repairs: dedupe(repairs) };
+  },
+
+  /** `nameOpen` when it is a tag of its own (`<function=`, `<invoke name="`), not bare text. */
+  bareStart(d: FormatDescription): string | null {
+    const open = xmlUnit(d).nameOpen.trim();
+    return open.startsWith("<") && open.length >= 4 ? open : null;
+  },
+
+  /**
+   * The canonical rendering of the call, except that a JSON value may be written in any number spelling a grammar
+   * emits (as for JSON units); raw strings are compared byte for byte.
+   */
+  isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
+    const s = scan(text, d);
+    if (!s.ok || s.repairs.length > 0) return false;
+    const u = xmlUnit(d);
+    const entries = Object.entries(call.arguments);
+    if (entries.length !== s.params.length) return false;
+    let out = u.nameOpen + call.name + u.nameClose;
+    for (let i = 0; i < entries.length; i++) {
+      const [k, v] = entries[i];
+      const written = s.params[i].value;
+      let value: string;
+      if (typeof v === "string") value = v;
+      else if (isCompactJson(written) || isGrammarNumber(written)) value = written;
+      else value = jsonValueText(v);
+      out += u.keyOpen + k + u.keyClose + value + u.valueClose;
+    }
+    out += u.callClose;
+    return d.afterOpen + out + d.beforeClose === text;
+  },
+};
+
+function xmlUnit(d: FormatDescription): XmlParametersUnit {
+  if (d.unit.kind !== "xml-parameters") throw new Error(`internal: ${d.name} has no XML-parameter units`);
+  return d.unit;
+}
+
+/**
+ * A non-string value's JSON, with `<` written `\u003c`: in JSON text `<` can only stand inside a string, and there
+ * the escape keeps every marker of the format (`</parameter>`, `</tool_call>`, all opening with `<`) out of the
+ * value, so the reader can never be cut inside it. The grammar spells JSON values the same way (lowerXmlParameters).
+ */
+export function jsonValueText(v: JsonValue): string {
+  return canonicalJson(v).replaceAll("<", "\\u003c");
+}
+
+function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
+  const text = typeof v === "string" ? v : jsonValueText(v);
+  const bad = rawValueForbidden(d).find((m) => text.includes(m));
+  // a JSON value holding a marker would be cut there by the reader just as a raw one
+  if (bad !== undefined) throw new TypeError(`the value of ${JSON.stringify(key)} contains ${JSON.stringify(bad)}, which a ${d.name} value cannot hold`);
+  return text;
+}
+
+/** How a value is taken: raw text, JSON, or by the text (JSON when it parses to a non-string). */
+function readValue(text: string, kind: "string" | "json" | undefined, repairs: Repair[], at: number): JsonValue {
+  if (kind === "string") return text;
+  const t = text.trim();
+  if (kind === undefined) {
+    try {
+      const v = JSON.parse(t) as JsonValue;
+      if (typeof v !== "string" && isFinite(v)) return v;
+    } catch {
+      // not JSON: raw text
+    }
+    return text;
+  }
+  const py = PYTHON_KEYWORDS[t];
+  if (py !== undefined) {
+    repairs.push({ code: "PYTHON_LITERAL", at });
+    return py;
+  }
+  const r = parseLenientJson(t);
+  if (r.ok && t.slice(r.end).trim() === "" && isFinite(r.value)) {
+    repairs.push(...r.repairs.map((x) => ({ code: x.code, at })));
+    return r.value;
+  }
+  // not JSON where the schema wants JSON: keep the text, validation reports it
+  return text;
+}
+
+/** Python's spellings, which templates rendering `value | string` in Python's Jinja write. */
+const PYTHON_KEYWORDS: Record<string, JsonValue> = { True: true, False: false, None: null };
+
+function isFinite(v: JsonValue): boolean {
+  if (typeof v === "number") return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(isFinite);
+  if (isJsonObject(v)) return Object.values(v).every(isFinite);
+  return true;
+}
+
+interface Scanned {
+  ok: true;
+  name: string;
+  params: { key: string; value: string; at: number }[];
+  repairs: Repair[];
+}
+
+/** A marker split into its leading whitespace, its core, and its trailing whitespace. */
+interface Marker {
+  lead: string;
+  core: string;
+  trail: string;
+  /** The core with each whitespace run matching any whitespace (tolerant reading). */
+  loose: RegExp;
+}
+
+function marker(m: string): Marker {
+  const lead = /^\s*/.exec(m)?.[0] ?? "";
+  const trail = m.length > lead.length ? (/\s*$/.exec(m)?.[0] ?? "") : "";
+  const core = m.slice(lead.length, m.length - trail.length);
+  const src = core
+    .split(/\s+/)
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("\\s*");
+  return { lead, core, trail, loose: new RegExp(src, "g") };
+}
+
+const markers = new WeakMap<XmlParametersUnit, Record<keyof Omit<XmlParametersUnit, "kind">, Marker>>();
+
+function markersOf(u: XmlParametersUnit): Record<keyof Omit<XmlParametersUnit, "kind">, Marker> {
+  let m = markers.get(u);
+  if (!m) {
+    m = { nameOpen: marker(u.nameOpen), nameClose: marker(u.nameClose), keyOpen: marker(u.keyOpen), keyClose: marker(u.keyClose), valueClose: marker(u.valueClose), callClose: marker(u.callClose) };
+    markers.set(u, m);
+  }
+  return m;
+}
+
+/** The first match of `m`'s core at or after `from` (loosely spaced), or null. */
+function find(text: string, from: number, m: Marker): { start: number; end: number; exact: boolean } | null {
+  if (m.core === "") return null;
+  m.loose.lastIndex = from;
+  const r = m.loose.exec(text);
+  if (!r) return null;
+  return { start: r.index, end: r.index + r[0].length, exact: r[0] === m.core };
+}
+
+/**
+ * The structure of a unit, tolerantly: each drift from the exact markers and padding is a repair
+ * (WHITESPACE_AROUND_TAGS). Values are the exact text between a key's closing marker and the value's closing one.
+ */
+function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME"; message: string } {
+  const u = xmlUnit(d);
+  const m = markersOf(u);
+  const repairs: Repair[] = [];
+  const ws = (): void => {
+    repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
+  };
+  let i = 0;
+  if (text.startsWith(d.afterOpen)) i = d.afterOpen.length;
+  else ws();
+  const skipWs = (expected: string): void => {
+    const j = i;
+    while (i < text.length && /\s/.test(text[i])) i++;
+    if (text.slice(j, i) !== expected) ws();
+  };
+  skipWs(m.nameOpen.lead);
+  const open = m.nameOpen.core === "" ? { start: i, end: i, exact: true } : find(text, i, m.nameOpen);
+  if (!open || text.slice(i, open.start).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `the call does not start with ${JSON.stringify(u.nameOpen)}` };
+  if (!open.exact) ws();
+  i = open.end;
+  // the name ends at its closing marker, or where the first parameter or the call's end begins
+  const ends = [m.nameClose, m.keyOpen, m.callClose].map((x) => find(text, i, x)).filter((x) => x !== null);
+  const nameEnd = m.nameClose.core === "" ? ends.reduce((a, b) => Math.min(a, b.start), text.length) : (find(text, i, m.nameClose)?.start ?? -1);
+  if (nameEnd < 0) return { ok: false, code: "MISSING_NAME", message: `the function name is not closed by ${JSON.stringify(u.nameClose)}` };
+  let nameText = text.slice(i, nameEnd);
+  if (m.nameClose.core === "") {
+    // the name closes with whitespace only (GLM): take the name's own line
+    const nl = /\s/.exec(nameText.trimStart());
+    const lead = nameText.length - nameText.trimStart().length;
+    if (nl) nameText = nameText.slice(0, lead + nl.index);
+  }
+  const name = nameText.trim();
+  if (name === "") return { ok: false, code: "MISSING_NAME", message: "the call has no function name" };
+  if (name !== nameText) ws();
+  i += nameText.length;
+  if (m.nameClose.core !== "") {
+    const c = find(text, i, m.nameClose) as { start: number; end: number; exact: boolean };
+    if (!c.exact) ws();
+    i = c.end;
+  }
+  const expectTrail = (t: string): void => {
+    if (text.startsWith(t, i)) i += t.length;
+    else ws();
+  };
+  expectTrail(m.nameClose.trail);
+  const params: Scanned["params"] = [];
+  for (;;) {
+    const j = i;
+    while (i < text.length && /\s/.test(text[i])) i++;
+    const k = find(text, i, m.keyOpen);
+    if (!k || k.start !== i) {
+      i = j;
+      break;
+    }
+    if (text.slice(j, i) !== m.keyOpen.lead) ws();
+    if (!k.exact) ws();
+    const kc = find(text, k.end, m.keyClose);
+    if (!kc) return { ok: false, code: "NOT_A_CALL", message: `a parameter name is not closed by ${JSON.stringify(u.keyClose)}` };
+    const key = text.slice(k.end, kc.start);
+    if (key.trim() !== key || !kc.exact) ws();
+    i = kc.end;
+    expectTrail(m.keyClose.trail);
+    const at = i;
+    const vc = find(text, i, m.valueClose);
+    let value: string;
+    if (!vc) {
+      // the value runs to the call's closing marker, or to the end
+      const cc = find(text, i, m.callClose);
+      value = text.slice(i, cc ? cc.start : text.length).replace(/\s+$/, "");
+      i = cc ? cc.start : text.length;
+      repairs.push({ code: "UNCLOSED_PARAMETER", at });
+    } else {
+      value = text.slice(i, vc.start);
+      if (value.endsWith(m.valueClose.lead)) value = value.slice(0, value.length - m.valueClose.lead.length);
+      else ws();
+      if (!vc.exact) ws();
+      i = vc.end;
+      expectTrail(m.valueClose.trail);
+    }
+    params.push({ key: key.trim(), value, at });
+  }
+  if (m.callClose.core !== "") {
+    skipWs(m.callClose.lead);
+    const c = find(text, i, m.callClose);
+    if (!c || c.start !== i) {
+      if (text.slice(i).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} in the call` };
+      repairs.push({ code: "MISSING_CALL_CLOSE", at: i });
+    } else {
+      if (!c.exact) ws();
+      i = c.end;
+    }
+  }
+  if (text.slice(i) !== m.callClose.trail + d.beforeClose) {
+    if (text.slice(i).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} after the call` };
+    ws();
+  }
+  return { ok: true, name, params, repairs };
+}
+
+function dedupe(repairs: Repair[]): Repair[] {
+  const seen = new Set<string>();
+  return repairs.filter((r) => (seen.has(r.code) ? false : (seen.add(r.code), true)));
+}

@@ -1,0 +1,85 @@
+/**
+ * Per model family: llama.cpp's real model outputs (test/fixtures/chat-outputs) parse into their expected calls, and
+ * the family's chat templates' own renders (1 and 2 calls, with reasoning where the template shows it) are accepted
+ * by the compiled grammar, parse strictly into exactly the probe calls, and render back byte for byte.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { OUTPUTS_DIR, type ChatOutputCase } from "../../scripts/extract-chat-outputs.js";
+import { compileTools } from "../../src/compile.js";
+import type { FormatName } from "../../src/formats/FormatName.js";
+import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
+import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
+import { formatFromChatTemplate } from "../../src/templates/formatFromChatTemplate.js";
+import { PROBE, PROBE_CALLS, PROBE_TOOLS } from "../../src/templates/probeTemplate.js";
+import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppSource.js";
+
+/** Each family's fixtures (chat-outputs files) and templates (llama.cpp's models/templates). */
+const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: string[] }>> = {
+  openai: { outputs: ["openai-gpt-oss-120b.json"], templates: ["openai-gpt-oss-120b.jinja"] },
+};
+
+const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+describe("real model outputs parse into their expected calls", () => {
+  for (const [format, family] of Object.entries(FAMILIES) as [FormatName, { outputs: string[] }][]) {
+    for (const file of family.outputs) {
+      it(`${format}: ${file}`, () => {
+        const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as { cases: ChatOutputCase[] };
+        const cases = fixture.cases.filter((c) => (c.expect?.toolCalls.length ?? 0) > 0 && !("is_partial" in c.settings));
+        expect(cases.length).toBeGreaterThan(0);
+        const misses: string[] = [];
+        for (const c of cases) {
+          const r = parseToolCalls(c.text, { format, mode: "tolerant" });
+          const want = c.expect?.toolCalls ?? [];
+          const ok = r.calls.length === want.length && want.every((w, i) => r.calls[i].name === w.name && sameJson(w.arguments, r.calls[i].arguments));
+          if (!ok) misses.push(`line ${c.line}: ${JSON.stringify(r.calls.map((x) => [x.name, x.arguments]))} ${JSON.stringify(r.issues.map((i) => i.code))}`);
+        }
+        expect(misses).toEqual([]);
+      });
+    }
+  }
+});
+
+describe("the family's chat templates: grammar accepts, strict parse, render byte for byte", () => {
+  let src: LlamaCppSource | undefined;
+  beforeAll(async () => {
+    src = await llamaCppSource();
+    if (src === undefined) console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's bundle or git missing)");
+  }, 300_000);
+
+  for (const [format, family] of Object.entries(FAMILIES) as [FormatName, { templates: string[] }][]) {
+    for (const file of family.templates) {
+      it(`${format}: ${file}`, ({ skip }) => {
+        if (src === undefined) skip();
+        const t = formatFromChatTemplate(readFileSync(join((src as LlamaCppSource).dir, "models", "templates", file), "utf8"));
+        expect(t.format).toBe(format);
+        const markers = { open: t.reasoningMarkers.start, close: t.reasoningMarkers.end };
+        const cases = [
+          { turn: t.probe.oneCall, calls: PROBE_CALLS.one, reasoning: false },
+          { turn: t.singleCall ? undefined : t.probe.twoCalls, calls: PROBE_CALLS.two, reasoning: false },
+          { turn: t.reasoning === "none" ? undefined : t.probe.oneCallWithReasoning, calls: PROBE_CALLS.one, reasoning: true },
+          { turn: t.reasoning === "none" || t.singleCall ? undefined : t.probe.twoCallsWithReasoning, calls: PROBE_CALLS.two, reasoning: true },
+        ].filter((c) => c.turn !== undefined);
+        expect(cases.length).toBeGreaterThanOrEqual(2);
+        for (const c of cases) {
+          const text = c.turn?.body ?? "";
+          const options = c.reasoning ? { reasoning: t.reasoning, reasoningMarkers: markers } : { reasoning: "none" as const };
+          expect(compileTools(PROBE_TOOLS, { format, ...options }).accepts(text), text).toBe(true);
+          const r = parseToolCalls(text, { tools: PROBE_TOOLS, format, mode: "strict", ...options });
+          expect(r.issues, text).toEqual([]);
+          expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.calls);
+          if (c.reasoning) expect(r.reasoning).toBe(PROBE.reasoning);
+          const again = renderToolCalls(c.calls, format, { ...(c.reasoning ? { reasoning: PROBE.reasoning, reasoningMarkers: markers } : {}), content: r.content });
+          expect(again).toBe(text);
+        }
+      });
+    }
+  }
+});
