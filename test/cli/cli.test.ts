@@ -46,7 +46,7 @@ describe("toolgram CLI", () => {
       const r = await cli(["compile", weatherPath, "--format", format]);
       expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather), { format }).toGbnf()));
     }
-    expect((await cli(["compile", weatherPath, "--format", "harmony"])).stderr).toMatch(/^toolgram: INVALID_OPTION: unknown format/);
+    expect((await cli(["compile", weatherPath, "--format", "no-such-format"])).stderr).toMatch(/^toolgram: INVALID_OPTION: unknown format/);
   });
 
   it("--no-free-text and --parallel false reach the compiler", async () => {

@@ -147,7 +147,7 @@ describe("compileTools: options and errors", () => {
   });
 
   it("unknown format and specialTokens values are INVALID_OPTION", () => {
-    expect(() => compileTools([cityTool("a")], { format: "harmony" as "qwen3" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+    expect(() => compileTools([cityTool("a")], { format: "no-such-format" as "qwen3" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
     expect(() => compileTools([cityTool("a")], { specialTokens: "both" as "token-only" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
   });
 

@@ -30,6 +30,9 @@ export const LONG_FILES: readonly string[] = [
   "test/server/hostile.test.ts",
   "test/automaton/tokenBudget.test.ts",
   "test/llama-cpp/llamaServer.test.ts",
+  "test/llama-cpp/toolCallsServer.test.ts",
+  "test/server/aiSdk.test.ts",
+  "test/server/readmeServe.test.ts",
   "test/lower/lowerNumber.property.test.ts",
   "test/playground/playground.test.ts",
 ];
