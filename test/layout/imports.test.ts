@@ -1,7 +1,7 @@
 /**
  * The layout's promise, checked on the source: no file-level import circle in src/, and data flows one way — a stage
  * never imports a later one (the compiler never imports the parser; the grammar IR never imports lowering; the
- * format descriptions import nothing but the foundation). Each folder (and each file at the top of src/) has a layer;
+ * format descriptions import nothing but the foundation's errors and JSON). Each folder (and each file at the top of src/) has a layer;
  * a file may import files of its own layer or a lower one. A new folder must be given a layer here.
  */
 import { describe, expect, it } from "vitest";
@@ -58,6 +58,18 @@ describe("src/ layout", () => {
       }
     }
     expect(backwards).toEqual([]);
+  });
+});
+
+describe("the formats room", () => {
+  const graph = readImportGraph(join(import.meta.dirname, "..", "..", "src"));
+  it("src/formats is plain data: it imports only itself and the foundation's errors and JSON", () => {
+    const outside: string[] = [];
+    for (const [file, targets] of graph.edges) {
+      if (!file.startsWith("formats/")) continue;
+      for (const t of targets) if (!t.startsWith("formats/") && t !== "errors.ts" && t !== "json.ts") outside.push(`${file} → ${t}`);
+    }
+    expect(outside).toEqual([]);
   });
 });
 
