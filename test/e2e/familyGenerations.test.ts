@@ -23,9 +23,9 @@ import { LONG_TIER } from "../support/tier.js";
  * prompts unconstrained serve as the control. One seed per format and path in the quick tier, four in the long one,
  * `TOOLGRAM_E2E_SEEDS` (50 in `npm run e2e`) otherwise.
  */
-// at most 20 per format and path in CI's e2e run (TOOLGRAM_E2E_FAMILY_SEEDS raises it): four formats at 50 seeds would
+// at most 10 per format and path in CI's e2e run (TOOLGRAM_E2E_FAMILY_SEEDS raises it): four formats at 50 seeds would
 // take most of CI's hour on two cores
-const SEEDS = Math.min(Number(process.env.TOOLGRAM_E2E_SEEDS ?? (LONG_TIER ? 4 : 1)), Number(process.env.TOOLGRAM_E2E_FAMILY_SEEDS ?? 20));
+const SEEDS = Math.min(Number(process.env.TOOLGRAM_E2E_SEEDS ?? (LONG_TIER ? 4 : 1)), Number(process.env.TOOLGRAM_E2E_FAMILY_SEEDS ?? 10));
 const MAX_TOKENS = 256;
 const SAMPLING = { topK: 40, repeatPenalty: { penalty: 2, lastTokens: 64 } } as const;
 const TEMPERATURE = 1.5;
