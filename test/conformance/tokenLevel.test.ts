@@ -2,7 +2,7 @@
  * Token-level conformance: the JSON-Schema-Test-Suite (draft2020-12) and the JSONSchemaBench sample again, now through
  * the token matcher over the real Qwen3 vocabulary, each instance tokenized by the Qwen3 tokenizer
  * (@huggingface/tokenizers). The matcher's verdict (every token accepted, then complete, with the EOS bit set exactly
- * then) must equal `accepts()`, and no invalid instance may be accepted. The quick tier runs every 24th JSONSchemaBench schema, the long tier (`TOOLGRAM_LONG=1`) every third;
+ * then) must equal `accepts()`, and no invalid instance may be accepted. The quick tier runs every 24th JSONSchemaBench schema, the long tier (`npm run test:long`) every third;
  * `TOKEN_LEVEL_ALL=1` runs all of them.
  */
 import { describe, expect, it } from "vitest";

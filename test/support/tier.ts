@@ -18,7 +18,7 @@ export const TIER: Tier = ((): Tier => {
 export const LONG_TIER = TIER !== "quick";
 
 /**
- * Files that run in the long tier only: each costs a minute or more on a loaded two-core machine (a llama-server
+ * Files that run in the long tier only: each starts a server or a browser, or costs tens of seconds (a llama-server
  * process, a real browser, many generations or property runs over a 151,936-token vocabulary). The quick tier still
  * exercises their modules through lighter files (test/server/openaiClient, test/automaton/qwen3,
  * test/lower/lowerNumber.examples, test/llama-cpp/nodeLlamaCpp, test/playground/analyzeOutput).
