@@ -1,8 +1,11 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { eogTable, type TokenMaskMatcher } from "./generateWithMask.js";
 import { MaskBiasCache } from "./MaskBiasCache.js";
+import { TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
 
 type BudgetedMatcher = TokenMaskMatcher & Required<Pick<TokenMaskMatcher, "fillNextTokenBitmaskWithin">>;
+
+const GUARD_CACHE = 64;
 
 /**
  * A token budget beside llama.cpp's grammar sampler, which has none: a matcher of the same grammar follows every
@@ -10,8 +13,11 @@ type BudgetedMatcher = TokenMaskMatcher & Required<Pick<TokenMaskMatcher, "fillN
  * every ordinary token the budgeted mask drops gets "never". End-of-generation tokens are left to llama.cpp's grammar,
  * which allows them exactly when the output is complete — as does the budgeted mask.
  *
- * If the matcher ever refuses a token llama.cpp's grammar allowed (the two differ on special tokens inside strings),
- * steering stops there (`abandoned`): a budget computed for another text would be wrong.
+ * The two grammars read a few tokens differently: llama.cpp takes a special token (`<|video_pad|>`, `</tool_call>`)
+ * or a token whose bytes are not UTF-8 by themselves as text inside a JSON string, toolgram allows a special token only
+ * where the grammar names it. With a `guard` (those token ids, from `guardTokens`), every step also bans the guard
+ * tokens the matcher refuses, so the two never part and the budget stays right to the end; without one, a token the
+ * matcher refuses stops steering there (`abandoned`): a budget computed for another text would be wrong.
  */
 export class BudgetSteering {
   /** Steps at which the budget narrowed llama.cpp's choices. */
@@ -20,11 +26,13 @@ export class BudgetSteering {
   private readonly bits: Uint32Array;
   private readonly none: TokenBias;
   private readonly biases: MaskBiasCache;
+  private readonly guardBiases = new Map<string, TokenBias>();
 
   private constructor(
     private readonly model: LlamaModel,
     private readonly matcher: BudgetedMatcher,
-    TokenBiasClass: typeof TokenBias,
+    private readonly TokenBiasClass: typeof TokenBias,
+    private readonly guard: readonly number[],
   ) {
     const eog = eogTable(model);
     this.bits = new Uint32Array(Math.ceil(eog.length / 32));
@@ -35,10 +43,24 @@ export class BudgetSteering {
   /** The bias for the next step (node-llama-cpp's `tokenBias` option, read before each sampling step). */
   tokenBias(tokensLeft: number): TokenBias {
     if (this.abandoned) return this.none;
-    this.bits.fill(0);
-    if (!this.matcher.fillNextTokenBitmaskWithin(this.bits, tokensLeft)) return this.none;
-    this.steps++;
-    return this.biases.biasFor(this.bits, "never");
+    const { bits } = this;
+    bits.fill(0);
+    if (this.matcher.fillNextTokenBitmaskWithin(bits, tokensLeft)) {
+      this.steps++;
+      return this.biases.biasFor(bits, "never");
+    }
+    // not tight: `bits` holds the plain mask; ban the guard tokens it refuses
+    const banned: number[] = [];
+    for (const id of this.guard) if (((bits[id >>> 5] >>> (id & 31)) & 1) === 0) banned.push(id);
+    if (banned.length === 0) return this.none;
+    const key = banned.join(",");
+    let bias = this.guardBiases.get(key);
+    if (bias === undefined) {
+      if (this.guardBiases.size >= GUARD_CACHE) this.guardBiases.clear();
+      bias = new this.TokenBiasClass(this.model.tokenizer).set(banned as Token[], "never");
+      this.guardBiases.set(key, bias);
+    }
+    return bias;
   }
 
   /** Feeds a sampled token to the matcher. */
@@ -47,8 +69,36 @@ export class BudgetSteering {
   }
 
   /** A steering for `matcher`, or undefined when it has no budgeted masks. */
-  static for(model: LlamaModel, matcher: TokenMaskMatcher | undefined, TokenBiasClass: typeof TokenBias): BudgetSteering | undefined {
+  static for(model: LlamaModel, matcher: TokenMaskMatcher | undefined, TokenBiasClass: typeof TokenBias, guard: readonly number[] = []): BudgetSteering | undefined {
     if (matcher?.fillNextTokenBitmaskWithin === undefined) return undefined;
-    return new BudgetSteering(model, matcher as BudgetedMatcher, TokenBiasClass);
+    return new BudgetSteering(model, matcher as BudgetedMatcher, TokenBiasClass, guard.filter((id) => !model.isEogToken(id as Token)));
   }
+}
+
+const guards = new WeakMap<Vocabulary, readonly number[]>();
+
+/**
+ * The token ids llama.cpp's grammar sampler may read differently from toolgram's matcher: special and added tokens
+ * (text inside a string for llama.cpp, a grammar atom for toolgram), unused ids, and ordinary tokens whose bytes are
+ * not UTF-8 on their own (llama.cpp and the matcher track a partial character each their own way).
+ */
+export function guardTokens(vocab: Vocabulary): readonly number[] {
+  let ids = guards.get(vocab);
+  if (ids !== undefined) return ids;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const out: number[] = [];
+  for (let id = 0; id < vocab.size; id++) {
+    if (vocab.kind[id] !== TOKEN_TEXT) {
+      out.push(id);
+      continue;
+    }
+    try {
+      decoder.decode(vocab.bytes.subarray(vocab.offsets[id], vocab.offsets[id + 1]));
+    } catch {
+      out.push(id);
+    }
+  }
+  ids = out;
+  guards.set(vocab, ids);
+  return ids;
 }

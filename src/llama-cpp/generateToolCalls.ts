@@ -7,6 +7,7 @@ import type { ParsedToolCall, ParseIssue } from "../parser/types.js";
 import { Vocabulary } from "../vocab/Vocabulary.js";
 import { ToolgramError } from "../errors.js";
 import type { FinishReason, GenerateOptions } from "./generationTypes.js";
+import { guardTokens } from "./BudgetSteering.js";
 import { generateWithGbnf } from "./generateWithGbnf.js";
 import { generateWithMask } from "./generateWithMask.js";
 import { modelPathOf } from "./loadNodeLlamaCpp.js";
@@ -145,8 +146,9 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
     budgetSteps = r.budgetSteps;
     result = r;
   } else if (engine === "gbnf") {
-    const budgetMatcher = closeWithinBudget ? compiled.createMatcher(options.vocab ?? (await vocabularyOf(model))) : undefined;
-    const r = await generateWithGbnf({ ...common, gbnf: compiled.toGbnf(), ...(budgetMatcher === undefined ? {} : { budgetMatcher }) });
+    const vocab = closeWithinBudget ? (options.vocab ?? (await vocabularyOf(model))) : undefined;
+    const budget = vocab === undefined ? {} : { budgetMatcher: compiled.createMatcher(vocab), budgetGuard: guardTokens(vocab) };
+    const r = await generateWithGbnf({ ...common, gbnf: compiled.toGbnf(), ...budget });
     budgetSteps = r.budgetSteps;
     budgetAbandoned = r.budgetAbandoned;
     result = r;

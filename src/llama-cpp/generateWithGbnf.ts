@@ -18,6 +18,12 @@ export interface GenerateWithGbnfOptions extends GenerateOptions {
    * special tokens inside strings), steering stops and `budgetAbandoned` says so.
    */
   readonly budgetMatcher?: TokenMaskMatcher;
+  /**
+   * Token ids the two grammars may read differently (`guardTokens(vocab)`): each step bans those the budget matcher
+   * refuses, so llama.cpp never takes one the matcher would not (a special token inside a string) and the budget holds
+   * to the end. Without it, such a token stops the steering (`budgetAbandoned`).
+   */
+  readonly budgetGuard?: readonly number[];
 }
 
 export interface GenerateWithGbnfResult extends GenerateResult {
@@ -53,7 +59,7 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
     const tokens: Token[] = [];
     const started = performance.now();
     let finishReason: GenerateResult["finishReason"] = "stop";
-    const steer = BudgetSteering.for(model, options.budgetMatcher, TokenBiasClass);
+    const steer = BudgetSteering.for(model, options.budgetMatcher, TokenBiasClass, options.budgetGuard);
     const aborted = (): boolean => options.signal?.aborted === true;
     if (maxTokens > 0 && !aborted()) {
       for await (const token of sequence.evaluate(plan.rest, {
