@@ -2,4 +2,14 @@
  * The wire formats toolgram reads, writes and compiles grammars for; each has one description in
  * `FORMAT_DESCRIPTIONS` (src/formats/descriptions.ts). A new format adds its name here and its description there.
  */
-export type FormatName = "qwen3" | "tools-array" | "llama3-json" | "mistral" | "glaive" | "pythonic" | "openai" | "mistral-v11" | "qwen3-coder";
+// one name a line: formats are added in parallel, and a line each merges cleanly
+export type FormatName =
+  | "qwen3"
+  | "tools-array"
+  | "llama3-json"
+  | "mistral"
+  | "glaive"
+  | "pythonic"
+  | "openai"
+  | "mistral-v11"
+  | "qwen3-coder";
