@@ -9,6 +9,7 @@ import { textNotOpeningCall, TRIMMED_WHITESPACE } from "./textNotOpeningCall.js"
 import { textWithout } from "./textWithout.js";
 import { UNIT_GRAMMARS } from "./units/unitGrammars.js";
 import { markerText } from "./markerText.js";
+import { wholeReply } from "../formats/wholeReply.js";
 
 export { markerText };
 
@@ -25,8 +26,10 @@ export { markerText };
  * - `grouping: "block"`: the rule `tool-call` is one whole block (markers included), repeated with the separator.
  *   `grouping: "list"` (tools-array, mistral, pythonic): one block of 1..maxCalls units, `tool-call` being one unit;
  *   no calls is no block.
+ * - A `section` wraps all blocks (`section.open + blocks + section.close`); free text never contains its opening marker
+ *   nor a block's (the parser opens a section or a block there), and no calls is no section.
  * - Markers listed in the description's `specialTokens` are token nodes; the rest is plain text.
- * Nothing follows the last call.
+ * Nothing follows the last call (or the section's closing marker).
  */
 export function describedEnvelope(d: FormatDescription): Envelope {
   const unitGrammar = UNIT_GRAMMARS[d.unit.kind];
@@ -48,7 +51,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       const limit = Math.min(policy.maxCalls ?? Infinity, d.maxCalls);
       const maxCalls = Number.isFinite(limit) ? limit : null;
       const callsPossible = maxCalls !== 0 && input.tools.length > 0;
-      if (d.open === null && policy.freeText && policy.minCalls > 0 && callsPossible) {
+      if (wholeReply(d) && policy.freeText && policy.minCalls > 0 && callsPossible) {
         throw new ToolgramError("INVALID_OPTION", `format ${d.name}: the call is the whole reply, so there is no free text before a required call; drop freeText: true or use toolChoice "auto"`);
       }
       const text = policy.freeText ? input.addRule("free-text", freeText(d, unitGrammar.firstCharacter, input.reasoning ?? null)) : lit("");
@@ -60,6 +63,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       if (d.grouping === "block") {
         const block = input.addRule("tool-call", seq(marker(d.open), lit(d.afterOpen), units, lit(d.beforeClose), marker(d.close)));
         calls = seq(block, more(lit(d.blockSeparator), block));
+        if (d.section !== undefined) calls = seq(markerText(d.section.open, d.specialTokens), calls, markerText(d.section.close, d.specialTokens));
       } else {
         const unit = input.addRule("tool-call", units);
         // a JSON list is spelled in the arguments' JSON style; other lists canonically
@@ -67,7 +71,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
         const [open, sep, close] = json ? [input.style.arrayOpen, input.style.itemSeparator, input.style.arrayClose] : [lit("["), lit(", "), lit("]")];
         calls = seq(marker(d.open), lit(d.afterOpen), open, unit, more(sep, unit), close, lit(d.beforeClose), marker(d.close));
       }
-      if (d.open === null) return policy.minCalls === 0 ? alt(text, calls) : calls;
+      if (wholeReply(d)) return policy.minCalls === 0 ? alt(text, calls) : calls;
       return seq(text, policy.minCalls === 0 ? opt(calls) : calls);
   }
 }
@@ -77,6 +81,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
  * parser reads a turn starting so as reasoning), so those texts are built as one constrained-text automaton.
  */
 function freeText(d: FormatDescription, firstCharacter: string | undefined, r: ResolvedReasoning | null): GExpr {
+  if (d.section !== undefined) return constrainedText({ avoid: callOpeners(d), notStartingWith: r === null || r.mode === "required" ? [] : [r.open] });
   if (r === null || r.mode === "required") return d.open === null ? textNotOpeningCall(d, firstCharacter) : textWithout(d.open);
   if (d.open !== null) return constrainedText({ avoid: [d.open], notStartingWith: [r.open] });
   const bracket = d.grouping === "list" ? "[" : firstCharacter;
@@ -94,9 +99,14 @@ function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: 
   const r = input.reasoning ?? null;
   if (r === null) return body;
   const spelled = (text: string): GExpr => markerText(text, d.specialTokens);
-  const reasoningText = constrainedText({ avoid: d.open === null ? [] : [d.open], before: r.close });
+  const reasoningText = constrainedText({ avoid: callOpeners(d), before: r.close });
   const block = input.addRule("reasoning", seq(spelled(r.open), reasoningText, spelled(r.close)));
   if (r.mode === "required") return seq(block, body);
   const t = input.addRule("turn", body);
   return alt(seq(block, t), t);
+}
+
+/** The markers that open calls in text: the section's opening marker (if any) and the block's. */
+function callOpeners(d: FormatDescription): string[] {
+  return [d.section?.open, d.open].filter((m): m is string => m !== null && m !== undefined && m !== "");
 }

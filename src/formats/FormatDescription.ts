@@ -9,12 +9,16 @@ import type { FormatName } from "./FormatName.js";
  * - `grouping: "block"`: for each call, `open + afterOpen + unit(c) + beforeClose + close`, blocks joined by
  *   `blockSeparator`.
  * - `grouping: "list"`: `open + afterOpen + "[" + unit(c1) + ", " + … + "]" + beforeClose + close` (one block).
+ * - With a `section` (`grouping: "block"` only): `section.open + blocks + section.close`, the blocks as above (DeepSeek's
+ *   `<｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>`, Kimi K2's `<|tool_calls_section_begin|>…`, MiniMax-M1's
+ *   `<tool_calls>\n…\n</tool_calls>`); one section holds every call, no calls is no section.
  * A missing marker (`null`) is the empty string. A grammar for the format emits exactly this text around the
  * per-tool argument grammars, after optional free text that never contains `open`; strict parsing accepts exactly
  * this text; `renderToolCalls` writes it.
  *
  * Extension points (a new model family is one more description, plus at most one small module per new unit kind):
- * - markers, padding and separators: `open`, `close`, `afterOpen`, `beforeClose`, `blockSeparator`, `startPrefixes`;
+ * - markers, padding and separators: `open`, `close`, `afterOpen`, `beforeClose`, `blockSeparator`, `startPrefixes`,
+ *   and the `section` around all blocks;
  * - which markers are single special tokens of the family's vocabulary: `specialTokens`;
  * - the call unit: `unit`, one of the kinds of CallUnitDescription. A new kind (Qwen3-Coder's XML parameters,
  *   GLM's `<arg_key>`/`<arg_value>`, Mistral v11's `NAME[ARGS]{…}`) adds a member to that union, a reader/writer in
@@ -50,6 +54,11 @@ export interface FormatDescription {
   readonly beforeClose: string;
   /** Canonical text between consecutive blocks (`grouping: "block"` only). */
   readonly blockSeparator: string;
+  /**
+   * The section that holds every call block of a turn (`grouping: "block"` only), or absent when blocks stand alone.
+   * Free text comes before the section and never contains its opening marker (nor a block's); nothing follows it.
+   */
+  readonly section?: SectionDescription;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */
   readonly unit: CallUnitDescription;
   /** How many calls the canonical form may hold (1 for Llama 3's single JSON object). */
@@ -61,6 +70,16 @@ export interface FormatDescription {
    * not a call). Markers of `specialTokens` inside these texts are token nodes in grammars.
    */
   readonly reasoning: ReasoningDescription | null;
+}
+
+/**
+ * The markers around all of a turn's call blocks. Text between `open` and the first block, and between the last block
+ * and `close`, is canonically empty (put padding into the markers: MiniMax-M1's `"<tool_calls>\n"`); special tokens
+ * of the description inside them are token nodes in grammars.
+ */
+export interface SectionDescription {
+  readonly open: string;
+  readonly close: string;
 }
 
 /** The markers of a reasoning block and whether compiled grammars and the parser expect one by default. */
@@ -136,6 +155,12 @@ export interface NamedJsonUnit {
   readonly nameClose: string;
   /** Canonical text after the arguments, before the block's `close` (usually ""). */
   readonly argumentsClose: string;
+  /**
+   * Kimi K2: the name is written `namePrefix + NAME + indexSeparator + INDEX` (`functions.get_weather:0`), INDEX
+   * counting the turn's calls from 0; that whole text is the call's id (a call's own id of that shape is written
+   * as given). Grammars allow any index of up to 6 digits without leading zeros.
+   */
+  readonly callIndex?: { readonly namePrefix: string; readonly indexSeparator: string };
 }
 
 /**

@@ -12,4 +12,8 @@ export type FormatName =
   | "pythonic"
   | "openai"
   | "mistral-v11"
-  | "qwen3-coder";
+  | "qwen3-coder"
+  | "deepseek-v3"
+  | "deepseek-v3.1"
+  | "kimi-k2"
+  | "minimax-m1";

@@ -1,5 +1,6 @@
 import type { FormatDescription, JsonObjectUnit } from "./FormatDescription.js";
 import type { FormatName } from "./FormatName.js";
+import { deepseekV3, deepseekV31, kimiK2, minimaxM1 } from "./families/sections.js";
 
 const plain = {
   aliases: [] as readonly string[],
@@ -189,6 +190,10 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   openai,
   "qwen3-coder": qwen3Coder,
   "mistral-v11": mistralV11,
+  "deepseek-v3": deepseekV3,
+  "deepseek-v3.1": deepseekV31,
+  "kimi-k2": kimiK2,
+  "minimax-m1": minimaxM1,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

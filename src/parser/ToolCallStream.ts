@@ -17,6 +17,7 @@ import type { ParseOptions, ParseResult, StreamEvent, ToolCallConstraint, ToolCa
 import { resolveReasoning } from "../formats/resolveReasoning.js";
 import { ReasoningSplitter } from "./reasoning/ReasoningSplitter.js";
 import { withReasoning } from "./reasoning/withReasoning.js";
+import { wholeReply } from "../formats/wholeReply.js";
 
 /** Strict mode compares the text between blocks with the separator; longer text is not kept. */
 const MAX_SEPARATOR_CAPTURE = 64;
@@ -60,6 +61,11 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   /** An undecided code block (held back from `at`), searched up to `searched` (absolute offsets). */
   private fenceResume: { at: number; searched: number } | null = null;
   private result: ParseResult<T> | undefined;
+  /** Formats with a section around the calls: inside one now, how many were opened, blocks in the current one. */
+  private inSection = false;
+  private sections = 0;
+  private sectionBlocks = 0;
+  private sectionAt = 0;
   /** Splits the reasoning block off the turn's start (null when the options ask for none). */
   private readonly reasoning: ReasoningSplitter | null;
 
@@ -77,7 +83,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
     const grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.out = new CallCollector<T>(mode, validators, grammarCheck);
-    this.state = d.open === null ? "start" : "text";
+    this.state = wholeReply(d) ? "start" : "text";
     this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
     const reasoning = resolveReasoning(d, options);
     this.reasoning = reasoning === null ? null : new ReasoningSplitter(reasoning, d);
@@ -101,6 +107,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== "") {
       this.out.issue("TEXT_AFTER_CALLS", ISSUE_CODES.TEXT_AFTER_CALLS, [this.prevBlockEnd, this.pos]);
     }
+    if (this.inSection) this.out.issue("UNCLOSED_SECTION", ISSUE_CODES.UNCLOSED_SECTION, [this.sectionAt, this.pos]);
     return this.out.take();
   }
 
@@ -131,7 +138,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     if (s === "") return;
     this.contentParts.push(s);
     this.out.text(s);
-    if (this.blocksSeen > 0 && this.sepText.length <= MAX_SEPARATOR_CAPTURE) this.sepText += s.slice(0, MAX_SEPARATOR_CAPTURE + 1);
+    if ((this.blocksSeen > 0 || this.inSection) && this.sepText.length <= MAX_SEPARATOR_CAPTURE) this.sepText += s.slice(0, MAX_SEPARATOR_CAPTURE + 1);
   }
 
   private run(final: boolean): void {
@@ -197,7 +204,25 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const open = this.state === "text" ? this.d.open : null;
     let p = open === null ? -1 : s.indexOf(open, i);
     let opener = open;
-    const bare = this.state === "text" ? this.bareStart : null;
+    // a section's blocks without an opening marker (MiniMax-M1's JSON lines) open at their value's `{`
+    const bare = this.state !== "text" ? null : this.inSection && open === null ? "{" : this.bareStart;
+    const section = this.state === "text" ? this.d.section : undefined;
+    if (section !== undefined) {
+      // the section's markers come before the text's other readings: a block or a code block after them waits
+      const marker = this.inSection ? section.close : section.open;
+      const m = s.indexOf(marker, i);
+      const firstOther = Math.min(...[p, bare === null ? -1 : s.indexOf(bare, i), this.out.hasTools ? s.indexOf(FENCE, i) : -1].map((x) => (x < 0 ? Infinity : x)));
+      if (m >= 0 && m < firstOther) {
+        this.text(s.slice(i, m));
+        this.sectionMarker(this.pos + m, marker);
+        return { i: m + marker.length, stop: false };
+      }
+      if (m < 0 && firstOther === Infinity) {
+        const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
+        this.text(s.slice(i, s.length - hold));
+        return { i: s.length - hold, stop: true };
+      }
+    }
     if (bare !== null) {
       // searched only up to the opening marker too; a block it opens has no opener
       const q = (p < 0 ? s.slice(i) : s.slice(i, p)).indexOf(bare);
@@ -234,7 +259,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   }
 
   private beginBlock(start: number, opener: string): void {
-    if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== this.d.blockSeparator) {
+    if (this.d.section !== undefined) this.sectionBlock(start);
+    else if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== this.d.blockSeparator) {
       this.out.issue("NONCANONICAL_SEPARATOR", `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`, [this.prevBlockEnd, start]);
     }
     this.scanner = new BlockScanner(this.d, start, opener, this.out);
@@ -262,8 +288,41 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.blocksSeen++;
     this.sepText = "";
     this.prevBlockEnd = block.start + block.text.length;
-    this.state = this.d.open === null ? "tail" : "text";
+    this.state = wholeReply(this.d) ? "tail" : "text";
+    if (this.inSection) this.sectionBlocks++;
     return rest;
+  }
+
+  /**
+   * A section's opening or closing marker in the text (consumed: neither content nor a call). Strict mode: the
+   * canonical reply has one section, nothing between its opening marker and its first block, nor between its last
+   * block and its closing marker, and at least one block.
+   */
+  private sectionMarker(at: number, marker: string): void {
+    const strict = this.out.mode === "strict";
+    const span: [number, number] = [at, at + marker.length];
+    if (!this.inSection) {
+      if (strict && (this.sections > 0 || this.blocksSeen > 0)) this.out.issue("SECTION_LAYOUT", "a second section of calls", span);
+      this.inSection = true;
+      this.sections++;
+      this.sectionBlocks = 0;
+      this.sectionAt = at;
+    } else {
+      if (strict && this.sectionBlocks === 0) this.out.issue("SECTION_LAYOUT", "a section without calls", [this.sectionAt, span[1]]);
+      else if (strict && this.sepText !== "") this.out.issue("SECTION_LAYOUT", "text between the last call block and the section's closing marker", [this.prevBlockEnd, at]);
+      this.inSection = false;
+    }
+    this.sepText = "";
+  }
+
+  /** Strict mode: a block of a format with a section sits inside it, after the canonical separator. */
+  private sectionBlock(start: number): void {
+    if (this.out.mode !== "strict") return;
+    if (!this.inSection) this.out.issue("SECTION_LAYOUT", "a call block outside the section of calls", [start, start]);
+    else if (this.sectionBlocks === 0 && this.sepText !== "") this.out.issue("SECTION_LAYOUT", "text between the section's opening marker and its first call block", [this.sectionAt, start]);
+    else if (this.sectionBlocks > 0 && this.sepText !== this.d.blockSeparator) {
+      this.out.issue("NONCANONICAL_SEPARATOR", `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`, [this.prevBlockEnd, start]);
+    }
   }
 }
 

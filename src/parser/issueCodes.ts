@@ -32,6 +32,7 @@ export const ISSUE_CODES = {
   UNCLOSED_PARAMETER: "a tagged parameter without its closing marker (its value runs to the call's end)",
   MISSING_CALL_CLOSE: "the call's closing marker (e.g. </function>) is missing",
   RAW_VALUE_HOLDS_MARKER: "a raw parameter value contains the parameter's closing marker",
+  UNCLOSED_SECTION: "the section holding the calls (e.g. <｜tool▁calls▁begin｜>) has no closing marker",
   // dropped: the call is lost
   INVALID_JSON: "the call's JSON cannot be read",
   TRUNCATED: "output ended inside a call whose JSON is incomplete",
@@ -43,6 +44,7 @@ export const ISSUE_CODES = {
   // strict-mode layout
   NONCANONICAL_SEPARATOR: "strict mode: text between call blocks other than the canonical separator",
   TEXT_AFTER_CALLS: "strict mode: text after the last call block (the canonical reply ends with its last call)",
+  SECTION_LAYOUT: "strict mode: the section around the calls is missing, repeated, empty or holds text besides the blocks and their separators",
   // reasoning (the calls are unaffected)
   REASONING_MISSING: "the turn does not start with the reasoning block the options require (read as a turn without one)",
   REASONING_UNCLOSED: "the reasoning block is not closed (everything after its opening is reasoning)",

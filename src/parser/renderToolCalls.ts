@@ -3,6 +3,8 @@ import type { JsonObject } from "../json.js";
 import { describeFormat, type FormatOption } from "../formats/describeFormat.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
 import { renderCallUnit, type UnitCall } from "./units/callUnit.js";
+import { wholeReply } from "../formats/wholeReply.js";
+import { indexedCallId } from "../formats/indexedCallId.js";
 
 /** A call to render: a name, its arguments and, for formats that carry one, an id. */
 export interface CallToRender {
@@ -46,7 +48,7 @@ function renderReasoning(d: FormatDescription, turn: RenderTurnOptions): string 
 function renderCalls(calls: readonly CallToRender[], d: FormatDescription, content: string | undefined): string {
   // no calls is no list, as in compiled grammars (an empty list is kept only for a bare call list, the old output)
   if (calls.length === 0 && (content !== undefined || d.grouping === "block")) return "";
-  if (d.open === null && calls.length > 0 && content !== undefined && content !== "") {
+  if (wholeReply(d) && calls.length > 0 && content !== undefined && content !== "") {
     throw new ToolgramError("INVALID_INPUT", `format ${d.name}: the call is the whole reply, so there is no text before it`);
   }
   if (calls.length > d.maxCalls) {
@@ -55,6 +57,8 @@ function renderCalls(calls: readonly CallToRender[], d: FormatDescription, conte
   const units = calls.map((c, i) => {
     const unit: UnitCall = { name: c.name, arguments: c.arguments };
     if (c.id !== undefined) unit.id = c.id;
+    // Kimi K2's `functions.NAME:IDX` ids count the turn's calls
+    if (d.unit.kind === "named-json" && d.unit.callIndex !== undefined) unit.id = indexedCallId(d.unit, c.name, c.id, i);
     try {
       return renderCallUnit(unit, d);
     } catch (e) {
@@ -69,7 +73,11 @@ function renderCalls(calls: readonly CallToRender[], d: FormatDescription, conte
  * Strict parsing compares a list block with this layout around the units as written.
  */
 export function joinCallUnits(units: readonly string[], d: FormatDescription): string {
-  if (d.grouping === "block") return units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
+  if (d.grouping === "block") {
+    const blocks = units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
+    // no calls is no section
+    return d.section === undefined || units.length === 0 ? blocks : d.section.open + blocks + d.section.close;
+  }
   // a list without an opening marker is the whole reply: no calls, no list
   if (units.length === 0 && d.open === null) return "";
   return (d.open ?? "") + d.afterOpen + "[" + units.join(", ") + "]" + d.beforeClose + (d.close ?? "");

@@ -91,11 +91,13 @@ export class ReasoningSplitter {
 
   private finish(reasoning: string): void {
     this.reasoning = reasoning;
-    const marker = this.d.open;
-    if (marker === null || marker === "") return;
     const base = this.r.open.length;
-    for (let at = reasoning.indexOf(marker); at >= 0; at = reasoning.indexOf(marker, at + marker.length)) {
-      this.issue("CALL_IN_REASONING", [base + at, base + at + marker.length]);
+    // the markers that open calls: a section's (DeepSeek's `<｜tool▁calls▁begin｜>`) and a block's
+    for (const marker of [this.d.section?.open ?? null, this.d.open]) {
+      if (marker === null || marker === "") continue;
+      for (let at = reasoning.indexOf(marker); at >= 0; at = reasoning.indexOf(marker, at + marker.length)) {
+        this.issue("CALL_IN_REASONING", [base + at, base + at + marker.length]);
+      }
     }
   }
 

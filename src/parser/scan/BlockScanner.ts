@@ -128,6 +128,17 @@ export class BlockScanner {
           return { i, needMore: false, end: "interrupted" };
         }
       }
+      // the section's closing marker ends a block left unclosed (the stream reads the marker)
+      const sectionClose = d.section?.close;
+      if (sectionClose !== undefined && c === sectionClose[0]) {
+        const m = matchAt(s, i, sectionClose, final);
+        if (m === "need") return this.pause(i);
+        if (m === "yes") {
+          this.endArgs(i);
+          this.save(i);
+          return { i, needMore: false, end: "interrupted" };
+        }
+      }
       // tagged parameters: raw values hold any character, so only the markers above count
       if (xml) continue;
       if (this.prefix !== null) {

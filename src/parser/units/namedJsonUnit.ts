@@ -1,6 +1,7 @@
 import { canonicalJson, isJsonObject } from "../../json.js";
 import type { FormatDescription, NamedJsonUnit } from "../../formats/FormatDescription.js";
 import { checkName } from "../../formats/namedJsonName.js";
+import { indexedCallId, isCanonicalIndex, readIndexedCallId } from "../../formats/indexedCallId.js";
 import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { closeOpenBrackets } from "./closeOpenBrackets.js";
 import { isCompactJson } from "./isCompactJson.js";
@@ -11,7 +12,9 @@ export const namedJsonUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = namedUnit(d);
     checkName(call.name, d);
-    return call.name + u.nameClose + canonicalJson(call.arguments) + u.argumentsClose;
+    // a call index (Kimi K2): renderToolCalls gives each call the id of its position unless it has one of the shape
+    const head = u.callIndex === undefined ? call.name : indexedCallId(u, call.name, call.id, 0);
+    return head + u.nameClose + canonicalJson(call.arguments) + u.argumentsClose;
   },
 
   read(text: string, d: FormatDescription, whole: boolean): UnitResult {
@@ -35,9 +38,18 @@ export const namedJsonUnit: UnitCodec = {
       argsAt = brace;
       if (u.nameClose !== "" || body.slice(m[0].length, brace) !== "") repairs.push({ code: "NAME_SEPARATOR", at: m[0].length });
     }
-    const trimmedName = name.trim();
+    let trimmedName = name.trim();
     if (trimmedName === "") return { ok: false, code: "MISSING_NAME", message: "the call has no tool name" };
     if (trimmedName !== name) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
+    let id: string | undefined;
+    if (u.callIndex !== undefined) {
+      // `functions.NAME:IDX`: the whole head is the call's id; a head without that shape is read as the name
+      const indexed = readIndexedCallId(u, trimmedName);
+      if (indexed !== null) {
+        id = trimmedName;
+        trimmedName = indexed.name;
+      } else repairs.push({ code: "NAME_SEPARATOR", at: 0 });
+    }
     let r = parseLenientJson(body, argsAt);
     if (!r.ok && r.code === "TRUNCATED" && whole) {
       const closers = closeOpenBrackets(body.slice(argsAt));
@@ -55,14 +67,22 @@ export const namedJsonUnit: UnitCodec = {
       if (rest.trim() === u.argumentsClose.trim()) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: r.end });
       else repairs.push({ code: /^[\s}\]]*$/.test(rest) ? "EXTRA_CLOSING_BRACKETS" : "TRAILING_TEXT_IN_BLOCK", at: r.end });
     }
-    return { ok: true, call: { name: trimmedName, arguments: r.value }, repairs: dedupe(repairs) };
+    const call: UnitCall = { name: trimmedName, arguments: r.value };
+    if (id !== undefined) call.id = id;
+    return { ok: true, call, repairs: dedupe(repairs) };
   },
 
   /** The canonical text, except for the arguments' number spellings (as for JSON call objects). */
   isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
     const u = namedUnit(d);
     const pad = d.grouping === "block" ? [d.afterOpen, d.beforeClose] : ["", ""];
-    const prefix = pad[0] + call.name + u.nameClose;
+    let head = call.name;
+    if (u.callIndex !== undefined) {
+      const indexed = call.id === undefined ? null : readIndexedCallId(u, call.id);
+      if (indexed === null || indexed.name !== call.name || !isCanonicalIndex(indexed.index)) return false;
+      head = call.id as string;
+    }
+    const prefix = pad[0] + head + u.nameClose;
     const suffix = u.argumentsClose + pad[1];
     if (text.length < prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) return false;
     const args = text.slice(prefix.length, text.length - suffix.length);
