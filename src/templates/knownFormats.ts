@@ -32,6 +32,7 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "minimax",
+    exact: (l) => l.sectionEnd === "\n</tool_calls>" && l.separator === "",
     aliases: ["minimax_m1"],
     families: "MiniMax-M1",
     matches: (l) => l.sectionStart === "<tool_calls>" && l.skeleton === '\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',
@@ -83,12 +84,14 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "deepseek_v3",
+    exact: (l) => l.sectionEnd === "<｜tool▁calls▁end｜>" && l.separator === "\n",
     aliases: ["deepseek_r1"],
     families: "DeepSeek V3 / R1 and its distills",
     matches: (l) => l.sectionStart === "<｜tool▁calls▁begin｜>" && l.skeleton === "<｜tool▁call▁begin｜>function<｜tool▁sep｜>⟨NAME⟩\n```json\n⟨ARGS⟩\n```<｜tool▁call▁end｜>",
   },
   {
     name: "deepseek_v31",
+    exact: (l) => l.sectionEnd === "<｜tool▁calls▁end｜>" && l.separator === "",
     aliases: [],
     families: "DeepSeek V3.1",
     matches: (l) => l.sectionStart === "<｜tool▁calls▁begin｜>" && l.skeleton === "<｜tool▁call▁begin｜>⟨NAME⟩<｜tool▁sep｜>⟨ARGS⟩<｜tool▁call▁end｜>",
@@ -107,6 +110,7 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "kimi_k2",
+    exact: (l) => l.sectionEnd === "<|tool_calls_section_end|>" && l.separator === "",
     aliases: [],
     families: "Kimi K2",
     matches: (l) => l.sectionStart === "<|tool_calls_section_begin|>" && l.skeleton.startsWith("<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩"),

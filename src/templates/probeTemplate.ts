@@ -141,7 +141,15 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
     throw new ToolgramError("UNRECOGNIZED_TEMPLATE", "the chat template does not show an assistant message's content");
   }
   const turnEnd = content.text.slice(at + PROBE.content.length);
-  const withEnd = (p: ProbedTurn): ProbedTurn => ({ ...p, body: turnEnd !== "" && p.text.endsWith(turnEnd) ? p.text.slice(0, p.text.length - turnEnd.length) : p.text });
+  // A turn ends at the end-of-turn marker: a template may write more after it in a turn with calls (DeepSeek R1's
+  // original template appends `<｜Assistant｜>` after `<｜end▁of▁sentence｜>`), which the model never generates.
+  const bodyOf = (text: string): string => {
+    if (turnEnd === "") return text;
+    const body = text.endsWith(turnEnd) ? text.slice(0, text.length - turnEnd.length) : text;
+    const k = turnEnd.trim() === "" ? -1 : body.indexOf(turnEnd);
+    return k < 0 ? body : body.slice(0, k);
+  };
+  const withEnd = (p: ProbedTurn): ProbedTurn => ({ ...p, body: bodyOf(p.text) });
 
   const probe: TemplateProbe = {
     renders: true,

@@ -75,6 +75,7 @@ export class ChatTemplate {
     if (input.tools !== undefined) context.tools = input.tools;
     try {
       // Template.render would declare its own clock-reading strftime_now first; build the environment here instead
+      installListMethods();
       const env = new Environment();
       for (const [name, value] of Object.entries({ ...GLOBALS, ...context })) env.set(name, value);
       const result = new Interpreter(env).run(this.template.parsed);
@@ -83,6 +84,44 @@ export class ChatTemplate {
       throw new ToolgramError("TEMPLATE_RENDER", `the chat template fails to render: ${errorMessage(e)}`, "", { cause: e });
     }
   }
+}
+
+/**
+ * Python's list `append` and `pop` (Kimi K2's templates queue call ids with them), which @huggingface/jinja's arrays
+ * lack: without them those templates fail with "Cannot call something that is not a function". The library does not
+ * export its value classes, so they are taken from values it converts; the arrays' `builtins` getter then also
+ * offers the two methods (and `length` stays current after them). Installed once, on first use.
+ */
+let listMethodsInstalled = false;
+function installListMethods(): void {
+  if (listMethodsInstalled) return;
+  listMethodsInstalled = true;
+  const env = new Environment();
+  const sample = (name: string, value: unknown) => env.set(name, value) as { value: unknown; constructor: new (value: unknown) => { value: unknown } };
+  const ArrayValue = sample("a", []).constructor;
+  const IntegerValue = sample("i", 0).constructor;
+  const FunctionValue = sample("f", () => null).constructor;
+  const NullValue = sample("n", null).constructor;
+  const proto = ArrayValue.prototype as { builtins: Map<string, unknown> };
+  const original = Object.getOwnPropertyDescriptor(proto, "builtins");
+  Object.defineProperty(proto, "builtins", {
+    configurable: true,
+    get(this: { value: { value: unknown }[] }) {
+      const own = (original?.get?.call(this) as Map<string, unknown> | undefined) ?? new Map<string, unknown>();
+      const items = this.value;
+      const methods = new Map<string, unknown>(own);
+      methods.set("length", new IntegerValue(items.length));
+      methods.set("append", new FunctionValue((args: { value: unknown }[]) => (items.push(args[0]), new NullValue(null))));
+      methods.set("pop", new FunctionValue((args: { value: unknown }[]) => {
+        if (items.length === 0) throw new Error("pop from empty list");
+        const at = args.length > 0 ? Number(args[0].value) : items.length - 1;
+        const [item] = items.splice(at < 0 ? items.length + at : at, 1);
+        if (item === undefined) throw new Error("pop index out of range");
+        return item;
+      }));
+      return methods;
+    },
+  });
 }
 
 /** The globals @huggingface/jinja's Template.render declares (strftime_now aside: it is set per render). */

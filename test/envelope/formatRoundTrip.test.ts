@@ -213,10 +213,14 @@ function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
         ...(withId && id !== undefined ? { id } : {}),
       })),
   );
-  return fc.array(call, {
+  const calls = fc.array(call, {
     minLength: 1,
     maxLength: Math.min(3, FORMAT_DESCRIPTIONS[format].maxCalls),
   });
+  // Kimi K2's ids are the calls' heads (`functions.NAME:IDX`), counted through the turn: what parsing reads back
+  const u = FORMAT_DESCRIPTIONS[format].unit;
+  const indexed = u.kind === "named-json" ? u.callIndex : undefined;
+  return indexed === undefined ? calls : calls.map((cs) => cs.map((c, i) => ({ ...c, id: `${indexed.namePrefix}${c.name}${indexed.indexSeparator}${i}` })));
 }
 
 describe("render → accepts → strict parse → the same calls", () => {

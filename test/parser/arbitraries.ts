@@ -64,12 +64,16 @@ function writableTagged(format: FormatName, c: CallToRender): boolean {
 }
 
 export function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
-  return fc.array(callArb(format), { minLength: 1, maxLength: FORMAT_DESCRIPTIONS[format].maxCalls === 1 ? 1 : 3 });
+  const u = FORMAT_DESCRIPTIONS[format].unit;
+  const calls = fc.array(callArb(format), { minLength: 1, maxLength: FORMAT_DESCRIPTIONS[format].maxCalls === 1 ? 1 : 3 });
+  // Kimi K2's ids are the calls' heads (`functions.NAME:IDX`), counted through the turn: what parsing reads back
+  const indexed = u.kind === "named-json" ? u.callIndex : undefined;
+  return indexed === undefined ? calls : calls.map((cs) => cs.map((c, i) => ({ ...c, id: `${indexed.namePrefix}${c.name}${indexed.indexSeparator}${i}` })));
 }
 
 /** A realistic reply: text, then the rendered calls (start-anchored formats: the calls alone). */
 export function replyArb(format: FormatName): fc.Arbitrary<string> {
-  const anchored = FORMAT_DESCRIPTIONS[format].open === null;
+  const anchored = FORMAT_DESCRIPTIONS[format].open === null && FORMAT_DESCRIPTIONS[format].section === undefined;
   return fc.tuple(anchored ? fc.constant("") : trickyString, callsArb(format), fc.boolean()).map(([pre, calls, sep]) =>
     (pre ? pre + (sep ? "\n" : "") : "") + renderToolCalls(calls, format),
   );

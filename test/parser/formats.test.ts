@@ -42,6 +42,11 @@ describe("canonical renderings", () => {
     openai: ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris", "n": 1}<|call|>',
     "qwen3-coder": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>",
     "mistral-v11": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "n": 1}',
+    "deepseek-v3": '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris", "n": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    "deepseek-v3.1": '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris", "n": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    // the call's own id is not of Kimi's `functions.NAME:IDX` shape: the head counts the call's position
+    "kimi-k2": '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris", "n": 1}<|tool_call_end|><|tool_calls_section_end|>',
+    "minimax-m1": '<tool_calls>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_calls>',
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));

@@ -44,8 +44,8 @@ export const deepseekV3: FormatDescription = {
 
 /**
  * DeepSeek V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>`,
- * blocks written one after another. Its template closes the reasoning with a bare `</think>` (the generation prompt
- * opens `<think>` in thinking mode and writes `</think>` itself otherwise).
+ * blocks written one after another. In thinking mode the generation prompt opens `<think>` and the model closes it
+ * with a bare `</think>` before its reply (the non-thinking prompt writes `</think>` itself).
  */
 export const deepseekV31: FormatDescription = {
   ...plain,
@@ -58,7 +58,7 @@ export const deepseekV31: FormatDescription = {
   close: "<｜tool▁call▁end｜>",
   specialTokens: DEEPSEEK_TOKENS,
   unit: { kind: "named-json", nameClose: "<｜tool▁sep｜>", argumentsClose: "" },
-  reasoning: { open: "", close: "</think>", defaultMode: "none" },
+  reasoning: { open: "<think>", close: "</think>", defaultMode: "none" },
 };
 
 /**
