@@ -16,4 +16,6 @@ export type FormatName =
   | "deepseek-v3"
   | "deepseek-v3.1"
   | "kimi-k2"
-  | "minimax-m1";
+  | "minimax-m1"
+  | "glm-4.5"
+  | "glm-4.7";

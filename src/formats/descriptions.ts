@@ -1,6 +1,7 @@
 import type { FormatDescription, JsonObjectUnit } from "./FormatDescription.js";
 import type { FormatName } from "./FormatName.js";
 import { deepseekV3, deepseekV31, kimiK2, minimaxM1 } from "./families/sections.js";
+import { glm45, glm47 } from "./families/glm.js";
 
 const plain = {
   aliases: [] as readonly string[],
@@ -194,6 +195,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "deepseek-v3.1": deepseekV31,
   "kimi-k2": kimiK2,
   "minimax-m1": minimaxM1,
+  "glm-4.5": glm45,
+  "glm-4.7": glm47,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -147,7 +147,8 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
     if (turnEnd === "") return text;
     const body = text.endsWith(turnEnd) ? text.slice(0, text.length - turnEnd.length) : text;
     const k = turnEnd.trim() === "" ? -1 : body.indexOf(turnEnd);
-    return k < 0 ? body : body.slice(0, k);
+    // only a tail without calls is cut (GigaChat 3 puts its calls in a turn of their own after the marker)
+    return k < 0 || PROBE.functions.some((f) => body.includes(f, k)) ? body : body.slice(0, k);
   };
   const withEnd = (p: ProbedTurn): ProbedTurn => ({ ...p, body: bodyOf(p.text) });
 

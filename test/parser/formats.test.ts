@@ -47,6 +47,8 @@ describe("canonical renderings", () => {
     // the call's own id is not of Kimi's `functions.NAME:IDX` shape: the head counts the call's position
     "kimi-k2": '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris", "n": 1}<|tool_call_end|><|tool_calls_section_end|>',
     "minimax-m1": '<tool_calls>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_calls>',
+    "glm-4.5": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+    "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));

@@ -196,7 +196,7 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
   it("infers DeepSeek V3.1's forced-open <think> from its generation prompts", ({ skip }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("deepseek-ai-DeepSeek-V3.1.jinja"));
-    expect([f.format, f.reasoning]).toEqual(["deepseek_v31", "required"]);
+    expect([f.format, f.reasoning]).toEqual(["deepseek-v3.1", "required"]);
     expect(f.reasoningMarkers).toMatchObject({ end: "</think>", inferred: true });
     expect(f.markers.sectionStart).toBe("<｜tool▁calls▁begin｜>");
   });
@@ -218,7 +218,7 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
   it("reads Kimi K2's per-call counter", ({ skip }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("moonshotai-Kimi-K2.jinja"));
-    expect(f.format).toBe("kimi_k2");
+    expect(f.format).toBe("kimi-k2");
     expect(f.markers.skeleton).toBe("<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩<|tool_call_end|>");
   });
 });
