@@ -1,7 +1,7 @@
 import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
 import type { GExpr } from "../grammar/Grammar.js";
-import { alt, lit, opt, rep, seq, token } from "../grammar/build.js";
+import { alt, lit, opt, rep, seq } from "../grammar/build.js";
 import type { Envelope, EnvelopeGrammarInput } from "./Envelope.js";
 import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
 import { constrainedText } from "./constrainedText.js";
@@ -33,7 +33,9 @@ export { markerText };
  */
 export function describedEnvelope(d: FormatDescription): Envelope {
   const unitGrammar = UNIT_GRAMMARS[d.unit.kind];
-  const marker = (m: string | null): GExpr => (m === null ? lit("") : d.specialTokens.includes(m) ? token(m) : lit(m));
+  // a marker made of special tokens and text (DeepSeek's `<｜tool▁call▁begin｜>function<｜tool▁sep｜>`) has its tokens as
+  // token nodes
+  const marker = (m: string | null): GExpr => (m === null ? lit("") : markerText(m, d.specialTokens));
   const argumentSpelling = unitGrammar.argumentSpelling(d);
   return {
     format: d.name,

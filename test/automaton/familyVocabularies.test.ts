@@ -4,7 +4,7 @@ import { Tokenizer } from "@huggingface/tokenizers";
 import { describe, expect, it } from "vitest";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
-import { FORMAT_NAMES } from "../../src/formats/index.js";
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES, type FormatName } from "../../src/formats/index.js";
 import { createAcceptor } from "../../src/grammar/accepts.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
 import { TINY_MODEL_FAMILIES, type TinyModelFamilyName } from "../../src/gguf/tinyModelFamilies.js";
@@ -33,7 +33,7 @@ interface FamilyCase {
 
 const FAMILIES: FamilyCase[] = [
   { family: "gptoss", tokens: 200_019, eos: 200_002, formats: ["openai"] },
-  { family: "deepseek_v3", tokens: 128_815, eos: 1, formats: ["deepseek_v3"] },
+  { family: "deepseek_v3", tokens: 128_815, eos: 1, formats: ["deepseek-v3", "deepseek-v3.1"] },
   { family: "llama3_1", tokens: 128_256, eos: 128_009, formats: ["llama3-json"] },
 ];
 
@@ -90,5 +90,29 @@ describe.each(FAMILIES)("the $family vocabulary", (c) => {
     for (const [i, id] of ids.entries()) expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
     expect(m.isCompleted()).toBe(true);
     expect(m.acceptToken(c.eos)).toBe(true);
+  });
+
+  const own = c.formats.filter((f) => (FORMAT_NAMES as readonly string[]).includes(f));
+  it.each(own)("%s: the format's special tokens are single tokens here, and calls go through them", (format) => {
+    const d = FORMAT_DESCRIPTIONS[format as FormatName];
+    const compiled = compileTools(WEATHER, { format: format as never, toolChoice: "required" });
+    const text = renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" } }, { name: "get_weather", arguments: { city: "Oslo", days: 2 } }], format as never);
+    const ids = hf.encode(text, { add_special_tokens: false }).ids;
+    for (const marker of d.specialTokens.filter((t) => text.includes(t))) {
+      const [id] = hf.encode(marker, { add_special_tokens: false }).ids;
+      expect(hf.encode(marker, { add_special_tokens: false }).ids, marker).toHaveLength(1);
+      expect(vocab.atoms.get(id), marker).toBe(marker);
+      expect(ids, marker).toContain(id);
+    }
+    const m = createMatcher(compiled.grammar, vocab);
+    for (const [i, id] of ids.entries()) expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
+    expect(m.isCompleted()).toBe(true);
+    // the marker's text spelled in plain pieces is refused where the grammar writes the token (specialTokens: "token-only")
+    const only = createMatcher(compileTools(WEATHER, { format: format as never, toolChoice: "required", freeText: false }).grammar, vocab, { specialTokens: "token-only" });
+    const first = d.section?.open ?? d.open ?? "";
+    if (d.specialTokens.includes(first)) {
+      const pieces = hf.encode(first.slice(0, 1), { add_special_tokens: false }).ids;
+      expect(only.acceptToken(pieces[0])).toBe(false);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Template } from "@huggingface/jinja";
+import { ChatTemplate } from "../../src/templates/renderTemplate.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
 import { formatFromChatTemplate, type TemplateFormat } from "../../src/templates/formatFromChatTemplate.js";
@@ -68,9 +69,14 @@ describe("@huggingface/jinja gaps the report names", () => {
     ["{% set d = {1: 'a'} %}{{ d }}", /keys must be strings/],
     ["{% for a, b in [('x', 'y')] %}{{ a }}{% endfor %}", /unpack/],
     ["{{ '{}x'.format(1) }}", /not a function/],
-    ["{% set x = [1, 2] %}{{ x.pop(0) }}", /not a function/],
   ])("%s fails", (source, error) => {
     expect(() => new Template(source).render({})).toThrow(error);
+  });
+
+  it("lists' append and pop (Kimi K2's call-id queue) work through ChatTemplate's shim, with Python's semantics", () => {
+    const t = new ChatTemplate("{% set q = namespace(ids=[]) %}{% set _ = q.ids.append('a') %}{% set _ = q.ids.append('b') %}{{ q.ids.pop(0) }}{{ q.ids | length }}{{ q.ids.length }}{{ q.ids.pop() }}{{ q.ids }}");
+    expect(t.render({ messages: [] })).toBe("a11b[]");
+    expect(() => new ChatTemplate("{% set x = [] %}{{ x.pop() }}").render({ messages: [] })).toThrow(/pop from empty list/);
   });
 });
 
@@ -95,7 +101,7 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     expect(unnamed).toEqual([]);
     // a ratchet: fewer would be a regression (more: update the numbers and the report)
     expect(outcomes.filter((o) => o.renders).length).toBe(61);
-    expect(outcomes.filter((o) => o.rendersToolCalls).length).toBe(50);
+    expect(outcomes.filter((o) => o.rendersToolCalls).length).toBe(52);
     for (const o of outcomes.filter((x) => !x.renders || !x.rendersToolCalls)) expect(o.reason, o.file).toBeTruthy();
   });
 
@@ -137,8 +143,9 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(99);
-    // a ratchet: the misses are llama.cpp's tolerance cases (reasoning the model never closed)
-    expect(misses.length, misses.join("\n")).toBeLessThanOrEqual(3);
+    // a ratchet: the misses are llama.cpp's tolerance cases (reasoning the model never closed; two of Kimi K2
+    // Thinking's, whose calls follow the unclosed reasoning)
+    expect(misses.length, misses.join("\n")).toBeLessThanOrEqual(5);
   });
 
   it("where it says `implemented`, toolgram's renderer writes the template's calls byte for byte", ({ skip }) => {
