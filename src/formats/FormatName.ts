@@ -12,4 +12,6 @@ export type FormatName =
   | "pythonic"
   | "openai"
   | "mistral-v11"
-  | "qwen3-coder";
+  | "qwen3-coder"
+  | "glm-4.5"
+  | "glm-4.7";

@@ -1,5 +1,6 @@
 import type { FormatDescription, JsonObjectUnit } from "./FormatDescription.js";
 import type { FormatName } from "./FormatName.js";
+import { glm45, glm47 } from "./families/glm.js";
 
 const plain = {
   aliases: [] as readonly string[],
@@ -189,6 +190,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   openai,
   "qwen3-coder": qwen3Coder,
   "mistral-v11": mistralV11,
+  "glm-4.5": glm45,
+  "glm-4.7": glm47,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */
