@@ -100,6 +100,13 @@ export class BlockScanner {
     }
   }
 
+  /** The block ends: a name read in full so far is the call's. */
+  private endNameWatch(): void {
+    const w = this.nameWatch as { open: string; matched: number; name: string };
+    if (w.matched === w.open.length && w.name !== "") this.events.callName(this.slot, w.name);
+    this.nameWatch = null;
+  }
+
   /** One character of the block for the name watch (see `nameWatch`). */
   private watchName(c: string): void {
     const w = this.nameWatch as { open: string; matched: number; name: string; stops: string };
@@ -144,6 +151,8 @@ export class BlockScanner {
         const m = matchAt(s, i, d.close, final);
         if (m === "need") return this.pause(i);
         if (m === "yes") {
+          // a name that runs to the block's end (GLM-4.7's call without arguments: `<tool_call>NAME</tool_call>`)
+          if (this.nameWatch !== null) this.endNameWatch();
           this.endArgs(i);
           this.save(i + d.close.length);
           return { i: i + d.close.length, needMore: false, end: "closed" };
