@@ -46,7 +46,9 @@ const CASES: FormatCase[] = [
   // harmony's call closes with <|call|>, which llama.cpp also counts as an end-of-generation token: the generators
   // keep the text of such a closing marker (GenerateOptions.keepEog)
   { format: "openai", family: "gptoss" },
-  { format: "deepseek_v3", family: "deepseek_v3" },
+  // the DeepSeek V3 tokenizer's own template renders no tool call; llama.cpp's R1 template writes DeepSeek's calls
+  // (its generation prompt opens <think>, so the turn reasons first)
+  { format: "deepseek_v3", family: "deepseek_v3", llamaCppTemplate: "llama-cpp-deepseek-r1.jinja" },
 ];
 /** toolgram's name of the format, or undefined while toolgram does not know it. */
 function formatNamed(alias: string): FormatName | undefined {
