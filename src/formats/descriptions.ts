@@ -1,5 +1,13 @@
 import type { FormatDescription, JsonObjectUnit } from "./FormatDescription.js";
 import type { FormatName } from "./FormatName.js";
+import { gigachat3, gigachat31 } from "./families/gigachat.js";
+import { granite, granite20bFc } from "./families/granite.js";
+import { hunyuanA13b } from "./families/hunyuan.js";
+import { internlm2 } from "./families/internlm2.js";
+import { lfm2 } from "./families/lfm2.js";
+import { minicpm5 } from "./families/minicpm5.js";
+import { phi4Mini } from "./families/phi4Mini.js";
+import { xlam } from "./families/xlam.js";
 
 const plain = {
   aliases: [] as readonly string[],
@@ -189,6 +197,16 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   openai,
   "qwen3-coder": qwen3Coder,
   "mistral-v11": mistralV11,
+  granite,
+  "granite-20b-fc": granite20bFc,
+  "phi4-mini": phi4Mini,
+  xlam,
+  "hunyuan-a13b": hunyuanA13b,
+  internlm2,
+  gigachat3,
+  "gigachat3-1": gigachat31,
+  lfm2,
+  minicpm5,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

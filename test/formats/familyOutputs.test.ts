@@ -18,6 +18,9 @@ import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppS
 /** Each family's fixtures (chat-outputs files) and templates (llama.cpp's models/templates). */
 const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: string[] }>> = {
   openai: { outputs: ["openai-gpt-oss-120b.json"], templates: ["openai-gpt-oss-120b.jinja"] },
+  lfm2: { outputs: ["LFM2.5-8B-A1B.json", "LFM2-8B-A1B.json", "LFM2.5-Instruct.json"], templates: ["LFM2.5-8B-A1B.jinja"] },
+  gigachat3: { outputs: ["GigaChat3-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
+  "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
 };
 
 const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));

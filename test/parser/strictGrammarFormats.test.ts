@@ -21,8 +21,8 @@ const TOOLS = [
 /** The canonical text of `f(n: 1)` with `1` written `1e0`: valid JSON (and Python) of the same value. */
 function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f", arguments: { n: 1 } }]): string {
   const text = renderToolCalls(calls, format);
-  const tagged = FORMAT_DESCRIPTIONS[format].unit.kind === "xml-parameters";
-  const at = format === "pythonic" ? text.indexOf("n=1") + 2 : tagged ? text.indexOf("=n>\n1") + 4 : text.indexOf('"n": 1') + 5;
+  const unit = FORMAT_DESCRIPTIONS[format].unit;
+  const at = unit.kind === "python-call" ? text.indexOf("n=1") + 2 : unit.kind === "xml-parameters" ? text.indexOf(`n${unit.keyClose}1`) + 1 + unit.keyClose.length : text.indexOf('"n": 1') + 5;
   expect(at).toBeGreaterThan(2);
   return text.slice(0, at) + "1e0" + text.slice(at + 1);
 }
