@@ -110,7 +110,9 @@ export const glaive: FormatDescription = {
 export const pythonic: FormatDescription = {
   ...plain,
   name: "pythonic",
-  family: "Llama 3.2 pythonic",
+  family: "Llama 3.2 pythonic, Llama 4 (the bare list)",
+  // vLLM: pythonic, llama4_pythonic
+  aliases: ["llama4_pythonic"],
   open: null,
   close: null,
   grouping: "list",
