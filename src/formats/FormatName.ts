@@ -22,4 +22,6 @@ export type FormatName =
   | "gigachat3"
   | "gigachat3-1"
   | "lfm2"
-  | "minicpm5";
+  | "minicpm5"
+  | "glm-4.5"
+  | "glm-4.7";

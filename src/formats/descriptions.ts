@@ -8,6 +8,7 @@ import { lfm2 } from "./families/lfm2.js";
 import { minicpm5 } from "./families/minicpm5.js";
 import { phi4Mini } from "./families/phi4Mini.js";
 import { xlam } from "./families/xlam.js";
+import { glm45, glm47 } from "./families/glm.js";
 
 const plain = {
   aliases: [] as readonly string[],
@@ -209,6 +210,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "gigachat3-1": gigachat31,
   lfm2,
   minicpm5,
+  "glm-4.5": glm45,
+  "glm-4.7": glm47,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

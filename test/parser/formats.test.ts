@@ -52,6 +52,8 @@ describe("canonical renderings", () => {
     "gigachat3-1": '<|function_call|>{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
     lfm2: "<|tool_call_start|>[get_weather(city='Paris', n=1)]<|tool_call_end|>",
     minicpm5: '<function name="get_weather"><param name="city">Paris</param><param name="n">1</param></function>',
+    "glm-4.5": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+    "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
