@@ -7,11 +7,13 @@ const UNIT_NAMES: Readonly<Record<string, string>> = { "json-object": "JSON obje
 
 /** How a format's calls are laid out, from its description: markers and grouping. */
 function markers(d: FormatDescription): string {
-  const open = d.open === null ? "(start of reply)" : code(d.open);
+  const open = d.open === null ? (d.section === undefined ? "(start of reply)" : "(no block marker)") : code(d.open);
   const close = d.close === null ? "" : ` … ${code(d.close)}`;
   const unit = UNIT_NAMES[d.unit.kind] ?? d.unit.kind;
   const grouping = d.grouping === "list" ? `a list of ${unit}s` : `one ${unit} per block`;
-  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}`;
+  // a section around all blocks (DeepSeek, Kimi K2, MiniMax-M1)
+  const section = d.section === undefined ? "" : `, all blocks in ${code(d.section.open)} … ${code(d.section.close)}`;
+  return `${open}${close}: ${grouping}${section}${d.maxCalls === 1 ? ", one call" : ""}`;
 }
 
 function reasoning(d: FormatDescription): string {

@@ -210,14 +210,23 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     if (section !== undefined) {
       // the section's markers come before the text's other readings: a block or a code block after them waits
       const marker = this.inSection ? section.close : section.open;
-      const m = s.indexOf(marker, i);
-      const firstOther = Math.min(...[p, bare === null ? -1 : s.indexOf(bare, i), this.out.hasTools ? s.indexOf(FENCE, i) : -1].map((x) => (x < 0 ? Infinity : x)));
-      if (m >= 0 && m < firstOther) {
-        this.text(s.slice(i, m));
-        this.sectionMarker(this.pos + m, marker);
-        return { i: m + marker.length, stop: false };
+      // searched only up to the first other reading (a block, a code block), so each text is looked at once
+      let end = p < 0 ? s.length : p;
+      if (bare !== null) {
+        const q = s.slice(i, end).indexOf(bare);
+        if (q >= 0) end = i + q;
       }
-      if (m < 0 && firstOther === Infinity) {
+      if (this.out.hasTools) {
+        const f = fenceBefore(s, i, end);
+        if (f >= 0) end = f;
+      }
+      const k = s.slice(i, Math.min(s.length, end + marker.length - 1)).indexOf(marker);
+      if (k >= 0) {
+        this.text(s.slice(i, i + k));
+        this.sectionMarker(this.pos + i + k, marker);
+        return { i: i + k + marker.length, stop: false };
+      }
+      if (end === s.length) {
         const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
         this.text(s.slice(i, s.length - hold));
         return { i: s.length - hold, stop: true };

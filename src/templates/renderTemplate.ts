@@ -75,53 +75,14 @@ export class ChatTemplate {
     if (input.tools !== undefined) context.tools = input.tools;
     try {
       // Template.render would declare its own clock-reading strftime_now first; build the environment here instead
-      installListMethods();
       const env = new Environment();
       for (const [name, value] of Object.entries({ ...GLOBALS, ...context })) env.set(name, value);
-      const result = new Interpreter(env).run(this.template.parsed);
+      const result = withPythonShims(new Interpreter(env)).run(this.template.parsed);
       return result.value as string;
     } catch (e) {
       throw new ToolgramError("TEMPLATE_RENDER", `the chat template fails to render: ${errorMessage(e)}`, "", { cause: e });
     }
   }
-}
-
-/**
- * Python's list `append` and `pop` (Kimi K2's templates queue call ids with them), which @huggingface/jinja's arrays
- * lack: without them those templates fail with "Cannot call something that is not a function". The library does not
- * export its value classes, so they are taken from values it converts; the arrays' `builtins` getter then also
- * offers the two methods (and `length` stays current after them). Installed once, on first use.
- */
-let listMethodsInstalled = false;
-function installListMethods(): void {
-  if (listMethodsInstalled) return;
-  listMethodsInstalled = true;
-  const env = new Environment();
-  const sample = (name: string, value: unknown) => env.set(name, value) as { value: unknown; constructor: new (value: unknown) => { value: unknown } };
-  const ArrayValue = sample("a", []).constructor;
-  const IntegerValue = sample("i", 0).constructor;
-  const FunctionValue = sample("f", () => null).constructor;
-  const NullValue = sample("n", null).constructor;
-  const proto = ArrayValue.prototype as { builtins: Map<string, unknown> };
-  const original = Object.getOwnPropertyDescriptor(proto, "builtins");
-  Object.defineProperty(proto, "builtins", {
-    configurable: true,
-    get(this: { value: { value: unknown }[] }) {
-      const own = (original?.get?.call(this) as Map<string, unknown> | undefined) ?? new Map<string, unknown>();
-      const items = this.value;
-      const methods = new Map<string, unknown>(own);
-      methods.set("length", new IntegerValue(items.length));
-      methods.set("append", new FunctionValue((args: { value: unknown }[]) => (items.push(args[0]), new NullValue(null))));
-      methods.set("pop", new FunctionValue((args: { value: unknown }[]) => {
-        if (items.length === 0) throw new Error("pop from empty list");
-        const at = args.length > 0 ? Number(args[0].value) : items.length - 1;
-        const [item] = items.splice(at < 0 ? items.length + at : at, 1);
-        if (item === undefined) throw new Error("pop index out of range");
-        return item;
-      }));
-      return methods;
-    },
-  });
 }
 
 /** The globals @huggingface/jinja's Template.render declares (strftime_now aside: it is set per render). */
@@ -143,6 +104,94 @@ const GLOBALS: Record<string, unknown> = {
     return out;
   },
 };
+
+/** The runtime values @huggingface/jinja passes around (its classes are not exported; `value` is the JS value). */
+interface RuntimeValue {
+  type: string;
+  value: unknown;
+  builtins?: Map<string, RuntimeValue>;
+}
+
+/** The interpreter's two hooks the shims wrap (internal methods of @huggingface/jinja's Interpreter). */
+interface InterpreterHooks {
+  applyFilter(operand: RuntimeValue, filterNode: { type: string; value?: string }, environment: unknown): RuntimeValue;
+  evaluateMemberExpression(expr: { object: unknown; property: { type: string; value?: unknown }; computed: boolean }, environment: unknown): RuntimeValue;
+  evaluate(node: unknown, environment: unknown): RuntimeValue;
+}
+
+/**
+ * Python features real chat templates use that @huggingface/jinja lacks, added on one interpreter (the library stays
+ * untouched): the `min` / `max` filters on a list (MiniCPM5), the `string` filter on a mapping (Apriel prints its
+ * tools with it; written as JSON, as the library's own `string` writes a list) and `str.format` with `{}` / `{0}`
+ * fields (Hunyuan 3 builds its markers with it). Anything else still fails with the library's message.
+ */
+function withPythonShims(interpreter: Interpreter): Interpreter {
+  const hooks = interpreter as unknown as InterpreterHooks;
+  const applyFilter = hooks.applyFilter.bind(interpreter);
+  hooks.applyFilter = (operand, filterNode, environment) => {
+    const name = filterNode.type === "Identifier" ? filterNode.value : undefined;
+    if ((name === "min" || name === "max") && operand.type === "ArrayValue") {
+      const items = operand.value as RuntimeValue[];
+      if (items.length === 0) throw new Error(`${name} of an empty list`);
+      return items.reduce((best, x) => ((name === "min" ? (x.value as number) < (best.value as number) : (x.value as number) > (best.value as number)) ? x : best));
+    }
+    if (name === "string" && operand.type === "ObjectValue") return applyFilter(operand, { type: "Identifier", value: "tojson" }, environment);
+    return applyFilter(operand, filterNode, environment);
+  };
+  const member = hooks.evaluateMemberExpression.bind(interpreter);
+  hooks.evaluateMemberExpression = (expr, environment) => {
+    if (!expr.computed && expr.property.type === "Identifier" && expr.property.value === "format") {
+      const object = hooks.evaluate(expr.object, environment);
+      if (object.type === "StringValue") return pythonFormat(object);
+    }
+    if (!expr.computed && expr.property.type === "Identifier" && (expr.property.value === "append" || expr.property.value === "pop")) {
+      const object = hooks.evaluate(expr.object, environment);
+      if (object.type === "ArrayValue") return listMethod(object, expr.property.value);
+    }
+    return member(expr, environment);
+  };
+  return interpreter;
+}
+
+/**
+ * Python's `list.append(x)` and `list.pop([i])` on the list itself (Kimi K2's templates queue call ids with them):
+ * the library's lists have no methods but `length` (read the `length` filter after them: the attribute is cached).
+ */
+function listMethod(list: RuntimeValue, name: "append" | "pop"): RuntimeValue {
+  const items = list.value as RuntimeValue[];
+  // the library's value classes are not exported: take them from values it converts
+  const values = new Environment();
+  const FunctionValue = (values.set("f", () => null) as RuntimeValue).constructor as new (fn: (args: RuntimeValue[]) => RuntimeValue) => RuntimeValue;
+  const none = values.set("n", null) as RuntimeValue;
+  return new FunctionValue((args: RuntimeValue[]) => {
+    if (name === "append") {
+      items.push(args[0]);
+      return none;
+    }
+    if (items.length === 0) throw new Error("pop from empty list");
+    const i = args.length > 0 ? Number(args[0].value) : items.length - 1;
+    const [item] = items.splice(i < 0 ? items.length + i : i, 1);
+    if (item === undefined) throw new Error("pop index out of range");
+    return item;
+  });
+}
+
+/** `"…{}…{0}…".format(a, b)`: positional fields only, each argument written as the library prints it. */
+function pythonFormat(s: RuntimeValue): RuntimeValue {
+  const StringValue = s.constructor as new (value: string) => RuntimeValue;
+  const FunctionValue = (s.builtins?.get("upper") as RuntimeValue).constructor as new (fn: (args: RuntimeValue[]) => RuntimeValue) => RuntimeValue;
+  return new FunctionValue((args: RuntimeValue[]) => {
+    let next = 0;
+    const text = (s.value as string).replace(/\{\{|\}\}|\{([0-9]*)\}/g, (m, index: string | undefined) => {
+      if (m === "{{") return "{";
+      if (m === "}}") return "}";
+      const arg = args[index === undefined || index === "" ? next++ : Number(index)];
+      if (arg === undefined) throw new Error(`str.format: no argument for ${m}`);
+      return String(arg.value);
+    });
+    return new StringValue(text);
+  });
+}
 
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

@@ -47,6 +47,16 @@ describe("canonical renderings", () => {
     // the call's own id is not of Kimi's `functions.NAME:IDX` shape: the head counts the call's position
     "kimi-k2": '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris", "n": 1}<|tool_call_end|><|tool_calls_section_end|>',
     "minimax-m1": '<tool_calls>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_calls>',
+    granite: '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
+    "granite-20b-fc": '<function_call> {"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
+    "phi4-mini": 'functools[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
+    xlam: '[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
+    "hunyuan-a13b": '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]</tool_calls>',
+    internlm2: '<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris", "n": 1}}<|action_end|>',
+    gigachat3: '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
+    "gigachat3-1": '<|function_call|>{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
+    lfm2: "<|tool_call_start|>[get_weather(city='Paris', n=1)]<|tool_call_end|>",
+    minicpm5: '<function name="get_weather"><param name="city">Paris</param><param name="n">1</param></function>',
     "glm-4.5": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
     "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
   };
