@@ -1,4 +1,4 @@
-import type { Deadline } from "../Deadline.js";
+import { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { cachedKey } from "../grammar/analysis/exprKey.js";
 import { foldExpr } from "../grammar/analysis/foldExpr.js";
@@ -333,7 +333,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         // every item between `from` and `to` themselves: a built item only adds edges out of `from` and into `to`
         // (loops get their own head), so items cannot leak into each other, and the chains of exact repetitions
         // that end in `to` are shared by all items (a bounded number's digits)
-        if (lazy && e.items.length > 1 && sizeOf(e) > LAZY_ALT_STATES) {
+        if (lazy && e.items.length >= LAZY_ALT_ITEMS && sizeOf(e) > LAZY_ALT_STATES) {
           lazyAlt(e.items.filter(productive), from, to, sub);
           return;
         }
@@ -457,6 +457,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   }
   };
   buildPending();
+  const lazyBudget = deadline === undefined ? undefined : new Deadline({ maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken), maxCompileMs: Number.POSITIVE_INFINITY });
   const nfa: Nfa = {
     stateCount: 0,
     byteStart: new Int32Array(1),
@@ -483,8 +484,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       const body = lazyBody.get(f);
       const rule = lazyRule.get(f);
       if (body === undefined && rule === undefined) return frameStart[f];
-      // a lazy build runs while decoding: the compile's time budget is over, the state cap still holds
-      deadline = undefined;
+      // a lazy build runs while decoding: the compile's clock is over, its steps (what is left of them, for all
+      // lazy builds together) and the state cap still hold
+      deadline = lazyBudget;
       lazyBody.delete(f);
       lazyRule.delete(f);
       frameStart[f] = newState();
@@ -555,6 +557,8 @@ function appendCsr(start: Int32Array, from: number, to: number, edges: Edges, co
 const LAZY_GRAMMAR_STATES = 16_384;
 /** An alternation larger than this (estimated states) in a large grammar is built as a lazy trie (`lazyAlt`). */
 const LAZY_ALT_STATES = 1024;
+/** ...with at least this many alternatives (the tools of a turn; a two-way choice is built whole). */
+const LAZY_ALT_ITEMS = 4;
 /** In a large grammar, a rule frame (not the root, not one bounding the construction's depth) larger than this is built when first entered. */
 const LAZY_RULE_STATES = 64;
 /** In a lazy trie, the rest of one alternative larger than this becomes a lazy frame; a smaller one is inlined. */
