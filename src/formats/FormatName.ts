@@ -12,4 +12,16 @@ export type FormatName =
   | "pythonic"
   | "openai"
   | "mistral-v11"
-  | "qwen3-coder";
+  | "qwen3-coder"
+  | "granite"
+  | "granite-20b-fc"
+  | "phi4-mini"
+  | "xlam"
+  | "hunyuan-a13b"
+  | "internlm2"
+  | "gigachat3"
+  | "gigachat3-1"
+  | "lfm2"
+  | "minicpm5"
+  | "glm-4.5"
+  | "glm-4.7";

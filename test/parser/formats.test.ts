@@ -42,6 +42,18 @@ describe("canonical renderings", () => {
     openai: ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris", "n": 1}<|call|>',
     "qwen3-coder": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>",
     "mistral-v11": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "n": 1}',
+    granite: '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
+    "granite-20b-fc": '<function_call> {"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
+    "phi4-mini": 'functools[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
+    xlam: '[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
+    "hunyuan-a13b": '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]</tool_calls>',
+    internlm2: '<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris", "n": 1}}<|action_end|>',
+    gigachat3: '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
+    "gigachat3-1": '<|function_call|>{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
+    lfm2: "<|tool_call_start|>[get_weather(city='Paris', n=1)]<|tool_call_end|>",
+    minicpm5: '<function name="get_weather"><param name="city">Paris</param><param name="n">1</param></function>',
+    "glm-4.5": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+    "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
