@@ -64,6 +64,20 @@ function readTemplate(template: string): TemplateFormat | ToolgramError {
  *    (toolgram's Qwen3 renderer) and any other format is refused.
  */
 export function modelChatFor(template: string | undefined, options: ModelChatOptions = {}): ModelChat {
+  // generation calls this once per turn: parse and probe a template once per options
+  const key = JSON.stringify([template ?? null, options.format ?? null, options.reasoning ?? null, options.bosToken ?? "", options.eosToken ?? ""]);
+  let chat = chats.get(key);
+  if (chat === undefined) {
+    chat = buildModelChat(template, options);
+    if (chats.size >= CACHE_SIZE) chats.delete(chats.keys().next().value as string);
+    chats.set(key, chat);
+  }
+  return chat;
+}
+
+const chats = new Map<string, ModelChat>();
+
+function buildModelChat(template: string | undefined, options: ModelChatOptions): ModelChat {
   const explicit = options.format === undefined ? undefined : describeFormat(options.format);
   if (template === undefined || template === "") {
     const d = explicit ?? describeFormat("qwen3");
