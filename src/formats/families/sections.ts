@@ -1,17 +1,11 @@
 import type { FormatDescription } from "../FormatDescription.js";
+import { jsonCallUnit, PLAIN_FIELDS } from "./plainFields.js";
 
 /**
  * Formats whose call blocks sit in one section around all calls (FormatDescription.section): DeepSeek V3 / R1 and
  * V3.1, Kimi K2, MiniMax-M1. Each is written as its chat template renders it (llama.cpp's models/templates).
  */
-const plain = {
-  startPrefixes: [] as readonly string[],
-  afterOpen: "",
-  beforeClose: "",
-  blockSeparator: "",
-  maxCalls: Infinity,
-  grouping: "block" as const,
-};
+const plain = { ...PLAIN_FIELDS, grouping: "block" as const };
 
 /** DeepSeek's tool-call markers: one special token each in its vocabulary (and its `<think>` markers). */
 const DEEPSEEK_TOKENS = ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>"];
@@ -94,6 +88,6 @@ export const minimaxM1: FormatDescription = {
   close: null,
   specialTokens: [],
   blockSeparator: "\n",
-  unit: { kind: "json-object", nameKey: "name", argumentsKey: "arguments", argumentsAliases: ["parameters"], idKey: null, argumentsEncoding: "object" },
+  unit: jsonCallUnit("arguments"),
   reasoning: { open: "<think>\n", close: "\n</think>\n\n", defaultMode: "none" },
 };
