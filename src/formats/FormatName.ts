@@ -14,4 +14,8 @@ export type FormatName =
   | "mistral-v11"
   | "qwen3-coder"
   | "glm-4.5"
-  | "glm-4.7";
+  | "glm-4.7"
+  | "nemotron-3-nano"
+  | "step-3.5"
+  | "reka-edge"
+  | "seed-oss";
