@@ -24,6 +24,9 @@ import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppS
  */
 const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: string[]; reasoningClose?: string }>> = {
   openai: { outputs: ["openai-gpt-oss-120b.json"], templates: ["openai-gpt-oss-120b.jinja"] },
+  lfm2: { outputs: ["LFM2.5-8B-A1B.json", "LFM2-8B-A1B.json", "LFM2.5-Instruct.json"], templates: ["LFM2.5-8B-A1B.jinja"] },
+  gigachat3: { outputs: ["GigaChat3-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
+  "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
   "glm-4.5": { outputs: ["GLM-4.6.json"], templates: ["GLM-4.6.jinja", "poolside-Laguna-XS-2.1.jinja", "poolside-Laguna-XS.2.jinja"] },
   "glm-4.7": { outputs: ["GLM-4.7-Flash.json"], templates: ["GLM-4.7-Flash.jinja", "poolside-Laguna-S-2.1.jinja"] },
   "nemotron-3-nano": { outputs: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"], templates: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"] },
