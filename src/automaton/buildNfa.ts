@@ -95,7 +95,9 @@ interface Inlining {
 
 export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
-  const { frames, size: ruleSize, sharing } = frameRules(g, deadline);
+  // one reference graph for the checks and the frame analysis (a walk of the whole grammar)
+  const graph = referenceGraph(g, deadline);
+  const { frames, size: ruleSize, sharing } = frameRules(g, graph, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
   const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
@@ -422,7 +424,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       }
     }
   };
-  for (const [name, refs] of referenceGraph(g, deadline)) {
+  for (const [name, refs] of graph) {
     const missing = refs.find((r) => !g.rules.has(r));
     if (missing !== undefined) throw new ToolgramError("INVALID_INPUT", `rule "${name}" references an undefined rule "${missing}"`);
   }
@@ -692,9 +694,8 @@ function hasLoop(e: GExpr): boolean {
  * (strings, numbers, arrays): a frame's inside is the same automaton state in every context, so its token masks are
  * computed once and reused wherever it is called (XGrammar's context-independent tokens).
  */
-function frameRules(g: Grammar, deadline?: Deadline): { frames: string[]; size: Map<string, number>; sharing: Set<string> } {
+function frameRules(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, deadline?: Deadline): { frames: string[]; size: Map<string, number>; sharing: Set<string> } {
   const uses = referenceCounts(g, deadline);
-  const graph = referenceGraph(g, deadline);
   const shared = (n: string): boolean => (uses.get(n) ?? 0) >= 2 && hasLoop(g.rules.get(n)!);
   const recursive = cyclicNodes(graph);
   const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || shared(n)));

@@ -11,9 +11,11 @@ function markers(d: FormatDescription): string {
   const close = d.close === null ? "" : ` … ${code(d.close)}`;
   const unit = UNIT_NAMES[d.unit.kind] ?? d.unit.kind;
   const grouping = d.grouping === "list" ? `a list of ${unit}s` : `one ${unit} per block`;
+  const joined = d.grouping === "block" && d.maxCalls > 1 ? `, blocks joined by ${code(d.blockSeparator) || "nothing"}` : "";
+  const after = d.afterCalls ? `, ${code(d.afterCalls)} after the last` : "";
   // a section around all blocks (DeepSeek, Kimi K2, MiniMax-M1)
   const section = d.section === undefined ? "" : `, all blocks in ${code(d.section.open)} … ${code(d.section.close)}`;
-  return `${open}${close}: ${grouping}${section}${d.maxCalls === 1 ? ", one call" : ""}`;
+  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}${joined}${after}${section}`;
 }
 
 function reasoning(d: FormatDescription): string {

@@ -74,9 +74,10 @@ function renderCalls(calls: readonly CallToRender[], d: FormatDescription, conte
  */
 export function joinCallUnits(units: readonly string[], d: FormatDescription): string {
   if (d.grouping === "block") {
-    const blocks = units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
-    // no calls is no section
-    return d.section === undefined || units.length === 0 ? blocks : d.section.open + blocks + d.section.close;
+    // no calls is no block, no section
+    if (units.length === 0) return "";
+    const blocks = units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator) + (d.afterCalls ?? "");
+    return d.section === undefined ? blocks : d.section.open + blocks + d.section.close;
   }
   // a list without an opening marker is the whole reply: no calls, no list
   if (units.length === 0 && d.open === null) return "";
