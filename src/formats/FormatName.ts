@@ -12,4 +12,6 @@ export type FormatName =
   | "pythonic"
   | "openai"
   | "mistral-v11"
-  | "qwen3-coder";
+  | "qwen3-coder"
+  | "mistral-v11-call-id"
+  | "mistral-nemo";

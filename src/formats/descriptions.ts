@@ -1,28 +1,7 @@
-import type { FormatDescription, JsonObjectUnit } from "./FormatDescription.js";
+import type { FormatDescription } from "./FormatDescription.js";
+import { jsonObject, plain } from "./descriptionParts.js";
 import type { FormatName } from "./FormatName.js";
-
-const plain = {
-  aliases: [] as readonly string[],
-  startPrefixes: [] as readonly string[],
-  specialTokens: [] as readonly string[],
-  afterOpen: "",
-  beforeClose: "",
-  blockSeparator: "",
-  maxCalls: Infinity,
-  reasoning: null,
-};
-
-/** `{"name": …, <argumentsKey>: …}`: the JSON call object most formats share. */
-function jsonObject(argumentsKey: "arguments" | "parameters", idKey: "id" | null = null): JsonObjectUnit {
-  return {
-    kind: "json-object",
-    nameKey: "name",
-    argumentsKey,
-    argumentsAliases: [argumentsKey === "arguments" ? "parameters" : "arguments"],
-    idKey,
-    argumentsEncoding: "object",
-  };
-}
+import { mistralNemo, mistralV11, mistralV11CallId } from "./families/mistral.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -163,21 +142,6 @@ export const qwen3Coder: FormatDescription = {
   },
 };
 
-/**
- * Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): each call is
- * `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}`, calls written one after another.
- */
-export const mistralV11: FormatDescription = {
-  ...plain,
-  name: "mistral-v11",
-  family: "Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): `[TOOL_CALLS]NAME[ARGS]{…}`",
-  open: "[TOOL_CALLS]",
-  close: null,
-  specialTokens: ["[TOOL_CALLS]", "[ARGS]"],
-  grouping: "block",
-  unit: { kind: "name-then-json", argumentsMarker: "[ARGS]", namePattern: /^[A-Za-z0-9_.-]{1,64}$/ },
-};
-
 /** Every format's description, by name. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>> = {
   qwen3,
@@ -189,6 +153,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   openai,
   "qwen3-coder": qwen3Coder,
   "mistral-v11": mistralV11,
+  "mistral-v11-call-id": mistralV11CallId,
+  "mistral-nemo": mistralNemo,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

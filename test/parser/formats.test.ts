@@ -42,6 +42,8 @@ describe("canonical renderings", () => {
     openai: ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris", "n": 1}<|call|>',
     "qwen3-coder": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>",
     "mistral-v11": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "n": 1}',
+    "mistral-v11-call-id": '[TOOL_CALLS]get_weather[CALL_ID]c1[ARGS]{"city": "Paris", "n": 1}',
+    "mistral-nemo": '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}, "id": "c1"}]',
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
