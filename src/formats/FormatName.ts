@@ -14,4 +14,6 @@ export type FormatName =
   | "mistral-v11"
   | "qwen3-coder"
   | "mistral-v11-call-id"
-  | "mistral-nemo";
+  | "mistral-nemo"
+  | "glm-4.5"
+  | "glm-4.7";

@@ -2,6 +2,7 @@ import type { FormatDescription } from "./FormatDescription.js";
 import { jsonObject, plain } from "./descriptionParts.js";
 import type { FormatName } from "./FormatName.js";
 import { mistralNemo, mistralV11, mistralV11CallId } from "./families/mistral.js";
+import { glm45, glm47 } from "./families/glm.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -155,6 +156,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "mistral-v11": mistralV11,
   "mistral-v11-call-id": mistralV11CallId,
   "mistral-nemo": mistralNemo,
+  "glm-4.5": glm45,
+  "glm-4.7": glm47,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -27,7 +27,7 @@ export function strictBlockCheck(
   if (f === undefined) {
     try {
       // one call, nothing around it: llama3-json and pythonic refuse free text before a required call, so no freeText
-      const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, additionalProperties });
+      const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, reasoning: "none", additionalProperties });
       f = (unit: string) => g.accepts(joinCallUnits([unit], d));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;

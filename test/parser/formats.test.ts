@@ -44,6 +44,8 @@ describe("canonical renderings", () => {
     "mistral-v11": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "n": 1}',
     "mistral-v11-call-id": '[TOOL_CALLS]get_weather[CALL_ID]c1[ARGS]{"city": "Paris", "n": 1}',
     "mistral-nemo": '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}, "id": "c1"}]',
+    "glm-4.5": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+    "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));

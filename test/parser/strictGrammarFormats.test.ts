@@ -21,8 +21,9 @@ const TOOLS = [
 /** The canonical text of `f(n: 1)` with `1` written `1e0`: valid JSON (and Python) of the same value. */
 function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f", arguments: { n: 1 } }]): string {
   const text = renderToolCalls(calls, format);
-  const tagged = FORMAT_DESCRIPTIONS[format].unit.kind === "xml-parameters";
-  const at = format === "pythonic" ? text.indexOf("n=1") + 2 : tagged ? text.indexOf("=n>\n1") + 4 : text.indexOf('"n": 1') + 5;
+  const u = FORMAT_DESCRIPTIONS[format].unit;
+  const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose : null;
+  const at = format === "pythonic" ? text.indexOf("n=1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
   expect(at).toBeGreaterThan(2);
   return text.slice(0, at) + "1e0" + text.slice(at + 1);
 }

@@ -141,6 +141,8 @@ interface Marker {
 }
 
 function marker(m: string): Marker {
+  // a marker of whitespace only (GLM's `\n` after the name) is what follows the text before it: all trail
+  if (m.trim() === "") return { lead: "", core: "", trail: m, loose: /(?:)/g };
   const lead = /^\s*/.exec(m)?.[0] ?? "";
   const trail = m.length > lead.length ? (/\s*$/.exec(m)?.[0] ?? "") : "";
   const core = m.slice(lead.length, m.length - trail.length);
