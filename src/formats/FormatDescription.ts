@@ -142,6 +142,12 @@ export interface CallIdForm {
  */
 export interface PythonCallUnit {
   readonly kind: "python-call";
+  /**
+   * How strings are quoted. `"double"` (the default): JSON's spelling. `"single"` (LFM2's templates write `'x'`): the
+   * JSON spelling's content between apostrophes, each apostrophe inside written `\u0027` and `"` kept as `\"` (both
+   * valid Python escapes), so every value keeps one spelling and a string never holds its delimiter.
+   */
+  readonly quote?: "double" | "single";
 }
 
 /**

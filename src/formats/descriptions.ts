@@ -2,6 +2,14 @@ import type { FormatDescription } from "./FormatDescription.js";
 import { jsonObject, plain } from "./descriptionParts.js";
 import type { FormatName } from "./FormatName.js";
 import { mistralNemo, mistralV11, mistralV11CallId } from "./families/mistral.js";
+import { gigachat3, gigachat31 } from "./families/gigachat.js";
+import { granite, granite20bFc } from "./families/granite.js";
+import { hunyuanA13b } from "./families/hunyuan.js";
+import { internlm2 } from "./families/internlm2.js";
+import { lfm2 } from "./families/lfm2.js";
+import { minicpm5 } from "./families/minicpm5.js";
+import { phi4Mini } from "./families/phi4Mini.js";
+import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
@@ -82,7 +90,9 @@ export const glaive: FormatDescription = {
 export const pythonic: FormatDescription = {
   ...plain,
   name: "pythonic",
-  family: "Llama 3.2 pythonic",
+  family: "Llama 3.2 pythonic, Llama 4 (the bare list)",
+  // vLLM: pythonic, llama4_pythonic
+  aliases: ["llama4_pythonic"],
   open: null,
   close: null,
   grouping: "list",
@@ -156,6 +166,16 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "mistral-v11": mistralV11,
   "mistral-v11-call-id": mistralV11CallId,
   "mistral-nemo": mistralNemo,
+  granite,
+  "granite-20b-fc": granite20bFc,
+  "phi4-mini": phi4Mini,
+  xlam,
+  "hunyuan-a13b": hunyuanA13b,
+  internlm2,
+  gigachat3,
+  "gigachat3-1": gigachat31,
+  lfm2,
+  minicpm5,
   "glm-4.5": glm45,
   "glm-4.7": glm47,
 };

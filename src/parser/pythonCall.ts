@@ -123,13 +123,20 @@ export function parsePythonCall(text: string): PythonCallResult {
   }
 }
 
-/** A JSON value as a Python literal in the canonical spelling (JSON's, with True/False/None). */
-export function pythonLiteral(v: JsonValue): string {
-  if (v === null) return "None";
-  if (v === true) return "True";
-  if (v === false) return "False";
-  if (typeof v === "string") return quoteJsonString(v);
-  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
-  if (Array.isArray(v)) return "[" + v.map(pythonLiteral).join(", ") + "]";
-  return "{" + Object.entries(v).map(([k, x]) => quoteJsonString(k) + ": " + pythonLiteral(x)).join(", ") + "}";
+/**
+ * A JSON value as a Python literal in the canonical spelling (JSON's, with True/False/None). `quote: "single"`: strings
+ * between apostrophes, an apostrophe inside written `\u0027` (PythonCallUnit.quote).
+ */
+export function pythonLiteral(v: JsonValue, quote: "double" | "single" = "double"): string {
+  const str = (s: string): string => (quote === "double" ? quoteJsonString(s) : "'" + quoteJsonString(s).slice(1, -1).replaceAll("'", "\\u0027") + "'");
+  const lit = (x: JsonValue): string => {
+    if (x === null) return "None";
+    if (x === true) return "True";
+    if (x === false) return "False";
+    if (typeof x === "string") return str(x);
+    if (typeof x === "number") return Object.is(x, -0) ? "-0" : String(x);
+    if (Array.isArray(x)) return "[" + x.map(lit).join(", ") + "]";
+    return "{" + Object.entries(x).map(([k, y]) => str(k) + ": " + lit(y)).join(", ") + "}";
+  };
+  return lit(v);
 }

@@ -77,7 +77,7 @@ export class ChatTemplate {
       // Template.render would declare its own clock-reading strftime_now first; build the environment here instead
       const env = new Environment();
       for (const [name, value] of Object.entries({ ...GLOBALS, ...context })) env.set(name, value);
-      const result = new Interpreter(env).run(this.template.parsed);
+      const result = withPythonShims(new Interpreter(env)).run(this.template.parsed);
       return result.value as string;
     } catch (e) {
       throw new ToolgramError("TEMPLATE_RENDER", `the chat template fails to render: ${errorMessage(e)}`, "", { cause: e });
@@ -104,6 +104,67 @@ const GLOBALS: Record<string, unknown> = {
     return out;
   },
 };
+
+/** The runtime values @huggingface/jinja passes around (its classes are not exported; `value` is the JS value). */
+interface RuntimeValue {
+  type: string;
+  value: unknown;
+  builtins?: Map<string, RuntimeValue>;
+}
+
+/** The interpreter's two hooks the shims wrap (internal methods of @huggingface/jinja's Interpreter). */
+interface InterpreterHooks {
+  applyFilter(operand: RuntimeValue, filterNode: { type: string; value?: string }, environment: unknown): RuntimeValue;
+  evaluateMemberExpression(expr: { object: unknown; property: { type: string; value?: unknown }; computed: boolean }, environment: unknown): RuntimeValue;
+  evaluate(node: unknown, environment: unknown): RuntimeValue;
+}
+
+/**
+ * Python features real chat templates use that @huggingface/jinja lacks, added on one interpreter (the library stays
+ * untouched): the `min` / `max` filters on a list (MiniCPM5), the `string` filter on a mapping (Apriel prints its
+ * tools with it; written as JSON, as the library's own `string` writes a list) and `str.format` with `{}` / `{0}`
+ * fields (Hunyuan 3 builds its markers with it). Anything else still fails with the library's message.
+ */
+function withPythonShims(interpreter: Interpreter): Interpreter {
+  const hooks = interpreter as unknown as InterpreterHooks;
+  const applyFilter = hooks.applyFilter.bind(interpreter);
+  hooks.applyFilter = (operand, filterNode, environment) => {
+    const name = filterNode.type === "Identifier" ? filterNode.value : undefined;
+    if ((name === "min" || name === "max") && operand.type === "ArrayValue") {
+      const items = operand.value as RuntimeValue[];
+      if (items.length === 0) throw new Error(`${name} of an empty list`);
+      return items.reduce((best, x) => ((name === "min" ? (x.value as number) < (best.value as number) : (x.value as number) > (best.value as number)) ? x : best));
+    }
+    if (name === "string" && operand.type === "ObjectValue") return applyFilter(operand, { type: "Identifier", value: "tojson" }, environment);
+    return applyFilter(operand, filterNode, environment);
+  };
+  const member = hooks.evaluateMemberExpression.bind(interpreter);
+  hooks.evaluateMemberExpression = (expr, environment) => {
+    if (!expr.computed && expr.property.type === "Identifier" && expr.property.value === "format") {
+      const object = hooks.evaluate(expr.object, environment);
+      if (object.type === "StringValue") return pythonFormat(object);
+    }
+    return member(expr, environment);
+  };
+  return interpreter;
+}
+
+/** `"…{}…{0}…".format(a, b)`: positional fields only, each argument written as the library prints it. */
+function pythonFormat(s: RuntimeValue): RuntimeValue {
+  const StringValue = s.constructor as new (value: string) => RuntimeValue;
+  const FunctionValue = (s.builtins?.get("upper") as RuntimeValue).constructor as new (fn: (args: RuntimeValue[]) => RuntimeValue) => RuntimeValue;
+  return new FunctionValue((args: RuntimeValue[]) => {
+    let next = 0;
+    const text = (s.value as string).replace(/\{\{|\}\}|\{([0-9]*)\}/g, (m, index: string | undefined) => {
+      if (m === "{{") return "{";
+      if (m === "}}") return "}";
+      const arg = args[index === undefined || index === "" ? next++ : Number(index)];
+      if (arg === undefined) throw new Error(`str.format: no argument for ${m}`);
+      return String(arg.value);
+    });
+    return new StringValue(text);
+  });
+}
 
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

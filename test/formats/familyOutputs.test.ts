@@ -22,6 +22,9 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "mistral-v11": { outputs: ["mistralai-Ministral-3-14B-Reasoning-2512.json", "unsloth-mistral-Devstral-Small-2507.json"], templates: ["mistralai-Ministral-3-14B-Reasoning-2512.jinja", "unsloth-mistral-Devstral-Small-2507.jinja"] },
   "mistral-v11-call-id": { outputs: ["Mistral-Small-3.2-24B-Instruct-2506.json"], templates: ["Mistral-Small-3.2-24B-Instruct-2506.jinja"] },
   "mistral-nemo": { outputs: ["mistralai-Mistral-Nemo-Instruct-2407.json"], templates: ["mistralai-Mistral-Nemo-Instruct-2407.jinja"] },
+  lfm2: { outputs: ["LFM2.5-8B-A1B.json", "LFM2-8B-A1B.json", "LFM2.5-Instruct.json"], templates: ["LFM2.5-8B-A1B.jinja"] },
+  gigachat3: { outputs: ["GigaChat3-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
+  "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
   "glm-4.5": { outputs: ["GLM-4.6.json"], templates: ["GLM-4.6.jinja", "poolside-Laguna-XS-2.1.jinja", "poolside-Laguna-XS.2.jinja"] },
   "glm-4.7": { outputs: ["GLM-4.7-Flash.json"], templates: ["GLM-4.7-Flash.jinja", "poolside-Laguna-S-2.1.jinja"] },
 };

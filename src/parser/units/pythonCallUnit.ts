@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonValue } from "../../json.js";
+import type { FormatDescription } from "../../formats/FormatDescription.js";
 import { PYTHON_IDENTIFIER } from "../../formats/pythonNames.js";
 import { parsePythonCall, pythonLiteral } from "../pythonCall.js";
 import { isGrammarNumber } from "./isCompactJson.js";
@@ -18,10 +19,10 @@ export const pythonCallUnit: UnitCodec = {
   },
 
   /** Token by token, numbers by value in a spelling grammars emit. */
-  isCanonical(text: string, call: UnitCall): boolean {
+  isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
     let canonical: string;
     try {
-      canonical = renderPythonCall(call);
+      canonical = renderPythonCall(call, d);
     } catch {
       return false;
     }
@@ -36,16 +37,17 @@ export const pythonCallUnit: UnitCodec = {
   },
 };
 
-function renderPythonCall(call: UnitCall): string {
+function renderPythonCall(call: UnitCall, d: FormatDescription): string {
+  const quote = d.unit.kind === "python-call" ? (d.unit.quote ?? "double") : "double";
   const args = Object.entries(call.arguments).map(([k, v]) => {
     if (!PYTHON_IDENTIFIER.test(k)) throw new TypeError(`argument name ${JSON.stringify(k)} is not a Python identifier`);
-    return `${k}=${pythonLiteral(v)}`;
+    return `${k}=${pythonLiteral(v, quote)}`;
   });
   return `${call.name}(${args.join(", ")})`;
 }
 
 /** Strings, numbers (JSON spellings), names, and single other characters. */
-const PY_TOKEN = /"(?:[^"\\]|\\[^])*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_.\-]*|[^]/gy;
+const PY_TOKEN = /"(?:[^"\\]|\\[^])*"|'(?:[^'\\]|\\[^])*'|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_.\-]*|[^]/gy;
 
 function isFiniteJson(v: JsonValue): boolean {
   if (typeof v === "number") return Number.isFinite(v);

@@ -1,0 +1,29 @@
+/**
+ * Real model outputs from vLLM's tool-parser tests (test/fixtures/vllm-tool-parsers, with provenance) parse, in
+ * tolerant mode, into exactly the calls those tests expect, for the formats toolgram shares with those parsers.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { describeFormat } from "../../src/formats/describeFormat.js";
+import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
+
+interface Case {
+  format: string;
+  path: string;
+  commit: string;
+  id: string;
+  text: string;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+}
+
+const fixture = JSON.parse(readFileSync(new URL("../fixtures/vllm-tool-parsers/cases.json", import.meta.url), "utf8")) as { cases: Case[] };
+
+describe("vLLM's tool-parser test outputs parse into their expected calls", () => {
+  for (const c of fixture.cases) {
+    it(`${c.format}: ${c.path.split("/").pop()} ${c.id}`, () => {
+      expect(() => describeFormat(c.format)).not.toThrow();
+      const r = parseToolCalls(c.text, { format: c.format, mode: "tolerant" });
+      expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.calls);
+    });
+  }
+});
