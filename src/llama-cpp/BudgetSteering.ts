@@ -18,6 +18,10 @@ const GUARD_CACHE = 64;
  * where the grammar names it. With a `guard` (those token ids, from `guardTokens`), every step also bans the guard
  * tokens the matcher refuses, so the two never part and the budget stays right to the end; without one, a token the
  * matcher refuses stops steering there (`abandoned`): a budget computed for another text would be wrong.
+ *
+ * A call's closing marker that llama.cpp counts as an end (harmony's `<|call|>`, `closers`) is one token to the
+ * matcher, but llama.cpp's grammar refuses every end token until the grammar is complete, so it spells the marker as
+ * text: the budget holds back the extra tokens that takes, and never narrows to the end token alone.
  */
 export class BudgetSteering {
   /** Steps at which the budget narrowed llama.cpp's choices. */
@@ -33,6 +37,10 @@ export class BudgetSteering {
     private readonly matcher: BudgetedMatcher,
     private readonly TokenBiasClass: typeof TokenBias,
     private readonly guard: readonly number[],
+    /** End tokens that close a call (harmony's `<|call|>`): llama.cpp's grammar takes only their text mid-turn. */
+    private readonly closers: readonly number[],
+    /** Tokens held back from the budget: spelling a closer as text takes up to this many more tokens than the token. */
+    private readonly reserve: number,
   ) {
     const eog = eogTable(model);
     this.bits = new Uint32Array(Math.ceil(eog.length / 32));
@@ -45,9 +53,18 @@ export class BudgetSteering {
     if (this.abandoned) return this.none;
     const { bits } = this;
     bits.fill(0);
-    if (this.matcher.fillNextTokenBitmaskWithin(bits, tokensLeft)) {
-      this.steps++;
-      return this.biases.biasFor(bits, "never");
+    // past the reserve, the grammar is spelling a closing marker (the budget led there): the plain mask
+    const budget = tokensLeft - this.reserve;
+    if (budget < 1) this.matcher.fillNextTokenBitmask(bits);
+    else if (this.matcher.fillNextTokenBitmaskWithin(bits, budget)) {
+      // where the budget leaves a closing end token, llama.cpp's grammar only takes its text: let the grammar spell it
+      // (every token it allows there is progress, and the reserve pays for the extra tokens)
+      if (!this.closers.some((id) => ((bits[id >>> 5] >>> (id & 31)) & 1) === 1)) {
+        this.steps++;
+        return this.biases.biasFor(bits, "never");
+      }
+      bits.fill(0);
+      this.matcher.fillNextTokenBitmask(bits);
     }
     // not tight: `bits` holds the plain mask; ban the guard tokens it refuses
     const banned: number[] = [];
@@ -63,15 +80,18 @@ export class BudgetSteering {
     return bias;
   }
 
-  /** Feeds a sampled token to the matcher. */
-  follow(token: Token): void {
-    if (!this.abandoned && !this.model.isEogToken(token) && !this.matcher.acceptToken(token)) this.abandoned = true;
+  /** Feeds a sampled token to the matcher (a kept closing end token included). */
+  follow(token: Token, kept = false): void {
+    if (!this.abandoned && (kept || !this.model.isEogToken(token)) && !this.matcher.acceptToken(token)) this.abandoned = true;
   }
 
   /** A steering for `matcher`, or undefined when it has no budgeted masks. */
-  static for(model: LlamaModel, matcher: TokenMaskMatcher | undefined, TokenBiasClass: typeof TokenBias, guard: readonly number[] = []): BudgetSteering | undefined {
+  static for(model: LlamaModel, matcher: TokenMaskMatcher | undefined, TokenBiasClass: typeof TokenBias, guard: readonly number[] = [], closers: readonly number[] = []): BudgetSteering | undefined {
     if (matcher?.fillNextTokenBitmaskWithin === undefined) return undefined;
-    return new BudgetSteering(model, matcher as BudgetedMatcher, TokenBiasClass, guard.filter((id) => !model.isEogToken(id as Token)));
+    const ends = closers.filter((id) => model.isEogToken(id as Token));
+    // at worst the grammar spells the marker a byte a token
+    const reserve = Math.max(0, ...ends.map((id) => new TextEncoder().encode(model.detokenize([id as Token], true)).length - 1));
+    return new BudgetSteering(model, matcher as BudgetedMatcher, TokenBiasClass, guard.filter((id) => !model.isEogToken(id as Token)), ends, reserve);
   }
 }
 

@@ -1,11 +1,14 @@
-import type { Token } from "node-llama-cpp";
+import type { LlamaModel, Token } from "node-llama-cpp";
 import type { FinishReason } from "./generationTypes.js";
 import { generateWithMask } from "./generateWithMask.js";
-import { compiledFor, readToolCallTurn, vocabularyOf, type GenerateToolCallsOptions, type ToolCallGeneration } from "./generateToolCalls.js";
+import { compiledFor, formatEogTokens, modelChatOf, readToolCallTurn, vocabularyOf, type GenerateToolCallsOptions, type ToolCallGeneration } from "./generateToolCalls.js";
+import { describeFormat } from "../formats/describeFormat.js";
+import { ToolgramError } from "../errors.js";
+import type { ModelTurnOptions } from "./ModelChat.js";
 import { BudgetSteering } from "./BudgetSteering.js";
 import { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
-import { renderQwen3Prompt, templateTools } from "./qwen3ChatPrompt.js";
+import { templateTools } from "./qwen3ChatPrompt.js";
 import { samplingOptions, withSequence } from "./withSequence.js";
 
 /** Qwen3's `<tool_call>` special token. */
@@ -13,7 +16,10 @@ export const QWEN3_TOOL_CALL_TOKEN = 151657;
 
 export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "toolChoice" | "engine"> {
   readonly engine: "gbnf" | "matcher";
-  /** The token that switches the grammar on. @defaultValue 151657 (`<tool_call>` in Qwen3) */
+  /**
+   * The token that switches the grammar on. @defaultValue the format's opening marker when it is one token of the
+   * model's vocabulary (`<tool_call>`, 151657 in Qwen3); other formats need it given
+   */
   readonly triggerToken?: number;
   /**
    * Added to the trigger token's logit during the free part (a nudge towards calling; llama-server has the same
@@ -30,7 +36,8 @@ export interface LazyGeneration extends ToolCallGeneration {
 }
 
 /**
- * A lazy grammar: the model writes freely until it emits the trigger token (`<tool_call>`, one token in Qwen3), and
+ * A lazy grammar: the model writes freely (reasoning included) until it emits the trigger token (the format's
+ * opening marker: `<tool_call>`, one token in Qwen3), and
  * from there the output is constrained by toolgram's grammar for `toolChoice: "required"` without free text,
  * already advanced past the trigger. This is what llama-server does with `grammar_lazy: true` and
  * `grammar_triggers` (its tool-call grammars are lazy, triggered by the format's opening word or token).
@@ -39,10 +46,15 @@ export interface LazyGeneration extends ToolCallGeneration {
  */
 export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGeneration> {
   const { model, tools } = options;
-  const trigger = options.triggerToken ?? QWEN3_TOOL_CALL_TOKEN;
-  const compiled = compiledFor(tools, "required", options.parallel, false);
+  const chat = await modelChatOf(model, options);
+  const trigger = options.triggerToken ?? triggerOf(model, chat.format);
+  // the grammar starts at the trigger, past any reasoning (which the free part holds); the whole turn is parsed
+  // with the template's reasoning
+  const compiled = compiledFor(tools, "required", options.parallel, false, { format: chat.format, reasoning: "none" });
+  const turn: ModelTurnOptions = { format: chat.format, reasoning: chat.reasoning, ...(chat.reasoningMarkers === undefined ? {} : { reasoningMarkers: chat.reasoningMarkers }) };
+  const keepEog = formatEogTokens(model, chat.format);
   const declared = compiled.tools;
-  const prompt = renderQwen3Prompt(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
+  const prompt = chat.render(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
   const maxTokens = options.maxTokens ?? 256;
   const temperature = options.temperature ?? 0.7;
   const seed = options.seed ?? 0;
@@ -107,6 +119,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
       jumpForward: options.jumpForward ?? true,
       closeWithinBudget: options.closeWithinBudget ?? true,
       ...sampling,
+      ...(keepEog.length > 0 ? { keepEog } : {}),
     });
     tokens = [...phase.tokens, ...rest.tokens];
     finishReason = rest.finishReason;
@@ -117,7 +130,8 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
   const text = model.detokenize(tokens as Token[], true);
   return {
     text,
-    ...readToolCallTurn(text, declared),
+    ...readToolCallTurn(text, declared, turn),
+    turn,
     prompt,
     tokens,
     finishReason,
@@ -129,4 +143,14 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     freeTokens: phase.freeTokens,
     triggered: phase.triggered,
   };
+}
+
+/** The format's opening marker as one token of the model's vocabulary (the lazy grammar's trigger). */
+function triggerOf(model: LlamaModel, format: string): number {
+  const open = describeFormat(format).open;
+  const ids = open === null ? [] : model.tokenize(open, true);
+  if (ids.length !== 1) {
+    throw new ToolgramError("INVALID_OPTION", `format ${format} opens a call with ${JSON.stringify(open)}, which is not one token of this model's vocabulary; pass triggerToken`);
+  }
+  return ids[0];
 }

@@ -1,4 +1,5 @@
-import type { LlamaModel } from "node-llama-cpp";
+import type { LlamaModel, Token } from "node-llama-cpp";
+import { describeFormat } from "../formats/describeFormat.js";
 import type { CompiledGrammar } from "../CompiledGrammar.js";
 import { compileTools } from "../compile.js";
 import type { ParallelOption, ToolChoice } from "../envelope/callPolicy.js";
@@ -11,14 +12,29 @@ import { guardTokens } from "./BudgetSteering.js";
 import { generateWithGbnf } from "./generateWithGbnf.js";
 import { generateWithMask } from "./generateWithMask.js";
 import { modelPathOf } from "./loadNodeLlamaCpp.js";
-import { renderQwen3Prompt, templateTools, type ChatMessage } from "./qwen3ChatPrompt.js";
+import { templateTools, type ChatMessage } from "./qwen3ChatPrompt.js";
+import { modelChatFor, type ModelChat, type ModelTurnOptions } from "./ModelChat.js";
+import type { FormatOption } from "../formats/describeFormat.js";
+import type { ReasoningMode } from "../formats/FormatDescription.js";
 
 /** How the output is constrained: llama.cpp's grammar sampler on toolgram's GBNF, toolgram's token matcher, or not at all. */
 export type GenerationEngine = "gbnf" | "matcher" | "none";
 
 export interface GenerateToolCallsOptions {
-  /** A Qwen3-family model loaded with node-llama-cpp. */
+  /** A model loaded with node-llama-cpp; its chat template (the GGUF's `tokenizer.chat_template`) decides the format. */
   readonly model: LlamaModel;
+  /**
+   * The tool-call format (a name or alias). @defaultValue the one the model's chat template writes
+   * (formatFromChatTemplate); Qwen3/Hermes for a model without a template
+   */
+  readonly format?: FormatOption;
+  /**
+   * A reasoning block before the calls. @defaultValue "required" when the template's generation prompt opens the
+   * block, else the format's default (see modelChatFor)
+   */
+  readonly reasoning?: ReasoningMode;
+  /** A chat template to render prompts with instead of the model's own (for a GGUF without one). */
+  readonly chatTemplate?: string;
   /** Declared tools in any shape `compileTools` reads (OpenAI, MCP, Anthropic, `{tools: [...]}`). */
   readonly tools: unknown;
   /** The conversation so far (tool results as `tool` messages). */
@@ -59,8 +75,12 @@ export interface ToolCallGeneration {
   readonly issues: ParseIssue[];
   /** The text outside the call blocks. */
   readonly content: string;
-  /** Each call's exact `<tool_call>…</tool_call>` block, to replay the turn verbatim. */
+  /** Each call's exact text (its whole block in block formats), to replay the turn verbatim. */
   readonly blocks: string[];
+  /** The reasoning block's text, when the turn has one. */
+  readonly reasoning?: string;
+  /** The format, reasoning and markers the turn was constrained and parsed with. */
+  readonly turn: ModelTurnOptions;
   /** The turn as an assistant message for the next request's `messages`. */
   readonly message: ChatMessage;
   /** The rendered prompt. */
@@ -78,13 +98,16 @@ export interface ToolCallGeneration {
 
 const compiledCache = new WeakMap<object, Map<string, CompiledGrammar>>();
 
-/** Compiles once per tools object and policy: the matcher's mask table is shared through the compiled grammar. */
-export function compiledFor(tools: unknown, toolChoice: ToolChoice | undefined, parallel: ParallelOption | undefined, freeText?: boolean): CompiledGrammar {
-  const key = JSON.stringify([toolChoice ?? null, parallel ?? null, freeText ?? null]);
+/**
+ * Compiles once per tools object, policy and turn options: the matcher's mask table is shared through the compiled
+ * grammar. `turn` defaults to Qwen3 without reasoning.
+ */
+export function compiledFor(tools: unknown, toolChoice: ToolChoice | undefined, parallel: ParallelOption | undefined, freeText?: boolean, turn?: ModelTurnOptions): CompiledGrammar {
+  const key = JSON.stringify([toolChoice ?? null, parallel ?? null, freeText ?? null, turn ?? null]);
   const byKey = typeof tools === "object" && tools !== null ? (compiledCache.get(tools) ?? new Map<string, CompiledGrammar>()) : undefined;
   const hit = byKey?.get(key);
   if (hit !== undefined) return hit;
-  const compiled = compileTools(tools, { toolChoice, parallel, ...(freeText === undefined ? {} : { freeText }) });
+  const compiled = compileTools(tools, { toolChoice, parallel, ...(freeText === undefined ? {} : { freeText }), ...turnCompileOptions(turn) });
   if (byKey !== undefined) {
     byKey.set(key, compiled);
     compiledCache.set(tools as object, byKey);
@@ -109,31 +132,87 @@ export function vocabularyOf(model: LlamaModel): Promise<Vocabulary> {
   return v;
 }
 
-/** Parses a turn strictly against the declared tools and shapes the result. */
-export function readToolCallTurn(text: string, declared: readonly unknown[]): Pick<ToolCallGeneration, "calls" | "issues" | "content" | "blocks" | "message"> {
-  const parsed = parseToolCalls(text, { tools: declared, format: "qwen3", mode: "strict" });
+function turnCompileOptions(turn: ModelTurnOptions | undefined): { format?: string; reasoning?: ReasoningMode; reasoningMarkers?: { open: string; close: string } } {
+  if (turn === undefined) return {};
+  return { format: turn.format, reasoning: turn.reasoning, ...(turn.reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...turn.reasoningMarkers } }) };
+}
+
+/** Qwen3/Hermes without reasoning: what toolgram generated before it read formats from chat templates. */
+const QWEN3_TURN: ModelTurnOptions = { format: "qwen3", reasoning: "none" };
+
+/** Parses a turn strictly against the declared tools (in `turn`'s format, Qwen3 by default) and shapes the result. */
+export function readToolCallTurn(text: string, declared: readonly unknown[], turn: ModelTurnOptions = QWEN3_TURN): Pick<ToolCallGeneration, "calls" | "issues" | "content" | "blocks" | "message" | "reasoning"> {
+  const parsed = parseToolCalls(text, { tools: declared, mode: "strict", ...turnCompileOptions(turn) });
   const blocks = parsed.calls.map((c) => c.raw);
   const message: ChatMessage = {
     role: "assistant",
     content: parsed.content,
-    ...(parsed.calls.length > 0 ? { tool_calls: parsed.calls.map((c) => ({ type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+    ...(parsed.reasoning === undefined ? {} : { reasoning_content: parsed.reasoning }),
+    ...(parsed.calls.length > 0 ? { tool_calls: parsed.calls.map((c) => ({ ...(c.id === undefined ? {} : { id: c.id }), type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
   };
-  return { calls: parsed.calls, issues: parsed.issues, content: parsed.content, blocks, message };
+  return { calls: parsed.calls, issues: parsed.issues, content: parsed.content, blocks, message, ...(parsed.reasoning === undefined ? {} : { reasoning: parsed.reasoning }) };
+}
+
+/** The chat template to render with: the option, else the vocabulary's, else the GGUF's metadata. */
+async function chatTemplateOf(model: LlamaModel, options: Pick<GenerateToolCallsOptions, "chatTemplate" | "vocab">): Promise<string | undefined> {
+  if (options.chatTemplate !== undefined) return options.chatTemplate;
+  if (options.vocab?.chatTemplate !== undefined) return options.vocab.chatTemplate;
+  const fromMetadata = (model.fileInfo?.metadata as { tokenizer?: { chat_template?: unknown } } | undefined)?.tokenizer?.chat_template;
+  if (typeof fromMetadata === "string") return fromMetadata;
+  if (options.vocab !== undefined || modelPathOf(model) === undefined) return undefined;
+  return (await vocabularyOf(model)).chatTemplate;
+}
+
+function tokenText(model: LlamaModel, token: number | null | undefined): string {
+  return token === null || token === undefined ? "" : model.detokenize([token as Token], true);
 }
 
 /**
- * Renders the conversation with Qwen3's chat template (tools in the system turn), generates one assistant turn
- * constrained by toolgram's grammar for the tools and policy, and parses the calls out of it.
+ * The model's chat: its format and reasoning (`format` / `reasoning` override the template's), and its prompt
+ * renderer (see modelChatFor). Throws a ToolgramError naming the format when the template writes one toolgram does
+ * not describe.
+ */
+export async function modelChatOf(model: LlamaModel, options: Pick<GenerateToolCallsOptions, "chatTemplate" | "vocab" | "format" | "reasoning"> = {}): Promise<ModelChat> {
+  const template = await chatTemplateOf(model, options);
+  return modelChatFor(template, {
+    ...(options.format === undefined ? {} : { format: options.format }),
+    ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
+    bosToken: tokenText(model, model.tokens.bos),
+    eosToken: tokenText(model, model.tokens.eos),
+  });
+}
+
+/**
+ * The model's end-of-generation tokens that are text of the format (a closing marker llama.cpp also counts as an
+ * end: harmony's `<|call|>`): the generators keep them in the output instead of stopping there.
+ */
+export function formatEogTokens(model: LlamaModel, format: string): readonly number[] {
+  const d = describeFormat(format);
+  const out: number[] = [];
+  for (const text of d.specialTokens) {
+    const ids = model.tokenize(text, true);
+    if (ids.length === 1 && model.isEogToken(ids[0])) out.push(ids[0]);
+  }
+  return out;
+}
+
+/**
+ * Renders the conversation with the model's own chat template, generates one assistant turn constrained by
+ * toolgram's grammar for the tools and policy in the template's format (see `modelChatOf`), and parses the calls out
+ * of it strictly.
  *  - `engine: "gbnf"`: `compileTools(...).toGbnf()` enforced by llama.cpp's grammar sampler;
  *  - `engine: "matcher"`: toolgram's token matcher masks every step (with jump-forward over forced text);
  *  - `engine: "none"`: unconstrained, for comparison.
  */
 export async function generateToolCalls(options: GenerateToolCallsOptions): Promise<ToolCallGeneration> {
   const { model, tools, engine } = options;
-  const compiled = compiledFor(tools, options.toolChoice, options.parallel);
+  const chat = await modelChatOf(model, options);
+  const turn: ModelTurnOptions = { format: chat.format, reasoning: chat.reasoning, ...(chat.reasoningMarkers === undefined ? {} : { reasoningMarkers: chat.reasoningMarkers }) };
+  const compiled = compiledFor(tools, options.toolChoice, options.parallel, undefined, turn);
   const declared = compiled.tools;
-  const prompt = renderQwen3Prompt(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
-  const common = { model, prompt, maxTokens: options.maxTokens ?? 256, temperature: options.temperature ?? 0.7, seed: options.seed ?? 0, ...options.sampling };
+  const prompt = chat.render(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
+  const keepEog = engine === "none" ? [] : formatEogTokens(model, chat.format);
+  const common = { model, prompt, maxTokens: options.maxTokens ?? 256, temperature: options.temperature ?? 0.7, seed: options.seed ?? 0, ...options.sampling, ...(keepEog.length > 0 ? { keepEog } : {}) };
   const closeWithinBudget = options.closeWithinBudget ?? true;
   let forcedTokens = 0;
   let budgetSteps = 0;
@@ -157,7 +236,8 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
   }
   return {
     text: result.text,
-    ...readToolCallTurn(result.text, declared),
+    ...readToolCallTurn(result.text, declared, turn),
+    turn,
     prompt,
     tokens: result.tokens,
     finishReason: result.finishReason,

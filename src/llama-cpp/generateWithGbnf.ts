@@ -59,7 +59,7 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
     const tokens: Token[] = [];
     const started = performance.now();
     let finishReason: GenerateResult["finishReason"] = "stop";
-    const steer = BudgetSteering.for(model, options.budgetMatcher, TokenBiasClass, options.budgetGuard);
+    const steer = BudgetSteering.for(model, options.budgetMatcher, TokenBiasClass, options.budgetGuard, options.keepEog);
     const aborted = (): boolean => options.signal?.aborted === true;
     if (maxTokens > 0 && !aborted()) {
       for await (const token of sequence.evaluate(plan.rest, {

@@ -112,9 +112,14 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
 
   const biases = new MaskBiasCache(model, TokenBiasClass, eog);
   const ordinary = size - eogCount(eog);
-  // the end-of-generation bits of each mask word, to count and test them word by word
+  // the end-of-generation bits of each mask word, to count and test them word by word; kept ones (a closing marker
+  // that llama.cpp counts as an end) apart: where the mask allows one, it is a token of the output, not its end
   const eogWords = new Uint32Array(bits.length);
   for (let id = 0; id < size; id++) if (eog[id] === 1) eogWords[id >>> 5] |= 1 << (id & 31);
+  const kept = (options.keepEog ?? []).filter((id) => id >= 0 && id < size && eog[id] === 1);
+  const keptWords = new Uint32Array(bits.length);
+  for (const id of kept) keptWords[id >>> 5] |= 1 << (id & 31);
+  const isKept = (token: number): boolean => (keptWords[token >>> 5] & (1 << (token & 31))) !== 0;
 
   // The generated tokens, for the repeat penalty (filled below).
   const generated: Token[] = [];
@@ -168,32 +173,36 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       // Count instead of listing: a mask inside a string allows most of the vocabulary.
       let allowedCount = 0;
       let endAllowed = false;
+      let keptAllowed = -1;
       for (let w = 0; w < bits.length; w++) {
         const ordinaryBits = bits[w] & ~eogWords[w];
         if (ordinaryBits !== 0) allowedCount += popcount(ordinaryBits);
-        if ((bits[w] & eogWords[w]) !== 0) endAllowed = true;
+        if ((bits[w] & eogWords[w] & ~keptWords[w]) !== 0) endAllowed = true;
+        const keptBits = bits[w] & keptWords[w];
+        if (keptBits !== 0 && keptAllowed < 0) keptAllowed = w * 32 + (31 - Math.clz32(keptBits & -keptBits));
       }
+      const step = tokens.length;
+      let token: Token;
       if (allowedCount === 0) {
         if (endAllowed || matcher.isCompleted()) {
           finishReason = "stop";
           break;
         }
-        throw new Error(`The matcher allows no token after ${tokens.length} generated tokens and is not complete.`);
-      }
-
-      const step = tokens.length;
-      let token: Token;
-      if (endAllowed) {
+        if (keptAllowed < 0) throw new Error(`The matcher allows no token after ${tokens.length} generated tokens and is not complete.`);
+        // the closing marker is all that may come: append it as a forced token (a bias cannot raise an end token)
+        token = keptAllowed as Token;
+        forcedTokens++;
+      } else if (endAllowed) {
         token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "never"));
-        if (eog[token] === 1) {
+        if (eog[token] === 1 && !(isKept(token) && isAllowed(bits, token))) {
           finishReason = "stop";
           break;
         }
-      } else if (allowedCount <= ordinary - allowedCount) {
+      } else if (keptAllowed < 0 && allowedCount <= ordinary - allowedCount) {
         token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "boost"));
       } else {
         token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "never"));
-        if (eog[token] === 1) {
+        if (eog[token] === 1 && !(isKept(token) && isAllowed(bits, token))) {
           // Undo the decode of the last pending token so that it can be evaluated again with the other encoding.
           resampledSteps++;
           const end = sequence.nextTokenIndex;

@@ -33,6 +33,13 @@ export interface GenerateOptions {
    * `cachedTokens` counts the prompt tokens reused. @defaultValue false
    */
   readonly keepPrefix?: boolean;
+  /**
+   * End-of-generation tokens that are text of the output, not its end: a format's closing marker that llama.cpp
+   * also counts as an end (harmony's `<|call|>`; `formatEogTokens`). Where the constraint allows one as a token of
+   * the output, it is kept (in `tokens` and `text`) and generation goes on; anywhere else it ends generation as any
+   * end token does. @defaultValue none
+   */
+  readonly keepEog?: readonly number[];
   /** Called with each generated token id as soon as it is chosen (sampled or forced), in order. */
   readonly onToken?: (token: number) => void;
   /** Stops generating at the next step once aborted; the result holds what was generated until then. */

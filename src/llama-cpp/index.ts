@@ -9,11 +9,14 @@ export {
   compiledFor,
   vocabularyOf,
   readToolCallTurn,
+  modelChatOf,
+  formatEogTokens,
   type GenerateToolCallsOptions,
   type GenerationEngine,
   type ToolCallGeneration,
 } from "./generateToolCalls.js";
 export { generateLazy, QWEN3_TOOL_CALL_TOKEN, type GenerateLazyOptions, type LazyGeneration } from "./generateLazy.js";
+export { modelChatFor, type ModelChat, type ModelChatOptions, type ModelTurnOptions } from "./ModelChat.js";
 export { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
 export {
   renderQwen3Prompt,

@@ -14,6 +14,10 @@ export interface ChatMessage {
   readonly tool_calls?: readonly ChatToolCall[];
   /** Assistant only: the thinking text, rendered in `<think>` when the template shows it. */
   readonly reasoning_content?: string;
+  /** Tool only: the id of the call this result answers (templates that show it; paired in order when absent). */
+  readonly tool_call_id?: string;
+  /** Tool only: the name of the tool that answered. */
+  readonly name?: string;
 }
 
 export interface Qwen3PromptOptions {

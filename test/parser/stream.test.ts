@@ -1,11 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FORMAT_NAMES } from "../../src/formats/index.js";
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/formats/index.js";
+import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import type { ParseMode, StreamEvent } from "../../src/parser/types.js";
-import { SEED, chunked, mutated, replyArb, trickyString } from "./arbitraries.js";
+import { SEED, callsArb, chunked, mutated, replyArb, trickyString } from "./arbitraries.js";
 import { TOOLS } from "./tools.js";
 
 function streamed(chunks: string[], format: FormatName, mode: ParseMode) {
@@ -88,5 +89,48 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
     const r = s.end();
     expect(r).toEqual(parseToolCalls(text, { tools: TOOLS }));
     expect(r.calls.length).toBeGreaterThan(3000);
+  });
+});
+
+describe("ToolCallStream reports each call's name as soon as it is known", () => {
+  // every format whose unit names the call before its arguments: the name comes in a call_name event (or on
+  // call_start), before any of the call's argument text and before its end, at every chunking
+  for (const format of FORMAT_NAMES) {
+    const d = FORMAT_DESCRIPTIONS[format];
+    if (d.unit.kind === "python-call" && d.grouping === "block") continue;
+    it(`${format} (${d.unit.kind}, ${d.grouping})`, () => {
+      fc.assert(
+        fc.property(callsArb(format), fc.array(fc.nat(), { maxLength: 8 }), (calls, cuts) => {
+          const text = renderToolCalls(calls, format);
+          const { events, result } = streamed(chunked(text, cuts), format, "tolerant");
+          expect(result.calls.map((c) => c.name)).toEqual(calls.map((c) => c.name));
+          for (let index = 0; index < calls.length; index++) {
+            const at = events.findIndex((e) => (e.type === "call_name" || e.type === "call_start") && e.index === index && e.name !== undefined);
+            expect(at, `call ${index}'s name is reported`).toBeGreaterThanOrEqual(0);
+            expect((events[at] as { name: string }).name).toBe(calls[index].name);
+            const firstArgs = events.findIndex((e) => e.type === "arguments_delta" && e.index === index);
+            const end = events.findIndex((e) => e.type === "call_end" && e.index === index);
+            if (firstArgs >= 0) expect(at).toBeLessThan(firstArgs);
+            expect(at).toBeLessThan(end);
+            expect(events.filter((e) => e.type === "call_name" && e.index === index)).toHaveLength(at >= 0 && events[at].type === "call_name" ? 1 : 0);
+          }
+        }),
+        { seed: SEED, numRuns: 100 },
+      );
+    });
+  }
+
+  it("names a harmony call and a Qwen3-Coder call before their ends, one character at a time", () => {
+    const harmony = ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris"}<|call|>';
+    const h = streamed([...harmony], "openai", "tolerant").events;
+    expect(h.findIndex((e) => e.type === "call_name")).toBeLessThan(h.findIndex((e) => e.type === "call_end"));
+    expect(h.find((e) => e.type === "call_name")).toEqual({ type: "call_name", index: 0, name: "get_weather" });
+    const coder = "<tool_call>\n<function=search>\n<parameter=query>\nx\n</parameter>\n</function>\n</tool_call>";
+    const q = streamed([...coder], "qwen3-coder", "tolerant").events;
+    const name = q.findIndex((e) => e.type === "call_name");
+    expect(q[name]).toEqual({ type: "call_name", index: 0, name: "search" });
+    // reported when the name's closing ">" arrives, long before the block ends
+    expect(q.slice(0, name).filter((e) => e.type === "call_start")).toHaveLength(1);
+    expect(name).toBeLessThan(q.findIndex((e) => e.type === "call_end"));
   });
 });

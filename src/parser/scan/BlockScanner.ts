@@ -12,6 +12,8 @@ const WS = new Set([" ", "\n", "\r", "\t"]);
 /** Caps on what is captured for early `call_name` events (the final call always has the full name). */
 const MAX_KEY_CAPTURE = 64;
 const MAX_NAME_CAPTURE = 256;
+/** Characters that end a tool name read from the start of a block (besides the first of the unit's `nameClose`). */
+const NAME_STOPS = " \n\r\t<>{}[]()\"'=";
 
 /** Where the scanner reports what it learns before the block ends (the stream turns these into events). */
 export interface ScanEvents {
@@ -73,6 +75,12 @@ export class BlockScanner {
   private nameBuf: string | null = null;
   private nameSent = false;
   private argsActive = false;
+  /**
+   * Units that open with the call's name (named-json `NAME<|channel|>…`, xml-parameters `<function=NAME>`): the
+   * name is read as the block's first characters come, and reported once a character ends it. It only watches; the
+   * assembler judges the block. Null once reported or given up.
+   */
+  private nameWatch: { open: string; matched: number; name: string; stops: string } | null = null;
   // cursor of one scan() call, kept on the instance (not in closures) so a one-character push allocates little
   private scanText = "";
   private seg = 0;
@@ -95,6 +103,36 @@ export class BlockScanner {
     this.slot = d.grouping === "block" ? events.callStart() : -1;
     const prefix = UNIT_CODECS[d.unit.kind].namePrefix?.(d);
     if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "", inId: false };
+    if (d.grouping === "block" && (d.unit.kind === "named-json" || d.unit.kind === "xml-parameters")) {
+      const open = d.unit.kind === "xml-parameters" ? d.unit.nameOpen : "";
+      this.nameWatch = { open, matched: 0, name: "", stops: NAME_STOPS + d.unit.nameClose.slice(0, 1) };
+    }
+  }
+
+  /** The block ends: a name read in full so far is the call's. */
+  private endNameWatch(): void {
+    const w = this.nameWatch as { open: string; matched: number; name: string };
+    if (w.matched === w.open.length && w.name !== "") this.events.callName(this.slot, w.name);
+    this.nameWatch = null;
+  }
+
+  /** One character of the block for the name watch (see `nameWatch`). */
+  private watchName(c: string): void {
+    const w = this.nameWatch as { open: string; matched: number; name: string; stops: string };
+    if (w.matched < w.open.length) {
+      // whitespace may pad the block before the name's opening marker
+      if (c === w.open[w.matched]) w.matched++;
+      else if (w.matched > 0 || !WS.has(c)) this.nameWatch = null;
+      return;
+    }
+    if (w.name === "" && w.open === "" && WS.has(c)) return;
+    if (!w.stops.includes(c)) {
+      if (w.name.length >= MAX_NAME_CAPTURE) this.nameWatch = null;
+      else w.name += c;
+      return;
+    }
+    if (w.name !== "") this.events.callName(this.slot, w.name);
+    this.nameWatch = null;
   }
 
   /**
@@ -122,6 +160,8 @@ export class BlockScanner {
         const m = matchAt(s, i, d.close, final);
         if (m === "need") return this.pause(i);
         if (m === "yes") {
+          // a name that runs to the block's end (GLM-4.7's call without arguments: `<tool_call>NAME</tool_call>`)
+          if (this.nameWatch !== null) this.endNameWatch();
           this.endArgs(i);
           this.save(i + d.close.length);
           return { i: i + d.close.length, needMore: false, end: "closed" };
@@ -137,6 +177,7 @@ export class BlockScanner {
           return { i, needMore: false, end: "interrupted" };
         }
       }
+      if (this.nameWatch !== null) this.watchName(c);
       // tagged parameters: raw values hold any character, so only the markers above count
       if (xml) continue;
       if (this.prefix !== null) {
