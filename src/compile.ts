@@ -26,6 +26,7 @@ import { closeObjects } from "./tools/closeObjects.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import { normalizeTools } from "./tools/normalizeTools.js";
 import { schemaHash, toolsHash } from "./tools/schemaHash.js";
+import { toolFragments } from "./ToolFragmentCache.js";
 
 /** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
 export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions, ReasoningOptions {
@@ -64,22 +65,47 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const allowed = new Set(policy.allowed);
   const envelopeTools: EnvelopeTool[] = [];
   let style: JsonStyle | undefined;
+  // per-tool fragments: the same parameters under the same options lower to the same rules (see ToolFragmentCache)
+  const optionsKey = `${envelope.format}|${JSON.stringify(opts)}`;
+  const mergedHere = new Map<string, string>();
   for (const tool of normalized) {
     if (!allowed.has(tool.name)) continue;
+    envelope.argumentSpelling?.checkToolName?.(tool.name, tool.path);
+    const key = `${optionsKey}|${schemaHash(tool.parameters)}`;
+    const fragment = toolFragments.get(key);
+    if (fragment !== undefined) {
+      for (const w of fragment.warnings) warnings.push({ ...w, schemaPath: tool.parametersPath + w.schemaPath });
+      let argsRule = mergedHere.get(key);
+      if (argsRule === undefined) {
+        for (const n of fragment.rules.keys()) prefixes.add(n);
+        argsRule = mergeRules(lowered, new Map(fragment.rules), fragment.argsRule);
+        mergedHere.set(key, argsRule);
+      }
+      envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
+      deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
+      continue;
+    }
+    const warningsBefore = warnings.length;
     const prefix = uniqueRuleName(prefixes, toolPrefix(tool.name));
     prefixes.add(prefix);
     // one context per tool: the lowerer's size check walks its whole rule map, so a shared one would be quadratic
     const ctx = createLowerContext(opts, prefix, warnings, deadline);
     style ??= ctx.style;
     const spelling = envelope.argumentSpelling;
-    spelling?.checkToolName?.(tool.name, tool.path);
     if (spelling?.keywords) ctx.style = { ...ctx.style, keywords: spelling.keywords };
     if (spelling?.keywordArguments) ctx.keywordArguments = true;
     if (spelling?.xmlParameters) ctx.xmlParameters = spelling.xmlParameters;
     const args = lowerTool(tool, ctx, opts, warnings);
     ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
     if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));
-    const argsRule = mergeRules(lowered, ctx.rules, `${prefix}-args`);
+    const own = `${prefix}-args`;
+    const argsRule = mergeRules(lowered, ctx.rules, own);
+    toolFragments.set(key, {
+      rules: ctx.rules,
+      argsRule: own,
+      warnings: warnings.slice(warningsBefore).map((w) => ({ ...w, schemaPath: w.schemaPath.slice(tool.parametersPath.length) })),
+    });
+    mergedHere.set(key, argsRule);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
     deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
   }

@@ -43,6 +43,7 @@ export class Automaton {
   private rsTrans = new Int32Array(0);
   private rsAtoms: (Map<number, number> | undefined)[] = [];
   private rsRowDone: number[] = [];
+  /** Per frame: the R-state of its start, DEAD for a frame that derives nothing; filled on first use. */
   private frameStartRs: number[] = [];
 
   // stacks
@@ -76,8 +77,7 @@ export class Automaton {
     this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
     this.atomTexts = this.nfa.atomTexts;
     this.mark = new Uint32Array(this.nfa.stateCount);
-    this.frameStartRs = this.nfa.frameStart.map((s) => (s >= 0 ? this.closure([s]) : DEAD));
-    const root = this.frameStartRs[0];
+    const root = this.frameStartOf(0);
     const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
     this.initial = stacks.length ? this.config(stacks) : DEAD;
   }
@@ -96,6 +96,30 @@ export class Automaton {
   /** Number of configurations interned so far. */
   get configCount(): number {
     return this.cfStacks.length;
+  }
+
+  /**
+   * The start R-state of frame `f`. A lazy frame (a large alternative's rest: a tool's arguments) is built here, the
+   * first time a configuration can enter it.
+   */
+  private frameStartOf(f: number): number {
+    const known = this.frameStartRs[f];
+    if (known !== undefined) return known;
+    const s = this.nfa.ensureFrame(f);
+    if (this.mark.length < this.nfa.stateCount) {
+      const m = new Uint32Array(Math.max(this.nfa.stateCount, this.mark.length * 2));
+      m.set(this.mark);
+      this.mark = m;
+    }
+    const r = s >= 0 ? this.closure([s]) : DEAD;
+    this.frameStartRs[f] = r;
+    return r;
+  }
+
+  /** Builds every lazy frame (completion distances need every state). */
+  buildAll(): void {
+    this.nfa.buildAll();
+    for (let f = 0; f < this.nfa.frameStart.length; f++) this.frameStartOf(f);
   }
 
   // ---- R-states ----
@@ -228,7 +252,7 @@ export class Automaton {
     const out: number[] = [];
     for (const [rule, targets] of byRule) {
       const ret = this.closure(targets);
-      if (ret >= 0 && this.frameStartRs[rule] >= 0) out.push(rule, ret);
+      if (ret >= 0 && this.frameStartOf(rule) >= 0) out.push(rule, ret);
     }
     this.rsCalls[rs] = out;
     return out;
@@ -270,7 +294,7 @@ export class Automaton {
     if (t >= 0) out.add(this.stack(t, p));
     const calls = this.rsCallList(top);
     for (let i = 0; i < calls.length; i += 2) {
-      const pushed = this.stack(this.frameStartRs[calls[i]], this.stack(calls[i + 1], p));
+      const pushed = this.stack(this.frameStartOf(calls[i]), this.stack(calls[i + 1], p));
       this.stepStack(pushed, sym, out, seen, depth + 1);
     }
     if (p >= 0 && this.rsFinal[top] === 1) this.stepStack(p, sym, out, seen, depth + 1);
@@ -296,7 +320,7 @@ export class Automaton {
       const calls = this.rsCallList(top);
       if (calls.length === 0 || this.rsOwn(top)) out.push(st);
       const p = this.stParent[st];
-      for (let i = 0; i < calls.length; i += 2) visit(this.stack(this.frameStartRs[calls[i]], this.stack(calls[i + 1], p)), depth + 1);
+      for (let i = 0; i < calls.length; i += 2) visit(this.stack(this.frameStartOf(calls[i]), this.stack(calls[i + 1], p)), depth + 1);
     };
     for (const st of stacks) visit(st, 0);
     return out;

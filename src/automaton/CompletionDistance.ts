@@ -24,6 +24,8 @@ export class CompletionDistance {
   /** `atomAvailable[a]`: the vocabulary has the special token of atom `a` (else only its text spelling counts). */
   constructor(automaton: Automaton, atomAvailable: readonly boolean[]) {
     this.automaton = automaton;
+    // distances are a fixed point over every state: lazy frames are built first (token budgets give up laziness)
+    automaton.buildAll();
     this.dist = stateDistances(automaton, atomAvailable);
   }
 

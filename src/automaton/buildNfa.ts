@@ -1,4 +1,4 @@
-import type { Deadline } from "../Deadline.js";
+import { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { cachedKey } from "../grammar/analysis/exprKey.js";
 import { foldExpr } from "../grammar/analysis/foldExpr.js";
@@ -47,6 +47,13 @@ export interface Nfa {
   /** Per state: its frame, and its index in a canonical (breadth-first) numbering of that frame's states. */
   stateFrame: Int32Array;
   stateCanon: Int32Array;
+  /**
+   * Builds frame `f` if it is a lazy frame not built yet (see `LAZY_ITEM_STATES`): its states and edges are appended
+   * (the typed arrays above may be replaced by longer ones: read them afresh afterwards). Returns its start state.
+   */
+  ensureFrame(f: number): number;
+  /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
+  buildAll(): void;
 }
 
 export interface NfaOptions {
@@ -73,14 +80,8 @@ class Edges {
     this.b.push(b);
     this.to.push(to);
   }
-  csr(n: number): { start: Int32Array; order: Int32Array } {
-    const start = new Int32Array(n + 1);
-    for (const f of this.from) start[f + 1]++;
-    for (let i = 0; i < n; i++) start[i + 1] += start[i];
-    const fill = start.slice(0, n);
-    const order = new Int32Array(this.from.length);
-    for (let k = 0; k < this.from.length; k++) order[fill[this.from[k]]++] = k;
-    return { start, order };
+  clear(): void {
+    this.from.length = this.a.length = this.b.length = this.to.length = 0;
   }
 }
 
@@ -93,8 +94,12 @@ interface Inlining {
 }
 
 export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
-  const deadline = opts.deadline;
-  const frames = frameRules(g, deadline);
+  let deadline = opts.deadline;
+  // one reference graph for the checks and the frame analysis (a walk of the whole grammar)
+  const graph = referenceGraph(g, deadline);
+  const { frames, size: ruleSize, sharing } = frameRules(g, graph, deadline);
+  // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
+  const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
   const sharedFrames = new Map<string, number>();
   const frameBodies: GExpr[] = [];
@@ -142,6 +147,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     }
     bytes.add(from, seq[0], seq[1], next);
   };
+  /** Chain states of exact repetitions, keyed by (item, next state): see the repeat case. */
+  const repeatTails = new Map<string, number>();
   const literalSeqs = new Map<string, number[]>();
   const classSeqs = new WeakMap<readonly number[], number[][]>();
   const literal = (from: number, to: number, text: string): void => {
@@ -170,6 +177,73 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       if (!local) sharedKeys[fi] = key;
     }
     return fi;
+  };
+  /**
+   * Lazy frames: the rest of a large alternative after its first literal (a tool's arguments after its name). Built
+   * when the automaton first enters them, so a matcher grows with the alternatives a decoding reaches, not with the
+   * sum of all of them. Keyed by the expression object (dedupeRules already made equal tools share one rule).
+   */
+  const lazyFrames = new Map<GExpr, number>();
+  const lazyBody = new Map<number, GExpr>();
+  const lazyFrame = (rest: GExpr): number => {
+    let fi = lazyFrames.get(rest);
+    if (fi === undefined) {
+      fi = frameNames.length;
+      frameNames.push(`(lazy ${frameNames.length})`);
+      lazyBody.set(fi, rest);
+      frameStart.push(-1);
+      frameEnd.push(-1);
+      lazyFrames.set(rest, fi);
+    }
+    return fi;
+  };
+  const sizeMemo = new Map<GExpr, number>();
+  const sizeOf = (e: GExpr): number => estimateStates(e, (r) => (frameIndex.has(r) ? 1 : (ruleSize.get(r) ?? 1)), sizeMemo);
+  /**
+   * A large alternation in a large grammar (the tools of a turn): the alternatives that begin with a literal are
+   * merged into a trie of their first literals, character by character, as long as several alternatives share the
+   * prefix; where one alternative is left, after one more character, the rest of it (the rest of the tool's name,
+   * its arguments) is a lazy frame, built when a decoding first reads that far. The other alternatives are built
+   * as usual.
+   */
+  const lazyAlt = (items: readonly GExpr[], from: number, to: number, sub: (x: GExpr, a: number, b: number) => void): void => {
+    interface Entry { chars: string[]; rest: GExpr[] }
+    const entries: Entry[] = [];
+    for (const it of items) {
+      const head = it.type === "seq" ? it.items[0] : it;
+      if (head !== undefined && head.type === "literal" && head.text.length > 0) entries.push({ chars: [...head.text], rest: it.type === "seq" ? it.items.slice(1) : [] });
+      else sub(it, from, to);
+    }
+    const node = (at: number, group: Entry[], pos: number): void => {
+      const byChar = new Map<string, Entry[]>();
+      for (const en of group) {
+        if (pos === en.chars.length) {
+          // this alternative's literal ends here: its rest starts at this node
+          if (en.rest.length === 0) eps.add(at, 0, 0, to);
+          else sub(en.rest.length === 1 ? en.rest[0] : { type: "seq", items: en.rest }, at, to);
+          continue;
+        }
+        const ch = en.chars[pos];
+        const list = byChar.get(ch);
+        if (list) list.push(en);
+        else byChar.set(ch, [en]);
+      }
+      for (const [ch, list] of byChar) {
+        const nxt = newState();
+        literal(at, nxt, ch);
+        if (list.length > 1) {
+          node(nxt, list, pos + 1);
+          continue;
+        }
+        const en = list[0];
+        const tail = en.chars.slice(pos + 1).join("");
+        const body: GExpr = tail === "" ? (en.rest.length === 1 ? en.rest[0] : { type: "seq", items: en.rest }) : { type: "seq", items: [{ type: "literal", text: tail }, ...en.rest] };
+        if (sizeOf(body) > LAZY_TAIL_STATES) calls.add(nxt, lazyFrame(body), 0, to);
+        else if (en.rest.length === 0 && tail === "") eps.add(nxt, 0, 0, to);
+        else sub(body, nxt, to);
+      }
+    };
+    if (entries.length > 0) node(from, entries, 0);
   };
   /** Synthesized frames for the item of a long bounded repetition (a string character under a large maxLength). */
   const itemFrames = new Map<string, number>();
@@ -258,14 +332,14 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         return;
       }
       case "alt":
-        for (const it of e.items) {
-          if (!productive(it)) continue;
-          const a = newState();
-          const b = newState();
-          eps.add(from, 0, 0, a);
-          eps.add(b, 0, 0, to);
-          sub(it, a, b);
+        // every item between `from` and `to` themselves: a built item only adds edges out of `from` and into `to`
+        // (loops get their own head), so items cannot leak into each other, and the chains of exact repetitions
+        // that end in `to` are shared by all items (a bounded number's digits)
+        if (lazy && e.items.length >= LAZY_ALT_ITEMS && sizeOf(e) > LAZY_ALT_STATES) {
+          lazyAlt(e.items.filter(productive), from, to, sub);
+          return;
         }
+        for (const it of e.items) if (productive(it)) sub(it, from, to);
         return;
       case "repeat": {
         if (!productive(e.item)) {
@@ -279,6 +353,25 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           if (itemFi >= 0) calls.add(a, itemFi, 0, b);
           else sub(e.item, a, b);
         };
+        if (itemFi < 0 && e.max === e.min && e.min > 1 && isStep(e.item)) {
+          // an exact repetition of one character (`[0-9]{k}`): its copies are built from `to` backwards and shared by
+          // every repetition of the same item into the same place, so `[1-9] [0-9]{k}` for k = 1..n (a bounded
+          // integer's digits) builds n states, not n²/2. A chain state only reads the rest of its chain into `to`.
+          let next = to;
+          const itemKey = structuralKey(e.item);
+          for (let k = e.min - 1; k >= 1; k--) {
+            const key = `${itemKey}|${next}`;
+            let st = repeatTails.get(key);
+            if (st === undefined) {
+              st = newState();
+              repeatTails.set(key, st);
+              sub(e.item, st, next);
+            }
+            next = st;
+          }
+          sub(e.item, from, next);
+          return;
+        }
         let cur = from;
         for (let k = 0; k < e.min; k++) {
           const nxt = newState();
@@ -331,20 +424,26 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       }
     }
   };
-  for (const [name, refs] of referenceGraph(g, deadline)) {
+  for (const [name, refs] of graph) {
     const missing = refs.find((r) => !g.rules.has(r));
     if (missing !== undefined) throw new ToolgramError("INVALID_INPUT", `rule "${name}" references an undefined rule "${missing}"`);
   }
   if (!g.rules.has(g.root)) throw new ToolgramError("INVALID_INPUT", `grammar has no root rule "${g.root}"`);
-  for (const name of frames) {
+  const lazyRule = new Map<number, string>();
+  for (const [i, name] of frames.entries()) {
     const ok = productiveRule.has(name);
-    frameStart.push(ok ? newState() : -1);
-    frameEnd.push(ok ? newState() : -1);
+    // a lazily built rule frame gets its states when it is built (a flush appends only states made since the last)
+    const now = ok && !(lazy && sharing.has(name) && sizeOf(g.rules.get(name)!) > LAZY_RULE_STATES);
+    frameStart.push(now ? newState() : -1);
+    frameEnd.push(now ? newState() : -1);
   }
   frames.forEach((name, i) => {
-    if (frameStart[i] < 0) return;
-    build(g.rules.get(name)!, frameStart[i], frameEnd[i], { rule: name, outer: null });
+    if (!productiveRule.has(name)) return;
+    // in a large grammar, a rule frame other than the root is built when first entered, like the lazy frames
+    if (lazy && sharing.has(name) && sizeOf(g.rules.get(name)!) > LAZY_RULE_STATES) lazyRule.set(i, name);
+    else build(g.rules.get(name)!, frameStart[i], frameEnd[i], { rule: name, outer: null });
   });
+  const buildPending = (): void => {
   while (pendingFrames.length) {
     const fi = pendingFrames.pop()!;
     const body = itemBody.get(fi);
@@ -358,39 +457,114 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     build(loop, frameStart[fi], mid);
     build(close, mid, frameEnd[fi]);
   }
-  const isEnd = new Uint8Array(n);
-  for (const e of frameEnd) if (e >= 0) isEnd[e] = 1;
-  const b = bytes.csr(n);
-  const ep = eps.csr(n);
-  const c = calls.csr(n);
-  const at = atoms.csr(n);
-  const pick = (src: number[], order: Int32Array): Int32Array => Int32Array.from(order, (k) => src[k]);
+  };
+  buildPending();
+  const lazyBudget = deadline === undefined ? undefined : new Deadline({ maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken), maxCompileMs: Number.POSITIVE_INFINITY });
   const nfa: Nfa = {
-    stateCount: n,
-    byteStart: b.start,
-    byteLo: Uint8Array.from(b.order, (k) => bytes.a[k]),
-    byteHi: Uint8Array.from(b.order, (k) => bytes.b[k]),
-    byteTo: pick(bytes.to, b.order),
-    epsStart: ep.start,
-    epsTo: pick(eps.to, ep.order),
-    callStart: c.start,
-    callRule: pick(calls.a, c.order),
-    callTo: pick(calls.to, c.order),
-    atomStart: at.start,
-    atomIdx: pick(atoms.a, at.order),
-    atomTo: pick(atoms.to, at.order),
+    stateCount: 0,
+    byteStart: new Int32Array(1),
+    byteLo: new Uint8Array(0),
+    byteHi: new Uint8Array(0),
+    byteTo: new Int32Array(0),
+    epsStart: new Int32Array(1),
+    epsTo: new Int32Array(0),
+    callStart: new Int32Array(1),
+    callRule: new Int32Array(0),
+    callTo: new Int32Array(0),
+    atomStart: new Int32Array(1),
+    atomIdx: new Int32Array(0),
+    atomTo: new Int32Array(0),
     frameNames,
-    frameKey: frameNames.map((_, i) => sharedKeys[i]),
+    frameKey: [],
     stateFrame: new Int32Array(0),
     stateCanon: new Int32Array(0),
     frameStart,
     frameEnd,
-    isEnd,
+    isEnd: new Uint8Array(0),
     atomTexts,
+    ensureFrame: (f) => {
+      const body = lazyBody.get(f);
+      const rule = lazyRule.get(f);
+      if (body === undefined && rule === undefined) return frameStart[f];
+      // a lazy build runs while decoding: the compile's clock is over, its steps (what is left of them, for all
+      // lazy builds together) and the state cap still hold
+      deadline = lazyBudget;
+      lazyBody.delete(f);
+      lazyRule.delete(f);
+      frameStart[f] = newState();
+      frameEnd[f] = newState();
+      if (rule !== undefined) build(g.rules.get(rule)!, frameStart[f], frameEnd[f], { rule, outer: null });
+      else build(body!, frameStart[f], frameEnd[f]);
+      buildPending();
+      flush();
+      return frameStart[f];
+    },
+    buildAll: () => {
+      // frames made while building others are lazy too: until none is left
+      while (lazyBody.size + lazyRule.size > 0) for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
+    },
   };
-  numberFrames(nfa);
+  /** Appends the states made since the last flush, and their edges, to the NFA's tables. */
+  const flush = (): void => {
+    const from = nfa.stateCount;
+    nfa.byteStart = appendCsr(nfa.byteStart, from, n, bytes, [["byteLo", Uint8Array, bytes.a], ["byteHi", Uint8Array, bytes.b], ["byteTo", Int32Array, bytes.to]], nfa);
+    nfa.epsStart = appendCsr(nfa.epsStart, from, n, eps, [["epsTo", Int32Array, eps.to]], nfa);
+    nfa.callStart = appendCsr(nfa.callStart, from, n, calls, [["callRule", Int32Array, calls.a], ["callTo", Int32Array, calls.to]], nfa);
+    nfa.atomStart = appendCsr(nfa.atomStart, from, n, atoms, [["atomIdx", Int32Array, atoms.a], ["atomTo", Int32Array, atoms.to]], nfa);
+    for (const e of [bytes, eps, calls, atoms]) e.clear();
+    nfa.isEnd = grow(nfa.isEnd, n);
+    for (let f = 0; f < frameEnd.length; f++) if (frameEnd[f] >= from) nfa.isEnd[frameEnd[f]] = 1;
+    for (let f = nfa.frameKey.length; f < frameNames.length; f++) nfa.frameKey.push(sharedKeys[f]);
+    nfa.stateCount = n;
+    numberFrames(nfa, from);
+  };
+  flush();
   return nfa;
 }
+
+type EdgeColumn = readonly [keyof Nfa, Int32ArrayConstructor | Uint8ArrayConstructor, number[]];
+
+/** A copy of `a` with room for at least `len` entries (capacity doubles, so appends are amortized). */
+function grow<T extends Int32Array | Uint8Array>(a: T, len: number): T {
+  if (a.length >= len) return a;
+  const out = new (a.constructor as new (n: number) => T)(Math.max(len, a.length * 2, 16));
+  out.set(a);
+  return out;
+}
+
+/**
+ * Appends the edges of states [from, to) (every edge in `edges` leaves one of them) to a CSR table: `start` gets
+ * the new rows, each column named in `cols` its values in row order. Returns the (possibly reallocated) `start`.
+ */
+function appendCsr(start: Int32Array, from: number, to: number, edges: Edges, cols: readonly EdgeColumn[], nfa: Nfa): Int32Array {
+  const base = start[from];
+  const count = edges.from.length;
+  const out = grow(start, to + 1);
+  const rows = new Int32Array(to - from + 1);
+  for (const f of edges.from) rows[f - from + 1]++;
+  for (let i = 0; i < to - from; i++) rows[i + 1] += rows[i];
+  for (let q = from; q <= to; q++) out[q] = base + rows[q - from];
+  const fill = rows.slice(0, to - from);
+  const order = new Int32Array(count);
+  for (let k = 0; k < count; k++) order[fill[edges.from[k] - from]++] = k;
+  for (const [name, Ctor, src] of cols) {
+    const col = grow((nfa[name] as Int32Array | Uint8Array) ?? new Ctor(0), base + count);
+    for (let k = 0; k < count; k++) col[base + k] = src[order[k]];
+    (nfa as unknown as Record<string, Int32Array | Uint8Array>)[name] = col;
+  }
+  return out;
+}
+
+/** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
+const LAZY_GRAMMAR_STATES = 16_384;
+/** An alternation larger than this (estimated states) in a large grammar is built as a lazy trie (`lazyAlt`). */
+const LAZY_ALT_STATES = 1024;
+/** ...with at least this many alternatives (the tools of a turn; a two-way choice is built whole). */
+const LAZY_ALT_ITEMS = 4;
+/** In a large grammar, a rule frame (not the root, not one bounding the construction's depth) larger than this is built when first entered. */
+const LAZY_RULE_STATES = 64;
+/** In a lazy trie, the rest of one alternative larger than this becomes a lazy frame; a smaller one is inlined. */
+const LAZY_TAIL_STATES = 8;
 
 /**
  * Assign each state its frame and a breadth-first index from the frame's start (edges in construction order), which
@@ -409,12 +583,15 @@ function enqueueTargets(starts: Int32Array, tos: Int32Array, q: number, f: numbe
   return k;
 }
 
-function numberFrames(nfa: Nfa): void {
+function numberFrames(nfa: Nfa, fromState: number): void {
   const n = nfa.stateCount;
-  const frame = new Int32Array(n).fill(-1);
-  const canon = new Int32Array(n).fill(-1);
+  const frame = grow(nfa.stateFrame, n);
+  const canon = grow(nfa.stateCanon, n);
+  frame.fill(-1, fromState, n);
+  canon.fill(-1, fromState, n);
+  // only frames built since the last numbering (their states are all new: a frame's states are made together)
   nfa.frameStart.forEach((start, f) => {
-    if (start < 0) return;
+    if (start < fromState) return;
     let k = 0;
     const queue = [start];
     frame[start] = f;
@@ -484,6 +661,11 @@ function utf8Length(text: string): number {
   return n;
 }
 
+/** One character: a class or a one-code-point literal (reads one character and nothing else). */
+function isStep(e: GExpr): boolean {
+  return e.type === "charClass" || (e.type === "literal" && [...e.text].length === 1);
+}
+
 /** An unbounded loop over a class of more than 256 code points (string content and the like). */
 function isWideLoop(e: GExpr): boolean {
   if (e.type !== "repeat" || e.max !== null) return false;
@@ -512,14 +694,17 @@ function hasLoop(e: GExpr): boolean {
  * (strings, numbers, arrays): a frame's inside is the same automaton state in every context, so its token masks are
  * computed once and reused wherever it is called (XGrammar's context-independent tokens).
  */
-function frameRules(g: Grammar, deadline?: Deadline): string[] {
+function frameRules(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, deadline?: Deadline): { frames: string[]; size: Map<string, number>; sharing: Set<string> } {
   const uses = referenceCounts(g, deadline);
-  const graph = referenceGraph(g, deadline);
   const shared = (n: string): boolean => (uses.get(n) ?? 0) >= 2 && hasLoop(g.rules.get(n)!);
   const recursive = cyclicNodes(graph);
   const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || shared(n)));
-  largeSharedFrames(g, graph, frames);
-  return [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))];
+  const size = largeSharedFrames(g, graph, frames);
+  // frames for recursion or for sharing a rule between callers (a tool's arguments used by several tools), not the
+  // ones that only bound the construction's depth (reached by a chain anyway): these may be built when first entered
+  const sharing = new Set([...frames].filter((n) => n !== g.root));
+  boundInlineDepth(g, graph, frames);
+  return { frames: [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))], size, sharing };
 }
 
 /** A rule inlined in more copies than one whose inlined NFA would have more states than this gets its own frame. */
@@ -533,7 +718,7 @@ const INLINE_TOTAL_LIMIT = 4096;
  * rule's size counts a call to a frame as one state: the NFA stays linear in the grammar's size, where inlining a
  * chain of rules each referenced k times (per-digit residue rules of `multipleOf`) would build k^depth copies.
  */
-function largeSharedFrames(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): void {
+function largeSharedFrames(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): Map<string, number> {
   const copies = new Map<string, number>();
   for (const body of g.rules.values()) {
     const stack: [GExpr, number][] = [[body, 1]];
@@ -580,8 +765,7 @@ function largeSharedFrames(g: Grammar, graph: ReadonlyMap<string, readonly strin
       state.set(top.v, 2);
     }
   }
-  // a rule inlined inside another inlined rule is built by a nested call: bound that nesting
-  boundInlineDepth(g, graph, frames);
+  return size;
 }
 
 /** Above this many rules inlined one inside another, the inner rule gets its own frame (the build recursion's depth). */

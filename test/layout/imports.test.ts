@@ -19,7 +19,7 @@ const LAYERS: Record<string, number> = {
   gguf: 5,
   vocab: 6,
   automaton: 7,
-  "compile.ts": 8, "CompiledGrammar.ts": 8,
+  "compile.ts": 8, "CompiledGrammar.ts": 8, "ToolFragmentCache.ts": 8,
   // readers of model output and templates may use the compiler, never the reverse
   parser: 9, templates: 9,
   convert: 10, dataset: 10, logits: 10, conformance: 10,

@@ -29,6 +29,7 @@ export const LONG_FILES: readonly string[] = [
   "test/server/faults.test.ts",
   "test/server/hostile.test.ts",
   "test/automaton/tokenBudget.test.ts",
+  "test/automaton/lazyToolSets.long.test.ts",
   "test/llama-cpp/llamaServer.test.ts",
   "test/llama-cpp/toolCallsServer.test.ts",
   "test/server/aiSdk.test.ts",

@@ -1,0 +1,50 @@
+import type { Diagnostic } from "./diagnostic.js";
+import type { GExpr } from "./grammar/Grammar.js";
+
+/** One tool's lowered arguments: its rules (named after the tool that first compiled them) and its warnings. */
+export interface ToolFragment {
+  rules: ReadonlyMap<string, GExpr>;
+  /** The rule of the arguments' value. */
+  argsRule: string;
+  /** Warnings of the lowering, schemaPath relative to the parameters. */
+  warnings: readonly Diagnostic[];
+}
+
+/** Fragments kept per process; the oldest go first. */
+const CAPACITY = 4096;
+
+/**
+ * Lowered tool arguments per (options, wire format, parameters' schema hash), shared by every compile in the process:
+ * a request whose tool list differs from an earlier one by one tool lowers one tool, and a tool set that declares
+ * the same schema under several names (several instances of one MCP server) lowers it once. Grammar expressions are
+ * never mutated, so a fragment is shared as is; only successful lowerings are kept (an error is raised again).
+ */
+export class ToolFragmentCache {
+  private readonly entries = new Map<string, ToolFragment>();
+
+  get(key: string): ToolFragment | undefined {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      // most recently used last
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, fragment: ToolFragment): void {
+    this.entries.set(key, fragment);
+    if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The process's cache (`compileTools` reads and fills it). */
+export const toolFragments = new ToolFragmentCache();

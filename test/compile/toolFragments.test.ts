@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { composedMcpTools } from "../../bench/toolSets.js";
+import { compileTools } from "../../src/compile.js";
+import { toGbnf } from "../../src/emit/toGbnf.js";
+import { schemaHash } from "../../src/tools/schemaHash.js";
+import { toolFragments } from "../../src/ToolFragmentCache.js";
+
+/** Per-tool fragments cached by schema hash: counted in fragments lowered, never in time. */
+describe("tool fragments", () => {
+  const tools = composedMcpTools(140); // the GitHub tools, then Cloudflare Radar's
+  const distinct = (ts: typeof tools): number => new Set(ts.map((t) => schemaHash(t.inputSchema))).size;
+
+  it("a request that adds one tool lowers one tool, and compiles to the grammar a cold compile gives", () => {
+    toolFragments.clear();
+    compileTools(tools.slice(0, -1), { format: "qwen3" });
+    const before = toolFragments.size;
+    expect(before).toBeLessThanOrEqual(distinct(tools.slice(0, -1)));
+    const warm = compileTools(tools, { format: "qwen3" });
+    expect(toolFragments.size).toBe(before + (distinct(tools) - distinct(tools.slice(0, -1))));
+    toolFragments.clear();
+    const cold = compileTools(tools, { format: "qwen3" });
+    expect(toGbnf(warm.grammar)).toBe(toGbnf(cold.grammar));
+  });
+
+  it("tools declaring the same schema under other names lower it once; warnings point at each tool", () => {
+    toolFragments.clear();
+    const schema = { type: "object", properties: { q: { type: "string", format: "no-such-format" } }, required: ["q"] };
+    const c = compileTools(
+      ["a", "b", "c"].map((name) => ({ type: "function", function: { name, parameters: schema } })),
+      { format: "qwen3", strict: false },
+    );
+    expect(toolFragments.size).toBe(1);
+    expect(c.accepts('<tool_call>\n{"name": "c", "arguments": {"q": "x"}}\n</tool_call>')).toBe(true);
+    const paths = c.warnings.map((w) => w.schemaPath);
+    for (const i of [0, 1, 2]) expect(paths.some((p) => p.startsWith(`/${i}/`))).toBe(true);
+  });
+});
