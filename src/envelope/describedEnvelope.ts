@@ -59,7 +59,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       let calls: GExpr;
       if (d.grouping === "block") {
         const block = input.addRule("tool-call", seq(marker(d.open), lit(d.afterOpen), units, lit(d.beforeClose), marker(d.close)));
-        calls = seq(block, more(lit(d.blockSeparator), block));
+        calls = seq(block, more(lit(d.blockSeparator), block), lit(d.afterCalls ?? ""));
       } else {
         const unit = input.addRule("tool-call", units);
         // a JSON list is spelled in the arguments' JSON style; other lists canonically

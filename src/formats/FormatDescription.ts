@@ -7,7 +7,7 @@ import type { FormatName } from "./FormatName.js";
  *
  * Canonical text of a reply with calls c1..cn (`unit(c)`: the call unit's canonical text, see CallUnitDescription):
  * - `grouping: "block"`: for each call, `open + afterOpen + unit(c) + beforeClose + close`, blocks joined by
- *   `blockSeparator`.
+ *   `blockSeparator`, then `afterCalls` (if any).
  * - `grouping: "list"`: `open + afterOpen + "[" + unit(c1) + ", " + … + "]" + beforeClose + close` (one block).
  * A missing marker (`null`) is the empty string. A grammar for the format emits exactly this text around the
  * per-tool argument grammars, after optional free text that never contains `open`; strict parsing accepts exactly
@@ -50,6 +50,12 @@ export interface FormatDescription {
   readonly beforeClose: string;
   /** Canonical text between consecutive blocks (`grouping: "block"` only). */
   readonly blockSeparator: string;
+  /**
+   * Canonical text after the last call (absent: none, the reply ends with its last call). Nemotron 3 Nano's template
+   * ends every block with a newline, the last one too. It is part of the calls: the grammar emits it after them,
+   * strict parsing expects exactly it there (else TEXT_AFTER_CALLS), `renderToolCalls` writes it.
+   */
+  readonly afterCalls?: string;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */
   readonly unit: CallUnitDescription;
   /** How many calls the canonical form may hold (1 for Llama 3's single JSON object). */

@@ -26,4 +26,8 @@ export type FormatName =
   | "lfm2"
   | "minicpm5"
   | "glm-4.5"
-  | "glm-4.7";
+  | "glm-4.7"
+  | "nemotron-3-nano"
+  | "step-3.5"
+  | "reka-edge"
+  | "seed-oss";

@@ -11,6 +11,8 @@ import { minicpm5 } from "./families/minicpm5.js";
 import { phi4Mini } from "./families/phi4Mini.js";
 import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
+import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
+import { seedOss } from "./families/seedOss.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -126,12 +128,12 @@ export const openai: FormatDescription = {
 /**
  * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
  * blocks joined by `\n` (as the Qwen3-Coder and Qwen3.5 templates render them); string values raw, others JSON.
- * Nemotron 3 Nano and StepFun 3.5 write the same blocks with other whitespace between them.
+ * Nemotron 3 Nano and StepFun 3.5 write the same blocks with other whitespace between them (families/layoutVariants.ts).
  */
 export const qwen3Coder: FormatDescription = {
   ...plain,
   name: "qwen3-coder",
-  family: "Qwen3-Coder, Qwen3.5 (Nemotron 3 Nano and StepFun 3.5 write the same calls with other whitespace between blocks)",
+  family: "Qwen3-Coder, Qwen3.5",
   aliases: ["qwen3_coder", "qwen3_xml", "Qwen3 Coder"],
   // Qwen3.5's template opens the turn with `<think>\n` (the generation prompt) and closes it as Qwen3 does
   reasoning: { open: "<think>\n", close: "\n</think>\n\n", defaultMode: "none" },
@@ -178,6 +180,10 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   minicpm5,
   "glm-4.5": glm45,
   "glm-4.7": glm47,
+  "nemotron-3-nano": nemotron3Nano(qwen3Coder),
+  "step-3.5": step35(qwen3Coder),
+  "reka-edge": rekaEdge(qwen3),
+  "seed-oss": seedOss,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -11,7 +11,9 @@ function markers(d: FormatDescription): string {
   const close = d.close === null ? "" : ` … ${code(d.close)}`;
   const unit = UNIT_NAMES[d.unit.kind] ?? d.unit.kind;
   const grouping = d.grouping === "list" ? `a list of ${unit}s` : `one ${unit} per block`;
-  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}`;
+  const joined = d.grouping === "block" && d.maxCalls > 1 ? `, blocks joined by ${code(d.blockSeparator) || "nothing"}` : "";
+  const after = d.afterCalls ? `, ${code(d.afterCalls)} after the last` : "";
+  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}${joined}${after}`;
 }
 
 function reasoning(d: FormatDescription): string {

@@ -19,6 +19,11 @@ export interface Acceptor {
   accepts(text: string): boolean;
   /** The text can be extended (possibly by nothing) to a member. */
   isPrefix(text: string): boolean;
+  /**
+   * Earley items the last call created: the recognizer's work, counted so that tests can bound it (linear in the
+   * text for the grammars toolgram emits) without reading a clock.
+   */
+  readonly lastItems: number;
 }
 
 /** Cap on the compiled network's size; grammars from the default limits stay far below it. */
@@ -282,7 +287,7 @@ interface Waiter {
 }
 
 /** Runs the recognizer: `wantFull` asks for membership, otherwise for a live prefix. */
-function run(c: Compiled, text: string, wantFull: boolean): boolean {
+function run(c: Compiled, text: string, wantFull: boolean, work?: { items: number }): boolean {
   const cps: number[] = [];
   for (const ch of text) cps.push(ch.codePointAt(0) as number);
   const n = cps.length;
@@ -307,6 +312,7 @@ function run(c: Compiled, text: string, wantFull: boolean): boolean {
       seen.add(key);
       states.push(s);
       origins.push(o);
+      if (work !== undefined) work.items++;
     };
     for (let i = 0; i < curStates.length; i++) add(curStates[i], curOrigins[i]);
     const nextStates: number[] = [];
@@ -370,9 +376,13 @@ function compiled(g: Grammar): Compiled {
 /** An acceptor for `grammar`, compiled once (and cached per grammar object: do not mutate a grammar after use). */
 export function createAcceptor(grammar: Grammar): Acceptor {
   const c = compiled(grammar);
+  const work = { items: 0 };
   return {
-    accepts: (text) => run(c, text, true),
-    isPrefix: (text) => run(c, text, false),
+    accepts: (text) => ((work.items = 0), run(c, text, true, work)),
+    isPrefix: (text) => ((work.items = 0), run(c, text, false, work)),
+    get lastItems() {
+      return work.items;
+    },
   };
 }
 

@@ -98,7 +98,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.pending += this.splitReasoning("", true);
     this.run(true);
     // The canonical reply (and the compiled grammar) ends with its last call: only separators come between blocks.
-    if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== "") {
+    if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== (this.d.afterCalls ?? "")) {
       this.out.issue("TEXT_AFTER_CALLS", ISSUE_CODES.TEXT_AFTER_CALLS, [this.prevBlockEnd, this.pos]);
     }
     return this.out.take();

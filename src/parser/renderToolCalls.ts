@@ -69,7 +69,7 @@ function renderCalls(calls: readonly CallToRender[], d: FormatDescription, conte
  * Strict parsing compares a list block with this layout around the units as written.
  */
 export function joinCallUnits(units: readonly string[], d: FormatDescription): string {
-  if (d.grouping === "block") return units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator);
+  if (d.grouping === "block") return units.length === 0 ? "" : units.map((u) => (d.open ?? "") + u + (d.close ?? "")).join(d.blockSeparator) + (d.afterCalls ?? "");
   // a list without an opening marker is the whole reply: no calls, no list
   if (units.length === 0 && d.open === null) return "";
   return (d.open ?? "") + d.afterOpen + "[" + units.join(", ") + "]" + d.beforeClose + (d.close ?? "");

@@ -24,10 +24,17 @@ const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1�
 /** Ordered: the first match names the format. */
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
+    name: "reka-edge",
+    exact: (l) => l.sectionStart === "" && l.sectionEnd === "",
+    aliases: [],
+    families: "Reka Edge (Qwen3's calls, blocks not separated)",
+    matches: (l) => l.skeleton === HERMES_UNIT && l.separator === "",
+  },
+  {
     name: "qwen3",
     exact: (l) => l.skeleton === HERMES_UNIT && l.sectionStart === "" && l.sectionEnd === "" && l.separator === "\n",
     aliases: ["hermes", "granite4"],
-    families: "Qwen2.5, Qwen3, QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL; Bielik (a newline before the first call) and Reka Edge (no newline between calls) differ in whitespace",
+    families: "Qwen2.5, Qwen3, QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL; Bielik (a newline before the first call, read as text before the calls)",
     matches: (l) => l.skeleton.trim() === HERMES_UNIT && l.sectionStart.trim() === "" && l.sectionEnd.trim() === "",
   },
   {
@@ -65,9 +72,23 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton === "[TOOL_CALLS]⟨NAME⟩[ARGS]⟨ARGS⟩",
   },
   {
+    name: "nemotron-3-nano",
+    exact: (l) => l.sectionStart === "" && l.sectionEnd === "",
+    aliases: [],
+    families: "NVIDIA Nemotron 3 Nano (Qwen3-Coder's calls, a newline after each block)",
+    matches: (l) => l.skeleton === QWEN3_CODER_UNIT + "\n" && l.separator === "",
+  },
+  {
+    name: "step-3.5",
+    exact: (l) => l.sectionStart === "" && l.sectionEnd === "",
+    aliases: [],
+    families: "StepFun Step 3.5 Flash (Qwen3-Coder's calls, blocks not separated)",
+    matches: (l) => l.skeleton === QWEN3_CODER_UNIT && l.separator === "",
+  },
+  {
     name: "qwen3_coder",
     aliases: ["qwen3_xml"],
-    families: "Qwen3-Coder, Qwen3.5, StepFun 3.5, Nemotron 3 Nano",
+    families: "Qwen3-Coder, Qwen3.5",
     matches: (l) => l.skeleton.trim() === QWEN3_CODER_UNIT,
   },
   {

@@ -1,5 +1,6 @@
 import { compileTools } from "../compile.js";
 import { describeFormat } from "../formats/describeFormat.js";
+import { contentBeforeCalls } from "../formats/layoutText.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
 import type { ReasoningMode } from "../formats/FormatDescription.js";
 import type { JsonObject } from "../json.js";
@@ -92,12 +93,11 @@ function checkCase(t: TemplateFormat, d: FormatDescription, c: Case): { ok: bool
   if (JSON.stringify(got) !== JSON.stringify(c.calls)) return { ok: false, reason: `parsed calls ${JSON.stringify(got)}` };
   if (c.reasoning && r.reasoning !== PROBE.reasoning) return { ok: false, reason: `parsed reasoning ${JSON.stringify(r.reasoning)}` };
   const calls: CallToRender[] = r.calls.map((x) => ({ name: x.name, arguments: x.arguments, ...(x.id !== undefined ? { id: x.id } : {}) }));
-  const seps = d.grouping === "block" && calls.length > 1 ? (calls.length - 1) * d.blockSeparator.length : 0;
   let again: string;
   try {
     again = renderToolCalls(calls, t.format, {
       ...(r.reasoning !== undefined ? { reasoning: r.reasoning, reasoningMarkers: markers } : {}),
-      content: r.content.slice(0, r.content.length - seps),
+      content: contentBeforeCalls(d, r.content, calls.length),
     });
   } catch (e) {
     return { ok: false, reason: `renderToolCalls refused: ${e instanceof Error ? e.message : String(e)}` };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compileSchema } from "../../src/compile.js";
 import { LimitExceededError } from "../../src/errors.js";
 import { ref, seq, lit } from "../../src/grammar/build.js";
@@ -68,19 +68,33 @@ describe("compileSchema refuses a slow schema close to limits.maxCompileMs", () 
     .split("\n")
     .find((l) => l.includes('"id":"Handwritten---allany22"'));
 
-  // Not a speed assertion (speed lives in benchmarks): a refusal that waited for the end of a stage would take many
-  // times the budget here (it took 15 s before the deadline was threaded through); 5× leaves room for a loaded machine.
-  it("is refused long before an unchecked stage would end", () => {
+  // The verdict must not depend on the machine: a fake clock advances 1 ms per reading (Deadline reads it every few
+  // dozen steps), so the compile must be refused by the clock, at the first reading past the budget, whatever the
+  // machine's speed. That every stage ticks at all is what the step-budget tests below check, with the clock off.
+  it("is refused at the first clock reading past limits.maxCompileMs (a fake clock, 1 ms a reading)", () => {
     expect(row).toBeDefined();
     const schema = (JSON.parse(row as string) as { schema: unknown }).schema;
     const budget = 400;
-    const t = performance.now();
-    const e = compileTimeError(() => compileSchema(schema, { unknownKeywords: "ignore", limits: { maxCompileMs: budget } }), "LIMIT_COMPILE_TIME");
-    const ms = performance.now() - t;
+    const e = withFakeClock((readings) => {
+      const err = compileTimeError(() => compileSchema(schema, { unknownKeywords: "ignore", limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }), "LIMIT_COMPILE_TIME");
+      // the deadline started at reading 1 and expired at reading budget + 2: no stage went on reading after that
+      expect(readings()).toBeLessThanOrEqual(budget + 3);
+      return err;
+    });
     expect(e.message).toMatch(/above|over/);
-    expect(ms).toBeLessThan(budget * 5);
   });
 });
+
+/** Runs `f` with `performance.now` replaced by a counter (1 ms per reading); `readings()` tells how many were made. */
+function withFakeClock<T>(f: (readings: () => number) => T): T {
+  let n = 0;
+  const spy = vi.spyOn(performance, "now").mockImplementation(() => ++n);
+  try {
+    return f(() => n);
+  } finally {
+    spy.mockRestore();
+  }
+}
 
 /** Shapes whose grammar (or whose copy, products, automata or printed text) grows exponentially or very fast. */
 const EXPLODING: [string, () => unknown][] = [
@@ -136,17 +150,18 @@ describe("exploding shapes are refused within the budget, in every stage", () =>
     }, 120_000);
   }
 
-  // the clock: a refusal with its code, not a speed verdict (the bound is many times the budget, for loaded machines)
+  // the clock: a refusal with its code, on a fake clock (1 ms a reading) so that no verdict depends on the machine
   it("on the clock: every shape is refused by limits.maxCompileMs (steps unbounded)", () => {
     const budget = 200;
     for (const [name, shape] of EXPLODING) {
       const schema = shape();
-      const t = performance.now();
-      const e = refusal(() => compileSchema(schema, { limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }));
-      expect(e.code, name).toBe("LIMIT_COMPILE_TIME");
-      expect(performance.now() - t, name).toBeLessThan(60_000);
+      withFakeClock((readings) => {
+        const e = refusal(() => compileSchema(schema, { limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }));
+        expect(e.code, name).toBe("LIMIT_COMPILE_TIME");
+        expect(readings(), name).toBeLessThanOrEqual(budget + 3);
+      });
     }
-  }, 600_000);
+  });
 
   it("the emitters and the matcher built after compiling get the compile's budget again", () => {
     // compiles cheaply (rules are shared), but the regex inlines every rule: 2^12 copies

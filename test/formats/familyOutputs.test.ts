@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { OUTPUTS_DIR, type ChatOutputCase } from "../../scripts/extract-chat-outputs.js";
 import { compileTools } from "../../src/compile.js";
 import { describeFormat } from "../../src/formats/describeFormat.js";
+import { contentBeforeCalls } from "../../src/formats/layoutText.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
@@ -16,8 +17,12 @@ import { formatFromChatTemplate } from "../../src/templates/formatFromChatTempla
 import { PROBE, PROBE_CALLS, PROBE_TOOLS } from "../../src/templates/probeTemplate.js";
 import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppSource.js";
 
-/** Each family's fixtures (chat-outputs files) and templates (llama.cpp's models/templates). */
-const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: string[] }>> = {
+/**
+ * Each family's fixtures (chat-outputs files) and templates (llama.cpp's models/templates). `reasoningClose`: the
+ * outputs of cases that expect reasoning start inside the block the generation prompt opened, closed by this marker.
+ * (Tagged-parameter families' outputs are also read with their tools typing the values in xmlParametersFixtures.test.ts.)
+ */
+const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: string[]; reasoningClose?: string }>> = {
   openai: { outputs: ["openai-gpt-oss-120b.json"], templates: ["openai-gpt-oss-120b.jinja"] },
   "mistral-v11": { outputs: ["mistralai-Ministral-3-14B-Reasoning-2512.json", "unsloth-mistral-Devstral-Small-2507.json"], templates: ["mistralai-Ministral-3-14B-Reasoning-2512.jinja", "unsloth-mistral-Devstral-Small-2507.jinja"] },
   "mistral-v11-call-id": { outputs: ["Mistral-Small-3.2-24B-Instruct-2506.json"], templates: ["Mistral-Small-3.2-24B-Instruct-2506.jinja"] },
@@ -27,6 +32,9 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
   "glm-4.5": { outputs: ["GLM-4.6.json"], templates: ["GLM-4.6.jinja", "poolside-Laguna-XS-2.1.jinja", "poolside-Laguna-XS.2.jinja"] },
   "glm-4.7": { outputs: ["GLM-4.7-Flash.json"], templates: ["GLM-4.7-Flash.jinja", "poolside-Laguna-S-2.1.jinja"] },
+  "nemotron-3-nano": { outputs: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"], templates: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"] },
+  "step-3.5": { outputs: [], templates: ["StepFun3.5-Flash.jinja"] },
+  "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
 };
 
 const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));
@@ -37,7 +45,7 @@ function sortKeys(v: unknown): unknown {
 }
 
 describe("real model outputs parse into their expected calls", () => {
-  for (const [format, family] of Object.entries(FAMILIES) as [FormatName, { outputs: string[] }][]) {
+  for (const [format, family] of Object.entries(FAMILIES) as [FormatName, { outputs: string[]; reasoningClose?: string }][]) {
     for (const file of family.outputs) {
       it(`${format}: ${file}`, () => {
         const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as { cases: ChatOutputCase[] };
@@ -45,7 +53,9 @@ describe("real model outputs parse into their expected calls", () => {
         expect(cases.length).toBeGreaterThan(0);
         const misses: string[] = [];
         for (const c of cases) {
-          const r = parseToolCalls(c.text, { format, mode: "tolerant" });
+          const thinks = family.reasoningClose !== undefined && (c.expect?.reasoning ?? "") !== "";
+          const reasoning = thinks ? { reasoning: "required" as const, reasoningMarkers: { open: "", close: family.reasoningClose as string } } : {};
+          const r = parseToolCalls(c.text, { format, mode: "tolerant", ...reasoning });
           const want = c.expect?.toolCalls ?? [];
           const ok = r.calls.length === want.length && want.every((w, i) => r.calls[i].name === w.name && sameJson(w.arguments, r.calls[i].arguments));
           if (!ok) misses.push(`line ${c.line}: ${JSON.stringify(r.calls.map((x) => [x.name, x.arguments]))} ${JSON.stringify(r.issues.map((i) => i.code))}`);
@@ -85,10 +95,8 @@ describe("the family's chat templates: grammar accepts, strict parse, render byt
           expect(r.issues, text).toEqual([]);
           expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.calls);
           if (c.reasoning) expect(r.reasoning).toBe(PROBE.reasoning);
-          // the content holds the text between blocks too (the separators renderToolCalls writes itself)
-          const d = describeFormat(format);
-          const seps = d.grouping === "block" ? (c.calls.length - 1) * d.blockSeparator.length : 0;
-          const content = r.content.slice(0, r.content.length - seps);
+          // the content holds the text between and after the blocks too, which renderToolCalls writes itself
+          const content = contentBeforeCalls(describeFormat(format), r.content, c.calls.length);
           // templates that write call ids render the probe's, which the parse returns
           const calls = c.calls.map((x, i) => (r.calls[i]?.id !== undefined ? { ...x, id: r.calls[i].id } : x));
           const again = renderToolCalls(calls, format, { ...(c.reasoning ? { reasoning: PROBE.reasoning, reasoningMarkers: markers } : {}), content });

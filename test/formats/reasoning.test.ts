@@ -10,6 +10,7 @@ import { compileTools, type ToolCompileOptions } from "../../src/compile.js";
 import { constrainedText, type TextConstraint } from "../../src/envelope/constrainedText.js";
 import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/formats/descriptions.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
+import { contentBeforeCalls } from "../../src/formats/layoutText.js";
 import type { ReasoningOptions } from "../../src/formats/resolveReasoning.js";
 import { createAcceptor } from "../../src/grammar/accepts.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
@@ -36,11 +37,9 @@ function settings(format: FormatName): { label: string; options: ToolCompileOpti
   ];
 }
 
-/** The parser's content holds the separators between blocks too: the text before the first call is the rest. */
+/** The parser's content holds the separators between and after blocks too: the text before the first call is the rest. */
 function textBeforeCalls(format: FormatName, content: string, calls: number): string {
-  const d = FORMAT_DESCRIPTIONS[format];
-  const seps = d.grouping === "block" && calls > 1 ? (calls - 1) * d.blockSeparator.length : 0;
-  return content.slice(0, content.length - seps);
+  return contentBeforeCalls(FORMAT_DESCRIPTIONS[format], content, calls);
 }
 
 const parseOptionsOf = (o: ToolCompileOptions) => ({ reasoning: o.reasoning, reasoningMarkers: o.reasoningMarkers });

@@ -21,7 +21,13 @@ interface Case {
 }
 
 const FAMILIES: Record<string, string[]> = {
+  // Qwen3-Coder's tolerant reading also takes the outputs of the models that write its calls with other whitespace
   "qwen3-coder": ["Qwen3-Coder", "Qwen3.5-4B", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "StepFun3.5-Flash"],
+  "nemotron-3-nano": ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"],
+  "step-3.5": ["StepFun3.5-Flash"],
+  "glm-4.5": ["GLM-4.6"],
+  "glm-4.7": ["GLM-4.7-Flash"],
+  "seed-oss": ["ByteDance-Seed-OSS"],
 };
 
 function casesOf(template: string): Case[] {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
 import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/formats/index.js";
+import { callsLayoutText } from "../../src/formats/layoutText.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
@@ -17,8 +18,8 @@ describe("render → parse round trip", () => {
             const r = parseToolCalls(text, { format, mode });
             expect(r.issues).toEqual([]);
             expect(r.dropped).toBe(0);
-            // the canonical separators between blocks are text outside the blocks
-            expect(r.content).toBe(FORMAT_DESCRIPTIONS[format].blockSeparator.repeat(calls.length - 1));
+            // the canonical separators between (and text after) blocks are text outside the blocks
+            expect(r.content).toBe(callsLayoutText(FORMAT_DESCRIPTIONS[format], calls.length));
             expect(r.calls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id !== undefined ? { id: c.id } : {}) }))).toEqual(calls);
             // rendering what was parsed gives the same text: one canonical text per call list
             expect(renderToolCalls(r.calls, format)).toBe(text);
@@ -55,6 +56,10 @@ describe("canonical renderings", () => {
     lfm2: "<|tool_call_start|>[get_weather(city='Paris', n=1)]<|tool_call_end|>",
     minicpm5: '<function name="get_weather"><param name="city">Paris</param><param name="n">1</param></function>',
     "glm-4.5": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+    "nemotron-3-nano": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>\n",
+    "step-3.5": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>",
+    "reka-edge": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_call>',
+    "seed-oss": "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n<parameter=n>1</parameter>\n</function>\n</seed:tool_call>",
     "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
   };
   for (const format of FORMAT_NAMES) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { checkAgreement, context, judge, mutated, spec, stringsOver } from "./judge.js";
 import { lowerStringContent, lowerStringValue } from "../../src/lower/string/lowerStringContent.js";
@@ -131,17 +131,23 @@ describe("errors and limits", () => {
     // the classic exponential DFA: 2^21 states
     const small = context({ limits: { ...context().limits, maxAutomatonStates: 20_000 } });
     expect(code({ patterns: ["^[ab]*a[ab]{20}$"], notPatterns: ["c"] }, small)).toBe("LIMIT_AUTOMATON_SIZE");
-    const quick = context({ limits: { ...context().limits, maxCompileMs: 50 } });
-    expect(code({ patterns: ["^[ab]*a[ab]{20}$"], notPatterns: ["c"] }, quick)).toBe("LIMIT_COMPILE_TIME");
+    // the clock limit on a fake clock (1 ms a reading): the verdict does not depend on the machine
+    let readings = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => ++readings);
+    try {
+      const quick = context({ limits: { ...context().limits, maxCompileMs: 50, maxCompileSteps: Number.POSITIVE_INFINITY } });
+      expect(code({ patterns: ["^[ab]*a[ab]{20}$"], notPatterns: ["c"] }, quick)).toBe("LIMIT_COMPILE_TIME");
+    } finally {
+      clock.mockRestore();
+    }
     const ctx = context({ strict: false });
     expect(code({ maxLength: 1e9 }, ctx)).toBe("ok");
     expect(ctx.warnings).toHaveLength(1);
   });
+  // decided by automata, never by backtracking: a backtracking matcher would not finish these within the test's timeout
   it("catastrophic backtracking patterns are harmless", () => {
-    const t = Date.now();
     const j = judge(spec({ patterns: ["^(a+)+$", "^(a|aa)*b?$"], maxLength: 40 }));
     expect(j.grammar("a".repeat(40))).toBe(true);
     expect(j.grammar("a".repeat(30) + "c")).toBe(false);
-    expect(Date.now() - t).toBeLessThan(5_000);
   });
 });
