@@ -3,7 +3,7 @@ import type { Diagnostic } from "./diagnostic.js";
 import { resolveCallPolicy, type CallPolicyOptions } from "./envelope/callPolicy.js";
 import type { EnvelopeTool } from "./envelope/Envelope.js";
 import { envelopeFor } from "./envelope/envelopes.js";
-import { MAX_ID_LENGTH } from "./envelope/units/jsonObjectUnitGrammar.js";
+import { callIdForm, callIdPattern } from "./formats/callIdForm.js";
 import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
 import { exprSize } from "./grammar/analysis/exprSize.js";
@@ -252,10 +252,14 @@ function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions, d: Fo
 function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDescription): JsonObject {
   const u = d.unit.kind === "json-object" && d.unit.argumentsEncoding === "object" ? d.unit : null;
   const argumentsKey = u === null ? "arguments" : u.argumentsKey;
-  const properties: JsonObject = { name: { const: t.name } };
-  if (u !== null && u.idKey !== null) properties[u.idKey] = { type: "string", pattern: `^[A-Za-z0-9_-]{1,${MAX_ID_LENGTH}}$` };
-  properties[argumentsKey] = opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters;
-  return { type: "object", properties, required: ["name", argumentsKey], additionalProperties: false };
+  const parameters = opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters;
+  // Apertus's `{"NAME": {…}}`: the tool's name is the one key
+  if (u !== null && u.nameKey === null) return { type: "object", properties: { [t.name]: parameters }, required: [t.name], additionalProperties: false };
+  const nameKey = u?.nameKey ?? "name";
+  const properties: JsonObject = { [nameKey]: { const: t.name } };
+  if (u !== null && u.idKey !== null) properties[u.idKey] = { type: "string", pattern: callIdPattern(callIdForm(u.idForm)).source };
+  properties[argumentsKey] = parameters;
+  return { type: "object", properties, required: [nameKey, argumentsKey], additionalProperties: false };
 }
 
 const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "unknownKeywords", "limits"];

@@ -118,26 +118,47 @@ export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUni
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
- * arguments), spelled as `canonicalJson` spells it.
+ * arguments; `idPosition` moves the id), spelled as `canonicalJson` spells it.
  */
 export interface JsonObjectUnit {
   readonly kind: "json-object";
-  readonly nameKey: string;
+  /**
+   * The key holding the tool's name; null when the object's one key is the name itself and its value the arguments
+   * (Apertus's `{"get_weather": {…}}`: `argumentsKey`, its aliases and the id do not apply).
+   */
+  readonly nameKey: string | null;
   /** The key holding the arguments in the canonical form. */
   readonly argumentsKey: string;
   /** Other keys tolerated for the arguments (tolerant mode, with the issue ARGUMENTS_KEY_ALIAS). */
   readonly argumentsAliases: readonly string[];
   /**
-   * Key of the call id in the canonical form (written after the name when the call has one), or null when the
-   * format has none. Grammars allow 1–64 characters of `[A-Za-z0-9_-]`.
+   * Key of the call id in the canonical form (written at `idPosition` when the call has one), or null when the
+   * format has none. Grammars allow the id `idForm` describes (default: 1–64 characters of `[A-Za-z0-9_-]`).
    */
   readonly idKey: string | null;
+  /**
+   * Where the id goes among the keys: `"after-name"` (default: `{"name", "id", "arguments"}`), `"first"` (Command
+   * R7B's `{"tool_call_id", "tool_name", "parameters"}`) or `"last"` (Mistral Nemo's `{"name", "arguments", "id"}`).
+   */
+  readonly idPosition?: "after-name" | "first" | "last";
+  /** The ids a grammar lets the model write (default: `WORD_ID`). */
+  readonly idForm?: CallIdForm;
   /**
    * `"object"`: the arguments are a JSON object. `"single-quoted-json"` (Glaive): the arguments are
    * `'` + canonicalJson(arguments) + `'`, each `'` inside written `\u0027` (valid JSON, and the quoted text stays
    * free of its delimiter).
    */
   readonly argumentsEncoding: "object" | "single-quoted-json";
+}
+
+/**
+ * The spelling of a call id a grammar allows: `length` characters (inclusive bounds) from `alphabet`
+ * (`"word"`: `[A-Za-z0-9_-]`, `"alphanumeric"`: `[A-Za-z0-9]`, `"digits"`: `[0-9]`).
+ */
+export interface CallIdForm {
+  readonly alphabet: "word" | "alphanumeric" | "digits";
+  readonly minLength: number;
+  readonly maxLength: number;
 }
 
 /**
@@ -208,6 +229,13 @@ export interface NameThenJsonUnit {
   readonly kind: "name-then-json";
   readonly argumentsMarker: string;
   readonly namePattern: RegExp;
+  /**
+   * Marker of the call id between the name and `argumentsMarker` (Mistral Small 3.2's
+   * `NAME[CALL_ID]ID[ARGS]{…}`), written when the call has an id; absent when the format has no ids.
+   */
+  readonly idMarker?: string;
+  /** The ids a grammar lets the model write after `idMarker` (default: `WORD_ID`). */
+  readonly idForm?: CallIdForm;
 }
 
 /** The kinds of call unit (`unit.kind`). */

@@ -17,6 +17,8 @@ export type FormatName =
   | "deepseek-v3.1"
   | "kimi-k2"
   | "minimax-m1"
+  | "mistral-v11-call-id"
+  | "mistral-nemo"
   | "granite"
   | "granite-20b-fc"
   | "phi4-mini"

@@ -1,6 +1,8 @@
-import type { FormatDescription, JsonObjectUnit } from "./FormatDescription.js";
+import type { FormatDescription } from "./FormatDescription.js";
+import { jsonObject, plain } from "./descriptionParts.js";
 import type { FormatName } from "./FormatName.js";
 import { deepseekV3, deepseekV31, kimiK2, minimaxM1 } from "./families/sections.js";
+import { mistralNemo, mistralV11, mistralV11CallId } from "./families/mistral.js";
 import { gigachat3, gigachat31 } from "./families/gigachat.js";
 import { granite, granite20bFc } from "./families/granite.js";
 import { hunyuanA13b } from "./families/hunyuan.js";
@@ -12,29 +14,6 @@ import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
-
-const plain = {
-  aliases: [] as readonly string[],
-  startPrefixes: [] as readonly string[],
-  specialTokens: [] as readonly string[],
-  afterOpen: "",
-  beforeClose: "",
-  blockSeparator: "",
-  maxCalls: Infinity,
-  reasoning: null,
-};
-
-/** `{"name": …, <argumentsKey>: …}`: the JSON call object most formats share. */
-function jsonObject(argumentsKey: "arguments" | "parameters", idKey: "id" | null = null): JsonObjectUnit {
-  return {
-    kind: "json-object",
-    nameKey: "name",
-    argumentsKey,
-    argumentsAliases: [argumentsKey === "arguments" ? "parameters" : "arguments"],
-    idKey,
-    argumentsEncoding: "object",
-  };
-}
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -177,21 +156,6 @@ export const qwen3Coder: FormatDescription = {
   },
 };
 
-/**
- * Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): each call is
- * `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}`, calls written one after another.
- */
-export const mistralV11: FormatDescription = {
-  ...plain,
-  name: "mistral-v11",
-  family: "Mistral v11 tokenizers (Mistral Small 3.2, Magistral, Devstral): `[TOOL_CALLS]NAME[ARGS]{…}`",
-  open: "[TOOL_CALLS]",
-  close: null,
-  specialTokens: ["[TOOL_CALLS]", "[ARGS]"],
-  grouping: "block",
-  unit: { kind: "name-then-json", argumentsMarker: "[ARGS]", namePattern: /^[A-Za-z0-9_.-]{1,64}$/ },
-};
-
 /** Every format's description, by name. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>> = {
   qwen3,
@@ -207,6 +171,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "deepseek-v3.1": deepseekV31,
   "kimi-k2": kimiK2,
   "minimax-m1": minimaxM1,
+  "mistral-v11-call-id": mistralV11CallId,
+  "mistral-nemo": mistralNemo,
   granite,
   "granite-20b-fc": granite20bFc,
   "phi4-mini": phi4Mini,

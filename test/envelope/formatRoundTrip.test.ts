@@ -9,6 +9,7 @@ import { compileTools, type ToolCompileOptions } from "../../src/compile.js";
 import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
 import type { JsonObject } from "../../src/json.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
+import { callIdForm, callIdPattern } from "../../src/formats/callIdForm.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import {
   renderToolCalls,
@@ -189,14 +190,16 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
     .map((a) => a as JsonObject);
 };
 
-const idArb = fc.option(fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/), {
-  nil: undefined,
-});
+/** Ids a format's grammar allows (its unit's idForm), or none when the format has no ids. */
+function idArbFor(format: FormatName): fc.Arbitrary<string | undefined> | null {
+  const u = FORMAT_DESCRIPTIONS[format].unit;
+  const form = (u.kind === "json-object" && u.idKey !== null && u.nameKey !== null) || (u.kind === "name-then-json" && u.idMarker !== undefined) ? callIdForm(u.idForm) : null;
+  return form === null ? null : fc.option(fc.stringMatching(callIdPattern({ ...form, maxLength: Math.min(form.maxLength, 12) })), { nil: undefined });
+}
 
 function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
-  const withId =
-    FORMAT_DESCRIPTIONS[format].unit.kind === "json-object" &&
-    FORMAT_DESCRIPTIONS[format].unit.idKey !== null;
+  const withId = idArbFor(format) !== null;
+  const idArb = idArbFor(format) ?? fc.constant(undefined);
   const call = fc.oneof(
     fc
       .record({ args: noteArgs(format), id: idArb })
@@ -266,7 +269,7 @@ describe("toRegex and the token matcher agree with accepts()", () => {
   // every byte, the formats' special tokens and a few multi-character pieces, so any text can be spelled
   const specials = ["[TOOL_CALLS]", "<|python_tag|>", "<|channel|>", "<|message|>", "<|call|>"];
   /** The specials each format's grammar writes as token nodes (SMALL_TOOLS, no reasoning). */
-  const TOKEN_NODES: Partial<Record<FormatName, string[]>> = { mistral: ["[TOOL_CALLS]"], "mistral-v11": ["[TOOL_CALLS]"], openai: ["<|channel|>", "<|message|>", "<|call|>"] };
+  const TOKEN_NODES: Partial<Record<FormatName, string[]>> = { mistral: ["[TOOL_CALLS]"], "mistral-v11": ["[TOOL_CALLS]"], "mistral-v11-call-id": ["[TOOL_CALLS]"], "mistral-nemo": ["[TOOL_CALLS]"], openai: ["<|channel|>", "<|message|>", "<|call|>"] };
   const pieces = [...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), ...specials.map((text) => ({ text, special: true })), '{"name": "', '", "', "get_weather", "<tools>", "(city="];
   const vocab = Vocabulary.fromPieces(pieces, { eosTokenIds: [] });
   const enc = new TextEncoder();

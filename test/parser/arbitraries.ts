@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { JsonObject, JsonValue } from "../../src/json.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
+import { callIdForm, callIdPattern } from "../../src/formats/callIdForm.js";
 import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
@@ -36,8 +37,11 @@ export const argsObject: fc.Arbitrary<JsonObject> = fc.dictionary(key, jsonValue
 export const toolName = fc.oneof(fc.constantFrom("get_weather", "search", "f"), fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/));
 
 export function callArb(format: FormatName): fc.Arbitrary<CallToRender> {
-  const withId = (FORMAT_DESCRIPTIONS[format].unit.kind === "json-object" && FORMAT_DESCRIPTIONS[format].unit.idKey !== null);
-  return fc.record({ name: toolName, arguments: argsObject, id: withId ? fc.option(fc.stringMatching(/^[a-z0-9]{1,9}$/), { nil: undefined }) : fc.constant(undefined) }).map((c) => {
+  const u = FORMAT_DESCRIPTIONS[format].unit;
+  const idForm = u.kind === "json-object" && u.idKey !== null && u.nameKey !== null ? callIdForm(u.idForm) : u.kind === "name-then-json" && u.idMarker !== undefined ? callIdForm(u.idForm) : null;
+  // ids the format can write (a name-then-json id must match its form: the renderer refuses others)
+  const ids = idForm === null ? fc.constant(undefined) : fc.option(fc.stringMatching(callIdPattern({ ...idForm, maxLength: Math.min(idForm.maxLength, 9) })), { nil: undefined });
+  return fc.record({ name: toolName, arguments: argsObject, id: ids }).map((c) => {
     const out: CallToRender = { name: c.name, arguments: c.arguments };
     if (c.id !== undefined) out.id = c.id;
     return out;

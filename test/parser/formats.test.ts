@@ -48,6 +48,8 @@ describe("canonical renderings", () => {
     // the call's own id is not of Kimi's `functions.NAME:IDX` shape: the head counts the call's position
     "kimi-k2": '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris", "n": 1}<|tool_call_end|><|tool_calls_section_end|>',
     "minimax-m1": '<tool_calls>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_calls>',
+    "mistral-v11-call-id": '[TOOL_CALLS]get_weather[CALL_ID]c1[ARGS]{"city": "Paris", "n": 1}',
+    "mistral-nemo": '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}, "id": "c1"}]',
     granite: '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
     "granite-20b-fc": '<function_call> {"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
     "phi4-mini": 'functools[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',

@@ -1,6 +1,8 @@
 import { ToolgramError } from "../../errors.js";
 import type { FormatDescription, NameThenJsonUnit } from "../../formats/FormatDescription.js";
-import { lit, seq, token } from "../../grammar/build.js";
+import { callIdForm } from "../../formats/callIdForm.js";
+import { lit, opt, seq, token } from "../../grammar/build.js";
+import { callIdGrammar } from "./callIdGrammar.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 
 function unitOf(d: FormatDescription): NameThenJsonUnit {
@@ -8,7 +10,10 @@ function unitOf(d: FormatDescription): NameThenJsonUnit {
   return d.unit;
 }
 
-/** `NAME[ARGS]{…}`: the name, the marker (a token node when the description lists it as a special token), the arguments. */
+/**
+ * `NAME[ARGS]{…}`: the name, the marker (a token node when the description lists it as a special token), the
+ * arguments; with an id marker, `NAME[CALL_ID]ID[ARGS]{…}`, the id optional as in every format with ids.
+ */
 export const nameThenJsonUnitGrammar: UnitGrammar = {
   ruleNames: [],
   argumentSpelling(d) {
@@ -23,7 +28,8 @@ export const nameThenJsonUnitGrammar: UnitGrammar = {
   },
   call(d, t) {
     const u = unitOf(d);
-    const marker = d.specialTokens.includes(u.argumentsMarker) ? token(u.argumentsMarker) : lit(u.argumentsMarker);
-    return seq(lit(t.name), marker, t.arguments);
+    const marker = (m: string) => (d.specialTokens.includes(m) ? token(m) : lit(m));
+    const id = u.idMarker === undefined ? lit("") : opt(seq(marker(u.idMarker), callIdGrammar(callIdForm(u.idForm))));
+    return seq(lit(t.name), id, marker(u.argumentsMarker), t.arguments);
   },
 };

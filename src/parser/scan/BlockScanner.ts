@@ -31,6 +31,15 @@ export interface ScanEvents {
  *
  * Strings are lexed with the quotes the lenient JSON reader accepts, so markers and brackets inside them are text.
  */
+/** A unit's name prefix being read (UnitCodec.namePrefix): the name so far, and whether its id has begun. */
+interface NamePrefixState {
+  marker: string;
+  nameCharacter: RegExp;
+  idMarker?: string;
+  name: string;
+  inId: boolean;
+}
+
 export class BlockScanner {
   private readonly d: FormatDescription;
   private readonly ju: JsonObjectUnit | null;
@@ -41,7 +50,7 @@ export class BlockScanner {
   private len: number;
   private readonly bodyStart: number;
   /** A unit that begins with the call's name and a marker (`NAME[ARGS]`), until the marker is read. */
-  private prefix: { marker: string; nameCharacter: RegExp; name: string } | null = null;
+  private prefix: NamePrefixState | null = null;
   // lexing
   private quote: string | null = null;
   private escaped = false;
@@ -93,7 +102,7 @@ export class BlockScanner {
     this.lastNonWs = opener.length;
     this.slot = d.grouping === "block" ? events.callStart() : -1;
     const prefix = UNIT_CODECS[d.unit.kind].namePrefix?.(d);
-    if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "" };
+    if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "", inId: false };
     if (d.grouping === "block" && (d.unit.kind === "named-json" || d.unit.kind === "xml-parameters")) {
       // Kimi K2's `functions.NAME:IDX`: the name sits between the prefix and the index
       const indexed = d.unit.kind === "named-json" ? d.unit.callIndex : undefined;
@@ -268,20 +277,30 @@ export class BlockScanner {
    * marker ends the input seen so far, or "novalue" when the prefix is broken (the block has no call).
    */
   private readPrefix(s: string, i: number, final: boolean): number | "need" | "novalue" {
-    const p = this.prefix as { marker: string; nameCharacter: RegExp; name: string };
+    const p = this.prefix as NamePrefixState;
     const c = s[i];
     if (c === p.marker[0]) {
       const m = matchAt(s, i, p.marker, final);
       if (m === "need") return "need";
       if (m === "yes") {
-        if (p.name !== "") this.events.callName(this.slot, p.name);
+        if (p.name !== "" && !p.inId) this.events.callName(this.slot, p.name);
         this.prefix = null;
         return i + p.marker.length - 1;
       }
     }
+    if (p.idMarker !== undefined && !p.inId && c === p.idMarker[0]) {
+      // the id comes between the name and the arguments' marker: the name is complete
+      const m = matchAt(s, i, p.idMarker, final);
+      if (m === "need") return "need";
+      if (m === "yes") {
+        if (p.name !== "") this.events.callName(this.slot, p.name);
+        p.inId = true;
+        return i + p.idMarker.length - 1;
+      }
+    }
     if (WS.has(c)) return i;
     if (!p.nameCharacter.test(c) || p.name.length >= MAX_NAME_CAPTURE) return "novalue";
-    p.name += c;
+    if (!p.inId) p.name += c;
     return i;
   }
 
@@ -348,7 +367,13 @@ export class BlockScanner {
     const u = this.ju as JsonObjectUnit;
     const key = this.valueKey as string;
     this.valueKey = null;
-    if (key === u.nameKey && c in this.quotes) this.nameBuf = "";
+    if (u.nameKey === null) {
+      // `{"NAME": {…}}` (Apertus): the key is the tool's name, its value the arguments
+      if (key !== "") this.events.callName(this.callSlot(), key);
+      this.argsActive = true;
+      this.save(i);
+      this.argsFrom = i;
+    } else if (key === u.nameKey && c in this.quotes) this.nameBuf = "";
     else if (key === u.argumentsKey || u.argumentsAliases.includes(key)) {
       this.argsActive = true;
       this.save(i);

@@ -49,7 +49,8 @@ export interface UnitCodec {
   /**
    * For units that begin with the call's name and a marker before their bracketed value (`NAME[ARGS]{…}`): the
    * marker and the characters a name may have. The scanner reads this prefix as part of the unit (a bracket in the
-   * marker is not the value's) and reports the name as soon as the marker comes.
+   * marker is not the value's) and reports the name as soon as the marker comes. `idMarker`: a marker between the
+   * name and `marker` after which the call's id comes (`NAME[CALL_ID]ID[ARGS]{…}`); the name is reported there.
    */
-  namePrefix?(d: FormatDescription): { marker: string; nameCharacter: RegExp };
+  namePrefix?(d: FormatDescription): { marker: string; nameCharacter: RegExp; idMarker?: string };
 }

@@ -9,15 +9,17 @@ import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
 export const jsonObjectUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = jsonUnit(d);
-    const obj: JsonObject = { [u.nameKey]: call.name };
-    if (u.idKey && call.id !== undefined) obj[u.idKey] = call.id;
+    if (u.nameKey === null) return canonicalJson({ [call.name]: call.arguments });
+    const id = u.idKey !== null && call.id !== undefined ? { [u.idKey]: call.id } : {};
+    const position = u.idPosition ?? "after-name";
+    const head: JsonObject = position === "first" ? { ...id, [u.nameKey]: call.name } : position === "after-name" ? { [u.nameKey]: call.name, ...id } : { [u.nameKey]: call.name };
+    const tail: JsonObject = position === "last" ? id : {};
     if (u.argumentsEncoding === "single-quoted-json") {
       // \u0027 keeps the quoted text free of the delimiter while staying valid JSON
       const argText = "'" + canonicalJson(call.arguments).replaceAll("'", "\\u0027") + "'";
-      return canonicalJson(obj).slice(0, -1) + `, ${canonicalJson(u.argumentsKey)}: ${argText}}`;
+      return canonicalJson(head).slice(0, -1) + `, ${canonicalJson(u.argumentsKey)}: ${argText}` + (Object.keys(tail).length > 0 ? ", " + canonicalJson(tail).slice(1) : "}");
     }
-    obj[u.argumentsKey] = call.arguments;
-    return canonicalJson(obj);
+    return canonicalJson({ ...head, [u.argumentsKey]: call.arguments, ...tail });
   },
 
   read(text: string, d: FormatDescription, whole: boolean): UnitResult {
@@ -39,10 +41,13 @@ export const jsonObjectUnit: UnitCodec = {
     } catch {
       return false;
     }
-    // the arguments come last in the call object: `…, "arguments": {}}` + beforeClose (`'{}'}` for Glaive)
+    // the text around the arguments: the canonical call with empty arguments, cut at its `{}` (the only `": {}`
+    // outside a string: inside one, every quote is escaped)
     const quote = u.argumentsEncoding === "single-quoted-json" ? "'" : "";
-    const suffix = quote + "}" + (d.grouping === "block" ? d.beforeClose : "");
-    const prefix = empty.slice(0, empty.length - suffix.length - 2);
+    const at = empty.indexOf(`": ${quote}{}${quote}`);
+    if (at < 0) return false;
+    const prefix = empty.slice(0, at + 3 + quote.length);
+    const suffix = empty.slice(at + 5 + quote.length);
     if (text.length < prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) return false;
     let args = text.slice(prefix.length, text.length - suffix.length);
     if (quote !== "") {
@@ -147,6 +152,7 @@ function checkLayout(text: string, valueStart: number, valueEnd: number, d: Form
 /** Reads a parsed value as a call object, repairing key drifts. */
 export function interpretCall(value: JsonValue, u: JsonObjectUnit, repairs: Repair[]): UnitResult {
   if (!isJsonObject(value)) return { ok: false, code: "NOT_A_CALL", message: "the value is not a JSON object" };
+  if (u.nameKey === null) return interpretKeyedCall(value, repairs);
   const name = value[u.nameKey];
   if (typeof name !== "string") return { ok: false, code: "MISSING_NAME", message: `the call has no string "${u.nameKey}"` };
   const keys = Object.keys(value);
@@ -184,6 +190,21 @@ export function interpretCall(value: JsonValue, u: JsonObjectUnit, repairs: Repa
   const id = value[u.idKey ?? "id"];
   if (typeof id === "string") call.id = id;
   return { ok: true, call, repairs: dedupe(repairs) };
+}
+
+/** `{"NAME": {…}}`: one key, the tool's name, holding the arguments (JsonObjectUnit with `nameKey: null`). */
+function interpretKeyedCall(value: JsonObject, repairs: Repair[]): UnitResult {
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return { ok: false, code: keys.length === 0 ? "MISSING_NAME" : "NOT_A_CALL", message: `the call object must have one key, the tool's name (got ${keys.length})` };
+  let args: JsonValue = value[keys[0]];
+  if (typeof args === "string") {
+    const inner = parseLenientJson(args);
+    if (!inner.ok || args.slice(inner.end).trim() !== "") return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are a string that is not JSON" };
+    repairs.push({ code: "ARGUMENTS_AS_STRING", at: -1 }, ...inner.repairs.map((x) => ({ code: x.code, at: -1 })));
+    args = inner.value;
+  }
+  if (!isJsonObject(args)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
+  return { ok: true, call: { name: keys[0], arguments: args }, repairs: dedupe(repairs) };
 }
 
 function dedupe(repairs: Repair[]): Repair[] {

@@ -1,15 +1,19 @@
 import { canonicalJson, isJsonObject } from "../../json.js";
+import { callIdForm, callIdPattern } from "../../formats/callIdForm.js";
 import type { FormatDescription, NameThenJsonUnit } from "../../formats/FormatDescription.js";
 import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { isCompactJson } from "./isCompactJson.js";
 import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
 
-/** `NAME[ARGS]{…}` (NameThenJsonUnit): the tool's name, a marker, then the arguments as JSON. */
+/**
+ * `NAME[ARGS]{…}` (NameThenJsonUnit): the tool's name, a marker, then the arguments as JSON; with an id marker,
+ * `NAME[CALL_ID]ID[ARGS]{…}` when the call has an id.
+ */
 export const nameThenJsonUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = unitOf(d);
     if (!u.namePattern.test(call.name)) throw new TypeError(`the tool name ${JSON.stringify(call.name)} does not match ${u.namePattern}`);
-    return call.name + u.argumentsMarker + canonicalJson(call.arguments);
+    return call.name + idPart(call, u) + u.argumentsMarker + canonicalJson(call.arguments);
   },
 
   read(text: string, d: FormatDescription): UnitResult {
@@ -17,8 +21,15 @@ export const nameThenJsonUnit: UnitCodec = {
     const k = text.indexOf(u.argumentsMarker);
     if (k < 0) return { ok: false, code: "INVALID_JSON", message: `no ${JSON.stringify(u.argumentsMarker)} after the tool name` };
     const repairs: Repair[] = [];
-    const name = text.slice(0, k).trim();
-    if (name !== text.slice(0, k)) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
+    let head = text.slice(0, k);
+    let id: string | undefined;
+    const m = u.idMarker === undefined ? -1 : head.indexOf(u.idMarker);
+    if (m >= 0) {
+      id = head.slice(m + (u.idMarker as string).length).trim();
+      head = head.slice(0, m);
+    }
+    const name = head.trim();
+    if (name !== head || (id !== undefined && text.slice(0, k) !== head + u.idMarker + id)) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
     if (name === "") return { ok: false, code: "MISSING_NAME", message: "the call has no tool name" };
     const from = k + u.argumentsMarker.length;
     const r = parseLenientJson(text, from);
@@ -27,22 +38,36 @@ export const nameThenJsonUnit: UnitCodec = {
     if (text.slice(r.end).trim() !== "") repairs.push({ code: "TRAILING_TEXT_IN_BLOCK", at: r.end });
     else if ((text.slice(r.end) !== "" || /^\s/.test(text.slice(from))) && repairs.length === 0) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: from });
     if (!isJsonObject(r.value)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
-    return { ok: true, call: { name, arguments: r.value }, repairs };
+    const call: UnitCall = { name, arguments: r.value };
+    if (id !== undefined && id !== "") call.id = id;
+    return { ok: true, call, repairs };
   },
 
   namePrefix(d: FormatDescription) {
     // what the scanner lets through as a name: tolerant reading judges it (strict mode checks namePattern)
-    return { marker: unitOf(d).argumentsMarker, nameCharacter: /[^\s{}[\]()<>"']/ };
+    const u = unitOf(d);
+    return { marker: u.argumentsMarker, nameCharacter: /[^\s{}[\]()<>"']/, ...(u.idMarker !== undefined ? { idMarker: u.idMarker } : {}) };
   },
 
   isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
     const u = unitOf(d);
-    const head = call.name + u.argumentsMarker;
+    if (call.id !== undefined && (u.idMarker === undefined || !callIdPattern(callIdForm(u.idForm)).test(call.id))) return false;
+    const head = call.name + idPart(call, u) + u.argumentsMarker;
     if (!u.namePattern.test(call.name) || !text.startsWith(head)) return false;
     const args = text.slice(head.length);
     return args.startsWith("{") && isCompactJson(args);
   },
 };
+
+/**
+ * `[CALL_ID]ID` when the format carries ids and the call has one, else "". Any id the reader reads back is written
+ * (as JSON units write any id); strict parsing and grammars hold ids to the unit's `idForm`.
+ */
+function idPart(call: UnitCall, u: NameThenJsonUnit): string {
+  if (u.idMarker === undefined || call.id === undefined) return "";
+  if (!/^[^\s[\]{}]+$/.test(call.id)) throw new TypeError(`the call id ${JSON.stringify(call.id)} cannot be written between ${u.idMarker} and ${u.argumentsMarker} (empty, whitespace or brackets)`);
+  return u.idMarker + call.id;
+}
 
 function unitOf(d: FormatDescription): NameThenJsonUnit {
   if (d.unit.kind !== "name-then-json") throw new Error(`internal: ${d.name} has no name-then-JSON units`);
