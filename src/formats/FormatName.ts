@@ -34,4 +34,5 @@ export type FormatName =
   | "nemotron-3-nano"
   | "step-3.5"
   | "reka-edge"
-  | "seed-oss";
+  | "seed-oss"
+  | "nemotron-v2";

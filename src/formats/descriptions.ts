@@ -3,6 +3,7 @@ import { jsonObject, plain } from "./descriptionParts.js";
 import type { FormatName } from "./FormatName.js";
 import { deepseekV3, deepseekV31, kimiK2, minimaxM1 } from "./families/sections.js";
 import { mistralNemo, mistralV11, mistralV11CallId } from "./families/mistral.js";
+import { nemotronV2 } from "./families/nemotronV2.js";
 import { gigachat3, gigachat31 } from "./families/gigachat.js";
 import { granite, granite20bFc } from "./families/granite.js";
 import { hunyuanA13b } from "./families/hunyuan.js";
@@ -173,6 +174,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "minimax-m1": minimaxM1,
   "mistral-v11-call-id": mistralV11CallId,
   "mistral-nemo": mistralNemo,
+  "nemotron-v2": nemotronV2,
   granite,
   "granite-20b-fc": granite20bFc,
   "phi4-mini": phi4Mini,

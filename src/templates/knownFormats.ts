@@ -184,7 +184,7 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart === "<|tool_call_start|>[" && l.arguments === "python",
   },
   {
-    name: "nemotron_v2",
+    name: "nemotron-v2",
     aliases: [],
     families: "Nemotron Nano v2 (`<TOOLCALL>[…]</TOOLCALL>`)",
     matches: (l) => l.sectionStart === "<TOOLCALL>[" && l.skeleton === '{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',

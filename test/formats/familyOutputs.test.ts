@@ -27,6 +27,8 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "mistral-v11": { outputs: ["mistralai-Ministral-3-14B-Reasoning-2512.json", "unsloth-mistral-Devstral-Small-2507.json"], templates: ["mistralai-Ministral-3-14B-Reasoning-2512.jinja", "unsloth-mistral-Devstral-Small-2507.jinja"] },
   "mistral-v11-call-id": { outputs: ["Mistral-Small-3.2-24B-Instruct-2506.json"], templates: ["Mistral-Small-3.2-24B-Instruct-2506.jinja"] },
   "mistral-nemo": { outputs: ["mistralai-Mistral-Nemo-Instruct-2407.json"], templates: ["mistralai-Mistral-Nemo-Instruct-2407.jinja"] },
+  // its template's call turn ends `<SPECIAL_12>\n\n`, not the content turn's `\n<SPECIAL_12>\n`: the acceptance report says so
+  "nemotron-v2": { outputs: ["NVIDIA-Nemotron-Nano-v2.json"], templates: [] },
   lfm2: { outputs: ["LFM2.5-8B-A1B.json", "LFM2-8B-A1B.json", "LFM2.5-Instruct.json"], templates: ["LFM2.5-8B-A1B.jinja"] },
   gigachat3: { outputs: ["GigaChat3-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
   "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template

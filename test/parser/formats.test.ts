@@ -50,6 +50,7 @@ describe("canonical renderings", () => {
     "minimax-m1": '<tool_calls>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_calls>',
     "mistral-v11-call-id": '[TOOL_CALLS]get_weather[CALL_ID]c1[ARGS]{"city": "Paris", "n": 1}',
     "mistral-nemo": '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}, "id": "c1"}]',
+    "nemotron-v2": '<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]</TOOLCALL>',
     granite: '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
     "granite-20b-fc": '<function_call> {"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}',
     "phi4-mini": 'functools[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
