@@ -23,6 +23,7 @@ import {
 } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { jsonValue, SEED, trickyString } from "../parser/arbitraries.js";
+import { tierRotate } from "../support/tier.js";
 import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
 import {
   DESCRIBED_FORMATS,
@@ -55,80 +56,80 @@ const callsOf = (r: ReturnType<typeof strict>): CallToRender[] =>
   }));
 
 describe("grammar → strict parse → render → grammar", () => {
-  for (const format of DESCRIBED_FORMATS) {
-    for (const [setName, tools] of Object.entries(toolSets(format))) {
-      for (const policy of POLICIES) {
-        it(`${format}, ${setName}, ${JSON.stringify(policy)} (seed ${SEED})`, () => {
-          const g = compileTools(tools, { format, ...policy });
-          const maxCalls = Math.min(
-            FORMAT_DESCRIPTIONS[format].maxCalls,
-            policy.parallel === 2 ? 2 : Infinity,
-          );
-          const random = seededRandom(SEED);
-          const problems: string[] = [];
-          let withCalls = 0;
-          let overflow = 0;
-          for (let k = 0; k < 40; k++) {
-            const text = sampleGrammar(g.grammar, random, { maxLength: 800 });
-            if (text === undefined) continue;
-            expect(g.accepts(text)).toBe(true);
-            const r = strict(text, tools, format);
-            // numbers beyond double range (1e400) are JSON the grammar spells but no call can carry
-            if (
-              r.issues.some(
-                (i) =>
-                  i.code === "INVALID_JSON" && /out of range/.test(i.message),
-              ) ||
-              /[eE]\+?0*[1-9][0-9]{2}/.test(text)
-            ) {
-              overflow++;
-              continue;
-            }
-            if (
-              r.issues.length > 0 ||
-              r.dropped > 0 ||
-              !r.calls.every((c) => c.valid) ||
-              r.calls.length > maxCalls
-            ) {
-              problems.push(
-                `${JSON.stringify(r.issues.map((i) => `${i.code}: ${i.message}`))} :: ${JSON.stringify(text)}`,
-              );
-              continue;
-            }
-            if (policy.toolChoice === "required" && r.calls.length === 0)
-              problems.push(
-                `no call under required :: ${JSON.stringify(text)}`,
-              );
-            if (r.calls.length === 0) continue;
-            withCalls++;
-            // the canonical rendering of what was read is in the language and reads back to the same calls
-            const again = renderToolCalls(callsOf(r), format);
-            // except that the renderer writes integers of 22+ digits with an exponent (1e+152), which integer grammars
-            // do not spell
-            const accepted = g.accepts(again);
-            if (!accepted && !/[0-9]e\+/.test(again))
-              problems.push(
-                `re-rendered text rejected :: ${JSON.stringify(again)}`,
-              );
-            const back = strict(again, tools, format);
-            if (!accepted) {
-              // strict parsing with tools defers to the grammar: such a call is dropped
-              expect(back.dropped).toBeGreaterThan(0);
-              expect(new Set(back.issues.map((i) => i.code))).toEqual(
-                new Set(["NONCANONICAL"]),
-              );
-              continue;
-            }
-            expect(back.issues).toEqual([]);
-            expect(callsOf(back)).toEqual(callsOf(r));
+  for (const [formatIndex, format] of DESCRIBED_FORMATS.entries()) {
+    const grid = Object.entries(toolSets(format)).flatMap(([setName, tools]) =>
+      POLICIES.map((policy) => ({ setName, tools, policy })),
+    );
+    // the quick tier runs 2 of the 8 (tool set, policy) pairs per format, rotating, so each pair runs for some formats
+    for (const { setName, tools, policy } of tierRotate(grid, formatIndex, 4)) {
+      it(`${format}, ${setName}, ${JSON.stringify(policy)} (seed ${SEED})`, () => {
+        const g = compileTools(tools, { format, ...policy });
+        const maxCalls = Math.min(
+          FORMAT_DESCRIPTIONS[format].maxCalls,
+          policy.parallel === 2 ? 2 : Infinity,
+        );
+        const random = seededRandom(SEED);
+        const problems: string[] = [];
+        let withCalls = 0;
+        let overflow = 0;
+        for (let k = 0; k < 40; k++) {
+          const text = sampleGrammar(g.grammar, random, { maxLength: 800 });
+          if (text === undefined) continue;
+          expect(g.accepts(text)).toBe(true);
+          const r = strict(text, tools, format);
+          // numbers beyond double range (1e400) are JSON the grammar spells but no call can carry
+          if (
+            r.issues.some(
+              (i) =>
+                i.code === "INVALID_JSON" && /out of range/.test(i.message),
+            ) ||
+            /[eE]\+?0*[1-9][0-9]{2}/.test(text)
+          ) {
+            overflow++;
+            continue;
           }
-          expect(problems).toEqual([]);
-          expect(withCalls).toBeGreaterThan(
-            policy.toolChoice === "required" ? 20 : 2,
-          );
-          expect(overflow).toBeLessThan(20);
-        });
-      }
+          if (
+            r.issues.length > 0 ||
+            r.dropped > 0 ||
+            !r.calls.every((c) => c.valid) ||
+            r.calls.length > maxCalls
+          ) {
+            problems.push(
+              `${JSON.stringify(r.issues.map((i) => `${i.code}: ${i.message}`))} :: ${JSON.stringify(text)}`,
+            );
+            continue;
+          }
+          if (policy.toolChoice === "required" && r.calls.length === 0)
+            problems.push(`no call under required :: ${JSON.stringify(text)}`);
+          if (r.calls.length === 0) continue;
+          withCalls++;
+          // the canonical rendering of what was read is in the language and reads back to the same calls
+          const again = renderToolCalls(callsOf(r), format);
+          // except that the renderer writes integers of 22+ digits with an exponent (1e+152), which integer grammars
+          // do not spell
+          const accepted = g.accepts(again);
+          if (!accepted && !/[0-9]e\+/.test(again))
+            problems.push(
+              `re-rendered text rejected :: ${JSON.stringify(again)}`,
+            );
+          const back = strict(again, tools, format);
+          if (!accepted) {
+            // strict parsing with tools defers to the grammar: such a call is dropped
+            expect(back.dropped).toBeGreaterThan(0);
+            expect(new Set(back.issues.map((i) => i.code))).toEqual(
+              new Set(["NONCANONICAL"]),
+            );
+            continue;
+          }
+          expect(back.issues).toEqual([]);
+          expect(callsOf(back)).toEqual(callsOf(r));
+        }
+        expect(problems).toEqual([]);
+        expect(withCalls).toBeGreaterThan(
+          policy.toolChoice === "required" ? 20 : 2,
+        );
+        expect(overflow).toBeLessThan(20);
+      });
     }
   }
 });
@@ -193,8 +194,19 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
 /** Ids a format's grammar allows (its unit's idForm), or none when the format has no ids. */
 function idArbFor(format: FormatName): fc.Arbitrary<string | undefined> | null {
   const u = FORMAT_DESCRIPTIONS[format].unit;
-  const form = (u.kind === "json-object" && u.idKey !== null && u.nameKey !== null) || (u.kind === "name-then-json" && u.idMarker !== undefined) ? callIdForm(u.idForm) : null;
-  return form === null ? null : fc.option(fc.stringMatching(callIdPattern({ ...form, maxLength: Math.min(form.maxLength, 12) })), { nil: undefined });
+  const form =
+    (u.kind === "json-object" && u.idKey !== null && u.nameKey !== null) ||
+    (u.kind === "name-then-json" && u.idMarker !== undefined)
+      ? callIdForm(u.idForm)
+      : null;
+  return form === null
+    ? null
+    : fc.option(
+        fc.stringMatching(
+          callIdPattern({ ...form, maxLength: Math.min(form.maxLength, 12) }),
+        ),
+        { nil: undefined },
+      );
 }
 
 function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
@@ -208,13 +220,11 @@ function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
         arguments: args,
         ...(withId && id !== undefined ? { id } : {}),
       })),
-    fc
-      .record({ id: idArb })
-      .map(({ id }): CallToRender => ({
-        name: "ping",
-        arguments: {},
-        ...(withId && id !== undefined ? { id } : {}),
-      })),
+    fc.record({ id: idArb }).map(({ id }): CallToRender => ({
+      name: "ping",
+      arguments: {},
+      ...(withId && id !== undefined ? { id } : {}),
+    })),
   );
   const calls = fc.array(call, {
     minLength: 1,
@@ -223,7 +233,14 @@ function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
   // Kimi K2's ids are the calls' heads (`functions.NAME:IDX`), counted through the turn: what parsing reads back
   const u = FORMAT_DESCRIPTIONS[format].unit;
   const indexed = u.kind === "named-json" ? u.callIndex : undefined;
-  return indexed === undefined ? calls : calls.map((cs) => cs.map((c, i) => ({ ...c, id: `${indexed.namePrefix}${c.name}${indexed.indexSeparator}${i}` })));
+  return indexed === undefined
+    ? calls
+    : calls.map((cs) =>
+        cs.map((c, i) => ({
+          ...c,
+          id: `${indexed.namePrefix}${c.name}${indexed.indexSeparator}${i}`,
+        })),
+      );
 }
 
 describe("render → accepts → strict parse → the same calls", () => {
@@ -246,7 +263,35 @@ describe("render → accepts → strict parse → the same calls", () => {
 });
 
 /** Characters and markers that matter to the formats. */
-const ALPHABET = ["<", ">", "/", "\n", " ", "'", "(", ")", "=", "{", "}", "[", "]", '"', ",", ":", "1", "a", "\\", "True", "null", "<tools>", "</tools>", "[TOOL_CALLS]", "<functioncall>", "<|python_tag|>", " to=functions."];
+const ALPHABET = [
+  "<",
+  ">",
+  "/",
+  "\n",
+  " ",
+  "'",
+  "(",
+  ")",
+  "=",
+  "{",
+  "}",
+  "[",
+  "]",
+  '"',
+  ",",
+  ":",
+  "1",
+  "a",
+  "\\",
+  "True",
+  "null",
+  "<tools>",
+  "</tools>",
+  "[TOOL_CALLS]",
+  "<functioncall>",
+  "<|python_tag|>",
+  " to=functions.",
+];
 
 function samplesAndMutants(
   g: CompiledGrammar,
@@ -267,10 +312,30 @@ function samplesAndMutants(
 
 describe("toRegex and the token matcher agree with accepts()", () => {
   // every byte, the formats' special tokens and a few multi-character pieces, so any text can be spelled
-  const specials = ["[TOOL_CALLS]", "<|python_tag|>", "<|channel|>", "<|message|>", "<|call|>"];
+  const specials = [
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<|channel|>",
+    "<|message|>",
+    "<|call|>",
+  ];
   /** The specials each format's grammar writes as token nodes (SMALL_TOOLS, no reasoning). */
-  const TOKEN_NODES: Partial<Record<FormatName, string[]>> = { mistral: ["[TOOL_CALLS]"], "mistral-v11": ["[TOOL_CALLS]"], "mistral-v11-call-id": ["[TOOL_CALLS]"], "mistral-nemo": ["[TOOL_CALLS]"], openai: ["<|channel|>", "<|message|>", "<|call|>"] };
-  const pieces = [...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), ...specials.map((text) => ({ text, special: true })), '{"name": "', '", "', "get_weather", "<tools>", "(city="];
+  const TOKEN_NODES: Partial<Record<FormatName, string[]>> = {
+    mistral: ["[TOOL_CALLS]"],
+    "mistral-v11": ["[TOOL_CALLS]"],
+    "mistral-v11-call-id": ["[TOOL_CALLS]"],
+    "mistral-nemo": ["[TOOL_CALLS]"],
+    openai: ["<|channel|>", "<|message|>", "<|call|>"],
+  };
+  const pieces = [
+    ...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)),
+    ...specials.map((text) => ({ text, special: true })),
+    '{"name": "',
+    '", "',
+    "get_weather",
+    "<tools>",
+    "(city=",
+  ];
   const vocab = Vocabulary.fromPieces(pieces, { eosTokenIds: [] });
   const enc = new TextEncoder();
   const pieceId = new Map(
@@ -293,7 +358,8 @@ describe("toRegex and the token matcher agree with accepts()", () => {
     const ids: number[] = [];
     let i = 0;
     while (i < text.length) {
-      const sp = i >= from ? used.find((s) => text.startsWith(s, i)) : undefined;
+      const sp =
+        i >= from ? used.find((s) => text.startsWith(s, i)) : undefined;
       if (sp) {
         ids.push(pieceId.get(`special:${sp}`) as number);
         i += sp.length;
@@ -311,9 +377,15 @@ describe("toRegex and the token matcher agree with accepts()", () => {
     it(`${format}: regex and matcher on samples and mutants (seed ${SEED})`, () => {
       // without a reasoning block: its markers hold special tokens a mutant can move into free text, where the
       // matcher (rightly) refuses the token that accepts() reads as text (test/formats/reasoning.test.ts covers it)
-      const g = compileTools(SMALL_TOOLS, { format, parallel: 2, reasoning: "none" });
+      const g = compileTools(SMALL_TOOLS, {
+        format,
+        parallel: 2,
+        reasoning: "none",
+      });
       const ir = JSON.stringify([...g.grammar.rules.values()]);
-      const used = specials.filter((sp) => ir.includes(JSON.stringify({ type: "token", text: sp })));
+      const used = specials.filter((sp) =>
+        ir.includes(JSON.stringify({ type: "token", text: sp })),
+      );
       expect(used).toEqual(TOKEN_NODES[format] ?? []);
       const re = new RegExp(`^(?:${g.toRegex()})$`, "u");
       let accepted = 0;
@@ -328,7 +400,9 @@ describe("toRegex and the token matcher agree with accepts()", () => {
         const open = FORMAT_DESCRIPTIONS[format].open;
         const at = open === null ? 0 : text.indexOf(open);
         const from = at < 0 ? text.length : at;
-        const walked = tokenize(text, used, from).every((id) => m.acceptToken(id)) && m.isCompleted();
+        const walked =
+          tokenize(text, used, from).every((id) => m.acceptToken(id)) &&
+          m.isCompleted();
         expect(walked, JSON.stringify(text)).toBe(want);
       }
       expect(accepted).toBeGreaterThan(25);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FORMAT_NAMES } from "../../src/formats/index.js";
+import { tierRuns } from "../support/tier.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { SEED, mutated, replyArb, trickyString } from "./arbitraries.js";
 import { TOOLS } from "./tools.js";
@@ -18,7 +19,7 @@ describe("fuzz: never throws, stable", () => {
           for (const c of a.calls) expect(t.slice(...c.span)).toBe(c.raw);
           expect(a.content.length).toBeLessThanOrEqual(t.length);
         }),
-        { seed: SEED, numRuns: Number(process.env.TOOLGRAM_FUZZ_RUNS ?? 250) },
+        { seed: SEED, numRuns: Number(process.env.TOOLGRAM_FUZZ_RUNS ?? tierRuns(100, 250)) },
       );
     });
   }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/formats/index.js";
+import { tierRuns } from "../support/tier.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
@@ -42,7 +43,7 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
               last = c.span[1];
             }
           }),
-          { seed: SEED, numRuns: 150 },
+          { seed: SEED, numRuns: tierRuns(60, 150) },
         );
       });
     }
@@ -115,7 +116,7 @@ describe("ToolCallStream reports each call's name as soon as it is known", () =>
             expect(events.filter((e) => e.type === "call_name" && e.index === index)).toHaveLength(at >= 0 && events[at].type === "call_name" ? 1 : 0);
           }
         }),
-        { seed: SEED, numRuns: 100 },
+        { seed: SEED, numRuns: tierRuns(40, 100) },
       );
     });
   }

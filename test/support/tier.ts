@@ -46,3 +46,18 @@ export function tierSample<T>(rows: readonly T[], quickStride: number, longStrid
   const stride = LONG_TIER ? longStride : quickStride;
   return rows.filter((_, i) => i % stride === 0);
 }
+
+/** fast-check runs (or any repetition count): `quick` in the quick tier, `long` in the others. */
+export function tierRuns(quick: number, long: number): number {
+  return LONG_TIER ? long : quick;
+}
+
+/**
+ * A rotating subset for grids that grow with the number of formats: in the quick tier, the rows i with
+ * (i + offset) % quickStride === 0 (give each format its own offset, so every row still runs for some format); in the
+ * long tier, every row.
+ */
+export function tierRotate<T>(rows: readonly T[], offset: number, quickStride: number): T[] {
+  if (LONG_TIER) return [...rows];
+  return rows.filter((_, i) => (i + offset) % quickStride === 0);
+}
