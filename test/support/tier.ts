@@ -2,7 +2,8 @@
  * Test tiers, chosen by `TOOLGRAM_TIER` (read by vitest.config.ts and by the tests themselves):
  * - `quick` (the default, `npm test`): every module, within a few minutes on two cores. Corpus ratchets and
  *   token-level checks judge fixed subsamples; the heaviest files (LONG_FILES) wait for the long tier.
- * - `long` (`npm run test:long`, run by .ci/run after `npm test`): LONG_FILES and test/conformance on whole samples.
+ * - `long` (`npm run test:long`, run by .ci/run after `npm test`): LONG_FILES, test/conformance and SAMPLED_FILES on
+ *   whole samples.
  * - `e2e` (`npm run e2e`): the seeded generations of the tiny models (`TOOLGRAM_E2E_SEEDS` per tool set and path).
  * A subsample is fixed (every k-th row), so a verdict never depends on which rows a machine had time for.
  */
@@ -36,6 +37,21 @@ export const LONG_FILES: readonly string[] = [
   "test/server/readmeServe.test.ts",
   "test/lower/lowerNumber.property.test.ts",
   "test/playground/playground.test.ts",
+];
+
+/**
+ * Files that run in both tiers: a fixed subsample (tierSample / tierRuns / tierRotate / LONG_TIER) in the quick tier,
+ * the whole of it in the long tier. Every file that reads the tier outside LONG_FILES and test/conformance is here, so
+ * that what the quick tier leaves out does run in CI (a test checks the list).
+ */
+export const SAMPLED_FILES: readonly string[] = [
+  "test/envelope/formatRoundTrip.test.ts",
+  "test/parser/stream.test.ts",
+  "test/parser/fuzz.test.ts",
+  "test/formats/reasoning.test.ts",
+  "test/automaton/familyVocabularies.test.ts",
+  "test/automaton/qwenStyleFormats.test.ts",
+  "test/gguf/tinyModelFamilies.test.ts",
 ];
 
 /** The end-to-end generations: `npm run e2e` only. */
