@@ -1,5 +1,5 @@
 import { ToolgramError } from "../errors.js";
-import { MAX_CODE_POINT, type GExpr, type Grammar } from "../grammar/Grammar.js";
+import { type GExpr, type Grammar } from "../grammar/Grammar.js";
 import { leftRecursiveRules } from "../grammar/analysis/leftRecursiveRules.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
 import { exprKey } from "../grammar/analysis/exprKey.js";
@@ -92,22 +92,15 @@ function classBody(ranges: readonly number[]): string {
 }
 
 /**
- * GBNF character class for `ranges`, negated when that is shorter. The negated list is the complement over all of
- * 0..0x10FFFF, so it names the surrogate block too: llama.cpp's `[^…]` then admits no surrogate, like the IR's class.
+ * GBNF character class for `ranges`, always positive. llama.cpp checks a token that ends inside a UTF-8 sequence
+ * against the range of code points the sequence could complete to: a positive class allows it when any of them
+ * matches (exact), but a negated class refuses it when any of them is excluded. A negated class names the surrogate
+ * block (the IR's classes never contain it), so `[^"\\]` would refuse every token ending in the lead byte 0xED
+ * (U+D000..U+DFFF), though U+D000..U+D7FF are allowed: llama.cpp's masks would differ from the matcher's.
  */
 export function gbnfClass(ranges: readonly number[]): string {
   if (ranges.length === 0) return NEVER;
-  const neg: number[] = [];
-  let next = 0;
-  for (let i = 0; i < ranges.length; i += 2) {
-    if (ranges[i] > next) neg.push(next, ranges[i] - 1);
-    next = ranges[i + 1] + 1;
-  }
-  if (next <= MAX_CODE_POINT) neg.push(next, MAX_CODE_POINT);
-  const positive = `[${classBody(ranges)}]`;
-  // `neg` spans every gap, so it also names the surrogate block, which the IR's classes never contain
-  const negative = `[^${classBody(neg)}]`;
-  return negative.length < positive.length ? negative : positive;
+  return `[${classBody(ranges)}]`;
 }
 
 /** Upper bound of the rules llama.cpp creates while parsing `e` printed in place (groups, repetitions, new names). */

@@ -79,7 +79,7 @@ describe("toGbnf: text", () => {
       [
         'root ::= "<tool_call>" "\\n{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": " string (", \\"days\\": " int)? "}}\\n" "</tool_call>"',
         'string ::= "\\"" char* "\\""',
-        'char ::= [^\\x00-\\x1F\\"\\\\\\uD800-\\uDFFF] | "\\\\" [\\"\\\\nt]',
+        'char ::= [ !#-\\[\\]-\\uD7FF\\uE000-\\U0010FFFF] | "\\\\" [\\"\\\\nt]',
         'int ::= "0" | [1-9] [0-9]*',
         "",
       ].join("\n"),
