@@ -35,4 +35,5 @@ export type FormatName =
   | "step-3.5"
   | "reka-edge"
   | "seed-oss"
-  | "nemotron-v2";
+  | "nemotron-v2"
+  | "minimax-m2";

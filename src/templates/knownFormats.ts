@@ -153,8 +153,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton.startsWith(" to=functions.⟨NAME⟩<|channel|>commentary") && l.skeleton.endsWith("<|call|>"),
   },
   {
-    name: "minimax_m2",
-    aliases: [],
+    name: "minimax-m2",
+    exact: (l) => l.sectionStart === "\n<minimax:tool_call>" && l.callOpen === '\n<invoke name="' && l.separator === "" && l.sectionEnd === "\n</minimax:tool_call>",
+    aliases: ["minimax_m2", "MiniMax-M2"],
     families: "MiniMax-M2",
     matches: (l) => l.sectionStart.trim() === "<minimax:tool_call>" && l.callOpen.trim() === '<invoke name="',
   },

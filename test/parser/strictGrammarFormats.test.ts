@@ -148,8 +148,9 @@ describe("strict mode with tools: the compiled grammar decides, in every format"
         for (let m = 0; m < 10; m++) {
           const text = mutateText(sample, ALPHABET, random, 1 + Math.floor(random() * 2));
           const tolerant = parseToolCalls(text, { tools: TOOLS, format });
-          // compared where the verdict is about a call: the text reads as exactly one valid call
-          if (tolerant.dropped > 0 || tolerant.calls.length !== 1 || !tolerant.calls[0].valid || /^\s/.test(text)) continue;
+          // compared where the verdict is about a call: the text reads as exactly one valid call, and starts with
+          // whitespace only where the format's calls do (MiniMax M2's section opens with a newline)
+          if (tolerant.dropped > 0 || tolerant.calls.length !== 1 || !tolerant.calls[0].valid || (/^\s/.test(text) && !/^\s/.test(sample))) continue;
           validated++;
           const accepted = g.accepts(text);
           if (!accepted) refused++;
