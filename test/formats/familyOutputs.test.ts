@@ -40,6 +40,7 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "deepseek-v3.1": { outputs: ["deepseek-ai-DeepSeek-V3.1.json"], templates: [] },
   "kimi-k2": { outputs: ["moonshotai-Kimi-K2.json", "Kimi-K2-Instruct.json", "Kimi-K2-Thinking.json"], templates: ["moonshotai-Kimi-K2.jinja", "Kimi-K2-Instruct.jinja", "Kimi-K2-Thinking.jinja"] },
   "minimax-m1": { outputs: [], templates: ["MiniMax-M1.jinja"] },
+  "minimax-m2": { outputs: ["MiniMax-M2.json"], templates: ["MiniMax-M2.jinja"], reasoningClose: "\n</think>\n\n" },
   "nemotron-3-nano": { outputs: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"], templates: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"] },
   "step-3.5": { outputs: [], templates: ["StepFun3.5-Flash.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },

@@ -28,6 +28,7 @@ const FAMILIES: Record<string, string[]> = {
   "glm-4.5": ["GLM-4.6"],
   "glm-4.7": ["GLM-4.7-Flash"],
   "seed-oss": ["ByteDance-Seed-OSS"],
+  "minimax-m2": ["MiniMax-M2"],
 };
 
 function casesOf(template: string): Case[] {
