@@ -1,11 +1,14 @@
 import type { FormatDescription } from "./FormatDescription.js";
+import { splitMarker } from "./splitMarker.js";
 
 /**
  * Texts a raw value of a tagged-parameter format (XmlParametersUnit) can never hold: the core of the value's closing
- * marker (the reader ends a value at its first occurrence, whatever whitespace surrounds it) and the block's opening
- * and closing markers (the scanner ends a block there). The grammar excludes them, the renderer refuses them.
+ * marker (the reader ends a value at its first occurrence, whatever whitespace surrounds it), the block's opening
+ * and closing markers (the scanner ends a block there), and the cores of the section's markers (MiniMax M2's
+ * `</minimax:tool_call>` ends a block left open, in any spacing). The grammar excludes them, the renderer refuses them.
  */
 export function rawValueForbidden(d: FormatDescription): string[] {
   if (d.unit.kind !== "xml-parameters") return [];
-  return [d.unit.valueClose.trim(), ...[d.open, d.close].filter((m): m is string => m !== null)];
+  const section = d.section === undefined ? [] : [splitMarker(d.section.open).core, splitMarker(d.section.close).core];
+  return [d.unit.valueClose.trim(), ...[d.open, d.close].filter((m): m is string => m !== null), ...section];
 }

@@ -8,7 +8,8 @@ import { ISSUE_CODES } from "./issueCodes.js";
 import { UNIT_CODECS } from "./units/callUnit.js";
 import { BlockScanner } from "./scan/BlockScanner.js";
 import { cutAtCloseMarker } from "./scan/cutAtCloseMarker.js";
-import { findSectionMarker, splitMarker } from "./scan/findSectionMarker.js";
+import { findSectionMarker } from "./scan/findSectionMarker.js";
+import { splitMarker } from "../formats/splitMarker.js";
 import { FENCE, findFence } from "./scan/findFence.js";
 import type { BlockEnd } from "./scan/ScannedBlock.js";
 import { decideStart, START_LOOKAHEAD } from "./scan/startDecision.js";
@@ -221,12 +222,15 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         const f = fenceBefore(s, i, end);
         if (f >= 0) end = f;
       }
-      const tolerant = this.out.mode === "tolerant";
-      const hit = findSectionMarker(s, i, end, marker, tolerant, final);
+      const hit = findSectionMarker(s, i, end, marker, final);
       if (hit.kind === "found") {
         this.text(s.slice(i, hit.start));
         const span: [number, number] = [this.pos + hit.start, this.pos + hit.end];
-        if (!hit.exact) this.out.issue("WHITESPACE_AROUND_TAGS", `whitespace around ${JSON.stringify(marker.trim())} differs from the canonical ${JSON.stringify(marker)}`, span);
+        if (!hit.exact) {
+          // a repair in tolerant mode; strict mode, like the grammar, wants the marker's own padding
+          const message = `whitespace around ${JSON.stringify(marker.trim())} differs from the canonical ${JSON.stringify(marker)}`;
+          this.out.issue(this.out.mode === "strict" ? "SECTION_LAYOUT" : "WHITESPACE_AROUND_TAGS", message, span);
+        }
         this.sectionMarker(span);
         return { i: hit.end, stop: false };
       }
@@ -235,8 +239,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         return { i: hit.start, stop: true };
       }
       if (end === s.length) {
-        const core = tolerant ? heldPrefix(s, i, splitMarker(marker).core) : 0;
-        const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), core, heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
+        const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), heldPrefix(s, i, splitMarker(marker).core), heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
         this.text(s.slice(i, s.length - hold));
         return { i: s.length - hold, stop: true };
       }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compileTools } from "../../src/compile.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
@@ -83,5 +84,35 @@ describe("tolerant reading of a section's markers without their padding", () => 
     s.push(text.slice("x\n<minimax:tool_call>".length));
     expect(s.end()).toEqual(parseToolCalls(text, M2));
     expect(s.end().content).toBe("x");
+  });
+
+  it("grammars keep a section marker's core out of free text, reasoning and raw values, as strict parsing does", () => {
+    const tools = [{ name: "f", parameters: { type: "object", properties: { a: { type: "string" } } } }];
+    const g = compileTools(tools, M2);
+    const call = (a: string): string => `\n<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">${a}</parameter>\n</invoke>\n</minimax:tool_call>`;
+    expect(g.accepts(call("x"))).toBe(true);
+    for (const marker of ["</minimax:tool_call>", "<minimax:tool_call>"]) {
+      // a raw value holding it: the grammar refuses, the renderer too (the parser would end the block there)
+      expect(g.accepts(call(`x${marker}y`)), marker).toBe(false);
+      expect(g.accepts(call(`x\n${marker}\ny`)), marker).toBe(false);
+      expect(() => renderToolCalls([{ name: "f", arguments: { a: `x${marker}` } }], "minimax-m2")).toThrow(/cannot be written/);
+    }
+    // free text holding the opening marker's core: not text to the grammar, a section to strict parsing
+    const text = "Calling<minimax:tool_call> now";
+    expect(g.accepts(text)).toBe(false);
+    expect(parseToolCalls(text, { ...M2, tools, mode: "strict" }).issues.map((i) => i.code)).toContain("SECTION_LAYOUT");
+    // reasoning holding it: the grammar refuses, and the parser says a call there is no call
+    const thinking = compileTools(tools, THINKING);
+    const reasoned = "I will use <minimax:tool_call> here\n</think>\n\n" + call("x");
+    expect(thinking.accepts(reasoned)).toBe(false);
+    expect(parseToolCalls(reasoned, { ...THINKING, tools, mode: "strict" }).issues.map((i) => i.code)).toContain("CALL_IN_REASONING");
+    expect(thinking.accepts("I will call it\n</think>\n\n" + call("x"))).toBe(true);
+  });
+
+  it("a block left open ends at the section's closing marker in any spacing", () => {
+    const text = '<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></minimax:tool_call>Done.';
+    const r = summary(parse(text, M2));
+    expect(r.calls).toEqual([["f", { a: 1 }]]);
+    expect(r.content).toBe("Done.");
   });
 });
