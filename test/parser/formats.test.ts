@@ -75,6 +75,10 @@ describe("canonical renderings", () => {
   it("refuses what a format cannot carry", () => {
     expect(() => renderToolCalls([{ name: "a", arguments: {} }, { name: "b", arguments: {} }], "llama3-json")).toThrow(ToolgramError);
     expect(() => renderToolCalls([{ name: "a", arguments: { "not id": 1 } }], "pythonic")).toThrow(/Python identifier/);
+    // a quoted name holding its closing `">` would be read back cut there
+    expect(() => renderToolCalls([{ name: "f", arguments: { 'k">x': "v" } }], "minimax-m2")).toThrow(/ends it/);
+    expect(() => renderToolCalls([{ name: 'a">b', arguments: {} }], "minicpm5")).toThrow(/ends it/);
+    expect(renderToolCalls([{ name: 'a"b', arguments: { 'k"y': "v" } }], "minimax-m2")).toContain('<invoke name="a"b">');
     expect(FORMAT_DESCRIPTIONS.qwen3.open).toBe("<tool_call>");
   });
 });

@@ -13,8 +13,13 @@ import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js
 export const xmlParametersUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = xmlUnit(d);
+    // the reader ends a name at its closing marker (MiniMax M2's and MiniCPM 5's quoted `name="…">`), as compiling does
+    refuseMarker("the tool name", call.name, u.nameClose);
     let out = u.nameOpen + call.name + u.nameClose;
-    for (const [k, v] of Object.entries(call.arguments)) out += u.keyOpen + k + u.keyClose + renderValue(k, v, d) + u.valueClose;
+    for (const [k, v] of Object.entries(call.arguments)) {
+      refuseMarker(`the parameter name ${JSON.stringify(k)}`, k, u.keyClose);
+      out += u.keyOpen + k + u.keyClose + renderValue(k, v, d) + u.valueClose;
+    }
     return out + u.callClose;
   },
 
@@ -77,6 +82,11 @@ function xmlUnit(d: FormatDescription): XmlParametersUnit {
  */
 export function jsonValueText(v: JsonValue): string {
   return canonicalJson(v).replaceAll("<", "\\u003c");
+}
+
+function refuseMarker(what: string, text: string, close: string): void {
+  const core = close.trim();
+  if (core !== "" && text.includes(core)) throw new TypeError(`${what} contains ${JSON.stringify(core)}, which ends it in this format`);
 }
 
 function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
