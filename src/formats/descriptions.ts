@@ -15,6 +15,8 @@ import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
+import { apertus } from "./families/apertus.js";
+import { commandR7b } from "./families/commandR7b.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -191,6 +193,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "step-3.5": step35(qwen3Coder),
   "reka-edge": rekaEdge(qwen3),
   "seed-oss": seedOss,
+  apertus,
+  "command-r7b": commandR7b,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

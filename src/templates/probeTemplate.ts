@@ -1,7 +1,7 @@
 import { canonicalJson, type JsonObject } from "../json.js";
 import { ToolgramError } from "../errors.js";
 import { ChatTemplate, type RenderOptions, type TemplateContentPart, type TemplateMessage, type TemplateToolCall } from "./renderTemplate.js";
-import { commonPrefixLength, markerPrefix } from "./textDiff.js";
+import { commonPrefixLength, markerPrefix, markerSuffix } from "./textDiff.js";
 
 /**
  * Needles: strings no template writes on its own, so that where they land in a render shows what the template put
@@ -145,7 +145,7 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   // original template appends `<｜Assistant｜>` after `<｜end▁of▁sentence｜>`), which the model never generates.
   const bodyOf = (text: string): string => {
     if (turnEnd === "") return text;
-    const body = text.endsWith(turnEnd) ? text.slice(0, text.length - turnEnd.length) : text;
+    const body = text.endsWith(turnEnd) ? text.slice(0, text.length - turnEnd.length) : text.slice(0, text.length - sharedTurnEnd(turnEnd, text).length);
     const k = turnEnd.trim() === "" ? -1 : body.indexOf(turnEnd);
     // only a tail without calls is cut (GigaChat 3 puts its calls in a turn of their own after the marker)
     return k < 0 || PROBE.functions.some((f) => body.includes(f, k)) ? body : body.slice(0, k);
@@ -223,6 +223,17 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   });
   if (result.ok && result.value.includes(PROBE.toolResult)) probe.toolResult = result.value;
   return probe;
+}
+
+/**
+ * The tail a call turn shares with the content turn's end, when the call turn does not end with all of it: the turn
+ * end proper, which the content turn writes after a marker of its own (Command R7B's content turn ends
+ * `<|END_RESPONSE|><|END_OF_TURN_TOKEN|>`, its call turn `<|END_ACTION|><|END_OF_TURN_TOKEN|>`: the model ends both
+ * with `<|END_OF_TURN_TOKEN|>`). Only a tail that starts with a marker counts; "" when there is none.
+ */
+function sharedTurnEnd(turnEnd: string, text: string): string {
+  const tail = markerSuffix(turnEnd, text);
+  return /^\s*[<[]/.test(tail) ? tail : "";
 }
 
 /**

@@ -157,8 +157,10 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
       const f = o.format as TemplateFormat;
       const turn = (f.singleCall ? f.probe.oneCall : f.probe.twoCalls)?.body ?? "";
       const plain = f.singleCall ? PROBE_CALLS.one : PROBE_CALLS.two;
-      // templates that write call ids render the probe's
-      const calls = f.markers.writesCallId ? plain.map((c, i) => ({ ...c, id: PROBE.callIds[i] })) : plain;
+      // templates that write call ids render the probe's; templates that number the calls (Command R7B's
+      // `"tool_call_id": "0"`) render their positions, which toolgram writes as the calls' ids
+      const numbered = f.markers.skeleton.includes("⟨INDEX0⟩");
+      const calls = f.markers.writesCallId ? plain.map((c, i) => ({ ...c, id: PROBE.callIds[i] })) : numbered ? plain.map((c, i) => ({ ...c, id: String(i) })) : plain;
       expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(turn.slice(f.markers.beforeCalls.length));
     }
     // and where it does not, the renderer differs (Bielik's leading newline, Reka's missing separator)
