@@ -185,6 +185,7 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "nemotron-v2",
+    exact: (l) => l.sectionEnd === "]</TOOLCALL>" && l.separator === ", ",
     aliases: [],
     families: "Nemotron Nano v2 (`<TOOLCALL>[…]</TOOLCALL>`)",
     matches: (l) => l.sectionStart === "<TOOLCALL>[" && l.skeleton === '{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',

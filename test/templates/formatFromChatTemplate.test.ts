@@ -227,6 +227,17 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     expect(f.reasoningMarkers).toMatchObject({ start: "[THINK]", end: "[/THINK]" });
   });
 
+  it("cuts Nemotron Nano v2's turn end, spaced otherwise after calls than after content", ({ skip }) => {
+    if (src === undefined) skip();
+    const f = formatFromChatTemplate(template("NVIDIA-Nemotron-Nano-v2.jinja"));
+    // a content turn ends "\n<SPECIAL_12>\n", a final call turn "</TOOLCALL><SPECIAL_12>\n\n": both end at the token
+    expect(f.turnEnd).toBe("\n<SPECIAL_12>\n");
+    expect(f.probe.oneCall?.text.endsWith("</TOOLCALL><SPECIAL_12>\n\n")).toBe(true);
+    expect(f.probe.oneCall?.body.endsWith("</TOOLCALL>")).toBe(true);
+    expect(f.probe.content.body).toBe(PROBE.content);
+    expect([f.format, f.implemented, f.markers.sectionEnd]).toEqual(["nemotron-v2", true, "]</TOOLCALL>"]);
+  });
+
   it("reads Kimi K2's per-call counter", ({ skip }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("moonshotai-Kimi-K2.jinja"));
