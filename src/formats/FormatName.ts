@@ -37,4 +37,6 @@ export type FormatName =
   | "seed-oss"
   | "nemotron-v2"
   | "hy3"
-  | "functionary-v3.1";
+  | "functionary-v3.1"
+  | "apertus"
+  | "command-r7b";

@@ -193,13 +193,15 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "apertus",
-    aliases: [],
+    exact: (l) => l.sectionEnd === "]<|tools_suffix|>" && l.separator === ", ",
+    aliases: ["Apertus"],
     families: "Apertus (`<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>`)",
     matches: (l) => l.sectionStart === "<|tools_prefix|>[" && l.skeleton === '{"⟨NAME⟩": ⟨ARGS⟩}',
   },
   {
-    name: "command_r7b",
-    aliases: ["cohere"],
+    name: "command-r7b",
+    exact: (l) => l.sectionStart === "<|START_ACTION|>[" && l.skeleton === '\n    {"tool_call_id": "⟨INDEX0⟩", "tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩}' && l.separator === "," && l.sectionEnd.startsWith("\n]<|END_ACTION|>"),
+    aliases: ["command_r7b", "Command R7B"],
     families: "Command R7B, Cohere2 MoE (`<|START_ACTION|>[…]<|END_ACTION|>`)",
     matches: (l) => l.sectionStart.startsWith("<|START_ACTION|>[") && l.skeleton.includes('"tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩'),
   },

@@ -159,8 +159,10 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
       const f = o.format as TemplateFormat;
       const turn = (f.singleCall ? f.probe.oneCall : f.probe.twoCalls)?.body ?? "";
       const plain = f.singleCall ? PROBE_CALLS.one : PROBE_CALLS.two;
-      // templates that write call ids render the probe's
-      const calls = f.markers.writesCallId ? plain.map((c, i) => ({ ...c, id: PROBE.callIds[i] })) : plain;
+      // templates that write call ids render the probe's; templates that number the calls (Command R7B's
+      // `"tool_call_id": "0"`) render their positions, which toolgram writes as the calls' ids
+      const numbered = f.markers.skeleton.includes("⟨INDEX0⟩");
+      const calls = f.markers.writesCallId ? plain.map((c, i) => ({ ...c, id: PROBE.callIds[i] })) : numbered ? plain.map((c, i) => ({ ...c, id: String(i) })) : plain;
       // a call turn's own end-of-turn token (FormatDescription.callTurnEnd) follows the calls, it is not theirs
       const reply = withoutCallTurnEnd(describeFormat(f.format), turn);
       expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(reply.slice(f.markers.beforeCalls.length));
