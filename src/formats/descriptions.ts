@@ -15,6 +15,10 @@ import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
+import { hy3 } from "./families/hy3.js";
+import { functionaryV31 } from "./families/functionary.js";
+import { apertus } from "./families/apertus.js";
+import { commandR7b } from "./families/commandR7b.js";
 import { minimaxM2 } from "./families/minimaxM2.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
@@ -192,6 +196,10 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "step-3.5": step35(qwen3Coder),
   "reka-edge": rekaEdge(qwen3),
   "seed-oss": seedOss,
+  hy3,
+  "functionary-v3.1": functionaryV31,
+  apertus,
+  "command-r7b": commandR7b,
   "minimax-m2": minimaxM2,
 };
 
