@@ -37,4 +37,5 @@ export type FormatName =
   | "seed-oss"
   | "nemotron-v2"
   | "apertus"
-  | "command-r7b";
+  | "command-r7b"
+  | "solar-open";

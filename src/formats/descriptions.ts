@@ -17,6 +17,7 @@ import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
+import { solarOpen } from "./families/solarOpen.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -195,6 +196,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "seed-oss": seedOss,
   apertus,
   "command-r7b": commandR7b,
+  "solar-open": solarOpen,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -68,6 +68,7 @@ describe("canonical renderings", () => {
     "seed-oss": "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n<parameter=n>1</parameter>\n</function>\n</seed:tool_call>",
     "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
     apertus: '<|tools_prefix|>[{"get_weather": {"city": "Paris", "n": 1}}]<|tools_suffix|>',
+    "solar-open": '<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>get_weather<|tool_call:args|>{"city": "Paris", "n": 1}<|tool_call:end|><|calls|>',
     "command-r7b": '<|START_ACTION|>[\n    {"tool_call_id": "c1", "tool_name": "get_weather", "parameters": {"city": "Paris", "n": 1}}\n]<|END_ACTION|>',
   };
   for (const format of FORMAT_NAMES) {
