@@ -36,6 +36,8 @@ export type FormatName =
   | "reka-edge"
   | "seed-oss"
   | "nemotron-v2"
+  | "hy3"
+  | "functionary-v3.1"
   | "apertus"
   | "command-r7b"
   | "solar-open";
