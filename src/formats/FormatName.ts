@@ -40,4 +40,5 @@ export type FormatName =
   | "functionary-v3.1"
   | "apertus"
   | "command-r7b"
+  | "solar-open"
   | "minimax-m2";
