@@ -15,6 +15,7 @@ import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
+import { gemma4, gemma4ToolResponse } from "./families/gemma4.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -191,6 +192,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "step-3.5": step35(qwen3Coder),
   "reka-edge": rekaEdge(qwen3),
   "seed-oss": seedOss,
+  gemma4,
+  "gemma4-tool-response": gemma4ToolResponse(gemma4),
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

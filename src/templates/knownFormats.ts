@@ -21,6 +21,8 @@ export interface KnownFormat {
 const HERMES_UNIT = '<tool_call>\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}\n</tool_call>';
 const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1⟩>\n⟨V1⟩\n</parameter>\n<parameter=⟨K2⟩>\n⟨V2⟩\n</parameter>\n</function>\n</tool_call>";
 
+const GEMMA4_UNIT = '<|tool_call>call:⟨NAME⟩{⟨K1⟩:<|"|>⟨V1⟩<|"|>,⟨K2⟩:<|"|>⟨V2⟩<|"|>}<tool_call|>';
+
 /** Ordered: the first match names the format. */
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
@@ -171,9 +173,17 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
   },
   {
-    name: "gemma4",
+    name: "gemma4-tool-response",
+    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "",
     aliases: [],
-    families: "Gemma 4",
+    families: "Gemma 4 (its main template: `<|tool_response>` after the calls)",
+    matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>") && l.sectionEnd === "<|tool_response>",
+  },
+  {
+    name: "gemma4",
+    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "" && l.sectionEnd === "",
+    aliases: ["peg-gemma4"],
+    families: "Gemma 4 (interleaved-thinking template; llama.cpp's parser)",
     matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>"),
   },
   {
