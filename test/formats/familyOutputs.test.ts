@@ -43,6 +43,9 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "nemotron-3-nano": { outputs: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"], templates: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"] },
   "step-3.5": { outputs: [], templates: ["StepFun3.5-Flash.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
+  // llama.cpp's outputs for the main template end with the last call (the runtime stops at `<|tool_response>`)
+  gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it-interleaved.jinja"] },
+  "gemma4-tool-response": { outputs: [], templates: ["google-gemma-4-31B-it.jinja"] },
 };
 
 const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));

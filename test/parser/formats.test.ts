@@ -67,6 +67,8 @@ describe("canonical renderings", () => {
     "reka-edge": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_call>',
     "seed-oss": "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n<parameter=n>1</parameter>\n</function>\n</seed:tool_call>",
     "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
+    gemma4: '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,n:1}<tool_call|>',
+    "gemma4-tool-response": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,n:1}<tool_call|><|tool_response>',
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
