@@ -13,7 +13,7 @@ import type { FormatDescription } from "../FormatDescription.js";
  */
 export const gemma4: FormatDescription = {
   name: "gemma4",
-  family: "Google Gemma 4 (`<|tool_call>call:NAME{k:<|\"|>v<|\"|>}<tool_call|>`)",
+  family: "Google Gemma 4 (interleaved-thinking template; as llama.cpp parses it)",
   // vLLM: gemma4 (the name itself); llama.cpp's chat format: peg-gemma4
   aliases: ["peg-gemma4"],
   open: "<|tool_call>",
@@ -37,7 +37,7 @@ export const gemma4: FormatDescription = {
 export const gemma4ToolResponse = (base: FormatDescription): FormatDescription => ({
   ...base,
   name: "gemma4-tool-response",
-  family: "Google Gemma 4 (its main template: `<|tool_response>` after the calls)",
+  family: "Google Gemma 4 (its main template: the tool-response marker after the calls)",
   aliases: [],
   afterCalls: "<|tool_response>",
   reasoning: { open: "<|channel>thought\n", close: "\n<channel|>", defaultMode: "optional" },
