@@ -37,4 +37,6 @@ export type FormatName =
   | "seed-oss"
   | "nemotron-v2"
   | "gemma4"
-  | "gemma4-tool-response";
+  | "gemma4-tool-response"
+  | "apertus"
+  | "command-r7b";

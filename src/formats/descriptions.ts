@@ -16,6 +16,8 @@ import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
 import { gemma4, gemma4ToolResponse } from "./families/gemma4.js";
+import { apertus } from "./families/apertus.js";
+import { commandR7b } from "./families/commandR7b.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -194,6 +196,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "seed-oss": seedOss,
   gemma4,
   "gemma4-tool-response": gemma4ToolResponse(gemma4),
+  apertus,
+  "command-r7b": commandR7b,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -42,6 +42,9 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "minimax-m1": { outputs: [], templates: ["MiniMax-M1.jinja"] },
   "nemotron-3-nano": { outputs: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"], templates: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"] },
   "step-3.5": { outputs: [], templates: ["StepFun3.5-Flash.jinja"] },
+  apertus: { outputs: ["Apertus-8B-Instruct.json"], templates: ["Apertus-8B-Instruct.jinja"] },
+  // R7B's outputs open the reasoning themselves; Cohere2 MoE's generation prompt opens it (its outputs have no opener)
+  "command-r7b": { outputs: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.json", "Cohere2MoE.json"], templates: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", "Cohere2MoE.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
   // llama.cpp's outputs for the main template end with the last call (the runtime stops at `<|tool_response>`)
   gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it-interleaved.jinja"] },

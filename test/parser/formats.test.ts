@@ -69,6 +69,8 @@ describe("canonical renderings", () => {
     "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
     gemma4: '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,n:1}<tool_call|>',
     "gemma4-tool-response": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,n:1}<tool_call|><|tool_response>',
+    apertus: '<|tools_prefix|>[{"get_weather": {"city": "Paris", "n": 1}}]<|tools_suffix|>',
+    "command-r7b": '<|START_ACTION|>[\n    {"tool_call_id": "c1", "tool_name": "get_weather", "parameters": {"city": "Paris", "n": 1}}\n]<|END_ACTION|>',
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
