@@ -38,5 +38,7 @@ export type FormatName =
   | "nemotron-v2"
   | "gemma4"
   | "gemma4-tool-response"
+  | "hy3"
+  | "functionary-v3.1"
   | "apertus"
   | "command-r7b";

@@ -16,6 +16,8 @@ import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
 import { gemma4, gemma4ToolResponse } from "./families/gemma4.js";
+import { hy3 } from "./families/hy3.js";
+import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
 
@@ -196,6 +198,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "seed-oss": seedOss,
   gemma4,
   "gemma4-tool-response": gemma4ToolResponse(gemma4),
+  hy3,
+  "functionary-v3.1": functionaryV31,
   apertus,
   "command-r7b": commandR7b,
 };

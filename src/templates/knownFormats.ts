@@ -167,8 +167,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton.includes(']<]minimax[>[') && l.skeleton.includes('<invoke name="⟨NAME⟩">'),
   },
   {
-    name: "functionary_v3_1",
-    aliases: ["functionary"],
+    name: "functionary-v3.1",
+    exact: (l) => l.sectionStart === "" && l.separator === "" && l.sectionEnd === "<|eom_id|>",
+    aliases: ["functionary_v3_1"],
     families: "Functionary v3.1 (Llama 3.1)",
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
   },
@@ -244,6 +245,7 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "hy3",
+    exact: (l) => l.sectionEnd === "\n</tool_calls:opensource><｜hy_eos:opensource｜>" && l.separator === "",
     aliases: [],
     families: "Hunyuan 3 (GLM-style `<arg_key:opensource>` calls inside a `<tool_calls:opensource>` section)",
     matches: (l) => l.sectionStart === "<tool_calls:opensource>" && l.skeleton.includes("<arg_key:opensource>⟨K1⟩</arg_key:opensource>"),

@@ -8,6 +8,8 @@ import { formatFromChatTemplate, type TemplateFormat } from "../../src/templates
 import { PROBE, PROBE_CALLS } from "../../src/templates/probeTemplate.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
+import { describeFormat } from "../../src/formats/describeFormat.js";
+import { withoutCallTurnEnd } from "../../src/formats/callTurnEnd.js";
 import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppSource.js";
 import { judgeTemplates, renderReport, REPORT_PATH, type TemplateOutcome } from "../../scripts/templates-report.js";
 import { OUTPUTS_DIR, type ChatOutputCase } from "../../scripts/extract-chat-outputs.js";
@@ -161,7 +163,9 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
       // `"tool_call_id": "0"`) render their positions, which toolgram writes as the calls' ids
       const numbered = f.markers.skeleton.includes("⟨INDEX0⟩");
       const calls = f.markers.writesCallId ? plain.map((c, i) => ({ ...c, id: PROBE.callIds[i] })) : numbered ? plain.map((c, i) => ({ ...c, id: String(i) })) : plain;
-      expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(turn.slice(f.markers.beforeCalls.length));
+      // a call turn's own end-of-turn token (FormatDescription.callTurnEnd) follows the calls, it is not theirs
+      const reply = withoutCallTurnEnd(describeFormat(f.format), turn);
+      expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(reply.slice(f.markers.beforeCalls.length));
     }
     // and where it does not, the renderer differs (Bielik's leading newline, Reka's missing separator)
     for (const o of outcomes.filter((x) => x.format !== undefined && !x.format.implemented && ["qwen3"].includes(x.format.format))) {
