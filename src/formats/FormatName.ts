@@ -37,7 +37,6 @@ export type FormatName =
   | "seed-oss"
   | "nemotron-v2"
   | "gemma4"
-  | "gemma4-tool-response"
   | "hy3"
   | "functionary-v3.1"
   | "apertus"

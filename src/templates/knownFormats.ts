@@ -174,17 +174,11 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
   },
   {
-    name: "gemma4-tool-response",
-    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "",
-    aliases: [],
-    families: "Gemma 4 (its main template: `<|tool_response>` after the calls)",
-    matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>") && l.sectionEnd === "<|tool_response>",
-  },
-  {
     name: "gemma4",
-    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "" && l.sectionEnd === "",
+    // the main template writes `<|tool_response>` after the calls (the call turn's end), the interleaved one nothing
+    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "" && (l.sectionEnd === "" || l.sectionEnd === "<|tool_response>"),
     aliases: ["peg-gemma4"],
-    families: "Gemma 4 (interleaved-thinking template; llama.cpp's parser)",
+    families: "Gemma 4",
     matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>"),
   },
   {

@@ -48,9 +48,8 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   // R7B's outputs open the reasoning themselves; Cohere2 MoE's generation prompt opens it (its outputs have no opener)
   "command-r7b": { outputs: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.json", "Cohere2MoE.json"], templates: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", "Cohere2MoE.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
-  // llama.cpp's outputs for the main template end with the last call (the runtime stops at `<|tool_response>`)
-  gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it-interleaved.jinja"] },
-  "gemma4-tool-response": { outputs: [], templates: ["google-gemma-4-31B-it.jinja"] },
+  // the main template ends a call turn with `<|tool_response>` (callTurnEnd), where llama.cpp's outputs stop
+  gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it.jinja", "google-gemma-4-31B-it-interleaved.jinja"] },
 };
 
 const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));

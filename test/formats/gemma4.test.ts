@@ -7,6 +7,7 @@ import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import { describeFormat } from "../../src/formats/describeFormat.js";
+import { withoutCallTurnEnd } from "../../src/formats/callTurnEnd.js";
 
 /**
  * Gemma 4's own argument syntax (gemma4-call units): llama.cpp's outputs for Gemma 4 (test/fixtures/chat-outputs,
@@ -172,13 +173,14 @@ describe("gemma4: tolerant reading", () => {
   });
 });
 
-describe("gemma4-tool-response: the main template's layout", () => {
-  it("the calls end with <|tool_response>, the marker that hands the turn to the tool", () => {
-    const text = renderToolCalls([{ name: "f", arguments: {} }, { name: "g", arguments: { a: 1 } }], "gemma4-tool-response");
-    expect(text).toBe(call("f", "{}") + call("g", "{a:1}") + "<|tool_response>");
-    const g = compileTools([{ name: "f", parameters: { type: "object", properties: {} } }, { name: "g", parameters: { type: "object", properties: { a: { type: "integer" } } } }], { format: "gemma4-tool-response" });
+describe("gemma4: the turn around the calls", () => {
+  it("the calls end the reply; <|tool_response>, which the main template writes after them, is the call turn's end", () => {
+    const text = renderToolCalls([{ name: "f", arguments: {} }, { name: "g", arguments: { a: 1 } }], "gemma4");
+    expect(text).toBe(call("f", "{}") + call("g", "{a:1}"));
+    const g = compileTools([{ name: "f", parameters: { type: "object", properties: {} } }, { name: "g", parameters: { type: "object", properties: { a: { type: "integer" } } } }], { format: "gemma4" });
     expect(g.accepts(text)).toBe(true);
-    expect(g.accepts(call("f", "{}"))).toBe(false);
+    expect(g.accepts(text + "<|tool_response>")).toBe(false);
+    expect(withoutCallTurnEnd(describeFormat("gemma4"), text + "<|tool_response>")).toBe(text);
   });
 
   it("vLLM's parser name and llama.cpp's chat format name are aliases of gemma4", () => {
