@@ -39,4 +39,5 @@ export type FormatName =
   | "hy3"
   | "functionary-v3.1"
   | "apertus"
-  | "command-r7b";
+  | "command-r7b"
+  | "kimi-k3";

@@ -16,6 +16,7 @@ import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
 import { hy3 } from "./families/hy3.js";
+import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
@@ -199,6 +200,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "functionary-v3.1": functionaryV31,
   apertus,
   "command-r7b": commandR7b,
+  "kimi-k3": kimiK3,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */
