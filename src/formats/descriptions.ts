@@ -20,6 +20,7 @@ import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
+import { solarOpen } from "./families/solarOpen.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -201,6 +202,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   apertus,
   "command-r7b": commandR7b,
   "kimi-k3": kimiK3,
+  "solar-open": solarOpen,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */
