@@ -36,6 +36,7 @@ export type FormatName =
   | "reka-edge"
   | "seed-oss"
   | "nemotron-v2"
+  | "gemma4"
   | "hy3"
   | "functionary-v3.1"
   | "apertus"

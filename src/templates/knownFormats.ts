@@ -21,6 +21,8 @@ export interface KnownFormat {
 const HERMES_UNIT = '<tool_call>\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}\n</tool_call>';
 const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1⟩>\n⟨V1⟩\n</parameter>\n<parameter=⟨K2⟩>\n⟨V2⟩\n</parameter>\n</function>\n</tool_call>";
 
+const GEMMA4_UNIT = '<|tool_call>call:⟨NAME⟩{⟨K1⟩:<|"|>⟨V1⟩<|"|>,⟨K2⟩:<|"|>⟨V2⟩<|"|>}<tool_call|>';
+
 /** Ordered: the first match names the format. */
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
@@ -174,7 +176,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "gemma4",
-    aliases: [],
+    // the main template writes `<|tool_response>` after the calls (the call turn's end), the interleaved one nothing
+    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "" && (l.sectionEnd === "" || l.sectionEnd === "<|tool_response>"),
+    aliases: ["peg-gemma4"],
     families: "Gemma 4",
     matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>"),
   },

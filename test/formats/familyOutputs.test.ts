@@ -52,6 +52,8 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   // llama.cpp has no test outputs of Solar Open
   "solar-open": { outputs: [], templates: ["upstage-Solar-Open-100B.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
+  // the main template ends a call turn with `<|tool_response>` (callTurnEnd), where llama.cpp's outputs stop
+  gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it.jinja", "google-gemma-4-31B-it-interleaved.jinja"] },
 };
 
 const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));
