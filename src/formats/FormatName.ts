@@ -41,5 +41,6 @@ export type FormatName =
   | "functionary-v3.1"
   | "apertus"
   | "command-r7b"
+  | "kimi-k3"
   | "solar-open"
   | "minimax-m2";
