@@ -3,7 +3,7 @@ import { Tokenizer } from "@huggingface/tokenizers";
 import type { LlamaModel } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
-import { buildTinyModel, tinyModelPath, type TinyModel } from "../../src/gguf/buildTinyModel.js";
+import type { TinyModel } from "../../src/gguf/buildTinyModel.js";
 import { ggufTokenizer } from "../../src/gguf/ggufTokenizer.js";
 import { readGguf } from "../../src/gguf/readGguf.js";
 import { generateWithGbnf } from "../../src/llama-cpp/generateWithGbnf.js";
@@ -11,8 +11,8 @@ import { generateWithMask } from "../../src/llama-cpp/generateWithMask.js";
 import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 import { FiniteSetMatcher, tokenByteStrings } from "./finiteSetMatcher.js";
 import { tierSample } from "../support/tier.js";
+import { tinyQwen3 } from "../support/tinyQwen3.js";
 
-const SEED = 0;
 const PROMPT = "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n";
 const TOOL_CALL_GBNF =
   'root ::= "<tool_call>\\n{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": \\"" [a-zA-Z ]{1,20} "\\"}}\\n</tool_call>"';
@@ -26,7 +26,7 @@ let tokenBytes: string[];
 let loadMs = 0;
 
 beforeAll(async () => {
-  tiny = await buildTinyModel({ seed: SEED, outPath: tinyModelPath(SEED) });
+  tiny = await tinyQwen3();
   const started = performance.now();
   model = await loadLlamaModel(tiny.path);
   loadMs = performance.now() - started;
