@@ -35,4 +35,9 @@ export type FormatName =
   | "step-3.5"
   | "reka-edge"
   | "seed-oss"
-  | "nemotron-v2";
+  | "nemotron-v2"
+  | "hy3"
+  | "functionary-v3.1"
+  | "apertus"
+  | "command-r7b"
+  | "solar-open";

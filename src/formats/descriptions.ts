@@ -15,6 +15,11 @@ import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
+import { hy3 } from "./families/hy3.js";
+import { functionaryV31 } from "./families/functionary.js";
+import { apertus } from "./families/apertus.js";
+import { commandR7b } from "./families/commandR7b.js";
+import { solarOpen } from "./families/solarOpen.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -191,6 +196,11 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "step-3.5": step35(qwen3Coder),
   "reka-edge": rekaEdge(qwen3),
   "seed-oss": seedOss,
+  hy3,
+  "functionary-v3.1": functionaryV31,
+  apertus,
+  "command-r7b": commandR7b,
+  "solar-open": solarOpen,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */
