@@ -36,8 +36,10 @@ export type FormatName =
   | "reka-edge"
   | "seed-oss"
   | "nemotron-v2"
+  | "gemma4"
   | "hy3"
   | "functionary-v3.1"
   | "apertus"
   | "command-r7b"
+  | "kimi-k3"
   | "solar-open";

@@ -15,7 +15,9 @@ import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
+import { gemma4 } from "./families/gemma4.js";
 import { hy3 } from "./families/hy3.js";
+import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
@@ -196,10 +198,12 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "step-3.5": step35(qwen3Coder),
   "reka-edge": rekaEdge(qwen3),
   "seed-oss": seedOss,
+  gemma4,
   hy3,
   "functionary-v3.1": functionaryV31,
   apertus,
   "command-r7b": commandR7b,
+  "kimi-k3": kimiK3,
   "solar-open": solarOpen,
 };
 

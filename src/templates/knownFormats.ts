@@ -21,6 +21,8 @@ export interface KnownFormat {
 const HERMES_UNIT = '<tool_call>\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}\n</tool_call>';
 const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1⟩>\n⟨V1⟩\n</parameter>\n<parameter=⟨K2⟩>\n⟨V2⟩\n</parameter>\n</function>\n</tool_call>";
 
+const GEMMA4_UNIT = '<|tool_call>call:⟨NAME⟩{⟨K1⟩:<|"|>⟨V1⟩<|"|>,⟨K2⟩:<|"|>⟨V2⟩<|"|>}<tool_call|>';
+
 /** Ordered: the first match names the format. */
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
@@ -140,8 +142,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart === "<|tool_calls_section_begin|>" && l.skeleton.startsWith("<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩"),
   },
   {
-    name: "kimi_k3",
-    aliases: [],
+    name: "kimi-k3",
+    exact: (l) => l.sectionStart === "<|close|>response<|sep|><|open|>tools" && l.sectionEnd === "<|sep|><|close|>tools<|sep|>" && l.separator === "",
+    aliases: ["kimi_k3"],
     families: "Kimi K3 (`<|open|>call tool=…` with typed arguments)",
     matches: (l) => l.skeleton.includes('<|open|>call tool="⟨NAME⟩"') && l.arguments === "tagged",
   },
@@ -172,8 +175,16 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
   },
   {
-    name: "gemma4",
+    name: "functionary_v3_2",
     aliases: [],
+    families: "Functionary v3.2 (`NAME\\n{…}` messages joined by `>>>`, the first `>>>` in the generation prompt)",
+    matches: (l) => l.skeleton === "⟨NAME⟩\n⟨ARGS⟩" && l.separator === ">>>",
+  },
+  {
+    name: "gemma4",
+    // the main template writes `<|tool_response>` after the calls (the call turn's end), the interleaved one nothing
+    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "" && (l.sectionEnd === "" || l.sectionEnd === "<|tool_response>"),
+    aliases: ["peg-gemma4"],
     families: "Gemma 4",
     matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>"),
   },
@@ -204,6 +215,19 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     aliases: ["command_r7b", "Command R7B"],
     families: "Command R7B, Cohere2 MoE (`<|START_ACTION|>[…]<|END_ACTION|>`)",
     matches: (l) => l.sectionStart.startsWith("<|START_ACTION|>[") && l.skeleton.includes('"tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩'),
+  },
+  {
+    name: "command_r_plus",
+    aliases: [],
+    families: "Command R+ (`Action:\n```json\n[…]```` with each call and its arguments as indented JSON)",
+    matches: (l) => l.sectionStart.includes("Action:\n```json\n[") && l.skeleton.includes('"tool_name": "⟨NAME⟩"'),
+  },
+  {
+    name: "seed-oss",
+    exact: (l) => l.sectionStart === "" && l.sectionEnd === "" && l.separator === "\n",
+    aliases: ["seed_oss"],
+    families: "ByteDance Seed-OSS (`<seed:tool_call>` around Qwen3-Coder-like `<function=…>` calls)",
+    matches: (l) => l.skeleton === "<seed:tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1⟩>⟨V1⟩</parameter>\n<parameter=⟨K2⟩>⟨V2⟩</parameter>\n</function>\n</seed:tool_call>",
   },
   {
     name: "gigachat3",

@@ -31,6 +31,8 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "nemotron-v2": { outputs: ["NVIDIA-Nemotron-Nano-v2.json"], templates: ["NVIDIA-Nemotron-Nano-v2.jinja"] },
   "functionary-v3.1": { outputs: ["meetkai-functionary-medium-v3.1.json"], templates: ["meetkai-functionary-medium-v3.1.jinja"] },
   hy3: { outputs: [], templates: ["tencent-Hy3.jinja"] },
+  // llama.cpp's outputs start after the prompt's `<|open|>think<|sep|>`: reasoning (when any), then the response section
+  "kimi-k3": { outputs: ["Kimi-K3.json"], templates: ["Kimi-K3.jinja"], reasoningClose: "<|close|>think<|sep|><|open|>response<|sep|>" },
   lfm2: { outputs: ["LFM2.5-8B-A1B.json", "LFM2-8B-A1B.json", "LFM2.5-Instruct.json"], templates: ["LFM2.5-8B-A1B.jinja"] },
   gigachat3: { outputs: ["GigaChat3-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
   "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
@@ -47,9 +49,12 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   apertus: { outputs: ["Apertus-8B-Instruct.json"], templates: ["Apertus-8B-Instruct.jinja"] },
   // R7B's outputs open the reasoning themselves; Cohere2 MoE's generation prompt opens it (its outputs have no opener)
   "command-r7b": { outputs: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.json", "Cohere2MoE.json"], templates: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", "Cohere2MoE.jinja"] },
+  "seed-oss": { outputs: ["ByteDance-Seed-OSS.json"], templates: ["ByteDance-Seed-OSS.jinja"] },
   // llama.cpp has no test outputs of Solar Open
   "solar-open": { outputs: [], templates: ["upstage-Solar-Open-100B.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
+  // the main template ends a call turn with `<|tool_response>` (callTurnEnd), where llama.cpp's outputs stop
+  gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it.jinja", "google-gemma-4-31B-it-interleaved.jinja"] },
 };
 
 const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));
