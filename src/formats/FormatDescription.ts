@@ -226,6 +226,19 @@ export interface XmlParametersUnit {
   readonly keyClose: string;
   readonly valueClose: string;
   readonly callClose: string;
+  /**
+   * Kimi K3: the call's position in the turn after `nameClose`, then `close`
+   * (`<|open|>call tool="NAME" index="1"<|sep|>`), counting from `base`. As Kimi K2's `functions.NAME:IDX`, the index
+   * is the call's id: the parser returns it as `id`, and `renderToolCalls` writes a call's own id when it is an index
+   * (digits, no leading zero), else the call's position. Grammars allow any index of up to 6 digits.
+   */
+  readonly callIndex?: { readonly close: string; readonly base: number };
+  /**
+   * Kimi K3: each value's JSON type after `keyClose`, then `close` (`<|open|>argument key="K" type="number"<|sep|>42`):
+   * `string` (the value raw), `number`, `boolean`, `null`, `object` or `array` (the value as JSON), so the reader
+   * knows a value's kind from the text. Grammars tie the type to the value the parameter's schema admits.
+   */
+  readonly valueType?: { readonly close: string };
 }
 
 /**

@@ -17,6 +17,7 @@ import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
 import { gemma4 } from "./families/gemma4.js";
 import { hy3 } from "./families/hy3.js";
+import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
@@ -202,6 +203,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "functionary-v3.1": functionaryV31,
   apertus,
   "command-r7b": commandR7b,
+  "kimi-k3": kimiK3,
   "solar-open": solarOpen,
 };
 

@@ -7,6 +7,8 @@ import { collectRefs } from "../grammar/analysis/refs.js";
 import { replaceCodePoint } from "../grammar/passes/replaceCodePoint.js";
 import { lowerObject, type ObjectSpelling } from "./lowerObject.js";
 import { lowerStringValue } from "./string/lowerStringContent.js";
+import type { JsonValue } from "../json.js";
+import { xmlValueType } from "../formats/xmlValueType.js";
 
 /** The markers of a tagged-parameter format the lowering needs (from its XmlParametersUnit). */
 export interface XmlParameterSpelling {
@@ -20,6 +22,11 @@ export interface XmlParameterSpelling {
    * occurrence) and the block's markers (the scanner ends the block there).
    */
   forbidden: readonly string[];
+  /**
+   * Kimi K3: each value is preceded by its JSON type and this marker (XmlParametersUnit.valueType): `string` before a
+   * raw string, the JSON value's own type before a JSON value.
+   */
+  typeClose?: string;
 }
 
 /**
@@ -98,11 +105,51 @@ function stringness(node: SchemaNode, st: LowerState, seen = new Set<SchemaNode>
 
 function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
   const kind = stringness(node, st);
+  if (sp.typeClose !== undefined) {
+    if (kind === "strings") return seq(lit("string" + sp.typeClose), rawString(node, st, sp));
+    if (kind === "none") return typedJson(node, st, sp.typeClose, sp);
+  }
   if (kind === "none") return escapeAngles(st.lower(node), st);
   if (kind === "both") {
     throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes a string parameter raw and any other value as JSON, and this parameter admits both strings and other values (the raw text 42 could be either); give it one type, or use another format`, node.path);
   }
   return rawString(node, st, sp);
+}
+
+/**
+ * A JSON value of `node` after its written type (`number"<|sep|>42`): one alternative per JSON type the schema admits,
+ * each the type's name, `typeClose`, then the values of that type only, so the type a grammar lets the model write is
+ * always the value's (as the reader and the renderer spell it, xmlValueType).
+ */
+function typedJson(node: SchemaNode, st: LowerState, typeClose: string, sp: XmlParameterSpelling): GExpr {
+  const n = resolve(node, st);
+  const typed = (type: string, e: GExpr): GExpr => seq(lit(type + typeClose), escapeAngles(e, st));
+  switch (n.kind) {
+    case "number":
+      return typed("number", st.lower(node));
+    case "boolean":
+      return typed("boolean", st.lower(node));
+    case "null":
+      return typed("null", st.lower(node));
+    case "object":
+      return typed("object", st.lower(node));
+    case "array":
+      return typed("array", st.lower(node));
+    case "never":
+      return NOTHING;
+    case "enum": {
+      const groups = new Map<string, JsonValue[]>();
+      for (const v of n.values) {
+        const t = xmlValueType(v);
+        groups.set(t, [...(groups.get(t) ?? []), v]);
+      }
+      return alt(...[...groups].map(([t, values]) => typed(t, st.lower({ ...n, values }))));
+    }
+    case "union":
+      return alt(...n.options.map((o) => typedJson(o, st, typeClose, sp)));
+    default:
+      throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes each value's JSON type before it, and this parameter's schema does not say which type its values have; give it a type`, node.path);
+  }
 }
 
 /** A raw string value (no quotes, no escapes) satisfying `node`, never containing a forbidden text. */

@@ -142,8 +142,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart === "<|tool_calls_section_begin|>" && l.skeleton.startsWith("<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩"),
   },
   {
-    name: "kimi_k3",
-    aliases: [],
+    name: "kimi-k3",
+    exact: (l) => l.sectionStart === "<|close|>response<|sep|><|open|>tools" && l.sectionEnd === "<|sep|><|close|>tools<|sep|>" && l.separator === "",
+    aliases: ["kimi_k3"],
     families: "Kimi K3 (`<|open|>call tool=…` with typed arguments)",
     matches: (l) => l.skeleton.includes('<|open|>call tool="⟨NAME⟩"') && l.arguments === "tagged",
   },
@@ -172,6 +173,12 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     aliases: ["functionary_v3_1"],
     families: "Functionary v3.1 (Llama 3.1)",
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
+  },
+  {
+    name: "functionary_v3_2",
+    aliases: [],
+    families: "Functionary v3.2 (`NAME\\n{…}` messages joined by `>>>`, the first `>>>` in the generation prompt)",
+    matches: (l) => l.skeleton === "⟨NAME⟩\n⟨ARGS⟩" && l.separator === ">>>",
   },
   {
     name: "gemma4",

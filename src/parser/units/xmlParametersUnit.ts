@@ -4,6 +4,7 @@ import { rawValueForbidden } from "../../formats/rawValueForbidden.js";
 import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
 import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
+import { CALL_INDEX_TEXT, XML_VALUE_TYPES, xmlValueType } from "../../formats/xmlValueType.js";
 
 /**
  * Tagged parameters (XmlParametersUnit): `nameOpen NAME nameClose (keyOpen K keyClose V valueClose)* callClose`.
@@ -13,8 +14,9 @@ import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js
 export const xmlParametersUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = xmlUnit(d);
-    let out = u.nameOpen + call.name + u.nameClose;
-    for (const [k, v] of Object.entries(call.arguments)) out += u.keyOpen + k + u.keyClose + renderValue(k, v, d) + u.valueClose;
+    // a call index (Kimi K3): renderToolCalls gives each call its position as id unless it has an index of its own
+    let out = u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
+    for (const [k, v] of Object.entries(call.arguments)) out += u.keyOpen + k + u.keyClose + typeText(u, v) + renderValue(k, v, d) + u.valueClose;
     return out + u.callClose;
   },
 
@@ -26,12 +28,15 @@ export const xmlParametersUnit: UnitCodec = {
     const repairs = s.repairs;
     for (const p of s.params) {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
-      const kind = kinds?.(s.name, p.key);
+      // a written type (Kimi K3) says how the value is spelled; else the schema, else the text
+      const kind = p.type === "string" ? "string" : p.type !== undefined && (XML_VALUE_TYPES as readonly string[]).includes(p.type) ? "json" : kinds?.(s.name, p.key);
       const v = readValue(p.value, kind, repairs, p.at);
       if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
-    return { ok: true, call: { name: s.name, arguments: args }, repairs: dedupe(repairs) };
+    const call: UnitCall = { name: s.name, arguments: args };
+    if (s.index !== undefined) call.id = s.index;
+    return { ok: true, call, repairs: dedupe(repairs) };
   },
 
   /** `nameOpen` when it is a tag of its own (`<function=`, `<invoke name="`), not bare text. */
@@ -50,7 +55,8 @@ export const xmlParametersUnit: UnitCodec = {
     const u = xmlUnit(d);
     const entries = Object.entries(call.arguments);
     if (entries.length !== s.params.length) return false;
-    let out = u.nameOpen + call.name + u.nameClose;
+    if (u.callIndex !== undefined && (call.id === undefined || !CALL_INDEX_TEXT.test(call.id) || call.id !== s.index)) return false;
+    let out = u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
     for (let i = 0; i < entries.length; i++) {
       const [k, v] = entries[i];
       const written = s.params[i].value;
@@ -58,12 +64,23 @@ export const xmlParametersUnit: UnitCodec = {
       if (typeof v === "string") value = v;
       else if (isCompactJson(written) || isGrammarNumber(written)) value = written;
       else value = jsonValueText(v);
-      out += u.keyOpen + k + u.keyClose + value + u.valueClose;
+      out += u.keyOpen + k + u.keyClose + typeText(u, v) + value + u.valueClose;
     }
     out += u.callClose;
     return d.afterOpen + out + d.beforeClose === text;
   },
 };
+
+/** The call's index and its closing marker (XmlParametersUnit.callIndex), or "" when the unit has none. */
+function indexText(u: XmlParametersUnit, id: string | undefined): string {
+  if (u.callIndex === undefined) return "";
+  return (id !== undefined && CALL_INDEX_TEXT.test(id) ? id : String(u.callIndex.base)) + u.callIndex.close;
+}
+
+/** A value's type and its closing marker (XmlParametersUnit.valueType), or "" when the unit writes none. */
+function typeText(u: XmlParametersUnit, v: JsonValue): string {
+  return u.valueType === undefined ? "" : xmlValueType(v) + u.valueType.close;
+}
 
 function xmlUnit(d: FormatDescription): XmlParametersUnit {
   if (d.unit.kind !== "xml-parameters") throw new Error(`internal: ${d.name} has no XML-parameter units`);
@@ -127,7 +144,10 @@ function isFinite(v: JsonValue): boolean {
 interface Scanned {
   ok: true;
   name: string;
-  params: { key: string; value: string; at: number }[];
+  /** The call's index as written (XmlParametersUnit.callIndex). */
+  index?: string;
+  /** `type`: the value's type as written (XmlParametersUnit.valueType). */
+  params: { key: string; value: string; at: number; type?: string }[];
   repairs: Repair[];
 }
 
@@ -153,12 +173,22 @@ function marker(m: string): Marker {
   return { lead, core, trail, loose: new RegExp(src, "g") };
 }
 
-const markers = new WeakMap<XmlParametersUnit, Record<keyof Omit<XmlParametersUnit, "kind">, Marker>>();
+type MarkerName = "nameOpen" | "nameClose" | "keyOpen" | "keyClose" | "valueClose" | "callClose" | "indexClose" | "typeClose";
+const markers = new WeakMap<XmlParametersUnit, Record<MarkerName, Marker>>();
 
-function markersOf(u: XmlParametersUnit): Record<keyof Omit<XmlParametersUnit, "kind">, Marker> {
+function markersOf(u: XmlParametersUnit): Record<MarkerName, Marker> {
   let m = markers.get(u);
   if (!m) {
-    m = { nameOpen: marker(u.nameOpen), nameClose: marker(u.nameClose), keyOpen: marker(u.keyOpen), keyClose: marker(u.keyClose), valueClose: marker(u.valueClose), callClose: marker(u.callClose) };
+    m = {
+      nameOpen: marker(u.nameOpen),
+      nameClose: marker(u.nameClose),
+      keyOpen: marker(u.keyOpen),
+      keyClose: marker(u.keyClose),
+      valueClose: marker(u.valueClose),
+      callClose: marker(u.callClose),
+      indexClose: marker(u.callIndex?.close ?? ""),
+      typeClose: marker(u.valueType?.close ?? ""),
+    };
     markers.set(u, m);
   }
   return m;
@@ -222,6 +252,17 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     else ws();
   };
   expectTrail(m.nameClose.trail);
+  let index: string | undefined;
+  if (u.callIndex !== undefined) {
+    // Kimi K3's `index="N"`: digits up to the index's closing marker
+    const c = find(text, i, m.indexClose);
+    const written = c === null ? "" : text.slice(i, c.start);
+    if (c === null || !/^\s*[0-9]+\s*$/.test(written)) return { ok: false, code: "NOT_A_CALL", message: `the call's index is not digits closed by ${JSON.stringify(u.callIndex.close)}` };
+    index = written.trim();
+    if (index !== written || !c.exact) ws();
+    i = c.end;
+    expectTrail(m.indexClose.trail);
+  }
   const params: Scanned["params"] = [];
   for (;;) {
     const j = i;
@@ -239,6 +280,17 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (key.trim() !== key || !kc.exact) ws();
     i = kc.end;
     expectTrail(m.keyClose.trail);
+    let type: string | undefined;
+    if (u.valueType !== undefined) {
+      // Kimi K3's `type="T"` before the value
+      const tc = find(text, i, m.typeClose);
+      if (!tc) return { ok: false, code: "NOT_A_CALL", message: `a parameter's type is not closed by ${JSON.stringify(u.valueType.close)}` };
+      type = text.slice(i, tc.start);
+      if (type.trim() !== type || !tc.exact) ws();
+      type = type.trim();
+      i = tc.end;
+      expectTrail(m.typeClose.trail);
+    }
     const at = i;
     const vc = find(text, i, m.valueClose);
     let value: string;
@@ -256,7 +308,7 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
       i = vc.end;
       expectTrail(m.valueClose.trail);
     }
-    params.push({ key: key.trim(), value, at });
+    params.push(type === undefined ? { key: key.trim(), value, at } : { key: key.trim(), value, at, type });
   }
   if (m.callClose.core !== "") {
     skipWs(m.callClose.lead);
@@ -273,7 +325,7 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (text.slice(i).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} after the call` };
     ws();
   }
-  return { ok: true, name, params, repairs };
+  return index === undefined ? { ok: true, name, params, repairs } : { ok: true, name, index, params, repairs };
 }
 
 function dedupe(repairs: Repair[]): Repair[] {
