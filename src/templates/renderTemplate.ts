@@ -11,6 +11,8 @@ export interface TemplateMessage {
   reasoning_content?: string;
   /** gpt-oss's name for the reasoning. */
   thinking?: string;
+  /** Solar Open's name for the reasoning (vLLM's newer field). */
+  reasoning?: string;
   tool_calls?: TemplateToolCall[];
   tool_call_id?: string;
   name?: string;
