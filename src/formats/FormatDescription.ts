@@ -199,16 +199,20 @@ export interface NamedJsonUnit {
 /**
  * A call written as tagged parameters, one per argument, in the tool's declaration order (Qwen3-Coder's
  * `<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>`, GLM's `NAME<arg_key>K</arg_key><arg_value>V</arg_value>`,
- * MiniMax's `<invoke name="NAME"><parameter name="K">V</parameter></invoke>`): the markers are data, one reader/writer
- * and one grammar builder serve every family. Canonical text of a call:
- * `nameOpen + NAME + nameClose + (keyOpen + K + keyClose + V + valueClose)* + callClose`.
+ * MiniMax's `<invoke name="NAME"><parameter name="K">V</parameter></invoke>`, DeepSeek's DSML
+ * `<｜DSML｜parameter name="K" string="true">V</｜DSML｜parameter>`): the markers are data, one reader/writer and one
+ * grammar builder serve every family. Canonical text of a call:
+ * `nameOpen + NAME + nameClose + (keyOpen + K + keyClose + T + V + valueClose)* + callClose`, where T is the value's
+ * type marker (`valueTypes`; "" without), and with no parameters at all `emptyArguments` (if any) stands in their place.
  *
  * A value is written raw (the text itself, no quotes, no escapes) when it is a string, and as canonical JSON
- * otherwise. With a schema the parameter's own subschema decides (see lowerXmlParameters): a parameter admitting only
- * strings is raw, one admitting no strings is JSON, one admitting both is refused (UNSUPPORTED_KEYWORD), since the
- * text `42` could be either. Without a schema the reader takes a value as JSON when it parses as a JSON value that
- * is not a string, else as raw text. A raw value never contains `valueClose` (nor the block's markers): the grammar
- * excludes those, so the first `valueClose` ends the value.
+ * otherwise. Without `valueTypes` the parameter's own subschema decides how a value is read (see lowerXmlParameters):
+ * a parameter admitting only strings is raw, one admitting no strings is JSON, one admitting both is refused
+ * (UNSUPPORTED_KEYWORD), since the text `42` could be either; without a schema the reader takes a value as JSON when
+ * it parses as a JSON value that is not a string, else as raw text. With `valueTypes` the text says which it is, so a
+ * parameter admitting both is compiled with both forms (a raw string, or a non-string JSON value) and read exactly.
+ * A raw value never contains `valueClose` (nor the block's or the section's markers): the grammar excludes those, so
+ * the first `valueClose` ends the value.
  */
 export interface XmlParametersUnit {
   readonly kind: "xml-parameters";
@@ -218,6 +222,14 @@ export interface XmlParametersUnit {
   readonly keyClose: string;
   readonly valueClose: string;
   readonly callClose: string;
+  /**
+   * Type markers written between `keyClose` and the value (DeepSeek's DSML: `keyClose` is `"`, then
+   * ` string="true">` before a raw string, ` string="false">` before a JSON value): the grammar pairs each value
+   * form with its marker, the reader takes the form the marker names. Absent: the value follows `keyClose` directly.
+   */
+  readonly valueTypes?: { readonly raw: string; readonly json: string };
+  /** Text written in place of the parameters when a call has none (DeepSeek V4's template writes `\n`); absent: "". */
+  readonly emptyArguments?: string;
 }
 
 /**

@@ -35,4 +35,6 @@ export type FormatName =
   | "step-3.5"
   | "reka-edge"
   | "seed-oss"
-  | "nemotron-v2";
+  | "nemotron-v2"
+  | "deepseek-v3.2"
+  | "deepseek-v4";

@@ -20,16 +20,25 @@ export interface XmlParameterSpelling {
    * occurrence) and the block's markers (the scanner ends the block there).
    */
   forbidden: readonly string[];
+  /**
+   * The type markers written before a raw string and before a JSON value (XmlParametersUnit.valueTypes), or absent.
+   * With them a parameter admitting both strings and other values has both forms, each after its marker.
+   */
+  valueTypes?: { readonly raw: string; readonly json: string };
+  /** Text written in place of the parameters when there are none (XmlParametersUnit.emptyArguments). */
+  emptyArguments?: string;
 }
 
 /**
  * The arguments of a tool as tagged parameters, in declaration order, required ones present: for each member
- * `keyOpen + K + keyClose + V + valueClose`. The value `V` is typed by the parameter's own subschema:
+ * `keyOpen + K + keyClose + V + valueClose` (with `valueTypes`, V opens with the marker of its form). The value `V` is
+ * typed by the parameter's own subschema:
  * - a schema admitting only strings (`string`, an enum or const of strings, a union of those) is the raw text,
  *   satisfying the string constraints as they stand on the text itself, and never containing `forbidden`;
  * - a schema admitting no strings is the value's JSON (nested strings are JSON strings, escapes as usual);
- * - a schema admitting both (`{}`, `["string", "number"]`, a mixed enum) is refused (UNSUPPORTED_KEYWORD): the raw
- *   text `42` would be a string or a number, and the reader could not tell which was written.
+ * - a schema admitting both (`{}`, `["string", "number"]`, a mixed enum): with `valueTypes`, either form, the raw
+ *   string of the schema's string part or the JSON of its non-string part, each after its own marker; without, it is
+ *   refused (UNSUPPORTED_KEYWORD): the raw text `42` would be a string or a number, and the reader could not tell.
  * The root must be an object whose members are declared properties (as for keyword arguments).
  */
 export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
@@ -52,7 +61,7 @@ export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlPara
   const spelling: ObjectSpelling = {
     open: EPSILON,
     close: EPSILON,
-    empty: EPSILON,
+    empty: sp.emptyArguments === undefined || sp.emptyArguments === "" ? EPSILON : lit(sp.emptyArguments),
     itemSeparator: EPSILON,
     key: (k) => lit(sp.keyOpen + k + sp.keyClose),
     value: (v) => seq(valueOf(v, st, sp), lit(sp.valueClose)),
@@ -98,11 +107,47 @@ function stringness(node: SchemaNode, st: LowerState, seen = new Set<SchemaNode>
 
 function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
   const kind = stringness(node, st);
-  if (kind === "none") return escapeAngles(st.lower(node), st);
-  if (kind === "both") {
+  const types = sp.valueTypes;
+  if (kind === "none") return seq(lit(types?.json ?? ""), escapeAngles(st.lower(node), st));
+  if (kind === "strings") return seq(lit(types?.raw ?? ""), rawString(node, st, sp));
+  if (types === undefined) {
     throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes a string parameter raw and any other value as JSON, and this parameter admits both strings and other values (the raw text 42 could be either); give it one type, or use another format`, node.path);
   }
-  return rawString(node, st, sp);
+  // the marker says which form follows, so both are exact: strings raw, every other value as JSON
+  return alt(seq(lit(types.raw), rawString(node, st, sp)), seq(lit(types.json), escapeAngles(st.lower(nonStrings(node, st)), st)));
+}
+
+/**
+ * The values of `node` that are not strings, as a schema: what a JSON-marked value of a parameter admitting both
+ * may be (a JSON string there would be a second spelling of a raw one).
+ */
+function nonStrings(node: SchemaNode, st: LowerState): SchemaNode {
+  const n = resolve(node, st);
+  const path = n.path;
+  switch (n.kind) {
+    case "string":
+      return { kind: "never", path, reason: "only strings" };
+    case "any": {
+      const any: SchemaNode = { kind: "any", path };
+      return {
+        kind: "union",
+        path,
+        options: [
+          { kind: "null", path },
+          { kind: "boolean", path },
+          { kind: "number", path, integer: false },
+          { kind: "array", path, prefixItems: [], items: any, minItems: 0 },
+          { kind: "object", path, properties: [], patternProperties: [], additionalProperties: any, minProperties: 0, dependentRequired: {} },
+        ],
+      };
+    }
+    case "enum":
+      return { kind: "enum", path, values: n.values.filter((v) => typeof v !== "string") };
+    case "union":
+      return { kind: "union", path, options: n.options.filter((o) => stringness(o, st) !== "strings").map((o) => (stringness(o, st) === "none" ? o : nonStrings(o, st))) };
+    default:
+      return n;
+  }
 }
 
 /** A raw string value (no quotes, no escapes) satisfying `node`, never containing a forbidden text. */
@@ -114,15 +159,18 @@ function rawString(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): 
       return alt(...n.values.filter((v): v is string => typeof v === "string" && allowed(v)).map((v) => lit(v)));
     case "union":
       return alt(...n.options.map((o) => rawString(o, st, sp)));
+    case "any":
     case "string": {
       const escaped = sp.forbidden.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+      // `any` admits every string: its raw form is an unconstrained one (valueTypes formats only reach here with it)
+      const c: StringConstraints = n.kind === "string" ? n : { minLength: 0, patterns: [], notPatterns: [], formats: [] };
       const spec: StringConstraints = {
-        minLength: n.minLength,
-        patterns: n.patterns,
-        notPatterns: [...n.notPatterns, ...escaped],
-        formats: n.formats,
-        ...(n.maxLength !== undefined ? { maxLength: n.maxLength } : {}),
-        ...(n.notValues !== undefined ? { notValues: n.notValues } : {}),
+        minLength: c.minLength,
+        patterns: c.patterns,
+        notPatterns: [...c.notPatterns, ...escaped],
+        formats: c.formats,
+        ...(c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
+        ...(c.notValues !== undefined ? { notValues: c.notValues } : {}),
       };
       return lowerStringValue(spec, {
         strict: st.strict,

@@ -21,6 +21,9 @@ export interface KnownFormat {
 const HERMES_UNIT = '<tool_call>\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}\n</tool_call>';
 const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1⟩>\n⟨V1⟩\n</parameter>\n<parameter=⟨K2⟩>\n⟨V2⟩\n</parameter>\n</function>\n</tool_call>";
 
+/** A DSML call with the probe's two string arguments (DeepSeek V3.2 / V4), after the section's opening line. */
+const DSML_UNIT = '\n<｜DSML｜invoke name="⟨NAME⟩">\n<｜DSML｜parameter name="⟨K1⟩" string="true">⟨V1⟩</｜DSML｜parameter>\n<｜DSML｜parameter name="⟨K2⟩" string="true">⟨V2⟩</｜DSML｜parameter>\n</｜DSML｜invoke>';
+
 /** Ordered: the first match names the format. */
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
@@ -121,15 +124,17 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart === "<｜tool▁calls▁begin｜>" && l.skeleton === "<｜tool▁call▁begin｜>⟨NAME⟩<｜tool▁sep｜>⟨ARGS⟩<｜tool▁call▁end｜>",
   },
   {
-    name: "deepseek_v32",
-    aliases: [],
+    name: "deepseek-v3.2",
+    exact: (l) => l.sectionStart === "\n\n<｜DSML｜function_calls>" && l.sectionEnd === "\n</｜DSML｜function_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
+    aliases: ["deepseek_v32"],
     families: "DeepSeek V3.2 (DSML `function_calls`)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜function_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {
-    name: "deepseek_v4",
-    aliases: [],
-    families: "DeepSeek V4 (DSML `tool_calls`)",
+    name: "deepseek-v4",
+    exact: (l) => l.sectionStart === "\n\n<｜DSML｜tool_calls>" && l.sectionEnd === "\n</｜DSML｜tool_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
+    aliases: ["deepseek_v4"],
+    families: "DeepSeek V4, V4 Flash (DSML `tool_calls`)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜tool_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {

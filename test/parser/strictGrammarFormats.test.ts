@@ -22,7 +22,7 @@ const TOOLS = [
 function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f", arguments: { n: 1 } }]): string {
   const text = renderToolCalls(calls, format);
   const u = FORMAT_DESCRIPTIONS[format].unit;
-  const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose : null;
+  const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose + (u.valueTypes?.json ?? "") : null;
   const at = u.kind === "python-call" ? text.indexOf("n=1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
   expect(at).toBeGreaterThan(2);
   return text.slice(0, at) + "1e0" + text.slice(at + 1);

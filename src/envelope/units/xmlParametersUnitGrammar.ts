@@ -20,7 +20,15 @@ export const xmlParametersUnitGrammar: UnitGrammar = {
     const u = unitOf(d);
     const forbidden = rawValueForbidden(d);
     return {
-      xmlParameters: { format: d.name, keyOpen: u.keyOpen, keyClose: u.keyClose, valueClose: u.valueClose, forbidden },
+      xmlParameters: {
+        format: d.name,
+        keyOpen: u.keyOpen,
+        keyClose: u.keyClose,
+        valueClose: u.valueClose,
+        forbidden,
+        ...(u.valueTypes !== undefined ? { valueTypes: u.valueTypes } : {}),
+        ...(u.emptyArguments !== undefined ? { emptyArguments: u.emptyArguments } : {}),
+      },
       checkToolName(name, path) {
         const end = u.nameClose.trim();
         if (/\s/.test(name) || (end !== "" && name.includes(end)) || forbidden.some((f) => name.includes(f))) {

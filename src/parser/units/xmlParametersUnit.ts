@@ -6,15 +6,18 @@ import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
 import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
 
 /**
- * Tagged parameters (XmlParametersUnit): `nameOpen NAME nameClose (keyOpen K keyClose V valueClose)* callClose`.
- * Strings are written raw, other values as canonical JSON; how a value is read is decided by the parameter's schema
- * when the tools are known (`kinds`), else by the text (JSON when it parses as a JSON value that is not a string).
+ * Tagged parameters (XmlParametersUnit): `nameOpen NAME nameClose (keyOpen K keyClose T V valueClose)* callClose`.
+ * Strings are written raw, other values as canonical JSON. How a value is read: by its type marker T when the format
+ * writes one (DeepSeek's `string="true|false"`), else by the parameter's schema when the tools are known (`kinds`),
+ * else by the text (JSON when it parses as a JSON value that is not a string).
  */
 export const xmlParametersUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = xmlUnit(d);
+    const entries = Object.entries(call.arguments);
     let out = u.nameOpen + call.name + u.nameClose;
-    for (const [k, v] of Object.entries(call.arguments)) out += u.keyOpen + k + u.keyClose + renderValue(k, v, d) + u.valueClose;
+    for (const [k, v] of entries) out += u.keyOpen + k + u.keyClose + typeMarker(u, v) + renderValue(k, v, d) + u.valueClose;
+    if (entries.length === 0) out += u.emptyArguments ?? "";
     return out + u.callClose;
   },
 
@@ -26,8 +29,7 @@ export const xmlParametersUnit: UnitCodec = {
     const repairs = s.repairs;
     for (const p of s.params) {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
-      const kind = kinds?.(s.name, p.key);
-      const v = readValue(p.value, kind, repairs, p.at);
+      const v = p.typed === undefined ? readValue(p.value, kinds?.(s.name, p.key), repairs, p.at) : readTyped(p.value, p.typed, kinds?.(s.name, p.key), repairs, p.at);
       if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
@@ -58,8 +60,9 @@ export const xmlParametersUnit: UnitCodec = {
       if (typeof v === "string") value = v;
       else if (isCompactJson(written) || isGrammarNumber(written)) value = written;
       else value = jsonValueText(v);
-      out += u.keyOpen + k + u.keyClose + value + u.valueClose;
+      out += u.keyOpen + k + u.keyClose + typeMarker(u, v) + value + u.valueClose;
     }
+    if (entries.length === 0) out += u.emptyArguments ?? "";
     out += u.callClose;
     return d.afterOpen + out + d.beforeClose === text;
   },
@@ -77,6 +80,12 @@ function xmlUnit(d: FormatDescription): XmlParametersUnit {
  */
 export function jsonValueText(v: JsonValue): string {
   return canonicalJson(v).replaceAll("<", "\\u003c");
+}
+
+/** The type marker written before a value (XmlParametersUnit.valueTypes): raw for a string, JSON otherwise. */
+function typeMarker(u: XmlParametersUnit, v: JsonValue): string {
+  if (u.valueTypes === undefined) return "";
+  return typeof v === "string" ? u.valueTypes.raw : u.valueTypes.json;
 }
 
 function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
@@ -114,6 +123,19 @@ function readValue(text: string, kind: "string" | "json" | undefined, repairs: R
   return text;
 }
 
+/**
+ * A value whose type marker says how it is written (`typed`): raw text, or JSON. A parameter's schema that admits
+ * only one of the two (`kind`) wins over a marker that contradicts it (VALUE_TYPE_MISMATCH): a JSON-marked value of a
+ * string parameter is its JSON string when it is one (`"Paris"`), else its text; a raw-marked value of a non-string
+ * parameter is read as JSON, as the schema wants.
+ */
+function readTyped(text: string, typed: "string" | "json", kind: "string" | "json" | undefined, repairs: Repair[], at: number): JsonValue {
+  if (kind !== undefined && kind !== typed) repairs.push({ code: "VALUE_TYPE_MISMATCH", at });
+  if (typed === "string") return kind === "json" ? readValue(text, "json", repairs, at) : text;
+  const v = readValue(text, "json", repairs, at);
+  return kind === "string" && typeof v !== "string" ? text : v;
+}
+
 /** Python's spellings, which templates rendering `value | string` in Python's Jinja write. */
 const PYTHON_KEYWORDS: Record<string, JsonValue> = { True: true, False: false, None: null };
 
@@ -127,7 +149,8 @@ function isFinite(v: JsonValue): boolean {
 interface Scanned {
   ok: true;
   name: string;
-  params: { key: string; value: string; at: number }[];
+  /** `typed`: what the value's type marker says (absent when the format writes none). */
+  params: { key: string; value: string; at: number; typed?: "string" | "json" }[];
   repairs: Repair[];
 }
 
@@ -153,15 +176,50 @@ function marker(m: string): Marker {
   return { lead, core, trail, loose: new RegExp(src, "g") };
 }
 
-const markers = new WeakMap<XmlParametersUnit, Record<keyof Omit<XmlParametersUnit, "kind">, Marker>>();
+type UnitMarkers = Record<"nameOpen" | "nameClose" | "keyOpen" | "keyClose" | "valueClose" | "callClose", Marker> & { types?: { raw: Marker; json: Marker } };
 
-function markersOf(u: XmlParametersUnit): Record<keyof Omit<XmlParametersUnit, "kind">, Marker> {
+const markers = new WeakMap<XmlParametersUnit, UnitMarkers>();
+
+function markersOf(u: XmlParametersUnit): UnitMarkers {
   let m = markers.get(u);
   if (!m) {
     m = { nameOpen: marker(u.nameOpen), nameClose: marker(u.nameClose), keyOpen: marker(u.keyOpen), keyClose: marker(u.keyClose), valueClose: marker(u.valueClose), callClose: marker(u.callClose) };
+    if (u.valueTypes !== undefined) m.types = { raw: marker(u.valueTypes.raw), json: marker(u.valueTypes.json) };
     markers.set(u, m);
   }
   return m;
+}
+
+/**
+ * The value's type marker at `i` (exact, or loosely spaced: any whitespace before it, around `=` and before `>`):
+ * which form it names and where the value starts; null when neither marker stands there.
+ */
+function typeMarkerAt(text: string, i: number, types: { raw: Marker; json: Marker }): { typed: "string" | "json"; end: number; exact: boolean } | null {
+  for (const [typed, m] of [["string", types.raw], ["json", types.json]] as const) {
+    const whole = m.lead + m.core + m.trail;
+    if (text.startsWith(whole, i)) return { typed, end: i + whole.length, exact: true };
+    const loose = looseAttribute(m.core);
+    loose.lastIndex = i;
+    const r = loose.exec(text);
+    if (r !== null) return { typed, end: i + r[0].length, exact: false };
+  }
+  return null;
+}
+
+const looseAttributes = new Map<string, RegExp>();
+
+/** A sticky pattern of an attribute marker (` string="true">`) with whitespace allowed around its parts. */
+function looseAttribute(core: string): RegExp {
+  let r = looseAttributes.get(core);
+  if (r === undefined) {
+    const src = core
+      .split(/\s+/)
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/=/g, "\\s*=\\s*").replace(/>/g, "\\s*>"))
+      .join("\\s*");
+    r = new RegExp(`\\s*${src}`, "y");
+    looseAttributes.set(core, r);
+  }
+  return r;
 }
 
 /** The first match of `m`'s core at or after `from` (loosely spaced), or null. */
@@ -239,6 +297,14 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (key.trim() !== key || !kc.exact) ws();
     i = kc.end;
     expectTrail(m.keyClose.trail);
+    let typed: "string" | "json" | undefined;
+    if (m.types !== undefined) {
+      const t = typeMarkerAt(text, i, m.types);
+      if (t === null) return { ok: false, code: "NOT_A_CALL", message: `the parameter ${JSON.stringify(key.trim())} has no type marker (${JSON.stringify(u.valueTypes?.raw)} or ${JSON.stringify(u.valueTypes?.json)})` };
+      if (!t.exact) ws();
+      typed = t.typed;
+      i = t.end;
+    }
     const at = i;
     const vc = find(text, i, m.valueClose);
     let value: string;
@@ -256,8 +322,9 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
       i = vc.end;
       expectTrail(m.valueClose.trail);
     }
-    params.push({ key: key.trim(), value, at });
+    params.push({ key: key.trim(), value, at, ...(typed !== undefined ? { typed } : {}) });
   }
+  if (params.length === 0 && u.emptyArguments !== undefined && u.emptyArguments !== "" && text.startsWith(u.emptyArguments, i)) i += u.emptyArguments.length;
   if (m.callClose.core !== "") {
     skipWs(m.callClose.lead);
     const c = find(text, i, m.callClose);
