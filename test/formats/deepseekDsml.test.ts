@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileTools, parseToolCalls, renderToolCalls } from "../../src/index.js";
+import type { CallToRender } from "../../src/parser/renderToolCalls.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { TINY_MODEL_FAMILIES } from "../../src/gguf/tinyModelFamilies.js";
@@ -41,7 +42,7 @@ const TOOLS = [
   { type: "function", function: { name: "lookup", parameters: { type: "object", properties: { key: { type: ["string", "integer"] }, anything: {} }, required: ["key"], additionalProperties: false } } },
 ];
 
-const CALLS = [
+const CALLS: CallToRender[] = [
   { name: "get_time", arguments: { city: "Zürich, 12 °C — \"quoted\"\nsecond line" } },
   { name: "set_config", arguments: { config: { theme: "dark", level: 2 }, tags: ["a", "b c"], enabled: true, ratio: 0.5 } },
   { name: "noop", arguments: {} },
