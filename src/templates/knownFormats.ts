@@ -125,16 +125,18 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "deepseek-v3.2",
-    exact: (l) => l.sectionStart === "\n\n<｜DSML｜function_calls>" && l.sectionEnd === "\n</｜DSML｜function_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
+    exact: (l) => l.sectionStart === "<｜DSML｜function_calls>" && l.sectionEnd === "\n</｜DSML｜function_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
     aliases: ["deepseek_v32"],
-    families: "DeepSeek V3.2 (DSML `function_calls`)",
+    // the templates write `\n\n` before the section: toolgram reads it as text before the calls (as for Bielik), so
+    // its renderer writes the section alone and these templates are not `exact`
+    families: "DeepSeek V3.2 (DSML `function_calls`; the two newlines before the section are read as text before the calls)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜function_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {
     name: "deepseek-v4",
-    exact: (l) => l.sectionStart === "\n\n<｜DSML｜tool_calls>" && l.sectionEnd === "\n</｜DSML｜tool_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
+    exact: (l) => l.sectionStart === "<｜DSML｜tool_calls>" && l.sectionEnd === "\n</｜DSML｜tool_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
     aliases: ["deepseek_v4"],
-    families: "DeepSeek V4, V4 Flash (DSML `tool_calls`)",
+    families: "DeepSeek V4, V4 Flash (DSML `tool_calls`; the two newlines before the section are read as text before the calls)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜tool_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {
