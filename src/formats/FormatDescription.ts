@@ -65,6 +65,14 @@ export interface FormatDescription {
    * strict parsing expects exactly it there (else TEXT_AFTER_CALLS), `renderToolCalls` writes it.
    */
   readonly afterCalls?: string;
+  /**
+   * The end-of-turn token the family's template writes after a turn's calls where it differs from the end of a turn
+   * of text (Functionary's `<|eom_id|>` where text ends `<|eot_id|>`; Hunyuan 3's `<｜hy_eos:opensource｜>`, which its
+   * template leaves off a final turn of text; Kimi K3's `<|end_of_msg|>`). Not part of the calls: generation stops
+   * there (an end-of-sequence token of the vocabulary), so grammars never emit it and the parser never reads it.
+   * Template acceptance cuts it off the template's render of a call turn, as it cuts a text turn's end.
+   */
+  readonly callTurnEnd?: string;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */
   readonly unit: CallUnitDescription;
   /** How many calls the canonical form may hold (1 for Llama 3's single JSON object). */

@@ -37,4 +37,8 @@ export type FormatName =
   | "seed-oss"
   | "nemotron-v2"
   | "deepseek-v3.2"
-  | "deepseek-v4";
+  | "deepseek-v4"
+  | "hy3"
+  | "functionary-v3.1"
+  | "apertus"
+  | "command-r7b";

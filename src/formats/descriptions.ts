@@ -16,6 +16,10 @@ import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
 import { deepseekV32, deepseekV4 } from "./families/deepseekDsml.js";
+import { hy3 } from "./families/hy3.js";
+import { functionaryV31 } from "./families/functionary.js";
+import { apertus } from "./families/apertus.js";
+import { commandR7b } from "./families/commandR7b.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -194,6 +198,10 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "seed-oss": seedOss,
   "deepseek-v3.2": deepseekV32,
   "deepseek-v4": deepseekV4,
+  hy3,
+  "functionary-v3.1": functionaryV31,
+  apertus,
+  "command-r7b": commandR7b,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

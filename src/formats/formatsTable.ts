@@ -15,7 +15,9 @@ function markers(d: FormatDescription): string {
   const after = d.afterCalls ? `, ${code(d.afterCalls)} after the last` : "";
   // a section around all blocks (DeepSeek, Kimi K2, MiniMax-M1)
   const section = d.section === undefined ? "" : `, all blocks in ${code(d.section.open)} … ${code(d.section.close)}`;
-  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}${joined}${after}${section}`;
+  // the end-of-turn token after the calls, which is not part of them (Functionary's `<|eom_id|>`)
+  const end = d.callTurnEnd === undefined ? "" : `; the turn then ends with ${code(d.callTurnEnd)}`;
+  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}${joined}${after}${section}${end}`;
 }
 
 function reasoning(d: FormatDescription): string {

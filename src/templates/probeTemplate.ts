@@ -1,7 +1,7 @@
 import { canonicalJson, type JsonObject } from "../json.js";
 import { ToolgramError } from "../errors.js";
 import { ChatTemplate, type RenderOptions, type TemplateContentPart, type TemplateMessage, type TemplateToolCall } from "./renderTemplate.js";
-import { commonPrefixLength, markerPrefix } from "./textDiff.js";
+import { commonPrefixLength, markerPrefix, markerSuffix } from "./textDiff.js";
 
 /**
  * Needles: strings no template writes on its own, so that where they land in a render shows what the template put
@@ -145,7 +145,7 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   // original template appends `<｜Assistant｜>` after `<｜end▁of▁sentence｜>`), which the model never generates.
   const bodyOf = (text: string): string => {
     if (turnEnd === "") return text;
-    const body = text.endsWith(turnEnd) ? text.slice(0, text.length - turnEnd.length) : text;
+    const body = text.endsWith(turnEnd) ? text.slice(0, text.length - turnEnd.length) : withoutTurnEnd(text, turnEnd);
     const k = turnEnd.trim() === "" ? -1 : body.indexOf(turnEnd);
     // only a tail without calls is cut (GigaChat 3 puts its calls in a turn of their own after the marker)
     return k < 0 || PROBE.functions.some((f) => body.includes(f, k)) ? body : body.slice(0, k);
@@ -223,6 +223,39 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   });
   if (result.ok && result.value.includes(PROBE.toolResult)) probe.toolResult = result.value;
   return probe;
+}
+
+/**
+ * `text` without a turn end that the template spaced otherwise than in the content-only turn: Nemotron Nano v2 ends a
+ * content turn with `\n<SPECIAL_12>\n` but a final tool-call turn with `</TOOLCALL><SPECIAL_12>\n\n`. The marker itself
+ * (the end-of-turn token the model writes) is cut with the whitespace after it (the template's separator before the
+ * next turn, never generated) and, when present, the whitespace the content-only turn puts before it. `text` as is
+ * when it does not end with the marker.
+ */
+function withoutLooseEnd(text: string, turnEnd: string): string {
+  const marker = turnEnd.trim();
+  const trimmed = text.trimEnd();
+  if (marker === "" || !trimmed.endsWith(marker)) return text;
+  const body = trimmed.slice(0, trimmed.length - marker.length);
+  const before = turnEnd.slice(0, turnEnd.indexOf(marker));
+  return before !== "" && body.endsWith(before) ? body.slice(0, body.length - before.length) : body;
+}
+
+/** `text` without the turn end it writes otherwise than the content-only turn (withoutLooseEnd, sharedTurnEnd). */
+function withoutTurnEnd(text: string, turnEnd: string): string {
+  const loose = withoutLooseEnd(text, turnEnd);
+  return loose !== text ? loose : text.slice(0, text.length - sharedTurnEnd(turnEnd, text).length);
+}
+
+/**
+ * The tail a call turn shares with the content turn's end, when the call turn does not end with all of it: the turn
+ * end proper, which the content turn writes after a marker of its own (Command R7B's content turn ends
+ * `<|END_RESPONSE|><|END_OF_TURN_TOKEN|>`, its call turn `<|END_ACTION|><|END_OF_TURN_TOKEN|>`: the model ends both
+ * with `<|END_OF_TURN_TOKEN|>`). Only a tail that starts with a marker counts; "" when there is none.
+ */
+function sharedTurnEnd(turnEnd: string, text: string): string {
+  const tail = markerSuffix(turnEnd, text);
+  return /^\s*[<[]/.test(tail) ? tail : "";
 }
 
 /**

@@ -1,4 +1,5 @@
 import { compileTools } from "../compile.js";
+import { withoutCallTurnEnd } from "../formats/callTurnEnd.js";
 import { describeFormat } from "../formats/describeFormat.js";
 import { contentBeforeCalls } from "../formats/layoutText.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
@@ -73,7 +74,8 @@ export function checkTemplateAcceptance(template: string, source: string): Templ
 }
 
 function checkCase(t: TemplateFormat, d: FormatDescription, c: Case): { ok: boolean; reason: string } {
-  const text = (c.turn as ProbedTurn).body;
+  // a call turn's own end-of-turn token (Functionary's `<|eom_id|>`) is no more part of the reply than a text turn's
+  const text = withoutCallTurnEnd(d, (c.turn as ProbedTurn).body);
   const markers = { open: t.reasoningMarkers.start, close: t.reasoningMarkers.end };
   // with reasoning: the template's own mode and markers; without: a block the template writes empty is optional,
   // and a block the generation prompt opened (start "") does not show in the history, so there is none

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { OUTPUTS_DIR, type ChatOutputCase } from "../../scripts/extract-chat-outputs.js";
 import { compileTools } from "../../src/compile.js";
 import { describeFormat } from "../../src/formats/describeFormat.js";
+import { withoutCallTurnEnd } from "../../src/formats/callTurnEnd.js";
 import { contentBeforeCalls } from "../../src/formats/layoutText.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
@@ -27,8 +28,9 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "mistral-v11": { outputs: ["mistralai-Ministral-3-14B-Reasoning-2512.json", "unsloth-mistral-Devstral-Small-2507.json"], templates: ["mistralai-Ministral-3-14B-Reasoning-2512.jinja", "unsloth-mistral-Devstral-Small-2507.jinja"] },
   "mistral-v11-call-id": { outputs: ["Mistral-Small-3.2-24B-Instruct-2506.json"], templates: ["Mistral-Small-3.2-24B-Instruct-2506.jinja"] },
   "mistral-nemo": { outputs: ["mistralai-Mistral-Nemo-Instruct-2407.json"], templates: ["mistralai-Mistral-Nemo-Instruct-2407.jinja"] },
-  // its template's call turn ends `<SPECIAL_12>\n\n`, not the content turn's `\n<SPECIAL_12>\n`: the acceptance report says so
-  "nemotron-v2": { outputs: ["NVIDIA-Nemotron-Nano-v2.json"], templates: [] },
+  "nemotron-v2": { outputs: ["NVIDIA-Nemotron-Nano-v2.json"], templates: ["NVIDIA-Nemotron-Nano-v2.jinja"] },
+  "functionary-v3.1": { outputs: ["meetkai-functionary-medium-v3.1.json"], templates: ["meetkai-functionary-medium-v3.1.jinja"] },
+  hy3: { outputs: [], templates: ["tencent-Hy3.jinja"] },
   lfm2: { outputs: ["LFM2.5-8B-A1B.json", "LFM2-8B-A1B.json", "LFM2.5-Instruct.json"], templates: ["LFM2.5-8B-A1B.jinja"] },
   gigachat3: { outputs: ["GigaChat3-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
   "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
@@ -42,6 +44,9 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "minimax-m1": { outputs: [], templates: ["MiniMax-M1.jinja"] },
   "nemotron-3-nano": { outputs: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"], templates: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"] },
   "step-3.5": { outputs: [], templates: ["StepFun3.5-Flash.jinja"] },
+  apertus: { outputs: ["Apertus-8B-Instruct.json"], templates: ["Apertus-8B-Instruct.jinja"] },
+  // R7B's outputs open the reasoning themselves; Cohere2 MoE's generation prompt opens it (its outputs have no opener)
+  "command-r7b": { outputs: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.json", "Cohere2MoE.json"], templates: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", "Cohere2MoE.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
   "deepseek-v3.2": { outputs: ["deepseek-ai-DeepSeek-V3.2.json"], templates: ["deepseek-ai-DeepSeek-V3.2.jinja"], reasoningClose: "</think>" },
   "deepseek-v4": {
@@ -105,7 +110,8 @@ describe("the family's chat templates: grammar accepts, strict parse, render byt
         ].filter((c) => c.turn !== undefined);
         expect(cases.length).toBeGreaterThanOrEqual(2);
         for (const c of cases) {
-          const text = c.turn?.body ?? "";
+          // a call turn's own end-of-turn token (Functionary's `<|eom_id|>`) ends generation: not part of the reply
+          const text = withoutCallTurnEnd(describeFormat(format), c.turn?.body ?? "");
           const options = c.reasoning ? { reasoning: t.reasoning, reasoningMarkers: markers } : { reasoning: "none" as const };
           expect(compileTools(PROBE_TOOLS, { format, ...options }).accepts(text), text).toBe(true);
           const r = parseToolCalls(text, { tools: PROBE_TOOLS, format, mode: "strict", ...options });
