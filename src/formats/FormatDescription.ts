@@ -254,7 +254,13 @@ export interface NameThenJsonUnit {
    * `NAME[CALL_ID]ID[ARGS]{…}`), written when the call has an id; absent when the format has no ids.
    */
   readonly idMarker?: string;
-  /** The ids a grammar lets the model write after `idMarker` (default: `WORD_ID`). */
+  /**
+   * The id comes first: `ID + idMarker + NAME + argumentsMarker + {…}` (Solar Open's
+   * `ID<|tool_call:name|>NAME<|tool_call:args|>{…}`). `idMarker` is then the name's opening marker and always written;
+   * a call without an id writes it alone (the empty id).
+   */
+  readonly idFirst?: boolean;
+  /** The ids a grammar lets the model write after `idMarker` (before it with `idFirst`; default: `WORD_ID`). */
   readonly idForm?: CallIdForm;
 }
 

@@ -41,4 +41,5 @@ export type FormatName =
   | "hy3"
   | "functionary-v3.1"
   | "apertus"
-  | "command-r7b";
+  | "command-r7b"
+  | "solar-open";

@@ -20,6 +20,7 @@ import { hy3 } from "./families/hy3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
+import { solarOpen } from "./families/solarOpen.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -202,6 +203,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "functionary-v3.1": functionaryV31,
   apertus,
   "command-r7b": commandR7b,
+  "solar-open": solarOpen,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

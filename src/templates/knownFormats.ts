@@ -248,8 +248,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart === "<tool_calls:opensource>" && l.skeleton.includes("<arg_key:opensource>⟨K1⟩</arg_key:opensource>"),
   },
   {
-    name: "solar_open",
-    aliases: [],
+    name: "solar-open",
+    exact: (l) => l.sectionStart === "<|tool_calls|>" && l.sectionEnd === "<|calls|>" && l.separator === "",
+    aliases: ["solar_open"],
     families: "Solar Open (`<|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}`)",
     matches: (l) => l.skeleton === "<|tool_call:begin|>⟨ID⟩<|tool_call:name|>⟨NAME⟩<|tool_call:args|>⟨ARGS⟩<|tool_call:end|>",
   },

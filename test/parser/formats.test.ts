@@ -73,6 +73,7 @@ describe("canonical renderings", () => {
     // the turn's end-of-turn token after the calls (`<|eom_id|>`) is not part of them
     "functionary-v3.1": '<function=get_weather>{"city": "Paris", "n": 1}</function>',
     apertus: '<|tools_prefix|>[{"get_weather": {"city": "Paris", "n": 1}}]<|tools_suffix|>',
+    "solar-open": '<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>get_weather<|tool_call:args|>{"city": "Paris", "n": 1}<|tool_call:end|><|calls|>',
     "command-r7b": '<|START_ACTION|>[\n    {"tool_call_id": "c1", "tool_name": "get_weather", "parameters": {"city": "Paris", "n": 1}}\n]<|END_ACTION|>',
   };
   for (const format of FORMAT_NAMES) {

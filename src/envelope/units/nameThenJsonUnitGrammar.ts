@@ -12,7 +12,8 @@ function unitOf(d: FormatDescription): NameThenJsonUnit {
 
 /**
  * `NAME[ARGS]{…}`: the name, the marker (a token node when the description lists it as a special token), the
- * arguments; with an id marker, `NAME[CALL_ID]ID[ARGS]{…}`, the id optional as in every format with ids.
+ * arguments; with an id marker, `NAME[CALL_ID]ID[ARGS]{…}`, the id optional as in every format with ids (with
+ * `idFirst`, `ID + idMarker + NAME + argumentsMarker + {…}`).
  */
 export const nameThenJsonUnitGrammar: UnitGrammar = {
   ruleNames: [],
@@ -29,6 +30,10 @@ export const nameThenJsonUnitGrammar: UnitGrammar = {
   call(d, t) {
     const u = unitOf(d);
     const marker = (m: string) => (d.specialTokens.includes(m) ? token(m) : lit(m));
+    if (u.idFirst === true && u.idMarker !== undefined) {
+      // `ID + idMarker + NAME`: the marker always, the id optional
+      return seq(opt(callIdGrammar(callIdForm(u.idForm))), marker(u.idMarker), lit(t.name), marker(u.argumentsMarker), t.arguments);
+    }
     const id = u.idMarker === undefined ? lit("") : opt(seq(marker(u.idMarker), callIdGrammar(callIdForm(u.idForm))));
     return seq(lit(t.name), id, marker(u.argumentsMarker), t.arguments);
   },

@@ -36,6 +36,7 @@ interface NamePrefixState {
   marker: string;
   nameCharacter: RegExp;
   idMarker?: string;
+  idFirst?: boolean;
   name: string;
   inId: boolean;
 }
@@ -102,7 +103,8 @@ export class BlockScanner {
     this.lastNonWs = opener.length;
     this.slot = d.grouping === "block" ? events.callStart() : -1;
     const prefix = UNIT_CODECS[d.unit.kind].namePrefix?.(d);
-    if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "", inId: false };
+    // with the id first (Solar Open), the block starts inside the id
+    if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "", inId: prefix.idFirst === true };
     if (d.grouping === "block" && (d.unit.kind === "named-json" || d.unit.kind === "xml-parameters")) {
       // Kimi K2's `functions.NAME:IDX`: the name sits between the prefix and the index
       const indexed = d.unit.kind === "named-json" ? d.unit.callIndex : undefined;
@@ -288,7 +290,16 @@ export class BlockScanner {
         return i + p.marker.length - 1;
       }
     }
-    if (p.idMarker !== undefined && !p.inId && c === p.idMarker[0]) {
+    if (p.idMarker !== undefined && p.idFirst === true && p.inId && c === p.idMarker[0]) {
+      // the id comes first: the marker after it opens the name
+      const m = matchAt(s, i, p.idMarker, final);
+      if (m === "need") return "need";
+      if (m === "yes") {
+        p.inId = false;
+        return i + p.idMarker.length - 1;
+      }
+    }
+    if (p.idMarker !== undefined && p.idFirst !== true && !p.inId && c === p.idMarker[0]) {
       // the id comes between the name and the arguments' marker: the name is complete
       const m = matchAt(s, i, p.idMarker, final);
       if (m === "need") return "need";

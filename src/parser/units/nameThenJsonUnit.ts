@@ -13,7 +13,7 @@ export const nameThenJsonUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = unitOf(d);
     if (!u.namePattern.test(call.name)) throw new TypeError(`the tool name ${JSON.stringify(call.name)} does not match ${u.namePattern}`);
-    return call.name + idPart(call, u) + u.argumentsMarker + canonicalJson(call.arguments);
+    return headText(call, u) + u.argumentsMarker + canonicalJson(call.arguments);
   },
 
   read(text: string, d: FormatDescription): UnitResult {
@@ -24,12 +24,20 @@ export const nameThenJsonUnit: UnitCodec = {
     let head = text.slice(0, k);
     let id: string | undefined;
     const m = u.idMarker === undefined ? -1 : head.indexOf(u.idMarker);
-    if (m >= 0) {
+    if (u.idFirst === true) {
+      // `ID + idMarker + NAME`: without the marker, the head is read as the name
+      if (m >= 0) {
+        id = head.slice(0, m).trim();
+        head = head.slice(m + (u.idMarker as string).length);
+        if (text.slice(0, k) !== id + u.idMarker + head) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
+      } else repairs.push({ code: "NAME_SEPARATOR", at: 0 });
+    } else if (m >= 0) {
       id = head.slice(m + (u.idMarker as string).length).trim();
       head = head.slice(0, m);
+      if (text.slice(0, k) !== head + u.idMarker + id) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
     }
     const name = head.trim();
-    if (name !== head || (id !== undefined && text.slice(0, k) !== head + u.idMarker + id)) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
+    if (name !== head) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
     if (name === "") return { ok: false, code: "MISSING_NAME", message: "the call has no tool name" };
     const from = k + u.argumentsMarker.length;
     const r = parseLenientJson(text, from);
@@ -46,15 +54,15 @@ export const nameThenJsonUnit: UnitCodec = {
   namePrefix(d: FormatDescription) {
     // what the scanner lets through as a name: tolerant reading judges it (strict mode checks namePattern)
     const u = unitOf(d);
-    return { marker: u.argumentsMarker, nameCharacter: /[^\s{}[\]()<>"']/, ...(u.idMarker !== undefined ? { idMarker: u.idMarker } : {}) };
+    return { marker: u.argumentsMarker, nameCharacter: /[^\s{}[\]()<>"']/, ...(u.idMarker !== undefined ? { idMarker: u.idMarker } : {}), ...(u.idFirst === true ? { idFirst: true } : {}) };
   },
 
   isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
     const u = unitOf(d);
     if (call.id !== undefined && (u.idMarker === undefined || !callIdPattern(callIdForm(u.idForm)).test(call.id))) return false;
-    const head = call.name + idPart(call, u) + u.argumentsMarker;
-    if (!u.namePattern.test(call.name) || !text.startsWith(head)) return false;
-    const args = text.slice(head.length);
+    const before = headText(call, u) + u.argumentsMarker;
+    if (!u.namePattern.test(call.name) || !text.startsWith(before)) return false;
+    const args = text.slice(before.length);
     return args.startsWith("{") && isCompactJson(args);
   },
 };
@@ -65,8 +73,16 @@ export const nameThenJsonUnit: UnitCodec = {
  */
 function idPart(call: UnitCall, u: NameThenJsonUnit): string {
   if (u.idMarker === undefined || call.id === undefined) return "";
-  if (!/^[^\s[\]{}]+$/.test(call.id)) throw new TypeError(`the call id ${JSON.stringify(call.id)} cannot be written between ${u.idMarker} and ${u.argumentsMarker} (empty, whitespace or brackets)`);
+  // before the name marker (idFirst), an id cannot hold a marker's `<` either
+  const writable = u.idFirst === true ? /^[^\s[\]{}<>]+$/ : /^[^\s[\]{}]+$/;
+  if (!writable.test(call.id)) throw new TypeError(`the call id ${JSON.stringify(call.id)} cannot be written beside ${u.idMarker} (empty, whitespace, brackets${u.idFirst === true ? " or a marker" : ""})`);
   return u.idMarker + call.id;
+}
+
+/** What comes before the arguments' marker: `NAME[CALL_ID]ID`, or with `idFirst` `ID + idMarker + NAME`. */
+function headText(call: UnitCall, u: NameThenJsonUnit): string {
+  if (u.idFirst !== true) return call.name + idPart(call, u);
+  return idPart(call, u).slice((u.idMarker as string).length) + u.idMarker + call.name;
 }
 
 function unitOf(d: FormatDescription): NameThenJsonUnit {
