@@ -3,6 +3,7 @@ import type { FormatName } from "../formats/FormatName.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
 import type { XmlParameterSpelling } from "../lower/lowerXmlParameters.js";
+import type { Gemma4Spelling } from "../lower/lowerGemma4.js";
 import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
 import type { CallPolicy } from "./callPolicy.js";
 
@@ -36,6 +37,8 @@ export interface ArgumentSpelling {
   keywordArguments?: boolean;
   /** The arguments object is written as tagged parameters (Qwen3-Coder's `<parameter=K>\nV\n</parameter>\n`). */
   xmlParameters?: XmlParameterSpelling;
+  /** The arguments object is written in Gemma 4's value syntax (`{k:<|"|>v<|"|>}`, see lowerGemma4Arguments). */
+  gemma4?: Gemma4Spelling;
   /** Rewrites every rule of the lowered arguments (Glaive's `\u0027` for an apostrophe). */
   rewrite?(e: GExpr): GExpr;
   /** Throws a ToolgramError for a tool name the format cannot write (`path`: the tool's place in the input). */

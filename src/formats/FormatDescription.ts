@@ -122,7 +122,7 @@ export type ReasoningMode = "none" | "optional" | "required";
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit | XmlParametersUnit;
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit | XmlParametersUnit | Gemma4CallUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
@@ -262,6 +262,20 @@ export interface NameThenJsonUnit {
   readonly idFirst?: boolean;
   /** The ids a grammar lets the model write after `idMarker` (before it with `idFirst`; default: `WORD_ID`). */
   readonly idForm?: CallIdForm;
+}
+
+/**
+ * Gemma 4's call: `namePrefix + NAME + ARGS`, ARGS an object in Gemma 4's own syntax (src/formats/gemma4Values.ts):
+ * `{city:<|"|>Paris<|"|>,days:3}`, strings between `stringDelimiter` with nothing escaped (so a string never holds
+ * the delimiter), numbers, true / false / null and arrays as in JSON without whitespace, keys bare, in the order of
+ * the template's `dictsort` (case-insensitive). Grammars write declared properties in that order; undeclared keys
+ * (an object schema without `properties`, `additionalProperties`) follow the declared ones in any order, and strict
+ * parsing takes any key order (the grammar, when tools are given, has the last word).
+ */
+export interface Gemma4CallUnit {
+  readonly kind: "gemma4-call";
+  readonly namePrefix: string;
+  readonly stringDelimiter: string;
 }
 
 /** The kinds of call unit (`unit.kind`). */

@@ -38,6 +38,7 @@ export type FormatName =
   | "nemotron-v2"
   | "deepseek-v3.2"
   | "deepseek-v4"
+  | "gemma4"
   | "hy3"
   | "functionary-v3.1"
   | "apertus"

@@ -3,7 +3,7 @@ import type { FormatDescription } from "./FormatDescription.js";
 
 const code = (s: string): string => (s === "" ? "" : `\`${JSON.stringify(s).slice(1, -1).replace(/\|/g, "\\|").replace(/`/g, "'")}\``);
 
-const UNIT_NAMES: Readonly<Record<string, string>> = { "json-object": "JSON object", "python-call": "Python call" };
+const UNIT_NAMES: Readonly<Record<string, string>> = { "json-object": "JSON object", "python-call": "Python call", "gemma4-call": "Gemma 4 `call:NAME{…}`" };
 
 /** How a format's calls are laid out, from its description: markers and grouping. */
 function markers(d: FormatDescription): string {

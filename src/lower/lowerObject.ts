@@ -6,7 +6,7 @@ import type { ObjectNode, SchemaNode } from "../schema/SchemaNode.js";
 import { valueMatches } from "../schema/valueMatches.js";
 import type { LowerState } from "./LowerState.js";
 import type { JsonStyle } from "./JsonStyle.js";
-import { extraFamilies } from "./objectKeys.js";
+import { extraFamilies, type KeySpelling } from "./objectKeys.js";
 
 /** The punctuation around an object's members: JSON's, or keyword arguments' `(k=v, ...)` (pythonic format). */
 export interface ObjectSpelling {
@@ -18,6 +18,8 @@ export interface ObjectSpelling {
   key(name: string): GExpr;
   /** A declared member's value (absent: the schema's JSON value); tagged parameters write strings raw. */
   value?(n: SchemaNode): GExpr;
+  /** How undeclared keys are written (absent: JSON strings). */
+  extraKeys?: KeySpelling;
 }
 
 function jsonObjectSpelling(s: JsonStyle): ObjectSpelling {
@@ -84,7 +86,7 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
   }
   const assignments = presenceAssignments(base, constraints, n.path, st);
 
-  const families = extraFamilies(n, excluded, st);
+  const families = extraFamilies(n, excluded, st, sp.extraKeys);
   const extra = alt(...families.map((f) => seq(f.key, s.keySeparator, st.share(f.value.path, "", st.lower(f.value)))));
   const extraShared = isNothing(extra) ? extra : st.share(n.path, "member", extra);
   // bounds every member list meets anyway are dropped, so the common case needs no counting states

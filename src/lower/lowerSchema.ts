@@ -12,6 +12,7 @@ import { lowerArray } from "./lowerArray.js";
 import { lowerKeywordArguments } from "./lowerKeywordArguments.js";
 import { lowerObject } from "./lowerObject.js";
 import { lowerXmlParameters, type XmlParameterSpelling } from "./lowerXmlParameters.js";
+import { lowerGemma4Arguments, type Gemma4Spelling } from "./lowerGemma4.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerString } from "./lowerString.js";
 import { lowerNumber } from "./number/lowerNumber.js";
@@ -34,6 +35,8 @@ export interface LowerContext {
   keywordArguments?: boolean;
   /** The root is written as tagged parameters (see lowerXmlParameters); absent: as JSON. */
   xmlParameters?: XmlParameterSpelling;
+  /** The root is written in Gemma 4's value syntax (see lowerGemma4Arguments); absent: as JSON. */
+  gemma4?: Gemma4Spelling;
 }
 
 export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
@@ -147,7 +150,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     return ref(name);
   };
 
-  const root = ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root);
+  const root = ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root);
   ctx.deadline.check("lowering the schema", ir.root.path);
   let size = exprSize(root);
   for (const e of ctx.rules.values()) size += exprSize(e);

@@ -7,6 +7,20 @@ import type { LowerState } from "./LowerState.js";
 import { stringContent } from "./lowerString.js";
 import { shape } from "./schemaRelation.js";
 
+/**
+ * How undeclared keys are written: JSON strings by default; Gemma 4 writes them bare. `content`: the key text for a
+ * string spec (quotes included); `literal`: one known key, or NOTHING when it cannot be written.
+ */
+export interface KeySpelling {
+  content(spec: StringConstraints, path: string, st: LowerState): GExpr;
+  literal(key: string): GExpr;
+}
+
+const JSON_KEYS: KeySpelling = {
+  content: (spec, path, st) => seq(lit('"'), stringContent(spec, path, st), lit('"')),
+  literal: (k) => lit(quoteJsonString(k)),
+};
+
 /** One family of undeclared members: keys from a key language, values from one schema. */
 export interface ExtraFamily {
   key: GExpr;
@@ -34,7 +48,7 @@ function mergeSpec(a: StringConstraints, b: StringConstraints): StringConstraint
  * keys, which match no pattern. Keys in `excluded` (declared keys and others) never appear. `propertyNames`
  * narrows every key language.
  */
-export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState): ExtraFamily[] {
+export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState, keys: KeySpelling = JSON_KEYS): ExtraFamily[] {
   const groups = new Map<string, { patterns: string[]; schema: SchemaNode }>();
   for (const pp of n.patternProperties) {
     const k = shape(pp.schema);
@@ -56,7 +70,7 @@ export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState)
   for (const f of families) {
     if (f.schema.kind === "never") continue;
     const base: StringConstraints = { ...EMPTY_SPEC, patterns: f.patterns, notPatterns: f.notPatterns, notValues: [...excluded] };
-    const key = keyLanguage(names, base, f, excluded, n.path, st);
+    const key = keyLanguage(names, base, f, excluded, n.path, st, keys);
     if (key.type === "alt" && key.items.length === 0) continue;
     out.push({ key, value: f.schema });
   }
@@ -71,8 +85,9 @@ function keyLanguage(
   excluded: string[],
   path: string,
   st: LowerState,
+  keys: KeySpelling,
 ): GExpr {
-  const quoted = (spec: StringConstraints): GExpr => seq(lit('"'), stringContent(spec, path + "/propertyNames", st), lit('"'));
+  const quoted = (spec: StringConstraints): GExpr => keys.content(spec, path + "/propertyNames", st);
   if (!names || names.kind === "any") return quoted(base);
   switch (names.kind) {
     case "never":
@@ -80,14 +95,14 @@ function keyLanguage(
     case "string":
       return quoted(mergeSpec(base, names));
     case "enum": {
-      const keys = names.values.filter((v): v is string => typeof v === "string").filter((v) =>
+      const allowed = names.values.filter((v): v is string => typeof v === "string").filter((v) =>
         !excluded.includes(v) &&
         f.patterns.every((p) => compilePattern(p).test(v)) &&
         !f.notPatterns.some((p) => compilePattern(p).test(v)));
-      return alt(...keys.map((k) => lit(quoteJsonString(k))));
+      return alt(...allowed.map((k) => keys.literal(k)));
     }
     case "union":
-      return alt(...names.options.map((o) => keyLanguage(o, base, f, excluded, path, st)));
+      return alt(...names.options.map((o) => keyLanguage(o, base, f, excluded, path, st, keys)));
     case "number":
     case "boolean":
     case "null":

@@ -23,6 +23,7 @@ const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1�
 
 /** A DSML call with the probe's two string arguments (DeepSeek V3.2 / V4), after the section's opening line. */
 const DSML_UNIT = '\n<｜DSML｜invoke name="⟨NAME⟩">\n<｜DSML｜parameter name="⟨K1⟩" string="true">⟨V1⟩</｜DSML｜parameter>\n<｜DSML｜parameter name="⟨K2⟩" string="true">⟨V2⟩</｜DSML｜parameter>\n</｜DSML｜invoke>';
+const GEMMA4_UNIT = '<|tool_call>call:⟨NAME⟩{⟨K1⟩:<|"|>⟨V1⟩<|"|>,⟨K2⟩:<|"|>⟨V2⟩<|"|>}<tool_call|>';
 
 /** Ordered: the first match names the format. */
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
@@ -180,7 +181,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
   },
   {
     name: "gemma4",
-    aliases: [],
+    // the main template writes `<|tool_response>` after the calls (the call turn's end), the interleaved one nothing
+    exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "" && (l.sectionEnd === "" || l.sectionEnd === "<|tool_response>"),
+    aliases: ["peg-gemma4"],
     families: "Gemma 4",
     matches: (l) => l.skeleton.startsWith("<|tool_call>call:⟨NAME⟩{") && l.skeleton.endsWith("}<tool_call|>"),
   },

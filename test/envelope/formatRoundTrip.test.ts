@@ -25,6 +25,7 @@ import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { jsonValue, SEED, trickyString } from "../parser/arbitraries.js";
 import { tierRotate } from "../support/tier.js";
 import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
+import { gemma4Writable } from "../../src/formats/gemma4Values.js";
 import {
   DESCRIBED_FORMATS,
   exampleTools,
@@ -139,8 +140,11 @@ describe("grammar → strict parse → render → grammar", () => {
  * tag is a string, the any-value not a string, and no raw string holds a text the format cannot write raw.
  */
 const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
-  const tagged = FORMAT_DESCRIPTIONS[format].unit.kind === "xml-parameters";
-  const forbidden = rawValueForbidden(FORMAT_DESCRIPTIONS[format]);
+  const d = FORMAT_DESCRIPTIONS[format];
+  const tagged = d.unit.kind === "xml-parameters";
+  // Gemma 4 writes keys bare and strings raw: an any-value it cannot write is no valid call of it
+  const gemma4 = d.unit.kind === "gemma4-call";
+  const forbidden = rawValueForbidden(d);
   return fc
     .record(
       {
@@ -184,7 +188,9 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
                 typeof v !== "string" &&
                 !forbidden.some((m) => JSON.stringify(v).includes(m)),
             )
-          : jsonValue,
+          : gemma4
+            ? jsonValue.filter((v) => gemma4Writable(v, d))
+            : jsonValue,
       },
       { requiredKeys: ["text"] },
     )

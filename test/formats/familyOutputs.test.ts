@@ -59,6 +59,8 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
     // (a call inside the reasoning is not a call), so this output's call is not read: the README says so
     skipLines: { 4258: "reasoning never closed before the calls" },
   },
+  // the main template ends a call turn with `<|tool_response>` (callTurnEnd), where llama.cpp's outputs stop
+  gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it.jinja", "google-gemma-4-31B-it-interleaved.jinja"] },
 };
 
 const sameJson = (a: string, b: unknown): boolean => JSON.stringify(sortKeys(JSON.parse(a === "" ? "{}" : a))) === JSON.stringify(sortKeys(b));

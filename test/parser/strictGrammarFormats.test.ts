@@ -23,7 +23,7 @@ function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f
   const text = renderToolCalls(calls, format);
   const u = FORMAT_DESCRIPTIONS[format].unit;
   const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose + (u.valueTypes?.json ?? "") : null;
-  const at = u.kind === "python-call" ? text.indexOf("n=1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
+  const at = u.kind === "python-call" ? text.indexOf("n=1") + 2 : u.kind === "gemma4-call" ? text.indexOf("n:1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
   expect(at).toBeGreaterThan(2);
   return text.slice(0, at) + "1e0" + text.slice(at + 1);
 }

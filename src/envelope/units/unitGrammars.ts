@@ -1,4 +1,5 @@
 import type { CallUnitKind } from "../../formats/FormatDescription.js";
+import { gemma4CallUnitGrammar } from "./gemma4CallUnitGrammar.js";
 import { jsonObjectUnitGrammar } from "./jsonObjectUnitGrammar.js";
 import { namedJsonUnitGrammar } from "./namedJsonUnitGrammar.js";
 import { nameThenJsonUnitGrammar } from "./nameThenJsonUnitGrammar.js";
@@ -13,4 +14,5 @@ export const UNIT_GRAMMARS: Readonly<Record<CallUnitKind, UnitGrammar>> = {
   "named-json": namedJsonUnitGrammar,
   "xml-parameters": xmlParametersUnitGrammar,
   "name-then-json": nameThenJsonUnitGrammar,
+  "gemma4-call": gemma4CallUnitGrammar,
 };

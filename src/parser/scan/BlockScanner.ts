@@ -110,6 +110,9 @@ export class BlockScanner {
       const indexed = d.unit.kind === "named-json" ? d.unit.callIndex : undefined;
       const open = d.unit.kind === "xml-parameters" ? d.unit.nameOpen : (indexed?.namePrefix ?? "");
       this.nameWatch = { open, matched: 0, name: "", stops: NAME_STOPS + d.unit.nameClose.slice(0, 1) + (indexed?.indexSeparator.slice(0, 1) ?? "") };
+    } else if (d.grouping === "block" && d.unit.kind === "gemma4-call") {
+      // Gemma 4's `call:NAME{`: the name ends at its arguments' brace
+      this.nameWatch = { open: d.unit.namePrefix, matched: 0, name: "", stops: NAME_STOPS + "{" };
     }
   }
 
@@ -146,7 +149,8 @@ export class BlockScanner {
   scan(s: string, i0: number, final: boolean): { i: number; needMore: boolean; end: BlockEnd | null } {
     const d = this.d;
     const json = this.ju !== null;
-    const xml = d.unit.kind === "xml-parameters";
+    // Gemma 4's strings are raw too (between `<|"|>`, whose `"` opens no JSON string)
+    const xml = d.unit.kind === "xml-parameters" || d.unit.kind === "gemma4-call";
     const quotes = this.quotes;
     let i = i0;
     this.scanText = s;

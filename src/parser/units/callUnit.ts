@@ -1,5 +1,6 @@
 import type { CallUnitKind, FormatDescription } from "../../formats/FormatDescription.js";
 import type { ParseMode } from "../types.js";
+import { gemma4CallUnit } from "./gemma4CallUnit.js";
 import { jsonObjectUnit } from "./jsonObjectUnit.js";
 import { namedJsonUnit } from "./namedJsonUnit.js";
 import { nameThenJsonUnit } from "./nameThenJsonUnit.js";
@@ -16,6 +17,7 @@ export const UNIT_CODECS: Readonly<Record<CallUnitKind, UnitCodec>> = {
   "named-json": namedJsonUnit,
   "xml-parameters": xmlParametersUnit,
   "name-then-json": nameThenJsonUnit,
+  "gemma4-call": gemma4CallUnit,
 };
 
 /**
