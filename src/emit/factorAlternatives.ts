@@ -1,3 +1,4 @@
+import { exprKey } from "../grammar/analysis/exprKey.js";
 import type { GExpr } from "../grammar/Grammar.js";
 
 /**
@@ -11,7 +12,71 @@ import type { GExpr } from "../grammar/Grammar.js";
  * the first occurrence of each group; GBNF alternation is unordered, so this only keeps the output stable.
  */
 export function factorAlternatives(items: readonly GExpr[]): GExpr[] {
-  return mergeClasses(factorPrefixes(items));
+  return mergeClasses(factorPrefixes(mergeRepeatCounts(items)));
+}
+
+/** An alternative read as `head X{k}`: its items before the counted tail, the tail's item, and the count. */
+interface Counted {
+  head: readonly GExpr[];
+  item: GExpr | null;
+  count: number;
+}
+
+function counted(e: GExpr): Counted {
+  const items = e.type === "seq" ? e.items : [e];
+  const last = items[items.length - 1];
+  if (items.length >= 2 && last.type === "repeat" && last.max === last.min) return { head: items.slice(0, -1), item: last.item, count: last.min };
+  if (items.length >= 2 && last.type === "charClass") return { head: items.slice(0, -1), item: last, count: 1 };
+  return { head: items, item: null, count: 0 };
+}
+
+/**
+ * Alternatives `H | H X | H X{2} | … | H X{n}` (a number's digit counts: `[1-9] | [1-9] [0-9] | … | [1-9] [0-9]{307}`)
+ * become `H X{0,n}`: one alternative instead of n + 1, so llama.cpp keeps one stack where it kept one per count
+ * (hundreds of stacks per token on a bounded `number`). Exact: the counts merged are contiguous.
+ */
+function mergeRepeatCounts(items: readonly GExpr[]): GExpr[] {
+  if (items.length < 3) return [...items];
+  const parts = items.map(counted);
+  const headKeys = parts.map((p) => p.head.map((h) => exprKey(h)).join(" "));
+  // the tail item of each head, from the alternatives that have one (an `H` alone takes any tail, with count 0)
+  const tailOf = new Map<string, string>();
+  for (let i = 0; i < parts.length; i++) {
+    const it = parts[i].item;
+    if (it === null) continue;
+    const k = exprKey(it);
+    const seen = tailOf.get(headKeys[i]);
+    tailOf.set(headKeys[i], seen === undefined || seen === k ? k : "\u0000mixed");
+  }
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < parts.length; i++) {
+    const tail = tailOf.get(headKeys[i]);
+    if (tail === undefined || tail === "\u0000mixed") continue;
+    const key = `${headKeys[i]}\u0000${tail}`;
+    const g = groups.get(key);
+    if (g) g.push(i);
+    else groups.set(key, [i]);
+  }
+  const replaced = new Map<number, GExpr | null>();
+  for (const members of groups.values()) {
+    if (members.length < 3) continue;
+    const counts = members.map((i) => parts[i].count).sort((a, b) => a - b);
+    if (new Set(counts).size !== counts.length || counts[counts.length - 1] - counts[0] !== counts.length - 1) continue;
+    const withItem = members.find((i) => parts[i].item !== null)!;
+    const merged: GExpr = {
+      type: "seq",
+      items: [...parts[withItem].head, { type: "repeat", item: parts[withItem].item!, min: counts[0], max: counts[counts.length - 1] }],
+    };
+    members.forEach((i, n) => replaced.set(i, n === 0 ? merged : null));
+  }
+  if (replaced.size === 0) return [...items];
+  const out: GExpr[] = [];
+  items.forEach((e, i) => {
+    const r = replaced.get(i);
+    if (r === undefined) out.push(e);
+    else if (r !== null) out.push(r);
+  });
+  return out;
 }
 
 /** The literal an alternative begins with ("" when it begins otherwise). */

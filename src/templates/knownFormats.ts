@@ -216,6 +216,19 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart.startsWith("<|START_ACTION|>[") && l.skeleton.includes('"tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩'),
   },
   {
+    name: "command_r_plus",
+    aliases: [],
+    families: "Command R+ (`Action:\n```json\n[…]```` with each call and its arguments as indented JSON)",
+    matches: (l) => l.sectionStart.includes("Action:\n```json\n[") && l.skeleton.includes('"tool_name": "⟨NAME⟩"'),
+  },
+  {
+    name: "seed-oss",
+    exact: (l) => l.sectionStart === "" && l.sectionEnd === "" && l.separator === "\n",
+    aliases: ["seed_oss"],
+    families: "ByteDance Seed-OSS (`<seed:tool_call>` around Qwen3-Coder-like `<function=…>` calls)",
+    matches: (l) => l.skeleton === "<seed:tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1⟩>⟨V1⟩</parameter>\n<parameter=⟨K2⟩>⟨V2⟩</parameter>\n</function>\n</seed:tool_call>",
+  },
+  {
     name: "gigachat3",
     exact: (l) => l.skeleton === '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}' && l.sectionStart === "" && l.sectionEnd === "",
     aliases: [],

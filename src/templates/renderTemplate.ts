@@ -122,14 +122,27 @@ interface InterpreterHooks {
 /**
  * Python features real chat templates use that @huggingface/jinja lacks, added on one interpreter (the library stays
  * untouched): the `min` / `max` filters on a list (MiniCPM5), the `string` filter on a mapping (Apriel prints its
- * tools with it; written as JSON, as the library's own `string` writes a list) and `str.format` with `{}` / `{0}`
- * fields (Hunyuan 3 builds its markers with it). Anything else still fails with the library's message.
+ * tools with it; written as JSON, as the library's own `string` writes a list), `str.format` with `{}` / `{0}`
+ * fields (Hunyuan 3 builds its markers with it), a subscript with an undefined key, which Jinja2 reads as undefined
+ * (Command R+'s `basic_type_map[json_spec.type]` on a schema without `type`), and dicts with integer keys (Seed-OSS's
+ * `{0: 0, 512: 128, …}` budget table, read with `dictsort` and `table[16384]`). Anything else still fails with the
+ * library's message.
  */
 function withPythonShims(interpreter: Interpreter): Interpreter {
   const hooks = interpreter as unknown as InterpreterHooks;
+  const evaluate = hooks.evaluate.bind(interpreter);
+  hooks.evaluate = (node, environment) => {
+    // the library evaluates absent nodes too (a slice's missing bounds)
+    const n = (node ?? {}) as { type?: string; value?: unknown };
+    // an operand already evaluated by a shim, handed back to the library's own code (never evaluated twice)
+    if (n.type === EVALUATED) return n.value as RuntimeValue;
+    if (n.type === "ObjectLiteral") return objectLiteral(n.value as [unknown, unknown][], (x) => hooks.evaluate(x, environment));
+    return evaluate(node, environment);
+  };
   const applyFilter = hooks.applyFilter.bind(interpreter);
   hooks.applyFilter = (operand, filterNode, environment) => {
     const name = filterNode.type === "Identifier" ? filterNode.value : undefined;
+    if ((name === "dictsort" || name === "items") && hasIntegerKeys(operand)) return integerKeyedItems(operand, name === "dictsort");
     if ((name === "min" || name === "max") && operand.type === "ArrayValue") {
       const items = operand.value as RuntimeValue[];
       if (items.length === 0) throw new Error(`${name} of an empty list`);
@@ -140,6 +153,14 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
   };
   const member = hooks.evaluateMemberExpression.bind(interpreter);
   hooks.evaluateMemberExpression = (expr, environment) => {
+    if (expr.computed && expr.property.type !== "SliceExpression") {
+      const object = hooks.evaluate(expr.object, environment);
+      const property = hooks.evaluate(expr.property, environment);
+      // Jinja2 looks an undefined key up, finds nothing and gives undefined; the library throws
+      if (property.type === "UndefinedValue") return property;
+      if (property.type === "IntegerValue" && isMapping(object)) return (object.value as Map<unknown, RuntimeValue>).get(property.value) ?? runtimeValue(undefined);
+      return member({ ...expr, object: { type: EVALUATED, value: object }, property: { type: EVALUATED, value: property } }, environment);
+    }
     if (!expr.computed && expr.property.type === "Identifier" && expr.property.value === "format") {
       const object = hooks.evaluate(expr.object, environment);
       if (object.type === "StringValue") return pythonFormat(object);
@@ -151,6 +172,52 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     return member(expr, environment);
   };
   return interpreter;
+}
+
+/** The node type of an operand a shim has evaluated already (see withPythonShims). */
+const EVALUATED = "ToolgramEvaluatedOperand";
+
+/** A JavaScript value as the library's runtime value (its value classes are not exported: it converts them). */
+function runtimeValue(value: unknown): RuntimeValue {
+  return new Environment().set("v", value) as RuntimeValue;
+}
+
+function isMapping(v: RuntimeValue): boolean {
+  return v.type === "ObjectValue" && v.value instanceof Map;
+}
+
+function hasIntegerKeys(v: RuntimeValue): boolean {
+  return isMapping(v) && [...(v.value as Map<unknown, RuntimeValue>).keys()].some((k) => typeof k === "number");
+}
+
+/**
+ * A dict literal. String keys as the library has them; integer keys as numbers of the map (Python's `{0: 0}`: `0`
+ * and `"0"` are distinct keys); any other key fails as in the library.
+ */
+function objectLiteral(entries: [unknown, unknown][], evaluate: (node: unknown) => RuntimeValue): RuntimeValue {
+  const mapping = new Map<unknown, RuntimeValue>();
+  for (const [key, value] of entries) {
+    const k = evaluate(key);
+    if (k.type !== "StringValue" && k.type !== "IntegerValue") throw new Error(`Object keys must be strings or integers: got ${k.type}`);
+    mapping.set(k.value, evaluate(value));
+  }
+  const ObjectValue = runtimeValue({}).constructor as new (value: Map<unknown, RuntimeValue>) => RuntimeValue;
+  return new ObjectValue(mapping);
+}
+
+/**
+ * `d | items` and `d | dictsort` of a dict with integer keys, each key back as an integer (the library makes every
+ * key a string). Sorting compares keys as Python does; keys of both kinds do not compare (Python's TypeError).
+ */
+function integerKeyedItems(d: RuntimeValue, sort: boolean): RuntimeValue {
+  const entries = [...(d.value as Map<unknown, RuntimeValue>).entries()];
+  if (sort) {
+    if (entries.some(([k]) => typeof k !== "number")) throw new Error("dictsort: the keys are integers and strings, which do not compare");
+    entries.sort(([a], [b]) => (a as number) - (b as number));
+  }
+  const pairs = runtimeValue(entries.map(() => [null, null]));
+  const ArrayValue = pairs.constructor as new (value: RuntimeValue[]) => RuntimeValue;
+  return new ArrayValue(entries.map(([k, v]) => new ArrayValue([runtimeValue(k), v])));
 }
 
 /**

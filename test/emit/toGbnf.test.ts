@@ -23,6 +23,20 @@ for (const k of corpus) {
   if (k.leftRecursive) continue;
   jobs.push({ name: k.name, gbnf: toGbnf(k.grammar), grammar: k.grammar, texts: textsFor(k, 20).slice(0, 60) });
 }
+// a bounded number's digit counts, `[1-9] | [1-9] [0-9] | … | [1-9] [0-9]{4}`: printed as one counted repetition
+const digitCounts = grammar("root", [
+  [
+    "root",
+    alt(
+      cls([0x31, 0x39]),
+      seq(cls([0x31, 0x39]), cls([0x30, 0x39])),
+      ...[2, 3, 4].map((k) => seq(cls([0x31, 0x39]), { type: "repeat", item: cls([0x30, 0x39]), min: k, max: k })),
+      seq(lit("x"), lit("y")),
+      seq(lit("x"), { type: "repeat", item: lit("y"), min: 3, max: 3 }),
+    ),
+  ],
+]);
+jobs.push({ name: "digit-counts", gbnf: toGbnf(digitCounts), grammar: digitCounts, texts: ["1", "12", "123", "1234", "12345", "123456", "0", "01", "x", "xy", "xyy", "xyyy", "xyyyy"] });
 const broken = [
   'root ::= "a',
   'root ::= "\\q"',
@@ -84,6 +98,10 @@ describe("toGbnf: text", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("golden: contiguous counts of one tail merge into a counted repetition, others stay apart", () => {
+    expect(toGbnf(digitCounts)).toBe('root ::= [1-9] [0-9]{0,4} | "x" ("y" | "y"{3})\n');
   });
 
   it("golden: repetition forms and class escapes", () => {

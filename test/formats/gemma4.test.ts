@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ChatTemplate } from "../../src/templates/renderTemplate.js";
+import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppSource.js";
 import { compileTools } from "../../src/compile.js";
 import { ToolgramError } from "../../src/errors.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
@@ -187,4 +189,53 @@ describe("gemma4: the turn around the calls", () => {
     expect(describeFormat("peg-gemma4").name).toBe("gemma4");
     expect(describeFormat("gemma4").name).toBe("gemma4");
   });
+});
+
+describe("gemma4: Gemma 4's own templates write typed arguments as the renderer does", () => {
+  let src: LlamaCppSource | undefined;
+  beforeAll(async () => {
+    src = await llamaCppSource();
+    if (src === undefined) console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's bundle or git missing)");
+  }, 300_000);
+
+  // mixed-case keys (dictsort ignores case), nested objects and arrays, numbers, booleans, punctuation inside strings;
+  // no null: Python's Jinja writes None and @huggingface/jinja nothing, neither of them Gemma 4's `null`
+  const args = { zeta: "a:b,{c} [d]", Alpha: 7, beta: { y: true, X: [1, 2.5, "s", false], m: {} }, list: [] };
+  const tools = [
+    {
+      name: "f",
+      parameters: {
+        type: "object",
+        properties: {
+          zeta: { type: "string" },
+          list: { type: "array", items: { type: "integer" } },
+          beta: { type: "object", properties: { y: { type: "boolean" }, X: { type: "array" }, m: { type: "object" } } },
+          Alpha: { type: "integer" },
+        },
+      },
+    },
+  ];
+  const turnEnd: Record<string, string> = { "google-gemma-4-31B-it.jinja": "<|tool_response>", "google-gemma-4-31B-it-interleaved.jinja": "<turn|>\n" };
+
+  for (const [file, end] of Object.entries(turnEnd)) {
+    it(file, ({ skip }) => {
+      if (src === undefined) skip();
+      const t = new ChatTemplate(readFileSync(join((src as LlamaCppSource).dir, "models", "templates", file), "utf8"));
+      const text = t.render({
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: structuredClone(args) } }] },
+        ],
+      });
+      const turn = text.slice(text.lastIndexOf("<|turn>model\n") + "<|turn>model\n".length);
+      const calls = renderToolCalls([{ name: "f", arguments: args }], "gemma4");
+      expect(turn).toBe(calls + end);
+      expect(calls).toBe(call("f", '{Alpha:7,beta:{m:{},X:[1,2.5,<|"|>s<|"|>,false],y:true},list:[],zeta:<|"|>a:b,{c} [d]<|"|>}'));
+      // declared in another order, the schema's grammar still takes the template's order, and strict parsing reads it
+      expect(compileTools(tools, { format: "gemma4" }).accepts(calls)).toBe(true);
+      const r = parseToolCalls(calls, { format: "gemma4", tools, mode: "strict" });
+      expect(r.issues).toEqual([]);
+      expect(r.calls[0].arguments).toEqual(args);
+    });
+  }
 });

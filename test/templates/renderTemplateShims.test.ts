@@ -1,4 +1,4 @@
-/** The Python features ChatTemplate adds to @huggingface/jinja for real chat templates (MiniCPM5, Apriel, Hunyuan 3). */
+/** The Python features ChatTemplate adds to @huggingface/jinja for real chat templates (MiniCPM5, Apriel, Hunyuan 3, Command R+, Seed-OSS). */
 import { describe, expect, it } from "vitest";
 import { ChatTemplate } from "../../src/templates/renderTemplate.js";
 
@@ -15,6 +15,25 @@ describe("ChatTemplate's Python shims", () => {
 
   it("str.format with automatic and numbered fields, braces doubled", () => {
     expect(render("{{ '<x{}|{0}>{{}}'.format(':os') }}")).toBe("<x:os|:os>{}");
+  });
+
+  it("a subscript with an undefined key is undefined, as in Jinja2 (Command R+)", () => {
+    expect(render("{% set m = {'string': 'str'} %}{{ m[spec.type] is defined }}|{{ m['string'] }}")).toBe("false|str");
+  });
+
+  it("dicts with integer keys: subscripts, items and dictsort give the keys back as integers (Seed-OSS)", () => {
+    const table = "{% set t = {512: 'b', 0: 'a'} %}";
+    expect(render(`${table}{{ t[512] }}{{ t[7] is defined }}{{ t['0'] is defined }}`)).toBe("bfalsefalse");
+    expect(render(`${table}{% for k, v in t | dictsort %}{{ k + 1 }}{{ v }} {% endfor %}`)).toBe("1a 513b ");
+    expect(render(`${table}{% for k, v in t | items %}{{ k - 1 }}{{ v }} {% endfor %}`)).toBe("511b -1a ");
+    expect(() => render("{% for k, v in {1: 'a', 'b': 2} | dictsort %}{% endfor %}")).toThrow(/do not compare/);
+    expect(() => render("{{ {1.5: 'a'} }}")).toThrow(/keys must be strings or integers/);
+  });
+
+  it("a shimmed subscript evaluates its operands once", () => {
+    expect(render("{% set ns = namespace(l=[1, 2, 3]) %}{{ [ns.l.pop()][0] }}{{ ns.l | length }}")).toBe("32");
+    // slices stay the library's, bounds left out included
+    expect(render("{{ [1, 2, 3][::-1][0] }}{{ [1, 2, 3][1:] | length }}")).toBe("32");
   });
 
   it("anything else still fails with the engine's message, as a TEMPLATE_RENDER error", () => {

@@ -6,9 +6,8 @@ import type { FormatDescription } from "../FormatDescription.js";
  * `\n` (as its chat template writes history, and as vLLM's seed_oss parser and llama.cpp's tests read the model's
  * output); string values raw, other values JSON (the model's own spelling in llama.cpp's test outputs: the template
  * writes them with Python's `| string`). Reasoning is `<seed:think>R</seed:think>`, which the model opens itself.
- * The markers are single special tokens of Seed-OSS's vocabulary (vLLM's parser looks their ids up). The template
- * itself does not render with @huggingface/jinja (an integer-keyed dict literal), so no template acceptance here:
- * docs/template-acceptance.md lists it.
+ * The markers are single special tokens of Seed-OSS's vocabulary (vLLM's parser looks their ids up). Its template
+ * renders exactly this (its integer-keyed budget table needs ChatTemplate's dict shim) and passes template acceptance.
  */
 export const seedOss: FormatDescription = {
   name: "seed-oss",
