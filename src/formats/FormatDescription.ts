@@ -210,14 +210,15 @@ export interface NamedJsonUnit {
  * MiniMax's `<invoke name="NAME"><parameter name="K">V</parameter></invoke>`, DeepSeek's DSML
  * `<｜DSML｜parameter name="K" string="true">V</｜DSML｜parameter>`): the markers are data, one reader/writer and one
  * grammar builder serve every family. Canonical text of a call:
- * `nameOpen + NAME + nameClose + (keyOpen + K + keyClose + T + V + valueClose)* + callClose`, where T is the value's
- * type marker (`valueTypes`; "" without), and with no parameters at all `emptyArguments` (if any) stands in their place.
+ * `nameOpen + NAME + nameClose + [INDEX + callIndex.close] + (keyOpen + K + keyClose + [T + valueType.close] + V +
+ * valueClose)* + callClose`, T the value's written type (`valueType`), and with no parameters at all `emptyArguments`
+ * (if any) standing in their place.
  *
  * A value is written raw (the text itself, no quotes, no escapes) when it is a string, and as canonical JSON
- * otherwise. Without `valueTypes` the parameter's own subschema decides how a value is read (see lowerXmlParameters):
+ * otherwise. Without `valueType` the parameter's own subschema decides how a value is read (see lowerXmlParameters):
  * a parameter admitting only strings is raw, one admitting no strings is JSON, one admitting both is refused
  * (UNSUPPORTED_KEYWORD), since the text `42` could be either; without a schema the reader takes a value as JSON when
- * it parses as a JSON value that is not a string, else as raw text. With `valueTypes` the text says which it is, so a
+ * it parses as a JSON value that is not a string, else as raw text. With `valueType` the text says which it is, so a
  * parameter admitting both is compiled with both forms (a raw string, or a non-string JSON value) and read exactly.
  * A raw value never contains `valueClose` (nor the block's or the section's markers): the grammar excludes those, so
  * the first `valueClose` ends the value.
@@ -231,11 +232,21 @@ export interface XmlParametersUnit {
   readonly valueClose: string;
   readonly callClose: string;
   /**
-   * Type markers written between `keyClose` and the value (DeepSeek's DSML: `keyClose` is `"`, then
-   * ` string="true">` before a raw string, ` string="false">` before a JSON value): the grammar pairs each value
-   * form with its marker, the reader takes the form the marker names. Absent: the value follows `keyClose` directly.
+   * Kimi K3: the call's position in the turn after `nameClose`, then `close`
+   * (`<|open|>call tool="NAME" index="1"<|sep|>`), counting from `base`. As Kimi K2's `functions.NAME:IDX`, the index
+   * is the call's id: the parser returns it as `id`, and `renderToolCalls` writes a call's own id when it is an index
+   * (digits, no leading zero), else the call's position. Grammars allow any index of up to 6 digits.
    */
-  readonly valueTypes?: { readonly raw: string; readonly json: string };
+  readonly callIndex?: { readonly close: string; readonly base: number };
+  /**
+   * Each value's type, written after `keyClose` and followed by `close`, so the reader knows a value's form from the
+   * text. `names: "json-type"` (the default; Kimi K3's `<|open|>argument key="K" type="number"<|sep|>42`): the JSON
+   * type, `string` (the value raw), `number`, `boolean`, `null`, `object` or `array` (the value as JSON).
+   * `names: "string-flag"` (DeepSeek's DSML `<｜DSML｜parameter name="K" string="false">42`): `true` before a raw
+   * string, `false` before a JSON value. Grammars tie the type to the value the parameter's schema admits; a
+   * parameter admitting both strings and other values gets both forms, each after its type.
+   */
+  readonly valueType?: { readonly close: string; readonly names?: "json-type" | "string-flag" };
   /** Text written in place of the parameters when a call has none (DeepSeek V4's template writes `\n`); absent: "". */
   readonly emptyArguments?: string;
 }

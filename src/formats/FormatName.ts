@@ -43,4 +43,5 @@ export type FormatName =
   | "functionary-v3.1"
   | "apertus"
   | "command-r7b"
+  | "kimi-k3"
   | "solar-open";

@@ -18,6 +18,7 @@ import { seedOss } from "./families/seedOss.js";
 import { deepseekV32, deepseekV4 } from "./families/deepseekDsml.js";
 import { gemma4 } from "./families/gemma4.js";
 import { hy3 } from "./families/hy3.js";
+import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
@@ -205,6 +206,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "functionary-v3.1": functionaryV31,
   apertus,
   "command-r7b": commandR7b,
+  "kimi-k3": kimiK3,
   "solar-open": solarOpen,
 };
 

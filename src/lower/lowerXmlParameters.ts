@@ -7,6 +7,8 @@ import { collectRefs } from "../grammar/analysis/refs.js";
 import { replaceCodePoint } from "../grammar/passes/replaceCodePoint.js";
 import { lowerObject, type ObjectSpelling } from "./lowerObject.js";
 import { lowerStringValue } from "./string/lowerStringContent.js";
+import type { JsonValue } from "../json.js";
+import { xmlValueType, xmlValueTypeName, type XmlValueType, type XmlValueTypeNames } from "../formats/xmlValueType.js";
 
 /** The markers of a tagged-parameter format the lowering needs (from its XmlParametersUnit). */
 export interface XmlParameterSpelling {
@@ -21,10 +23,11 @@ export interface XmlParameterSpelling {
    */
   forbidden: readonly string[];
   /**
-   * The type markers written before a raw string and before a JSON value (XmlParametersUnit.valueTypes), or absent.
-   * With them a parameter admitting both strings and other values has both forms, each after its marker.
+   * Each value's written type and its closing marker (XmlParametersUnit.valueType): `string` (or DSML's `true`)
+   * before a raw string, the JSON value's own type (or `false`) before a JSON value. With it a parameter admitting
+   * both strings and other values has both forms, each after its type.
    */
-  valueTypes?: { readonly raw: string; readonly json: string };
+  valueType?: { readonly close: string; readonly names?: XmlValueTypeNames };
   /** Text written in place of the parameters when there are none (XmlParametersUnit.emptyArguments). */
   emptyArguments?: string;
 }
@@ -107,14 +110,19 @@ function stringness(node: SchemaNode, st: LowerState, seen = new Set<SchemaNode>
 
 function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
   const kind = stringness(node, st);
-  const types = sp.valueTypes;
-  if (kind === "none") return seq(lit(types?.json ?? ""), escapeAngles(st.lower(node), st));
-  if (kind === "strings") return seq(lit(types?.raw ?? ""), rawString(node, st, sp));
-  if (types === undefined) {
+  const vt = sp.valueType;
+  if (vt !== undefined) {
+    const raw = seq(lit(xmlValueTypeName("string", vt.names) + vt.close), rawString(node, st, sp));
+    if (kind === "strings") return raw;
+    // the written type says which form follows, so both are exact: strings raw, every other value as JSON
+    const json = typedJson(kind === "none" ? node : nonStrings(node, st), st, vt, sp);
+    return kind === "none" ? json : alt(raw, json);
+  }
+  if (kind === "none") return escapeAngles(st.lower(node), st);
+  if (kind === "both") {
     throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes a string parameter raw and any other value as JSON, and this parameter admits both strings and other values (the raw text 42 could be either); give it one type, or use another format`, node.path);
   }
-  // the marker says which form follows, so both are exact: strings raw, every other value as JSON
-  return alt(seq(lit(types.raw), rawString(node, st, sp)), seq(lit(types.json), escapeAngles(st.lower(nonStrings(node, st)), st)));
+  return rawString(node, st, sp);
 }
 
 /**
@@ -147,6 +155,44 @@ function nonStrings(node: SchemaNode, st: LowerState): SchemaNode {
       return { kind: "union", path, options: n.options.filter((o) => stringness(o, st) !== "strings").map((o) => (stringness(o, st) === "none" ? o : nonStrings(o, st))) };
     default:
       return n;
+  }
+}
+
+/**
+ * A JSON value of `node` after its written type (`number"<|sep|>42`): one alternative per JSON type the schema admits,
+ * each the type's name, the type's closing marker, then the values of that type only, so the type a grammar lets the
+ * model write is always the value's (as the reader and the renderer spell it, xmlValueType). With DSML's string flag
+ * every JSON value is written `false`: one alternative, the JSON of `node`.
+ */
+function typedJson(node: SchemaNode, st: LowerState, vt: NonNullable<XmlParameterSpelling["valueType"]>, sp: XmlParameterSpelling): GExpr {
+  if (vt.names === "string-flag") return seq(lit(xmlValueTypeName("number", vt.names) + vt.close), escapeAngles(st.lower(node), st));
+  const n = resolve(node, st);
+  const typed = (type: XmlValueType, e: GExpr): GExpr => seq(lit(xmlValueTypeName(type, vt.names) + vt.close), escapeAngles(e, st));
+  switch (n.kind) {
+    case "number":
+      return typed("number", st.lower(node));
+    case "boolean":
+      return typed("boolean", st.lower(node));
+    case "null":
+      return typed("null", st.lower(node));
+    case "object":
+      return typed("object", st.lower(node));
+    case "array":
+      return typed("array", st.lower(node));
+    case "never":
+      return NOTHING;
+    case "enum": {
+      const groups = new Map<XmlValueType, JsonValue[]>();
+      for (const v of n.values) {
+        const t = xmlValueType(v);
+        groups.set(t, [...(groups.get(t) ?? []), v]);
+      }
+      return alt(...[...groups].map(([t, values]) => typed(t, st.lower({ ...n, values }))));
+    }
+    case "union":
+      return alt(...n.options.map((o) => typedJson(o, st, vt, sp)));
+    default:
+      throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes each value's JSON type before it, and this parameter's schema does not say which type its values have; give it a type`, node.path);
   }
 }
 

@@ -5,6 +5,7 @@ import type { FormatDescription } from "../formats/FormatDescription.js";
 import { renderCallUnit, type UnitCall } from "./units/callUnit.js";
 import { wholeReply } from "../formats/wholeReply.js";
 import { indexedCallId } from "../formats/indexedCallId.js";
+import { CALL_INDEX_TEXT } from "../formats/xmlValueType.js";
 
 /** A call to render: a name, its arguments and, for formats that carry one, an id. */
 export interface CallToRender {
@@ -59,6 +60,8 @@ function renderCalls(calls: readonly CallToRender[], d: FormatDescription, conte
     if (c.id !== undefined) unit.id = c.id;
     // Kimi K2's `functions.NAME:IDX` ids count the turn's calls
     if (d.unit.kind === "named-json" && d.unit.callIndex !== undefined) unit.id = indexedCallId(d.unit, c.name, c.id, i);
+    // Kimi K3's `index="N"` counts them too: a call's own id is written when it is an index
+    if (d.unit.kind === "xml-parameters" && d.unit.callIndex !== undefined && (c.id === undefined || !CALL_INDEX_TEXT.test(c.id))) unit.id = String(i + d.unit.callIndex.base);
     try {
       return renderCallUnit(unit, d);
     } catch (e) {

@@ -148,8 +148,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart === "<|tool_calls_section_begin|>" && l.skeleton.startsWith("<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩"),
   },
   {
-    name: "kimi_k3",
-    aliases: [],
+    name: "kimi-k3",
+    exact: (l) => l.sectionStart === "<|close|>response<|sep|><|open|>tools" && l.sectionEnd === "<|sep|><|close|>tools<|sep|>" && l.separator === "",
+    aliases: ["kimi_k3"],
     families: "Kimi K3 (`<|open|>call tool=…` with typed arguments)",
     matches: (l) => l.skeleton.includes('<|open|>call tool="⟨NAME⟩"') && l.arguments === "tagged",
   },

@@ -254,8 +254,18 @@ function withoutTurnEnd(text: string, turnEnd: string): string {
  * with `<|END_OF_TURN_TOKEN|>`). Only a tail that starts with a marker counts; "" when there is none.
  */
 function sharedTurnEnd(turnEnd: string, text: string): string {
-  const tail = markerSuffix(turnEnd, text);
-  return /^\s*[<[]/.test(tail) ? tail : "";
+  let tail = markerSuffix(turnEnd, text);
+  if (!/^\s*[<[]/.test(tail)) return "";
+  // a tail that starts inside a tag starts at the next marker: Kimi K3 ends a content turn
+  // `<|close|>response<|sep|><|close|>message<|sep|>…` and a call turn `<|close|>tools<|sep|><|close|>message<|sep|>…`,
+  // which share `<|sep|>…`, but `<|sep|>` ends the tag `<|close|>tools`: the turn's end is `<|close|>message<|sep|>…`
+  for (;;) {
+    const before = text.slice(0, text.length - tail.length);
+    if (before === "" || /[>\]]\s*$/.test(before)) return tail;
+    const next = tail.slice(1).search(/[<[]/);
+    if (next < 0) return "";
+    tail = tail.slice(next + 1);
+  }
 }
 
 /**

@@ -148,7 +148,7 @@ describe.each(FORMATS.map(([f]) => f))("%s: the type markers", (format) => {
     expect(parseToolCalls(one("f", p("c", false, '"42"')), { format }).calls[0].arguments).toEqual({ c: "42" });
     expect(parseToolCalls(one("f", p("c", false, '"42"')), { format, mode: "strict" }).calls).toEqual([]);
     // loosely spaced markers are a whitespace repair
-    const loose = parseToolCalls(one("get_time", '<｜DSML｜parameter name="city"  string="true" >Oslo</｜DSML｜parameter>\n'), { tools: TOOLS, format });
+    const loose = parseToolCalls(one("get_time", '<｜DSML｜parameter name="city"  string=" true">Oslo</｜DSML｜parameter>\n'), { tools: TOOLS, format });
     expect(loose.calls[0].arguments).toEqual({ city: "Oslo" });
     expect(loose.issues.map((i) => i.code)).toEqual(["WHITESPACE_AROUND_TAGS"]);
   });
@@ -176,5 +176,22 @@ describe("the DeepSeek V3 vocabulary", () => {
         expect(hf.encode(marker, { add_special_tokens: false }).ids.length, marker).toBeGreaterThan(1);
       }
     }
+  });
+});
+
+describe("kimi-k3 shares the written types: a parameter admitting both forms", () => {
+  const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { v: {} }, required: ["v"], additionalProperties: false } } }];
+  const g = compileTools(tools, { format: "kimi-k3", toolChoice: "required" });
+
+  it("takes a raw string after `string` and any other value after its JSON type, each read back exactly", () => {
+    for (const v of ["42", 42, null, [1, "a"], { k: true }, "x\ny"] as const) {
+      const text = renderToolCalls([{ name: "f", arguments: { v } }], "kimi-k3");
+      expect(g.accepts(text), text).toBe(true);
+      const r = parseToolCalls(text, { tools, format: "kimi-k3", mode: "strict" });
+      expect(r.issues, text).toEqual([]);
+      expect(r.calls[0].arguments.v).toEqual(v);
+    }
+    // a JSON string after a JSON type is not a spelling the grammar has (strings are raw, after `string`)
+    expect(g.accepts(renderToolCalls([{ name: "f", arguments: { v: 1 } }], "kimi-k3").replace('type="number"<|sep|>1', 'type="number"<|sep|>"1"'))).toBe(false);
   });
 });

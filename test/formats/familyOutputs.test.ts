@@ -31,6 +31,8 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "nemotron-v2": { outputs: ["NVIDIA-Nemotron-Nano-v2.json"], templates: ["NVIDIA-Nemotron-Nano-v2.jinja"] },
   "functionary-v3.1": { outputs: ["meetkai-functionary-medium-v3.1.json"], templates: ["meetkai-functionary-medium-v3.1.jinja"] },
   hy3: { outputs: [], templates: ["tencent-Hy3.jinja"] },
+  // llama.cpp's outputs start after the prompt's `<|open|>think<|sep|>`: reasoning (when any), then the response section
+  "kimi-k3": { outputs: ["Kimi-K3.json"], templates: ["Kimi-K3.jinja"], reasoningClose: "<|close|>think<|sep|><|open|>response<|sep|>" },
   lfm2: { outputs: ["LFM2.5-8B-A1B.json", "LFM2-8B-A1B.json", "LFM2.5-Instruct.json"], templates: ["LFM2.5-8B-A1B.jinja"] },
   gigachat3: { outputs: ["GigaChat3-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template
   "gigachat3-1": { outputs: ["GigaChat3.1-10B-A1.8B.json"], templates: [] }, // one call per turn: the acceptance report checks its template

@@ -1,8 +1,11 @@
 import { ToolgramError } from "../../errors.js";
 import type { FormatDescription, XmlParametersUnit } from "../../formats/FormatDescription.js";
-import { lit, seq } from "../../grammar/build.js";
+import { alt, cls, EPSILON, lit, rep, seq } from "../../grammar/build.js";
 import { rawValueForbidden } from "../../formats/rawValueForbidden.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
+
+/** A call index: `0` or up to 6 digits without a leading zero (CALL_INDEX_TEXT). */
+const CALL_INDEX = alt(lit("0"), seq(cls([0x31, 0x39]), rep(cls([0x30, 0x39]), 0, 5)));
 
 function unitOf(d: FormatDescription): XmlParametersUnit {
   if (d.unit.kind !== "xml-parameters") throw new Error(`internal: ${d.name} has no XML-parameter units`);
@@ -26,7 +29,7 @@ export const xmlParametersUnitGrammar: UnitGrammar = {
         keyClose: u.keyClose,
         valueClose: u.valueClose,
         forbidden,
-        ...(u.valueTypes !== undefined ? { valueTypes: u.valueTypes } : {}),
+        ...(u.valueType !== undefined ? { valueType: u.valueType } : {}),
         ...(u.emptyArguments !== undefined ? { emptyArguments: u.emptyArguments } : {}),
       },
       checkToolName(name, path) {
@@ -39,6 +42,8 @@ export const xmlParametersUnitGrammar: UnitGrammar = {
   },
   call(d, t) {
     const u = unitOf(d);
-    return seq(lit(u.nameOpen + t.name + u.nameClose), t.arguments, lit(u.callClose));
+    // Kimi K3's `index="N"`: any index (the parser reads it as the call's id), no leading zeros
+    const index = u.callIndex === undefined ? EPSILON : seq(CALL_INDEX, lit(u.callIndex.close));
+    return seq(lit(u.nameOpen + t.name + u.nameClose), index, t.arguments, lit(u.callClose));
   },
 };

@@ -15,8 +15,9 @@ const DSML_UNIT: XmlParametersUnit = {
   nameOpen: "",
   nameClose: '">\n',
   keyOpen: `<${DSML}parameter name="`,
-  keyClose: '"',
-  valueTypes: { raw: ' string="true">', json: ' string="false">' },
+  // the value's type: `string="true">` before a raw string, `string="false">` before JSON
+  keyClose: '" string="',
+  valueType: { close: '">', names: "string-flag" },
   valueClose: `</${DSML}parameter>\n`,
   callClose: "",
 };

@@ -4,6 +4,7 @@ import { rawValueForbidden } from "../../formats/rawValueForbidden.js";
 import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
 import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
+import { CALL_INDEX_TEXT, xmlValueKindOfName, xmlValueType, xmlValueTypeName } from "../../formats/xmlValueType.js";
 
 /**
  * Tagged parameters (XmlParametersUnit): `nameOpen NAME nameClose (keyOpen K keyClose T V valueClose)* callClose`.
@@ -15,8 +16,9 @@ export const xmlParametersUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = xmlUnit(d);
     const entries = Object.entries(call.arguments);
-    let out = u.nameOpen + call.name + u.nameClose;
-    for (const [k, v] of entries) out += u.keyOpen + k + u.keyClose + typeMarker(u, v) + renderValue(k, v, d) + u.valueClose;
+    // a call index (Kimi K3): renderToolCalls gives each call its position as id unless it has an index of its own
+    let out = u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
+    for (const [k, v] of entries) out += u.keyOpen + k + u.keyClose + typeText(u, v) + renderValue(k, v, d) + u.valueClose;
     if (entries.length === 0) out += u.emptyArguments ?? "";
     return out + u.callClose;
   },
@@ -29,11 +31,15 @@ export const xmlParametersUnit: UnitCodec = {
     const repairs = s.repairs;
     for (const p of s.params) {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
-      const v = p.typed === undefined ? readValue(p.value, kinds?.(s.name, p.key), repairs, p.at) : readTyped(p.value, p.typed, kinds?.(s.name, p.key), repairs, p.at);
+      // a written type (Kimi K3's JSON type, DSML's string flag) says how the value is spelled; else the schema, else the text
+      const written = p.type === undefined ? undefined : xmlValueKindOfName(p.type, u.valueType?.names);
+      const v = written === undefined ? readValue(p.value, kinds?.(s.name, p.key), repairs, p.at) : readTyped(p.value, written, kinds?.(s.name, p.key), repairs, p.at);
       if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
-    return { ok: true, call: { name: s.name, arguments: args }, repairs: dedupe(repairs) };
+    const call: UnitCall = { name: s.name, arguments: args };
+    if (s.index !== undefined) call.id = s.index;
+    return { ok: true, call, repairs: dedupe(repairs) };
   },
 
   /** `nameOpen` when it is a tag of its own (`<function=`, `<invoke name="`), not bare text. */
@@ -52,7 +58,8 @@ export const xmlParametersUnit: UnitCodec = {
     const u = xmlUnit(d);
     const entries = Object.entries(call.arguments);
     if (entries.length !== s.params.length) return false;
-    let out = u.nameOpen + call.name + u.nameClose;
+    if (u.callIndex !== undefined && (call.id === undefined || !CALL_INDEX_TEXT.test(call.id) || call.id !== s.index)) return false;
+    let out = u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
     for (let i = 0; i < entries.length; i++) {
       const [k, v] = entries[i];
       const written = s.params[i].value;
@@ -60,13 +67,24 @@ export const xmlParametersUnit: UnitCodec = {
       if (typeof v === "string") value = v;
       else if (isCompactJson(written) || isGrammarNumber(written)) value = written;
       else value = jsonValueText(v);
-      out += u.keyOpen + k + u.keyClose + typeMarker(u, v) + value + u.valueClose;
+      out += u.keyOpen + k + u.keyClose + typeText(u, v) + value + u.valueClose;
     }
     if (entries.length === 0) out += u.emptyArguments ?? "";
     out += u.callClose;
     return d.afterOpen + out + d.beforeClose === text;
   },
 };
+
+/** The call's index and its closing marker (XmlParametersUnit.callIndex), or "" when the unit has none. */
+function indexText(u: XmlParametersUnit, id: string | undefined): string {
+  if (u.callIndex === undefined) return "";
+  return (id !== undefined && CALL_INDEX_TEXT.test(id) ? id : String(u.callIndex.base)) + u.callIndex.close;
+}
+
+/** A value's type and its closing marker (XmlParametersUnit.valueType), or "" when the unit writes none. */
+function typeText(u: XmlParametersUnit, v: JsonValue): string {
+  return u.valueType === undefined ? "" : xmlValueTypeName(xmlValueType(v), u.valueType.names) + u.valueType.close;
+}
 
 function xmlUnit(d: FormatDescription): XmlParametersUnit {
   if (d.unit.kind !== "xml-parameters") throw new Error(`internal: ${d.name} has no XML-parameter units`);
@@ -80,12 +98,6 @@ function xmlUnit(d: FormatDescription): XmlParametersUnit {
  */
 export function jsonValueText(v: JsonValue): string {
   return canonicalJson(v).replaceAll("<", "\\u003c");
-}
-
-/** The type marker written before a value (XmlParametersUnit.valueTypes): raw for a string, JSON otherwise. */
-function typeMarker(u: XmlParametersUnit, v: JsonValue): string {
-  if (u.valueTypes === undefined) return "";
-  return typeof v === "string" ? u.valueTypes.raw : u.valueTypes.json;
 }
 
 function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
@@ -124,9 +136,9 @@ function readValue(text: string, kind: "string" | "json" | undefined, repairs: R
 }
 
 /**
- * A value whose type marker says how it is written (`typed`): raw text, or JSON. A parameter's schema that admits
- * only one of the two (`kind`) wins over a marker that contradicts it (VALUE_TYPE_MISMATCH): a JSON-marked value of a
- * string parameter is its JSON string when it is one (`"Paris"`), else its text; a raw-marked value of a non-string
+ * A value whose written type says how it is spelled (`typed`): raw text, or JSON. A parameter's schema that admits
+ * only one of the two (`kind`) wins over a type that contradicts it (VALUE_TYPE_MISMATCH): a JSON-typed value of a
+ * string parameter is its JSON string when it is one (`"Paris"`), else its text; a string-typed value of a non-string
  * parameter is read as JSON, as the schema wants.
  */
 function readTyped(text: string, typed: "string" | "json", kind: "string" | "json" | undefined, repairs: Repair[], at: number): JsonValue {
@@ -149,8 +161,10 @@ function isFinite(v: JsonValue): boolean {
 interface Scanned {
   ok: true;
   name: string;
-  /** `typed`: what the value's type marker says (absent when the format writes none). */
-  params: { key: string; value: string; at: number; typed?: "string" | "json" }[];
+  /** The call's index as written (XmlParametersUnit.callIndex). */
+  index?: string;
+  /** `type`: the value's type as written (XmlParametersUnit.valueType). */
+  params: { key: string; value: string; at: number; type?: string }[];
   repairs: Repair[];
 }
 
@@ -176,50 +190,25 @@ function marker(m: string): Marker {
   return { lead, core, trail, loose: new RegExp(src, "g") };
 }
 
-type UnitMarkers = Record<"nameOpen" | "nameClose" | "keyOpen" | "keyClose" | "valueClose" | "callClose", Marker> & { types?: { raw: Marker; json: Marker } };
+type MarkerName = "nameOpen" | "nameClose" | "keyOpen" | "keyClose" | "valueClose" | "callClose" | "indexClose" | "typeClose";
+const markers = new WeakMap<XmlParametersUnit, Record<MarkerName, Marker>>();
 
-const markers = new WeakMap<XmlParametersUnit, UnitMarkers>();
-
-function markersOf(u: XmlParametersUnit): UnitMarkers {
+function markersOf(u: XmlParametersUnit): Record<MarkerName, Marker> {
   let m = markers.get(u);
   if (!m) {
-    m = { nameOpen: marker(u.nameOpen), nameClose: marker(u.nameClose), keyOpen: marker(u.keyOpen), keyClose: marker(u.keyClose), valueClose: marker(u.valueClose), callClose: marker(u.callClose) };
-    if (u.valueTypes !== undefined) m.types = { raw: marker(u.valueTypes.raw), json: marker(u.valueTypes.json) };
+    m = {
+      nameOpen: marker(u.nameOpen),
+      nameClose: marker(u.nameClose),
+      keyOpen: marker(u.keyOpen),
+      keyClose: marker(u.keyClose),
+      valueClose: marker(u.valueClose),
+      callClose: marker(u.callClose),
+      indexClose: marker(u.callIndex?.close ?? ""),
+      typeClose: marker(u.valueType?.close ?? ""),
+    };
     markers.set(u, m);
   }
   return m;
-}
-
-/**
- * The value's type marker at `i` (exact, or loosely spaced: any whitespace before it, around `=` and before `>`):
- * which form it names and where the value starts; null when neither marker stands there.
- */
-function typeMarkerAt(text: string, i: number, types: { raw: Marker; json: Marker }): { typed: "string" | "json"; end: number; exact: boolean } | null {
-  for (const [typed, m] of [["string", types.raw], ["json", types.json]] as const) {
-    const whole = m.lead + m.core + m.trail;
-    if (text.startsWith(whole, i)) return { typed, end: i + whole.length, exact: true };
-    const loose = looseAttribute(m.core);
-    loose.lastIndex = i;
-    const r = loose.exec(text);
-    if (r !== null) return { typed, end: i + r[0].length, exact: false };
-  }
-  return null;
-}
-
-const looseAttributes = new Map<string, RegExp>();
-
-/** A sticky pattern of an attribute marker (` string="true">`) with whitespace allowed around its parts. */
-function looseAttribute(core: string): RegExp {
-  let r = looseAttributes.get(core);
-  if (r === undefined) {
-    const src = core
-      .split(/\s+/)
-      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/=/g, "\\s*=\\s*").replace(/>/g, "\\s*>"))
-      .join("\\s*");
-    r = new RegExp(`\\s*${src}`, "y");
-    looseAttributes.set(core, r);
-  }
-  return r;
 }
 
 /** The first match of `m`'s core at or after `from` (loosely spaced), or null. */
@@ -280,6 +269,17 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     else ws();
   };
   expectTrail(m.nameClose.trail);
+  let index: string | undefined;
+  if (u.callIndex !== undefined) {
+    // Kimi K3's `index="N"`: digits up to the index's closing marker
+    const c = find(text, i, m.indexClose);
+    const written = c === null ? "" : text.slice(i, c.start);
+    if (c === null || !/^\s*[0-9]+\s*$/.test(written)) return { ok: false, code: "NOT_A_CALL", message: `the call's index is not digits closed by ${JSON.stringify(u.callIndex.close)}` };
+    index = written.trim();
+    if (index !== written || !c.exact) ws();
+    i = c.end;
+    expectTrail(m.indexClose.trail);
+  }
   const params: Scanned["params"] = [];
   for (;;) {
     const j = i;
@@ -297,13 +297,16 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (key.trim() !== key || !kc.exact) ws();
     i = kc.end;
     expectTrail(m.keyClose.trail);
-    let typed: "string" | "json" | undefined;
-    if (m.types !== undefined) {
-      const t = typeMarkerAt(text, i, m.types);
-      if (t === null) return { ok: false, code: "NOT_A_CALL", message: `the parameter ${JSON.stringify(key.trim())} has no type marker (${JSON.stringify(u.valueTypes?.raw)} or ${JSON.stringify(u.valueTypes?.json)})` };
-      if (!t.exact) ws();
-      typed = t.typed;
-      i = t.end;
+    let type: string | undefined;
+    if (u.valueType !== undefined) {
+      // Kimi K3's `type="T"` before the value
+      const tc = find(text, i, m.typeClose);
+      if (!tc) return { ok: false, code: "NOT_A_CALL", message: `a parameter's type is not closed by ${JSON.stringify(u.valueType.close)}` };
+      type = text.slice(i, tc.start);
+      if (type.trim() !== type || !tc.exact) ws();
+      type = type.trim();
+      i = tc.end;
+      expectTrail(m.typeClose.trail);
     }
     const at = i;
     const vc = find(text, i, m.valueClose);
@@ -322,7 +325,7 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
       i = vc.end;
       expectTrail(m.valueClose.trail);
     }
-    params.push({ key: key.trim(), value, at, ...(typed !== undefined ? { typed } : {}) });
+    params.push(type === undefined ? { key: key.trim(), value, at } : { key: key.trim(), value, at, type });
   }
   if (params.length === 0 && u.emptyArguments !== undefined && u.emptyArguments !== "" && text.startsWith(u.emptyArguments, i)) i += u.emptyArguments.length;
   if (m.callClose.core !== "") {
@@ -340,7 +343,7 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (text.slice(i).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} after the call` };
     ws();
   }
-  return { ok: true, name, params, repairs };
+  return index === undefined ? { ok: true, name, params, repairs } : { ok: true, name, index, params, repairs };
 }
 
 function dedupe(repairs: Repair[]): Repair[] {
