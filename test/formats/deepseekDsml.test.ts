@@ -12,6 +12,7 @@ import { Tokenizer } from "@huggingface/tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileTools, parseToolCalls, renderToolCalls } from "../../src/index.js";
 import type { CallToRender } from "../../src/parser/renderToolCalls.js";
+import type { JsonValue } from "../../src/json.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { TINY_MODEL_FAMILIES } from "../../src/gguf/tinyModelFamilies.js";
@@ -184,7 +185,8 @@ describe("kimi-k3 shares the written types: a parameter admitting both forms", (
   const g = compileTools(tools, { format: "kimi-k3", toolChoice: "required" });
 
   it("takes a raw string after `string` and any other value after its JSON type, each read back exactly", () => {
-    for (const v of ["42", 42, null, [1, "a"], { k: true }, "x\ny"] as const) {
+    const values: JsonValue[] = ["42", 42, null, [1, "a"], { k: true }, "x\ny"];
+    for (const v of values) {
       const text = renderToolCalls([{ name: "f", arguments: { v } }], "kimi-k3");
       expect(g.accepts(text), text).toBe(true);
       const r = parseToolCalls(text, { tools, format: "kimi-k3", mode: "strict" });
