@@ -181,6 +181,12 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
   },
   {
+    name: "functionary_v3_2",
+    aliases: [],
+    families: "Functionary v3.2 (`NAME\\n{…}` messages joined by `>>>`, the first `>>>` in the generation prompt)",
+    matches: (l) => l.skeleton === "⟨NAME⟩\n⟨ARGS⟩" && l.separator === ">>>",
+  },
+  {
     name: "gemma4",
     // the main template writes `<|tool_response>` after the calls (the call turn's end), the interleaved one nothing
     exact: (l) => l.skeleton === GEMMA4_UNIT && l.sectionStart === "" && l.separator === "" && (l.sectionEnd === "" || l.sectionEnd === "<|tool_response>"),

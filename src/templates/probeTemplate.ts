@@ -71,10 +71,10 @@ export interface ProbedTurn {
 }
 
 /**
- * Where a template reads an assistant's reasoning from: `reasoning_content` (most), `thinking` (gpt-oss), or a
- * `{type: "thinking"}` part of the content (Mistral's Ministral / Magistral).
+ * Where a template reads an assistant's reasoning from: `reasoning_content` (most), `thinking` (gpt-oss), a
+ * `{type: "thinking"}` part of the content (Mistral's Ministral / Magistral), or `reasoning` (Solar Open).
  */
-const REASONING_FIELDS = ["reasoning_content", "thinking", "content-parts"] as const;
+const REASONING_FIELDS = ["reasoning_content", "thinking", "content-parts", "reasoning"] as const;
 type ReasoningField = (typeof REASONING_FIELDS)[number];
 
 /** An assistant message with `content` and, when `field` is set, the probe's reasoning carried that way. */

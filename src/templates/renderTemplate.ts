@@ -11,6 +11,8 @@ export interface TemplateMessage {
   reasoning_content?: string;
   /** gpt-oss's name for the reasoning. */
   thinking?: string;
+  /** Solar Open's name for the reasoning (vLLM's newer field). */
+  reasoning?: string;
   tool_calls?: TemplateToolCall[];
   tool_call_id?: string;
   name?: string;
@@ -125,7 +127,8 @@ interface InterpreterHooks {
  * tools with it; written as JSON, as the library's own `string` writes a list), `str.format` with `{}` / `{0}`
  * fields (Hunyuan 3 builds its markers with it), a subscript with an undefined key, which Jinja2 reads as undefined
  * (Command R+'s `basic_type_map[json_spec.type]` on a schema without `type`), and dicts with integer keys (Seed-OSS's
- * `{0: 0, 512: 128, …}` budget table, read with `dictsort` and `table[16384]`). Anything else still fails with the
+ * `{0: 0, 512: 128, …}` budget table, read with `dictsort` and `table[16384]`), and a loop unpacking tuples
+ * (Functionary v3.2's `for field, name in [("maximum", "Maximum"), …]`). Anything else still fails with the
  * library's message.
  */
 function withPythonShims(interpreter: Interpreter): Interpreter {
@@ -137,6 +140,13 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     // an operand already evaluated by a shim, handed back to the library's own code (never evaluated twice)
     if (n.type === EVALUATED) return n.value as RuntimeValue;
     if (n.type === "ObjectLiteral") return objectLiteral(n.value as [unknown, unknown][], (x) => hooks.evaluate(x, environment));
+    const loop = n as { type?: string; loopvar?: { type: string }; iterable?: { type: string; lhs?: unknown } };
+    if (loop.type === "For" && loop.loopvar?.type === "TupleLiteral" && loop.iterable !== undefined) {
+      // `for a, b in [("x", "y"), …]`: Python unpacks a tuple as it unpacks a list; the library only a list
+      const select = loop.iterable.type === "SelectExpression";
+      const items = { type: EVALUATED, value: tuplesAsLists(hooks.evaluate(select ? loop.iterable.lhs : loop.iterable, environment)) };
+      return evaluate({ ...loop, iterable: select ? { ...loop.iterable, lhs: items } : items }, environment);
+    }
     return evaluate(node, environment);
   };
   const applyFilter = hooks.applyFilter.bind(interpreter);
@@ -172,6 +182,13 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     return member(expr, environment);
   };
   return interpreter;
+}
+
+/** A list whose tuple items are lists of the same items (for the library's loop unpacking); anything else as is. */
+function tuplesAsLists(v: RuntimeValue): RuntimeValue {
+  if (v.type !== "ArrayValue" || !(v.value as RuntimeValue[]).some((x) => x.type === "TupleValue")) return v;
+  const ArrayValue = v.constructor as new (value: RuntimeValue[]) => RuntimeValue;
+  return new ArrayValue((v.value as RuntimeValue[]).map((x) => (x.type === "TupleValue" ? new ArrayValue(x.value as RuntimeValue[]) : x)));
 }
 
 /** The node type of an operand a shim has evaluated already (see withPythonShims). */

@@ -3,7 +3,7 @@
  * shards so that two test workers share it. Zero invalid instances accepted, zero crashes, zero timeouts; a schema that
  * passed in the baseline must still pass (a passing schema that starts being refused, by the step budget or any other
  * limit, fails). `UPDATE_BASELINE=1 TOOLGRAM_TIER=long npx vitest run test/conformance` rewrites the baseline (the quick
- * tier judges every 8th schema against it and never rewrites it). The compile budget is counted in work steps with
+ * tier judges every 16th schema against it and never rewrites it). The compile budget is counted in work steps with
  * the clock off (CONFORMANCE_OPTIONS), so the baseline holds on an idle and on a loaded machine alike.
  */
 import { expect, it } from "vitest";
@@ -18,8 +18,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 export function jsonSchemaBenchShard(shard: number, shards: number): void {
   it(`JSONSchemaBench sample, shard ${shard + 1}/${shards}: no invalid accepted, no crash, no regression`, () => {
-    // the quick tier judges every 8th schema of the shard against the same baseline; the long tier all of them
-    const rows = tierSample(readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => i % shards === shard), 8);
+    // the quick tier judges every 16th schema of the shard against the same baseline; the long tier all of them
+    const rows = tierSample(readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => i % shards === shard), 16);
     const results = rows.map((r) => judgeRow(compileSchema, r));
     const baselinePath = join(here, `baseline-jsonschemabench-${shard + 1}-of-${shards}.json`);
     const baseline: Record<string, SchemaOutcome> = existsSync(baselinePath) ? JSON.parse(readFileSync(baselinePath, "utf8")) : {};

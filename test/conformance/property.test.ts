@@ -1,7 +1,7 @@
 /**
  * Property: for random schemas from the supported subset and random instances near them, `accepts()` on the
  * canonical text agrees with ajv. A schema the compiler refuses is skipped (and counted: the run must compile most).
- * Seeded; the seed is printed on failure. `FC_SEED=<n>` replays a run.
+ * Seeded; the seed is printed on failure. `FC_SEED=<n>` replays a run. The quick tier makes 100 runs, the long tier 300.
  */
 import { expect, it } from "vitest";
 import fc from "fast-check";
@@ -10,6 +10,7 @@ import { ToolgramError } from "../../src/errors.js";
 import { canonicalJson } from "../../src/json.js";
 import { Referee } from "../../src/conformance/referee.js";
 import { nearValue as near, schemaArb } from "../support/arbitraries.js";
+import { tierRuns } from "../support/tier.js";
 
 /** A number written with an exponent somewhere outside strings. */
 const hasExponent = (text: string): boolean => /[0-9][eE][-+]?[0-9]/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
@@ -48,7 +49,7 @@ it("accepts() agrees with ajv on random schemas and instances", () => {
         return true;
       },
     ),
-    { seed: SEED, numRuns: Number(process.env.FC_RUNS ?? 300), verbose: 1 },
+    { seed: SEED, numRuns: Number(process.env.FC_RUNS ?? tierRuns(100, 300)), verbose: 1 },
   );
   console.log(`property: ${compiled} schemas compiled, ${refused} refused, ${checked} instances checked (seed ${SEED})`);
   expect(compiled).toBeGreaterThan(refused);

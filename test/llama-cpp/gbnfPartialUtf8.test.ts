@@ -1,11 +1,11 @@
 import type { LlamaModel } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
-import { buildTinyModel, tinyModelPath } from "../../src/gguf/buildTinyModel.js";
 import { vocabularyOf } from "../../src/llama-cpp/generateToolCalls.js";
 import { LlamaGrammarProbe } from "../../src/llama-cpp/LlamaGrammarProbe.js";
 import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 import { TOKEN_TEXT, type Vocabulary } from "../../src/vocab/Vocabulary.js";
+import { tinyQwen3 } from "../support/tinyQwen3.js";
 
 /**
  * Inside a JSON string, llama.cpp's grammar and the matcher allow the same tokens that end in the middle of a UTF-8
@@ -19,7 +19,7 @@ let model: LlamaModel;
 let vocab: Vocabulary;
 
 beforeAll(async () => {
-  const tiny = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) });
+  const tiny = await tinyQwen3();
   model = await loadLlamaModel(tiny.path);
   vocab = await vocabularyOf(model);
 });

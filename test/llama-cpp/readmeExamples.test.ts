@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileTools, parseToolCalls, toOpenAIToolCalls } from "../../src/index.js";
 import { buildTinyModel, findLlamaServer, generateToolCalls, loadLlamaModel, renderQwen3Prompt, completion, startLlamaServer, templateTools, tinyModelPath } from "../../src/llama-cpp/index.js";
+import { tinyQwen3 } from "../support/tinyQwen3.js";
 
 /**
  * The README's two llama.cpp examples are the regions between the `example:` markers below, run here as they are;
@@ -35,7 +36,7 @@ describe("README examples", () => {
   });
 
   it.skipIf(server === undefined)("llama-server: /completion with toolgram's GBNF, calls as OpenAI tool_calls", async () => {
-    const tiny = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) });
+    const tiny = await tinyQwen3();
     const llamaServer = await startLlamaServer({ binary: server!, model: tiny.path });
     try {
       const url = llamaServer.url;

@@ -1,6 +1,6 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import { expect } from "vitest";
-import { buildTinyModel, tinyModelPath } from "../../src/llama-cpp/index.js";
+import { tinyQwen3 } from "../support/tinyQwen3.js";
 
 /** The tools every server test declares. */
 export const TOOLS = [
@@ -27,7 +27,7 @@ export const TOOLS = [
 ];
 
 export async function tinyModel(): Promise<string> {
-  return (await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) })).path;
+  return (await tinyQwen3()).path;
 }
 
 const ajv = new Ajv2020.default({ strict: false });

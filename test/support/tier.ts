@@ -22,7 +22,8 @@ export const LONG_TIER = TIER !== "quick";
  * Files that run in the long tier only: each starts a server or a browser, or costs tens of seconds (a llama-server
  * process, a real browser, many generations or property runs over a 151,936-token vocabulary). The quick tier still
  * exercises their modules through lighter files (test/server/openaiClient, test/automaton/qwen3,
- * test/lower/lowerNumber.examples, test/llama-cpp/nodeLlamaCpp, test/playground/analyzeOutput).
+ * test/lower/lowerNumber.examples, test/llama-cpp/nodeLlamaCpp, test/playground/analyzeOutput; the declarations of
+ * `toolgram types` through `npm run typecheck`, which compiles test/parser/types).
  */
 export const LONG_FILES: readonly string[] = [
   "test/conformance/tokenLevel.test.ts",
@@ -37,6 +38,7 @@ export const LONG_FILES: readonly string[] = [
   "test/server/readmeServe.test.ts",
   "test/lower/lowerNumber.property.test.ts",
   "test/playground/playground.test.ts",
+  "test/parser/cliTypes.long.test.ts",
 ];
 
 /**
@@ -52,6 +54,8 @@ export const SAMPLED_FILES: readonly string[] = [
   "test/automaton/familyVocabularies.test.ts",
   "test/automaton/qwenStyleFormats.test.ts",
   "test/gguf/tinyModelFamilies.test.ts",
+  "test/fuzz/differential.test.ts",
+  "test/llama-cpp/nodeLlamaCpp.test.ts",
 ];
 
 /** The end-to-end generations: `npm run e2e` only. */

@@ -1,4 +1,4 @@
-/** The Python features ChatTemplate adds to @huggingface/jinja for real chat templates (MiniCPM5, Apriel, Hunyuan 3, Command R+, Seed-OSS). */
+/** The Python features ChatTemplate adds to @huggingface/jinja for real chat templates (MiniCPM5, Apriel, Hunyuan 3, Command R+, Seed-OSS, Functionary v3.2). */
 import { describe, expect, it } from "vitest";
 import { ChatTemplate } from "../../src/templates/renderTemplate.js";
 
@@ -28,6 +28,12 @@ describe("ChatTemplate's Python shims", () => {
     expect(render(`${table}{% for k, v in t | items %}{{ k - 1 }}{{ v }} {% endfor %}`)).toBe("511b -1a ");
     expect(() => render("{% for k, v in {1: 'a', 'b': 2} | dictsort %}{% endfor %}")).toThrow(/do not compare/);
     expect(() => render("{{ {1.5: 'a'} }}")).toThrow(/keys must be strings or integers/);
+  });
+
+  it("a loop unpacks tuples as it unpacks lists (Functionary v3.2)", () => {
+    expect(render('{% for f, n in [("maximum", "Max"), ("minimum", "Min")] %}{{ f }}={{ n }} {% endfor %}')).toBe("maximum=Max minimum=Min ");
+    expect(render('{% for a, b in [("x", 1), ["y", 2]] if b > 1 %}{{ a }}{% endfor %}')).toBe("y");
+    expect(() => render('{% for a, b in [("x", 1, 2)] %}{% endfor %}')).toThrow(/Too many items to unpack/);
   });
 
   it("a shimmed subscript evaluates its operands once", () => {

@@ -6,8 +6,10 @@ import { PLAIN_FIELDS } from "./plainFields.js";
  * `<|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>`, then `<|calls|>`, which ends
  * the turn (as its chat template renders calls, and as its system prompt tells the model to write them). The id comes
  * first and the template writes the call's own id; a call without one writes `<|tool_call:name|>` right after
- * `<|tool_call:begin|>`. Tool names are read up to `<|tool_call:args|>`, so they must match `namePattern`. The
- * template's reasoning (`<|think|>…<|end|>` in a turn of its own, from the message's `reasoning`) is not described.
+ * `<|tool_call:begin|>`. Tool names are read up to `<|tool_call:args|>`, so they must match `namePattern`.
+ * Reasoning is a message of its own before the calls, as the template writes the message's `reasoning` after the
+ * generation prompt `<|begin|>assistant`: `<|think|>R<|end|><|begin|>assistant`, then the calls. The markers are
+ * written as text: no Solar Open vocabulary is at hand to check them as tokens.
  */
 export const solarOpen: FormatDescription = {
   ...PLAIN_FIELDS,
@@ -26,4 +28,5 @@ export const solarOpen: FormatDescription = {
     idMarker: "<|tool_call:name|>",
     idFirst: true,
   },
+  reasoning: { open: "<|think|>", close: "<|end|><|begin|>assistant", defaultMode: "optional" },
 };
