@@ -239,6 +239,9 @@ function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
   // Kimi K2's ids are the calls' heads (`functions.NAME:IDX`), counted through the turn: what parsing reads back
   const u = FORMAT_DESCRIPTIONS[format].unit;
   const indexed = u.kind === "named-json" ? u.callIndex : undefined;
+  // Kimi K3's `index="N"`, counted from 1, is the call's id too
+  const numbered = u.kind === "xml-parameters" ? u.callIndex : undefined;
+  if (numbered !== undefined) return calls.map((cs) => cs.map((c, i) => ({ ...c, id: String(i + numbered.base) })));
   return indexed === undefined
     ? calls
     : calls.map((cs) =>

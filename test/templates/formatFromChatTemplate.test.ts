@@ -243,6 +243,24 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     expect([f.format, f.implemented, f.markers.sectionEnd]).toEqual(["nemotron-v2", true, "]</TOOLCALL>"]);
   });
 
+  it("cuts Command R7B's turn end, the tail its call turn shares with its content turn from a marker on", ({ skip }) => {
+    if (src === undefined) skip();
+    const f = formatFromChatTemplate(template("CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja"));
+    // the template appends the next turn's opening itself; a content turn closes <|END_RESPONSE|> before the turn end
+    expect(f.turnEnd).toBe("<|END_RESPONSE|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>");
+    expect(f.probe.oneCall?.text.endsWith("]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")).toBe(true);
+    expect(f.probe.oneCall?.body.endsWith("]<|END_ACTION|>")).toBe(true);
+    expect([f.format, f.implemented, f.reasoning, f.markers.sectionEnd]).toEqual(["command-r7b", true, "optional", "\n]<|END_ACTION|>"]);
+    expect(f.markers.skeleton).toBe('\n    {"tool_call_id": "⟨INDEX0⟩", "tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩}');
+  });
+
+  it("reads Solar Open's reasoning from the message's `reasoning`, a message of its own", ({ skip }) => {
+    if (src === undefined) skip();
+    const f = formatFromChatTemplate(template("upstage-Solar-Open-100B.jinja"));
+    expect([f.format, f.implemented, f.reasoning, f.reasoningMarkers.start, f.reasoningMarkers.end]).toEqual(["solar-open", true, "optional", "<|think|>", "<|end|><|begin|>assistant"]);
+    expect(f.markers.writesCallId).toBe(true);
+  });
+
   it("reads Kimi K2's per-call counter", ({ skip }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("moonshotai-Kimi-K2.jinja"));

@@ -4,7 +4,7 @@ import { PLAIN_FIELDS } from "./plainFields.js";
 /**
  * Apertus: `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`, each call an object whose one key is the tool's
  * name and whose value is the arguments (no call ids), as its chat template renders calls and llama.cpp's Apertus
- * parser reads them. The markers are single special tokens of Apertus's vocabulary.
+ * parser reads them. The markers are written as text: no Apertus vocabulary is at hand to check them as tokens.
  */
 export const apertus: FormatDescription = {
   ...PLAIN_FIELDS,
@@ -14,7 +14,6 @@ export const apertus: FormatDescription = {
   aliases: ["Apertus"],
   open: "<|tools_prefix|>",
   close: "<|tools_suffix|>",
-  specialTokens: ["<|tools_prefix|>", "<|tools_suffix|>"],
   grouping: "list",
   unit: { kind: "json-object", nameKey: null, argumentsKey: "arguments", argumentsAliases: [], idKey: null, argumentsEncoding: "object" },
 };

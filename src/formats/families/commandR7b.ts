@@ -9,7 +9,8 @@ import { PLAIN_FIELDS } from "./plainFields.js";
  * The templates number the ids "0", "1", … across the conversation (whatever ids the calls carry); the grammar lets
  * the model write any id of up to 6 digits, or none, and `renderToolCalls` writes a call's id when it has one (pass
  * the numbers to get the templates' text). Reasoning is `<|START_THINKING|>R<|END_THINKING|>` (R7B's template writes the block, empty when
- * there is no reasoning, before every call turn; Cohere2 MoE's generation prompt opens it).
+ * there is no reasoning, before every call turn; Cohere2 MoE's generation prompt opens it). The markers are special
+ * tokens of the family's vocabulary (llama.cpp's Cohere2 MoE handler preserves them as tokens).
  */
 export const commandR7b: FormatDescription = {
   ...PLAIN_FIELDS,

@@ -8,7 +8,8 @@ import { PLAIN_FIELDS } from "./plainFields.js";
  * first and the template writes the call's own id; a call without one writes `<|tool_call:name|>` right after
  * `<|tool_call:begin|>`. Tool names are read up to `<|tool_call:args|>`, so they must match `namePattern`.
  * Reasoning is a message of its own before the calls, as the template writes the message's `reasoning` after the
- * generation prompt `<|begin|>assistant`: `<|think|>R<|end|><|begin|>assistant`, then the calls.
+ * generation prompt `<|begin|>assistant`: `<|think|>R<|end|><|begin|>assistant`, then the calls. The markers are
+ * written as text: no Solar Open vocabulary is at hand to check them as tokens.
  */
 export const solarOpen: FormatDescription = {
   ...PLAIN_FIELDS,
