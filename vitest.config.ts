@@ -15,9 +15,10 @@ export default defineConfig({
     // Two cores in CI: one worker per core keeps timings stable.
     maxWorkers: 2,
     // The quick tier runs its files in the workers' shared processes rather than one fresh process per file: a fresh
-    // one re-imports and re-optimizes the compiler (and reloads vocabularies) for every file, about a fifth of the
-    // tier's work. Test files keep no state between them: src's caches are keyed by the objects they describe or hold
-    // pure results, spies are restored, models are disposed. The long and e2e tiers keep one process per file.
+    // one re-imports and re-optimizes the compiler (and reloads vocabularies) for every file; the 42 files of
+    // test/parser, schema, grammar, lower, string and tools took 61 s of CPU that way, 34 s shared. Test files keep no
+    // state between them: src's caches are keyed by the objects they describe or hold pure results, spies are
+    // restored, models are disposed. The long and e2e tiers keep one process per file.
     isolate: TIER !== "quick",
   },
 });

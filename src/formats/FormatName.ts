@@ -36,6 +36,8 @@ export type FormatName =
   | "reka-edge"
   | "seed-oss"
   | "nemotron-v2"
+  | "deepseek-v3.2"
+  | "deepseek-v4"
   | "gemma4"
   | "hy3"
   | "functionary-v3.1"

@@ -10,6 +10,7 @@ import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
+import { xmlValueTypeName } from "../../src/formats/xmlValueType.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { SEED } from "./arbitraries.js";
 
@@ -22,8 +23,8 @@ const TOOLS = [
 function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f", arguments: { n: 1 } }]): string {
   const text = renderToolCalls(calls, format);
   const u = FORMAT_DESCRIPTIONS[format].unit;
-  // Kimi K3 writes the value's type before it
-  const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose + (u.valueType !== undefined ? "number" + u.valueType.close : "") : null;
+  // Kimi K3 writes the value's type before it (DSML: its string flag)
+  const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose + (u.valueType !== undefined ? xmlValueTypeName("number", u.valueType.names) + u.valueType.close : "") : null;
   const at = u.kind === "python-call" ? text.indexOf("n=1") + 2 : u.kind === "gemma4-call" ? text.indexOf("n:1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
   expect(at).toBeGreaterThan(2);
   return text.slice(0, at) + "1e0" + text.slice(at + 1);
