@@ -2,8 +2,8 @@ import type { FormatDescription } from "../FormatDescription.js";
 import { PLAIN_FIELDS } from "./plainFields.js";
 
 /**
- * MiniMax M2 (and M2.1), as its chat template renders calls: one section
- * `\n<minimax:tool_call>\n` … `\n</minimax:tool_call>` holding every call of the turn, each call
+ * MiniMax M2 (and M2.1, M2.5, which MiniMax documents as writing the same calls), as its chat template renders calls:
+ * one section `\n<minimax:tool_call>\n` … `\n</minimax:tool_call>` holding every call of the turn, each call
  * `<invoke name="NAME">\n<parameter name="K">V</parameter>\n…</invoke>`, calls joined by `\n`; string values raw and
  * other values JSON (the template's `v | tojson if v is not string else v`), typed by the parameter's schema. The
  * section's leading `\n` is the template's (`'\n' ~ toolcall_begin_token`): after text it ends the text's line.
@@ -12,7 +12,7 @@ import { PLAIN_FIELDS } from "./plainFields.js";
 export const minimaxM2: FormatDescription = {
   ...PLAIN_FIELDS,
   name: "minimax-m2",
-  family: "MiniMax M2 / M2.1 (`<minimax:tool_call>` around `<invoke name=…><parameter name=…>` calls)",
+  family: "MiniMax M2 / M2.1 / M2.5 (`<minimax:tool_call>` around `<invoke name=…><parameter name=…>` calls)",
   // vLLM: minimax_m2; llama.cpp's chat format "MiniMax-M2"
   aliases: ["minimax_m2", "MiniMax-M2"],
   // single tokens of MiniMax's vocabulary (vLLM's minimax_m2 parser looks their ids up)
