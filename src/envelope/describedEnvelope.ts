@@ -10,6 +10,7 @@ import { textWithout } from "./textWithout.js";
 import { UNIT_GRAMMARS } from "./units/unitGrammars.js";
 import { markerText } from "./markerText.js";
 import { wholeReply } from "../formats/wholeReply.js";
+import { splitMarker } from "../formats/splitMarker.js";
 
 export { markerText };
 
@@ -108,7 +109,11 @@ function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: 
   return alt(seq(block, t), t);
 }
 
-/** The markers that open calls in text: the section's opening marker (if any) and the block's. */
+/**
+ * The markers that open calls in text: the section's opening marker (if any: its core, which the parser finds in any
+ * spacing) and the block's.
+ */
 function callOpeners(d: FormatDescription): string[] {
-  return [d.section?.open, d.open].filter((m): m is string => m !== null && m !== undefined && m !== "");
+  const section = d.section === undefined ? undefined : splitMarker(d.section.open).core;
+  return [section, d.open].filter((m): m is string => m !== null && m !== undefined && m !== "");
 }

@@ -207,16 +207,21 @@ export interface NamedJsonUnit {
 /**
  * A call written as tagged parameters, one per argument, in the tool's declaration order (Qwen3-Coder's
  * `<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>`, GLM's `NAME<arg_key>K</arg_key><arg_value>V</arg_value>`,
- * MiniMax's `<invoke name="NAME"><parameter name="K">V</parameter></invoke>`): the markers are data, one reader/writer
- * and one grammar builder serve every family. Canonical text of a call:
- * `nameOpen + NAME + nameClose + (keyOpen + K + keyClose + V + valueClose)* + callClose`.
+ * MiniMax's `<invoke name="NAME"><parameter name="K">V</parameter></invoke>`, DeepSeek's DSML
+ * `<｜DSML｜parameter name="K" string="true">V</｜DSML｜parameter>`): the markers are data, one reader/writer and one
+ * grammar builder serve every family. Canonical text of a call:
+ * `nameOpen + NAME + nameClose + [INDEX + callIndex.close] + (keyOpen + K + keyClose + [T + valueType.close] + V +
+ * valueClose)* + callClose`, T the value's written type (`valueType`), and with no parameters at all `emptyArguments`
+ * (if any) standing in their place.
  *
  * A value is written raw (the text itself, no quotes, no escapes) when it is a string, and as canonical JSON
- * otherwise. With a schema the parameter's own subschema decides (see lowerXmlParameters): a parameter admitting only
- * strings is raw, one admitting no strings is JSON, one admitting both is refused (UNSUPPORTED_KEYWORD), since the
- * text `42` could be either. Without a schema the reader takes a value as JSON when it parses as a JSON value that
- * is not a string, else as raw text. A raw value never contains `valueClose` (nor the block's markers): the grammar
- * excludes those, so the first `valueClose` ends the value.
+ * otherwise. Without `valueType` the parameter's own subschema decides how a value is read (see lowerXmlParameters):
+ * a parameter admitting only strings is raw, one admitting no strings is JSON, one admitting both is refused
+ * (UNSUPPORTED_KEYWORD), since the text `42` could be either; without a schema the reader takes a value as JSON when
+ * it parses as a JSON value that is not a string, else as raw text. With `valueType` the text says which it is, so a
+ * parameter admitting both is compiled with both forms (a raw string, or a non-string JSON value) and read exactly.
+ * A raw value never contains `valueClose` (nor the block's or the section's markers): the grammar excludes those, so
+ * the first `valueClose` ends the value.
  */
 export interface XmlParametersUnit {
   readonly kind: "xml-parameters";
@@ -234,11 +239,16 @@ export interface XmlParametersUnit {
    */
   readonly callIndex?: { readonly close: string; readonly base: number };
   /**
-   * Kimi K3: each value's JSON type after `keyClose`, then `close` (`<|open|>argument key="K" type="number"<|sep|>42`):
-   * `string` (the value raw), `number`, `boolean`, `null`, `object` or `array` (the value as JSON), so the reader
-   * knows a value's kind from the text. Grammars tie the type to the value the parameter's schema admits.
+   * Each value's type, written after `keyClose` and followed by `close`, so the reader knows a value's form from the
+   * text. `names: "json-type"` (the default; Kimi K3's `<|open|>argument key="K" type="number"<|sep|>42`): the JSON
+   * type, `string` (the value raw), `number`, `boolean`, `null`, `object` or `array` (the value as JSON).
+   * `names: "string-flag"` (DeepSeek's DSML `<｜DSML｜parameter name="K" string="false">42`): `true` before a raw
+   * string, `false` before a JSON value. Grammars tie the type to the value the parameter's schema admits; a
+   * parameter admitting both strings and other values gets both forms, each after its type.
    */
-  readonly valueType?: { readonly close: string };
+  readonly valueType?: { readonly close: string; readonly names?: "json-type" | "string-flag" };
+  /** Text written in place of the parameters when a call has none (DeepSeek V4's template writes `\n`); absent: "". */
+  readonly emptyArguments?: string;
 }
 
 /**

@@ -36,10 +36,13 @@ export type FormatName =
   | "reka-edge"
   | "seed-oss"
   | "nemotron-v2"
+  | "deepseek-v3.2"
+  | "deepseek-v4"
   | "gemma4"
   | "hy3"
   | "functionary-v3.1"
   | "apertus"
   | "command-r7b"
   | "kimi-k3"
-  | "solar-open";
+  | "solar-open"
+  | "minimax-m2";

@@ -15,6 +15,7 @@ import { xlam } from "./families/xlam.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { nemotron3Nano, rekaEdge, step35 } from "./families/layoutVariants.js";
 import { seedOss } from "./families/seedOss.js";
+import { deepseekV32, deepseekV4 } from "./families/deepseekDsml.js";
 import { gemma4 } from "./families/gemma4.js";
 import { hy3 } from "./families/hy3.js";
 import { kimiK3 } from "./families/kimiK3.js";
@@ -22,6 +23,7 @@ import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
 import { solarOpen } from "./families/solarOpen.js";
+import { minimaxM2 } from "./families/minimaxM2.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -198,6 +200,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "step-3.5": step35(qwen3Coder),
   "reka-edge": rekaEdge(qwen3),
   "seed-oss": seedOss,
+  "deepseek-v3.2": deepseekV32,
+  "deepseek-v4": deepseekV4,
   gemma4,
   hy3,
   "functionary-v3.1": functionaryV31,
@@ -205,6 +209,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "command-r7b": commandR7b,
   "kimi-k3": kimiK3,
   "solar-open": solarOpen,
+  "minimax-m2": minimaxM2,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -17,3 +17,22 @@ export function xmlValueType(v: JsonValue): XmlValueType {
 
 /** A call index as written: digits without a leading zero, at most 6 (as grammars allow). */
 export const CALL_INDEX_TEXT = /^(?:0|[1-9][0-9]{0,5})$/;
+
+/** How a unit names value types (XmlParametersUnit.valueType.names). */
+export type XmlValueTypeNames = "json-type" | "string-flag";
+
+/**
+ * The written name of type `t`: the JSON type itself (`"json-type"`, Kimi K3), or whether the value is a raw string
+ * (`"string-flag"`, DeepSeek's DSML `string="true"` / `string="false"`).
+ */
+export function xmlValueTypeName(t: XmlValueType, names: XmlValueTypeNames = "json-type"): string {
+  if (names === "json-type") return t;
+  return t === "string" ? "true" : "false";
+}
+
+/** How a value whose type is written `name` is spelled: raw (`"string"`), JSON, or undefined for an unknown name. */
+export function xmlValueKindOfName(name: string, names: XmlValueTypeNames = "json-type"): "string" | "json" | undefined {
+  if (names === "string-flag") return name === "true" ? "string" : name === "false" ? "json" : undefined;
+  if (name === "string") return "string";
+  return (XML_VALUE_TYPES as readonly string[]).includes(name) ? "json" : undefined;
+}

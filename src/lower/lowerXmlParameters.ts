@@ -8,7 +8,7 @@ import { replaceCodePoint } from "../grammar/passes/replaceCodePoint.js";
 import { lowerObject, type ObjectSpelling } from "./lowerObject.js";
 import { lowerStringValue } from "./string/lowerStringContent.js";
 import type { JsonValue } from "../json.js";
-import { xmlValueType } from "../formats/xmlValueType.js";
+import { xmlValueType, xmlValueTypeName, type XmlValueType, type XmlValueTypeNames } from "../formats/xmlValueType.js";
 
 /** The markers of a tagged-parameter format the lowering needs (from its XmlParametersUnit). */
 export interface XmlParameterSpelling {
@@ -23,20 +23,25 @@ export interface XmlParameterSpelling {
    */
   forbidden: readonly string[];
   /**
-   * Kimi K3: each value is preceded by its JSON type and this marker (XmlParametersUnit.valueType): `string` before a
-   * raw string, the JSON value's own type before a JSON value.
+   * Each value's written type and its closing marker (XmlParametersUnit.valueType): `string` (or DSML's `true`)
+   * before a raw string, the JSON value's own type (or `false`) before a JSON value. With it a parameter admitting
+   * both strings and other values has both forms, each after its type.
    */
-  typeClose?: string;
+  valueType?: { readonly close: string; readonly names?: XmlValueTypeNames };
+  /** Text written in place of the parameters when there are none (XmlParametersUnit.emptyArguments). */
+  emptyArguments?: string;
 }
 
 /**
  * The arguments of a tool as tagged parameters, in declaration order, required ones present: for each member
- * `keyOpen + K + keyClose + V + valueClose`. The value `V` is typed by the parameter's own subschema:
+ * `keyOpen + K + keyClose + V + valueClose` (with `valueTypes`, V opens with the marker of its form). The value `V` is
+ * typed by the parameter's own subschema:
  * - a schema admitting only strings (`string`, an enum or const of strings, a union of those) is the raw text,
  *   satisfying the string constraints as they stand on the text itself, and never containing `forbidden`;
  * - a schema admitting no strings is the value's JSON (nested strings are JSON strings, escapes as usual);
- * - a schema admitting both (`{}`, `["string", "number"]`, a mixed enum) is refused (UNSUPPORTED_KEYWORD): the raw
- *   text `42` would be a string or a number, and the reader could not tell which was written.
+ * - a schema admitting both (`{}`, `["string", "number"]`, a mixed enum): with `valueTypes`, either form, the raw
+ *   string of the schema's string part or the JSON of its non-string part, each after its own marker; without, it is
+ *   refused (UNSUPPORTED_KEYWORD): the raw text `42` would be a string or a number, and the reader could not tell.
  * The root must be an object whose members are declared properties (as for keyword arguments).
  */
 export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
@@ -59,7 +64,7 @@ export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlPara
   const spelling: ObjectSpelling = {
     open: EPSILON,
     close: EPSILON,
-    empty: EPSILON,
+    empty: sp.emptyArguments === undefined || sp.emptyArguments === "" ? EPSILON : lit(sp.emptyArguments),
     itemSeparator: EPSILON,
     key: (k) => lit(sp.keyOpen + k + sp.keyClose),
     value: (v) => seq(valueOf(v, st, sp), lit(sp.valueClose)),
@@ -105,9 +110,13 @@ function stringness(node: SchemaNode, st: LowerState, seen = new Set<SchemaNode>
 
 function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
   const kind = stringness(node, st);
-  if (sp.typeClose !== undefined) {
-    if (kind === "strings") return seq(lit("string" + sp.typeClose), rawString(node, st, sp));
-    if (kind === "none") return typedJson(node, st, sp.typeClose, sp);
+  const vt = sp.valueType;
+  if (vt !== undefined) {
+    const raw = seq(lit(xmlValueTypeName("string", vt.names) + vt.close), rawString(node, st, sp));
+    if (kind === "strings") return raw;
+    // the written type says which form follows, so both are exact: strings raw, every other value as JSON
+    const json = typedJson(kind === "none" ? node : nonStrings(node, st), st, vt, sp);
+    return kind === "none" ? json : alt(raw, json);
   }
   if (kind === "none") return escapeAngles(st.lower(node), st);
   if (kind === "both") {
@@ -117,13 +126,48 @@ function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GE
 }
 
 /**
- * A JSON value of `node` after its written type (`number"<|sep|>42`): one alternative per JSON type the schema admits,
- * each the type's name, `typeClose`, then the values of that type only, so the type a grammar lets the model write is
- * always the value's (as the reader and the renderer spell it, xmlValueType).
+ * The values of `node` that are not strings, as a schema: what a JSON-marked value of a parameter admitting both
+ * may be (a JSON string there would be a second spelling of a raw one).
  */
-function typedJson(node: SchemaNode, st: LowerState, typeClose: string, sp: XmlParameterSpelling): GExpr {
+function nonStrings(node: SchemaNode, st: LowerState): SchemaNode {
   const n = resolve(node, st);
-  const typed = (type: string, e: GExpr): GExpr => seq(lit(type + typeClose), escapeAngles(e, st));
+  const path = n.path;
+  switch (n.kind) {
+    case "string":
+      return { kind: "never", path, reason: "only strings" };
+    case "any": {
+      const any: SchemaNode = { kind: "any", path };
+      return {
+        kind: "union",
+        path,
+        options: [
+          { kind: "null", path },
+          { kind: "boolean", path },
+          { kind: "number", path, integer: false },
+          { kind: "array", path, prefixItems: [], items: any, minItems: 0 },
+          { kind: "object", path, properties: [], patternProperties: [], additionalProperties: any, minProperties: 0, dependentRequired: {} },
+        ],
+      };
+    }
+    case "enum":
+      return { kind: "enum", path, values: n.values.filter((v) => typeof v !== "string") };
+    case "union":
+      return { kind: "union", path, options: n.options.filter((o) => stringness(o, st) !== "strings").map((o) => (stringness(o, st) === "none" ? o : nonStrings(o, st))) };
+    default:
+      return n;
+  }
+}
+
+/**
+ * A JSON value of `node` after its written type (`number"<|sep|>42`): one alternative per JSON type the schema admits,
+ * each the type's name, the type's closing marker, then the values of that type only, so the type a grammar lets the
+ * model write is always the value's (as the reader and the renderer spell it, xmlValueType). With DSML's string flag
+ * every JSON value is written `false`: one alternative, the JSON of `node`.
+ */
+function typedJson(node: SchemaNode, st: LowerState, vt: NonNullable<XmlParameterSpelling["valueType"]>, sp: XmlParameterSpelling): GExpr {
+  if (vt.names === "string-flag") return seq(lit(xmlValueTypeName("number", vt.names) + vt.close), escapeAngles(st.lower(node), st));
+  const n = resolve(node, st);
+  const typed = (type: XmlValueType, e: GExpr): GExpr => seq(lit(xmlValueTypeName(type, vt.names) + vt.close), escapeAngles(e, st));
   switch (n.kind) {
     case "number":
       return typed("number", st.lower(node));
@@ -138,7 +182,7 @@ function typedJson(node: SchemaNode, st: LowerState, typeClose: string, sp: XmlP
     case "never":
       return NOTHING;
     case "enum": {
-      const groups = new Map<string, JsonValue[]>();
+      const groups = new Map<XmlValueType, JsonValue[]>();
       for (const v of n.values) {
         const t = xmlValueType(v);
         groups.set(t, [...(groups.get(t) ?? []), v]);
@@ -146,7 +190,7 @@ function typedJson(node: SchemaNode, st: LowerState, typeClose: string, sp: XmlP
       return alt(...[...groups].map(([t, values]) => typed(t, st.lower({ ...n, values }))));
     }
     case "union":
-      return alt(...n.options.map((o) => typedJson(o, st, typeClose, sp)));
+      return alt(...n.options.map((o) => typedJson(o, st, vt, sp)));
     default:
       throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes each value's JSON type before it, and this parameter's schema does not say which type its values have; give it a type`, node.path);
   }
@@ -161,15 +205,18 @@ function rawString(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): 
       return alt(...n.values.filter((v): v is string => typeof v === "string" && allowed(v)).map((v) => lit(v)));
     case "union":
       return alt(...n.options.map((o) => rawString(o, st, sp)));
+    case "any":
     case "string": {
       const escaped = sp.forbidden.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+      // `any` admits every string: its raw form is an unconstrained one (valueTypes formats only reach here with it)
+      const c: StringConstraints = n.kind === "string" ? n : { minLength: 0, patterns: [], notPatterns: [], formats: [] };
       const spec: StringConstraints = {
-        minLength: n.minLength,
-        patterns: n.patterns,
-        notPatterns: [...n.notPatterns, ...escaped],
-        formats: n.formats,
-        ...(n.maxLength !== undefined ? { maxLength: n.maxLength } : {}),
-        ...(n.notValues !== undefined ? { notValues: n.notValues } : {}),
+        minLength: c.minLength,
+        patterns: c.patterns,
+        notPatterns: [...c.notPatterns, ...escaped],
+        formats: c.formats,
+        ...(c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
+        ...(c.notValues !== undefined ? { notValues: c.notValues } : {}),
       };
       return lowerStringValue(spec, {
         strict: st.strict,

@@ -8,6 +8,8 @@ import { ISSUE_CODES } from "./issueCodes.js";
 import { UNIT_CODECS } from "./units/callUnit.js";
 import { BlockScanner } from "./scan/BlockScanner.js";
 import { cutAtCloseMarker } from "./scan/cutAtCloseMarker.js";
+import { findSectionMarker } from "./scan/findSectionMarker.js";
+import { splitMarker } from "../formats/splitMarker.js";
 import { FENCE, findFence } from "./scan/findFence.js";
 import type { BlockEnd } from "./scan/ScannedBlock.js";
 import { decideStart, START_LOOKAHEAD } from "./scan/startDecision.js";
@@ -220,14 +222,24 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         const f = fenceBefore(s, i, end);
         if (f >= 0) end = f;
       }
-      const k = s.slice(i, Math.min(s.length, end + marker.length - 1)).indexOf(marker);
-      if (k >= 0) {
-        this.text(s.slice(i, i + k));
-        this.sectionMarker(this.pos + i + k, marker);
-        return { i: i + k + marker.length, stop: false };
+      const hit = findSectionMarker(s, i, end, marker, final);
+      if (hit.kind === "found") {
+        this.text(s.slice(i, hit.start));
+        const span: [number, number] = [this.pos + hit.start, this.pos + hit.end];
+        if (!hit.exact) {
+          // a repair in tolerant mode; strict mode, like the grammar, wants the marker's own padding
+          const message = `whitespace around ${JSON.stringify(marker.trim())} differs from the canonical ${JSON.stringify(marker)}`;
+          this.out.issue(this.out.mode === "strict" ? "SECTION_LAYOUT" : "WHITESPACE_AROUND_TAGS", message, span);
+        }
+        this.sectionMarker(span);
+        return { i: hit.end, stop: false };
+      }
+      if (hit.kind === "wait") {
+        this.text(s.slice(i, hit.start));
+        return { i: hit.start, stop: true };
       }
       if (end === s.length) {
-        const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
+        const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), heldPrefix(s, i, splitMarker(marker).core), heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
         this.text(s.slice(i, s.length - hold));
         return { i: s.length - hold, stop: true };
       }
@@ -307,9 +319,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    * canonical reply has one section, nothing between its opening marker and its first block, nor between its last
    * block and its closing marker, and at least one block.
    */
-  private sectionMarker(at: number, marker: string): void {
+  private sectionMarker(span: [number, number]): void {
     const strict = this.out.mode === "strict";
-    const span: [number, number] = [at, at + marker.length];
+    const at = span[0];
     if (!this.inSection) {
       if (strict && (this.sections > 0 || this.blocksSeen > 0)) this.out.issue("SECTION_LAYOUT", "a second section of calls", span);
       this.inSection = true;

@@ -21,6 +21,8 @@ export interface KnownFormat {
 const HERMES_UNIT = '<tool_call>\n{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}\n</tool_call>';
 const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1⟩>\n⟨V1⟩\n</parameter>\n<parameter=⟨K2⟩>\n⟨V2⟩\n</parameter>\n</function>\n</tool_call>";
 
+/** A DSML call with the probe's two string arguments (DeepSeek V3.2 / V4), after the section's opening line. */
+const DSML_UNIT = '\n<｜DSML｜invoke name="⟨NAME⟩">\n<｜DSML｜parameter name="⟨K1⟩" string="true">⟨V1⟩</｜DSML｜parameter>\n<｜DSML｜parameter name="⟨K2⟩" string="true">⟨V2⟩</｜DSML｜parameter>\n</｜DSML｜invoke>';
 const GEMMA4_UNIT = '<|tool_call>call:⟨NAME⟩{⟨K1⟩:<|"|>⟨V1⟩<|"|>,⟨K2⟩:<|"|>⟨V2⟩<|"|>}<tool_call|>';
 
 /** Ordered: the first match names the format. */
@@ -123,15 +125,19 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart === "<｜tool▁calls▁begin｜>" && l.skeleton === "<｜tool▁call▁begin｜>⟨NAME⟩<｜tool▁sep｜>⟨ARGS⟩<｜tool▁call▁end｜>",
   },
   {
-    name: "deepseek_v32",
-    aliases: [],
-    families: "DeepSeek V3.2 (DSML `function_calls`)",
+    name: "deepseek-v3.2",
+    exact: (l) => l.sectionStart === "<｜DSML｜function_calls>" && l.sectionEnd === "\n</｜DSML｜function_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
+    aliases: ["deepseek_v32"],
+    // the templates write `\n\n` before the section: toolgram reads it as text before the calls (as for Bielik), so
+    // its renderer writes the section alone and these templates are not `exact`
+    families: "DeepSeek V3.2 (DSML `function_calls`; the two newlines before the section are read as text before the calls)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜function_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {
-    name: "deepseek_v4",
-    aliases: [],
-    families: "DeepSeek V4 (DSML `tool_calls`)",
+    name: "deepseek-v4",
+    exact: (l) => l.sectionStart === "<｜DSML｜tool_calls>" && l.sectionEnd === "\n</｜DSML｜tool_calls>" && l.separator === "" && l.skeleton === DSML_UNIT,
+    aliases: ["deepseek_v4"],
+    families: "DeepSeek V4, V4 Flash (DSML `tool_calls`; the two newlines before the section are read as text before the calls)",
     matches: (l) => l.sectionStart.trim() === "<｜DSML｜tool_calls>" && l.callOpen.trim() === '<｜DSML｜invoke name="',
   },
   {
@@ -156,8 +162,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton.startsWith(" to=functions.⟨NAME⟩<|channel|>commentary") && l.skeleton.endsWith("<|call|>"),
   },
   {
-    name: "minimax_m2",
-    aliases: [],
+    name: "minimax-m2",
+    exact: (l) => l.sectionStart === "\n<minimax:tool_call>" && l.callOpen === '\n<invoke name="' && l.separator === "" && l.sectionEnd === "\n</minimax:tool_call>",
+    aliases: ["minimax_m2", "MiniMax-M2"],
     families: "MiniMax-M2",
     matches: (l) => l.sectionStart.trim() === "<minimax:tool_call>" && l.callOpen.trim() === '<invoke name="',
   },

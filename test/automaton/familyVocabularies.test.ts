@@ -33,7 +33,7 @@ interface FamilyCase {
 
 const FAMILIES: FamilyCase[] = [
   { family: "gptoss", tokens: 200_019, eos: 200_002, formats: ["openai"] },
-  { family: "deepseek_v3", tokens: 128_815, eos: 1, formats: ["deepseek-v3", "deepseek-v3.1"] },
+  { family: "deepseek_v3", tokens: 128_815, eos: 1, formats: ["deepseek-v3", "deepseek-v3.1", "deepseek-v3.2", "deepseek-v4"] },
   { family: "llama3_1", tokens: 128_256, eos: 128_009, formats: ["llama3-json"] },
 ];
 

@@ -23,7 +23,7 @@ import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppS
  * outputs of cases that expect reasoning start inside the block the generation prompt opened, closed by this marker.
  * (Tagged-parameter families' outputs are also read with their tools typing the values in xmlParametersFixtures.test.ts.)
  */
-const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: string[]; reasoningClose?: string }>> = {
+const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: string[]; reasoningClose?: string; skipLines?: Record<number, string> }>> = {
   openai: { outputs: ["openai-gpt-oss-120b.json"], templates: ["openai-gpt-oss-120b.jinja"] },
   "mistral-v11": { outputs: ["mistralai-Ministral-3-14B-Reasoning-2512.json", "unsloth-mistral-Devstral-Small-2507.json"], templates: ["mistralai-Ministral-3-14B-Reasoning-2512.jinja", "unsloth-mistral-Devstral-Small-2507.jinja"] },
   "mistral-v11-call-id": { outputs: ["Mistral-Small-3.2-24B-Instruct-2506.json"], templates: ["Mistral-Small-3.2-24B-Instruct-2506.jinja"] },
@@ -44,6 +44,7 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "deepseek-v3.1": { outputs: ["deepseek-ai-DeepSeek-V3.1.json"], templates: [] },
   "kimi-k2": { outputs: ["moonshotai-Kimi-K2.json", "Kimi-K2-Instruct.json", "Kimi-K2-Thinking.json"], templates: ["moonshotai-Kimi-K2.jinja", "Kimi-K2-Instruct.jinja", "Kimi-K2-Thinking.jinja"] },
   "minimax-m1": { outputs: [], templates: ["MiniMax-M1.jinja"] },
+  "minimax-m2": { outputs: ["MiniMax-M2.json"], templates: ["MiniMax-M2.jinja"], reasoningClose: "\n</think>\n\n" },
   "nemotron-3-nano": { outputs: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"], templates: ["NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja"] },
   "step-3.5": { outputs: [], templates: ["StepFun3.5-Flash.jinja"] },
   apertus: { outputs: ["Apertus-8B-Instruct.json"], templates: ["Apertus-8B-Instruct.jinja"] },
@@ -53,6 +54,15 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   // llama.cpp has no test outputs of Solar Open
   "solar-open": { outputs: [], templates: ["upstage-Solar-Open-100B.jinja"] },
   "reka-edge": { outputs: ["Reka-Edge.json"], templates: ["Reka-Edge.jinja"], reasoningClose: "\n</think>\n\n" },
+  "deepseek-v3.2": { outputs: ["deepseek-ai-DeepSeek-V3.2.json"], templates: ["deepseek-ai-DeepSeek-V3.2.jinja"], reasoningClose: "</think>" },
+  "deepseek-v4": {
+    outputs: ["deepseek-ai-DeepSeek-V4.json", "deepseek-ai-DeepSeek-V4-Flash-0731.json"],
+    templates: ["deepseek-ai-DeepSeek-V4.jinja", "deepseek-ai-DeepSeek-V4-Flash-0731.jinja"],
+    reasoningClose: "</think>",
+    // llama.cpp ends V4's reasoning at the calls' section too; here an unclosed block holds everything after it
+    // (a call inside the reasoning is not a call), so this output's call is not read: the README says so
+    skipLines: { 4258: "reasoning never closed before the calls" },
+  },
   // the main template ends a call turn with `<|tool_response>` (callTurnEnd), where llama.cpp's outputs stop
   gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it.jinja", "google-gemma-4-31B-it-interleaved.jinja"] },
 };
@@ -65,11 +75,11 @@ function sortKeys(v: unknown): unknown {
 }
 
 describe("real model outputs parse into their expected calls", () => {
-  for (const [format, family] of Object.entries(FAMILIES) as [FormatName, { outputs: string[]; reasoningClose?: string }][]) {
+  for (const [format, family] of Object.entries(FAMILIES) as [FormatName, { outputs: string[]; reasoningClose?: string; skipLines?: Record<number, string> }][]) {
     for (const file of family.outputs) {
       it(`${format}: ${file}`, () => {
         const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as { cases: ChatOutputCase[] };
-        const cases = fixture.cases.filter((c) => (c.expect?.toolCalls.length ?? 0) > 0 && !("is_partial" in c.settings));
+        const cases = fixture.cases.filter((c) => (c.expect?.toolCalls.length ?? 0) > 0 && !("is_partial" in c.settings) && family.skipLines?.[c.line] === undefined);
         expect(cases.length).toBeGreaterThan(0);
         const misses: string[] = [];
         for (const c of cases) {

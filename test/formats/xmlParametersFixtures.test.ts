@@ -28,6 +28,10 @@ const FAMILIES: Record<string, string[]> = {
   "glm-4.5": ["GLM-4.6"],
   "glm-4.7": ["GLM-4.7-Flash"],
   "seed-oss": ["ByteDance-Seed-OSS"],
+  "minimax-m2": ["MiniMax-M2"],
+  // DSML: the `string="true|false"` markers say how each value is written
+  "deepseek-v3.2": ["deepseek-ai-DeepSeek-V3.2"],
+  "deepseek-v4": ["deepseek-ai-DeepSeek-V4", "deepseek-ai-DeepSeek-V4-Flash-0731"],
 };
 
 function casesOf(template: string): Case[] {

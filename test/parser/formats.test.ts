@@ -67,6 +67,8 @@ describe("canonical renderings", () => {
     "reka-edge": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}\n</tool_call>',
     "seed-oss": "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n<parameter=n>1</parameter>\n</function>\n</seed:tool_call>",
     "glm-4.7": "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>n</arg_key><arg_value>1</arg_value></tool_call>",
+    "deepseek-v3.2": '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n<｜DSML｜parameter name="n" string="false">1</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+    "deepseek-v4": '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n<｜DSML｜parameter name="n" string="false">1</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>',
     gemma4: '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,n:1}<tool_call|>',
     hy3: "<tool_calls:opensource>\n<tool_call:opensource>get_weather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Paris</arg_value:opensource>\n<arg_key:opensource>n</arg_key:opensource>\n<arg_value:opensource>1</arg_value:opensource>\n</tool_call:opensource>\n</tool_calls:opensource>",
     // the turn's end-of-turn token after the calls (`<|eom_id|>`) is not part of them
@@ -76,6 +78,7 @@ describe("canonical renderings", () => {
     apertus: '<|tools_prefix|>[{"get_weather": {"city": "Paris", "n": 1}}]<|tools_suffix|>',
     "solar-open": '<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>get_weather<|tool_call:args|>{"city": "Paris", "n": 1}<|tool_call:end|><|calls|>',
     "command-r7b": '<|START_ACTION|>[\n    {"tool_call_id": "c1", "tool_name": "get_weather", "parameters": {"city": "Paris", "n": 1}}\n]<|END_ACTION|>',
+    "minimax-m2": '\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n<parameter name="n">1</parameter>\n</invoke>\n</minimax:tool_call>',
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
@@ -83,6 +86,10 @@ describe("canonical renderings", () => {
   it("refuses what a format cannot carry", () => {
     expect(() => renderToolCalls([{ name: "a", arguments: {} }, { name: "b", arguments: {} }], "llama3-json")).toThrow(ToolgramError);
     expect(() => renderToolCalls([{ name: "a", arguments: { "not id": 1 } }], "pythonic")).toThrow(/Python identifier/);
+    // a quoted name holding its closing `">` would be read back cut there
+    expect(() => renderToolCalls([{ name: "f", arguments: { 'k">x': "v" } }], "minimax-m2")).toThrow(/ends it/);
+    expect(() => renderToolCalls([{ name: 'a">b', arguments: {} }], "minicpm5")).toThrow(/ends it/);
+    expect(renderToolCalls([{ name: 'a"b', arguments: { 'k"y': "v" } }], "minimax-m2")).toContain('<invoke name="a"b">');
     expect(FORMAT_DESCRIPTIONS.qwen3.open).toBe("<tool_call>");
   });
 });

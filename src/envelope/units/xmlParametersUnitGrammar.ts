@@ -23,7 +23,15 @@ export const xmlParametersUnitGrammar: UnitGrammar = {
     const u = unitOf(d);
     const forbidden = rawValueForbidden(d);
     return {
-      xmlParameters: { format: d.name, keyOpen: u.keyOpen, keyClose: u.keyClose, valueClose: u.valueClose, forbidden, ...(u.valueType !== undefined ? { typeClose: u.valueType.close } : {}) },
+      xmlParameters: {
+        format: d.name,
+        keyOpen: u.keyOpen,
+        keyClose: u.keyClose,
+        valueClose: u.valueClose,
+        forbidden,
+        ...(u.valueType !== undefined ? { valueType: u.valueType } : {}),
+        ...(u.emptyArguments !== undefined ? { emptyArguments: u.emptyArguments } : {}),
+      },
       checkToolName(name, path) {
         const end = u.nameClose.trim();
         if (/\s/.test(name) || (end !== "" && name.includes(end)) || forbidden.some((f) => name.includes(f))) {

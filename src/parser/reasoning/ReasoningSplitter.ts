@@ -2,6 +2,7 @@ import type { FormatDescription } from "../../formats/FormatDescription.js";
 import type { ResolvedReasoning } from "../../formats/resolveReasoning.js";
 import { ISSUE_CODES } from "../issueCodes.js";
 import type { ParseIssue } from "../types.js";
+import { splitMarker } from "../../formats/splitMarker.js";
 
 /** What one step of the splitter gives: reasoning text to report, and the turn text after the block to parse. */
 export interface ReasoningStep {
@@ -93,7 +94,9 @@ export class ReasoningSplitter {
     this.reasoning = reasoning;
     const base = this.r.open.length;
     // the markers that open calls: a section's (DeepSeek's `<｜tool▁calls▁begin｜>`) and a block's
-    for (const marker of [this.d.section?.open ?? null, this.d.open]) {
+    // (a section's opening marker by its core, as the stream finds it)
+    const section = this.d.section === undefined ? null : splitMarker(this.d.section.open).core;
+    for (const marker of [section, this.d.open]) {
       if (marker === null || marker === "") continue;
       for (let at = reasoning.indexOf(marker); at >= 0; at = reasoning.indexOf(marker, at + marker.length)) {
         this.issue("CALL_IN_REASONING", [base + at, base + at + marker.length]);

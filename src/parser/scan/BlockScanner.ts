@@ -1,6 +1,7 @@
 import type { FormatDescription, JsonObjectUnit } from "../../formats/FormatDescription.js";
 import { UNIT_CODECS } from "../units/callUnit.js";
 import type { BlockEnd, ScannedBlock, UnitSpan } from "./ScannedBlock.js";
+import { splitMarker } from "../../formats/splitMarker.js";
 
 const OPEN_QUOTE: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019" };
 /**
@@ -185,8 +186,8 @@ export class BlockScanner {
           return { i, needMore: false, end: "interrupted" };
         }
       }
-      // the section's closing marker ends a block left unclosed (the stream reads the marker)
-      const sectionClose = d.section?.close;
+      // the section's closing marker (its core, in any spacing) ends a block left unclosed (the stream reads the marker)
+      const sectionClose = d.section === undefined ? undefined : splitMarker(d.section.close).core;
       if (sectionClose !== undefined && c === sectionClose[0]) {
         const m = matchAt(s, i, sectionClose, final);
         if (m === "need") return this.pause(i);

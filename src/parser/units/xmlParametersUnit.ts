@@ -4,19 +4,27 @@ import { rawValueForbidden } from "../../formats/rawValueForbidden.js";
 import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
 import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
-import { CALL_INDEX_TEXT, XML_VALUE_TYPES, xmlValueType } from "../../formats/xmlValueType.js";
+import { CALL_INDEX_TEXT, xmlValueKindOfName, xmlValueType, xmlValueTypeName } from "../../formats/xmlValueType.js";
 
 /**
- * Tagged parameters (XmlParametersUnit): `nameOpen NAME nameClose (keyOpen K keyClose V valueClose)* callClose`.
- * Strings are written raw, other values as canonical JSON; how a value is read is decided by the parameter's schema
- * when the tools are known (`kinds`), else by the text (JSON when it parses as a JSON value that is not a string).
+ * Tagged parameters (XmlParametersUnit): `nameOpen NAME nameClose (keyOpen K keyClose T V valueClose)* callClose`.
+ * Strings are written raw, other values as canonical JSON. How a value is read: by its type marker T when the format
+ * writes one (DeepSeek's `string="true|false"`), else by the parameter's schema when the tools are known (`kinds`),
+ * else by the text (JSON when it parses as a JSON value that is not a string).
  */
 export const xmlParametersUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = xmlUnit(d);
+    const entries = Object.entries(call.arguments);
+    // the reader ends a name at its closing marker (MiniMax M2's and MiniCPM 5's quoted `name="…">`), as compiling does
+    refuseMarker("the tool name", call.name, u.nameClose);
     // a call index (Kimi K3): renderToolCalls gives each call its position as id unless it has an index of its own
     let out = u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
-    for (const [k, v] of Object.entries(call.arguments)) out += u.keyOpen + k + u.keyClose + typeText(u, v) + renderValue(k, v, d) + u.valueClose;
+    for (const [k, v] of entries) {
+      refuseMarker(`the parameter name ${JSON.stringify(k)}`, k, u.keyClose);
+      out += u.keyOpen + k + u.keyClose + typeText(u, v) + renderValue(k, v, d) + u.valueClose;
+    }
+    if (entries.length === 0) out += u.emptyArguments ?? "";
     return out + u.callClose;
   },
 
@@ -28,9 +36,9 @@ export const xmlParametersUnit: UnitCodec = {
     const repairs = s.repairs;
     for (const p of s.params) {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
-      // a written type (Kimi K3) says how the value is spelled; else the schema, else the text
-      const kind = p.type === "string" ? "string" : p.type !== undefined && (XML_VALUE_TYPES as readonly string[]).includes(p.type) ? "json" : kinds?.(s.name, p.key);
-      const v = readValue(p.value, kind, repairs, p.at);
+      // a written type (Kimi K3's JSON type, DSML's string flag) says how the value is spelled; else the schema, else the text
+      const written = p.type === undefined ? undefined : xmlValueKindOfName(p.type, u.valueType?.names);
+      const v = written === undefined ? readValue(p.value, kinds?.(s.name, p.key), repairs, p.at) : readTyped(p.value, written, kinds?.(s.name, p.key), repairs, p.at);
       if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
@@ -66,6 +74,7 @@ export const xmlParametersUnit: UnitCodec = {
       else value = jsonValueText(v);
       out += u.keyOpen + k + u.keyClose + typeText(u, v) + value + u.valueClose;
     }
+    if (entries.length === 0) out += u.emptyArguments ?? "";
     out += u.callClose;
     return d.afterOpen + out + d.beforeClose === text;
   },
@@ -79,7 +88,7 @@ function indexText(u: XmlParametersUnit, id: string | undefined): string {
 
 /** A value's type and its closing marker (XmlParametersUnit.valueType), or "" when the unit writes none. */
 function typeText(u: XmlParametersUnit, v: JsonValue): string {
-  return u.valueType === undefined ? "" : xmlValueType(v) + u.valueType.close;
+  return u.valueType === undefined ? "" : xmlValueTypeName(xmlValueType(v), u.valueType.names) + u.valueType.close;
 }
 
 function xmlUnit(d: FormatDescription): XmlParametersUnit {
@@ -94,6 +103,11 @@ function xmlUnit(d: FormatDescription): XmlParametersUnit {
  */
 export function jsonValueText(v: JsonValue): string {
   return canonicalJson(v).replaceAll("<", "\\u003c");
+}
+
+function refuseMarker(what: string, text: string, close: string): void {
+  const core = close.trim();
+  if (core !== "" && text.includes(core)) throw new TypeError(`${what} contains ${JSON.stringify(core)}, which ends it in this format`);
 }
 
 function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
@@ -129,6 +143,19 @@ function readValue(text: string, kind: "string" | "json" | undefined, repairs: R
   }
   // not JSON where the schema wants JSON: keep the text, validation reports it
   return text;
+}
+
+/**
+ * A value whose written type says how it is spelled (`typed`): raw text, or JSON. A parameter's schema that admits
+ * only one of the two (`kind`) wins over a type that contradicts it (VALUE_TYPE_MISMATCH): a JSON-typed value of a
+ * string parameter is its JSON string when it is one (`"Paris"`), else its text; a string-typed value of a non-string
+ * parameter is read as JSON, as the schema wants.
+ */
+function readTyped(text: string, typed: "string" | "json", kind: "string" | "json" | undefined, repairs: Repair[], at: number): JsonValue {
+  if (kind !== undefined && kind !== typed) repairs.push({ code: "VALUE_TYPE_MISMATCH", at });
+  if (typed === "string") return kind === "json" ? readValue(text, "json", repairs, at) : text;
+  const v = readValue(text, "json", repairs, at);
+  return kind === "string" && typeof v !== "string" ? text : v;
 }
 
 /** Python's spellings, which templates rendering `value | string` in Python's Jinja write. */
@@ -310,6 +337,7 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     }
     params.push(type === undefined ? { key: key.trim(), value, at } : { key: key.trim(), value, at, type });
   }
+  if (params.length === 0 && u.emptyArguments !== undefined && u.emptyArguments !== "" && text.startsWith(u.emptyArguments, i)) i += u.emptyArguments.length;
   if (m.callClose.core !== "") {
     skipWs(m.callClose.lead);
     const c = find(text, i, m.callClose);
