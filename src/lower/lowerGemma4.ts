@@ -3,6 +3,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, EPSILON, lit, NOTHING, ref, rep, seq } from "../grammar/build.js";
 import type { JsonValue } from "../json.js";
 import type { SchemaNode, StringConstraints } from "../schema/SchemaNode.js";
+import { resolveRef } from "./resolveRef.js";
 import { GEMMA4_KEY, GEMMA4_KEY_PATTERN, gemma4KeyOrder } from "../formats/gemma4Values.js";
 import type { JsonStyle } from "./JsonStyle.js";
 import { JSON_KEYWORDS } from "./JsonStyle.js";
@@ -52,7 +53,7 @@ const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns:
  * booleans and null are JSON's. The root must be an object schema.
  */
 export function lowerGemma4Arguments(root: SchemaNode, st: LowerState, sp: Gemma4Spelling): GExpr {
-  const top = resolve(root, st);
+  const top = resolveRef(root, st);
   if (top.kind !== "object") {
     throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes the arguments as one object ({k:v,…}), so the parameters must be one object schema (this one is ${top.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${top.kind} schema`}); use another format or declare an object`, top.path);
   }
@@ -173,14 +174,4 @@ export function lowerGemma4Arguments(root: SchemaNode, st: LowerState, sp: Gemma
   };
 
   return lowerNode(top);
-}
-
-function resolve(node: SchemaNode, st: LowerState): SchemaNode {
-  let n = node;
-  for (let hops = 0; n.kind === "ref"; hops++) {
-    const target = st.defs.get(n.target);
-    if (!target || hops > st.defs.size) break;
-    n = target;
-  }
-  return n;
 }

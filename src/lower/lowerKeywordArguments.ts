@@ -3,6 +3,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { lit } from "../grammar/build.js";
 import { PYTHON_IDENTIFIER } from "../formats/pythonNames.js";
 import type { SchemaNode } from "../schema/SchemaNode.js";
+import { resolveRef } from "./resolveRef.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerObject, type ObjectSpelling } from "./lowerObject.js";
 
@@ -22,12 +23,7 @@ const KEYWORD_ARGUMENTS: ObjectSpelling = {
  * UnsupportedSchemaError UNSUPPORTED_KEYWORD at that place. Nested values stay Python literals (`{"k": v}` dicts).
  */
 export function lowerKeywordArguments(root: SchemaNode, st: LowerState): GExpr {
-  let n = root;
-  for (let hops = 0; n.kind === "ref"; hops++) {
-    const target = st.defs.get(n.target);
-    if (!target || hops > st.defs.size) break;
-    n = target;
-  }
+  const n = resolveRef(root, st);
   if (n.kind !== "object") {
     throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format pythonic writes the arguments as keyword arguments, so the parameters must be one object schema (this one is ${n.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${n.kind} schema`}); use another format or declare an object`, n.path);
   }

@@ -2,6 +2,7 @@ import { UnsupportedSchemaError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, EPSILON, lit, NOTHING, seq } from "../grammar/build.js";
 import type { SchemaNode, StringConstraints } from "../schema/SchemaNode.js";
+import { resolveRef } from "./resolveRef.js";
 import type { LowerState } from "./LowerState.js";
 import { collectRefs } from "../grammar/analysis/refs.js";
 import { replaceCodePoint } from "../grammar/passes/replaceCodePoint.js";
@@ -45,7 +46,7 @@ export interface XmlParameterSpelling {
  * The root must be an object whose members are declared properties (as for keyword arguments).
  */
 export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
-  const n = resolve(root, st);
+  const n = resolveRef(root, st);
   if (n.kind !== "object") {
     throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes the arguments as tagged parameters, so the parameters must be one object schema (this one is ${n.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${n.kind} schema`}); use another format or declare an object`, n.path);
   }
@@ -72,19 +73,9 @@ export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlPara
   return lowerObject(n, st, spelling);
 }
 
-function resolve(node: SchemaNode, st: LowerState): SchemaNode {
-  let n = node;
-  for (let hops = 0; n.kind === "ref"; hops++) {
-    const target = st.defs.get(n.target);
-    if (!target || hops > st.defs.size) break;
-    n = target;
-  }
-  return n;
-}
-
 /** Whether the values of `n` are strings only, never strings, or both. */
 function stringness(node: SchemaNode, st: LowerState, seen = new Set<SchemaNode>()): "strings" | "none" | "both" {
-  const n = resolve(node, st);
+  const n = resolveRef(node, st);
   if (seen.has(n)) return "none"; // a recursive definition: objects or arrays
   seen.add(n);
   switch (n.kind) {
@@ -130,7 +121,7 @@ function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GE
  * may be (a JSON string there would be a second spelling of a raw one).
  */
 function nonStrings(node: SchemaNode, st: LowerState): SchemaNode {
-  const n = resolve(node, st);
+  const n = resolveRef(node, st);
   const path = n.path;
   switch (n.kind) {
     case "string":
@@ -166,7 +157,7 @@ function nonStrings(node: SchemaNode, st: LowerState): SchemaNode {
  */
 function typedJson(node: SchemaNode, st: LowerState, vt: NonNullable<XmlParameterSpelling["valueType"]>, sp: XmlParameterSpelling): GExpr {
   if (vt.names === "string-flag") return seq(lit(xmlValueTypeName("number", vt.names) + vt.close), escapeAngles(st.lower(node), st));
-  const n = resolve(node, st);
+  const n = resolveRef(node, st);
   const typed = (type: XmlValueType, e: GExpr): GExpr => seq(lit(xmlValueTypeName(type, vt.names) + vt.close), escapeAngles(e, st));
   switch (n.kind) {
     case "number":
@@ -198,7 +189,7 @@ function typedJson(node: SchemaNode, st: LowerState, vt: NonNullable<XmlParamete
 
 /** A raw string value (no quotes, no escapes) satisfying `node`, never containing a forbidden text. */
 function rawString(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
-  const n = resolve(node, st);
+  const n = resolveRef(node, st);
   const allowed = (v: string): boolean => !sp.forbidden.some((f) => v.includes(f));
   switch (n.kind) {
     case "enum":

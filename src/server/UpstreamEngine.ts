@@ -64,14 +64,22 @@ export class UpstreamEngine implements Engine {
     return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream", chatTemplate);
   }
 
+  /**
+   * llama-server's own /health, asked twice before saying no: on a busy machine its HTTP threads can be slow to
+   * answer right after a generation, and a connection kept alive from before a restart fails once; neither means the
+   * upstream cannot serve. An answer that is not 200 (llama-server still loading its model) is taken at once.
+   */
   async healthy(): Promise<boolean> {
-    try {
-      const r = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2000) });
-      await r.arrayBuffer();
-      return r.ok;
-    } catch {
-      return false;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const r = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(5000) });
+        await r.arrayBuffer();
+        return r.ok;
+      } catch {
+        // no answer: ask once more on a new connection
+      }
     }
+    return false;
   }
 
   async generate(request: EngineRequest): Promise<EngineResult> {
