@@ -18,6 +18,8 @@ export interface TextConstraint {
    * at the first occurrence would read another text.
    */
   readonly before?: string;
+  /** The text has at least one character (Functionary v3.2's text message: an empty one is no message). */
+  readonly nonEmpty?: boolean;
 }
 
 /** Above this, the expression is not worth building (markers are a few dozen code points). */
@@ -52,17 +54,18 @@ export function constrainedText(c: TextConstraint): GExpr {
   // product states: (Aho–Corasick node, start-trie node or FREE once the text left every forbidden start)
   const FREE = -1;
   const ids = new Map<string, number>();
-  const queue: [number, number][] = [];
+  // the third component: a character has been read (only told apart when the text must not be empty)
+  const queue: [number, number, boolean][] = [];
   const dfa: Dfa = { start: 0, accept: [], trans: [] };
-  const stateOf = (q: number, s: number): number => {
-    const key = `${q},${s}`;
+  const stateOf = (q: number, s: number, read: boolean): number => {
+    const key = `${q},${s},${read || c.nonEmpty !== true}`;
     let id = ids.get(key);
     if (id === undefined) {
       id = dfa.accept.length;
       ids.set(key, id);
-      dfa.accept.push(acceptable(q));
+      dfa.accept.push(acceptable(q) && (read || c.nonEmpty !== true));
       dfa.trans.push([]);
-      queue.push([q, s]);
+      queue.push([q, s, read]);
     }
     return id;
   };
@@ -74,7 +77,7 @@ export function constrainedText(c: TextConstraint): GExpr {
     for (let at = 0; at < ac.word[q].length; at++) if (before.every((cp, i) => tail[at + i] === cp)) return false;
     return true;
   };
-  stateOf(0, 0);
+  stateOf(0, 0, false);
   for (let k = 0; k < queue.length; k++) {
     const [q, s] = queue[k];
     const out = dfa.trans[k];
@@ -87,7 +90,7 @@ export function constrainedText(c: TextConstraint): GExpr {
         s2 = starts.child(s, lo) ?? FREE;
         if (s2 !== FREE && starts.terminal[s2]) continue;
       }
-      const to = stateOf(q2, s2);
+      const to = stateOf(q2, s2, true);
       const n = out.length;
       if (n > 0 && out[n - 1] === to && out[n - 2] + 1 === lo) out[n - 2] = hi;
       else out.push(lo, hi, to);

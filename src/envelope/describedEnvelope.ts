@@ -41,7 +41,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
   return {
     format: d.name,
     description: d,
-    ruleNames: ["root", "tool-call", "free-text", "reasoning", "turn", ...unitGrammar.ruleNames],
+    ruleNames: ["root", "tool-call", "free-text", "reasoning", "turn", ...(d.messages === undefined ? [] : ["text-message"]), ...unitGrammar.ruleNames],
     ...(argumentSpelling ? { argumentSpelling } : {}),
     grammar(input: EnvelopeGrammarInput): GExpr {
       return withReasoning(d, input, turn(input));
@@ -57,11 +57,13 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       if (wholeReply(d) && policy.freeText && policy.minCalls > 0 && callsPossible) {
         throw new ToolgramError("INVALID_OPTION", `format ${d.name}: the call is the whole reply, so there is no free text before a required call; drop freeText: true or use toolChoice "auto"`);
       }
+      if (d.messages !== undefined && !callsPossible) return policy.freeText ? alt(lit(""), textMessage(d, input, false)) : lit("");
       const text = policy.freeText ? input.addRule("free-text", freeText(d, unitGrammar.firstCharacter, input.reasoning ?? null)) : lit("");
       if (!callsPossible) return text;
 
       const units = alt(...input.tools.map((t) => unitGrammar.call(d, t, input)));
       const more = (sep: GExpr, item: GExpr): GExpr => rep(seq(sep, item), 0, maxCalls === null ? null : maxCalls - 1);
+      if (d.messages !== undefined) return messageTurn(d, input, units, more);
       let calls: GExpr;
       if (d.grouping === "block") {
         const block = input.addRule("tool-call", seq(marker(d.open), lit(d.afterOpen), units, lit(d.beforeClose), marker(d.close)));
@@ -77,6 +79,46 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       if (wholeReply(d)) return policy.minCalls === 0 ? alt(text, calls) : calls;
       return seq(text, policy.minCalls === 0 ? opt(calls) : calls);
   }
+}
+
+/**
+ * A turn of messages (FormatDescription.messages), the prompt having written the first `open`: optional text
+ * (`messages.text + TEXT`, TEXT non-empty), then the call blocks, each `open + unit`, the first one's `open` left off
+ * when no text precedes it. No text and no calls is the empty reply, as in every format.
+ */
+function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: GExpr, more: (sep: GExpr, item: GExpr) => GExpr): GExpr {
+  const { policy } = input;
+  if (d.open === null || d.close !== null || d.grouping !== "block" || d.section !== undefined || (input.reasoning ?? null) !== null) {
+    throw new ToolgramError("INVALID_OPTION", `format ${d.name}: a turn of messages has an opening marker, no closing marker, no section and no reasoning`);
+  }
+  const text = (d.messages as { text: string }).text;
+  for (const t of input.tools) {
+    if (d.unit.kind === "named-json" && t.name + d.unit.nameClose === text) {
+      throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes text as the message ${JSON.stringify(d.open + text)}, so no tool can be named ${JSON.stringify(t.name)}; rename the tool`);
+    }
+  }
+  const open = markerText(d.open, d.specialTokens);
+  const message = seq(lit(d.afterOpen), units, lit(d.beforeClose));
+  const block = input.addRule("tool-call", seq(open, message));
+  const afterFirst = more(lit(d.blockSeparator), block);
+  const alternatives: GExpr[] = [];
+  if (policy.minCalls === 0) alternatives.push(lit(""));
+  if (policy.freeText) {
+    if (policy.minCalls === 0) alternatives.push(textMessage(d, input, false));
+    alternatives.push(seq(textMessage(d, input, true), block, afterFirst));
+  }
+  alternatives.push(seq(message, afterFirst));
+  return alt(...alternatives);
+}
+
+/**
+ * A message of free text: `messages.text + TEXT`, TEXT non-empty and without `open`; before a call, such that the
+ * call's `open` is the first one in `TEXT + open` (a text ending `>` before `>>>` would open the call early).
+ */
+function textMessage(d: FormatDescription, input: EnvelopeGrammarInput, beforeCall: boolean): GExpr {
+  const open = d.open as string;
+  const body = constrainedText({ avoid: [open], nonEmpty: true, ...(beforeCall ? { before: open } : {}) });
+  return seq(lit((d.messages as { text: string }).text), input.addRule(beforeCall ? "free-text" : "text-message", body));
 }
 
 /**

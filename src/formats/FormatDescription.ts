@@ -73,6 +73,16 @@ export interface FormatDescription {
    * Template acceptance cuts it off the template's render of a call turn, as it cuts a text turn's end.
    */
   readonly callTurnEnd?: string;
+  /**
+   * A turn made of messages, each opened by `open` and its recipient (Functionary v3.2's `>>>RECIPIENT\nCONTENT`),
+   * or absent. A call is the message to its tool (`open + unit(c)`, the unit starting with the tool's name); free text
+   * is the message `open + messages.text + TEXT` (`>>>all\n…`), before the calls, TEXT non-empty and never containing
+   * `open`. The generation prompt writes the first message's `open`, so the turn starts right after it: the canonical
+   * turn is `messages.text + TEXT` followed by the call blocks (each `open + unit(c)`), or without text the blocks
+   * with the first one's `open` left off. A tool whose name and `nameClose` spell `messages.text` is refused.
+   * Requires `grouping: "block"`, an `open` marker, no section and no reasoning.
+   */
+  readonly messages?: MessagesDescription;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */
   readonly unit: CallUnitDescription;
   /** How many calls the canonical form may hold (1 for Llama 3's single JSON object). */
@@ -94,6 +104,12 @@ export interface FormatDescription {
 export interface SectionDescription {
   readonly open: string;
   readonly close: string;
+}
+
+/** A turn of messages (FormatDescription.messages). */
+export interface MessagesDescription {
+  /** What opens a message of free text after `open`: its recipient and what ends it (Functionary v3.2's `all\n`). */
+  readonly text: string;
 }
 
 /** The markers of a reasoning block and whether compiled grammars and the parser expect one by default. */

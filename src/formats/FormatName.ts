@@ -41,6 +41,7 @@ export type FormatName =
   | "gemma4"
   | "hy3"
   | "functionary-v3.1"
+  | "functionary-v3.2"
   | "apertus"
   | "command-r7b"
   | "kimi-k3"

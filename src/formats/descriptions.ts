@@ -20,6 +20,7 @@ import { gemma4 } from "./families/gemma4.js";
 import { hy3 } from "./families/hy3.js";
 import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
+import { functionaryV32 } from "./families/functionaryV32.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
 import { solarOpen } from "./families/solarOpen.js";
@@ -205,6 +206,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   gemma4,
   hy3,
   "functionary-v3.1": functionaryV31,
+  "functionary-v3.2": functionaryV32,
   apertus,
   "command-r7b": commandR7b,
   "kimi-k3": kimiK3,

@@ -28,10 +28,11 @@ const MAX_SEPARATOR_CAPTURE = 64;
 const MAX_RESCANS = 8;
 
 /**
- * `start`: a format without an opening marker, before deciding whether the reply is a call; `text`: between blocks;
- * `block`: inside one (a BlockScanner reads it); `tail`: after a start-of-reply block, all text.
+ * `start`: a format without an opening marker, before deciding whether the reply is a call; `message`: a turn of
+ * messages (Functionary v3.2), before its first recipient; `text`: between blocks; `block`: inside one (a
+ * BlockScanner reads it); `tail`: after a start-of-reply block, all text.
  */
-type State = "start" | "text" | "block" | "tail";
+type State = "start" | "message" | "text" | "block" | "tail";
 
 /**
  * Incremental tool-call parser. `push` returns events as soon as they are known; `flush` returns the last events;
@@ -68,6 +69,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private sections = 0;
   private sectionBlocks = 0;
   private sectionAt = 0;
+  /** A turn of messages: the text message being read (its marker's span, and whether text followed), or null. */
+  private textMessage: { span: [number, number]; read: boolean } | null = null;
   /** Splits the reasoning block off the turn's start (null when the options ask for none). */
   private readonly reasoning: ReasoningSplitter | null;
 
@@ -85,7 +88,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
     const grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.out = new CallCollector<T>(mode, validators, grammarCheck);
-    this.state = wholeReply(d) ? "start" : "text";
+    this.state = wholeReply(d) ? "start" : d.messages !== undefined ? "message" : "text";
     this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
     const reasoning = resolveReasoning(d, options);
     this.reasoning = reasoning === null ? null : new ReasoningSplitter(reasoning, d);
@@ -110,6 +113,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       this.out.issue("TEXT_AFTER_CALLS", ISSUE_CODES.TEXT_AFTER_CALLS, [this.prevBlockEnd, this.pos]);
     }
     if (this.inSection) this.out.issue("UNCLOSED_SECTION", ISSUE_CODES.UNCLOSED_SECTION, [this.sectionAt, this.pos]);
+    this.closeTextMessage();
     return this.out.take();
   }
 
@@ -138,6 +142,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
 
   private text(s: string): void {
     if (s === "") return;
+    if (this.textMessage !== null) this.textMessage.read = true;
     this.contentParts.push(s);
     this.out.text(s);
     if ((this.blocksSeen > 0 || this.inSection) && this.sepText.length <= MAX_SEPARATOR_CAPTURE) this.sepText += s.slice(0, MAX_SEPARATOR_CAPTURE + 1);
@@ -166,6 +171,17 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
               this.beginBlock(this.pos + i + dec.at, s.slice(i + dec.at, i + dec.bodyAt));
               i += dec.bodyAt;
             }
+            break;
+          }
+          case "message": {
+            // the prompt wrote the first `open`: the recipient decides, text's (`all\n`) or a call's (its tool name)
+            const t = (this.d.messages as { text: string }).text;
+            if (s.startsWith(t, i)) {
+              this.openTextMessage([this.pos + i, this.pos + i + t.length]);
+              i += t.length;
+              this.state = "text";
+            } else if (!final && s.length - i < t.length && t.startsWith(s.slice(i))) stop = true;
+            else this.beginBlock(this.pos + i, "");
             break;
           }
           case "block": {
@@ -269,6 +285,19 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       if (assembleFencedCall(raw, this.pos + f, fence.contentStart - f, fence.contentEnd - f, this.d, this.out) !== "call") this.text(raw);
       return { i: fence.end, stop: false };
     }
+    if (opener !== null && p >= 0 && this.d.messages !== undefined && opener === open) {
+      // a turn of messages: `open` followed by the text's recipient opens a text message, not a call
+      const t = open + this.d.messages.text;
+      if (s.startsWith(t, p)) {
+        this.text(s.slice(i, p));
+        this.openTextMessage([this.pos + p, this.pos + p + t.length]);
+        return { i: p + t.length, stop: false };
+      }
+      if (!final && s.length - p < t.length && t.startsWith(s.slice(p))) {
+        this.text(s.slice(i, p));
+        return { i: p, stop: true };
+      }
+    }
     if (opener !== null && p >= 0) {
       this.text(s.slice(i, p));
       this.beginBlock(this.pos + p, opener);
@@ -279,7 +308,25 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     return { i: s.length - hold, stop: true };
   }
 
+  /**
+   * A text message's marker (consumed: neither content nor a call). Strict mode: the canonical turn has at most one,
+   * at its start, holding text.
+   */
+  private openTextMessage(span: [number, number]): void {
+    this.closeTextMessage();
+    if (this.out.mode === "strict" && (span[0] !== 0 || this.blocksSeen > 0)) this.out.issue("MESSAGE_LAYOUT", "a text message after the turn's first message", span);
+    this.textMessage = { span, read: false };
+  }
+
+  /** The text message ends (a block opens, or the input ends): strict mode wants text in it. */
+  private closeTextMessage(): void {
+    if (this.textMessage === null) return;
+    if (this.out.mode === "strict" && !this.textMessage.read) this.out.issue("MESSAGE_LAYOUT", "an empty text message", this.textMessage.span);
+    this.textMessage = null;
+  }
+
   private beginBlock(start: number, opener: string): void {
+    this.closeTextMessage();
     if (this.d.section !== undefined) this.sectionBlock(start);
     else if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== this.d.blockSeparator) {
       this.out.issue("NONCANONICAL_SEPARATOR", `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`, [this.prevBlockEnd, start]);

@@ -45,6 +45,7 @@ export const ISSUE_CODES = {
   // strict-mode layout
   NONCANONICAL_SEPARATOR: "strict mode: text between call blocks other than the canonical separator",
   TEXT_AFTER_CALLS: "strict mode: text after the last call block (the canonical reply ends with its last call)",
+  MESSAGE_LAYOUT: "strict mode: a turn of messages (Functionary v3.2's `>>>all\n…`) other than at most one non-empty text message first, then the calls",
   SECTION_LAYOUT: "strict mode: the section around the calls is missing, repeated, empty or holds text besides the blocks and their separators",
   // reasoning (the calls are unaffected)
   REASONING_MISSING: "the turn does not start with the reasoning block the options require (read as a turn without one)",

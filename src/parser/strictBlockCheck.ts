@@ -28,7 +28,9 @@ export function strictBlockCheck(
     try {
       // one call, nothing around it: llama3-json and pythonic refuse free text before a required call, so no freeText
       const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, reasoning: "none", additionalProperties });
-      f = (unit: string) => g.accepts(joinCallUnits([unit], d));
+      // a turn of messages starts after the first call's `open`, which the generation prompt wrote
+      const skip = d.messages !== undefined && d.open !== null ? d.open.length : 0;
+      f = (unit: string) => g.accepts(joinCallUnits([unit], d).slice(skip));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;
       f = null;

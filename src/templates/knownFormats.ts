@@ -182,8 +182,10 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton === "<function=⟨NAME⟩>⟨ARGS⟩</function>",
   },
   {
-    name: "functionary_v3_2",
-    aliases: [],
+    name: "functionary-v3.2",
+    // the generation prompt writes the first `>>>`, so the turn starts with the first call's name
+    exact: (l) => l.sectionStart === "" && l.callOpen === "" && l.callClose === "" && l.sectionEnd === "",
+    aliases: ["functionary_v3_2"],
     families: "Functionary v3.2 (`NAME\\n{…}` messages joined by `>>>`, the first `>>>` in the generation prompt)",
     matches: (l) => l.skeleton === "⟨NAME⟩\n⟨ARGS⟩" && l.separator === ">>>",
   },

@@ -49,7 +49,8 @@ function assembleSingle<T extends ToolCallConstraint>(b: ScannedBlock, d: Format
   } else if (r.ok && (closed || mode === "tolerant")) {
     const codes = r.repairs.map((x) => x.code);
     // a block opened by the unit's own start (tolerant mode, see UnitCodec.bareStart)
-    if (b.bodyStart === 0 && d.open !== null) codes.unshift("MISSING_OPEN_MARKER");
+    // (a turn of messages opens its first block in the generation prompt)
+    if (b.bodyStart === 0 && d.open !== null && !(d.messages !== undefined && start === 0)) codes.unshift("MISSING_OPEN_MARKER");
     const idx = out.addCall(r.call, text, span, codes, b.slot);
     if (!closed) out.issue("UNCLOSED_BLOCK", unclosed, span, idx);
   } else if (b.end === "novalue") out.drop("INVALID_JSON", `no JSON object after ${JSON.stringify(d.open)}`, span, b.slot, text);

@@ -106,7 +106,10 @@ export class BlockScanner {
     const prefix = UNIT_CODECS[d.unit.kind].namePrefix?.(d);
     // with the id first (Solar Open), the block starts inside the id
     if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "", inId: prefix.idFirst === true };
-    if (d.grouping === "block" && (d.unit.kind === "named-json" || d.unit.kind === "xml-parameters")) {
+    // a name prefix reports the name itself
+    if (this.prefix !== null) {
+      // nothing to watch
+    } else if (d.grouping === "block" && (d.unit.kind === "named-json" || d.unit.kind === "xml-parameters")) {
       // Kimi K2's `functions.NAME:IDX`: the name sits between the prefix and the index
       const indexed = d.unit.kind === "named-json" ? d.unit.callIndex : undefined;
       const open = d.unit.kind === "xml-parameters" ? d.unit.nameOpen : (indexed?.namePrefix ?? "");

@@ -72,6 +72,17 @@ export const namedJsonUnit: UnitCodec = {
     return { ok: true, call, repairs: dedupe(repairs) };
   },
 
+  /**
+   * A block without a closing marker (Functionary v3.2's `NAME\n{…}`) ends where its arguments' object closes; the
+   * scanner reads the name up to `nameClose` first, so the name is not taken for text. Any character a name may hold
+   * (checkName) passes: strict reading must read every name the grammar writes.
+   */
+  namePrefix(d: FormatDescription) {
+    const u = namedUnit(d);
+    if (d.close !== null || u.nameClose === "") return undefined;
+    return { marker: u.nameClose, nameCharacter: /[^\s{]/ };
+  },
+
   /** The canonical text, except for the arguments' number spellings (as for JSON call objects). */
   isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
     const u = namedUnit(d);
