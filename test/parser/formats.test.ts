@@ -73,6 +73,8 @@ describe("canonical renderings", () => {
     hy3: "<tool_calls:opensource>\n<tool_call:opensource>get_weather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Paris</arg_value:opensource>\n<arg_key:opensource>n</arg_key:opensource>\n<arg_value:opensource>1</arg_value:opensource>\n</tool_call:opensource>\n</tool_calls:opensource>",
     // the turn's end-of-turn token after the calls (`<|eom_id|>`) is not part of them
     "functionary-v3.1": '<function=get_weather>{"city": "Paris", "n": 1}</function>',
+    // the generation prompt wrote the first message's `>>>`
+    "functionary-v3.2": 'get_weather\n{"city": "Paris", "n": 1}',
     // the call's own id is not an index: `index` counts the call's position from 1
     "kimi-k3": '<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="n" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
     apertus: '<|tools_prefix|>[{"get_weather": {"city": "Paris", "n": 1}}]<|tools_suffix|>',
