@@ -17,11 +17,14 @@ function markers(d: FormatDescription): string {
   const section = d.section === undefined ? "" : `, all blocks in ${code(d.section.open)} … ${code(d.section.close)}`;
   // the end-of-turn token after the calls, which is not part of them (Functionary's `<|eom_id|>`)
   const end = d.callTurnEnd === undefined ? "" : `; the turn then ends with ${code(d.callTurnEnd)}`;
-  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}${joined}${after}${section}${end}`;
+  // a turn of messages (Functionary v3.2): text is a message too, and the prompt opens the first one
+  const messages = d.messages === undefined || d.open === null ? "" : `; text is the message ${code(d.open + d.messages.text)}…, the first ${code(d.open)} written by the generation prompt`;
+  return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}${joined}${after}${section}${end}${messages}`;
 }
 
 function reasoning(d: FormatDescription): string {
-  if (d.reasoning === null) return "— (`reasoningMarkers` to add one)";
+  // a turn of messages opens with a recipient, so no reasoning block can come first
+  if (d.reasoning === null) return d.messages === undefined ? "— (`reasoningMarkers` to add one)" : "—";
   return `${code(d.reasoning.open) || "(opened by the prompt)"} … ${code(d.reasoning.close)}, default ${d.reasoning.defaultMode}`;
 }
 
