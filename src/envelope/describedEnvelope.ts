@@ -88,13 +88,20 @@ export function describedEnvelope(d: FormatDescription): Envelope {
  */
 function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: GExpr, more: (sep: GExpr, item: GExpr) => GExpr): GExpr {
   const { policy } = input;
-  if (d.open === null || d.close !== null || d.grouping !== "block" || d.section !== undefined || (input.reasoning ?? null) !== null) {
-    throw new ToolgramError("INVALID_OPTION", `format ${d.name}: a turn of messages has an opening marker, no closing marker, no section and no reasoning`);
+  if (d.open === null || d.close !== null || d.grouping !== "block" || d.section !== undefined) {
+    throw new Error(`internal: format ${d.name}: a turn of messages has an opening marker, no closing marker and no section`);
   }
   const text = (d.messages as { text: string }).text;
+  const r = input.reasoning ?? null;
   for (const t of input.tools) {
-    if (d.unit.kind === "named-json" && t.name + d.unit.nameClose === text) {
+    if (d.unit.kind !== "named-json") continue;
+    const head = t.name + d.unit.nameClose;
+    if (head === text) {
       throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes text as the message ${JSON.stringify(d.open + text)}, so no tool can be named ${JSON.stringify(t.name)}; rename the tool`);
+    }
+    // an optional reasoning block: a turn starting with the call would read as reasoning
+    if (r !== null && r.mode === "optional" && r.open !== "" && (head.startsWith(r.open) || r.open.startsWith(head))) {
+      throw new ToolgramError("INVALID_TOOL", `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like the reasoning block's ${JSON.stringify(r.open)}; rename the tool`);
     }
   }
   const open = markerText(d.open, d.specialTokens);

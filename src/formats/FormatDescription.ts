@@ -80,7 +80,8 @@ export interface FormatDescription {
    * `open`. The generation prompt writes the first message's `open`, so the turn starts right after it: the canonical
    * turn is `messages.text + TEXT` followed by the call blocks (each `open + unit(c)`), or without text the blocks
    * with the first one's `open` left off. A tool whose name and `nameClose` spell `messages.text` is refused.
-   * Requires `grouping: "block"`, an `open` marker, no section and no reasoning.
+   * Requires `grouping: "block"`, an `open` marker, no closing marker and no section. A reasoning block (given by
+   * `reasoningMarkers`; the family has none) comes before the turn's first recipient.
    */
   readonly messages?: MessagesDescription;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */

@@ -23,8 +23,7 @@ function markers(d: FormatDescription): string {
 }
 
 function reasoning(d: FormatDescription): string {
-  // a turn of messages opens with a recipient, so no reasoning block can come first
-  if (d.reasoning === null) return d.messages === undefined ? "— (`reasoningMarkers` to add one)" : "—";
+  if (d.reasoning === null) return "— (`reasoningMarkers` to add one)";
   return `${code(d.reasoning.open) || "(opened by the prompt)"} … ${code(d.reasoning.close)}, default ${d.reasoning.defaultMode}`;
 }
 

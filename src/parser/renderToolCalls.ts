@@ -38,20 +38,20 @@ export function renderToolCalls(calls: readonly CallToRender[], format: FormatOp
 }
 
 /**
- * A turn of messages (Functionary v3.2): the text's message (`all\n` + content) if there is text, then the calls'
- * messages, the first `open` left to the generation prompt when the turn starts with a call.
+ * A turn of messages (Functionary v3.2): after the reasoning block (if any), the text's message (`all\n` + content)
+ * if there is text, then the calls' messages, the first `open` left to the generation prompt when the turn starts with
+ * a call.
  */
 function renderMessages(calls: readonly CallToRender[], d: FormatDescription, turn: RenderTurnOptions): string {
   const open = d.open as string;
-  if (turn.reasoning !== undefined) throw new ToolgramError("INVALID_INPUT", `format ${d.name} has no reasoning block`);
   const content = turn.content ?? "";
   // the text ends where the next message opens: it must not hold `open`, nor end with a part of it
   if (content.includes(open) || (calls.length > 0 && (content + open).indexOf(open) < content.length)) {
     throw new ToolgramError("INVALID_INPUT", `format ${d.name}: the text contains (or ends with part of) ${JSON.stringify(open)}, which opens a message`);
   }
   const blocks = renderCalls(calls, d, undefined);
-  if (content === "") return blocks.slice(open.length);
-  return (d.messages as { text: string }).text + content + blocks;
+  if (content === "") return renderReasoning(d, turn) + blocks.slice(open.length);
+  return renderReasoning(d, turn) + (d.messages as { text: string }).text + content + blocks;
 }
 
 function renderReasoning(d: FormatDescription, turn: RenderTurnOptions): string {

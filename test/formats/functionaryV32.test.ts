@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OUTPUTS_DIR, type ChatOutputCase } from "../../scripts/extract-chat-outputs.js";
 import { compileTools } from "../../src/compile.js";
-import { canonicalJson } from "../../src/json.js";
+import { canonicalJson, type JsonObject } from "../../src/json.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
@@ -19,7 +19,7 @@ const TOOLS = [
   { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
   { name: "ping", parameters: { type: "object", properties: {} } },
 ];
-const CALLS = [
+const CALLS: { name: string; arguments: JsonObject }[] = [
   { name: "get_weather", arguments: { city: "Paris" } },
   { name: "ping", arguments: {} },
 ];
@@ -95,6 +95,14 @@ describe("functionary-v3.2", () => {
     expect(() => renderToolCalls(CALLS, FORMAT, { content: "a>>>b" })).toThrow(/>>>/);
     expect(() => renderToolCalls(CALLS, FORMAT, { content: "a>" })).toThrow(/>>>/);
     expect(renderToolCalls([], FORMAT, { content: "a>" })).toBe("all\na>");
+    // with an optional reasoning block, a call starting like its opening would read as reasoning
+    const reasoning = { reasoning: "optional" as const, reasoningMarkers: { open: "<think>\n", close: "\n</think>\n\n" } };
+    expect(() => compileTools([{ name: "<think>", parameters: { type: "object" } }], { format: FORMAT, ...reasoning })).toThrow(/reasoning/);
+    const g = compileTools(TOOLS, { format: FORMAT, ...reasoning });
+    const turn = renderToolCalls(CALLS, FORMAT, { reasoning: "R", reasoningMarkers: reasoning.reasoningMarkers, content: "Hi" });
+    expect(turn).toBe('<think>\nR\n</think>\n\nall\nHi>>>get_weather\n{"city": "Paris"}>>>ping\n{}');
+    expect(g.accepts(turn)).toBe(true);
+    expect(parseToolCalls(turn, { tools: TOOLS, format: FORMAT, mode: "strict", ...reasoning }).issues).toEqual([]);
   });
 
   it("streams the recipient's decision across chunks as the whole text", () => {
