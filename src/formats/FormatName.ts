@@ -43,6 +43,7 @@ export type FormatName =
   | "functionary-v3.1"
   | "apertus"
   | "command-r7b"
+  | "command-r-plus"
   | "kimi-k3"
   | "solar-open"
   | "minimax-m2";

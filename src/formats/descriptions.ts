@@ -22,6 +22,7 @@ import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
+import { commandRPlus } from "./families/commandRPlus.js";
 import { solarOpen } from "./families/solarOpen.js";
 import { minimaxM2 } from "./families/minimaxM2.js";
 
@@ -207,6 +208,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "functionary-v3.1": functionaryV31,
   apertus,
   "command-r7b": commandR7b,
+  "command-r-plus": commandRPlus,
   "kimi-k3": kimiK3,
   "solar-open": solarOpen,
   "minimax-m2": minimaxM2,
