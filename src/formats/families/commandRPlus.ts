@@ -11,7 +11,7 @@ import { PLAIN_FIELDS } from "./plainFields.js";
 export const commandRPlus: FormatDescription = {
   ...PLAIN_FIELDS,
   name: "command-r-plus",
-  family: "Cohere Command R+ (`Action:\\n```json\\n[…]```` with indented JSON)",
+  family: "Cohere Command R+ (`Action:` and a JSON code fence, the calls as indented JSON)",
   aliases: ["command_r_plus"],
   grouping: "block",
   section: { open: "\nAction:\n```json\n[\n    ", close: "\n]```\n" },
