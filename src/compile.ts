@@ -13,7 +13,7 @@ import { Deadline } from "./Deadline.js";
 import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
 import type { JsonObject, JsonValue } from "./json.js";
-import { jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
+import { indentedJsonStyle, jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
 import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
@@ -65,6 +65,8 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const allowed = new Set(policy.allowed);
   const envelopeTools: EnvelopeTool[] = [];
   let style: JsonStyle | undefined;
+  const unit = envelope.description.unit;
+  const indent = unit?.kind === "json-object" ? unit.indent : undefined;
   // per-tool fragments: the same parameters under the same options lower to the same rules (see ToolFragmentCache)
   const optionsKey = `${envelope.format}|${JSON.stringify(opts)}`;
   const mergedHere = new Map<string, string>();
@@ -90,6 +92,8 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     prefixes.add(prefix);
     // one context per tool: the lowerer's size check walks its whole rule map, so a shared one would be quadratic
     const ctx = createLowerContext(opts, prefix, warnings, deadline);
+    // an indented unit (Command R+) fixes the layout whatever the whitespace option: its arguments one depth deeper
+    if (indent !== undefined) ctx.style = indentedJsonStyle(indent.width, indent.depth + 1);
     style ??= ctx.style;
     const spelling = envelope.argumentSpelling;
     if (spelling?.keywords) ctx.style = { ...ctx.style, keywords: spelling.keywords };
@@ -117,7 +121,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     tools: envelopeTools,
     policy,
     reasoning,
-    style: style ?? jsonStyle(opts.whitespace),
+    style: indent !== undefined ? indentedJsonStyle(indent.width, indent.depth) : (style ?? jsonStyle(opts.whitespace)),
     addRule: (name, e) => {
       if (!envelope.ruleNames.includes(name)) throw new Error(`internal: envelope rule ${name} is not reserved`);
       own.set(name, e);

@@ -36,6 +36,24 @@ export function canonicalJson(value: JsonValue): string {
   }
 }
 
+/**
+ * `value` as Python's `json.dumps(value, indent=width, ensure_ascii=False)` writes it when the value sits at nesting
+ * depth `depth` (its members indented `(depth + 1) * width` spaces, its closing bracket `depth * width`): scalars and
+ * empty containers as canonicalJson writes them.
+ */
+export function indentedJson(value: JsonValue, width: number, depth = 0): string {
+  if (typeof value !== "object" || value === null) return canonicalJson(value);
+  const inner = "\n" + " ".repeat(width * (depth + 1));
+  const close = "\n" + " ".repeat(width * depth);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return "[" + inner + value.map((v) => indentedJson(v, width, depth + 1)).join("," + inner) + close + "]";
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return "{}";
+  return "{" + inner + entries.map(([k, v]) => quoteJsonString(k) + ": " + indentedJson(v, width, depth + 1)).join("," + inner) + close + "}";
+}
+
 const SHORT_ESCAPES: Record<number, string> = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0c: "\\f" };
 
 /** A string as JSON text, escaping like Python's json.dumps(ensure_ascii=False). Lone surrogates become \\uXXXX. */

@@ -174,6 +174,12 @@ export interface JsonObjectUnit {
    * free of its delimiter).
    */
   readonly argumentsEncoding: "object" | "single-quoted-json";
+  /**
+   * Absent: the unit is spelled as `canonicalJson` spells it. Present: as Python's `json.dumps(indent=width)` lays
+   * out the unit as an element at nesting depth `depth` (Command R+'s template writes its list of calls so: each
+   * member on a line of its own, indented `width` spaces per depth, the arguments one depth deeper than the unit).
+   */
+  readonly indent?: { readonly width: number; readonly depth: number };
 }
 
 /**

@@ -44,6 +44,7 @@ export type FormatName =
   | "functionary-v3.2"
   | "apertus"
   | "command-r7b"
+  | "command-r-plus"
   | "kimi-k3"
   | "solar-open"
   | "minimax-m2";

@@ -23,6 +23,7 @@ import { functionaryV31 } from "./families/functionary.js";
 import { functionaryV32 } from "./families/functionaryV32.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
+import { commandRPlus } from "./families/commandRPlus.js";
 import { solarOpen } from "./families/solarOpen.js";
 import { minimaxM2 } from "./families/minimaxM2.js";
 
@@ -209,6 +210,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "functionary-v3.2": functionaryV32,
   apertus,
   "command-r7b": commandR7b,
+  "command-r-plus": commandRPlus,
   "kimi-k3": kimiK3,
   "solar-open": solarOpen,
   "minimax-m2": minimaxM2,

@@ -1,5 +1,5 @@
 import type { GExpr } from "../grammar/Grammar.js";
-import { cls, EPSILON, lit, rep, seq } from "../grammar/build.js";
+import { cls, EPSILON, lit, NOTHING, rep, seq } from "../grammar/build.js";
 import type { WhitespaceOption } from "../options.js";
 
 /** How the three keyword values are written. */
@@ -34,8 +34,18 @@ export interface JsonStyle {
   keySeparator: GExpr;
   /** true / false / null: JSON's, or another language's (Python's True / False / None for the pythonic format). */
   keywords: Readonly<JsonKeywords>;
-  /** "compact" or "flexible-N": distinguishes styles in rule names of shared rules. */
+  /** "compact", "flexible-N" or "indent-W-D": distinguishes styles in rule names and caches of shared rules. */
   id: string;
+  /**
+   * The style of the values inside an array or object in this style: absent when it is this style itself (compact,
+   * flexible). An indented layout's members sit one level deeper than their container.
+   */
+  inner?: () => JsonStyle;
+}
+
+/** The style of the members of a container written in `style`. */
+export function innerStyle(style: JsonStyle): JsonStyle {
+  return style.inner === undefined ? style : style.inner();
 }
 
 /** JSON's four whitespace characters: tab, LF, CR, space. */
@@ -73,4 +83,43 @@ export function jsonStyle(option: WhitespaceOption): JsonStyle {
     keywords: JSON_KEYWORDS,
     id: `flexible-${n}`,
   };
+}
+
+/**
+ * Containers nest at most this deep in an indented layout (below the top-level value): the indentation of a member
+ * depends on its depth, which a context-free grammar can only count with one rule per depth. Deeper containers can
+ * only be empty (`{}` / `[]`).
+ */
+export const MAX_INDENTED_DEPTH = 12;
+
+const indentedStyles = new Map<string, JsonStyle>();
+
+/**
+ * Python's `json.dumps(value, indent=width)` layout for a value at nesting depth `depth` (its first character
+ * continues a line whose members sit `depth * width` spaces in): each member on a line of its own, indented
+ * `(depth + 1) * width` spaces, the closing bracket on a line indented `depth * width` spaces, `,` at line ends,
+ * `": "` between key and value, `{}` / `[]` when empty. Memoized, so a depth's style is one object (caches key on it).
+ */
+export function indentedJsonStyle(width: number, depth: number): JsonStyle {
+  const id = `indent-${width}-${depth}`;
+  let style = indentedStyles.get(id);
+  if (style !== undefined) return style;
+  const line = (d: number): string => "\n" + " ".repeat(width * d);
+  const full = depth < MAX_INDENTED_DEPTH;
+  style = {
+    ws: EPSILON,
+    objectOpen: full ? lit("{" + line(depth + 1)) : NOTHING,
+    objectClose: lit(line(depth) + "}"),
+    emptyObject: lit("{}"),
+    arrayOpen: full ? lit("[" + line(depth + 1)) : NOTHING,
+    arrayClose: lit(line(depth) + "]"),
+    emptyArray: lit("[]"),
+    itemSeparator: lit("," + line(depth + 1)),
+    keySeparator: lit(": "),
+    keywords: JSON_KEYWORDS,
+    id,
+    inner: () => indentedJsonStyle(width, Math.min(depth + 1, MAX_INDENTED_DEPTH)),
+  };
+  indentedStyles.set(id, style);
+  return style;
 }

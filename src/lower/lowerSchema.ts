@@ -7,7 +7,7 @@ import type { Limits, ResolvedSchemaOptions } from "../options.js";
 import type { SchemaIR, SchemaNode } from "../schema/SchemaNode.js";
 import { anyValueRule } from "./anyValue.js";
 import { exprSize } from "../grammar/analysis/exprSize.js";
-import { jsonStyle, type JsonStyle } from "./JsonStyle.js";
+import { innerStyle, jsonStyle, type JsonStyle } from "./JsonStyle.js";
 import { lowerArray } from "./lowerArray.js";
 import { lowerKeywordArguments } from "./lowerKeywordArguments.js";
 import { lowerObject } from "./lowerObject.js";
@@ -43,12 +43,21 @@ export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, 
   return { rules: new Map(), prefix, style: jsonStyle(opts.whitespace), strict: opts.strict, limits: opts.limits, warnings, deadline };
 }
 
-/** The any-value rule of each context, added once however many schemas are lowered into it. */
-const anyRules = new WeakMap<Map<string, GExpr>, GExpr>();
+/** The any-value rule of each context and style, added once however many schemas are lowered into it. */
+const anyRules = new WeakMap<Map<string, GExpr>, Map<string, GExpr>>();
 
-function anyRuleOf(st: LowerState, ctx: LowerContext): GExpr {
-  let r = anyRules.get(ctx.rules);
-  if (!r) anyRules.set(ctx.rules, (r = anyValueRule(st, ctx.rules, ctx.prefix)));
+function anyRuleOf(st: LowerState, ctx: LowerContext, stateOf: (style: JsonStyle) => LowerState): GExpr {
+  let byStyle = anyRules.get(ctx.rules);
+  if (!byStyle) anyRules.set(ctx.rules, (byStyle = new Map()));
+  let r = byStyle.get(st.style.id);
+  if (!r) {
+    const inner = innerStyle(st.style);
+    // the rule is registered before its members are built: they refer to it (same style) or to the next depth's
+    r = anyValueRule(st, ctx.rules, ctx.prefix, (self) => {
+      byStyle.set(st.style.id, self);
+      return inner === st.style ? self : anyRuleOf(stateOf(inner), ctx, stateOf);
+    });
+  }
   return r;
 }
 
@@ -68,16 +77,23 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     ctx.rules.set(name, e);
     return ref(name);
   };
-  const st: LowerState = {
+  // one state per style: members of a container are lowered in its inner style (an indented layout's next depth)
+  const states = new Map<JsonStyle, LowerState>();
+  const stateOf = (style: JsonStyle): LowerState => {
+    let state = states.get(style);
+    if (state === undefined) states.set(style, (state = makeState(style)));
+    return state;
+  };
+  const makeState = (style: JsonStyle): LowerState => ({
     strict: ctx.strict,
     limits: ctx.limits,
     warnings: ctx.warnings,
     deadline: ctx.deadline,
-    style: ctx.style,
+    style,
     defs: ir.defs,
     rules: ctx.rules,
     ruleName: (path, suffix) => uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, path, suffix)),
-    lower: (n) => lowerNode(n),
+    lower: (n) => lowerNode(n, stateOf(innerStyle(style))),
     addRule,
     share: (path, suffix, e) => (exprSize(e) <= INLINE_NODES ? e : addRule(path, suffix, e)),
     relax: (keyword, path, why) => {
@@ -86,33 +102,37 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
       }
       ctx.warnings.push({ code: "OVER_APPROXIMATED", message: `${keyword}: ${why}; the grammar accepts a superset, the parser's validation still checks it`, schemaPath: path });
     },
-  };
+  });
+  const st = stateOf(ctx.style);
 
   // the normalizer shares one node object between the places a `$ref` is used: lower it once
-  const done = new Map<SchemaNode, GExpr>();
-  const lowerNode = (n: SchemaNode): GExpr => {
-    if (n.kind !== "object" && n.kind !== "array" && n.kind !== "string") return lowerUncached(n);
+  // (per style: the same node nested at another depth of an indented layout is another text)
+  const doneByStyle = new Map<JsonStyle, Map<SchemaNode, GExpr>>();
+  const lowerNode = (n: SchemaNode, st: LowerState): GExpr => {
+    if (n.kind !== "object" && n.kind !== "array" && n.kind !== "string") return lowerUncached(n, st);
+    let done = doneByStyle.get(st.style);
+    if (done === undefined) doneByStyle.set(st.style, (done = new Map()));
     let e = done.get(n);
-    if (e === undefined) done.set(n, (e = lowerUncached(n)));
+    if (e === undefined) done.set(n, (e = lowerUncached(n, st)));
     else if (e.type !== "ref" && exprSize(e) > INLINE_NODES) done.set(n, (e = addRule(n.path, "", e))); // second use: name it
     return e;
   };
-  const lowerUncached = (n: SchemaNode): GExpr => {
+  const lowerUncached = (n: SchemaNode, st: LowerState): GExpr => {
     ctx.deadline.tick("lowering the schema", n.path);
     switch (n.kind) {
       case "never":
         return NOTHING;
       case "any":
-        return anyRuleOf(st, ctx);
+        return anyRuleOf(st, ctx, stateOf);
       case "null":
-        return lit(ctx.style.keywords.null);
+        return lit(st.style.keywords.null);
       case "boolean":
-        return alt(lit(ctx.style.keywords.true), lit(ctx.style.keywords.false));
+        return alt(lit(st.style.keywords.true), lit(st.style.keywords.false));
       case "enum":
         if (n.values.length > ctx.limits.maxEnumSize) {
           throw new LimitExceededError("LIMIT_ENUM_SIZE", `enum has ${n.values.length} values, above limits.maxEnumSize ${ctx.limits.maxEnumSize}; raise the limit or shorten the enum`, n.path);
         }
-        return alt(...n.values.map((v) => styledValue(v, ctx.style)));
+        return alt(...n.values.map((v) => styledValue(v, st.style)));
       case "number":
         return lowerNumber(n, {
           strict: ctx.strict,
@@ -131,26 +151,27 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
       case "object":
         return lowerObject(n, st);
       case "union":
-        return alt(...n.options.map(lowerNode));
+        return alt(...n.options.map((o) => lowerNode(o, st)));
       case "ref":
-        return lowerRef(n.target, n.path);
+        return lowerRef(n.target, n.path, st);
     }
   };
 
-  const lowerRef = (target: string, path: string): GExpr => {
-    let name = defRules.get(target);
+  const lowerRef = (target: string, path: string, st: LowerState): GExpr => {
+    const key = `${st.style.id}\u0000${target}`;
+    let name = defRules.get(key);
     if (name === undefined) {
       const def = ir.defs.get(target);
       if (!def) throw new InvalidSchemaError("INVALID_REF", `internal: definition ${target} is missing from the schema IR`, path);
       name = uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, def.path || target));
-      defRules.set(target, name);
+      defRules.set(key, name);
       ctx.rules.set(name, NOTHING); // reserve the name: the body may refer to itself
-      ctx.rules.set(name, lowerNode(def));
+      ctx.rules.set(name, lowerNode(def, st));
     }
     return ref(name);
   };
 
-  const root = ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root);
+  const root = ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root, st);
   ctx.deadline.check("lowering the schema", ir.root.path);
   let size = exprSize(root);
   for (const e of ctx.rules.values()) size += exprSize(e);

@@ -1,7 +1,7 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { lit, seq } from "../grammar/build.js";
 import { canonicalJson, quoteJsonString, type JsonValue } from "../json.js";
-import { JSON_KEYWORDS, type JsonStyle } from "./JsonStyle.js";
+import { innerStyle, JSON_KEYWORDS, type JsonStyle } from "./JsonStyle.js";
 
 /**
  * The texts of one JSON value in a style: canonicalJson's text in compact style, with ws pieces when flexible, and
@@ -14,12 +14,12 @@ export function styledValue(v: JsonValue, style: JsonStyle): GExpr {
   if (Array.isArray(v)) {
     if (v.length === 0) return style.emptyArray;
     const parts: GExpr[] = [style.arrayOpen];
-    v.forEach((x, i) => parts.push(...(i ? [style.itemSeparator] : []), styledValue(x, style)));
+    v.forEach((x, i) => parts.push(...(i ? [style.itemSeparator] : []), styledValue(x, innerStyle(style))));
     return seq(...parts, style.arrayClose);
   }
   const entries = Object.entries(v);
   if (entries.length === 0) return style.emptyObject;
   const parts: GExpr[] = [style.objectOpen];
-  entries.forEach(([k, x], i) => parts.push(...(i ? [style.itemSeparator] : []), lit(quoteJsonString(k)), style.keySeparator, styledValue(x, style)));
+  entries.forEach(([k, x], i) => parts.push(...(i ? [style.itemSeparator] : []), lit(quoteJsonString(k)), style.keySeparator, styledValue(x, innerStyle(style))));
   return seq(...parts, style.objectClose);
 }

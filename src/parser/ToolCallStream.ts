@@ -234,10 +234,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         const q = s.slice(i, end).indexOf(bare);
         if (q >= 0) end = i + q;
       }
-      if (this.out.hasTools) {
-        const f = fenceBefore(s, i, end);
-        if (f >= 0) end = f;
-      }
+      const fence = this.out.hasTools ? fenceBefore(s, i, end) : -1;
+      if (fence >= 0) end = fence;
       const hit = findSectionMarker(s, i, end, marker, final);
       if (hit.kind === "found") {
         this.text(s.slice(i, hit.start));
@@ -253,6 +251,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       if (hit.kind === "wait") {
         this.text(s.slice(i, hit.start));
         return { i: hit.start, stop: true };
+      }
+      // a marker that holds a fence (Command R+'s `\nAction:\n```json\n[`) and is not complete yet: its start waits
+      // for the rest, or the fence in it would be read as a code block where the batch sees the marker
+      const across = fence >= 0 && !final ? markerAcrossFence(s, i, fence, marker) : -1;
+      if (across >= 0) {
+        this.text(s.slice(i, across));
+        return { i: across, stop: true };
       }
       if (end === s.length) {
         const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), heldPrefix(s, i, splitMarker(marker).core), heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
@@ -401,6 +406,17 @@ function heldPrefix(s: string, i: number, marker: string | null): number {
     if (marker.startsWith(s.slice(s.length - k))) return k;
   }
   return 0;
+}
+
+/**
+ * Where an unfinished occurrence of `marker`, a marker holding a fence, starts in `s[from…]` when it reaches the end
+ * of `s` over the fence at `f` (with the marker's leading whitespace when present); -1 when there is none.
+ */
+function markerAcrossFence(s: string, from: number, f: number, marker: string): number {
+  const { lead, core } = splitMarker(marker);
+  const k = f - core.indexOf(FENCE);
+  if (k > f || k < from || !core.startsWith(s.slice(k))) return -1;
+  return k - lead.length >= from && s.startsWith(lead, k - lead.length) ? k - lead.length : k;
 }
 
 /** The first fence starting in `s[from, to)`, or -1. */

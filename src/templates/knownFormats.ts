@@ -226,8 +226,9 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart.startsWith("<|START_ACTION|>[") && l.skeleton.includes('"tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩'),
   },
   {
-    name: "command_r_plus",
-    aliases: [],
+    name: "command-r-plus",
+    exact: (l) => l.sectionStart === "\nAction:\n```json\n[" && l.separator === "," && l.sectionEnd === "\n]```\n",
+    aliases: ["command_r_plus"],
     families: "Command R+ (`Action:\n```json\n[…]```` with each call and its arguments as indented JSON)",
     matches: (l) => l.sectionStart.includes("Action:\n```json\n[") && l.skeleton.includes('"tool_name": "⟨NAME⟩"'),
   },

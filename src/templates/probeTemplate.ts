@@ -130,9 +130,14 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   const noThinking = prompt(false);
   const generationPromptNoThinking = noThinking.startsWith(withoutPrompt) ? noThinking.slice(withoutPrompt.length) : afterUser(noThinking);
 
+  // A turn the template writes after every conversation, whoever spoke last (Command R+'s tool-use template ends
+  // each render with a system turn of instructions): never part of the assistant's turn, so it is cut from renders
+  // of a history; the generation prompt follows it.
+  const trailer = conversationTrailer(withoutPrompt, generationPrompt);
   const turn = (assistant: TemplateMessage): ProbedTurn => {
-    const rendered = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
-    return extractTurn(generation, rendered);
+    let rendered = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
+    if (trailer !== "" && rendered.endsWith(trailer)) rendered = rendered.slice(0, rendered.length - trailer.length);
+    return extractTurn(trailer === "" ? generation : withoutPrompt.slice(0, withoutPrompt.length - trailer.length) + generationPrompt, rendered);
   };
 
   const content = turn({ role: "assistant", content: PROBE.content });
@@ -223,6 +228,21 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   });
   if (result.ok && result.value.includes(PROBE.toolResult)) probe.toolResult = result.value;
   return probe;
+}
+
+/**
+ * The turn a template writes after the last message of every conversation: the tail of the render without the
+ * generation prompt (`withoutPrompt`) from the first turn opening there that is spelled as the generation prompt's
+ * first marker opens a turn (`<|START_OF_TURN_TOKEN|>`), when the tail after the user message holds one; "" when none
+ * (most templates end a conversation with the last turn's end marker).
+ */
+function conversationTrailer(withoutPrompt: string, generationPrompt: string): string {
+  const marker = /^<[^<>]*>/.exec(generationPrompt.trimStart())?.[0];
+  if (marker === undefined) return "";
+  const tail = afterUser(withoutPrompt);
+  const at = tail.indexOf(marker);
+  // the trailer must say something of its own (an instruction), not merely reopen a turn
+  return at < 0 || tail.length - at <= marker.length + 1 ? "" : tail.slice(at);
 }
 
 /**

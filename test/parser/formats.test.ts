@@ -80,6 +80,8 @@ describe("canonical renderings", () => {
     apertus: '<|tools_prefix|>[{"get_weather": {"city": "Paris", "n": 1}}]<|tools_suffix|>',
     "solar-open": '<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>get_weather<|tool_call:args|>{"city": "Paris", "n": 1}<|tool_call:end|><|calls|>',
     "command-r7b": '<|START_ACTION|>[\n    {"tool_call_id": "c1", "tool_name": "get_weather", "parameters": {"city": "Paris", "n": 1}}\n]<|END_ACTION|>',
+    // json.dumps(indent=4) of the list of calls, as Command R+'s template writes it (no ids)
+    "command-r-plus": '\nAction:\n```json\n[\n    {\n        "tool_name": "get_weather",\n        "parameters": {\n            "city": "Paris",\n            "n": 1\n        }\n    }\n]```\n',
     "minimax-m2": '\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n<parameter name="n">1</parameter>\n</invoke>\n</minimax:tool_call>',
   };
   for (const format of FORMAT_NAMES) {

@@ -15,12 +15,17 @@ export function isGrammarNumber(text: string): boolean {
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\bfnrt]|\\u00(?:0[0-7be-f]|1[0-9a-f]))*"/y;
 
 /**
- * Whether `text` is one JSON value spelled as `canonicalJson` spells it — no whitespace but one space after each
+ * Whether `text` is one JSON value spelled as `canonicalJson` spells it (with `indent`: as `indentedJson` spells it
+ * at that depth) — no whitespace but one space after each
  * `:` and `,`, `{}` / `[]` when empty, strings in their one canonical spelling — except that numbers may use any JSON
  * spelling (`1e2`, `100.0`, `-0`). Compiled grammars (compact style) fix everything but the number spelling, so
  * strict parsing accepts the spellings a grammar can emit, not only the one the renderer writes.
  */
-export function isCompactJson(text: string): boolean {
+export function isCompactJson(text: string, indent?: { width: number; depth: number }): boolean {
+  // the text between tokens: compact, or an indented layout's (see indentedJson) at the current depth
+  const depth = (): number => (indent === undefined ? 0 : indent.depth + stack.length);
+  const line = (d: number): string => (indent === undefined ? "" : "\n" + " ".repeat(indent.width * d));
+  const separator = (): string => (indent === undefined ? ", " : "," + line(depth()));
   let i = 0;
   const token = (re: RegExp): boolean => {
     re.lastIndex = i;
@@ -45,6 +50,7 @@ export function isCompactJson(text: string): boolean {
         // empty: fall through to what follows the value
       } else {
         stack.push(c);
+        if (!word(line(depth()))) return false;
         if (c === "{" && !(token(STRING) && word(": "))) return false;
         continue;
       }
@@ -55,11 +61,11 @@ export function isCompactJson(text: string): boolean {
     for (;;) {
       const top = stack[stack.length - 1];
       if (top === undefined) return i === text.length;
-      if (word(", ")) {
+      if (word(separator())) {
         if (top === "{" && !(token(STRING) && word(": "))) return false;
         break;
       }
-      if (!word(top === "{" ? "}" : "]")) return false;
+      if (!word(line(depth() - 1) + (top === "{" ? "}" : "]"))) return false;
       stack.pop();
     }
   }

@@ -1,4 +1,4 @@
-import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from "../../json.js";
+import { canonicalJson, indentedJson, isJsonObject, type JsonObject, type JsonValue } from "../../json.js";
 import type { FormatDescription, JsonObjectUnit } from "../../formats/FormatDescription.js";
 import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { closeOpenBrackets } from "./closeOpenBrackets.js";
@@ -19,7 +19,8 @@ export const jsonObjectUnit: UnitCodec = {
       const argText = "'" + canonicalJson(call.arguments).replaceAll("'", "\\u0027") + "'";
       return canonicalJson(head).slice(0, -1) + `, ${canonicalJson(u.argumentsKey)}: ${argText}` + (Object.keys(tail).length > 0 ? ", " + canonicalJson(tail).slice(1) : "}");
     }
-    return canonicalJson({ ...head, [u.argumentsKey]: call.arguments, ...tail });
+    const unit = { ...head, [u.argumentsKey]: call.arguments, ...tail };
+    return u.indent === undefined ? canonicalJson(unit) : indentedJson(unit, u.indent.width, u.indent.depth);
   },
 
   read(text: string, d: FormatDescription, whole: boolean): UnitResult {
@@ -55,7 +56,8 @@ export const jsonObjectUnit: UnitCodec = {
       // escape pairs are consumed left to right, so `\\u0027` (an escaped backslash, then text) stays as it is
       args = args.replace(/\\(u0027|[^])/g, (m, e: string) => (e === "u0027" ? "'" : m));
     }
-    return args.startsWith("{") && isCompactJson(args);
+    // an indented unit's arguments sit one depth deeper than the unit
+    return args.startsWith("{") && isCompactJson(args, u.indent === undefined ? undefined : { width: u.indent.width, depth: u.indent.depth + 1 });
   },
 };
 
