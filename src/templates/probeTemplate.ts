@@ -218,11 +218,17 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   const result = tryTurn(() => {
     const assistant: TemplateMessage = { role: "assistant", content: "", tool_calls: [call(F1, PROBE_CALLS.one[0].arguments, PROBE.callIds[0], as)] };
     const toolMessage: TemplateMessage = { role: "tool", content: PROBE.toolResult, tool_call_id: PROBE.callIds[0], name: F1 };
-    const before = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
-    const after = t.render({ messages: [user, assistant, toolMessage], tools, addGenerationPrompt: true });
+    let before = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
+    let after = t.render({ messages: [user, assistant, toolMessage], tools, addGenerationPrompt: true });
+    if (trailer !== "") {
+      // the instructions after every conversation are not part of the result (and Command R+'s call turn has no
+      // turn end to look for: the result starts where the two renders part)
+      if (before.endsWith(trailer)) before = before.slice(0, before.length - trailer.length);
+      if (after.endsWith(trailer + generationPrompt)) after = after.slice(0, after.length - trailer.length - generationPrompt.length) + generationPrompt;
+    }
     // from the end of the call turn: the last turn end before the result (earlier turns may render differently)
     const at = after.indexOf(PROBE.toolResult);
-    const end = turnEnd === "" ? -1 : after.lastIndexOf(turnEnd, at);
+    const end = turnEnd === "" || trailer !== "" ? -1 : after.lastIndexOf(turnEnd, at);
     const tail = end >= 0 ? after.slice(end + turnEnd.length) : after.slice(commonPrefixLength(before, after));
     return tail.endsWith(generationPrompt) ? tail.slice(0, tail.length - generationPrompt.length) : tail;
   });

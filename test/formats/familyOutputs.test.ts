@@ -51,6 +51,9 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   apertus: { outputs: ["Apertus-8B-Instruct.json"], templates: ["Apertus-8B-Instruct.jinja"] },
   // R7B's outputs open the reasoning themselves; Cohere2 MoE's generation prompt opens it (its outputs have no opener)
   "command-r7b": { outputs: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.json", "Cohere2MoE.json"], templates: ["CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", "Cohere2MoE.jinja"] },
+  // llama.cpp's output writes the list compact and closes it `]\n```` (the template: indented, `\n]```\n`): its call
+  // is read, the close is left as text (UNCLOSED_SECTION)
+  "command-r-plus": { outputs: ["CohereForAI-c4ai-command-r-plus-tool_use.json"], templates: ["CohereForAI-c4ai-command-r-plus-tool_use.jinja"] },
   "seed-oss": { outputs: ["ByteDance-Seed-OSS.json"], templates: ["ByteDance-Seed-OSS.jinja"] },
   // llama.cpp has no test outputs of Solar Open
   "solar-open": { outputs: [], templates: ["upstage-Solar-Open-100B.jinja"] },
