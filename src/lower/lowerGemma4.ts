@@ -1,12 +1,12 @@
 import { InvalidSchemaError, UnsupportedSchemaError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
-import { alt, EPSILON, lit, NOTHING, ref, rep, seq } from "../grammar/build.js";
+import { alt, lit, NOTHING, ref, rep, seq } from "../grammar/build.js";
 import type { JsonValue } from "../json.js";
 import type { SchemaNode, StringConstraints } from "../schema/SchemaNode.js";
 import { resolveRef } from "./resolveRef.js";
 import { GEMMA4_KEY, GEMMA4_KEY_PATTERN, gemma4KeyOrder } from "../formats/gemma4Values.js";
 import type { JsonStyle } from "./JsonStyle.js";
-import { JSON_KEYWORDS } from "./JsonStyle.js";
+import { jsonStyle } from "./JsonStyle.js";
 import { lowerArray } from "./lowerArray.js";
 import { lowerObject, type ObjectSpelling } from "./lowerObject.js";
 import type { LowerState } from "./LowerState.js";
@@ -28,19 +28,7 @@ export interface Gemma4Spelling {
 }
 
 /** Gemma 4's punctuation: JSON's, without whitespace, not even after `,` or `:`. */
-const GEMMA4_STYLE: JsonStyle = {
-  ws: EPSILON,
-  objectOpen: lit("{"),
-  objectClose: lit("}"),
-  emptyObject: lit("{}"),
-  arrayOpen: lit("["),
-  arrayClose: lit("]"),
-  emptyArray: lit("[]"),
-  itemSeparator: lit(","),
-  keySeparator: lit(":"),
-  keywords: JSON_KEYWORDS,
-  id: "gemma4",
-};
+const GEMMA4_STYLE: JsonStyle = { ...jsonStyle("compact"), itemSeparator: lit(","), keySeparator: lit(":"), id: "gemma4" };
 
 const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns: [], formats: [] };
 
