@@ -10,28 +10,20 @@ import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import { describeFormat } from "../../src/formats/describeFormat.js";
 import { withoutCallTurnEnd } from "../../src/formats/callTurnEnd.js";
+import { OUTPUTS_DIR, type ChatOutputCase } from "../../scripts/extract-chat-outputs.js";
 
 /**
  * Gemma 4's own argument syntax (gemma4-call units): llama.cpp's outputs for Gemma 4 (test/fixtures/chat-outputs,
  * from tests/test-chat.cpp) parse strictly with their tools and are in the compiled grammar's language; keys come in
  * the template's `dictsort` order; strings are raw between `<|"|>`; what the syntax cannot carry is refused.
  */
-const DIR = join(import.meta.dirname, "..", "fixtures", "chat-outputs");
-const TOOLS = (JSON.parse(readFileSync(join(DIR, "tools.json"), "utf8")) as { tools: Record<string, unknown> }).tools;
-
-interface Case {
-  line: number;
-  text: string;
-  tools: string[];
-  settings: Record<string, unknown>;
-  expect?: { content: string; toolCalls: { name: string; arguments: string }[] };
-}
+const TOOLS = (JSON.parse(readFileSync(join(OUTPUTS_DIR, "tools.json"), "utf8")) as { tools: Record<string, unknown> }).tools;
 
 const call = (name: string, args: string): string => `<|tool_call>call:${name}${args}<tool_call|>`;
 const codes = (r: { issues: { code: string }[] }): string[] => r.issues.map((i) => i.code);
 
 describe("gemma4: llama.cpp's outputs", () => {
-  const cases = (JSON.parse(readFileSync(join(DIR, "google-gemma-4-31B-it.json"), "utf8")) as { cases: Case[] }).cases.filter(
+  const cases = (JSON.parse(readFileSync(join(OUTPUTS_DIR, "google-gemma-4-31B-it.json"), "utf8")) as { cases: ChatOutputCase[] }).cases.filter(
     (c) => !("is_partial" in c.settings) && (c.expect?.toolCalls.length ?? 0) > 0,
   );
 
