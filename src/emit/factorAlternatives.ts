@@ -4,7 +4,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 /**
  * The same alternatives, shaped for llama.cpp's stack-based grammar matcher: alternatives that begin with the same
  * literal text share it (`"\\b" | "\\t" | "\\u000" [0-7]` → `"\\" ([bt] | "u000" [0-7])`), and single-character
- * literals and character classes side by side become one class. llama.cpp keeps one stack per alternative it could
+ * literals and character classes side by side become one class, and `H | H X | … | H X{n}` becomes `H X{0,n}`. llama.cpp keeps one stack per alternative it could
  * be in and walks every candidate token through every stack, so fewer alternatives at a position is less work per
  * token. Exact: `a x | a y` and `a (x | y)` are the same language, and so are `"b" | [cd]` and `[b-d]`.
  *
