@@ -1,3 +1,4 @@
+import { firstMessageOpen } from "../formats/messageHead.js";
 import { compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
@@ -29,8 +30,10 @@ export function strictBlockCheck(
       // one call, nothing around it: llama3-json and pythonic refuse free text before a required call, so no freeText
       const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, reasoning: "none", additionalProperties });
       // a turn of messages starts after the first call's `open`, which the generation prompt wrote
+      // (after the text before the first recipient, when the turn writes it: Muse Glimmer's ` to=`)
       const skip = d.messages !== undefined && d.open !== null ? d.open.length : 0;
-      f = (unit: string) => g.accepts(joinCallUnits([unit], d).slice(skip));
+      const first = firstMessageOpen(d);
+      f = (unit: string) => g.accepts(first + joinCallUnits([unit], d).slice(skip));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;
       f = null;
