@@ -11,7 +11,7 @@ import { UNIT_GRAMMARS } from "./units/unitGrammars.js";
 import { markerText } from "./markerText.js";
 import { wholeReply } from "../formats/wholeReply.js";
 import { splitMarker } from "../formats/splitMarker.js";
-import { firstMessageOpen, messageHead } from "../formats/messageHead.js";
+import { firstMessageOpen, firstMessageOpenAfter, messageHead } from "../formats/messageHead.js";
 
 export { markerText };
 
@@ -46,14 +46,16 @@ export function describedEnvelope(d: FormatDescription): Envelope {
     ...(argumentSpelling ? { argumentSpelling } : {}),
     grammar(input: EnvelopeGrammarInput): GExpr {
       if (d.messages === undefined) return withReasoning(d, input, turn(input) as GExpr);
-      // a turn of messages: the text before the first recipient (Muse Glimmer's ` to=`) opens the turn, unless the
-      // reasoning block comes first, its closing marker leading to the first recipient
+      // a turn of messages: the text before the first recipient (Muse Glimmer's ` to=`) opens the turn, after the
+      // reasoning block too unless its closing marker ends with it
       const m = turn(input) as MessageTurn;
       const first = firstMessageOpen(d);
       const empty = m.empty ? [lit("")] : [];
       if (first === "" || m.messages === null) return withReasoning(d, input, alt(...empty, ...(m.messages === null ? [] : [m.messages])));
       const messages = input.addRule("messages", m.messages);
-      return withReasoning(d, input, alt(...empty, messages), alt(...empty, seq(marker(first), messages)));
+      const opened = (lead: string): GExpr => alt(...empty, seq(marker(lead), messages));
+      const r = input.reasoning ?? null;
+      return withReasoning(d, input, opened(r === null ? first : firstMessageOpenAfter(d, r.close)), opened(first));
     },
   };
 

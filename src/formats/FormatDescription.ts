@@ -84,9 +84,9 @@ export interface FormatDescription {
    * (`NAME\n{…}`) or an xml-parameters unit with a `recipient` (Muse Glimmer's `NAME<|message|><atem:…>`).
    * `messages.first` is what the turn writes before its first recipient when the prompt wrote only part of `open`
    * (Muse Glimmer's ` to=`). Requires `grouping: "block"`, an `open` marker and no section; each call message ends
-   * with `close` when there is one. A reasoning block (the family's or `reasoningMarkers`) comes first, in place of
-   * `messages.first`: its closing marker leads to the first recipient (Muse Glimmer's reasoning is the message
-   * ` to=self<|message|>…`, closed by `<|eom|><|start|>assistant to=`).
+   * with `close` when there is one. A reasoning block (the family's or `reasoningMarkers`) comes first, followed by
+   * `messages.first` unless its closing marker already ends with it (Muse Glimmer's reasoning is the message
+   * ` to=self<|message|>…`, closed by `<|eom|><|start|>assistant to=`, which opens the next message).
    */
   readonly messages?: MessagesDescription;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */

@@ -21,3 +21,13 @@ export function recipientClose(d: FormatDescription): string | undefined {
 export function firstMessageOpen(d: FormatDescription): string {
   return d.messages?.first ?? "";
 }
+
+/**
+ * The text before a turn's first recipient after a reasoning block closed by `close`: `messages.first`, unless the
+ * closing marker already ends with it (Muse Glimmer's own `<|eom|><|start|>assistant to=`, which opens the next
+ * message); foreign markers (`</think>`) are followed by it.
+ */
+export function firstMessageOpenAfter(d: FormatDescription, close: string): string {
+  const first = firstMessageOpen(d);
+  return close.endsWith(first) ? "" : first;
+}

@@ -20,7 +20,7 @@ import { resolveReasoning } from "../formats/resolveReasoning.js";
 import { ReasoningSplitter } from "./reasoning/ReasoningSplitter.js";
 import { withReasoning } from "./reasoning/withReasoning.js";
 import { wholeReply } from "../formats/wholeReply.js";
-import { firstMessageOpen, recipientClose } from "../formats/messageHead.js";
+import { firstMessageOpen, firstMessageOpenAfter, recipientClose } from "../formats/messageHead.js";
 
 /** Strict mode compares the text between blocks with the separator; longer text is not kept. */
 const MAX_SEPARATOR_CAPTURE = 64;
@@ -78,6 +78,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private firstOpener = "";
   /** A turn of messages: the text message being read (its marker's span, and whether text followed), or null. */
   private textMessage: { span: [number, number]; read: boolean } | null = null;
+  /** The reasoning block's closing marker (null when the options ask for none). */
+  private readonly reasoningClose: string | null;
   /** Splits the reasoning block off the turn's start (null when the options ask for none). */
   private readonly reasoning: ReasoningSplitter | null;
 
@@ -99,6 +101,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
     const reasoning = resolveReasoning(d, options);
     this.reasoning = reasoning === null ? null : new ReasoningSplitter(reasoning, d);
+    this.reasoningClose = reasoning?.close ?? null;
   }
 
   /** Feeds a chunk of model output; returns the events it completes. */
@@ -328,14 +331,16 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     if (this.firstAt === null) {
       this.firstAt = this.pos + i;
       this.firstOpener = "";
-      if (first !== "" && this.reasoning?.result().reasoning === undefined) {
-        if (s.startsWith(first, i)) {
-          this.firstOpener = first;
-          i += first.length;
-        } else if (!final && s.length - i < first.length && first.startsWith(s.slice(i))) {
+      // after a reasoning block, the text before the first recipient unless the block's closing marker ended with it
+      const lead = this.reasoningClose !== null && this.reasoning?.result().reasoning !== undefined ? firstMessageOpenAfter(d, this.reasoningClose) : first;
+      if (lead !== "") {
+        if (s.startsWith(lead, i)) {
+          this.firstOpener = lead;
+          i += lead.length;
+        } else if (!final && s.length - i < lead.length && lead.startsWith(s.slice(i))) {
           this.firstAt = null;
           return { i, stop: true };
-        } else if (this.out.mode === "strict") this.out.issue("MESSAGE_LAYOUT", `the turn does not open its first message with ${JSON.stringify(first)}`, [this.pos + i, this.pos + i]);
+        } else if (this.out.mode === "strict") this.out.issue("MESSAGE_LAYOUT", `the turn does not open its first message with ${JSON.stringify(lead)}`, [this.pos + i, this.pos + i]);
       }
     }
     const t = (d.messages as { text: string }).text;

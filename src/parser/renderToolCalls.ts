@@ -6,7 +6,7 @@ import { renderCallUnit, type UnitCall } from "./units/callUnit.js";
 import { wholeReply } from "../formats/wholeReply.js";
 import { indexedCallId } from "../formats/indexedCallId.js";
 import { CALL_INDEX_TEXT } from "../formats/xmlValueType.js";
-import { firstMessageOpen } from "../formats/messageHead.js";
+import { firstMessageOpen, firstMessageOpenAfter } from "../formats/messageHead.js";
 
 /** A call to render: a name, its arguments and, for formats that carry one, an id. */
 export interface CallToRender {
@@ -51,7 +51,10 @@ function renderMessages(calls: readonly CallToRender[], d: FormatDescription, tu
     throw new ToolgramError("INVALID_INPUT", `format ${d.name}: the text contains (or ends with part of) ${JSON.stringify(open)}, which opens a message`);
   }
   const blocks = renderCalls(calls, d, undefined);
-  const lead = turn.reasoning !== undefined ? renderReasoning(d, turn) : content === "" && calls.length === 0 ? "" : firstMessageOpen(d);
+  const reasoning = renderReasoning(d, turn);
+  // the text before the first recipient, unless the reasoning's closing marker ends with it
+  const first = turn.reasoning === undefined ? firstMessageOpen(d) : firstMessageOpenAfter(d, (turn.reasoningMarkers ?? d.reasoning ?? { close: "" }).close);
+  const lead = reasoning + (content === "" && calls.length === 0 ? "" : first);
   if (content === "") return lead + blocks.slice(open.length);
   return lead + (d.messages as { text: string }).text + content + blocks;
 }

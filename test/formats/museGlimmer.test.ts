@@ -108,6 +108,14 @@ describe("muse-glimmer", () => {
       expect(issues(b).length, b).toBeGreaterThan(0);
     }
     expect(issues(" to=user<|message|>")).toContain("MESSAGE_LAYOUT");
+    // a foreign reasoning block (`reasoningMarkers`) is followed by the turn's ` to=`, which Muse Glimmer's own closing
+    // marker already ends with
+    const think = { reasoning: "optional" as const, reasoningMarkers: { open: "<think>\n", close: "\n</think>\n\n" } };
+    const thought = renderToolCalls([{ name: "ping", arguments: {} }], FORMAT, { reasoning: "R", reasoningMarkers: think.reasoningMarkers, content: "Hi" });
+    expect(thought).toBe(`<think>\nR\n</think>\n\n to=user<|message|>Hi${next}${ping}`);
+    expect(compileTools(TOOLS, { format: FORMAT, ...think }).accepts(thought)).toBe(true);
+    expect(issues(thought, think)).toEqual([]);
+    expect(renderToolCalls([], FORMAT, { reasoning: "R", content: "Hi" })).toBe(" to=self<|message|>R<|eom|><|start|>assistant to=user<|message|>Hi");
     expect(issues("Hi")).toContain("MESSAGE_LAYOUT");
   });
 
