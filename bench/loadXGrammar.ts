@@ -18,7 +18,12 @@ export interface XgCompiler {
   compileGrammar(ebnf: string, rootRule?: string): Promise<XgCompiled>;
   dispose(): void;
 }
+export interface XgGrammar {
+  toString(): string;
+  dispose(): void;
+}
 export interface XGrammar {
+  Grammar: { fromJSONSchema(schema: string, anyWhitespace?: boolean, indent?: number, separators?: [string, string], strictMode?: boolean): Promise<XgGrammar> };
   TokenizerInfo: { createTokenizerInfo(vocab: string[], vocabType: string, prependSpace: boolean, size: number, stop: number[]): Promise<{ dispose(): void }> };
   GrammarCompiler: { createGrammarCompiler(info: unknown, cacheEnabled?: boolean): Promise<XgCompiler> };
   GrammarMatcher: { createGrammarMatcher(cg: XgCompiled): Promise<XgMatcher> };
