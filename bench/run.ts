@@ -519,7 +519,7 @@ async function main(): Promise<void> {
           scaling,
           steps,
           mismatches,
-          xgrammarGiven: XG_SAME_GBNF ? "toolgram GBNF" : "own grammar (envelope EBNF + XGrammar's JSON-schema grammar per tool)",
+          xgrammarGiven: "tool calls: own grammar (envelope as EBNF, XGrammar's JSON-schema grammar per tool schema); JSONSchemaBench: the schema",
           xgrammarDisagreement: { steps: xgDisagreeSteps, ids: xgDisagreeIds, rejectsTrueToken: xgRejectsTrue, perWorkload: Object.fromEntries([...perGroup].map(([g, s]) => [g, s.diff])) },
         },
         null,
