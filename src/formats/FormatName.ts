@@ -48,4 +48,5 @@ export type FormatName =
   | "kimi-k3"
   | "solar-open"
   | "minimax-m2"
-  | "step-3";
+  | "step-3"
+  | "firefunction-v2";
