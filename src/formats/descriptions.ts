@@ -104,11 +104,15 @@ export const glaive: FormatDescription = {
   unit: { ...jsonObject("arguments"), argumentsEncoding: "single-quoted-json" },
 };
 
-/** Llama 3.2 pythonic: the whole reply is `[get_weather(city="Paris"), ...]` with Python literal kwargs. */
+/**
+ * Llama 3.2 pythonic: the whole reply is `[get_weather(city="Paris"), ...]` with Python literal kwargs. Also Gemma 3's
+ * (its own template has no tools; vLLM serves it with this parser and `tool_chat_template_gemma3_pythonic.jinja`, which
+ * asks for this list): no marker, so nothing of it is a special token of Gemma 3's vocabulary.
+ */
 export const pythonic: FormatDescription = {
   ...plain,
   name: "pythonic",
-  family: "Llama 3.2 pythonic, Llama 4 (the bare list)",
+  family: "Llama 3.2 pythonic, Llama 4, Gemma 3 (the bare list)",
   // vLLM: pythonic, llama4_pythonic
   aliases: ["llama4_pythonic"],
   open: null,
