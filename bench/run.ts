@@ -37,6 +37,8 @@ const SKIP_XG = process.argv.includes("--no-xgrammar");
  * about 0.25 s each, so this is not a speed figure (see bench/README.md).
  */
 const XG_SAME_GBNF = process.argv.includes("--xgrammar-gbnf");
+/** The tool-call workloads alone (no JSONSchemaBench sample): printed, not written to baseline.json. */
+const TOOLS_ONLY = process.argv.includes("--tools-only");
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const SIZE = 151936;
@@ -179,7 +181,7 @@ async function main(): Promise<void> {
 
   // JSONSchemaBench sample (method: /test/fixtures/jsonschemabench/README.md)
   const lines = readFileSync(join(here, "..", "test", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-  const maxSchemas = QUICK ? 6 : 40;
+  const maxSchemas = TOOLS_ONLY ? 0 : QUICK ? 6 : 40;
   let taken = 0;
   for (const line of lines) {
     if (taken >= maxSchemas) break;
@@ -505,8 +507,8 @@ async function main(): Promise<void> {
     maskUs: { p50: pct(s.maskUs, 0.5), p99: pct(s.maskUs, 0.99), max: pct(s.maskUs, 1) },
     memoryMB: pct(s.memBytes, 0.5) / 1e6,
   });
-  // the baseline is XGrammar given its own grammar: a run with --xgrammar-gbnf only prints
-  if (!QUICK && !XG_SAME_GBNF) {
+  // the baseline is a whole run with XGrammar given its own grammar: --xgrammar-gbnf and --tools-only only print
+  if (!QUICK && !XG_SAME_GBNF && !TOOLS_ONLY) {
     writeFileSync(
       join(here, "baseline.json"),
       JSON.stringify(
