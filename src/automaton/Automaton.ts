@@ -59,6 +59,8 @@ export class Automaton {
   cTrans = new Int32Array(0);
   /** 1 when configuration c is a complete match (filled at creation, so that mask walks can read it inline). */
   cComplete = new Uint8Array(0);
+  /** 1 once configuration c's dead bytes are recorded in cTrans (single-frame configurations, see step). */
+  private cDeadDone = new Uint8Array(0);
   private cfAtoms: (Map<number, number> | undefined)[] = [];
   private cfComplete: number[] = [];
   private cfForced: number[] = [];
@@ -356,6 +358,9 @@ export class Automaton {
       const nc = new Uint8Array(nt.length / 256);
       nc.set(this.cComplete);
       this.cComplete = nc;
+      const nd = new Uint8Array(nt.length / 256);
+      nd.set(this.cDeadDone);
+      this.cDeadDone = nd;
     }
     this.cComplete[id] = this.isComplete(id) ? 1 : 0;
     return id;
@@ -382,13 +387,16 @@ export class Automaton {
         // one frame that can neither call nor return: the R-state's (shared) row decides. Only this byte's
         // configuration is made: a trie node has few children, and making all 256 would cost more than the walk.
         const t = this.rsStep(top, b);
-        // the row's dead bytes are known now: record them all, so that a trie walk reads them from the table
-        // instead of calling here once per root child
-        const rsBase = top * 256;
-        const cBase = c * 256;
-        const rsTrans = this.rsTrans;
-        const cTrans = this.cTrans;
-        for (let x = 0; x < 256; x++) if (rsTrans[rsBase + x] === DEAD) cTrans[cBase + x] = DEAD;
+        // the row's dead bytes are known now: record them all, once per configuration, so that a trie walk reads
+        // them from the table instead of calling here once per root child
+        if (this.cDeadDone[c] === 0) {
+          this.cDeadDone[c] = 1;
+          const rsBase = top * 256;
+          const cBase = c * 256;
+          const rsTrans = this.rsTrans;
+          const cTrans = this.cTrans;
+          for (let x = 0; x < 256; x++) if (rsTrans[rsBase + x] === DEAD) cTrans[cBase + x] = DEAD;
+        }
         const r = t < 0 ? DEAD : this.singleConfig(this.stack(t, p));
         this.cTrans[k] = r; // singleConfig may have grown the table: index it afresh
         return r;
