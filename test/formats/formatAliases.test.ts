@@ -43,6 +43,7 @@ const VLLM_PARSERS: Readonly<Record<string, string>> = {
   internlm: "internlm2",
   jamba: "hunyuan-a13b",
   step3: "step-3",
+  olmo3: "olmo-3",
   step3p5: "step-3.5",
   gemma4: "gemma4",
   lfm2: "lfm2",
