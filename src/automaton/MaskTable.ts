@@ -10,6 +10,28 @@ const CACHE_BYTES_CAP = 40 << 20;
 /** Local masks of self-contained frames (string contents...), shared by every grammar over one vocabulary. */
 const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
 const SHARED_LOCALS_CAP = 512;
+/** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
+const EXIT_LIST_FRACTION = 64;
+
+/** The trie's nodes below depth 1, grouped by the byte on their edge (CSR: byte b's nodes are ids[start[b]..start[b+1])). */
+interface NodesByByte {
+  start: Int32Array;
+  ids: Int32Array;
+}
+const nodesByByteOf = new WeakMap<TokenTrie, NodesByByte>();
+function nodesByByte(trie: TokenTrie): NodesByByte {
+  let r = nodesByByteOf.get(trie);
+  if (r) return r;
+  const { byte, depth, nodeCount } = trie;
+  const start = new Int32Array(257);
+  for (let i = 0; i < nodeCount; i++) if (depth[i] > 1) start[byte[i] + 1]++;
+  for (let b = 0; b < 256; b++) start[b + 1] += start[b];
+  const at = start.slice(0, 256);
+  const ids = new Int32Array(start[256]);
+  for (let i = 0; i < nodeCount; i++) if (depth[i] > 1) ids[at[byte[i]]++] = i;
+  nodesByByteOf.set(trie, (r = { start, ids }));
+  return r;
+}
 
 /** See MaskTable.budgetLists. */
 export interface BudgetLists {
@@ -28,6 +50,11 @@ interface LocalMask {
   bits: Uint32Array;
   /** Trie nodes reached with the frame complete: their subtrees continue in the caller. */
   exits: Int32Array;
+  /**
+   * The same nodes as a bit per trie node, instead of `exits`, when there are many (free text may end anywhere, so
+   * almost every node is an exit): the caller then visits only the exits whose byte it can read (`nodesByByte`).
+   */
+  exitBits?: Uint32Array;
   /** The frame is complete before any byte: every token may continue in the caller. */
   rootExit: boolean;
 }
@@ -67,6 +94,8 @@ export class MaskTable {
   private computing = false;
   private distance: CompletionDistance | undefined;
   private budget: (BudgetLists | undefined)[] = [];
+  /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
+  nodesWalked = 0;
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     this.automaton = automaton;
@@ -197,7 +226,9 @@ export class MaskTable {
     let nSet = this.nSet;
     stateAt[depth[from] - 1] = start;
     let i = from;
+    let visited = 0;
     while (i < to) {
+      visited++;
       const d = depth[i];
       const s = stateAt[d - 1];
       if (exits !== null && d > 1 && complete[s] === 1) exits.push(i);
@@ -234,6 +265,7 @@ export class MaskTable {
       i++;
     }
     if (nSet >= 0) this.nSet = nSet;
+    this.nodesWalked += visited;
   }
 
   /** Sets one id's bit outside a walk (special tokens, EOS: not in the trie), keeping the count of a counting compute. */
@@ -267,10 +299,17 @@ export class MaskTable {
     const exits: number[] = [];
     this.nSet = -1;
     this.walk(0, this.trie.nodeCount, L, bits, exits);
-    l = { bits, exits: Int32Array.from(exits), rootExit: A.isComplete(L) };
+    const rootExit = A.isComplete(L);
+    if (exits.length > this.trie.nodeCount / EXIT_LIST_FRACTION) {
+      const exitBits = new Uint32Array(Math.ceil(this.trie.nodeCount / 32));
+      for (const x of exits) exitBits[x >>> 5] |= 1 << (x & 31);
+      l = { bits, exits: new Int32Array(0), exitBits, rootExit };
+    } else {
+      l = { bits, exits: Int32Array.from(exits), rootExit };
+    }
     this.local[rs] = l;
     if (key !== undefined && shared.size < SHARED_LOCALS_CAP) shared.set(key, l);
-    this.cachedBytes += this.words * 4 + exits.length * 4;
+    this.cachedBytes += this.words * 4 + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);
     return l;
   }
 
@@ -317,6 +356,18 @@ export class MaskTable {
       }
       const { next } = this.trie;
       for (const x of local.exits) this.walk(x, next[x], P, out, null);
+      const exitBits = local.exitBits;
+      if (exitBits !== undefined) {
+        // an exit whose byte the caller cannot read adds nothing: only the caller's first bytes are looked at
+        const { start, ids } = nodesByByte(this.trie);
+        for (let b = 0; b < 256; b++) {
+          if (start[b] === start[b + 1] || A.step(P, b) < 0) continue;
+          for (let k = start[b]; k < start[b + 1]; k++) {
+            const x = ids[k];
+            if ((exitBits[x >>> 5] >>> (x & 31)) & 1) this.walk(x, next[x], P, out, null);
+          }
+        }
+      }
     }
     const at = this.atomTokens;
     for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) this.setOne(out, at[k]);
