@@ -135,7 +135,8 @@ export const openai: FormatDescription = {
   ...plain,
   name: "openai",
   family: "gpt-oss (harmony; reasoning in the `analysis` channel)",
-  aliases: ["harmony", "gpt-oss", "gpt_oss"],
+  // llama.cpp's former chat-format name "GPT-OSS"
+  aliases: ["harmony", "gpt-oss", "gpt_oss", "GPT-OSS"],
   open: " to=functions.",
   close: "<|call|>",
   specialTokens: HARMONY_TOKENS,
