@@ -50,4 +50,5 @@ export type FormatName =
   | "solar-open"
   | "minimax-m2"
   | "step-3"
-  | "firefunction-v2";
+  | "firefunction-v2"
+  | "olmo-3";
