@@ -47,4 +47,5 @@ export type FormatName =
   | "command-r-plus"
   | "kimi-k3"
   | "solar-open"
-  | "minimax-m2";
+  | "minimax-m2"
+  | "minimax-m3";

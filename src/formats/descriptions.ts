@@ -26,6 +26,7 @@ import { commandR7b } from "./families/commandR7b.js";
 import { commandRPlus } from "./families/commandRPlus.js";
 import { solarOpen } from "./families/solarOpen.js";
 import { minimaxM2 } from "./families/minimaxM2.js";
+import { minimaxM3 } from "./families/minimaxM3.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -214,6 +215,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "kimi-k3": kimiK3,
   "solar-open": solarOpen,
   "minimax-m2": minimaxM2,
+  "minimax-m3": minimaxM3,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */
