@@ -83,6 +83,8 @@ describe("canonical renderings", () => {
     // json.dumps(indent=4) of the list of calls, as Command R+'s template writes it (no ids)
     "command-r-plus": '\nAction:\n```json\n[\n    {\n        "tool_name": "get_weather",\n        "parameters": {\n            "city": "Paris",\n            "n": 1\n        }\n    }\n]```\n',
     "minimax-m2": '\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n<parameter name="n">1</parameter>\n</invoke>\n</minimax:tool_call>',
+    // a turn without reasoning starts with MiniMax M3's lone `</mm:think>`
+    "minimax-m3": '</mm:think>]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="get_weather">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[<n>1]<]minimax[>[</n>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>',
   };
   for (const format of FORMAT_NAMES) {
     it(format, () => expect(renderToolCalls(calls, format)).toBe(expected[format]));
