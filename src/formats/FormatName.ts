@@ -48,4 +48,6 @@ export type FormatName =
   | "kimi-k3"
   | "solar-open"
   | "minimax-m2"
-  | "minimax-m3";
+  | "minimax-m3"
+  | "step-3"
+  | "firefunction-v2";

@@ -27,6 +27,8 @@ import { commandRPlus } from "./families/commandRPlus.js";
 import { solarOpen } from "./families/solarOpen.js";
 import { minimaxM2 } from "./families/minimaxM2.js";
 import { minimaxM3 } from "./families/minimaxM3.js";
+import { step3 } from "./families/step3.js";
+import { firefunctionV2 } from "./families/firefunctionV2.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -64,8 +66,8 @@ export const llama3Json: FormatDescription = {
   ...plain,
   name: "llama3-json",
   family: "Llama 3.1 / 3.2 / 3.3",
-  // vLLM: llama3_json; llama.cpp's chat format "Llama 3.x"
-  aliases: ["llama3_json", "Llama 3.x"],
+  // vLLM: llama3_json, and llama4_json (the same parser class); llama.cpp's chat format "Llama 3.x"
+  aliases: ["llama3_json", "llama4_json", "Llama 3.x"],
   open: null,
   close: null,
   startPrefixes: ["<|python_tag|>"],
@@ -102,11 +104,15 @@ export const glaive: FormatDescription = {
   unit: { ...jsonObject("arguments"), argumentsEncoding: "single-quoted-json" },
 };
 
-/** Llama 3.2 pythonic: the whole reply is `[get_weather(city="Paris"), ...]` with Python literal kwargs. */
+/**
+ * Llama 3.2 pythonic: the whole reply is `[get_weather(city="Paris"), ...]` with Python literal kwargs. Also Gemma 3's
+ * (its own template has no tools; vLLM serves it with this parser and `tool_chat_template_gemma3_pythonic.jinja`, which
+ * asks for this list): no marker, so nothing of it is a special token of Gemma 3's vocabulary.
+ */
 export const pythonic: FormatDescription = {
   ...plain,
   name: "pythonic",
-  family: "Llama 3.2 pythonic, Llama 4 (the bare list)",
+  family: "Llama 3.2 pythonic, Llama 4, Gemma 3 (the bare list)",
   // vLLM: pythonic, llama4_pythonic
   aliases: ["llama4_pythonic"],
   open: null,
@@ -216,6 +222,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "solar-open": solarOpen,
   "minimax-m2": minimaxM2,
   "minimax-m3": minimaxM3,
+  "step-3": step3,
+  "firefunction-v2": firefunctionV2,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */
