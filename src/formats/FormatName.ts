@@ -50,4 +50,5 @@ export type FormatName =
   | "minimax-m2"
   | "minimax-m3"
   | "step-3"
-  | "firefunction-v2";
+  | "firefunction-v2"
+  | "olmo-3";

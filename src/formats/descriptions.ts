@@ -29,6 +29,7 @@ import { minimaxM2 } from "./families/minimaxM2.js";
 import { minimaxM3 } from "./families/minimaxM3.js";
 import { step3 } from "./families/step3.js";
 import { firefunctionV2 } from "./families/firefunctionV2.js";
+import { olmo3 } from "./families/olmo3.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -135,7 +136,8 @@ export const openai: FormatDescription = {
   ...plain,
   name: "openai",
   family: "gpt-oss (harmony; reasoning in the `analysis` channel)",
-  aliases: ["harmony", "gpt-oss", "gpt_oss"],
+  // llama.cpp's former chat-format name "GPT-OSS"
+  aliases: ["harmony", "gpt-oss", "gpt_oss", "GPT-OSS"],
   open: " to=functions.",
   close: "<|call|>",
   specialTokens: HARMONY_TOKENS,
@@ -224,6 +226,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "minimax-m3": minimaxM3,
   "step-3": step3,
   "firefunction-v2": firefunctionV2,
+  "olmo-3": olmo3,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -86,6 +86,7 @@ describe("canonical renderings", () => {
     // a turn without reasoning starts with MiniMax M3's lone `</mm:think>`
     "minimax-m3": '</mm:think>]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="get_weather">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[<n>1]<]minimax[>[</n>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>',
     "firefunction-v2": ' functools[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
+    "olmo-3": '<function_calls>get_weather(city="Paris", n=1)</function_calls>',
     "step-3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter><steptml:parameter name="n">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',
   };
   for (const format of FORMAT_NAMES) {

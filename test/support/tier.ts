@@ -53,6 +53,7 @@ export const SAMPLED_FILES: readonly string[] = [
   "test/formats/reasoning.test.ts",
   "test/automaton/familyVocabularies.test.ts",
   "test/automaton/qwenStyleFormats.test.ts",
+  "test/automaton/coldMasks.test.ts",
   "test/gguf/tinyModelFamilies.test.ts",
   "test/fuzz/differential.test.ts",
   "test/llama-cpp/nodeLlamaCpp.test.ts",
