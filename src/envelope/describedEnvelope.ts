@@ -170,13 +170,16 @@ function freeText(d: FormatDescription, firstCharacter: string | undefined, r: R
  */
 function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: GExpr, bare: GExpr = body): GExpr {
   const r = input.reasoning ?? null;
-  if (r === null) return bare;
   const spelled = (text: string): GExpr => markerText(text, d.specialTokens);
+  // a family that always closes the block (MiniMax M3) writes its closing marker alone before a turn without one
+  const lone = d.reasoning?.closeAlone === true ? (r?.close ?? d.reasoning.close) : null;
+  if (r === null) return lone === null ? bare : seq(spelled(lone), bare);
   const reasoningText = constrainedText({ avoid: callOpeners(d), before: r.close });
   const block = input.addRule("reasoning", seq(spelled(r.open), reasoningText, spelled(r.close)));
   if (r.mode === "required") return seq(block, body);
   const t = input.addRule("turn", body);
-  return alt(seq(block, t), bare === body ? t : bare);
+  const b = bare === body ? t : bare;
+  return alt(seq(block, t), lone === null ? b : seq(spelled(lone), b));
 }
 
 /**

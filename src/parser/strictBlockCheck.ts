@@ -1,4 +1,4 @@
-import { firstMessageOpen } from "../formats/messageHead.js";
+import { firstMessageOpen, firstMessageOpenAfter } from "../formats/messageHead.js";
 import { compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
@@ -32,8 +32,10 @@ export function strictBlockCheck(
       // a turn of messages starts after the first call's `open`, which the generation prompt wrote
       // (after the text before the first recipient, when the turn writes it: Muse Glimmer's ` to=`)
       const skip = d.messages !== undefined && d.open !== null ? d.open.length : 0;
-      const first = firstMessageOpen(d);
-      f = (unit: string) => g.accepts(first + joinCallUnits([unit], d).slice(skip));
+      // a family that always closes its reasoning block (MiniMax M3) starts a turn without one with the close alone
+      const lead = d.reasoning?.closeAlone === true ? d.reasoning.close : "";
+      const first = lead === "" ? firstMessageOpen(d) : firstMessageOpenAfter(d, lead);
+      f = (unit: string) => g.accepts(lead + first + joinCallUnits([unit], d).slice(skip));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;
       f = null;

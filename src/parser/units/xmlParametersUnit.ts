@@ -78,7 +78,7 @@ export const xmlParametersUnit: UnitCodec = {
       const written = s.params[i].value;
       let value: string;
       if (typeof v === "string") value = v;
-      else if (isCompactJson(written) || isGrammarNumber(written) || sameButNumbers(written, jsonValueText(v))) value = written;
+      else if (isGrammarNumber(written) || (!written.includes("<") && isCompactJson(unescapeAngles(written)))) value = written;
       else value = jsonValueText(v);
       out += u.keyOpen + k + u.keyClose + typeText(u, v) + value + u.valueClose;
     }
@@ -87,19 +87,6 @@ export const xmlParametersUnit: UnitCodec = {
     return d.afterOpen + out + d.beforeClose === text;
   },
 };
-
-/** A JSON string, or a run of number characters, in a value's JSON text. */
-const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*/g;
-
-/**
- * `written` is `canonical` (a value's JSON as jsonValueText spells it) except for numbers written in other spellings a
- * grammar emits (`0e-97` for `0`). isCompactJson says so for most values, but not for strings holding `<`, which
- * xml-parameters values spell `\u003c`.
- */
-function sameButNumbers(written: string, canonical: string): boolean {
-  const respelled = written.replace(JSON_TOKEN, (t) => (t.startsWith('"') || !isGrammarNumber(t) ? t : canonicalJson(JSON.parse(t) as JsonValue)));
-  return respelled === canonical;
-}
 
 /** The message's recipient and its closing marker (XmlParametersUnit.recipient), or "" when the unit has none. */
 function recipientText(u: XmlParametersUnit, name: string): string {
@@ -133,6 +120,14 @@ function typeText(u: XmlParametersUnit, v: JsonValue): string {
 function xmlUnit(d: FormatDescription): XmlParametersUnit {
   if (d.unit.kind !== "xml-parameters") throw new Error(`internal: ${d.name} has no XML-parameter units`);
   return d.unit;
+}
+
+/**
+ * `text` with each `\u003c` escape (not itself escaped) written `<`: a JSON value as jsonValueText writes it, back in
+ * `canonicalJson`'s spelling, so that isCompactJson can tell whether only its numbers are spelled otherwise.
+ */
+function unescapeAngles(text: string): string {
+  return text.replace(/(?<!\\)((?:\\\\)*)\\u003c/g, "$1<");
 }
 
 /**
