@@ -98,20 +98,38 @@ export type XmlElementNode = { kind: "text"; text: string } | { kind: "elements"
 
 /** What reading found besides the values: whitespace between tags, tolerated in tolerant mode only. */
 export interface XmlElementsReadIssue {
-  code: "WHITESPACE_AROUND_TAGS" | "DUPLICATE_PARAMETER";
+  code: "WHITESPACE_AROUND_TAGS" | "DUPLICATE_PARAMETER" | "UNPREFIXED_CLOSING_TAG";
   at: number;
 }
 
 /**
  * Reads the elements of `s` from `i` up to `end` (the call's arguments) into nodes: children `P<tag>…P</tag>`, each
  * holding text or elements. Throws an Error saying what it met where a tag was due; whitespace between elements is
- * recorded as an issue.
+ * recorded as an issue. Only when that reading fails, it reads again taking a closing tag written without the prefix
+ * (`P<city>Paris</city>`, a slip of MiniMax M3 deployments' raw outputs) as the element's end (UNPREFIXED_CLOSING_TAG):
+ * a string may hold `</city>` itself, which the first reading keeps.
  */
 export function readXmlElements(s: string, i: number, end: number, u: XmlElementsUnit, issues: XmlElementsReadIssue[]): { tag: string; value: XmlElementNode; at: number }[] {
-  const r = new ElementReader(s, end, u, issues);
-  r.i = i;
-  const children = r.children(null);
-  return children;
+  const first: XmlElementsReadIssue[] = [];
+  try {
+    const r = new ElementReader(s, end, u, first, false);
+    r.i = i;
+    const children = r.children(null);
+    issues.push(...first);
+    return children;
+  } catch (e) {
+    const again: XmlElementsReadIssue[] = [];
+    const r = new ElementReader(s, end, u, again, true);
+    r.i = i;
+    let children: { tag: string; value: XmlElementNode; at: number }[];
+    try {
+      children = r.children(null);
+    } catch {
+      throw e;
+    }
+    issues.push(...again);
+    return children;
+  }
 }
 
 class ElementReader {
@@ -121,6 +139,8 @@ class ElementReader {
     private readonly end: number,
     private readonly u: XmlElementsUnit,
     private readonly issues: XmlElementsReadIssue[],
+    /** Takes `</tag>` without the prefix as an element's end (see readXmlElements). */
+    private readonly loose: boolean,
   ) {}
 
   private fail(what: string): never {
@@ -162,11 +182,26 @@ class ElementReader {
     const tag = this.s.slice(this.i, gt);
     if (tag === "" || tag.includes("<")) this.fail("no tag name");
     this.i = gt + 1;
+    const plain = this.loose ? this.plainClose(tag) : undefined;
+    if (plain !== undefined) return { tag, value: plain, at };
     const value = this.body(tag);
     const closing = `${P}</${tag}>`;
     if (!this.s.startsWith(closing, this.i)) this.fail(`the element ${JSON.stringify(tag)} closed by another tag`);
     this.i += closing.length;
     return { tag, value, at };
+  }
+
+  /** Loose reading: the element's text when `</tag>` (without the prefix) ends it before the next tag; consumed. */
+  private plainClose(tag: string): XmlElementNode | undefined {
+    const next = this.s.indexOf(this.u.tagPrefix, this.i);
+    const stop = next < 0 || next >= this.end ? this.end : next;
+    const close = `</${tag}>`;
+    const k = this.s.indexOf(close, this.i);
+    if (k < 0 || k + close.length > stop) return undefined;
+    const text = this.s.slice(this.i, k);
+    this.issues.push({ code: "UNPREFIXED_CLOSING_TAG", at: k });
+    this.i = k + close.length;
+    return { kind: "text", text };
   }
 
   /** An element's body: its text up to the next tag when that tag closes it, else its child elements. */

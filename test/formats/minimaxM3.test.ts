@@ -261,3 +261,17 @@ describe("minimax-m3: the lone </mm:think>", () => {
     expect(renderToolCalls([{ name: "f", arguments: { a: "x" } }], FORMAT, { reasoning: "r" })).toBe("<mm:think>r</mm:think>" + calls);
   });
 });
+
+describe("minimax-m3: tolerant reading of a closing tag written without the prefix", () => {
+  it("`P<k>V</k>` is read as the element (UNPREFIXED_CLOSING_TAG), strictly refused; a string holding `</k>` itself stays one", () => {
+    const text = `</mm:think>I will search.${turn([invoke("search", `${P}<query>AI news</query>${P}<limit>6</limit>`)], "")}`;
+    const r = parseToolCalls(text, { format: FORMAT, mode: "tolerant", reasoning: "none" });
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ query: "AI news", limit: 6 }]);
+    expect(codes(r)).toEqual(["UNPREFIXED_CLOSING_TAG"]);
+    expect(r.content).toBe("I will search.");
+    expect(parseToolCalls(text, { format: FORMAT, mode: "strict", reasoning: "none" }).dropped).toBe(1);
+    const held = turn([invoke("f", el("s", "a</s>b"))]);
+    const s = parseToolCalls(held, { format: FORMAT, mode: "strict", tools: [{ name: "f", parameters: { type: "object", properties: { s: { type: "string" } } } }] });
+    expect([codes(s), s.calls.map((c) => c.arguments)]).toEqual([[], [{ s: "a</s>b" }]]);
+  });
+});
