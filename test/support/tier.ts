@@ -52,6 +52,7 @@ export const SAMPLED_FILES: readonly string[] = [
   "test/parser/fuzz.test.ts",
   "test/formats/reasoning.test.ts",
   "test/automaton/familyVocabularies.test.ts",
+  "test/automaton/gemma4Vocabulary.test.ts",
   "test/automaton/qwenStyleFormats.test.ts",
   "test/automaton/coldMasks.test.ts",
   "test/gguf/tinyModelFamilies.test.ts",
