@@ -26,8 +26,9 @@ export const minimaxM3: FormatDescription = {
   ...PLAIN_FIELDS,
   name: "minimax-m3",
   family: "MiniMax M3 (`]<]minimax[>[`-prefixed tags, arguments as nested XML elements)",
-  // vLLM: minimax_m3 (tool parser and reasoning parser); llama.cpp reads the template with its autoparser (no named format)
-  aliases: ["minimax_m3"],
+  // vLLM: minimax_m3 (tool parser and reasoning parser); llama.cpp's chat format "peg-minimax-m3" (its parser of this
+  // template, common/chat-peg-parser.cpp)
+  aliases: ["minimax_m3", "peg-minimax-m3"],
   grouping: "block",
   section: { open: "]<]minimax[>[<tool_call>\n", close: "\n]<]minimax[>[</tool_call>" },
   open: ']<]minimax[>[<invoke name="',
