@@ -163,9 +163,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   };
   const sharedFrame = (loop: GExpr, close: GExpr): number => {
     const key = structuralKey(loop) + "|" + structuralKey(close);
-    const local = hasRefs(loop) || hasRefs(close);
     let fi = sharedFrames.get(key);
     if (fi === undefined) {
+      // once per distinct frame, not per place that calls it
+      const local = hasRefs(loop) || hasRefs(close);
       fi = frameNames.length;
       frameNames.push(`(shared ${frameNames.length})`);
       frameBodies[fi] = { type: "seq", items: [loop, close] };
