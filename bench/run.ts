@@ -6,6 +6,8 @@
  *
  * `--quick` (CI): a small sample; fails only on a correctness mismatch (a token of a text the reference acceptor
  * accepts that our mask forbids), never on time.
+ * `--only=<workload>[,<workload>…]` (e.g. `--only=jsonschemabench`): the workloads whose name starts with one of
+ * them, no scaling table, no baseline written; for profiling one workload (`node --cpu-prof --import tsx bench/run.ts --only=... --no-xgrammar`).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,6 +33,8 @@ import { DEFAULT_LIMITS } from "../src/options.js";
 
 const QUICK = process.argv.includes("--quick");
 const SKIP_XG = process.argv.includes("--no-xgrammar");
+const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+const wanted = (name: string): boolean => ONLY === undefined || ONLY.some((o) => name.startsWith(o));
 /**
  * XGrammar is given toolgram's GBNF for the tool-call workloads instead of its own grammar (bench/xgrammarToolCalls.ts):
  * the comparison before XGrammar got its own. Its masks on the positive string classes toolgram's GBNF writes take
@@ -217,6 +221,7 @@ async function main(): Promise<void> {
   ];
   for (const [name, make, maxAutomatonStates] of scaleSets) {
     if (QUICK && maxAutomatonStates !== undefined) continue;
+    if (!wanted(name)) continue;
     const tools = make();
     // the compile-time limit (5 s by default) is lifted: on a loaded machine the 500-tool compile can pass it
     const limits = { maxCompileMs: 600_000, ...(maxAutomatonStates ? { maxAutomatonStates } : {}) };
@@ -272,7 +277,7 @@ async function main(): Promise<void> {
 
   // ---- scaling with the number of tools: time to first mask for the first n tools of the composed MCP set ----
   const scaling: { tools: number; toolgramMs: number; xgrammarMs: number; toolgramFailure?: string; xgrammarFailure?: string }[] = [];
-  for (const n of QUICK ? [5] : [5, 10, 20, 50, 117, 200, 300, 400, 500]) {
+  for (const n of ONLY !== undefined ? [] : QUICK ? [5] : [5, 10, 20, 50, 117, 200, 300, 400, 500]) {
     const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } } as const;
     toolFragments.clear();
     const a0 = now();
@@ -306,6 +311,7 @@ async function main(): Promise<void> {
   }
 
   for (const w of workloads) {
+    if (!wanted(w.name)) continue;
     const group = w.name.split(":")[0];
     if (!perGroup.has(group)) perGroup.set(group, { ours: newStats(), xg: newStats(), diff: newDiff() });
     const gs = perGroup.get(group)!;
@@ -507,8 +513,8 @@ async function main(): Promise<void> {
     maskUs: { p50: pct(s.maskUs, 0.5), p99: pct(s.maskUs, 0.99), max: pct(s.maskUs, 1) },
     memoryMB: pct(s.memBytes, 0.5) / 1e6,
   });
-  // the baseline is a whole run with XGrammar given its own grammar: --xgrammar-gbnf and --tools-only only print
-  if (!QUICK && !XG_SAME_GBNF && !TOOLS_ONLY) {
+  // the baseline is a whole run with XGrammar given its own grammar: --xgrammar-gbnf, --tools-only and --only only print
+  if (!QUICK && !XG_SAME_GBNF && !TOOLS_ONLY && ONLY === undefined) {
     writeFileSync(
       join(here, "baseline.json"),
       JSON.stringify(

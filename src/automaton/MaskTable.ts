@@ -82,6 +82,15 @@ export class MaskTable {
   private cachedBytes = 0;
   private readonly stateAt: Int32Array;
   private readonly scratch: Uint32Array;
+  /** scratch holds bits from the last compute (cleared lazily: a sparse mask clears only its own words). */
+  private scratchDirty = false;
+  /**
+   * The ids a compute set, in the order set, while fewer than `words` (then the mask is stored sparse without a scan
+   * of the bitset); `nSet` counts every set, or is -1 when a compute cannot count (a composed mask: the local part's
+   * bits are copied in whole, and a token may be set by both parts).
+   */
+  private readonly setIds: Int32Array;
+  private nSet = -1;
   private computing = false;
   private distance: CompletionDistance | undefined;
   private budget: (BudgetLists | undefined)[] = [];
@@ -105,6 +114,7 @@ export class MaskTable {
     this.atomTokens = Int32Array.from(pairs);
     this.stateAt = new Int32Array(this.trie.maxDepth + 1);
     this.scratch = new Uint32Array(this.words);
+    this.setIds = new Int32Array(this.words);
   }
 
   atomIndexOf(tokenId: number): number {
@@ -211,6 +221,9 @@ export class MaskTable {
     const stateAt = this.stateAt;
     let trans = A.cTrans;
     let complete = A.cComplete;
+    const setIds = this.setIds;
+    const words = this.words;
+    let nSet = this.nSet;
     stateAt[depth[from] - 1] = start;
     let i = from;
     let visited = 0;
@@ -231,13 +244,40 @@ export class MaskTable {
         continue;
       }
       stateAt[d] = t;
-      for (let k = tokBegin[i], e = tokBegin[i + 1]; k < e; k++) {
-        const id = tokIds[k];
-        out[id >>> 5] |= 1 << (id & 31);
+      const e = tokBegin[i + 1];
+      let k = tokBegin[i];
+      if (k < e) {
+        if (nSet >= 0) {
+          // counting (a plain walk sets each token once: its ids are the sparse mask while there are few)
+          for (; k < e; k++) {
+            const id = tokIds[k];
+            out[id >>> 5] |= 1 << (id & 31);
+            if (nSet < words) setIds[nSet] = id;
+            nSet++;
+          }
+        } else {
+          for (; k < e; k++) {
+            const id = tokIds[k];
+            out[id >>> 5] |= 1 << (id & 31);
+          }
+        }
       }
       i++;
     }
+    if (nSet >= 0) this.nSet = nSet;
     this.nodesWalked += visited;
+  }
+
+  /** Sets one id's bit outside a walk (special tokens, EOS: not in the trie), keeping the count of a counting compute. */
+  private setOne(out: Uint32Array, id: number): void {
+    const w = id >>> 5;
+    const m = 1 << (id & 31);
+    if ((out[w] & m) !== 0) return;
+    out[w] |= m;
+    if (this.nSet >= 0) {
+      if (this.nSet < this.words) this.setIds[this.nSet] = id;
+      this.nSet++;
+    }
   }
 
   private localMask(rs: number): LocalMask {
@@ -257,6 +297,7 @@ export class MaskTable {
     const L = A.localConfig(rs);
     const bits = new Uint32Array(this.words);
     const exits: number[] = [];
+    this.nSet = -1;
     this.walk(0, this.trie.nodeCount, L, bits, exits);
     const rootExit = A.isComplete(L);
     if (exits.length > this.trie.nodeCount / EXIT_LIST_FRACTION) {
@@ -273,24 +314,34 @@ export class MaskTable {
   }
 
   private compute(c: number): void {
-    const A = this.automaton;
     // scratch, copied out by store(); a nested compute (the caller's mask) gets its own buffer
-    const out = this.computing ? new Uint32Array(this.words) : this.scratch.fill(0);
+    const nested = this.computing;
+    let out: Uint32Array;
+    if (nested) out = new Uint32Array(this.words);
+    else {
+      out = this.scratch;
+      if (this.scratchDirty) out.fill(0);
+      this.scratchDirty = true;
+    }
     this.computing = true;
     try {
       this.composeInto(c, out);
     } finally {
-      if (out === this.scratch) this.computing = false;
+      if (!nested) this.computing = false;
     }
-    this.store(c, out);
+    // the count is only this compute's when nothing nested ran in between (a nested compute counts for itself)
+    this.store(c, out, nested ? -1 : this.nSet);
+    this.nSet = -1;
   }
 
   private composeInto(c: number, out: Uint32Array): void {
     const A = this.automaton;
     const split = A.splitTop(c);
     if (split === undefined) {
+      this.nSet = 0;
       this.walk(0, this.trie.nodeCount, c, out, null);
     } else {
+      this.nSet = -1;
       const [top, parent] = split;
       const local = this.localMask(top);
       out.set(local.bits);
@@ -319,17 +370,34 @@ export class MaskTable {
       }
     }
     const at = this.atomTokens;
-    for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) out[at[k] >>> 5] |= 1 << (at[k] & 31);
-    if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) out[e >>> 5] |= 1 << (e & 31);
+    for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) this.setOne(out, at[k]);
+    if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) this.setOne(out, e);
   }
 
-  private store(c: number, out: Uint32Array): void {
+  /** `count`: the number of set bits when the compute counted them (their ids are in setIds), else -1. */
+  private store(c: number, out: Uint32Array, count: number): void {
     if (this.cachedBytes > CACHE_BYTES_CAP) {
       this.dense = [];
       this.sparse = [];
       this.local = [];
       this.budget = [];
       this.cachedBytes = 0;
+    }
+    if (count >= 0 && count < this.words) {
+      const ids = this.setIds.slice(0, count);
+      this.sparse[c] = ids;
+      this.cachedBytes += count * 4;
+      if (out === this.scratch) {
+        // clear just the words this mask touched: the next compute starts from a clean scratch without a fill
+        for (let k = 0; k < count; k++) out[ids[k] >>> 5] = 0;
+        this.scratchDirty = false;
+      }
+      return;
+    }
+    if (count >= 0) {
+      this.dense[c] = out.slice();
+      this.cachedBytes += this.words * 4;
+      return;
     }
     // a sparse mask (fewer allowed tokens than words) is stored as its ids: count, stopping once it cannot be sparse
     const words = out.length;

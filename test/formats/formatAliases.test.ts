@@ -1,8 +1,8 @@
 /**
  * Every name a configuration may carry over names a format: vLLM's `--tool-call-parser` names (issue 12's list and
  * the parsers vLLM registers for the formats described here) and llama.cpp's chat-format names, read from the
- * `common_chat_format_name` of the llama.cpp source node-llama-cpp ships. A name that is not a format stays a
- * ToolgramError that says why.
+ * `common_chat_format_name` of the llama.cpp source node-llama-cpp ships, and the names it used before. A name that
+ * is not a format stays a ToolgramError that says why.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +32,7 @@ const VLLM_PARSERS: Readonly<Record<string, string>> = {
   kimi_k3: "kimi-k3",
   minimax: "minimax-m1",
   minimax_m2: "minimax-m2",
+  minimax_m3: "minimax-m3",
   openai: "openai",
   granite: "granite",
   "granite-20b-fc": "granite-20b-fc",
@@ -53,14 +54,65 @@ const VLLM_PARSERS: Readonly<Record<string, string>> = {
 };
 
 /** llama.cpp's chat-format names that are formats, and the ones that are not (with what the error says). */
-const LLAMA_CPP_FORMATS: Readonly<Record<string, string>> = { "peg-gemma4": "gemma4" };
+const LLAMA_CPP_FORMATS: Readonly<Record<string, string>> = { "peg-gemma4": "gemma4", "peg-minimax-m3": "minimax-m3" };
 const LLAMA_CPP_NOT_FORMATS: Readonly<Record<string, RegExp>> = {
   "Content-only": /without tool calls/,
   "peg-simple": /formatFromChatTemplate/,
   "peg-native": /formatFromChatTemplate/,
-  // MiniMax M3's nested parameters are not described yet: an unknown format for now
-  "peg-minimax-m3": /unknown format/,
 };
+
+/**
+ * The names llama.cpp's common_chat_format_name gave before its autoparser (ggml-org/llama.cpp, common/chat.cpp at
+ * 85c9a5042b0693d4932d4e485377c516aafd1b30), which configurations still carry: the format each names, or, for names
+ * no description here covers, why (an unknown format stays INVALID_OPTION).
+ */
+const LLAMA_CPP_FORMER: Readonly<Record<string, string>> = {
+  "Mistral Nemo": "mistral-nemo",
+  "Llama 3.x": "llama3-json",
+  "DeepSeek R1": "deepseek-v3",
+  "FireFunction v2": "firefunction-v2",
+  "Functionary v3.2": "functionary-v3.2",
+  "Functionary v3.1 Llama 3.1": "functionary-v3.1",
+  "DeepSeek V3.1": "deepseek-v3.1",
+  "Hermes 2 Pro": "qwen3",
+  "Command R7B": "command-r7b",
+  Granite: "granite",
+  "GPT-OSS": "openai",
+  "Seed-OSS": "seed-oss",
+  "Nemotron V2": "nemotron-v2",
+  Apertus: "apertus",
+  "MiniMax-M2": "minimax-m2",
+  "GLM 4.5": "glm-4.5",
+  "Kimi K2": "kimi-k2",
+  "Qwen3 Coder": "qwen3-coder",
+  "Apriel 1.5": "hunyuan-a13b",
+};
+const LLAMA_CPP_FORMER_NOT_FORMATS: Readonly<Record<string, RegExp>> = {
+  "Content-only": /without tool calls/,
+  Generic: /does not recognise/,
+  "peg-simple": /formatFromChatTemplate/,
+  "peg-native": /formatFromChatTemplate/,
+  "peg-constructed": /formatFromChatTemplate/,
+  // not described: Magistral's [THINK] turns, Llama 3.x's built-in tools (`<|python_tag|>brave_search.call(…)`),
+  // LFM2's JSON tool calls, Xiaomi MiMo's layout (no template of theirs is checked here)
+  Magistral: /unknown format/,
+  "Llama 3.x with builtin tools": /unknown format/,
+  "LFM2 with JSON tools": /unknown format/,
+  "Xiaomi MiMo": /unknown format/,
+};
+
+describe("llama.cpp's former chat-format names", () => {
+  for (const [name, format] of Object.entries(LLAMA_CPP_FORMER)) {
+    it(`${name} → ${format}`, () => expect(describeFormat(name).name).toBe(format));
+  }
+  it("the others are INVALID_OPTION saying why", () => {
+    for (const [name, why] of Object.entries(LLAMA_CPP_FORMER_NOT_FORMATS)) {
+      const e = errorOf(() => describeFormat(name));
+      expect(e.code).toBe("INVALID_OPTION");
+      expect(e.message).toMatch(why);
+    }
+  });
+});
 
 function errorOf(f: () => unknown): ToolgramError {
   try {
