@@ -36,7 +36,8 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number }): 
     const compiled = compiledFor(tools, "required", false);
     // A short prompt: the per-token figures should measure decoding, not the evaluation of a long system prompt.
     const prompt = "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n";
-    // A "mask" that allows every ordinary token: the cost of driving node-llama-cpp step by step, without toolgram.
+    // A "mask" that allows every ordinary token: the mask path's own driving of node-llama-cpp, without toolgram's work
+    // (no end is allowed, so a sampled end token is undone and resampled, as on the matcher path).
     const words = Math.ceil(vocab.size / 32);
     const allowAll = {
       fillNextTokenBitmask(bits: Uint32Array): void {
@@ -58,7 +59,7 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number }): 
     const engines = [
       ["none", "unconstrained"],
       ["gbnf", "llama.cpp grammar (toolgram GBNF)"],
-      ["controlled", "node-llama-cpp step by step, no mask (binding cost)"],
+      ["controlled", "mask path, every ordinary token allowed (no toolgram work; a sampled end is resampled)"],
       ["serial", "toolgram matcher, mask computed after the forward pass"],
       ["matcher", "toolgram matcher (masks + token budget, computed during the forward pass)"],
     ] as const;
