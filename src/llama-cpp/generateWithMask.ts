@@ -186,11 +186,19 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
     current = { allowedCount, endAllowed, keptAllowed, bias, mayResample };
     return current;
   };
+  // What the matcher threw while node-llama-cpp read the bias: thrown again once the step returns, since an error
+  // thrown inside node-llama-cpp's batch callback would never reach the caller.
+  let maskError: { error: unknown } | undefined;
   // read by node-llama-cpp after the forward pass of each step, before sampling
   const tokenBias = (): TokenBias => {
-    const step = readMask();
-    if (resampling) return biases.biasFor(bits, "boost");
-    return step.bias ?? none;
+    try {
+      const step = readMask();
+      if (resampling) return biases.biasFor(bits, "boost");
+      return step.bias ?? none;
+    } catch (error) {
+      maskError ??= { error };
+      return none;
+    }
   };
 
   return withSequence(options, async (sequence, plan) => {
@@ -215,11 +223,18 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
         // macrotask has passed, the forward pass is running on its worker thread, and the JS thread is free
         await new Promise<void>((resolve) => setImmediate(resolve));
         if (current === undefined) {
-          readMask();
+          try {
+            readMask();
+          } catch (error) {
+            // let the step in flight finish before the error leaves (its result is dropped)
+            await next.catch(() => undefined);
+            throw error;
+          }
           overlappedMasks++;
         }
       }
       const r = await next;
+      if (maskError !== undefined) throw maskError.error;
       return r.done === true ? undefined : r.value;
     };
 

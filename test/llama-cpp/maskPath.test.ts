@@ -83,6 +83,24 @@ describe("the matcher path through node-llama-cpp", () => {
     expect(steps).toBeGreaterThan(masks.size);
   });
 
+  it("an error the matcher throws while a step is in flight reaches the caller, with or without the overlap", async () => {
+    for (const overlapMasks of [true, false]) {
+      const inner = compiledFor(tools, "required", false).createMatcher(vocab);
+      let fills = 0;
+      const failing: TokenMaskMatcher = {
+        fillNextTokenBitmask: (bits) => {
+          if (++fills === 5) throw new Error(`mask 5 failed (overlap ${overlapMasks})`);
+          inner.fillNextTokenBitmask(bits);
+        },
+        acceptToken: (token) => inner.acceptToken(token),
+        isCompleted: () => inner.isCompleted(),
+      };
+      await expect(generateWithMask({ model, prompt: PROMPT, maxTokens: 32, seed: 1, ...sampling, matcher: failing, overlapMasks })).rejects.toThrow(
+        `mask 5 failed (overlap ${overlapMasks})`,
+      );
+    }
+  });
+
   it("the cache tells masks by content, not by array, and encodings apart", async () => {
     const { TokenBias } = await loadNodeLlamaCpp();
     const eog = eogTable(model);
