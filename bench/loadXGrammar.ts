@@ -8,6 +8,8 @@ export interface XgMatcher {
   acceptToken(id: number): boolean;
   rollBack(n: number): void;
   isTerminated(): boolean;
+  /** Accepts text character by character (XGrammar's test helper). */
+  _acceptString(text: string): boolean;
   dispose(): void;
 }
 export interface XgCompiled {
@@ -18,10 +20,18 @@ export interface XgCompiler {
   compileGrammar(ebnf: string, rootRule?: string): Promise<XgCompiled>;
   dispose(): void;
 }
+export interface XgGrammar {
+  toString(): string;
+  dispose(): void;
+}
 export interface XGrammar {
-  TokenizerInfo: { createTokenizerInfo(vocab: string[], vocabType: string, prependSpace: boolean, size: number, stop: number[]): Promise<{ dispose(): void }> };
+  Grammar: {
+    fromJSONSchema(schema: string, anyWhitespace?: boolean, indent?: number, separators?: [string, string], strictMode?: boolean): Promise<XgGrammar>;
+    fromEBNF(ebnf: string, rootRule?: string): Promise<XgGrammar>;
+  };
+  TokenizerInfo: { createTokenizerInfo(vocab: string[], vocabType?: string, prependSpace?: boolean, size?: number, stop?: number[]): Promise<{ dispose(): void }> };
   GrammarCompiler: { createGrammarCompiler(info: unknown, cacheEnabled?: boolean): Promise<XgCompiler> };
-  GrammarMatcher: { createGrammarMatcher(cg: XgCompiled): Promise<XgMatcher> };
+  GrammarMatcher: { createGrammarMatcher(cg: XgCompiled, overrideStopTokens?: number[], terminateWithoutStopToken?: boolean): Promise<XgMatcher> };
 }
 
 /** The package is a CommonJS bundle inside a `"type": "module"` package: compile it as CommonJS by hand. */

@@ -20,8 +20,10 @@ export interface CompiledGrammarInit {
   format: CompiledFormat;
   warnings: Diagnostic[];
   tools: NormalizedTool[];
-  schemaHash: string;
-  jsonSchema: JsonValue;
+  /** The hash, or how to compute it on first read (hashing every tool again is a noticeable part of a large compile). */
+  schemaHash: string | (() => string);
+  /** The JSON Schema, or how to build it on first use of `toJsonSchema` (most callers only want a matcher or GBNF). */
+  jsonSchema: JsonValue | (() => JsonValue);
   specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (see `limits.maxCompileSteps`). */
   compileSteps: number;
@@ -47,7 +49,11 @@ export class CompiledGrammar {
   /** The normalized tools (empty for `compileSchema`), for the parser and validators. */
   readonly tools: readonly NormalizedTool[];
   /** sha256 of the canonical normalized input (tool names + parameters, or the schema); descriptions excluded. */
-  readonly schemaHash: string;
+  get schemaHash(): string {
+    if (typeof this.hash === "function") this.hash = this.hash();
+    return this.hash;
+  }
+  private hash: string | (() => string);
   /** Default for `createMatcher`'s `specialTokens`. */
   readonly specialTokens: "token-or-text" | "token-only";
   /** Work steps the compile spent (the deterministic unit of `limits.maxCompileSteps`). */
@@ -58,7 +64,7 @@ export class CompiledGrammar {
    * `{ reasoning: mode, reasoningMarkers: { open, close } }` to the parser to read the same turns.
    */
   readonly reasoning: ResolvedReasoning | null;
-  private readonly jsonSchema: JsonValue;
+  private jsonSchema: JsonValue | (() => JsonValue);
   private readonly maxAutomatonStates: number | undefined;
   private gbnf: string | undefined;
   private regex: string | undefined;
@@ -69,7 +75,7 @@ export class CompiledGrammar {
     this.format = init.format;
     this.warnings = init.warnings;
     this.tools = init.tools;
-    this.schemaHash = init.schemaHash;
+    this.hash = init.schemaHash;
     this.jsonSchema = init.jsonSchema;
     this.specialTokens = init.specialTokens;
     this.compileSteps = init.compileSteps;
@@ -99,6 +105,7 @@ export class CompiledGrammar {
    * Returns a fresh copy.
    */
   toJsonSchema(): JsonValue {
+    if (typeof this.jsonSchema === "function") this.jsonSchema = this.jsonSchema();
     return structuredClone(this.jsonSchema);
   }
 

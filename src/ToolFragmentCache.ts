@@ -14,7 +14,7 @@ export interface ToolFragment {
 const CAPACITY = 4096;
 
 /**
- * Lowered tool arguments per (options, wire format, parameters' schema hash), shared by every compile in the process:
+ * Lowered tool arguments per (options, wire format, parameters' canonical JSON), shared by every compile in the process:
  * a request whose tool list differs from an earlier one by one tool lowers one tool, and a tool set that declares
  * the same schema under several names (several instances of one MCP server) lowers it once. Grammar expressions are
  * never mutated, so a fragment is shared as is; only successful lowerings are kept (an error is raised again).

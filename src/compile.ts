@@ -12,7 +12,7 @@ import { NOTHING, ref } from "./grammar/build.js";
 import { Deadline } from "./Deadline.js";
 import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
-import type { JsonObject, JsonValue } from "./json.js";
+import { canonicalJson, type JsonObject, type JsonValue } from "./json.js";
 import { indentedJsonStyle, jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
@@ -73,7 +73,8 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   for (const tool of normalized) {
     if (!allowed.has(tool.name)) continue;
     envelope.argumentSpelling?.checkToolName?.(tool.name, tool.path);
-    const key = `${optionsKey}|${schemaHash(tool.parameters)}`;
+    // the parameters' canonical JSON itself: exact, and no hash to compute per tool
+    const key = `${optionsKey}|${canonicalJson(tool.parameters)}`;
     const fragment = toolFragments.get(key);
     if (fragment !== undefined) {
       for (const w of fragment.warnings) warnings.push({ ...w, schemaPath: tool.parametersPath + w.schemaPath });
@@ -136,8 +137,8 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     format: envelope.format,
     warnings,
     tools: normalized,
-    schemaHash: toolsHash(normalized),
-    jsonSchema: callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, envelope.description),
+    schemaHash: () => toolsHash(normalized),
+    jsonSchema: () => callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, envelope.description),
     specialTokens,
     compileSteps: deadline.stepsTaken,
     budget: opts.limits,

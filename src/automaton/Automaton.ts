@@ -54,11 +54,14 @@ export class Automaton {
 
   // configurations
   private cfStacks: Int32Array[] = [];
-  private cfKeys = new Map<string, number>();
+  /** Interned configurations: by the stack itself when there is one, else by the sorted stacks joined. */
+  private cfKeys = new Map<string | number, number>();
   /** Dense byte transitions: cTrans[c * 256 + b] is the next configuration, DEAD, or UNKNOWN. */
   cTrans = new Int32Array(0);
   /** 1 when configuration c is a complete match (filled at creation, so that mask walks can read it inline). */
   cComplete = new Uint8Array(0);
+  /** 1 once configuration c's dead bytes are recorded in cTrans (see step). */
+  private cDeadDone = new Uint8Array(0);
   private cfAtoms: (Map<number, number> | undefined)[] = [];
   private cfComplete: number[] = [];
   private cfForced: number[] = [];
@@ -66,7 +69,9 @@ export class Automaton {
 
   readonly initial: number;
 
-  // scratch for closures
+  // scratch for rows and closures
+  private readonly rowScratch = new Int32Array(256);
+  private readonly cutScratch = new Uint8Array(257);
   private mark: Uint32Array;
   private epoch = 1;
 
@@ -192,9 +197,10 @@ export class Automaton {
         to.push(byteTo[k]);
       }
     }
-    const row = new Int32Array(256).fill(DEAD);
+    // scratch (closure never computes a row, so rows are not computed inside each other)
+    const row = this.rowScratch.fill(DEAD);
     // the targets only change at range boundaries: one closure per interval between them, not per byte
-    const cuts = new Uint8Array(257);
+    const cuts = this.cutScratch.fill(0);
     for (let k = 0; k < lo.length; k++) {
       cuts[lo[k]] = 1;
       cuts[hi[k] + 1] = 1;
@@ -335,10 +341,15 @@ export class Automaton {
   }
 
   private config(input: number[]): number {
-    const stacks = this.expandCalls(input);
+    // one stack whose top calls nothing is its own expansion (the usual step inside a frame): no walk, no sort
+    const stacks = input.length === 1 && this.rsCallList(this.stTop[input[0]]).length === 0 ? input : this.expandCalls(input);
     if (stacks.length === 0) return DEAD; // cannot happen after pruning unproductive parts; kept as a guard
-    stacks.sort((a, b) => a - b);
-    const key = stacks.join(",");
+    let key: string | number;
+    if (stacks.length === 1) key = stacks[0];
+    else {
+      stacks.sort((a, b) => a - b);
+      key = stacks.join(",");
+    }
     const known = this.cfKeys.get(key);
     if (known !== undefined) return known;
     const id = this.cfStacks.length;
@@ -356,6 +367,9 @@ export class Automaton {
       const nc = new Uint8Array(nt.length / 256);
       nc.set(this.cComplete);
       this.cComplete = nc;
+      const nd = new Uint8Array(nt.length / 256);
+      nd.set(this.cDeadDone);
+      this.cDeadDone = nd;
     }
     this.cComplete[id] = this.isComplete(id) ? 1 : 0;
     return id;
@@ -382,21 +396,64 @@ export class Automaton {
         // one frame that can neither call nor return: the R-state's (shared) row decides. Only this byte's
         // configuration is made: a trie node has few children, and making all 256 would cost more than the walk.
         const t = this.rsStep(top, b);
-        // the row's dead bytes are known now: record them all, so that a trie walk reads them from the table
-        // instead of calling here once per root child
-        const rsBase = top * 256;
-        const cBase = c * 256;
-        const rsTrans = this.rsTrans;
-        const cTrans = this.cTrans;
-        for (let x = 0; x < 256; x++) if (rsTrans[rsBase + x] === DEAD) cTrans[cBase + x] = DEAD;
+        // the row's dead bytes are known now: record them all, once per configuration, so that a trie walk reads
+        // them from the table instead of calling here once per root child
+        if (this.cDeadDone[c] === 0) {
+          this.cDeadDone[c] = 1;
+          const rsBase = top * 256;
+          const cBase = c * 256;
+          const rsTrans = this.rsTrans;
+          const cTrans = this.cTrans;
+          for (let x = 0; x < 256; x++) if (rsTrans[rsBase + x] === DEAD) cTrans[cBase + x] = DEAD;
+        }
         const r = t < 0 ? DEAD : this.singleConfig(this.stack(t, p));
         this.cTrans[k] = r; // singleConfig may have grown the table: index it afresh
         return r;
       }
     }
+    // several stacks, or calls and returns: each byte is a walk over the stacks. Record first, in one walk, every byte
+    // none of them can read, so that a trie walk skips those root children (and siblings) without stepping each
+    if (this.cDeadDone[c] === 0) {
+      this.cDeadDone[c] = 1;
+      this.markDeadBytes(c);
+      if (this.cTrans[k] === DEAD) return DEAD;
+    }
     const t = this.stepConfig(c, b);
     this.cTrans[k] = t;
     return t;
+  }
+
+  /**
+   * Sets cTrans to DEAD for every byte that no stack of configuration `c` can read: the bytes the top R-states read,
+   * through the same calls and returns as stepStack, so a byte is marked exactly when stepConfig would find nothing.
+   */
+  private markDeadBytes(c: number): void {
+    const alive = new Uint8Array(256);
+    const seen = new Set<number>();
+    for (const st of this.cfStacks[c]) this.readableBytes(st, alive, seen, 0);
+    const base = c * 256;
+    const cTrans = this.cTrans;
+    for (let x = 0; x < 256; x++) if (alive[x] === 0 && cTrans[base + x] === UNKNOWN) cTrans[base + x] = DEAD;
+  }
+
+  /** Marks in `alive` the bytes some stack reachable from `st` (as stepStack reaches them) can read. */
+  private readableBytes(st: number, alive: Uint8Array, seen: Set<number>, depth: number): void {
+    if (seen.has(st)) return;
+    seen.add(st);
+    if (depth > 10_000) {
+      throw new LimitExceededError("LIMIT_NESTING", "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition");
+    }
+    const top = this.stTop[st];
+    const p = this.stParent[st];
+    this.rsRow(top);
+    const rsTrans = this.rsTrans;
+    const base = top * 256;
+    for (let x = 0; x < 256; x++) if (rsTrans[base + x] >= 0) alive[x] = 1;
+    const calls = this.rsCallList(top);
+    for (let i = 0; i < calls.length; i += 2) {
+      this.readableBytes(this.stack(this.frameStartOf(calls[i]), this.stack(calls[i + 1], p)), alive, seen, depth + 1);
+    }
+    if (p >= 0 && this.rsFinal[top] === 1) this.readableBytes(p, alive, seen, depth + 1);
   }
 
   private singleConfig(st: number): number {

@@ -10,6 +10,28 @@ const CACHE_BYTES_CAP = 40 << 20;
 /** Local masks of self-contained frames (string contents...), shared by every grammar over one vocabulary. */
 const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
 const SHARED_LOCALS_CAP = 512;
+/** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
+const EXIT_LIST_FRACTION = 64;
+
+/** The trie's nodes below depth 1, grouped by the byte on their edge (CSR: byte b's nodes are ids[start[b]..start[b+1])). */
+interface NodesByByte {
+  start: Int32Array;
+  ids: Int32Array;
+}
+const nodesByByteOf = new WeakMap<TokenTrie, NodesByByte>();
+function nodesByByte(trie: TokenTrie): NodesByByte {
+  let r = nodesByByteOf.get(trie);
+  if (r) return r;
+  const { byte, depth, nodeCount } = trie;
+  const start = new Int32Array(257);
+  for (let i = 0; i < nodeCount; i++) if (depth[i] > 1) start[byte[i] + 1]++;
+  for (let b = 0; b < 256; b++) start[b + 1] += start[b];
+  const at = start.slice(0, 256);
+  const ids = new Int32Array(start[256]);
+  for (let i = 0; i < nodeCount; i++) if (depth[i] > 1) ids[at[byte[i]]++] = i;
+  nodesByByteOf.set(trie, (r = { start, ids }));
+  return r;
+}
 
 /** See MaskTable.budgetLists. */
 export interface BudgetLists {
@@ -28,6 +50,11 @@ interface LocalMask {
   bits: Uint32Array;
   /** Trie nodes reached with the frame complete: their subtrees continue in the caller. */
   exits: Int32Array;
+  /**
+   * The same nodes as a bit per trie node, instead of `exits`, when there are many (free text may end anywhere, so
+   * almost every node is an exit): the caller then visits only the exits whose byte it can read (`nodesByByte`).
+   */
+  exitBits?: Uint32Array;
   /** The frame is complete before any byte: every token may continue in the caller. */
   rootExit: boolean;
 }
@@ -55,9 +82,20 @@ export class MaskTable {
   private cachedBytes = 0;
   private readonly stateAt: Int32Array;
   private readonly scratch: Uint32Array;
+  /** scratch holds bits from the last compute (cleared lazily: a sparse mask clears only its own words). */
+  private scratchDirty = false;
+  /**
+   * The ids a compute set, in the order set, while fewer than `words` (then the mask is stored sparse without a scan
+   * of the bitset); `nSet` counts every set, or is -1 when a compute cannot count (a composed mask: the local part's
+   * bits are copied in whole, and a token may be set by both parts).
+   */
+  private readonly setIds: Int32Array;
+  private nSet = -1;
   private computing = false;
   private distance: CompletionDistance | undefined;
   private budget: (BudgetLists | undefined)[] = [];
+  /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
+  nodesWalked = 0;
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     this.automaton = automaton;
@@ -76,6 +114,7 @@ export class MaskTable {
     this.atomTokens = Int32Array.from(pairs);
     this.stateAt = new Int32Array(this.trie.maxDepth + 1);
     this.scratch = new Uint32Array(this.words);
+    this.setIds = new Int32Array(this.words);
   }
 
   atomIndexOf(tokenId: number): number {
@@ -182,9 +221,14 @@ export class MaskTable {
     const stateAt = this.stateAt;
     let trans = A.cTrans;
     let complete = A.cComplete;
+    const setIds = this.setIds;
+    const words = this.words;
+    let nSet = this.nSet;
     stateAt[depth[from] - 1] = start;
     let i = from;
+    let visited = 0;
     while (i < to) {
+      visited++;
       const d = depth[i];
       const s = stateAt[d - 1];
       if (exits !== null && d > 1 && complete[s] === 1) exits.push(i);
@@ -200,11 +244,39 @@ export class MaskTable {
         continue;
       }
       stateAt[d] = t;
-      for (let k = tokBegin[i], e = tokBegin[i + 1]; k < e; k++) {
-        const id = tokIds[k];
-        out[id >>> 5] |= 1 << (id & 31);
+      const e = tokBegin[i + 1];
+      let k = tokBegin[i];
+      if (k < e) {
+        if (nSet >= 0) {
+          // counting (a plain walk sets each token once: its ids are the sparse mask while there are few)
+          for (; k < e; k++) {
+            const id = tokIds[k];
+            out[id >>> 5] |= 1 << (id & 31);
+            if (nSet < words) setIds[nSet] = id;
+            nSet++;
+          }
+        } else {
+          for (; k < e; k++) {
+            const id = tokIds[k];
+            out[id >>> 5] |= 1 << (id & 31);
+          }
+        }
       }
       i++;
+    }
+    if (nSet >= 0) this.nSet = nSet;
+    this.nodesWalked += visited;
+  }
+
+  /** Sets one id's bit outside a walk (special tokens, EOS: not in the trie), keeping the count of a counting compute. */
+  private setOne(out: Uint32Array, id: number): void {
+    const w = id >>> 5;
+    const m = 1 << (id & 31);
+    if ((out[w] & m) !== 0) return;
+    out[w] |= m;
+    if (this.nSet >= 0) {
+      if (this.nSet < this.words) this.setIds[this.nSet] = id;
+      this.nSet++;
     }
   }
 
@@ -225,33 +297,51 @@ export class MaskTable {
     const L = A.localConfig(rs);
     const bits = new Uint32Array(this.words);
     const exits: number[] = [];
+    this.nSet = -1;
     this.walk(0, this.trie.nodeCount, L, bits, exits);
-    l = { bits, exits: Int32Array.from(exits), rootExit: A.isComplete(L) };
+    const rootExit = A.isComplete(L);
+    if (exits.length > this.trie.nodeCount / EXIT_LIST_FRACTION) {
+      const exitBits = new Uint32Array(Math.ceil(this.trie.nodeCount / 32));
+      for (const x of exits) exitBits[x >>> 5] |= 1 << (x & 31);
+      l = { bits, exits: new Int32Array(0), exitBits, rootExit };
+    } else {
+      l = { bits, exits: Int32Array.from(exits), rootExit };
+    }
     this.local[rs] = l;
     if (key !== undefined && shared.size < SHARED_LOCALS_CAP) shared.set(key, l);
-    this.cachedBytes += this.words * 4 + exits.length * 4;
+    this.cachedBytes += this.words * 4 + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);
     return l;
   }
 
   private compute(c: number): void {
-    const A = this.automaton;
     // scratch, copied out by store(); a nested compute (the caller's mask) gets its own buffer
-    const out = this.computing ? new Uint32Array(this.words) : this.scratch.fill(0);
+    const nested = this.computing;
+    let out: Uint32Array;
+    if (nested) out = new Uint32Array(this.words);
+    else {
+      out = this.scratch;
+      if (this.scratchDirty) out.fill(0);
+      this.scratchDirty = true;
+    }
     this.computing = true;
     try {
       this.composeInto(c, out);
     } finally {
-      if (out === this.scratch) this.computing = false;
+      if (!nested) this.computing = false;
     }
-    this.store(c, out);
+    // the count is only this compute's when nothing nested ran in between (a nested compute counts for itself)
+    this.store(c, out, nested ? -1 : this.nSet);
+    this.nSet = -1;
   }
 
   private composeInto(c: number, out: Uint32Array): void {
     const A = this.automaton;
     const split = A.splitTop(c);
     if (split === undefined) {
+      this.nSet = 0;
       this.walk(0, this.trie.nodeCount, c, out, null);
     } else {
+      this.nSet = -1;
       const [top, parent] = split;
       const local = this.localMask(top);
       out.set(local.bits);
@@ -266,19 +356,48 @@ export class MaskTable {
       }
       const { next } = this.trie;
       for (const x of local.exits) this.walk(x, next[x], P, out, null);
+      const exitBits = local.exitBits;
+      if (exitBits !== undefined) {
+        // an exit whose byte the caller cannot read adds nothing: only the caller's first bytes are looked at
+        const { start, ids } = nodesByByte(this.trie);
+        for (let b = 0; b < 256; b++) {
+          if (start[b] === start[b + 1] || A.step(P, b) < 0) continue;
+          for (let k = start[b]; k < start[b + 1]; k++) {
+            const x = ids[k];
+            if ((exitBits[x >>> 5] >>> (x & 31)) & 1) this.walk(x, next[x], P, out, null);
+          }
+        }
+      }
     }
     const at = this.atomTokens;
-    for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) out[at[k] >>> 5] |= 1 << (at[k] & 31);
-    if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) out[e >>> 5] |= 1 << (e & 31);
+    for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) this.setOne(out, at[k]);
+    if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) this.setOne(out, e);
   }
 
-  private store(c: number, out: Uint32Array): void {
+  /** `count`: the number of set bits when the compute counted them (their ids are in setIds), else -1. */
+  private store(c: number, out: Uint32Array, count: number): void {
     if (this.cachedBytes > CACHE_BYTES_CAP) {
       this.dense = [];
       this.sparse = [];
       this.local = [];
       this.budget = [];
       this.cachedBytes = 0;
+    }
+    if (count >= 0 && count < this.words) {
+      const ids = this.setIds.slice(0, count);
+      this.sparse[c] = ids;
+      this.cachedBytes += count * 4;
+      if (out === this.scratch) {
+        // clear just the words this mask touched: the next compute starts from a clean scratch without a fill
+        for (let k = 0; k < count; k++) out[ids[k] >>> 5] = 0;
+        this.scratchDirty = false;
+      }
+      return;
+    }
+    if (count >= 0) {
+      this.dense[c] = out.slice();
+      this.cachedBytes += this.words * 4;
+      return;
     }
     // a sparse mask (fewer allowed tokens than words) is stored as its ids: count, stopping once it cannot be sparse
     const words = out.length;

@@ -245,6 +245,28 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     };
     if (entries.length > 0) node(from, entries, 0);
   };
+  /**
+   * Free text: a leading run of ref-free, token-free items that starts with a wide loop and is followed by a part
+   * with references or special tokens (the text before a turn's calls). Its own frame, keyed by its structure, so
+   * that its masks (almost the whole vocabulary, a walk of the whole token trie) are computed once per vocabulary
+   * and shared by every grammar with the same text, whatever its tools.
+   */
+  const textFrames = new Map<string, number>();
+  const textFrame = (body: GExpr): number => {
+    const key = "text|" + structuralKey(body);
+    let fi = textFrames.get(key);
+    if (fi === undefined) {
+      fi = frameNames.length;
+      frameNames.push(`(text ${frameNames.length})`);
+      itemBody.set(fi, body);
+      frameStart.push(newState());
+      frameEnd.push(newState());
+      pendingFrames.push(fi);
+      textFrames.set(key, fi);
+      sharedKeys[fi] = key;
+    }
+    return fi;
+  };
   /** Synthesized frames for the item of a long bounded repetition (a string character under a large maxLength). */
   const itemFrames = new Map<string, number>();
   const itemBody = new Map<number, GExpr>();
@@ -324,6 +346,18 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
             }
             k++;
             continue;
+          }
+          if (isWideLoop(it) && (after === undefined || after.type !== "literal") && !hasRefs(it) && !hasTokens(it)) {
+            let j = k + 1;
+            while (j < e.items.length && !hasRefs(e.items[j]) && !hasTokens(e.items[j])) j++;
+            if (j < e.items.length) {
+              const run = e.items.slice(k, j);
+              const nxt = newState();
+              calls.add(cur, textFrame(run.length === 1 ? run[0] : { type: "seq", items: run }), 0, nxt);
+              cur = nxt;
+              k = j - 1;
+              continue;
+            }
           }
           const nxt = k === e.items.length - 1 ? to : newState();
           sub(it, cur, nxt);
@@ -681,6 +715,12 @@ function hasWideClass(x: GExpr): boolean {
   if (x.type === "alt" || x.type === "seq") return x.items.some(hasWideClass);
   if (x.type === "repeat") return hasWideClass(x.item);
   return false;
+}
+
+const withTokens = new WeakMap<GExpr, boolean>();
+/** The expression has a special-token node. */
+function hasTokens(e: GExpr): boolean {
+  return foldExpr<boolean>(e, (x, kids) => x.type === "token" || kids.some(Boolean), withTokens);
 }
 
 function hasLoop(e: GExpr): boolean {

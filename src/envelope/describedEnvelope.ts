@@ -1,5 +1,6 @@
 import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
+import { listLayout } from "../formats/listLayout.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, opt, rep, seq } from "../grammar/build.js";
 import type { Envelope, EnvelopeGrammarInput } from "./Envelope.js";
@@ -73,7 +74,8 @@ export function describedEnvelope(d: FormatDescription): Envelope {
         const unit = input.addRule("tool-call", units);
         // a JSON list is spelled in the arguments' JSON style; other lists canonically
         const json = d.unit.kind === "json-object";
-        const [open, sep, close] = json ? [input.style.arrayOpen, input.style.itemSeparator, input.style.arrayClose] : [lit("["), lit(", "), lit("]")];
+        const l = listLayout(d);
+        const [open, sep, close] = json && d.list === undefined ? [input.style.arrayOpen, input.style.itemSeparator, input.style.arrayClose] : [lit(l.open), lit(l.separator), lit(l.close)];
         calls = seq(marker(d.open), lit(d.afterOpen), open, unit, more(sep, unit), close, lit(d.beforeClose), marker(d.close));
       }
       if (wholeReply(d)) return policy.minCalls === 0 ? alt(text, calls) : calls;

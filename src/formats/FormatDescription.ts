@@ -8,7 +8,8 @@ import type { FormatName } from "./FormatName.js";
  * Canonical text of a reply with calls c1..cn (`unit(c)`: the call unit's canonical text, see CallUnitDescription):
  * - `grouping: "block"`: for each call, `open + afterOpen + unit(c) + beforeClose + close`, blocks joined by
  *   `blockSeparator`, then `afterCalls` (if any).
- * - `grouping: "list"`: `open + afterOpen + "[" + unit(c1) + ", " + … + "]" + beforeClose + close` (one block).
+ * - `grouping: "list"`: `open + afterOpen + "[" + unit(c1) + ", " + … + "]" + beforeClose + close` (one block); `list`
+ *   changes the brackets and the separator (OLMo 3's calls one per line, no brackets).
  * - With a `section` (`grouping: "block"` only): `section.open + blocks + section.close`, the blocks as above (DeepSeek's
  *   `<｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>`, Kimi K2's `<|tool_calls_section_begin|>…`, MiniMax-M1's
  *   `<tool_calls>\n…\n</tool_calls>`); one section holds every call, no calls is no section.
@@ -84,6 +85,13 @@ export interface FormatDescription {
    * `reasoningMarkers`; the family has none) comes before the turn's first recipient.
    */
   readonly messages?: MessagesDescription;
+  /**
+   * `grouping: "list"` only: the list's opening text, separator and closing text where they are not `[`, `, ` and
+   * `]`. OLMo 3 writes its calls one per line inside its block, `{ open: "", separator: "\n", close: "" }`. A list
+   * without brackets needs Python-call units (a unit ends where its parenthesis closes) and a closing marker (the
+   * block ends there).
+   */
+  readonly list?: ListLayout;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */
   readonly unit: CallUnitDescription;
   /** How many calls the canonical form may hold (1 for Llama 3's single JSON object). */
@@ -104,6 +112,13 @@ export interface FormatDescription {
  */
 export interface SectionDescription {
   readonly open: string;
+  readonly close: string;
+}
+
+/** The text around and between a list's elements (FormatDescription.list). */
+export interface ListLayout {
+  readonly open: string;
+  readonly separator: string;
   readonly close: string;
 }
 

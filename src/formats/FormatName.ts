@@ -47,4 +47,7 @@ export type FormatName =
   | "command-r-plus"
   | "kimi-k3"
   | "solar-open"
-  | "minimax-m2";
+  | "minimax-m2"
+  | "step-3"
+  | "firefunction-v2"
+  | "olmo-3";

@@ -11,16 +11,32 @@ for (const d of Object.values(FORMAT_DESCRIPTIONS)) {
   }
 }
 
+/**
+ * llama.cpp's chat-format names (common_chat_format_name, and the names it used before its autoparser) that name no
+ * wire format described here: `peg-simple`, `peg-native` and `peg-constructed` are the parsers it builds from a model's
+ * own chat template, whose counterpart here is formatFromChatTemplate; `Content-only` is a template without tool
+ * calls; `Generic` is llama.cpp's own JSON reply for templates it did not recognise. Asking for one is an error that
+ * says so.
+ */
+const NOT_A_FORMAT: Readonly<Record<string, string>> = {
+  "Content-only": "llama.cpp's chat format for a template without tool calls, so there is no call format to use",
+  "peg-simple": "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
+  "peg-native": "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
+  "peg-constructed": "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
+  Generic: "llama.cpp's JSON reply ({\"tool_call\": …} or {\"response\": …}) for a template it does not recognise, not a model's own format: use formatFromChatTemplate(template) for the model's",
+};
+
 /** A format's name or one of its aliases (vLLM tool-parser names, llama.cpp chat formats). */
 export type FormatOption = FormatName | (string & {});
 
 /**
  * The description of the format named `name` (its name or an alias). Throws ToolgramError INVALID_OPTION for an
- * unknown name, listing the known ones.
+ * unknown name, listing the known ones (or, for a llama.cpp chat-format name that is no wire format, saying what it is).
  */
 export function describeFormat(name: unknown): FormatDescription {
   const d = typeof name === "string" ? byName.get(name) : undefined;
   if (d === undefined) {
+    if (typeof name === "string" && Object.hasOwn(NOT_A_FORMAT, name)) throw new ToolgramError("INVALID_OPTION", `format ${JSON.stringify(name)} is ${NOT_A_FORMAT[name]}`);
     const aliases = Object.values(FORMAT_DESCRIPTIONS).flatMap((x) => x.aliases.map((a) => `${a} (${x.name})`));
     throw new ToolgramError("INVALID_OPTION", `unknown format ${JSON.stringify(name)}; use one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}${aliases.length > 0 ? ` or an alias: ${aliases.join(", ")}` : ""}`);
   }

@@ -26,6 +26,9 @@ import { commandR7b } from "./families/commandR7b.js";
 import { commandRPlus } from "./families/commandRPlus.js";
 import { solarOpen } from "./families/solarOpen.js";
 import { minimaxM2 } from "./families/minimaxM2.js";
+import { step3 } from "./families/step3.js";
+import { firefunctionV2 } from "./families/firefunctionV2.js";
+import { olmo3 } from "./families/olmo3.js";
 
 /** Qwen3 / Hermes: `<tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>`, blocks joined by `\n`. */
 export const qwen3: FormatDescription = {
@@ -63,8 +66,8 @@ export const llama3Json: FormatDescription = {
   ...plain,
   name: "llama3-json",
   family: "Llama 3.1 / 3.2 / 3.3",
-  // vLLM: llama3_json; llama.cpp's chat format "Llama 3.x"
-  aliases: ["llama3_json", "Llama 3.x"],
+  // vLLM: llama3_json, and llama4_json (the same parser class); llama.cpp's chat format "Llama 3.x"
+  aliases: ["llama3_json", "llama4_json", "Llama 3.x"],
   open: null,
   close: null,
   startPrefixes: ["<|python_tag|>"],
@@ -101,11 +104,15 @@ export const glaive: FormatDescription = {
   unit: { ...jsonObject("arguments"), argumentsEncoding: "single-quoted-json" },
 };
 
-/** Llama 3.2 pythonic: the whole reply is `[get_weather(city="Paris"), ...]` with Python literal kwargs. */
+/**
+ * Llama 3.2 pythonic: the whole reply is `[get_weather(city="Paris"), ...]` with Python literal kwargs. Also Gemma 3's
+ * (its own template has no tools; vLLM serves it with this parser and `tool_chat_template_gemma3_pythonic.jinja`, which
+ * asks for this list): no marker, so nothing of it is a special token of Gemma 3's vocabulary.
+ */
 export const pythonic: FormatDescription = {
   ...plain,
   name: "pythonic",
-  family: "Llama 3.2 pythonic, Llama 4 (the bare list)",
+  family: "Llama 3.2 pythonic, Llama 4, Gemma 3 (the bare list)",
   // vLLM: pythonic, llama4_pythonic
   aliases: ["llama4_pythonic"],
   open: null,
@@ -128,7 +135,8 @@ export const openai: FormatDescription = {
   ...plain,
   name: "openai",
   family: "gpt-oss (harmony; reasoning in the `analysis` channel)",
-  aliases: ["harmony", "gpt-oss", "gpt_oss"],
+  // llama.cpp's former chat-format name "GPT-OSS"
+  aliases: ["harmony", "gpt-oss", "gpt_oss", "GPT-OSS"],
   open: " to=functions.",
   close: "<|call|>",
   specialTokens: HARMONY_TOKENS,
@@ -214,6 +222,9 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "kimi-k3": kimiK3,
   "solar-open": solarOpen,
   "minimax-m2": minimaxM2,
+  "step-3": step3,
+  "firefunction-v2": firefunctionV2,
+  "olmo-3": olmo3,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

@@ -10,7 +10,10 @@ function markers(d: FormatDescription): string {
   const open = d.open === null ? (d.section === undefined ? "(start of reply)" : "(no block marker)") : code(d.open);
   const close = d.close === null ? "" : ` … ${code(d.close)}`;
   const unit = UNIT_NAMES[d.unit.kind] ?? d.unit.kind;
-  const grouping = d.grouping === "list" ? `a list of ${unit}s` : `one ${unit} per block`;
+  // a list not spelled `[…, …]` (OLMo 3's one call a line)
+  const l = d.grouping === "list" ? d.list : undefined;
+  const layout = l === undefined ? "" : `, ${l.open === "" && l.close === "" ? "no brackets" : `${code(l.open)} … ${code(l.close)}`}, joined by ${code(l.separator)}`;
+  const grouping = d.grouping === "list" ? `a list of ${unit}s${layout}` : `one ${unit} per block`;
   const joined = d.grouping === "block" && d.maxCalls > 1 ? `, blocks joined by ${code(d.blockSeparator) || "nothing"}` : "";
   const after = d.afterCalls ? `, ${code(d.afterCalls)} after the last` : "";
   // a section around all blocks (DeepSeek, Kimi K2, MiniMax-M1)

@@ -27,6 +27,7 @@ export const ISSUE_CODES = {
   MISSING_CLOSING_BRACKETS: "the call's JSON lacks its last closing bracket(s) but its block is closed; the brackets were added",
   NAME_SEPARATOR: "the text between the call's name and its arguments differs from the format's (e.g. harmony's <|constrain|>json)",
   FENCED_CALL: "a call written as JSON in a Markdown code fence, without the format's markers (read in tolerant mode only)",
+  TEXT_BEFORE_CALL: "a word between the block's opening marker and the call's own start (Step-3's `function<｜tool_sep｜>NAME\\n<steptml:invoke …>`; ignored)",
   MISSING_OPEN_MARKER: "a call written without its block's opening marker (e.g. <tool_call>), recognised by its own start",
   DUPLICATE_PARAMETER: "a tagged parameter written twice (the last one is kept)",
   UNCLOSED_PARAMETER: "a tagged parameter without its closing marker (its value runs to the call's end)",

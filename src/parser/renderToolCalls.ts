@@ -1,4 +1,5 @@
 import { ToolgramError } from "../errors.js";
+import { listLayout } from "../formats/listLayout.js";
 import type { JsonObject } from "../json.js";
 import { describeFormat, type FormatOption } from "../formats/describeFormat.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
@@ -102,5 +103,6 @@ export function joinCallUnits(units: readonly string[], d: FormatDescription): s
   }
   // a list without an opening marker is the whole reply: no calls, no list
   if (units.length === 0 && d.open === null) return "";
-  return (d.open ?? "") + d.afterOpen + "[" + units.join(", ") + "]" + d.beforeClose + (d.close ?? "");
+  const l = listLayout(d);
+  return (d.open ?? "") + d.afterOpen + l.open + units.join(l.separator) + l.close + d.beforeClose + (d.close ?? "");
 }

@@ -282,6 +282,13 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.skeleton === "<|tool_call:begin|>⟨ID⟩<|tool_call:name|>⟨NAME⟩<|tool_call:args|>⟨ARGS⟩<|tool_call:end|>",
   },
   {
+    name: "firefunction-v2",
+    exact: (l) => l.sectionStart === " functools[" && l.separator === ", " && l.sectionEnd === "]",
+    aliases: ["FireFunction v2"],
+    families: "FireFunction v2 (` functools[…]` after the text)",
+    matches: (l) => l.sectionStart.trim() === "functools[" && l.skeleton === '{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',
+  },
+  {
     name: "muse_glimmer",
     aliases: [],
     families: "Muse Glimmer (` to=NAME<|message|><atem:function_calls>…`)",

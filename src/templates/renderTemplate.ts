@@ -69,6 +69,11 @@ export class ChatTemplate {
       // Llama 3.x prints "Today Date"; a fixed date keeps renders reproducible
       strftime_now: (format: string) => strftime(date, format),
       date_string: strftime(date, "%d %b %Y"),
+      // llama.cpp gives every template `datetime` (common_chat_extra_context); FireFunction v2 prints it
+      datetime: strftime(date, "%b %d %Y"),
+      // FireFunction v2's template prints the tools from `functions`, which its caller passes as their JSON (llama.cpp's
+      // former FireFunction handler: `tools.dump(2)`, "" without tools); Python's Jinja2 fails on it undefined too
+      functions: input.tools === undefined || input.tools.length === 0 ? "" : JSON.stringify(input.tools, null, 2),
       ...this.options.extraContext,
       messages: input.messages,
       add_generation_prompt: input.addGenerationPrompt ?? false,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ToolgramError } from "../errors.js";
 import type { GgufTokenizer } from "../gguf/ggufTokenizer.js";
+import { looksLikeControlToken } from "../gguf/tinyModelFamilies.js";
 import { byteLevelDecodeTable, decodeByteLevelPiece, decodeSentencePiece } from "./byteLevel.js";
 import { buildTokenTrie, type TokenTrie } from "./TokenTrie.js";
 
@@ -119,7 +120,9 @@ export class Vocabulary {
   /**
    * Build from a Hugging Face `tokenizer.json` (parsed object or file path). Byte-level BPE (GPT-2 alphabet) and
    * SentencePiece-style vocabularies (`▁`, `<0xAB>` byte fallback) are detected from the model, decoder and
-   * pre-tokenizer. Every entry of `added_tokens` is an atom.
+   * pre-tokenizer. An entry of `added_tokens` is an atom, unless it is a non-special, non-control-shaped piece of
+   * the model's own vocabulary at the same id (SentencePiece user-defined pieces: Gemma 3's whitespace runs), which
+   * is text.
    */
   static fromTokenizerJson(json: unknown, opts: VocabularyOptions): Vocabulary {
     const tj = (typeof json === "string" ? JSON.parse(readFileSync(json, "utf8")) : json) as TokenizerJson;
@@ -146,16 +149,27 @@ export class Vocabulary {
     const pieceOf: (string | undefined)[] = byId;
     pieceOf.length = size;
     const atoms = new Map<number, string>();
+    const userText = new Uint8Array(size);
     for (const a of added) {
+      // A SentencePiece "user-defined" piece (Gemma 3's runs of `\n`, `\t` and `▁`, its HTML tags) is listed among the
+      // added tokens so that the tokenizer keeps it whole, yet it is the model's own piece at that id, not special, and
+      // the tokenizer makes it from plain text and decodes it as text: it stays ordinary text, or a grammar writing a
+      // newline would refuse the very token the model writes for it. Markers added beside the model's pieces (Qwen3's
+      // `<tool_call>`, outside `model.vocab`) and control-shaped ones (`<unused0>`, `<mask>`) stay atoms.
+      if (!a.special && byId[a.id] === a.content && !looksLikeControlToken(a.content, false)) {
+        userText[a.id] = 1;
+        continue;
+      }
       pieceOf[a.id] = undefined;
       kind[a.id] = TOKEN_ATOM;
       atoms.set(a.id, a.content);
     }
     if (!byteLevel) {
-      // SentencePiece control pieces such as <s>, </s>, <unk> that are not listed as added tokens
+      // SentencePiece control pieces such as <s>, </s>, <unk> that are not listed as added tokens (a user-defined
+      // piece the tokenizer lists, such as Gemma 3's `<table>`, is its text)
       for (let id = 0; id < size; id++) {
         const piece = pieceOf[id];
-        if (piece !== undefined && /^<\/?[a-z|_]+>$/.test(piece)) {
+        if (piece !== undefined && userText[id] === 0 && /^<\/?[a-z|_]+>$/.test(piece)) {
           pieceOf[id] = undefined;
           kind[id] = TOKEN_ATOM;
           atoms.set(id, piece);

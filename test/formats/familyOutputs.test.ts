@@ -68,6 +68,8 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
     skipLines: { 4258: "reasoning never closed before the calls" },
   },
   // the main template ends a call turn with `<|tool_response>` (callTurnEnd), where llama.cpp's outputs stop
+  // the template reads the tools from `functions` and the date from `datetime` (ChatTemplate passes both, as llama.cpp does)
+  "firefunction-v2": { outputs: ["fireworks-ai-llama-3-firefunction-v2.json"], templates: ["fireworks-ai-llama-3-firefunction-v2.jinja"] },
   gemma4: { outputs: ["google-gemma-4-31B-it.json"], templates: ["google-gemma-4-31B-it.jinja", "google-gemma-4-31B-it-interleaved.jinja"] },
 };
 

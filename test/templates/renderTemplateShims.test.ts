@@ -48,3 +48,18 @@ describe("ChatTemplate's Python shims", () => {
     expect(() => render("{{ '{} {}'.format('a') }}")).toThrow(/no argument/);
   });
 });
+
+describe("ChatTemplate's context variables a caller passes (FireFunction v2)", () => {
+  const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+  it("`functions` is the tools' JSON (2-space indent), \"\" without tools; `datetime` the fixed date as llama.cpp writes it", () => {
+    const t = new ChatTemplate("{{ 'x' + functions + '|' + datetime }}");
+    expect(t.render({ messages: [], tools })).toBe(`x${JSON.stringify(tools, null, 2)}|Jan 02 2026`);
+    expect(t.render({ messages: [] })).toBe("x|Jan 02 2026");
+    expect(t.render({ messages: [], tools: [] })).toBe("x|Jan 02 2026");
+  });
+
+  it("extraContext overrides both", () => {
+    const t = new ChatTemplate("{{ functions }}|{{ datetime }}", { extraContext: { functions: "F", datetime: "D" } });
+    expect(t.render({ messages: [], tools })).toBe("F|D");
+  });
+});

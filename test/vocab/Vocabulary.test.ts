@@ -53,6 +53,26 @@ describe("Vocabulary.fromTokenizerJson", () => {
     expect(dec(v.tokenBytes(4))).toBe(" hi");
     expect(v.kind[1]).toBe(TOKEN_ATOM);
   });
+  it("reads SentencePiece user-defined pieces listed as added tokens as text, other added tokens as atoms", () => {
+    // the shape of Gemma 3's tokenizer.json (the real file is checked id by id in test/automaton/familyVocabularies)
+    const tj = {
+      model: { type: "BPE", byte_fallback: true, vocab: { "<pad>": 0, "<eos>": 1, "<start_of_turn>": 2, "\n": 3, "▁▁": 4, "<b>": 5, "<unused0>": 6, "x": 7 } },
+      added_tokens: [
+        { id: 0, content: "<pad>", special: true },
+        { id: 1, content: "<eos>", special: true },
+        { id: 2, content: "<start_of_turn>", special: true },
+        { id: 3, content: "\n", special: false },
+        { id: 4, content: "▁▁", special: false },
+        { id: 5, content: "<b>", special: false },
+        { id: 6, content: "<unused0>", special: false },
+        { id: 8, content: "<tool_call>", special: false }, // added beside the model's pieces, as Qwen3's
+      ],
+      decoder: { type: "Sequence", decoders: [{ type: "Replace" }, { type: "ByteFallback" }, { type: "Fuse" }] },
+    };
+    const v = Vocabulary.fromTokenizerJson(tj, { eosTokenIds: [1] });
+    expect([3, 4, 5, 7].map((id) => [v.kind[id], dec(v.tokenBytes(id))])).toEqual([[TOKEN_TEXT, "\n"], [TOKEN_TEXT, "  "], [TOKEN_TEXT, "<b>"], [TOKEN_TEXT, "x"]]);
+    expect([0, 2, 6, 8].map((id) => [v.kind[id], v.atoms.get(id)])).toEqual([[TOKEN_ATOM, "<pad>"], [TOKEN_ATOM, "<start_of_turn>"], [TOKEN_ATOM, "<unused0>"], [TOKEN_ATOM, "<tool_call>"]]);
+  });
   it("rejects an EOS id outside the vocabulary", () => {
     expect(() => Vocabulary.fromPieces(["a"], { eosTokenIds: [3] })).toThrow(/outside/);
   });

@@ -6,7 +6,8 @@ import type { FormatDescription } from "../FormatDescription.js";
  * chat template writes history and as llama.cpp's parser (chat format `peg-gemma4`) reads the model's output (vLLM
  * names its parser `gemma4`). Reasoning is the thought channel `<|channel>thought\n…<channel|>`, which the model opens itself when
  * thinking is enabled (without it the generation prompt writes an empty one). The markers are the ones llama.cpp
- * keeps as special tokens for Gemma 4 (its `preserved_tokens`), plus `<|tool_response>`.
+ * keeps as special tokens for Gemma 4 (its `preserved_tokens`), plus `<|tool_response>` and the string delimiter
+ * `<|"|>`, each one token of Gemma 4's vocabulary.
  *
  * The reply ends with its last call, as llama.cpp's parser reads it. The main template
  * (`google-gemma-4-31B-it.jinja`) then writes `<|tool_response>`, the marker that hands the turn to the tool: the
@@ -23,7 +24,9 @@ export const gemma4: FormatDescription = {
   open: "<|tool_call>",
   close: "<tool_call|>",
   startPrefixes: [],
-  specialTokens: ["<|tool_call>", "<tool_call|>", "<|channel>", "<channel|>", "<|tool_response>"],
+  // `<|"|>` is one token of Gemma 4's vocabulary too (llama.cpp's models/ggml-vocab-gemma-4.gguf: user-defined, id 52),
+  // which the model writes for the delimiter: a token node, or the matcher would refuse it inside every string
+  specialTokens: ["<|tool_call>", "<tool_call|>", "<|channel>", "<channel|>", "<|tool_response>", '<|"|>'],
   grouping: "block",
   afterOpen: "",
   beforeClose: "",

@@ -10,8 +10,8 @@ import type { FormatDescription } from "../FormatDescription.js";
 export const glm45: FormatDescription = {
   name: "glm-4.5",
   family: "GLM-4.5 / 4.6, Laguna XS (`<tool_call>NAME\\n<arg_key>K</arg_key>\\n<arg_value>V</arg_value>…`)",
-  // vLLM: glm45 (GLM-4.5 and 4.6)
-  aliases: ["glm45"],
+  // vLLM: glm45 (GLM-4.5 and 4.6); llama.cpp's former chat-format name "GLM 4.5"
+  aliases: ["glm45", "GLM 4.5"],
   open: "<tool_call>",
   close: "</tool_call>",
   startPrefixes: [],

@@ -10,7 +10,8 @@ export const hunyuanA13b: FormatDescription = {
   ...PLAIN_FIELDS,
   name: "hunyuan-a13b",
   family: "Hunyuan A13B, Jamba (`<tool_calls>[…]</tool_calls>`)",
-  aliases: ["hunyuan_a13b", "jamba"],
+  // llama.cpp's former chat-format name "Apriel 1.5": Apriel's templates write these calls (with a newline before them)
+  aliases: ["hunyuan_a13b", "jamba", "Apriel 1.5"],
   open: "<tool_calls>",
   close: "</tool_calls>",
   grouping: "list",

@@ -12,8 +12,8 @@ import type { FormatDescription } from "../FormatDescription.js";
 export const hy3: FormatDescription = {
   name: "hy3",
   family: "Hunyuan 3 (GLM-style `<arg_key:opensource>` calls in a `<tool_calls:opensource>` section)",
-  // the name llama.cpp's template list and formatFromChatTemplate give it; vLLM has no parser of this layout
-  aliases: [],
+  // vLLM: hy_v3 (its markers take the tokenizer's `token_suffix`, `:opensource` for Hy3)
+  aliases: ["hy_v3"],
   section: { open: "<tool_calls:opensource>\n", close: "</tool_calls:opensource>" },
   open: "<tool_call:opensource>",
   close: "</tool_call:opensource>\n",

@@ -24,7 +24,8 @@ export const step35 = (qwen3Coder: FormatDescription): FormatDescription => ({
   ...qwen3Coder,
   name: "step-3.5",
   family: "StepFun Step 3.5 Flash (Qwen3-Coder's calls, blocks not separated)",
-  aliases: [],
+  // vLLM: step3p5 (its structural tag is Qwen3-Coder's)
+  aliases: ["step3p5"],
   blockSeparator: "",
   reasoning: { open: "<think>\n", close: "\n</think>\n", defaultMode: "none" },
 });

@@ -13,7 +13,8 @@ export const seedOss: FormatDescription = {
   name: "seed-oss",
   family: "ByteDance Seed-OSS (`<seed:tool_call>` around Qwen3-Coder-like `<function=…>` calls)",
   // vLLM: seed_oss
-  aliases: ["seed_oss"],
+  // vLLM: seed_oss; llama.cpp's former chat-format name "Seed-OSS"
+  aliases: ["seed_oss", "Seed-OSS"],
   open: "<seed:tool_call>",
   close: "</seed:tool_call>",
   startPrefixes: [],

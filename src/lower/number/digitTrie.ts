@@ -4,7 +4,7 @@
  * the plain renderer print it directly and the `multipleOf` renderer walk it with a residue.
  */
 export type DigitTrie =
-  /** `n` more arbitrary digits (`max` null = n or more). */
+  /** Between `min` and `max` more arbitrary digits (`max` null = min or more). */
   | { kind: "free"; min: number; max: number | null }
   /** One digit from [lo, hi], then `next`; any of the branches. */
   | { kind: "branch"; branches: { lo: number; hi: number; next: DigitTrie }[] };
@@ -19,7 +19,10 @@ function branch(branches: { lo: number; hi: number; next: DigitTrie }[]): DigitT
   return { kind: "branch", branches };
 }
 
-const allChar = (s: string, c: string): boolean => [...s].every((x) => x === c);
+function allChar(s: string, c: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s[i] !== c) return false;
+  return true;
+}
 
 /** Strings of length lo.length, between lo and hi (same length, lo <= hi). */
 function sameLength(lo: string, hi: string): DigitTrie {
@@ -67,14 +70,35 @@ export function naturalRangeTrie(lo: bigint, hi: bigint | null): DigitTrie | nul
   if (lo < 0n) lo = 0n;
   if (hi !== null && lo > hi) return null;
   const L = lo.toString();
+  const H = hi === null ? null : hi.toString();
   const out: { lo: number; hi: number; next: DigitTrie }[] = [];
-  const maxLen = hi === null ? L.length : hi.toString().length;
-  for (let n = L.length; n <= maxLen; n++) {
-    const low = n === L.length ? L : "1" + "0".repeat(n - 1);
-    const high = hi !== null && n === maxLen ? hi.toString() : "9".repeat(n);
-    const t = sameLength(low, high);
+  const push = (t: DigitTrie): void => {
     if (t.kind === "branch") out.push(...t.branches);
+  };
+  if (H !== null && H.length === L.length) {
+    push(sameLength(L, H));
+    return branch(out);
   }
-  if (hi === null) out.push({ lo: 1, hi: 9, next: { kind: "free", min: L.length, max: null } });
-  return branch(out);
+  push(sameLength(L, "9".repeat(L.length)));
+  if (H === null) {
+    out.push({ lo: 1, hi: 9, next: { kind: "free", min: L.length, max: null } });
+    return branch(out);
+  }
+  // every length strictly between the bounds' is whole: one branch for all of them (a bound near Number.MAX_VALUE
+  // has 309 digits, and a branch per length made the trie, and each grammar built from it, 300 times larger)
+  if (H.length - 1 > L.length) out.push({ lo: 1, hi: 9, next: { kind: "free", min: L.length, max: H.length - 2 } });
+  push(sameLength("1" + "0".repeat(H.length - 1), H));
+  return branch(mergeRuns(out));
+}
+
+/** Adjacent branches of the same digits followed by consecutive runs of free digits become one branch. */
+function mergeRuns(bs: { lo: number; hi: number; next: DigitTrie }[]): { lo: number; hi: number; next: DigitTrie }[] {
+  const out: { lo: number; hi: number; next: DigitTrie }[] = [];
+  for (const b of bs) {
+    const p = out[out.length - 1];
+    if (p !== undefined && p.lo === b.lo && p.hi === b.hi && p.next.kind === "free" && b.next.kind === "free" && p.next.max !== null && p.next.max + 1 === b.next.min) {
+      out[out.length - 1] = { lo: p.lo, hi: p.hi, next: { kind: "free", min: p.next.min, max: b.next.max } };
+    } else out.push(b);
+  }
+  return out;
 }

@@ -37,6 +37,12 @@ export function renderTrieModulo(t: DigitTrie, k: number, name: string, addRule:
   };
   const go = (n: DigitTrie, r: number, freeLeft?: number): GExpr => {
     if (n.kind === "free" && n.max === null) throw new RangeError("renderTrieModulo needs a bounded trie");
+    // a free run of several lengths: one alternative per length (each length is its own chain of residues)
+    if (n.kind === "free" && freeLeft === undefined && n.max !== n.min) {
+      const lengths: GExpr[] = [];
+      for (let len = n.min; len <= n.max!; len++) lengths.push(go({ kind: "free", min: len, max: len }, r, len));
+      return alt(...lengths);
+    }
     const left = n.kind === "free" ? (freeLeft ?? n.min) : -1;
     if (n.kind === "free" && left === 0) return r === 0 ? seq() : alt();
     const key = n.kind === "free" ? `f${left}-${r}` : `n${idOf(n)}-${r}`;

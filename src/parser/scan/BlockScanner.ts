@@ -2,6 +2,7 @@ import type { FormatDescription, JsonObjectUnit } from "../../formats/FormatDesc
 import { UNIT_CODECS } from "../units/callUnit.js";
 import type { BlockEnd, ScannedBlock, UnitSpan } from "./ScannedBlock.js";
 import { splitMarker } from "../../formats/splitMarker.js";
+import { bracketlessList } from "../../formats/listLayout.js";
 
 const OPEN_QUOTE: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019" };
 /**
@@ -69,6 +70,8 @@ export class BlockScanner {
   private emptyElement = false;
   private trailingComma = false;
   private bare = false;
+  /** A list whose calls stand without brackets (OLMo 3's one call a line): each unit ends where its `)` closes. */
+  private readonly bracketless: boolean;
   // early events: the call object's keys (JSON units) or the function name (Python-call units)
   private expectKey = false;
   private keyBuf: string | null = null;
@@ -103,6 +106,8 @@ export class BlockScanner {
     this.bodyStart = opener.length;
     this.lastNonWs = opener.length;
     this.slot = d.grouping === "block" ? events.callStart() : -1;
+    this.bracketless = bracketlessList(d);
+    if (this.bracketless) this.unitDepth = 0;
     const prefix = UNIT_CODECS[d.unit.kind].namePrefix?.(d);
     // with the id first (Solar Open), the block starts inside the id
     if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "", inId: prefix.idFirst === true };
@@ -247,6 +252,8 @@ export class BlockScanner {
           if (this.unitStart >= 0) this.closeUnit(prevNonWs);
           else if (this.units.length > 0 || this.emptyElement) this.trailingComma = true;
         }
+        // a call of a list without brackets ends with its own parenthesis
+        if (this.bracketless && this.depth === 0 && this.unitStart >= 0) this.closeUnit(this.len + i - this.seg + 1);
         if (this.depth <= 0 && d.close === null) {
           if (this.bare && this.unitStart >= 0) this.closeUnit(this.len + i - this.seg + 1);
           this.save(i + 1);
@@ -372,7 +379,7 @@ export class BlockScanner {
       else this.emptyElement = true;
       return true;
     }
-    if (!json && this.nameBuf !== null && this.depth === 1) {
+    if (!json && this.nameBuf !== null && this.depth === this.unitDepth) {
       if (c === "(") {
         if (this.nameBuf !== "") this.events.callName(this.unitSlot, this.nameBuf);
         this.nameBuf = null;

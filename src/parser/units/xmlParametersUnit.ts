@@ -222,6 +222,9 @@ function markersOf(u: XmlParametersUnit): Record<MarkerName, Marker> {
 }
 
 /** The first match of `m`'s core at or after `from` (loosely spaced), or null. */
+/** A single word (no markup) on its own line: the only text tolerated before a call's opening tag. */
+const LONE_WORD = /^[^\s<>]+\s*$/;
+
 function find(text: string, from: number, m: Marker): { start: number; end: number; exact: boolean } | null {
   if (m.core === "") return null;
   m.loose.lastIndex = from;
@@ -251,6 +254,11 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
   };
   skipWs(m.nameOpen.lead);
   const open = m.nameOpen.core === "" ? { start: i, end: i, exact: true } : find(text, i, m.nameOpen);
+  // a lone word before the call's own tag (vLLM's Step-3 outputs repeat the name there): skipped, as a repair
+  if (open && m.nameOpen.core.startsWith("<") && LONE_WORD.test(text.slice(i, open.start))) {
+    repairs.push({ code: "TEXT_BEFORE_CALL", at: i });
+    i = open.start;
+  }
   if (!open || text.slice(i, open.start).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `the call does not start with ${JSON.stringify(u.nameOpen)}` };
   if (!open.exact) ws();
   i = open.end;
