@@ -101,6 +101,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     if (spelling?.keywordArguments) ctx.keywordArguments = true;
     if (spelling?.xmlParameters) ctx.xmlParameters = spelling.xmlParameters;
     if (spelling?.gemma4) ctx.gemma4 = spelling.gemma4;
+    if (spelling?.xmlElements) ctx.xmlElements = spelling.xmlElements;
     const args = lowerTool(tool, ctx, opts, warnings);
     ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
     if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));

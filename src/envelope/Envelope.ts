@@ -4,6 +4,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
 import type { XmlParameterSpelling } from "../lower/lowerXmlParameters.js";
 import type { Gemma4Spelling } from "../lower/lowerGemma4.js";
+import type { XmlElementsSpelling } from "../lower/lowerXmlElements.js";
 import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
 import type { CallPolicy } from "./callPolicy.js";
 
@@ -39,6 +40,8 @@ export interface ArgumentSpelling {
   xmlParameters?: XmlParameterSpelling;
   /** The arguments object is written in Gemma 4's value syntax (`{k:<|"|>v<|"|>}`, see lowerGemma4Arguments). */
   gemma4?: Gemma4Spelling;
+  /** The arguments object is written as nested elements (MiniMax M3's `P<k>v P</k>`, see lowerXmlElementsArguments). */
+  xmlElements?: XmlElementsSpelling;
   /** Rewrites every rule of the lowered arguments (Glaive's `\u0027` for an apostrophe). */
   rewrite?(e: GExpr): GExpr;
   /** Throws a ToolgramError for a tool name the format cannot write (`path`: the tool's place in the input). */

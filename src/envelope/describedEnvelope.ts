@@ -151,13 +151,15 @@ function freeText(d: FormatDescription, firstCharacter: string | undefined, r: R
  */
 function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: GExpr): GExpr {
   const r = input.reasoning ?? null;
-  if (r === null) return body;
   const spelled = (text: string): GExpr => markerText(text, d.specialTokens);
+  // a family that always closes the block (MiniMax M3) writes its closing marker alone before a turn without one
+  const lone = d.reasoning?.closeAlone === true ? (r?.close ?? d.reasoning.close) : null;
+  if (r === null) return lone === null ? body : seq(spelled(lone), body);
   const reasoningText = constrainedText({ avoid: callOpeners(d), before: r.close });
   const block = input.addRule("reasoning", seq(spelled(r.open), reasoningText, spelled(r.close)));
   if (r.mode === "required") return seq(block, body);
   const t = input.addRule("turn", body);
-  return alt(seq(block, t), t);
+  return alt(seq(block, t), lone === null ? t : seq(spelled(lone), t));
 }
 
 /**

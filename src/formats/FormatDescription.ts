@@ -142,6 +142,15 @@ export interface ReasoningDescription {
    * otherwise: `formatFromChatTemplate(...).reasoning`).
    */
   readonly defaultMode: ReasoningMode;
+  /**
+   * The family closes the block even when it has no reasoning: a turn without a block starts with `close` alone
+   * (MiniMax M3's template writes `</mm:think>` before a turn whose reasoning is empty or absent). Grammars then write
+   * that lone `close` where a turn has no block (reasoning "none" or "optional"), the parser reads it there (its
+   * absence is REASONING_MISSING) and reports no reasoning, and `renderToolCalls` writes it for a turn without
+   * reasoning. (The template writes it for empty reasoning too; `renderToolCalls` writes reasoning "" as the empty
+   * block `open + close`, which the model may write and which parses back to "".)
+   */
+  readonly closeAlone?: boolean;
 }
 
 /**
@@ -154,7 +163,7 @@ export type ReasoningMode = "none" | "optional" | "required";
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit | XmlParametersUnit | Gemma4CallUnit;
+export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit | XmlParametersUnit | Gemma4CallUnit | XmlElementsUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the
@@ -325,6 +334,25 @@ export interface Gemma4CallUnit {
   readonly kind: "gemma4-call";
   readonly namePrefix: string;
   readonly stringDelimiter: string;
+}
+
+/**
+ * MiniMax M3's call: the tool's name, `nameClose`, then one element per argument whose tag is the argument's name,
+ * every tag led by `tagPrefix` (`NAME">]<]minimax[>[<city>Paris]<]minimax[>[</city>`), values written as the
+ * template's `to_xml` macro writes them (src/formats/xmlElementValues.ts): an object as one element per member, an
+ * array as one `itemTag` element per item, a string raw (nothing escaped), a number or boolean as its JSON text.
+ * The text alone does not say a value's type (`42` may be a string, `<item>` an array's or a key's): the parameter's
+ * schema does, as for XmlParametersUnit. What the template cannot write back exactly is refused or left out (see
+ * lowerXmlElements): nulls (the template drops them), undeclared keys (a closing tag must repeat its key).
+ */
+export interface XmlElementsUnit {
+  readonly kind: "xml-elements";
+  /** Text between the name and the first argument (`">`). */
+  readonly nameClose: string;
+  /** Text before every tag, opening and closing (`]<]minimax[>[`). */
+  readonly tagPrefix: string;
+  /** The tag of an array's items (`item`). */
+  readonly itemTag: string;
 }
 
 /** The kinds of call unit (`unit.kind`). */

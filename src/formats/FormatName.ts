@@ -48,6 +48,7 @@ export type FormatName =
   | "kimi-k3"
   | "solar-open"
   | "minimax-m2"
+  | "minimax-m3"
   | "step-3"
   | "firefunction-v2"
   | "olmo-3";

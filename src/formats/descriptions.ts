@@ -26,6 +26,7 @@ import { commandR7b } from "./families/commandR7b.js";
 import { commandRPlus } from "./families/commandRPlus.js";
 import { solarOpen } from "./families/solarOpen.js";
 import { minimaxM2 } from "./families/minimaxM2.js";
+import { minimaxM3 } from "./families/minimaxM3.js";
 import { step3 } from "./families/step3.js";
 import { firefunctionV2 } from "./families/firefunctionV2.js";
 import { olmo3 } from "./families/olmo3.js";
@@ -222,6 +223,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "kimi-k3": kimiK3,
   "solar-open": solarOpen,
   "minimax-m2": minimaxM2,
+  "minimax-m3": minimaxM3,
   "step-3": step3,
   "firefunction-v2": firefunctionV2,
   "olmo-3": olmo3,

@@ -3,7 +3,7 @@ import type { FormatDescription } from "./FormatDescription.js";
 
 const code = (s: string): string => (s === "" ? "" : `\`${JSON.stringify(s).slice(1, -1).replace(/\|/g, "\\|").replace(/`/g, "'")}\``);
 
-const UNIT_NAMES: Readonly<Record<string, string>> = { "json-object": "JSON object", "python-call": "Python call", "gemma4-call": "Gemma 4 `call:NAME{…}`" };
+const UNIT_NAMES: Readonly<Record<string, string>> = { "json-object": "JSON object", "python-call": "Python call", "gemma4-call": "Gemma 4 `call:NAME{…}`", "xml-elements": "MiniMax M3 `NAME\">` + nested elements" };
 
 /** How a format's calls are laid out, from its description: markers and grouping. */
 function markers(d: FormatDescription): string {
@@ -27,7 +27,9 @@ function markers(d: FormatDescription): string {
 
 function reasoning(d: FormatDescription): string {
   if (d.reasoning === null) return "— (`reasoningMarkers` to add one)";
-  return `${code(d.reasoning.open) || "(opened by the prompt)"} … ${code(d.reasoning.close)}, default ${d.reasoning.defaultMode}`;
+  // a family that always closes the block writes the close alone without reasoning (MiniMax M3)
+  const alone = d.reasoning.closeAlone === true ? `; ${code(d.reasoning.close)} alone without reasoning` : "";
+  return `${code(d.reasoning.open) || "(opened by the prompt)"} … ${code(d.reasoning.close)}, default ${d.reasoning.defaultMode}${alone}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FormatDescription } from "./FormatDescription.js";
 import { gemma4StringForbidden } from "./gemma4Values.js";
 import { splitMarker } from "./splitMarker.js";
+import { xmlElementsForbidden } from "./xmlElementValues.js";
 
 /**
  * Texts a raw value of a tagged-parameter format (XmlParametersUnit) can never hold: the core of the value's closing
@@ -13,6 +14,8 @@ import { splitMarker } from "./splitMarker.js";
 export function rawValueForbidden(d: FormatDescription): string[] {
   // Gemma 4's strings are raw between their delimiter: the same holds for them
   if (d.unit.kind === "gemma4-call") return gemma4StringForbidden(d);
+  // MiniMax M3's strings are raw too, ended by the next tag
+  if (d.unit.kind === "xml-elements") return xmlElementsForbidden(d);
   if (d.unit.kind !== "xml-parameters") return [];
   const section = d.section === undefined ? [] : [splitMarker(d.section.open).core, splitMarker(d.section.close).core];
   return [d.unit.valueClose.trim(), ...[d.open, d.close].filter((m): m is string => m !== null), ...section].filter((m, i, all) => m !== "" && all.indexOf(m) === i);

@@ -18,6 +18,8 @@ export interface ObjectSpelling {
   key(name: string): GExpr;
   /** A declared member's value (absent: the schema's JSON value); tagged parameters write strings raw. */
   value?(n: SchemaNode): GExpr;
+  /** Text after a declared member's value that depends on its key (MiniMax M3's closing tag `P</K>`); absent: none. */
+  after?(name: string): GExpr;
   /** How undeclared keys are written (absent: JSON strings). */
   extraKeys?: KeySpelling;
 }
@@ -94,7 +96,7 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
   const minP = n.minProperties <= base.filter((p) => p === "req").length ? 0 : n.minProperties;
   const maxP = n.maxProperties !== undefined && noExtras && n.maxProperties >= props.length ? undefined : n.maxProperties;
 
-  const members = props.map((p, i) => seq(sp.key(p.key), values[i]));
+  const members = props.map((p, i) => seq(sp.key(p.key), values[i], sp.after ? sp.after(p.key) : EPSILON));
   const options: GExpr[] = [];
   assignments.forEach((pres, ai) => {
     const memo = new Map<string, GExpr>();

@@ -13,6 +13,7 @@ import { lowerKeywordArguments } from "./lowerKeywordArguments.js";
 import { lowerObject } from "./lowerObject.js";
 import { lowerXmlParameters, type XmlParameterSpelling } from "./lowerXmlParameters.js";
 import { lowerGemma4Arguments, type Gemma4Spelling } from "./lowerGemma4.js";
+import { lowerXmlElementsArguments, type XmlElementsSpelling } from "./lowerXmlElements.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerString } from "./lowerString.js";
 import { lowerNumber } from "./number/lowerNumber.js";
@@ -37,6 +38,8 @@ export interface LowerContext {
   xmlParameters?: XmlParameterSpelling;
   /** The root is written in Gemma 4's value syntax (see lowerGemma4Arguments); absent: as JSON. */
   gemma4?: Gemma4Spelling;
+  /** The root is written as nested elements (see lowerXmlElementsArguments); absent: as JSON. */
+  xmlElements?: XmlElementsSpelling;
 }
 
 export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
@@ -171,7 +174,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     return ref(name);
   };
 
-  const root = ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root, st);
+  const root = ctx.xmlElements ? lowerXmlElementsArguments(ir.root, st, ctx.xmlElements) : ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root, st);
   ctx.deadline.check("lowering the schema", ir.root.path);
   let size = exprSize(root);
   for (const e of ctx.rules.values()) size += exprSize(e);

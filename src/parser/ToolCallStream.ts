@@ -91,7 +91,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.state = wholeReply(d) ? "start" : d.messages !== undefined ? "message" : "text";
     this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
     const reasoning = resolveReasoning(d, options);
-    this.reasoning = reasoning === null ? null : new ReasoningSplitter(reasoning, d);
+    // a family that always closes the block (MiniMax M3) starts a turn without one with the closing marker alone
+    const lone = d.reasoning?.closeAlone === true && reasoning?.mode !== "required" ? (reasoning?.close ?? d.reasoning.close) : null;
+    this.reasoning = reasoning === null && lone === null ? null : new ReasoningSplitter(reasoning, d, lone);
   }
 
   /** Feeds a chunk of model output; returns the events it completes. */

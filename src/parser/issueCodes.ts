@@ -32,6 +32,7 @@ export const ISSUE_CODES = {
   DUPLICATE_PARAMETER: "a tagged parameter written twice (the last one is kept)",
   UNCLOSED_PARAMETER: "a tagged parameter without its closing marker (its value runs to the call's end)",
   MISSING_CALL_CLOSE: "the call's closing marker (e.g. </function>) is missing",
+  UNPREFIXED_CLOSING_TAG: "MiniMax M3: an element closed by `</k>` without the tag prefix `]<]minimax[>[` (read as its end)",
   RAW_VALUE_HOLDS_MARKER: "a raw parameter value contains the parameter's closing marker",
   VALUE_TYPE_MISMATCH: "a tagged parameter's type marker (DeepSeek's string=\"true|false\") contradicts the parameter's schema (read as the schema says)",
   UNCLOSED_SECTION: "the section holding the calls (e.g. <｜tool▁calls▁begin｜>) has no closing marker",

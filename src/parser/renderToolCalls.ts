@@ -56,7 +56,8 @@ function renderMessages(calls: readonly CallToRender[], d: FormatDescription, tu
 }
 
 function renderReasoning(d: FormatDescription, turn: RenderTurnOptions): string {
-  if (turn.reasoning === undefined) return "";
+  // a family that always closes the block writes its closing marker alone before a turn without reasoning (MiniMax M3)
+  if (turn.reasoning === undefined) return d.reasoning?.closeAlone === true ? (turn.reasoningMarkers ?? d.reasoning).close : "";
   const m = turn.reasoningMarkers ?? d.reasoning;
   if (m === null) throw new ToolgramError("INVALID_INPUT", `format ${d.name} has no reasoning block; pass reasoningMarkers: {open, close}`);
   if (turn.reasoning.includes(m.close)) {

@@ -30,7 +30,9 @@ export function strictBlockCheck(
       const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, reasoning: "none", additionalProperties });
       // a turn of messages starts after the first call's `open`, which the generation prompt wrote
       const skip = d.messages !== undefined && d.open !== null ? d.open.length : 0;
-      f = (unit: string) => g.accepts(joinCallUnits([unit], d).slice(skip));
+      // a family that always closes its reasoning block (MiniMax M3) starts a turn without one with the close alone
+      const lead = d.reasoning?.closeAlone === true ? d.reasoning.close : "";
+      f = (unit: string) => g.accepts(lead + joinCallUnits([unit], d).slice(skip));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;
       f = null;

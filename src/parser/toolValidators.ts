@@ -46,6 +46,11 @@ export class ToolValidators {
     return schema === undefined ? undefined : valueKind(schema, key);
   }
 
+  /** The declared parameters schema of tool `name`; undefined for an undeclared tool. */
+  parameters(name: string): JsonObject | undefined {
+    return this.byName.get(name);
+  }
+
   has(name: string): boolean {
     return this.byName.has(name);
   }

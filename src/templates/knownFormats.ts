@@ -25,6 +25,9 @@ const QWEN3_CODER_UNIT = "<tool_call>\n<function=⟨NAME⟩>\n<parameter=⟨K1�
 const DSML_UNIT = '\n<｜DSML｜invoke name="⟨NAME⟩">\n<｜DSML｜parameter name="⟨K1⟩" string="true">⟨V1⟩</｜DSML｜parameter>\n<｜DSML｜parameter name="⟨K2⟩" string="true">⟨V2⟩</｜DSML｜parameter>\n</｜DSML｜invoke>';
 const GEMMA4_UNIT = '<|tool_call>call:⟨NAME⟩{⟨K1⟩:<|"|>⟨V1⟩<|"|>,⟨K2⟩:<|"|>⟨V2⟩<|"|>}<tool_call|>';
 
+const MM = "]<]minimax[>[";
+const MINIMAX_M3_TURN = `${MM}<tool_call>\n${MM}<invoke name="⟨NAME⟩">${MM}<⟨K1⟩>⟨V1⟩${MM}</⟨K1⟩>${MM}<⟨K2⟩>⟨V2⟩${MM}</⟨K2⟩>${MM}</invoke>\n${MM}</tool_call>`;
+
 /** Ordered: the first match names the format. */
 export const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
@@ -169,8 +172,10 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart.trim() === "<minimax:tool_call>" && l.callOpen.trim() === '<invoke name="',
   },
   {
-    name: "minimax_m3",
-    aliases: [],
+    name: "minimax-m3",
+    // the one-call turn, however the layout reader splits it between the section's markers and the call
+    exact: (l) => l.sectionStart + l.skeleton + l.sectionEnd === MINIMAX_M3_TURN && l.separator === "",
+    aliases: ["minimax_m3"],
     families: "MiniMax-M3 (`]<]minimax[>[` separators, arguments as XML elements)",
     matches: (l) => l.skeleton.includes(']<]minimax[>[') && l.skeleton.includes('<invoke name="⟨NAME⟩">'),
   },

@@ -222,7 +222,7 @@ export class Vocabulary {
 
   /**
    * Build from a GGUF's embedded tokenizer (`ggufTokenizer(await readGguf(path))`). Control and user-defined tokens
-   * (types 3, 4) are atoms; normal and byte tokens (1, 6) are their bytes (GPT-2 byte alphabet for model "gpt2",
+   * (types 3, 4) are atoms, except user-defined runs of whitespace (Gemma 3's `\n\n`, `\t\t`, `  `), which are text; normal and byte tokens (1, 6) are their bytes (GPT-2 byte alphabet for model "gpt2",
    * SentencePiece `▁`/`<0xAB>` otherwise); unknown and unused tokens (2, 5) are never allowed.
    */
   static fromGgufTokenizer(tokenizer: GgufTokenizer, opts?: Partial<VocabularyOptions>): Vocabulary {
@@ -237,7 +237,14 @@ export class Vocabulary {
     let total = 0;
     tokens.forEach((piece, id) => {
       const t = tokenTypes[id] ?? 1;
-      if (t === 3 || t === 4) {
+      if (t === 4 && WHITESPACE_RUN.test(piece)) {
+        // llama.cpp's converter makes Gemma 3's runs of newlines, tabs and spaces user-defined (with ▁ written as a
+        // space): they are text the tokenizer makes from plain text, and no format's marker is whitespace alone
+        const b = utf8.encode(piece.replace(/\u2581/g, " "));
+        kind[id] = TOKEN_TEXT;
+        parts[id] = b;
+        total += b.length;
+      } else if (t === 3 || t === 4) {
         kind[id] = TOKEN_ATOM;
         atoms.set(id, piece);
       } else if (t === 1 || t === 6) {
@@ -252,6 +259,9 @@ export class Vocabulary {
     return Vocabulary.pack(size, eos, kind, parts, total, atoms, tokenizer.chatTemplate);
   }
 }
+
+/** A token of whitespace alone (`▁` standing for a space, as in SentencePiece pieces). */
+const WHITESPACE_RUN = /^[\s\u2581]+$/u;
 
 interface TokenizerJson {
   model?: { type?: string; vocab?: unknown; byte_fallback?: boolean };

@@ -144,6 +144,8 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
   const tagged = d.unit.kind === "xml-parameters";
   // Gemma 4 writes keys bare and strings raw: an any-value it cannot write is no valid call of it
   const gemma4 = d.unit.kind === "gemma4-call";
+  // MiniMax M3's template drops null members and writes values untyped: see elementsWritableAny
+  const elements = d.unit.kind === "xml-elements";
   const forbidden = rawValueForbidden(d);
   return fc
     .record(
@@ -161,10 +163,12 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
           )
           .map((x) => (Object.is(x, -0) ? 0 : x)),
         k: fc.integer({ min: 0, max: 100 }),
-        flag: fc.constantFrom(true, false, null),
+        flag: elements ? fc.constantFrom(true, false) : fc.constantFrom(true, false, null),
         tag: tagged
           ? fc.constantFrom("it's", 'a"b', "über\n")
-          : fc.constantFrom("it's", 'a"b', "über\n", null, true, 3),
+          : elements
+            ? fc.constantFrom("it's", 'a"b', "über\n", true, 3)
+            : fc.constantFrom("it's", 'a"b', "über\n", null, true, 3),
         meta: fc.record(
           {
             xs: fc.array(fc.string({ maxLength: 6, unit: "grapheme-ascii" }), {
@@ -190,12 +194,25 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
             )
           : gemma4
             ? jsonValue.filter((v) => gemma4Writable(v, d))
-            : jsonValue,
+            : elements
+              ? jsonValue.filter((v) => elementsWritableAny(v, forbidden))
+              : jsonValue,
       },
       { requiredKeys: ["text"] },
     )
     .map((a) => a as JsonObject);
 };
+
+/**
+ * A value of any type as MiniMax M3's grammar writes one (lowerXmlElements): no null (a null member is dropped, a null
+ * item would be the empty element, which reads as ""), no object (its keys are undeclared), a string that spells no
+ * number or boolean and holds no forbidden text, a non-empty list (the empty element is "").
+ */
+function elementsWritableAny(v: unknown, forbidden: readonly string[]): boolean {
+  if (typeof v === "string") return v !== "true" && v !== "false" && !/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(v) && !forbidden.some((m) => v.includes(m));
+  if (Array.isArray(v)) return v.length > 0 && v.every((x) => elementsWritableAny(x, forbidden));
+  return typeof v === "number" || typeof v === "boolean";
+}
 
 /** Ids a format's grammar allows (its unit's idForm), or none when the format has no ids. */
 function idArbFor(format: FormatName): fc.Arbitrary<string | undefined> | null {

@@ -32,6 +32,7 @@ const VLLM_PARSERS: Readonly<Record<string, string>> = {
   kimi_k3: "kimi-k3",
   minimax: "minimax-m1",
   minimax_m2: "minimax-m2",
+  minimax_m3: "minimax-m3",
   openai: "openai",
   granite: "granite",
   "granite-20b-fc": "granite-20b-fc",
@@ -53,13 +54,11 @@ const VLLM_PARSERS: Readonly<Record<string, string>> = {
 };
 
 /** llama.cpp's chat-format names that are formats, and the ones that are not (with what the error says). */
-const LLAMA_CPP_FORMATS: Readonly<Record<string, string>> = { "peg-gemma4": "gemma4" };
+const LLAMA_CPP_FORMATS: Readonly<Record<string, string>> = { "peg-gemma4": "gemma4", "peg-minimax-m3": "minimax-m3" };
 const LLAMA_CPP_NOT_FORMATS: Readonly<Record<string, RegExp>> = {
   "Content-only": /without tool calls/,
   "peg-simple": /formatFromChatTemplate/,
   "peg-native": /formatFromChatTemplate/,
-  // MiniMax M3's nested parameters are not described yet: an unknown format for now
-  "peg-minimax-m3": /unknown format/,
 };
 
 /**

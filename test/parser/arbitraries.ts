@@ -54,6 +54,7 @@ export function callArb(format: FormatName): fc.Arbitrary<CallToRender> {
  */
 function writableTagged(format: FormatName, c: CallToRender): boolean {
   const d = FORMAT_DESCRIPTIONS[format];
+  if (d.unit.kind === "xml-elements") return writableElements(d.unit.tagPrefix, d.unit.itemTag, c.arguments);
   if (d.unit.kind !== "xml-parameters") return true;
   const forbidden = rawValueForbidden(d);
   if (forbidden.some((m) => JSON.stringify(c.arguments).includes(m))) return false;
@@ -65,6 +66,23 @@ function writableTagged(format: FormatName, c: CallToRender): boolean {
       return true;
     }
   });
+}
+
+/**
+ * MiniMax M3's nested elements (xml-elements) carry no types: without a schema the reader takes a text that spells a
+ * number or boolean as one, an empty element as "", and elements all named like the item tag as an array; the
+ * template drops null members and writes strings raw (never holding the tag prefix). Values that the text alone
+ * reads back otherwise are left out here (with a schema they are typed by it: test/formats/minimaxM3.test.ts).
+ */
+function writableElements(prefix: string, itemTag: string, v: JsonValue): boolean {
+  if (v === null) return false;
+  if (typeof v === "string") return v !== "" && v !== "true" && v !== "false" && !/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(v) && !v.includes(prefix);
+  if (Array.isArray(v)) return v.length > 0 && v.every((x) => writableElements(prefix, itemTag, x));
+  if (typeof v === "object") {
+    const keys = Object.keys(v);
+    return keys.length > 0 && !keys.every((k) => k === itemTag) && keys.every((k) => writableElements(prefix, itemTag, v[k]));
+  }
+  return true;
 }
 
 export function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {

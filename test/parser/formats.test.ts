@@ -83,6 +83,8 @@ describe("canonical renderings", () => {
     // json.dumps(indent=4) of the list of calls, as Command R+'s template writes it (no ids)
     "command-r-plus": '\nAction:\n```json\n[\n    {\n        "tool_name": "get_weather",\n        "parameters": {\n            "city": "Paris",\n            "n": 1\n        }\n    }\n]```\n',
     "minimax-m2": '\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n<parameter name="n">1</parameter>\n</invoke>\n</minimax:tool_call>',
+    // a turn without reasoning starts with MiniMax M3's lone `</mm:think>`
+    "minimax-m3": '</mm:think>]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="get_weather">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[<n>1]<]minimax[>[</n>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>',
     "firefunction-v2": ' functools[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
     "olmo-3": '<function_calls>get_weather(city="Paris", n=1)</function_calls>',
     "step-3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter><steptml:parameter name="n">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',

@@ -25,7 +25,9 @@ function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f
   const u = FORMAT_DESCRIPTIONS[format].unit;
   // Kimi K3 writes the value's type before it (DSML: its string flag)
   const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose + (u.valueType !== undefined ? xmlValueTypeName("number", u.valueType.names) + u.valueType.close : "") : null;
-  const at = u.kind === "python-call" ? text.indexOf("n=1") + 2 : u.kind === "gemma4-call" ? text.indexOf("n:1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
+  // MiniMax M3's `P<n>1P</n>`
+  const element = u.kind === "xml-elements" ? `${u.tagPrefix}<n>` : null;
+  const at = element !== null ? text.indexOf(element + "1") + element.length : u.kind === "python-call" ? text.indexOf("n=1") + 2 : u.kind === "gemma4-call" ? text.indexOf("n:1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
   expect(at).toBeGreaterThan(2);
   return text.slice(0, at) + "1e0" + text.slice(at + 1);
 }

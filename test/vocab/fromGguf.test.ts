@@ -65,4 +65,16 @@ describe("Vocabulary.fromGguf", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("reads user-defined runs of whitespace as text, other user-defined tokens as atoms (Gemma 3's GGUF)", () => {
+    // as llama.cpp's converter writes Gemma 3's SentencePiece vocabulary: its added runs of \n, \t and ▁ user-defined,
+    // ▁ written as a space; <table> user-defined too; <start_of_turn> control
+    const tokens = ["<pad>", "\n", "\n\n", "\t\t", "  ", "<table>", "<start_of_turn>", "▁x", "<0x0A>"];
+    const v = Vocabulary.fromGgufTokenizer(
+      { model: "llama", pre: "default", tokens, tokenTypes: [3, 4, 4, 4, 4, 4, 3, 1, 6], merges: [], eosTokenId: undefined, bosTokenId: undefined, paddingTokenId: undefined, addBosToken: undefined, chatTemplate: undefined },
+      { eosTokenIds: [] },
+    );
+    expect([1, 2, 3, 4, 7, 8].map((id) => [v.kind[id], new TextDecoder().decode(v.tokenBytes(id))])).toEqual([[TOKEN_TEXT, "\n"], [TOKEN_TEXT, "\n\n"], [TOKEN_TEXT, "\t\t"], [TOKEN_TEXT, "  "], [TOKEN_TEXT, " x"], [TOKEN_TEXT, "\n"]]);
+    expect([0, 5, 6].map((id) => [v.kind[id], v.atoms.get(id)])).toEqual([[TOKEN_ATOM, "<pad>"], [TOKEN_ATOM, "<table>"], [TOKEN_ATOM, "<start_of_turn>"]]);
+  });
 });

@@ -5,6 +5,7 @@ import { namedJsonUnitGrammar } from "./namedJsonUnitGrammar.js";
 import { nameThenJsonUnitGrammar } from "./nameThenJsonUnitGrammar.js";
 import { pythonCallUnitGrammar } from "./pythonCallUnitGrammar.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
+import { xmlElementsUnitGrammar } from "./xmlElementsUnitGrammar.js";
 import { xmlParametersUnitGrammar } from "./xmlParametersUnitGrammar.js";
 
 /** The grammar builder of each kind of call unit. */
@@ -15,4 +16,5 @@ export const UNIT_GRAMMARS: Readonly<Record<CallUnitKind, UnitGrammar>> = {
   "xml-parameters": xmlParametersUnitGrammar,
   "name-then-json": nameThenJsonUnitGrammar,
   "gemma4-call": gemma4CallUnitGrammar,
+  "xml-elements": xmlElementsUnitGrammar,
 };

@@ -1,4 +1,4 @@
-import type { ValueKinds } from "../units/UnitCodec.js";
+import type { ToolParameters, ValueKinds } from "../units/UnitCodec.js";
 import type { ErrorObject } from "ajv";
 import { ISSUE_CODES, type IssueCode } from "../issueCodes.js";
 import type { ScanEvents } from "../scan/BlockScanner.js";
@@ -76,6 +76,12 @@ export class CallCollector<T extends ToolCallConstraint = ToolCallShape> impleme
   get valueKinds(): ValueKinds | undefined {
     const v = this.validators;
     return v === undefined ? undefined : (tool, key) => v.valueKind(tool, key);
+  }
+
+  /** Each declared tool's parameters (see ToolParameters); undefined without tools. */
+  get toolParameters(): ToolParameters | undefined {
+    const v = this.validators;
+    return v === undefined ? undefined : (tool) => v.parameters(tool);
   }
 
   get hasTools(): boolean {

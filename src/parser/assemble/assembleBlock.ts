@@ -24,7 +24,7 @@ function assembleSingle<T extends ToolCallConstraint>(b: ScannedBlock, d: Format
   const span: [number, number] = [start, start + text.length];
   const closeLen = closed && d.close !== null ? d.close.length : 0;
   const body = text.slice(b.bodyStart, text.length - closeLen);
-  const r = parseCallUnit(body, d, mode, closed, out.valueKinds);
+  const r = parseCallUnit(body, d, mode, closed, out.valueKinds, out.toolParameters);
   const parts = d.unit.kind === "json-object" && mode === "tolerant" && (!r.ok || r.repairs.some((x) => x.code === "TRAILING_TEXT_IN_BLOCK")) ? splitObjects(body) : null;
   const unclosed = `the block has no ${d.close === null ? "closing bracket" : JSON.stringify(d.close)}`;
   if (parts) {

@@ -16,6 +16,9 @@ export interface ReasoningStep {
  * ending at the first `close`); a turn that does not start with `open` has no block (an issue when it was
  * required); an unclosed block is all reasoning. Holds back at most `close.length - 1` characters (or the opening
  * marker's length while deciding). A call marker inside the reasoning is not a call: CALL_IN_REASONING.
+ * With `lone` (a family that always closes the block, FormatDescription's `reasoning.closeAlone`), a turn without a
+ * block starts with that closing marker alone: it is skipped (no reasoning), and its absence is REASONING_MISSING.
+ * `r` is null when the options ask for no block (then only `lone` is read).
  */
 export class ReasoningSplitter {
   private state: "deciding" | "inside" | "after";
@@ -28,10 +31,11 @@ export class ReasoningSplitter {
   offset = 0;
 
   constructor(
-    private readonly r: ResolvedReasoning,
+    private readonly r: ResolvedReasoning | null,
     private readonly d: FormatDescription,
+    private readonly lone: string | null = null,
   ) {
-    this.state = r.open === "" ? "inside" : "deciding";
+    this.state = r !== null && r.open === "" ? "inside" : "deciding";
   }
 
   push(chunk: string, final: boolean): ReasoningStep {
@@ -39,28 +43,36 @@ export class ReasoningSplitter {
     this.buf += chunk;
     let rest = "";
     if (this.state === "deciding") {
-      const { open } = this.r;
-      if (this.buf.startsWith(open)) {
+      const open = this.r?.open ?? null;
+      const lone = this.lone;
+      if (open !== null && this.buf.startsWith(open)) {
         this.buf = this.buf.slice(open.length);
         this.state = "inside";
-      } else if (open.startsWith(this.buf) && !final) {
+      } else if (lone !== null && this.buf.startsWith(lone)) {
+        rest = this.buf.slice(lone.length);
+        this.offset = lone.length;
+        this.buf = "";
+        this.state = "after";
+        return { reasoningDelta: "", rest };
+      } else if (((open !== null && open.startsWith(this.buf)) || (lone !== null && lone.startsWith(this.buf))) && !final) {
         return { reasoningDelta: "", rest: "" };
       } else {
-        if (this.r.mode === "required") this.issue("REASONING_MISSING", [0, 0]);
+        if (this.r?.mode === "required" || lone !== null) this.issue("REASONING_MISSING", [0, 0]);
         this.state = "after";
         rest = this.buf;
         this.buf = "";
         return { reasoningDelta: "", rest };
       }
     }
-    // inside: `buf` is the reasoning not yet reported
-    const start = this.r.open.length;
-    const close = this.buf.indexOf(this.r.close);
+    // inside: `buf` is the reasoning not yet reported (only a block opens this state, so `r` is set)
+    const r = this.r as ResolvedReasoning;
+    const start = r.open.length;
+    const close = this.buf.indexOf(r.close);
     if (close >= 0) {
       const delta = this.buf.slice(0, close);
-      rest = this.buf.slice(close + this.r.close.length);
+      rest = this.buf.slice(close + r.close.length);
       this.finish(this.sent + delta);
-      this.offset = start + this.sent.length + delta.length + this.r.close.length;
+      this.offset = start + this.sent.length + delta.length + r.close.length;
       this.buf = "";
       this.sent += delta;
       this.state = "after";
@@ -76,7 +88,7 @@ export class ReasoningSplitter {
       this.state = "after";
       return { reasoningDelta: delta, rest: "" };
     }
-    let cut = Math.max(0, this.buf.length - (this.r.close.length - 1));
+    let cut = Math.max(0, this.buf.length - (r.close.length - 1));
     // never split a surrogate pair between two deltas
     if (cut > 0 && cut < this.buf.length && /[\uDC00-\uDFFF]/.test(this.buf[cut])) cut--;
     const delta = this.buf.slice(0, cut);
@@ -92,7 +104,7 @@ export class ReasoningSplitter {
 
   private finish(reasoning: string): void {
     this.reasoning = reasoning;
-    const base = this.r.open.length;
+    const base = (this.r as ResolvedReasoning).open.length;
     // the markers that open calls: a section's (DeepSeek's `<｜tool▁calls▁begin｜>`) and a block's
     // (a section's opening marker by its core, as the stream finds it)
     const section = this.d.section === undefined ? null : splitMarker(this.d.section.open).core;

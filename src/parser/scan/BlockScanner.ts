@@ -119,6 +119,9 @@ export class BlockScanner {
       const indexed = d.unit.kind === "named-json" ? d.unit.callIndex : undefined;
       const open = d.unit.kind === "xml-parameters" ? d.unit.nameOpen : (indexed?.namePrefix ?? "");
       this.nameWatch = { open, matched: 0, name: "", stops: NAME_STOPS + d.unit.nameClose.slice(0, 1) + (indexed?.indexSeparator.slice(0, 1) ?? "") };
+    } else if (d.grouping === "block" && d.unit.kind === "xml-elements") {
+      // MiniMax M3's `NAME">`: the block's opening marker ends at the name, which ends at its quote
+      this.nameWatch = { open: "", matched: 0, name: "", stops: NAME_STOPS };
     } else if (d.grouping === "block" && d.unit.kind === "gemma4-call") {
       // Gemma 4's `call:NAME{`: the name ends at its arguments' brace
       this.nameWatch = { open: d.unit.namePrefix, matched: 0, name: "", stops: NAME_STOPS + "{" };
@@ -159,7 +162,7 @@ export class BlockScanner {
     const d = this.d;
     const json = this.ju !== null;
     // Gemma 4's strings are raw too (between `<|"|>`, whose `"` opens no JSON string)
-    const xml = d.unit.kind === "xml-parameters" || d.unit.kind === "gemma4-call";
+    const xml = d.unit.kind === "xml-parameters" || d.unit.kind === "gemma4-call" || d.unit.kind === "xml-elements";
     const quotes = this.quotes;
     let i = i0;
     this.scanText = s;

@@ -22,6 +22,12 @@ export type UnitResult =
 export type ValueKinds = (tool: string, key: string) => "string" | "json" | undefined;
 
 /**
+ * The declared `parameters` schema of tool `tool` (undefined for an undeclared tool): units whose text does not say a
+ * value's type at any depth (MiniMax M3's nested elements) type every value by it.
+ */
+export type ToolParameters = (tool: string) => JsonObject | undefined;
+
+/**
  * Reading and writing one kind of call unit (`FormatDescription.unit.kind`). A new unit kind implements this (one
  * small module in this folder) and registers it in `UNIT_CODECS`; the scanner, the assembler and the renderer
  * around it are shared by every kind.
@@ -35,7 +41,7 @@ export interface UnitCodec {
    * `whole`: the text is known to be all of the unit (its block was closed by its marker), so a drift at its end
    * (a missing closing bracket) may be repaired; never when the input was cut off. Never throws.
    */
-  read(text: string, d: FormatDescription, whole: boolean, kinds?: ValueKinds): UnitResult;
+  read(text: string, d: FormatDescription, whole: boolean, kinds?: ValueKinds, parameters?: ToolParameters): UnitResult;
   /**
    * Strict mode: `text` (as `read` got it) is the canonical rendering of `call`, except for what a compiled grammar
    * leaves open (number spellings); the compiled grammar itself has the last word when tools are given.

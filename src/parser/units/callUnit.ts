@@ -5,10 +5,11 @@ import { jsonObjectUnit } from "./jsonObjectUnit.js";
 import { namedJsonUnit } from "./namedJsonUnit.js";
 import { nameThenJsonUnit } from "./nameThenJsonUnit.js";
 import { pythonCallUnit } from "./pythonCallUnit.js";
-import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
+import type { ToolParameters, UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
+import { xmlElementsUnit } from "./xmlElementsUnit.js";
 import { xmlParametersUnit } from "./xmlParametersUnit.js";
 
-export type { UnitCall, UnitResult, ValueKinds } from "./UnitCodec.js";
+export type { ToolParameters, UnitCall, UnitResult, ValueKinds } from "./UnitCodec.js";
 
 /** The reader/writer of each kind of call unit. */
 export const UNIT_CODECS: Readonly<Record<CallUnitKind, UnitCodec>> = {
@@ -18,6 +19,7 @@ export const UNIT_CODECS: Readonly<Record<CallUnitKind, UnitCodec>> = {
   "xml-parameters": xmlParametersUnit,
   "name-then-json": nameThenJsonUnit,
   "gemma4-call": gemma4CallUnit,
+  "xml-elements": xmlElementsUnit,
 };
 
 /**
@@ -33,9 +35,9 @@ export function renderCallUnit(call: UnitCall, d: FormatDescription): string {
  * Reads one call unit (see renderCallUnit). Strict mode accepts only the canonical text (up to the number spellings a
  * grammar emits). `whole`: the unit's block was closed by its marker (see UnitCodec.read). Never throws.
  */
-export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMode, whole = true, kinds?: ValueKinds): UnitResult {
+export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMode, whole = true, kinds?: ValueKinds, parameters?: ToolParameters): UnitResult {
   const codec = UNIT_CODECS[d.unit.kind];
-  const r = codec.read(text, d, whole, kinds);
+  const r = codec.read(text, d, whole, kinds, parameters);
   if (mode === "tolerant" || !r.ok) return r;
   if (r.repairs.length > 0 || !codec.isCanonical(text, r.call, d)) {
     let canonical: string;

@@ -70,7 +70,7 @@ export const xmlParametersUnit: UnitCodec = {
       const written = s.params[i].value;
       let value: string;
       if (typeof v === "string") value = v;
-      else if (isCompactJson(written) || isGrammarNumber(written)) value = written;
+      else if (isGrammarNumber(written) || (!written.includes("<") && isCompactJson(unescapeAngles(written)))) value = written;
       else value = jsonValueText(v);
       out += u.keyOpen + k + u.keyClose + typeText(u, v) + value + u.valueClose;
     }
@@ -94,6 +94,14 @@ function typeText(u: XmlParametersUnit, v: JsonValue): string {
 function xmlUnit(d: FormatDescription): XmlParametersUnit {
   if (d.unit.kind !== "xml-parameters") throw new Error(`internal: ${d.name} has no XML-parameter units`);
   return d.unit;
+}
+
+/**
+ * `text` with each `\u003c` escape (not itself escaped) written `<`: a JSON value as jsonValueText writes it, back in
+ * `canonicalJson`'s spelling, so that isCompactJson can tell whether only its numbers are spelled otherwise.
+ */
+function unescapeAngles(text: string): string {
+  return text.replace(/(?<!\\)((?:\\\\)*)\\u003c/g, "$1<");
 }
 
 /**
