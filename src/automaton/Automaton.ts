@@ -6,6 +6,12 @@ import { buildNfa, type Nfa } from "./buildNfa.js";
 
 export const UNKNOWN = -2;
 export const DEAD = -1;
+/**
+ * Rows the byte tables (R-states, configurations) start with. Every schema's automaton is new and grows by doubling;
+ * starting at a few rows cost several reallocations (allocate, fill, copy) within the first masks, which a cold
+ * mask paid for (about a sixth of its time on the JSONSchemaBench sample); 64 rows are 64 KB per table.
+ */
+const INITIAL_ROWS = 64;
 
 export interface AutomatonOptions {
   /** `token` nodes: the special token or its text spelled by ordinary tokens (default), or the special token only. */
@@ -43,6 +49,8 @@ export class Automaton {
   private rsTrans = new Int32Array(0);
   private rsAtoms: (Map<number, number> | undefined)[] = [];
   private rsRowDone: number[] = [];
+  /** Per R-state: 1 when it calls nothing (its bytes stay in its frame), 0 when it calls, -1 not known yet. */
+  private rsPlainFlag: number[] = [];
   /** Per frame: the R-state of its start, DEAD for a frame that derives nothing; filled on first use. */
   private frameStartRs: number[] = [];
 
@@ -62,6 +70,8 @@ export class Automaton {
   cComplete = new Uint8Array(0);
   /** 1 once configuration c's dead bytes are recorded in cTrans (see step). */
   private cDeadDone = new Uint8Array(0);
+  /** Per configuration: see frameTopOf (UNKNOWN until asked). */
+  private cFrameTop = new Int32Array(0);
   private cfAtoms: (Map<number, number> | undefined)[] = [];
   private cfComplete: number[] = [];
   private cfForced: number[] = [];
@@ -174,8 +184,9 @@ export class Automaton {
     this.rsCalls.push(undefined);
     this.rsAtoms.push(undefined);
     this.rsRowDone.push(0);
+    this.rsPlainFlag.push(-1);
     if (this.rsTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(1024, this.rsTrans.length * 2));
+      const nt = new Int32Array(Math.max(INITIAL_ROWS * 256, this.rsTrans.length * 2));
       nt.fill(UNKNOWN);
       nt.set(this.rsTrans);
       this.rsTrans = nt;
@@ -360,7 +371,7 @@ export class Automaton {
     this.cfComplete.push(-1);
     this.cfForced.push(UNKNOWN);
     if (this.cTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(1024, this.cTrans.length * 2));
+      const nt = new Int32Array(Math.max(INITIAL_ROWS * 256, this.cTrans.length * 2));
       nt.fill(UNKNOWN);
       nt.set(this.cTrans);
       this.cTrans = nt;
@@ -370,6 +381,9 @@ export class Automaton {
       const nd = new Uint8Array(nt.length / 256);
       nd.set(this.cDeadDone);
       this.cDeadDone = nd;
+      const nf = new Int32Array(nt.length / 256).fill(UNKNOWN);
+      nf.set(this.cFrameTop);
+      this.cFrameTop = nf;
     }
     this.cComplete[id] = this.isComplete(id) ? 1 : 0;
     return id;
@@ -473,6 +487,64 @@ export class Automaton {
     const t = this.stepConfig(c, 256 + a);
     m.set(a, t);
     return t;
+  }
+
+  // ---- walking inside one frame (mask walks) ----
+  //
+  // A configuration that is one stack whose top R-state calls nothing, and cannot return (no caller, or not at its
+  // rule's end), steps by its top R-state's byte row alone (see step). A mask walk follows such R-states through
+  // `rsTable` without making a configuration for every trie node it passes; a configuration is made only where the
+  // walk leaves that shape (a call or a possible return), and acceptToken makes the ones of the token it takes.
+
+  /** R-state byte transitions: rsTable[rs * 256 + b] is an R-state, DEAD, or UNKNOWN until `rsRowOf(rs)`. */
+  get rsTable(): Int32Array {
+    return this.rsTrans;
+  }
+
+  /** Fills R-state `rs`'s row of `rsTable` (read the table afresh afterwards: it may have grown). */
+  rsRowOf(rs: number): void {
+    this.rsRow(rs);
+  }
+
+  /** R-state `rs` ends its frame's rule. */
+  rsIsFinal(rs: number): boolean {
+    return this.rsFinal[rs] === 1;
+  }
+
+  /** R-state `rs` calls nothing: every byte it reads leads to an R-state of the same frame. */
+  rsPlain(rs: number): boolean {
+    let f = this.rsPlainFlag[rs];
+    if (f < 0) this.rsPlainFlag[rs] = f = this.rsCallList(rs).length === 0 ? 1 : 0;
+    return f === 1;
+  }
+
+  /**
+   * The top R-state of configuration `c` when `c` steps by that R-state's row alone (one stack, a top that calls
+   * nothing and cannot return: no caller, or not final), else -1. Its caller stack is `frameParentOf(c)`.
+   */
+  frameTopOf(c: number): number {
+    let f = this.cFrameTop[c];
+    if (f === UNKNOWN) {
+      f = -1;
+      const stacks = this.cfStacks[c];
+      if (stacks.length === 1) {
+        const top = this.stTop[stacks[0]];
+        const p = this.stParent[stacks[0]];
+        if (this.rsPlain(top) && (p < 0 || this.rsFinal[top] === 0)) f = top;
+      }
+      this.cFrameTop[c] = f;
+    }
+    return f;
+  }
+
+  /** The caller stack below the top frame of a one-stack configuration (-1 for none). */
+  frameParentOf(c: number): number {
+    return this.stParent[this.cfStacks[c][0]];
+  }
+
+  /** The configuration of the one stack [rs, parent...] (DEAD only for a stack that derives nothing). */
+  configOfStack(rs: number, parent: number): number {
+    return this.singleConfig(this.stack(rs, parent));
   }
 
   /**

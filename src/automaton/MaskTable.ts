@@ -81,6 +81,7 @@ export class MaskTable {
   private local: (LocalMask | undefined)[] = [];
   private cachedBytes = 0;
   private readonly stateAt: Int32Array;
+  private readonly parentAt: Int32Array;
   private readonly scratch: Uint32Array;
   /** scratch holds bits from the last compute (cleared lazily: a sparse mask clears only its own words). */
   private scratchDirty = false;
@@ -113,6 +114,7 @@ export class MaskTable {
     }
     this.atomTokens = Int32Array.from(pairs);
     this.stateAt = new Int32Array(this.trie.maxDepth + 1);
+    this.parentAt = new Int32Array(this.trie.maxDepth + 1);
     this.scratch = new Uint32Array(this.words);
     this.setIds = new Int32Array(this.words);
   }
@@ -214,36 +216,86 @@ export class MaskTable {
   /**
    * Walk trie nodes [from, to) (a run of whole subtrees at depth `depth[from]`) starting in configuration `start`,
    * setting the bits of accepted tokens. With `exits`, also record nodes reached in a complete configuration.
+   *
+   * The state at each depth is a configuration (>= 0), or, where the walk is inside one frame that steps by its
+   * R-state's row alone (Automaton.frameTopOf), that R-state encoded as -3 - rs with its caller stack in `parentAt`:
+   * the walk then follows R-states and makes no configuration for the nodes it passes (making them was most of a
+   * cold mask's time), only where it leaves that shape.
    */
   private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null): void {
+    if (start < 0) return;
     const A = this.automaton;
     const { byte, depth, next, tokBegin, tokIds } = this.trie;
     const stateAt = this.stateAt;
+    const parentAt = this.parentAt;
     let trans = A.cTrans;
     let complete = A.cComplete;
+    let rsT = A.rsTable;
     const setIds = this.setIds;
     const words = this.words;
     let nSet = this.nSet;
-    stateAt[depth[from] - 1] = start;
+    const d0 = depth[from] - 1;
+    const f0 = A.frameTopOf(start);
+    if (f0 >= 0) {
+      stateAt[d0] = -3 - f0;
+      parentAt[d0] = A.frameParentOf(start);
+    } else stateAt[d0] = start;
     let i = from;
     let visited = 0;
     while (i < to) {
       visited++;
       const d = depth[i];
       const s = stateAt[d - 1];
-      if (exits !== null && d > 1 && complete[s] === 1) exits.push(i);
       const b = byte[i];
-      let t = trans[s * 256 + b];
-      if (t === UNKNOWN) {
-        t = A.step(s, b);
-        trans = A.cTrans;
-        complete = A.cComplete;
+      if (s >= 0) {
+        if (exits !== null && d > 1 && complete[s] === 1) exits.push(i);
+        let t = trans[s * 256 + b];
+        if (t === UNKNOWN) {
+          t = A.step(s, b);
+          trans = A.cTrans;
+          complete = A.cComplete;
+          rsT = A.rsTable;
+        }
+        if (t < 0) {
+          i = next[i];
+          continue;
+        }
+        const f = A.frameTopOf(t);
+        if (f >= 0) {
+          stateAt[d] = -3 - f;
+          parentAt[d] = A.frameParentOf(t);
+        } else stateAt[d] = t;
+      } else {
+        const r = -3 - s;
+        const p = parentAt[d - 1];
+        // complete inside a frame only without a caller (with one, this shape is never at its rule's end)
+        if (exits !== null && d > 1 && p < 0 && A.rsIsFinal(r)) exits.push(i);
+        let u = rsT[r * 256 + b];
+        if (u === UNKNOWN) {
+          A.rsRowOf(r);
+          rsT = A.rsTable;
+          u = rsT[r * 256 + b];
+        }
+        if (u < 0) {
+          i = next[i];
+          continue;
+        }
+        if (A.rsPlain(u) && (p < 0 || !A.rsIsFinal(u))) {
+          stateAt[d] = -3 - u;
+          parentAt[d] = p;
+        } else {
+          // leaving the shape (a call, or a possible return): the configuration step() would make
+          const c = A.configOfStack(u, p);
+          trans = A.cTrans;
+          complete = A.cComplete;
+          rsT = A.rsTable;
+          if (c < 0) {
+            i = next[i];
+            continue;
+          }
+          stateAt[d] = c;
+        }
       }
-      if (t < 0) {
-        i = next[i];
-        continue;
-      }
-      stateAt[d] = t;
       const e = tokBegin[i + 1];
       let k = tokBegin[i];
       if (k < e) {
