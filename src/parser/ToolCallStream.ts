@@ -310,6 +310,22 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         return { i: p, stop: true };
       }
     }
+    if (opener !== null && p >= 0 && this.d.messages !== undefined && opener === open && this.out.mode === "tolerant") {
+      // a later message is a call's only when it starts like one, as the first is (firstMessage): a message to no
+      // tool written as text (`>>>Hello there`, a second ` to=self`) stays text, never a failed call that loses it.
+      // One that starts like a call to an undeclared tool is still a call, reported as UNKNOWN_TOOL.
+      const head = callMessageHead(this.d, s, p + open.length, final);
+      if (head === "wait") {
+        this.text(s.slice(i, p));
+        return { i: p, stop: true };
+      }
+      if (!head.call) {
+        this.text(s.slice(i, p));
+        const written = s.slice(p + open.length, Math.min(head.end, p + open.length + MESSAGE_QUOTE));
+        this.out.issue("MESSAGE_NOT_A_CALL", `the message opened by ${JSON.stringify(open)} starts with ${JSON.stringify(written)}, not a tool's name, ${JSON.stringify(recipientClose(this.d))} and its arguments: kept as text`, [this.pos + p, this.pos + head.end]);
+        return { i: p + open.length, stop: false };
+      }
+    }
     if (opener !== null && p >= 0) {
       this.text(s.slice(i, p));
       this.beginBlock(this.pos + p, opener);
@@ -452,8 +468,11 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   }
 }
 
-/** Longest recipient read at a turn's start (a tool name; longer is text). */
+/** Longest recipient read at a message's start (a tool name; longer is text). */
 const MAX_RECIPIENT = 256;
+
+/** How much of a message read as text an issue quotes. */
+const MESSAGE_QUOTE = 40;
 
 /**
  * Whether `s` from `i` starts like a call message of a turn of messages: a recipient (no whitespace, `{`, nor the
@@ -462,22 +481,31 @@ const MAX_RECIPIENT = 256;
  * more text comes.
  */
 function readsAsCallMessage(d: FormatDescription, s: string, i: number, final: boolean): boolean | "wait" {
+  const h = callMessageHead(d, s, i, final);
+  return h === "wait" ? h : h.call;
+}
+
+/**
+ * readsAsCallMessage's decision and where it was taken (`end`, exclusive): `s[i…end]` is the text that decided, the
+ * same at every chunking since the decision waits rather than guess at the end of a chunk.
+ */
+function callMessageHead(d: FormatDescription, s: string, i: number, final: boolean): { call: boolean; end: number } | "wait" {
   const close = recipientClose(d);
-  if (close === undefined) return true;
+  if (close === undefined) return { call: true, end: i };
   const valueStart = d.unit.kind === "xml-parameters" ? d.unit.nameOpen.trim().slice(0, 1) || "<" : "{";
   for (let j = i; j <= i + MAX_RECIPIENT; j++) {
-    if (j >= s.length) return final ? false : "wait";
+    if (j >= s.length) return final ? { call: false, end: s.length } : "wait";
     if (s.startsWith(close, j)) {
-      if (j === i) return false;
+      if (j === i) return { call: false, end: j + close.length };
       let k = j + close.length;
       while (k < s.length && /\s/.test(s[k])) k++;
-      if (k >= s.length) return final ? false : "wait";
-      return s[k] === valueStart;
+      if (k >= s.length) return final ? { call: false, end: k } : "wait";
+      return { call: s[k] === valueStart, end: k + 1 };
     }
     if (!final && s.length - j < close.length && close.startsWith(s.slice(j))) return "wait";
-    if (/[\s{]/.test(s[j]) || s[j] === close[0]) return false;
+    if (/[\s{]/.test(s[j]) || s[j] === close[0]) return { call: false, end: j + 1 };
   }
-  return false;
+  return { call: false, end: i + MAX_RECIPIENT + 1 };
 }
 
 /** The length of the longest end of `s` (after `i`) that is a proper prefix of `marker`. */

@@ -10,6 +10,7 @@ export const ISSUE_CODES = {
   TRAILING_COMMA: "a trailing comma before } or ]",
   SINGLE_QUOTES: "a string in single quotes",
   SMART_QUOTES: "a string in typographic quotes",
+  MESSAGE_NOT_A_CALL: "a later message of a turn of messages that does not start like a call (Functionary v3.2's `>>>Hello`, Muse Glimmer's second ` to=self`): its text is kept as content, the marker that opened it is not",
   UNESCAPED_CONTROL: "a raw newline, tab or other control character inside a string",
   INVALID_ESCAPE: "an escape sequence JSON does not have (kept as the escaped character)",
   PYTHON_LITERAL: "True/False/None instead of true/false/null",

@@ -96,6 +96,50 @@ describe("functionary-v3.2", () => {
     expect(parseToolCalls("all\nHi", { format: FORMAT }).content).toBe("Hi");
   });
 
+  it("tolerant reading: a later message without a recipient is text too, with an issue; one written as a call to an undeclared tool stays a call", () => {
+    const tolerant = (text: string) => parseToolCalls(text, { tools: TOOLS, format: FORMAT, mode: "tolerant" });
+    // after a call, and between two calls: the message's text is content, the `>>>` that opened it is not
+    for (const [text, content, calls] of [
+      ["ping\n{}>>>Hello there", "Hello there", ["ping"]],
+      ['ping\n{}>>>Hello there>>>get_weather\n{"city": "Paris"}', "Hello there", ["ping", "get_weather"]],
+      ["all\nLet me check.>>>ping\n{}>>>Done, see:\n{\"a\": 1}", "Let me check.Done, see:\n{\"a\": 1}", ["ping"]],
+    ] as const) {
+      const r = tolerant(text);
+      expect(r.calls.map((c) => c.name), text).toEqual(calls);
+      expect(r.dropped, text).toBe(0);
+      expect(r.content, text).toBe(content);
+      expect(r.issues.map((i) => i.code), text).toEqual(["MESSAGE_NOT_A_CALL"]);
+    }
+    // the issue names what the message starts with and spans its `>>>` up to where the text stopped reading as a call
+    const issue = tolerant("ping\n{}>>>Hello there").issues[0];
+    expect(issue.message).toContain('"Hello "');
+    expect(issue.span).toEqual([7, 16]);
+    // a message written as a call (NAME, newline, `{`) to an undeclared tool is that call, not text
+    const unknown = tolerant('ping\n{}>>>send_mail\n{"to": "x"}');
+    expect(unknown.calls.map((c) => [c.name, c.valid])).toEqual([["ping", true], ["send_mail", false]]);
+    expect(unknown.issues.map((i) => i.code)).toEqual(["UNKNOWN_TOOL"]);
+    expect(unknown.content).toBe("");
+    // the rule reads the layout, not the tool list: `Done:` then a newline and `{` is written as a call to `Done:`
+    expect(tolerant('ping\n{}>>>Done:\n{"a": 1}').issues.map((i) => i.code)).toEqual(["UNKNOWN_TOOL"]);
+    // strict mode is unchanged: the grammar never writes such a message
+    expect(parseToolCalls("ping\n{}>>>Hello there", { tools: TOOLS, format: FORMAT, mode: "strict" }).dropped).toBe(1);
+  });
+
+  it("streams a later text message at every cut as the whole text (tolerant)", () => {
+    for (const text of ['ping\n{}>>>Hello there>>>get_weather\n{"city": "Paris"}', "ping\n{}>>>ping", 'all\nA>>>send_mail\n{"to": "x"}>>>x y']) {
+      const batch = parseToolCalls(text, { tools: TOOLS, format: FORMAT });
+      for (let cut = 0; cut <= text.length; cut++) {
+        for (let cut2 = cut; cut2 <= text.length; cut2 += 3) {
+          const s = new ToolCallStream({ tools: TOOLS, format: FORMAT });
+          s.push(text.slice(0, cut));
+          s.push(text.slice(cut, cut2));
+          s.push(text.slice(cut2));
+          expect(s.end(), `${cut} ${cut2} ${text}`).toEqual(batch);
+        }
+      }
+    }
+  });
+
   it("a required call may follow text; no free text leaves the calls alone", () => {
     const required = compileTools(TOOLS, { format: FORMAT, toolChoice: "required", freeText: true });
     expect(required.accepts("all\nHi>>>ping\n{}")).toBe(true);

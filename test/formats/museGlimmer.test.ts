@@ -140,8 +140,33 @@ describe("muse-glimmer", () => {
     }
   });
 
+  it("tolerant reading: a later message to no tool (a second ` to=self`, ` to=Hi there`) is text with an issue; one written as a call to an undeclared tool stays a call", () => {
+    const tolerant = (text: string) => parseToolCalls(text, { tools: TOOLS, format: FORMAT, mode: "tolerant" });
+    const ping = 'ping<|message|><atem:function_calls>\n<atem:invoke name="ping">\n</atem:invoke>\n</atem:function_calls>';
+    const next = "<|eom|><|start|>assistant to=";
+    // after a call, and between two calls: the message (recipient included) is content, the marker that opened it is not
+    for (const [text, content, calls] of [
+      [` to=${ping}${next}self<|message|>more thought`, "self<|message|>more thought", ["ping"]],
+      [` to=${ping}${next}self<|message|>more thought${next}${ping}`, "self<|message|>more thought", ["ping", "ping"]],
+      [` to=user<|message|>Hi${next}${ping}${next}Hi there${next}${ping}`, "HiHi there", ["ping", "ping"]],
+    ] as const) {
+      const r = tolerant(text);
+      expect(r.calls.map((c) => c.name), text).toEqual(calls);
+      expect(r.dropped, text).toBe(0);
+      expect(r.content, text).toBe(content);
+      expect(r.issues.map((i) => i.code), text).toEqual(["MESSAGE_NOT_A_CALL"]);
+    }
+    expect(tolerant(` to=${ping}${next}self<|message|>more thought`).issues[0].message).toContain('"self<|message|>m"');
+    // a message written as a call (RECIPIENT<|message|><atem:…) to an undeclared tool is that call, not text
+    const unknown = tolerant(` to=${ping}${next}${ping.replaceAll("ping", "send_mail")}`);
+    expect(unknown.calls.map((c) => [c.name, c.valid])).toEqual([["ping", true], ["send_mail", false]]);
+    expect(unknown.issues.map((i) => i.code)).toEqual(["UNKNOWN_TOOL"]);
+    // strict mode is unchanged: the grammar never writes such a message
+    expect(parseToolCalls(` to=${ping}${next}self<|message|>more thought`, { tools: TOOLS, format: FORMAT, mode: "strict" }).dropped).toBe(1);
+  });
+
   it("streams the turn at every chunk size as the batch reads it", () => {
-    const texts = [renderToolCalls(CALLS, FORMAT, { content: "Let me plan.", reasoning: "Think <atem:invoke> first." }), renderToolCalls(CALLS, FORMAT), " to=user<|message|>Just text", "Hello there", " to=plan<|message|>"];
+    const texts = [renderToolCalls(CALLS, FORMAT, { content: "Let me plan.", reasoning: "Think <atem:invoke> first." }), renderToolCalls(CALLS, FORMAT), " to=user<|message|>Just text", "Hello there", " to=plan<|message|>", `${renderToolCalls(CALLS, FORMAT)}<|eom|><|start|>assistant to=self<|message|>more${renderToolCalls(CALLS, FORMAT).slice(4)}`];
     for (const text of texts) {
       for (const mode of ["strict", "tolerant"] as const) {
         const batch = parseToolCalls(text, { tools: TOOLS, format: FORMAT, mode });
