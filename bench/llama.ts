@@ -4,6 +4,13 @@
  * node-llama-cpp's token bias, jump-forward off so that every token is sampled). The grammar's cost per token is the
  * difference from the unconstrained step. The tiny model's own step is ≈ 2 ms, far below a real model's, so the
  * overhead percentages are upper bounds of what a real model sees.
+ *
+ * The engines take turns seed by seed (a shared machine's load drifts; interleaving spreads it over all rows). With
+ * `repeat`, each row is the median over the repeats of its ms per token. CPU time (process-wide, so llama.cpp's worker
+ * thread included) is reported beside wall time: a busy machine stretches wall time but hardly the CPU time of a
+ * step; overlapping the mask with the forward pass saves wall time, not CPU time.
+ *
+ * Alone: `npx tsx bench/llama.ts [--quick] [--repeat N]`.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -17,7 +24,7 @@ import { loadLlamaModel } from "../src/llama-cpp/loadNodeLlamaCpp.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export async function runLlamaBench(opts: { quick: boolean }): Promise<{ table: string; rows: { label: string; tokensPerSecond: number }[] }> {
+export async function runLlamaBench(opts: { quick: boolean; repeat?: number }): Promise<{ table: string; rows: { label: string; tokensPerSecond: number }[] }> {
   const tiny = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) });
   const model = await loadLlamaModel(tiny.path);
   try {
@@ -29,7 +36,8 @@ export async function runLlamaBench(opts: { quick: boolean }): Promise<{ table: 
     const compiled = compiledFor(tools, "required", false);
     // A short prompt: the per-token figures should measure decoding, not the evaluation of a long system prompt.
     const prompt = "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n";
-    // A "mask" that allows every ordinary token: the cost of driving node-llama-cpp step by step, without toolgram.
+    // A "mask" that allows every ordinary token: the mask path's own driving of node-llama-cpp, without toolgram's work
+    // (no end is allowed, so a sampled end token is undone and resampled, as on the matcher path).
     const words = Math.ceil(vocab.size / 32);
     const allowAll = {
       fillNextTokenBitmask(bits: Uint32Array): void {
@@ -39,48 +47,77 @@ export async function runLlamaBench(opts: { quick: boolean }): Promise<{ table: 
       acceptToken: (): boolean => true,
       isCompleted: (): boolean => false,
     };
-    type Engine = GenerationEngine | "controlled";
+    type Engine = GenerationEngine | "controlled" | "serial";
     const run = (engine: Engine, seed: number, n: number): Promise<GenerateResult> => {
       const common = { model, prompt, maxTokens: n, seed, temperature: 1, ...sampling };
-      if (engine === "matcher") return generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: false });
+      if (engine === "matcher" || engine === "serial") {
+        return generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: false, overlapMasks: engine === "matcher" });
+      }
       if (engine === "controlled") return generateWithMask({ ...common, matcher: allowAll });
       return generateWithGbnf({ ...common, gbnf: engine === "gbnf" ? compiled.toGbnf() : undefined });
     };
-    const rows: Array<{ engine: Engine; label: string; tokens: number; ms: number }> = [];
-    for (const [engine, label] of [
+    const engines = [
       ["none", "unconstrained"],
       ["gbnf", "llama.cpp grammar (toolgram GBNF)"],
-      ["controlled", "node-llama-cpp step by step, no mask (binding cost)"],
-      ["matcher", "toolgram matcher (masks + token budget)"],
-    ] as const) {
-      // warm-up: the matcher's mask table and llama.cpp's grammar are built on first use
-      await run(engine, 0, 4);
-      let tokens = 0;
-      let ms = 0;
+      ["controlled", "mask path, every ordinary token allowed (no toolgram work; a sampled end is resampled)"],
+      ["serial", "toolgram matcher, mask computed after the forward pass"],
+      ["matcher", "toolgram matcher (masks + token budget, computed during the forward pass)"],
+    ] as const;
+    // warm-up: the matcher's mask table, its token biases and llama.cpp's grammar are built on first use
+    for (const [engine] of engines) await run(engine, 0, 4);
+    const repeat = Math.max(1, opts.repeat ?? 1);
+    const runs = engines.map(() => ({ tokens: 0, ms: [] as number[], cpu: [] as number[] }));
+    for (let rep = 0; rep < repeat; rep++) {
+      const total = engines.map(() => ({ tokens: 0, ms: 0, cpu: 0 }));
       for (let seed = 1; seed <= seeds; seed++) {
-        // the one-token run measures the prompt and setup, which are subtracted
-        const setup = await run(engine, seed, 1);
-        const r = await run(engine, seed, maxTokens);
-        tokens += r.tokens.length - 1;
-        ms += r.elapsedMs - setup.elapsedMs;
+        for (let e = 0; e < engines.length; e++) {
+          // the one-token run measures the prompt and setup, which are subtracted
+          const micros = (u: NodeJS.CpuUsage): number => u.user + u.system;
+          const cpuSetup = process.cpuUsage();
+          const setup = await run(engines[e][0], seed, 1);
+          const setupCpu = micros(process.cpuUsage(cpuSetup));
+          const cpuRun = process.cpuUsage();
+          const r = await run(engines[e][0], seed, maxTokens);
+          const runCpu = micros(process.cpuUsage(cpuRun));
+          total[e].tokens += r.tokens.length - 1;
+          total[e].ms += r.elapsedMs - setup.elapsedMs;
+          total[e].cpu += (runCpu - setupCpu) / 1000;
+        }
       }
-      rows.push({ engine, label, tokens, ms });
+      total.forEach((t, e) => {
+        runs[e].tokens = t.tokens;
+        runs[e].ms.push(t.ms / t.tokens);
+        runs[e].cpu.push(t.cpu / t.tokens);
+      });
     }
-    const base = rows[0].ms / rows[0].tokens;
+    const median = (xs: number[]): number => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    };
+    const rows = engines.map(([engine, label], e) => ({ engine, label, tokens: runs[e].tokens, per: median(runs[e].ms), cpu: median(runs[e].cpu) }));
+    const base = rows[0];
     const lines = [
-      `tiny Qwen3 (random weights), weather tools, toolChoice "required", temperature 1, top-k 40, repeat penalty 1.5, ${seeds} seeds × ≤ ${maxTokens} tokens, 1 thread`,
+      `tiny Qwen3 (random weights), weather tools, toolChoice "required", temperature 1, top-k 40, repeat penalty 1.5, ${seeds} seeds × ≤ ${maxTokens} tokens, 1 thread${repeat > 1 ? `, median of ${repeat} interleaved repeats` : ""}`,
       "",
-      "| decoding | tokens | tok/s | ms/token | grammar overhead ms/token | overhead % |",
-      "|---|---:|---:|---:|---:|---:|",
+      "| decoding | tokens | tok/s | ms/token | grammar overhead ms/token | overhead % | CPU ms/token | CPU overhead % |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|",
     ];
     for (const r of rows) {
-      const per = r.ms / r.tokens;
-      const over = r.engine === "none" ? "—" : (per - base).toFixed(2);
-      const pct = r.engine === "none" ? "—" : `${(((per - base) / base) * 100).toFixed(0)} %`;
-      lines.push(`| ${r.label} | ${r.tokens} | ${(r.tokens / (r.ms / 1000)).toFixed(0)} | ${per.toFixed(2)} | ${over} | ${pct} |`);
+      const none = r.engine === "none";
+      const over = none ? "—" : (r.per - base.per).toFixed(2);
+      const pct = none ? "—" : `${(((r.per - base.per) / base.per) * 100).toFixed(0)} %`;
+      const cpuPct = none ? "—" : `${(((r.cpu - base.cpu) / base.cpu) * 100).toFixed(0)} %`;
+      lines.push(`| ${r.label} | ${r.tokens} | ${(1000 / r.per).toFixed(0)} | ${r.per.toFixed(2)} | ${over} | ${pct} | ${r.cpu.toFixed(2)} | ${cpuPct} |`);
     }
-    return { table: lines.join("\n"), rows: rows.map((r) => ({ label: r.label, tokensPerSecond: r.tokens / (r.ms / 1000) })) };
+    return { table: lines.join("\n"), rows: rows.map((r) => ({ label: r.label, tokensPerSecond: 1000 / r.per })) };
   } finally {
     await model.dispose();
   }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--repeat");
+  const r = await runLlamaBench({ quick: args.includes("--quick"), repeat: at >= 0 ? Number(args[at + 1]) : 1 });
+  console.log(r.table);
 }

@@ -45,7 +45,7 @@ export class BudgetSteering {
     const eog = eogTable(model);
     this.bits = new Uint32Array(Math.ceil(eog.length / 32));
     this.none = new TokenBiasClass(model.tokenizer);
-    this.biases = new MaskBiasCache(model, TokenBiasClass, eog);
+    this.biases = MaskBiasCache.of(model, TokenBiasClass, eog);
   }
 
   /** The bias for the next step (node-llama-cpp's `tokenBias` option, read before each sampling step). */

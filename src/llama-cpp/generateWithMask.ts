@@ -1,8 +1,8 @@
-import type { LlamaContextSequence, LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { MaskBiasCache } from "./MaskBiasCache.js";
-import { asTokens, promptTokens, samplingOptions, withSequence } from "./withSequence.js";
+import { promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 
 /**
  * The per-step constraint `generateWithMask` drives: toolgram's TokenMatcher has this shape, and so can any other
@@ -39,6 +39,13 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
    * with a valid but unfinished prefix. Ignored when the matcher has no such method. @defaultValue true
    */
   readonly closeWithinBudget?: boolean;
+  /**
+   * Compute each step's mask while llama.cpp evaluates the previous token (its forward pass runs on a worker thread;
+   * node-llama-cpp reads the token bias only once the logits are ready). false computes the mask after the forward
+   * pass, when the bias is read. The tokens are the same either way: only when the work happens differs.
+   * @defaultValue true
+   */
+  readonly overlapMasks?: boolean;
 }
 
 export interface GenerateWithMaskResult extends GenerateResult {
@@ -48,6 +55,8 @@ export interface GenerateWithMaskResult extends GenerateResult {
   readonly budgetSteps: number;
   /** Steps that had to be sampled twice because an unmaskable end-of-generation token came first. */
   readonly resampledSteps: number;
+  /** Masks computed while llama.cpp evaluated the previous token (the rest were computed when the bias was read). */
+  readonly overlappedMasks: number;
 }
 
 
@@ -87,15 +96,32 @@ function isAllowed(bits: Uint32Array, token: number): boolean {
   return (bits[token >>> 5] & (1 << (token & 31))) !== 0;
 }
 
+/** One step's mask, read once and kept until its token is sampled. */
+interface StepMask {
+  /** Ordinary (not end-of-generation) tokens allowed. */
+  readonly allowedCount: number;
+  /** An end-of-generation token that ends the output is allowed. */
+  readonly endAllowed: boolean;
+  /** The first kept end token (`keepEog`) the mask allows, or -1. */
+  readonly keptAllowed: number;
+  /** The bias to sample with; undefined when nothing is to be sampled (no ordinary token allowed). */
+  readonly bias: TokenBias | undefined;
+  /** The bias is "never" on the disallowed tokens, so that a sampled end token must be resampled with the boost. */
+  readonly mayResample: boolean;
+}
+
 /**
- * Generates with a custom token mask computed in JS at every step, through node-llama-cpp's
- * `sequence.controlledEvaluate`. node-llama-cpp exposes no mask filter, and its token bias cannot touch
- * end-of-generation tokens, so each step picks one of two exact encodings of the mask:
+ * Generates with a custom token mask computed in JS at every step, through node-llama-cpp's `sequence.evaluate`
+ * with a token bias read before each sampling step (one sampler for the whole generation, as unconstrained
+ * generation has). node-llama-cpp exposes no mask filter, and its token bias cannot touch end-of-generation tokens,
+ * so each step picks one of two exact encodings of the mask:
  *  - an end is allowed: disallowed ordinary tokens get -Infinity, and the model chooses freely between the allowed
  *    tokens and ending;
  *  - an end is not allowed: allowed tokens get a large logit boost (the relative odds among them are unchanged), or,
  *    when most of the vocabulary is allowed, the rest get -Infinity and a sampled end is undone and resampled with
  *    the boost.
+ * Each mask is computed while llama.cpp runs the forward pass of the previous token (`overlapMasks`), and its
+ * TokenBias comes from a per-model cache (`MaskBiasCache`).
  * Every sampled token is checked against the mask and fed to `matcher.acceptToken`; a mismatch throws.
  */
 export async function generateWithMask(options: GenerateWithMaskOptions): Promise<GenerateWithMaskResult> {
@@ -104,13 +130,15 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   const maxTokens = options.maxTokens ?? 256;
   const temperature = options.temperature ?? 0;
   const seed = options.seed ?? 0;
+  const overlap = options.overlapMasks !== false;
   const eog = eogTable(model);
   const size = eog.length;
   const bits = new Uint32Array(Math.ceil(size / 32));
   const input = promptTokens(model, options.prompt);
   const budgeted = options.closeWithinBudget !== false && matcher.fillNextTokenBitmaskWithin !== undefined;
 
-  const biases = new MaskBiasCache(model, TokenBiasClass, eog);
+  const biases = MaskBiasCache.of(model, TokenBiasClass, eog);
+  const none = new TokenBiasClass(model.tokenizer);
   const ordinary = size - eogCount(eog);
   // the end-of-generation bits of each mask word, to count and test them word by word; kept ones (a closing marker
   // that llama.cpp counts as an end) apart: where the mask allows one, it is a token of the output, not its end
@@ -121,100 +149,171 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   for (const id of kept) keptWords[id >>> 5] |= 1 << (id & 31);
   const isKept = (token: number): boolean => (keptWords[token >>> 5] & (1 << (token & 31))) !== 0;
 
-  // The generated tokens, for the repeat penalty (filled below).
-  const generated: Token[] = [];
-  const sampleOnce = async (sequence: LlamaContextSequence, pending: Token[], step: number, tokenBias: TokenBias): Promise<Token> => {
-    const last = pending.length - 1;
-    const results = await sequence.controlledEvaluate([
-      ...pending.slice(0, last),
-      [pending[last], { generateNext: { token: true, options: { temperature, seed: seed + step, tokenBias, ...samplingOptions(options, generated) } } }],
-    ]);
-    const token = results[last]?.next.token;
-    if (token === undefined || token === null) throw new Error("llama.cpp returned no token for a masked step.");
-    return token;
+  const tokens: Token[] = [];
+  let budgetSteps = 0;
+  // The mask of the next sampling step, computed at most once: ahead (overlapped with the forward pass) or when
+  // node-llama-cpp reads the bias, whichever comes first. `bits` holds it until its token is sampled.
+  let current: StepMask | undefined;
+  let resampling = false;
+  const readMask = (): StepMask => {
+    if (current !== undefined) return current;
+    bits.fill(0);
+    if (budgeted) {
+      if (matcher.fillNextTokenBitmaskWithin!(bits, maxTokens - tokens.length)) budgetSteps++;
+    }
+    else matcher.fillNextTokenBitmask(bits);
+    if (size % 32 !== 0) bits[bits.length - 1] &= (1 << (size % 32)) - 1; // ids past the model's vocabulary
+    // Count instead of listing: a mask inside a string allows most of the vocabulary.
+    let allowedCount = 0;
+    let endAllowed = false;
+    let keptAllowed = -1;
+    for (let w = 0; w < bits.length; w++) {
+      const ordinaryBits = bits[w] & ~eogWords[w];
+      if (ordinaryBits !== 0) allowedCount += popcount(ordinaryBits);
+      if ((bits[w] & eogWords[w] & ~keptWords[w]) !== 0) endAllowed = true;
+      const keptBits = bits[w] & keptWords[w];
+      if (keptBits !== 0 && keptAllowed < 0) keptAllowed = w * 32 + (31 - Math.clz32(keptBits & -keptBits));
+    }
+    let bias: TokenBias | undefined;
+    let mayResample = false;
+    if (allowedCount === 0) bias = undefined;
+    else if (endAllowed) bias = biases.biasFor(bits, "never");
+    else if (keptAllowed < 0 && allowedCount <= ordinary - allowedCount) bias = biases.biasFor(bits, "boost");
+    else {
+      bias = biases.biasFor(bits, "never");
+      mayResample = true;
+    }
+    current = { allowedCount, endAllowed, keptAllowed, bias, mayResample };
+    return current;
+  };
+  // What the matcher threw while node-llama-cpp read the bias: thrown again once the step returns, since an error
+  // thrown inside node-llama-cpp's batch callback would never reach the caller.
+  let maskError: { error: unknown } | undefined;
+  // read by node-llama-cpp after the forward pass of each step, before sampling
+  const tokenBias = (): TokenBias => {
+    try {
+      const step = readMask();
+      if (resampling) return biases.biasFor(bits, "boost");
+      return step.bias ?? none;
+    } catch (error) {
+      maskError ??= { error };
+      return none;
+    }
   };
 
   return withSequence(options, async (sequence, plan) => {
-    const tokens = generated;
-    let pending = plan.rest;
+    let overlappedMasks = 0;
     let forcedTokens = 0;
     let resampledSteps = 0;
-    let budgetSteps = 0;
     let finishReason: GenerateResult["finishReason"] = "length";
-    const started = performance.now();
-
-    while (tokens.length < maxTokens) {
-      if (options.signal?.aborted === true) {
-        finishReason = "stop";
-        break;
-      }
-      if (options.jumpForward === true && matcher.forcedText !== undefined) {
-        const forced = matcher.forcedText();
-        if (forced !== "") {
-          let appended = 0;
-          for (const token of model.tokenize(forced, true)) {
-            if (tokens.length >= maxTokens || !matcher.acceptToken(token)) break;
-            tokens.push(token);
-            options.onToken?.(token);
-            pending = [...pending, token];
-            appended++;
+    // tokens appended to the output but not yet evaluated by llama.cpp
+    let unevaluated: Token[] = plan.rest;
+    let generator: AsyncGenerator<Token, void, Token | Token[] | undefined> | undefined;
+    // evaluates `unevaluated` and samples the next token with the bias of `current`; the mask is computed meanwhile
+    const evaluateAndSample = async (): Promise<Token | undefined> => {
+      const feed = unevaluated;
+      unevaluated = [];
+      let next: Promise<IteratorResult<Token, void>>;
+      if (generator === undefined) {
+        generator = sequence.evaluate(feed, { temperature, seed, ...samplingOptions(options, tokens), tokenBias, yieldEogToken: true });
+        next = generator.next();
+      } else next = generator.next(feed);
+      if (overlap && current === undefined) {
+        // node-llama-cpp dispatches the batch in its own promise chain (and at the latest on the next cycle): once a
+        // macrotask has passed, the forward pass is running on its worker thread, and the JS thread is free
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (current === undefined) {
+          try {
+            readMask();
+          } catch (error) {
+            // let the step in flight finish before the error leaves (its result is dropped)
+            await next.catch(() => undefined);
+            throw error;
           }
-          forcedTokens += appended;
-          if (appended > 0) continue;
+          overlappedMasks++;
         }
       }
+      const r = await next;
+      if (maskError !== undefined) throw maskError.error;
+      return r.done === true ? undefined : r.value;
+    };
 
-      bits.fill(0);
-      if (budgeted) {
-        if (matcher.fillNextTokenBitmaskWithin!(bits, maxTokens - tokens.length)) budgetSteps++;
-      }
-      else matcher.fillNextTokenBitmask(bits);
-      if (size % 32 !== 0) bits[bits.length - 1] &= (1 << (size % 32)) - 1; // ids past the model's vocabulary
-      // Count instead of listing: a mask inside a string allows most of the vocabulary.
-      let allowedCount = 0;
-      let endAllowed = false;
-      let keptAllowed = -1;
-      for (let w = 0; w < bits.length; w++) {
-        const ordinaryBits = bits[w] & ~eogWords[w];
-        if (ordinaryBits !== 0) allowedCount += popcount(ordinaryBits);
-        if ((bits[w] & eogWords[w] & ~keptWords[w]) !== 0) endAllowed = true;
-        const keptBits = bits[w] & keptWords[w];
-        if (keptBits !== 0 && keptAllowed < 0) keptAllowed = w * 32 + (31 - Math.clz32(keptBits & -keptBits));
-      }
-      const step = tokens.length;
-      let token: Token;
-      if (allowedCount === 0) {
-        if (endAllowed || matcher.isCompleted()) {
+    const started = performance.now();
+    try {
+      while (tokens.length < maxTokens) {
+        if (options.signal?.aborted === true) {
           finishReason = "stop";
           break;
         }
-        if (keptAllowed < 0) throw new Error(`The matcher allows no token after ${tokens.length} generated tokens and is not complete.`);
-        // the closing marker is all that may come: append it as a forced token (a bias cannot raise an end token)
-        token = keptAllowed as Token;
-        forcedTokens++;
-      } else if (endAllowed) {
-        token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "never"));
-        if (eog[token] === 1 && !(isKept(token) && isAllowed(bits, token))) {
-          finishReason = "stop";
-          break;
+        if (options.jumpForward === true && matcher.forcedText !== undefined) {
+          const forced = matcher.forcedText();
+          if (forced !== "") {
+            let appended = 0;
+            for (const token of model.tokenize(forced, true)) {
+              if (tokens.length >= maxTokens || !matcher.acceptToken(token)) break;
+              tokens.push(token);
+              options.onToken?.(token);
+              unevaluated = [...unevaluated, token];
+              appended++;
+            }
+            forcedTokens += appended;
+            if (appended > 0) continue;
+          }
         }
-      } else if (keptAllowed < 0 && allowedCount <= ordinary - allowedCount) {
-        token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "boost"));
-      } else {
-        token = await sampleOnce(sequence, pending, step, biases.biasFor(bits, "never"));
-        if (eog[token] === 1 && !(isKept(token) && isAllowed(bits, token))) {
-          // Undo the decode of the last pending token so that it can be evaluated again with the other encoding.
-          resampledSteps++;
-          const end = sequence.nextTokenIndex;
-          await sequence.eraseContextTokenRanges([{ start: end - 1, end }]);
-          token = await sampleOnce(sequence, [pending[pending.length - 1]], step, biases.biasFor(bits, "boost"));
+
+        // A complete output may have nothing left to sample (the usual last step): read its mask before evaluating
+        // anything, so that the last token is not evaluated for nothing.
+        if (!overlap || matcher.isCompleted()) readMask();
+        let step = current;
+        let token: Token | undefined;
+        if (step === undefined || step.allowedCount > 0) {
+          token = await evaluateAndSample();
+          step = readMask();
         }
+        if (step.allowedCount === 0) {
+          if (step.endAllowed || matcher.isCompleted()) {
+            finishReason = "stop";
+            break;
+          }
+          if (step.keptAllowed < 0) throw new Error(`The matcher allows no token after ${tokens.length} generated tokens and is not complete.`);
+          // the closing marker is all that may come: append it as a forced token (a bias cannot raise an end token);
+          // a token sampled meanwhile (the mask was read after the forward pass had started) is dropped
+          token = step.keptAllowed as Token;
+          forcedTokens++;
+          unevaluated = [...unevaluated, token];
+        } else {
+          if (token === undefined) throw new Error("llama.cpp returned no token for a masked step.");
+          if (eog[token] === 1 && !(isKept(token) && isAllowed(bits, token))) {
+            if (step.endAllowed) {
+              finishReason = "stop";
+              break;
+            }
+            if (step.mayResample) {
+              // Undo the evaluation of the last token so that it is evaluated again and sampled with the boost.
+              resampledSteps++;
+              const end = sequence.nextTokenIndex;
+              const last = sequence.contextTokens[end - 1];
+              await sequence.eraseContextTokenRanges([{ start: end - 1, end }]);
+              unevaluated = [last];
+              resampling = true;
+              try {
+                token = await evaluateAndSample();
+              } finally {
+                resampling = false;
+              }
+              if (token === undefined) throw new Error("llama.cpp returned no token for a masked step.");
+            }
+          }
+          unevaluated = [token];
+        }
+        if (!isAllowed(bits, token)) throw new Error(`llama.cpp sampled token ${token}, which the mask does not allow.`);
+        if (!matcher.acceptToken(token)) throw new Error(`The matcher refused token ${token}, which its own mask allowed.`);
+        current = undefined;
+        tokens.push(token);
+        options.onToken?.(token);
       }
-      if (!isAllowed(bits, token)) throw new Error(`llama.cpp sampled token ${token}, which the mask does not allow.`);
-      if (!matcher.acceptToken(token)) throw new Error(`The matcher refused token ${token}, which its own mask allowed.`);
-      tokens.push(token);
-      options.onToken?.(token);
-      pending = [token];
+    } finally {
+      await generator?.return();
     }
     const elapsedMs = performance.now() - started;
     return {
@@ -228,6 +327,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       forcedTokens,
       resampledSteps,
       budgetSteps,
+      overlappedMasks,
     };
   }, input);
 }

@@ -30,8 +30,11 @@ describe("README examples", () => {
     console.log(turn.calls[0].name, turn.calls[0].arguments, turn.calls[0].valid); // get_weather {...} true
     console.log(turn.blocks[0]); // the exact <tool_call>…</tool_call> bytes, to replay into the next prompt
     // end example
-    expect(turn.calls.map((c) => c.valid)).toEqual([true]);
-    expect(turn.blocks[0]).toBe(turn.text);
+    // parallel calls are allowed: the sampled turn holds one or more calls, each valid, the first block leading
+    expect(turn.calls.length).toBeGreaterThan(0);
+    expect(turn.calls.every((c) => c.valid)).toBe(true);
+    expect(turn.blocks.length).toBe(turn.calls.length);
+    expect(turn.text.startsWith(turn.blocks[0])).toBe(true);
     await model.dispose();
   });
 

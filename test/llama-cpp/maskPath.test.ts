@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import type { LlamaModel } from "node-llama-cpp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compiledFor, vocabularyOf } from "../../src/llama-cpp/generateToolCalls.js";
+import { eogTable, generateWithMask, type TokenMaskMatcher } from "../../src/llama-cpp/generateWithMask.js";
+import { loadLlamaModel, loadNodeLlamaCpp } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
+import { MaskBiasCache } from "../../src/llama-cpp/MaskBiasCache.js";
+import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
+import { tinyQwen3 } from "../support/tinyQwen3.js";
+
+// How the matcher path drives node-llama-cpp: one sampler per generation, masks computed during the forward pass,
+// token biases built once per distinct mask. Counts work, never time.
+const PROMPT = "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n";
+const tools: unknown = JSON.parse(readFileSync(new URL("../../examples/weather.tools.json", import.meta.url), "utf8"));
+const sampling = { temperature: 1, repeatPenalty: { penalty: 1.5, lastTokens: 64 } } as const;
+
+let model: LlamaModel;
+let vocab: Vocabulary;
+
+beforeAll(async () => {
+  model = await loadLlamaModel((await tinyQwen3()).path);
+  vocab = await vocabularyOf(model);
+});
+afterAll(async () => {
+  await model?.dispose();
+});
+
+/** The weather tools' matcher, recording the content of every mask it fills. */
+function recordingMatcher(masks: Set<string>): TokenMaskMatcher {
+  const inner = compiledFor(tools, "required", false).createMatcher(vocab);
+  const record = (bits: Uint32Array): void => {
+    masks.add(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString("base64"));
+  };
+  return {
+    fillNextTokenBitmask: (bits) => {
+      inner.fillNextTokenBitmask(bits);
+      record(bits);
+    },
+    fillNextTokenBitmaskWithin: (bits, tokensLeft) => {
+      const narrowed = inner.fillNextTokenBitmaskWithin(bits, tokensLeft);
+      record(bits);
+      return narrowed;
+    },
+    acceptToken: (token) => inner.acceptToken(token),
+    isCompleted: () => inner.isCompleted(),
+  };
+}
+
+describe("the matcher path through node-llama-cpp", () => {
+  it("computing each mask during the forward pass gives the same tokens as computing it after", async () => {
+    for (const seed of [1, 2, 3]) {
+      const common = { model, prompt: PROMPT, maxTokens: 48, seed, ...sampling, jumpForward: false };
+      const overlapped = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
+      const serial = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab), overlapMasks: false });
+      expect(overlapped.tokens).toEqual(serial.tokens);
+      expect(overlapped.text.startsWith("<tool_call>")).toBe(true);
+      expect(serial.overlappedMasks).toBe(0);
+    }
+  });
+
+  it("builds node-llama-cpp's token bias at most once per distinct mask, across generations on the model", async () => {
+    const { TokenBias } = await loadNodeLlamaCpp();
+    const cache = MaskBiasCache.of(model, TokenBias, eogTable(model));
+    const masks = new Set<string>();
+    const builds0 = cache.builds;
+    const hits0 = cache.hits;
+    let resampled = 0;
+    let steps = 0;
+    for (const seed of [4, 5]) {
+      const r = await generateWithMask({ model, prompt: PROMPT, maxTokens: 48, seed, ...sampling, matcher: recordingMatcher(masks) });
+      resampled += r.resampledSteps;
+      steps += r.tokens.length;
+    }
+    const built = cache.builds - builds0;
+    // one encoding per mask, and the other one only for a step resampled after an end token
+    expect(built).toBeLessThanOrEqual(masks.size + resampled);
+    expect(cache.hits - hits0).toBeGreaterThan(0);
+    // the same generation again meets only masks already built
+    const before = cache.builds;
+    const again = await generateWithMask({ model, prompt: PROMPT, maxTokens: 48, seed: 4, ...sampling, matcher: recordingMatcher(masks) });
+    expect(cache.builds).toBe(before);
+    expect(again.tokens.length).toBeGreaterThan(0);
+    expect(steps).toBeGreaterThan(masks.size);
+  });
+
+  it("an error the matcher throws while a step is in flight reaches the caller, with or without the overlap", async () => {
+    for (const overlapMasks of [true, false]) {
+      const inner = compiledFor(tools, "required", false).createMatcher(vocab);
+      let fills = 0;
+      const failing: TokenMaskMatcher = {
+        fillNextTokenBitmask: (bits) => {
+          if (++fills === 5) throw new Error(`mask 5 failed (overlap ${overlapMasks})`);
+          inner.fillNextTokenBitmask(bits);
+        },
+        acceptToken: (token) => inner.acceptToken(token),
+        isCompleted: () => inner.isCompleted(),
+      };
+      await expect(generateWithMask({ model, prompt: PROMPT, maxTokens: 32, seed: 1, ...sampling, matcher: failing, overlapMasks })).rejects.toThrow(
+        `mask 5 failed (overlap ${overlapMasks})`,
+      );
+    }
+  });
+
+  it("the cache tells masks by content, not by array, and encodings apart", async () => {
+    const { TokenBias } = await loadNodeLlamaCpp();
+    const eog = eogTable(model);
+    const cache = new MaskBiasCache(model, TokenBias, eog);
+    const a = new Uint32Array(Math.ceil(eog.length / 32));
+    a[1] = 0b1011;
+    const b = a.slice();
+    expect(cache.biasFor(b, "boost")).toBe(cache.biasFor(a, "boost"));
+    expect(cache.builds).toBe(1);
+    expect(cache.hits).toBe(1);
+    cache.biasFor(a, "never");
+    b[2] = 1;
+    cache.biasFor(b, "boost");
+    expect(cache.builds).toBe(3);
+  });
+});
