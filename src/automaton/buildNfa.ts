@@ -163,9 +163,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   };
   const sharedFrame = (loop: GExpr, close: GExpr): number => {
     const key = structuralKey(loop) + "|" + structuralKey(close);
-    const local = hasRefs(loop) || hasRefs(close);
     let fi = sharedFrames.get(key);
     if (fi === undefined) {
+      // once per distinct frame, not per place that calls it
+      const local = hasRefs(loop) || hasRefs(close);
       fi = frameNames.length;
       frameNames.push(`(shared ${frameNames.length})`);
       frameBodies[fi] = { type: "seq", items: [loop, close] };
@@ -295,14 +296,25 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       step(t.e, t.from, t.to, t.inl);
     }
   };
+  // one queue of parts and one `sub` for every step (a closure per step was a noticeable part of building the NFA);
+  // a step's parts are the queue's entries from where it started
+  const later: Task[] = [];
+  let stepInl: Inlining | null = null;
+  const sub = (x: GExpr, a: number, b: number, i: Inlining | null = stepInl): void => {
+    later.push({ e: x, from: a, to: b, inl: i });
+  };
   /** Builds what `e` needs directly and queues its parts (pushed last-first, so they are built in order). */
   const step = (e: GExpr, from: number, to: number, inl: Inlining | null): void => {
-    const later: Task[] = [];
-    const sub = (x: GExpr, a: number, b: number, i: Inlining | null = inl): void => {
-      later.push({ e: x, from: a, to: b, inl: i });
-    };
-    stepInto(e, from, to, inl, sub);
-    for (let k = later.length - 1; k >= 0; k--) tasks.push(later[k]);
+    const base = later.length;
+    const outer = stepInl;
+    stepInl = inl;
+    try {
+      stepInto(e, from, to, inl, sub);
+    } finally {
+      stepInl = outer;
+    }
+    for (let k = later.length - 1; k >= base; k--) tasks.push(later[k]);
+    later.length = base;
   };
   const stepInto = (e: GExpr, from: number, to: number, inl: Inlining | null, sub: (x: GExpr, a: number, b: number, i?: Inlining | null) => void): void => {
     switch (e.type) {

@@ -12,6 +12,7 @@ import { UNIT_GRAMMARS } from "./units/unitGrammars.js";
 import { markerText } from "./markerText.js";
 import { wholeReply } from "../formats/wholeReply.js";
 import { splitMarker } from "../formats/splitMarker.js";
+import { firstMessageOpen, firstMessageOpenAfter, messageHead } from "../formats/messageHead.js";
 
 export { markerText };
 
@@ -42,15 +43,25 @@ export function describedEnvelope(d: FormatDescription): Envelope {
   return {
     format: d.name,
     description: d,
-    ruleNames: ["root", "tool-call", "free-text", "reasoning", "turn", ...(d.messages === undefined ? [] : ["text-message"]), ...unitGrammar.ruleNames],
+    ruleNames: ["root", "tool-call", "free-text", "reasoning", "turn", ...(d.messages === undefined ? [] : ["text-message", ...(firstMessageOpen(d) === "" ? [] : ["messages"])]), ...unitGrammar.ruleNames],
     ...(argumentSpelling ? { argumentSpelling } : {}),
     grammar(input: EnvelopeGrammarInput): GExpr {
-      return withReasoning(d, input, turn(input));
+      if (d.messages === undefined) return withReasoning(d, input, turn(input) as GExpr);
+      // a turn of messages: the text before the first recipient (Muse Glimmer's ` to=`) opens the turn, after the
+      // reasoning block too unless its closing marker ends with it
+      const m = turn(input) as MessageTurn;
+      const first = firstMessageOpen(d);
+      const empty = m.empty ? [lit("")] : [];
+      if (first === "" || m.messages === null) return withReasoning(d, input, alt(...empty, ...(m.messages === null ? [] : [m.messages])));
+      const messages = input.addRule("messages", m.messages);
+      const opened = (lead: string): GExpr => alt(...empty, seq(marker(lead), messages));
+      const r = input.reasoning ?? null;
+      return withReasoning(d, input, opened(r === null ? first : firstMessageOpenAfter(d, r.close)), opened(first));
     },
   };
 
-  /** The turn after the reasoning block (if any): free text and calls. */
-  function turn(input: EnvelopeGrammarInput): GExpr {
+  /** The turn after the reasoning block (if any): free text and calls (a turn of messages: see MessageTurn). */
+  function turn(input: EnvelopeGrammarInput): GExpr | MessageTurn {
       const { policy } = input;
       const limit = Math.min(policy.maxCalls ?? Infinity, d.maxCalls);
       const maxCalls = Number.isFinite(limit) ? limit : null;
@@ -58,7 +69,7 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       if (wholeReply(d) && policy.freeText && policy.minCalls > 0 && callsPossible) {
         throw new ToolgramError("INVALID_OPTION", `format ${d.name}: the call is the whole reply, so there is no free text before a required call; drop freeText: true or use toolChoice "auto"`);
       }
-      if (d.messages !== undefined && !callsPossible) return policy.freeText ? alt(lit(""), textMessage(d, input, false)) : lit("");
+      if (d.messages !== undefined && !callsPossible) return { empty: true, messages: policy.freeText ? textMessage(d, input, false) : null };
       const text = policy.freeText ? input.addRule("free-text", freeText(d, unitGrammar.firstCharacter, input.reasoning ?? null)) : lit("");
       if (!callsPossible) return text;
 
@@ -84,40 +95,48 @@ export function describedEnvelope(d: FormatDescription): Envelope {
 }
 
 /**
- * A turn of messages (FormatDescription.messages), the prompt having written the first `open`: optional text
- * (`messages.text + TEXT`, TEXT non-empty), then the call blocks, each `open + unit`, the first one's `open` left off
- * when no text precedes it. No text and no calls is the empty reply, as in every format.
+ * A turn of messages after its first recipient's opening (the prompt's, `messages.first` or the reasoning block's
+ * closing marker): whether it may be empty, and its messages (null: none possible).
  */
-function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: GExpr, more: (sep: GExpr, item: GExpr) => GExpr): GExpr {
+interface MessageTurn {
+  readonly empty: boolean;
+  readonly messages: GExpr | null;
+}
+
+/**
+ * A turn of messages (FormatDescription.messages), from its first recipient: optional text (`messages.text + TEXT`,
+ * TEXT non-empty), then the call blocks, each `open + unit + close`, the first one's `open` left off when no text
+ * precedes it. No text and no calls is the empty reply, as in every format.
+ */
+function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: GExpr, more: (sep: GExpr, item: GExpr) => GExpr): MessageTurn {
   const { policy } = input;
-  if (d.open === null || d.close !== null || d.grouping !== "block" || d.section !== undefined) {
-    throw new Error(`internal: format ${d.name}: a turn of messages has an opening marker, no closing marker and no section`);
+  if (d.open === null || d.grouping !== "block" || d.section !== undefined || messageHead(d, "") === undefined) {
+    throw new Error(`internal: format ${d.name}: a turn of messages has an opening marker, no section and units that start with their recipient`);
   }
   const text = (d.messages as { text: string }).text;
   const r = input.reasoning ?? null;
+  const first = firstMessageOpen(d);
   for (const t of input.tools) {
-    if (d.unit.kind !== "named-json") continue;
-    const head = t.name + d.unit.nameClose;
+    const head = messageHead(d, t.name) as string;
     if (head === text) {
       throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes text as the message ${JSON.stringify(d.open + text)}, so no tool can be named ${JSON.stringify(t.name)}; rename the tool`);
     }
     // an optional reasoning block: a turn starting with the call would read as reasoning
-    if (r !== null && r.mode === "optional" && r.open !== "" && (head.startsWith(r.open) || r.open.startsWith(head))) {
+    if (r !== null && r.mode === "optional" && r.open !== "" && ((first + head).startsWith(r.open) || r.open.startsWith(first + head))) {
       throw new ToolgramError("INVALID_TOOL", `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like the reasoning block's ${JSON.stringify(r.open)}; rename the tool`);
     }
   }
   const open = markerText(d.open, d.specialTokens);
-  const message = seq(lit(d.afterOpen), units, lit(d.beforeClose));
+  const message = seq(lit(d.afterOpen), units, lit(d.beforeClose), d.close === null ? lit("") : markerText(d.close, d.specialTokens));
   const block = input.addRule("tool-call", seq(open, message));
   const afterFirst = more(lit(d.blockSeparator), block);
   const alternatives: GExpr[] = [];
-  if (policy.minCalls === 0) alternatives.push(lit(""));
   if (policy.freeText) {
     if (policy.minCalls === 0) alternatives.push(textMessage(d, input, false));
     alternatives.push(seq(textMessage(d, input, true), block, afterFirst));
   }
   alternatives.push(seq(message, afterFirst));
-  return alt(...alternatives);
+  return { empty: policy.minCalls === 0, messages: alt(...alternatives) };
 }
 
 /**
@@ -127,7 +146,7 @@ function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: G
 function textMessage(d: FormatDescription, input: EnvelopeGrammarInput, beforeCall: boolean): GExpr {
   const open = d.open as string;
   const body = constrainedText({ avoid: [open], nonEmpty: true, ...(beforeCall ? { before: open } : {}) });
-  return seq(lit((d.messages as { text: string }).text), input.addRule(beforeCall ? "free-text" : "text-message", body));
+  return seq(markerText((d.messages as { text: string }).text, d.specialTokens), input.addRule(beforeCall ? "free-text" : "text-message", body));
 }
 
 /**
@@ -149,17 +168,18 @@ function freeText(d: FormatDescription, firstCharacter: string | undefined, r: R
  * a call inside the reasoning is not a call) and ending so that `close` first occurs where the block ends. Optional
  * blocks alternate with the bare turn, whose free text never starts with `open`.
  */
-function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: GExpr): GExpr {
+function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: GExpr, bare: GExpr = body): GExpr {
   const r = input.reasoning ?? null;
   const spelled = (text: string): GExpr => markerText(text, d.specialTokens);
   // a family that always closes the block (MiniMax M3) writes its closing marker alone before a turn without one
   const lone = d.reasoning?.closeAlone === true ? (r?.close ?? d.reasoning.close) : null;
-  if (r === null) return lone === null ? body : seq(spelled(lone), body);
+  if (r === null) return lone === null ? bare : seq(spelled(lone), bare);
   const reasoningText = constrainedText({ avoid: callOpeners(d), before: r.close });
   const block = input.addRule("reasoning", seq(spelled(r.open), reasoningText, spelled(r.close)));
   if (r.mode === "required") return seq(block, body);
   const t = input.addRule("turn", body);
-  return alt(seq(block, t), lone === null ? t : seq(spelled(lone), t));
+  const b = bare === body ? t : bare;
+  return alt(seq(block, t), lone === null ? b : seq(spelled(lone), b));
 }
 
 /**

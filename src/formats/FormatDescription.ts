@@ -80,9 +80,14 @@ export interface FormatDescription {
    * is the message `open + messages.text + TEXT` (`>>>all\n…`), before the calls, TEXT non-empty and never containing
    * `open`. The generation prompt writes the first message's `open`, so the turn starts right after it: the canonical
    * turn is `messages.text + TEXT` followed by the call blocks (each `open + unit(c)`), or without text the blocks
-   * with the first one's `open` left off. A tool whose name and `nameClose` spell `messages.text` is refused.
-   * Requires `grouping: "block"`, an `open` marker, no closing marker and no section. A reasoning block (given by
-   * `reasoningMarkers`; the family has none) comes before the turn's first recipient.
+   * with the first one's `open` left off. A tool whose message would start like the text's (its name and what ends
+   * the recipient spelling `messages.text`) is refused. A call message starts with its recipient: a named-json unit
+   * (`NAME\n{…}`) or an xml-parameters unit with a `recipient` (Muse Glimmer's `NAME<|message|><atem:…>`).
+   * `messages.first` is what the turn writes before its first recipient when the prompt wrote only part of `open`
+   * (Muse Glimmer's ` to=`). Requires `grouping: "block"`, an `open` marker and no section; each call message ends
+   * with `close` when there is one. A reasoning block (the family's or `reasoningMarkers`) comes first, followed by
+   * `messages.first` unless its closing marker already ends with it (Muse Glimmer's reasoning is the message
+   * ` to=self<|message|>…`, closed by `<|eom|><|start|>assistant to=`, which opens the next message).
    */
   readonly messages?: MessagesDescription;
   /**
@@ -126,6 +131,12 @@ export interface ListLayout {
 export interface MessagesDescription {
   /** What opens a message of free text after `open`: its recipient and what ends it (Functionary v3.2's `all\n`). */
   readonly text: string;
+  /**
+   * The text before the turn's first recipient, when the generation prompt leaves it to the turn (Muse Glimmer's
+   * prompt ends `<|start|>assistant`, and the turn starts ` to=`); absent: "" (Functionary v3.2's prompt writes the
+   * whole first `>>>`). Canonical turns start with it, unless a reasoning block comes first.
+   */
+  readonly first?: string;
 }
 
 /** The markers of a reasoning block and whether compiled grammars and the parser expect one by default. */
@@ -296,6 +307,13 @@ export interface XmlParametersUnit {
   readonly valueType?: { readonly close: string; readonly names?: "json-type" | "string-flag" };
   /** Text written in place of the parameters when a call has none (DeepSeek V4's template writes `\n`); absent: "". */
   readonly emptyArguments?: string;
+  /**
+   * A turn of messages (FormatDescription.messages) whose call message is addressed to its tool: the unit starts
+   * with the tool's name as the message's recipient, then `recipient.close`, then `nameOpen + NAME …` (Muse
+   * Glimmer's `NAME<|message|><atem:function_calls>\n<atem:invoke name="NAME">`): the name is written twice, the same
+   * both times. Tolerant reading takes the invoked name where the two differ (RECIPIENT_MISMATCH).
+   */
+  readonly recipient?: { readonly close: string };
 }
 
 /**

@@ -42,6 +42,7 @@ export type FormatName =
   | "hy3"
   | "functionary-v3.1"
   | "functionary-v3.2"
+  | "muse-glimmer"
   | "apertus"
   | "command-r7b"
   | "command-r-plus"

@@ -21,6 +21,7 @@ import { hy3 } from "./families/hy3.js";
 import { kimiK3 } from "./families/kimiK3.js";
 import { functionaryV31 } from "./families/functionary.js";
 import { functionaryV32 } from "./families/functionaryV32.js";
+import { museGlimmer } from "./families/museGlimmer.js";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/commandR7b.js";
 import { commandRPlus } from "./families/commandRPlus.js";
@@ -217,6 +218,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   hy3,
   "functionary-v3.1": functionaryV31,
   "functionary-v3.2": functionaryV32,
+  "muse-glimmer": museGlimmer,
   apertus,
   "command-r7b": commandR7b,
   "command-r-plus": commandRPlus,

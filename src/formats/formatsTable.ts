@@ -20,8 +20,11 @@ function markers(d: FormatDescription): string {
   const section = d.section === undefined ? "" : `, all blocks in ${code(d.section.open)} … ${code(d.section.close)}`;
   // the end-of-turn token after the calls, which is not part of them (Functionary's `<|eom_id|>`)
   const end = d.callTurnEnd === undefined ? "" : `; the turn then ends with ${code(d.callTurnEnd)}`;
-  // a turn of messages (Functionary v3.2): text is a message too, and the prompt opens the first one
-  const messages = d.messages === undefined || d.open === null ? "" : `; text is the message ${code(d.open + d.messages.text)}…, the first ${code(d.open)} written by the generation prompt`;
+  // a turn of messages (Functionary v3.2, Muse Glimmer): text is a message too, and the prompt opens the first one
+  // (all of it, or all but the text the turn writes before the first recipient)
+  const first = d.messages?.first ?? "";
+  const opened = first === "" ? `the first ${code(d.open ?? "")} written by the generation prompt` : `the first message opened by ${code(first)} after the generation prompt`;
+  const messages = d.messages === undefined || d.open === null ? "" : `; text is the message ${code(d.open + d.messages.text)}…, ${opened}`;
   return `${open}${close}: ${grouping}${d.maxCalls === 1 ? ", one call" : ""}${joined}${after}${section}${end}${messages}`;
 }
 

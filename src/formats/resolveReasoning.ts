@@ -46,7 +46,9 @@ export function resolveReasoning(d: FormatDescription, o: ReasoningOptions): Res
   if (mode === "optional" && m.open === "") {
     throw new ToolgramError("INVALID_OPTION", 'reasoning "optional" needs an opening marker: with open "" the prompt has opened the block, so use reasoning: "required"');
   }
-  if (d.open !== null && m.close.includes(d.open)) {
+  // (a turn of messages: the block is the first message, and its closing marker may open the next one, as Muse
+  // Glimmer's `<|eom|><|start|>assistant to=` does)
+  if (d.open !== null && m.close.includes(d.open) && !(d.messages !== undefined && m.close.endsWith(d.open) && m.close.indexOf(d.open) === m.close.length - d.open.length)) {
     throw new ToolgramError("INVALID_OPTION", `the reasoning's closing marker ${JSON.stringify(m.close)} contains the call marker ${JSON.stringify(d.open)}`);
   }
   return { mode, open: m.open, close: m.close };

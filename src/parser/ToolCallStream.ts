@@ -20,6 +20,7 @@ import { resolveReasoning } from "../formats/resolveReasoning.js";
 import { ReasoningSplitter } from "./reasoning/ReasoningSplitter.js";
 import { withReasoning } from "./reasoning/withReasoning.js";
 import { wholeReply } from "../formats/wholeReply.js";
+import { firstMessageOpen, firstMessageOpenAfter, recipientClose } from "../formats/messageHead.js";
 
 /** Strict mode compares the text between blocks with the separator; longer text is not kept. */
 const MAX_SEPARATOR_CAPTURE = 64;
@@ -69,8 +70,16 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private sections = 0;
   private sectionBlocks = 0;
   private sectionAt = 0;
+  /**
+   * A turn of messages: where its first message starts (null: not reached yet), and the text before its first
+   * recipient as written (`messages.first`, or "" when the prompt or the reasoning block wrote it or it is missing).
+   */
+  private firstAt: number | null = null;
+  private firstOpener = "";
   /** A turn of messages: the text message being read (its marker's span, and whether text followed), or null. */
   private textMessage: { span: [number, number]; read: boolean } | null = null;
+  /** The reasoning block's closing marker (null when the options ask for none). */
+  private readonly reasoningClose: string | null;
   /** Splits the reasoning block off the turn's start (null when the options ask for none). */
   private readonly reasoning: ReasoningSplitter | null;
 
@@ -94,6 +103,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     // a family that always closes the block (MiniMax M3) starts a turn without one with the closing marker alone
     const lone = d.reasoning?.closeAlone === true && reasoning?.mode !== "required" ? (reasoning?.close ?? d.reasoning.close) : null;
     this.reasoning = reasoning === null && lone === null ? null : new ReasoningSplitter(reasoning, d, lone);
+    this.reasoningClose = reasoning?.close ?? null;
   }
 
   /** Feeds a chunk of model output; returns the events it completes. */
@@ -176,14 +186,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
             break;
           }
           case "message": {
-            // the prompt wrote the first `open`: the recipient decides, text's (`all\n`) or a call's (its tool name)
-            const t = (this.d.messages as { text: string }).text;
-            if (s.startsWith(t, i)) {
-              this.openTextMessage([this.pos + i, this.pos + i + t.length]);
-              i += t.length;
-              this.state = "text";
-            } else if (!final && s.length - i < t.length && t.startsWith(s.slice(i))) stop = true;
-            else this.beginBlock(this.pos + i, "");
+            const r = this.firstMessage(s, i, final);
+            i = r.i;
+            stop = r.stop;
             break;
           }
           case "block": {
@@ -316,6 +321,52 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   }
 
   /**
+   * The turn's first message (a turn of messages), after the reasoning block if any. The prompt wrote the first
+   * `open`, or all of it but `messages.first` (Muse Glimmer's ` to=`), which the turn writes unless a reasoning block
+   * came first. Then the recipient decides: the text's (`all\n`) opens a text message; a name closed as a call's
+   * recipient is (`NAME\n{`, `NAME<|message|><`) opens a call; anything else is text, never a call, so no text is
+   * lost to a call that is not there (strict mode: MESSAGE_LAYOUT). Holds back at most a name's length.
+   */
+  private firstMessage(s: string, i: number, final: boolean): { i: number; stop: boolean } {
+    const d = this.d;
+    const first = firstMessageOpen(d);
+    if (this.firstAt === null) {
+      this.firstAt = this.pos + i;
+      this.firstOpener = "";
+      // after a reasoning block, the text before the first recipient unless the block's closing marker ended with it
+      const lead = this.reasoningClose !== null && this.reasoning?.result().reasoning !== undefined ? firstMessageOpenAfter(d, this.reasoningClose) : first;
+      if (lead !== "") {
+        if (s.startsWith(lead, i)) {
+          this.firstOpener = lead;
+          i += lead.length;
+        } else if (!final && s.length - i < lead.length && lead.startsWith(s.slice(i))) {
+          this.firstAt = null;
+          return { i, stop: true };
+        } else if (this.out.mode === "strict") this.out.issue("MESSAGE_LAYOUT", `the turn does not open its first message with ${JSON.stringify(lead)}`, [this.pos + i, this.pos + i]);
+      }
+    }
+    const t = (d.messages as { text: string }).text;
+    const at = this.firstAt;
+    if (s.startsWith(t, i)) {
+      this.openTextMessage([at, this.pos + i + t.length]);
+      this.state = "text";
+      return { i: i + t.length, stop: false };
+    }
+    if (!final && s.length - i < t.length && t.startsWith(s.slice(i))) return { i, stop: true };
+    const head = readsAsCallMessage(d, s, i, final);
+    if (head === "wait") return { i, stop: true };
+    if (head) {
+      this.beginBlock(at, this.firstOpener);
+      return { i, stop: false };
+    }
+    // no recipient: the message is text
+    if (this.out.mode === "strict") this.out.issue("MESSAGE_LAYOUT", "a message without a recipient", [at, this.pos + i]);
+    this.text(this.firstOpener);
+    this.state = "text";
+    return { i, stop: false };
+  }
+
+  /**
    * A text message's marker (consumed: neither content nor a call). Strict mode: the canonical turn has at most one,
    * at its start, holding text.
    */
@@ -399,6 +450,34 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       this.out.issue("NONCANONICAL_SEPARATOR", `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`, [this.prevBlockEnd, start]);
     }
   }
+}
+
+/** Longest recipient read at a turn's start (a tool name; longer is text). */
+const MAX_RECIPIENT = 256;
+
+/**
+ * Whether `s` from `i` starts like a call message of a turn of messages: a recipient (no whitespace, `{`, nor the
+ * first character of the recipient's closing marker), that closing marker, then (after whitespace) what the unit's
+ * value starts with (`{` of named-json, the `<` of Muse Glimmer's `<atem:function_calls>`). `"wait"`: undecided until
+ * more text comes.
+ */
+function readsAsCallMessage(d: FormatDescription, s: string, i: number, final: boolean): boolean | "wait" {
+  const close = recipientClose(d);
+  if (close === undefined) return true;
+  const valueStart = d.unit.kind === "xml-parameters" ? d.unit.nameOpen.trim().slice(0, 1) || "<" : "{";
+  for (let j = i; j <= i + MAX_RECIPIENT; j++) {
+    if (j >= s.length) return final ? false : "wait";
+    if (s.startsWith(close, j)) {
+      if (j === i) return false;
+      let k = j + close.length;
+      while (k < s.length && /\s/.test(s[k])) k++;
+      if (k >= s.length) return final ? false : "wait";
+      return s[k] === valueStart;
+    }
+    if (!final && s.length - j < close.length && close.startsWith(s.slice(j))) return "wait";
+    if (/[\s{]/.test(s[j]) || s[j] === close[0]) return false;
+  }
+  return false;
 }
 
 /** The length of the longest end of `s` (after `i`) that is a proper prefix of `marker`. */

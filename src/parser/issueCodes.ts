@@ -26,6 +26,7 @@ export const ISSUE_CODES = {
   EMPTY_ELEMENT: "an empty element in the call list (ignored)",
   MISSING_CLOSING_BRACKETS: "the call's JSON lacks its last closing bracket(s) but its block is closed; the brackets were added",
   NAME_SEPARATOR: "the text between the call's name and its arguments differs from the format's (e.g. harmony's <|constrain|>json)",
+  RECIPIENT_MISMATCH: "the call's message is addressed to another name than the tool it invokes (Muse Glimmer's to=NAME); the invoked tool is read",
   FENCED_CALL: "a call written as JSON in a Markdown code fence, without the format's markers (read in tolerant mode only)",
   TEXT_BEFORE_CALL: "a word between the block's opening marker and the call's own start (Step-3's `function<｜tool_sep｜>NAME\\n<steptml:invoke …>`; ignored)",
   MISSING_OPEN_MARKER: "a call written without its block's opening marker (e.g. <tool_call>), recognised by its own start",

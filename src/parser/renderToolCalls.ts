@@ -7,6 +7,7 @@ import { renderCallUnit, type UnitCall } from "./units/callUnit.js";
 import { wholeReply } from "../formats/wholeReply.js";
 import { indexedCallId } from "../formats/indexedCallId.js";
 import { CALL_INDEX_TEXT } from "../formats/xmlValueType.js";
+import { firstMessageOpen, firstMessageOpenAfter } from "../formats/messageHead.js";
 
 /** A call to render: a name, its arguments and, for formats that carry one, an id. */
 export interface CallToRender {
@@ -39,9 +40,9 @@ export function renderToolCalls(calls: readonly CallToRender[], format: FormatOp
 }
 
 /**
- * A turn of messages (Functionary v3.2): after the reasoning block (if any), the text's message (`all\n` + content)
- * if there is text, then the calls' messages, the first `open` left to the generation prompt when the turn starts with
- * a call.
+ * A turn of messages (Functionary v3.2, Muse Glimmer): the reasoning block or else `messages.first` (when the turn
+ * holds a message), then the text's message (`all\n` + content) if there is text, then the calls' messages, the
+ * first `open` left to the generation prompt (or the reasoning's closing marker) when the turn starts with a call.
  */
 function renderMessages(calls: readonly CallToRender[], d: FormatDescription, turn: RenderTurnOptions): string {
   const open = d.open as string;
@@ -51,8 +52,12 @@ function renderMessages(calls: readonly CallToRender[], d: FormatDescription, tu
     throw new ToolgramError("INVALID_INPUT", `format ${d.name}: the text contains (or ends with part of) ${JSON.stringify(open)}, which opens a message`);
   }
   const blocks = renderCalls(calls, d, undefined);
-  if (content === "") return renderReasoning(d, turn) + blocks.slice(open.length);
-  return renderReasoning(d, turn) + (d.messages as { text: string }).text + content + blocks;
+  const reasoning = renderReasoning(d, turn);
+  // the text before the first recipient, unless the reasoning's closing marker ends with it
+  const first = turn.reasoning === undefined ? firstMessageOpen(d) : firstMessageOpenAfter(d, (turn.reasoningMarkers ?? d.reasoning ?? { close: "" }).close);
+  const lead = reasoning + (content === "" && calls.length === 0 ? "" : first);
+  if (content === "") return lead + blocks.slice(open.length);
+  return lead + (d.messages as { text: string }).text + content + blocks;
 }
 
 function renderReasoning(d: FormatDescription, turn: RenderTurnOptions): string {

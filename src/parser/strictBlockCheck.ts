@@ -1,3 +1,4 @@
+import { firstMessageOpen, firstMessageOpenAfter } from "../formats/messageHead.js";
 import { compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
@@ -29,10 +30,12 @@ export function strictBlockCheck(
       // one call, nothing around it: llama3-json and pythonic refuse free text before a required call, so no freeText
       const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, reasoning: "none", additionalProperties });
       // a turn of messages starts after the first call's `open`, which the generation prompt wrote
+      // (after the text before the first recipient, when the turn writes it: Muse Glimmer's ` to=`)
       const skip = d.messages !== undefined && d.open !== null ? d.open.length : 0;
       // a family that always closes its reasoning block (MiniMax M3) starts a turn without one with the close alone
       const lead = d.reasoning?.closeAlone === true ? d.reasoning.close : "";
-      f = (unit: string) => g.accepts(lead + joinCallUnits([unit], d).slice(skip));
+      const first = lead === "" ? firstMessageOpen(d) : firstMessageOpenAfter(d, lead);
+      f = (unit: string) => g.accepts(lead + first + joinCallUnits([unit], d).slice(skip));
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;
       f = null;

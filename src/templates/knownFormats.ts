@@ -294,8 +294,10 @@ export const KNOWN_FORMATS: readonly KnownFormat[] = [
     matches: (l) => l.sectionStart.trim() === "functools[" && l.skeleton === '{"name": "⟨NAME⟩", "arguments": ⟨ARGS⟩}',
   },
   {
-    name: "muse_glimmer",
-    aliases: [],
+    name: "muse-glimmer",
+    // each call is a message of its own (` to=NAME<|message|>…`), the turn's first ` to=` written by the turn itself
+    exact: (l) => l.sectionStart === "" && l.callOpen === "" && l.sectionEnd === "" && l.separator === "<|eom|><|start|>assistant to=",
+    aliases: ["muse_glimmer"],
     families: "Muse Glimmer (` to=NAME<|message|><atem:function_calls>…`)",
     matches: (l) => l.skeleton.includes('<atem:invoke name="⟨NAME⟩">'),
   },

@@ -352,6 +352,7 @@ describe("toRegex and the token matcher agree with accepts()", () => {
     "mistral-v11-call-id": ["[TOOL_CALLS]"],
     "mistral-nemo": ["[TOOL_CALLS]"],
     openai: ["<|channel|>", "<|message|>", "<|call|>"],
+    "muse-glimmer": ["<|message|>"],
   };
   const pieces = [
     ...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)),

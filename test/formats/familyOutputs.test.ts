@@ -31,6 +31,7 @@ const FAMILIES: Partial<Record<FormatName, { outputs: string[]; templates: strin
   "nemotron-v2": { outputs: ["NVIDIA-Nemotron-Nano-v2.json"], templates: ["NVIDIA-Nemotron-Nano-v2.jinja"] },
   "functionary-v3.1": { outputs: ["meetkai-functionary-medium-v3.1.json"], templates: ["meetkai-functionary-medium-v3.1.jinja"] },
   "functionary-v3.2": { outputs: ["meetkai-functionary-medium-v3.2.json"], templates: ["meetkai-functionary-medium-v3.2.jinja"] },
+  "muse-glimmer": { outputs: ["muse-glimmer.json"], templates: ["muse-glimmer.jinja"] },
   hy3: { outputs: [], templates: ["tencent-Hy3.jinja"] },
   // llama.cpp's outputs start after the prompt's `<|open|>think<|sep|>`: reasoning (when any), then the response section
   "kimi-k3": { outputs: ["Kimi-K3.json"], templates: ["Kimi-K3.jinja"], reasoningClose: "<|close|>think<|sep|><|open|>response<|sep|>" },

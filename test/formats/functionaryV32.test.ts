@@ -80,6 +80,22 @@ describe("functionary-v3.2", () => {
     expect(strictIssues("all\n>>>ping\n{}")).toContain("MESSAGE_LAYOUT");
   });
 
+  it("tolerant reading: a reply without a recipient is text, never a failed call (no text is lost)", () => {
+    for (const text of ["Hello there", "Hello\nworld", "Sure thing:\n{\"a\": 1}", "ping", "x\n"]) {
+      for (const mode of ["tolerant", "strict"] as const) {
+        const r = parseToolCalls(text, { tools: TOOLS, format: FORMAT, mode });
+        expect(r.calls, `${mode} ${text}`).toEqual([]);
+        expect(r.dropped).toBe(0);
+        expect(r.content).toBe(text);
+        // strict mode names the layout the grammar never writes
+        expect(r.issues.map((i) => i.code)).toEqual(mode === "strict" ? ["MESSAGE_LAYOUT"] : []);
+      }
+    }
+    // a recipient closed by its newline and followed by arguments is still the call, as is text sent to `all`
+    expect(parseToolCalls('ping\n {}', { format: FORMAT }).calls.map((c) => c.name)).toEqual(["ping"]);
+    expect(parseToolCalls("all\nHi", { format: FORMAT }).content).toBe("Hi");
+  });
+
   it("a required call may follow text; no free text leaves the calls alone", () => {
     const required = compileTools(TOOLS, { format: FORMAT, toolChoice: "required", freeText: true });
     expect(required.accepts("all\nHi>>>ping\n{}")).toBe(true);

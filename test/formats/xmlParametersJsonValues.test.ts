@@ -34,6 +34,19 @@ describe("qwen3-coder: markers never inside a JSON-valued parameter", () => {
     expect(compiled.accepts(text.replace("\\u003c/parameter>", "</parameter>"))).toBe(false);
   });
 
+  it("reads a nested `\\u003c` beside a number in another spelling the grammar emits (0e-97) strictly", () => {
+    const numbers = [{ type: "function", function: { name: "mark", parameters: { type: "object", properties: { at: { type: "array", items: {} } }, required: ["at"] } } }];
+    const g = compileTools(numbers, { format: "qwen3-coder", toolChoice: "required" });
+    const canonical = renderToolCalls([{ name: "mark", arguments: { at: ["<", 0, 1.5] } }], "qwen3-coder");
+    const respelled = canonical.replace("0, 1.5]", "0e-97, 15e-1]");
+    expect(respelled).not.toBe(canonical);
+    expect(g.accepts(respelled)).toBe(true);
+    const r = parseToolCalls(respelled, { tools: numbers, format: "qwen3-coder", mode: "strict" });
+    expect(r.issues).toEqual([]);
+    expect(r.calls.map((c) => c.arguments)).toEqual([{ at: ["<", 0, 1.5] }]);
+    expect(canonical).toContain('["\\u003c", 0, 1.5]');
+  });
+
   it("parses what it renders into the same arguments, strictly and with no issues", () => {
     const text = renderToolCalls([call], "qwen3-coder");
     const r = parseToolCalls(text, { tools, format: "qwen3-coder", mode: "strict" });

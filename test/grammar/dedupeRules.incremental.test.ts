@@ -5,6 +5,7 @@ import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { dedupeRules } from "../../src/grammar/passes/dedupeRules.js";
 import { exprKey, grammarKey } from "../../src/grammar/analysis/exprKey.js";
 import { mapRefs } from "../../src/grammar/passes/rewrite.js";
+import { Deadline } from "../../src/Deadline.js";
 
 const SEED = 20261122;
 
@@ -77,5 +78,23 @@ describe("dedupeRules (incremental)", () => {
     const out = dedupeRules({ root: "root", rules });
     expect(out.rules.size).toBe(n + 2);
     expect(exprKey(out.rules.get("root") as GExpr)).toBe('s(r"a0" r"a0")');
+  });
+
+  it("leaves the bodies that refer to no merged rule alone (counted in steps)", () => {
+    // two equal small rules first, then many large bodies that do not refer to them: after the merge, rewriting
+    // every later body's references (a walk of each) would cost as much again as keying them
+    const rules = new Map<string, GExpr>([["root", seq(ref("d1"), ref("d2"), ...Array.from({ length: 200 }, (_, i) => ref(`big${i}`)))]]);
+    rules.set("d1", lit("dup"));
+    rules.set("d2", lit("dup"));
+    for (let i = 0; i < 200; i++) rules.set(`big${i}`, seq(...Array.from({ length: 60 }, (_, k) => alt(lit(`w${i}-${k}`), rep(lit("z"), 0, k)))));
+    const keyOnly = Deadline.fromLimits({ maxCompileSteps: 1e9, maxCompileMs: Number.POSITIVE_INFINITY });
+    for (const e of rules.values()) exprKey(e, keyOnly);
+    const d = Deadline.fromLimits({ maxCompileSteps: 1e9, maxCompileMs: Number.POSITIVE_INFINITY });
+    const out = dedupeRules({ root: "root", rules }, d);
+    expect(out.rules.has("d2")).toBe(false);
+    for (let i = 0; i < 200; i++) expect(out.rules.get(`big${i}`)).toBe(rules.get(`big${i}`));
+    // keying every body and collecting its references (a walk each), then rewriting the root alone; rewriting every
+    // body after the merge, and again at the end, took twice as many steps
+    expect(d.stepsTaken).toBeLessThan(keyOnly.stepsTaken * 2.5);
   });
 });

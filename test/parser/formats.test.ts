@@ -75,6 +75,8 @@ describe("canonical renderings", () => {
     "functionary-v3.1": '<function=get_weather>{"city": "Paris", "n": 1}</function>',
     // the generation prompt wrote the first message's `>>>`
     "functionary-v3.2": 'get_weather\n{"city": "Paris", "n": 1}',
+    // a message to the tool, which it names again; the turn writes its first ` to=`
+    "muse-glimmer": ' to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n<atem:parameter name="n">1</atem:parameter>\n</atem:invoke>\n</atem:function_calls>',
     // the call's own id is not an index: `index` counts the call's position from 1
     "kimi-k3": '<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="n" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
     apertus: '<|tools_prefix|>[{"get_weather": {"city": "Paris", "n": 1}}]<|tools_suffix|>',

@@ -168,9 +168,12 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
       const d = describeFormat(f.format);
       const reply = withoutCallTurnEnd(d, turn);
       // a family that always closes its reasoning block (MiniMax M3) starts a turn without one with the close alone,
-      // which renderToolCalls writes as part of the turn
+      // which renderToolCalls writes as part of the turn; a turn of messages writes the text before its first
+      // recipient itself (Muse Glimmer's ` to=`)
       const lead = d.reasoning?.closeAlone === true ? d.reasoning.close : "";
-      expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(lead + reply.slice(f.markers.beforeCalls.length));
+      const own = d.messages?.first ?? "";
+      expect(f.markers.beforeCalls.endsWith(own)).toBe(true);
+      expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(lead + reply.slice(f.markers.beforeCalls.length - own.length));
     }
     // and where it does not, the renderer differs (Bielik's leading newline, DeepSeek DSML's two: text before the calls)
     for (const o of outcomes.filter((x) => x.format !== undefined && !x.format.implemented && ["qwen3", "deepseek-v3.2", "deepseek-v4"].includes(x.format.format))) {

@@ -20,10 +20,14 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
   for (const name of g.rules.keys()) order.set(name, name === g.root ? -1 : i++);
   const body = new Map(g.rules);
   const referrers = new Map<string, Set<string>>();
+  // the rules each body refers to (kept current as merges rename them): a body that refers to no merged rule is
+  // left as it is, instead of being rebuilt by mapRefs
+  const refsOf = new Map<string, Set<string>>();
   for (const [name, e] of g.rules) {
     deadline?.tick("deduplicating grammar rules");
     const counts = new Map<string, number>();
     collectRefs(e, counts, deadline);
+    refsOf.set(name, new Set(counts.keys()));
     for (const r of counts.keys()) {
       let s = referrers.get(r);
       if (!s) referrers.set(r, (s = new Set()));
@@ -37,6 +41,10 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
     if (n !== name) alias.set(name, n);
     return n;
   };
+  const refersToMerged = (name: string): boolean => {
+    for (const r of refsOf.get(name) ?? []) if (alias.has(r)) return true;
+    return false;
+  };
   const keyOf = new Map<string, string>();
   const owner = new Map<string, string>();
 
@@ -49,9 +57,10 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
       deadline?.tick("deduplicating grammar rules");
       if (alias.has(name) || !body.has(name)) continue;
       let e = body.get(name) as GExpr;
-      if (merged) {
+      if (merged && refersToMerged(name)) {
         e = mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline);
         body.set(name, e);
+        refsOf.set(name, new Set([...(refsOf.get(name) ?? [])].map(resolve)));
       }
       const old = keyOf.get(name);
       if (old !== undefined && owner.get(old) === name) owner.delete(old);
@@ -85,7 +94,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
   const rules = new Map<string, GExpr>();
   for (const name of g.rules.keys()) {
     const e = body.get(name);
-    if (e !== undefined) rules.set(name, mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline));
+    if (e !== undefined) rules.set(name, refersToMerged(name) ? mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline) : e);
   }
   return { root: g.root, rules };
 }

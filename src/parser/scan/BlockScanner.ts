@@ -117,7 +117,8 @@ export class BlockScanner {
     } else if (d.grouping === "block" && (d.unit.kind === "named-json" || d.unit.kind === "xml-parameters")) {
       // Kimi K2's `functions.NAME:IDX`: the name sits between the prefix and the index
       const indexed = d.unit.kind === "named-json" ? d.unit.callIndex : undefined;
-      const open = d.unit.kind === "xml-parameters" ? d.unit.nameOpen : (indexed?.namePrefix ?? "");
+      // a message's recipient (Muse Glimmer) is the name, first
+      const open = d.unit.kind === "xml-parameters" ? (d.unit.recipient === undefined ? d.unit.nameOpen : "") : (indexed?.namePrefix ?? "");
       this.nameWatch = { open, matched: 0, name: "", stops: NAME_STOPS + d.unit.nameClose.slice(0, 1) + (indexed?.indexSeparator.slice(0, 1) ?? "") };
     } else if (d.grouping === "block" && d.unit.kind === "xml-elements") {
       // MiniMax M3's `NAME">`: the block's opening marker ends at the name, which ends at its quote

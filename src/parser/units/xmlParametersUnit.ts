@@ -18,8 +18,9 @@ export const xmlParametersUnit: UnitCodec = {
     const entries = Object.entries(call.arguments);
     // the reader ends a name at its closing marker (MiniMax M2's and MiniCPM 5's quoted `name="…">`), as compiling does
     refuseMarker("the tool name", call.name, u.nameClose);
+    refuseRecipient(call.name, d);
     // a call index (Kimi K3): renderToolCalls gives each call its position as id unless it has an index of its own
-    let out = u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
+    let out = recipientText(u, call.name) + u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
     for (const [k, v] of entries) {
       refuseMarker(`the parameter name ${JSON.stringify(k)}`, k, u.keyClose);
       out += u.keyOpen + k + u.keyClose + typeText(u, v) + renderValue(k, v, d) + u.valueClose;
@@ -42,13 +43,20 @@ export const xmlParametersUnit: UnitCodec = {
       if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
+    // the message's recipient names the tool too (Muse Glimmer): the invoked name is the call's
+    if (s.recipient !== undefined && s.recipient !== s.name) repairs.push({ code: "RECIPIENT_MISMATCH", at: 0 });
     const call: UnitCall = { name: s.name, arguments: args };
     if (s.index !== undefined) call.id = s.index;
     return { ok: true, call, repairs: dedupe(repairs) };
   },
 
-  /** `nameOpen` when it is a tag of its own (`<function=`, `<invoke name="`), not bare text. */
+  /**
+   * `nameOpen` when it is a tag of its own (`<function=`, `<invoke name="`), not bare text. Not in a turn of messages
+   * whose calls are addressed (Muse Glimmer): there a call is a message to its tool, and the tag in a text message is
+   * quoted text (as llama.cpp reads it).
+   */
   bareStart(d: FormatDescription): string | null {
+    if (xmlUnit(d).recipient !== undefined) return null;
     const open = xmlUnit(d).nameOpen.trim();
     return open.startsWith("<") && open.length >= 4 ? open : null;
   },
@@ -64,7 +72,7 @@ export const xmlParametersUnit: UnitCodec = {
     const entries = Object.entries(call.arguments);
     if (entries.length !== s.params.length) return false;
     if (u.callIndex !== undefined && (call.id === undefined || !CALL_INDEX_TEXT.test(call.id) || call.id !== s.index)) return false;
-    let out = u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
+    let out = recipientText(u, call.name) + u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
     for (let i = 0; i < entries.length; i++) {
       const [k, v] = entries[i];
       const written = s.params[i].value;
@@ -79,6 +87,24 @@ export const xmlParametersUnit: UnitCodec = {
     return d.afterOpen + out + d.beforeClose === text;
   },
 };
+
+/** The message's recipient and its closing marker (XmlParametersUnit.recipient), or "" when the unit has none. */
+function recipientText(u: XmlParametersUnit, name: string): string {
+  return u.recipient === undefined ? "" : name + u.recipient.close;
+}
+
+/**
+ * A name written as a message's recipient (XmlParametersUnit.recipient) ends at the recipient's closing marker and
+ * must not be the text's recipient (`user`), nor start like the reasoning message.
+ */
+function refuseRecipient(name: string, d: FormatDescription): void {
+  const u = xmlUnit(d);
+  if (u.recipient === undefined) return;
+  refuseMarker("the tool name", name, u.recipient.close);
+  if (d.messages !== undefined && name + u.recipient.close === d.messages.text) {
+    throw new TypeError(`the tool name ${JSON.stringify(name)} is the recipient of text in format ${d.name}`);
+  }
+}
 
 /** The call's index and its closing marker (XmlParametersUnit.callIndex), or "" when the unit has none. */
 function indexText(u: XmlParametersUnit, id: string | undefined): string {
@@ -179,6 +205,8 @@ function isFinite(v: JsonValue): boolean {
 interface Scanned {
   ok: true;
   name: string;
+  /** The message's recipient as written (XmlParametersUnit.recipient). */
+  recipient?: string;
   /** The call's index as written (XmlParametersUnit.callIndex). */
   index?: string;
   /** `type`: the value's type as written (XmlParametersUnit.valueType). */
@@ -208,13 +236,14 @@ function marker(m: string): Marker {
   return { lead, core, trail, loose: new RegExp(src, "g") };
 }
 
-type MarkerName = "nameOpen" | "nameClose" | "keyOpen" | "keyClose" | "valueClose" | "callClose" | "indexClose" | "typeClose";
+type MarkerName = "recipientClose" | "nameOpen" | "nameClose" | "keyOpen" | "keyClose" | "valueClose" | "callClose" | "indexClose" | "typeClose";
 const markers = new WeakMap<XmlParametersUnit, Record<MarkerName, Marker>>();
 
 function markersOf(u: XmlParametersUnit): Record<MarkerName, Marker> {
   let m = markers.get(u);
   if (!m) {
     m = {
+      recipientClose: marker(u.recipient?.close ?? ""),
       nameOpen: marker(u.nameOpen),
       nameClose: marker(u.nameClose),
       keyOpen: marker(u.keyOpen),
@@ -260,6 +289,21 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     while (i < text.length && /\s/.test(text[i])) i++;
     if (text.slice(j, i) !== expected) ws();
   };
+  function expectTrailOf(t: string): void {
+    if (text.startsWith(t, i)) i += t.length;
+    else ws();
+  }
+  let recipient: string | undefined;
+  if (u.recipient !== undefined) {
+    // a message to the tool (Muse Glimmer): its recipient, the name, up to the recipient's closing marker
+    const rc = find(text, i, m.recipientClose);
+    if (rc === null) return { ok: false, code: "MISSING_NAME", message: `the message's recipient is not closed by ${JSON.stringify(u.recipient.close)}` };
+    const written = text.slice(i, rc.start);
+    recipient = written.trim();
+    if (recipient !== written || !rc.exact) ws();
+    i = rc.end;
+    expectTrailOf(m.recipientClose.trail);
+  }
   skipWs(m.nameOpen.lead);
   const open = m.nameOpen.core === "" ? { start: i, end: i, exact: true } : find(text, i, m.nameOpen);
   // a lone word before the call's own tag (vLLM's Step-3 outputs repeat the name there): skipped, as a repair
@@ -290,10 +334,7 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (!c.exact) ws();
     i = c.end;
   }
-  const expectTrail = (t: string): void => {
-    if (text.startsWith(t, i)) i += t.length;
-    else ws();
-  };
+  const expectTrail = expectTrailOf;
   expectTrail(m.nameClose.trail);
   let index: string | undefined;
   if (u.callIndex !== undefined) {
@@ -369,7 +410,9 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (text.slice(i).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} after the call` };
     ws();
   }
-  return index === undefined ? { ok: true, name, params, repairs } : { ok: true, name, index, params, repairs };
+  const r: Scanned = index === undefined ? { ok: true, name, params, repairs } : { ok: true, name, index, params, repairs };
+  if (recipient !== undefined) r.recipient = recipient;
+  return r;
 }
 
 function dedupe(repairs: Repair[]): Repair[] {
