@@ -47,7 +47,14 @@ export interface BudgetLists {
 
 /** What the top frame decides alone: tokens consumed inside it, and trie nodes where it may return to its caller. */
 interface LocalMask {
-  bits: Uint32Array;
+  /**
+   * The tokens, as a bitset when there are many (inside a string: most of the vocabulary), else as their ids (after
+   * a key, in a number: a few): exactly one of `bits` and `ids` is set.
+   */
+  bits?: Uint32Array;
+  ids?: Int32Array;
+  /** How many tokens: a mask composed from this part starts its count here instead of counting the bitset afterwards. */
+  count: number;
   /** Trie nodes reached with the frame complete: their subtrees continue in the caller. */
   exits: Int32Array;
   /**
@@ -83,6 +90,8 @@ export class MaskTable {
   private readonly stateAt: Int32Array;
   private readonly parentAt: Int32Array;
   private readonly scratch: Uint32Array;
+  /** Where a local mask is walked (clean between walks): a sparse one keeps only its ids, not a bitset of its own. */
+  private readonly localScratch: Uint32Array;
   /** scratch holds bits from the last compute (cleared lazily: a sparse mask clears only its own words). */
   private scratchDirty = false;
   /**
@@ -97,6 +106,8 @@ export class MaskTable {
   private budget: (BudgetLists | undefined)[] = [];
   /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
   nodesWalked = 0;
+  /** Masks whose allowed tokens had to be counted by a scan of the whole bitset (their compute could not count them). */
+  bitsetScans = 0;
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     this.automaton = automaton;
@@ -116,6 +127,7 @@ export class MaskTable {
     this.stateAt = new Int32Array(this.trie.maxDepth + 1);
     this.parentAt = new Int32Array(this.trie.maxDepth + 1);
     this.scratch = new Uint32Array(this.words);
+    this.localScratch = new Uint32Array(this.words);
     this.setIds = new Int32Array(this.words);
   }
 
@@ -300,10 +312,14 @@ export class MaskTable {
       let k = tokBegin[i];
       if (k < e) {
         if (nSet >= 0) {
-          // counting (a plain walk sets each token once: its ids are the sparse mask while there are few)
+          // counting: its ids are the sparse mask while there are few. A plain walk sets each token once; the walks
+          // of a composed mask may meet a token the local part or another exit already set, which is not counted again
           for (; k < e; k++) {
             const id = tokIds[k];
-            out[id >>> 5] |= 1 << (id & 31);
+            const w = id >>> 5;
+            const m = 1 << (id & 31);
+            if ((out[w] & m) !== 0) continue;
+            out[w] |= m;
             if (nSet < words) setIds[nSet] = id;
             nSet++;
           }
@@ -347,21 +363,34 @@ export class MaskTable {
       }
     }
     const L = A.localConfig(rs);
-    const bits = new Uint32Array(this.words);
+    const buf = this.localScratch;
     const exits: number[] = [];
+    this.nSet = 0;
+    this.walk(0, this.trie.nodeCount, L, buf, exits);
+    const count = this.nSet;
     this.nSet = -1;
-    this.walk(0, this.trie.nodeCount, L, bits, exits);
+    // a plain walk counts exactly; a sparse part keeps its ids (most local masks outside strings: a few tokens), so a
+    // first visit neither allocates nor scans a bitset of the whole vocabulary for it
+    let part: { bits: Uint32Array } | { ids: Int32Array };
+    if (count < this.words) {
+      const ids = this.setIds.slice(0, count);
+      for (let k = 0; k < count; k++) buf[ids[k] >>> 5] = 0;
+      part = { ids };
+    } else {
+      part = { bits: buf.slice() };
+      buf.fill(0);
+    }
     const rootExit = A.isComplete(L);
     if (exits.length > this.trie.nodeCount / EXIT_LIST_FRACTION) {
       const exitBits = new Uint32Array(Math.ceil(this.trie.nodeCount / 32));
       for (const x of exits) exitBits[x >>> 5] |= 1 << (x & 31);
-      l = { bits, exits: new Int32Array(0), exitBits, rootExit };
+      l = { ...part, count, exits: new Int32Array(0), exitBits, rootExit };
     } else {
-      l = { bits, exits: Int32Array.from(exits), rootExit };
+      l = { ...part, count, exits: Int32Array.from(exits), rootExit };
     }
     this.local[rs] = l;
     if (key !== undefined && shared.size < SHARED_LOCALS_CAP) shared.set(key, l);
-    this.cachedBytes += this.words * 4 + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);
+    this.cachedBytes += (l.bits ? this.words * 4 : count * 4) + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);
     return l;
   }
 
@@ -381,8 +410,8 @@ export class MaskTable {
     } finally {
       if (!nested) this.computing = false;
     }
-    // the count is only this compute's when nothing nested ran in between (a nested compute counts for itself)
-    this.store(c, out, nested ? -1 : this.nSet);
+    // the count is this compute's: a nested compute (the caller's mask) runs before it starts counting (composeInto)
+    this.store(c, out, this.nSet);
     this.nSet = -1;
   }
 
@@ -393,18 +422,37 @@ export class MaskTable {
       this.nSet = 0;
       this.walk(0, this.trie.nodeCount, c, out, null);
     } else {
-      this.nSet = -1;
       const [top, parent] = split;
-      const local = this.localMask(top);
-      out.set(local.bits);
       const P = A.stackConfig(parent);
-      if (local.rootExit) {
-        // the frame may return before any byte: everything the caller allows (atoms and EOS are handled below)
-        const tmp = new Uint32Array(this.words);
-        this.fill(P, tmp);
-        for (let w = 0; w < tmp.length; w++) out[w] |= tmp[w];
-        for (const e of this.vocab.eosTokenIds) out[e >>> 5] &= ~(1 << (e & 31));
-        for (let k = 0; k < this.atomTokens.length; k += 2) out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
+      const local = this.localMask(top);
+      // a frame that may return before any byte takes in the caller's whole mask: computed first (a nested compute
+      // uses the count and the ids for itself), so that this compute's count can start after it
+      if (local.rootExit && P >= 0 && !this.dense[P] && !this.sparse[P]) this.compute(P);
+      const localIds = local.ids;
+      if (localIds !== undefined) for (let k = 0; k < localIds.length; k++) out[localIds[k] >>> 5] |= 1 << (localIds[k] & 31);
+      else out.set(local.bits!);
+      // the count goes on from the local part's: the walks below count only the tokens they add (see walk), so the
+      // mask is stored without a scan of the bitset, and a sparse one clears only its own words of scratch afterwards
+      this.nSet = local.count;
+      if (localIds !== undefined) this.setIds.set(localIds, 0);
+      if (local.rootExit && P >= 0) {
+        // the frame may return before any byte: everything the caller allows but its end tokens and special tokens,
+        // which this configuration decides for itself (below)
+        const callerIds = this.sparse[P];
+        if (callerIds !== undefined) {
+          // usually a few tokens (after a value: a comma or a closing brace): added one by one, still counted
+          const eos = this.vocab.eosTokenIds;
+          for (let k = 0; k < callerIds.length; k++) {
+            const id = callerIds[k];
+            if (!eos.includes(id) && !this.atomOfToken.has(id)) this.setOne(out, id);
+          }
+        } else {
+          this.nSet = -1;
+          const d = this.dense[P]!;
+          for (let w = 0; w < d.length; w++) out[w] |= d[w];
+          for (const e of this.vocab.eosTokenIds) out[e >>> 5] &= ~(1 << (e & 31));
+          for (let k = 0; k < this.atomTokens.length; k += 2) out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
+        }
       }
       const { next } = this.trie;
       for (const x of local.exits) this.walk(x, next[x], P, out, null);
@@ -453,6 +501,7 @@ export class MaskTable {
     }
     // a sparse mask (fewer allowed tokens than words) is stored as its ids: count, stopping once it cannot be sparse
     const words = out.length;
+    this.bitsetScans++;
     let cnt = 0;
     for (let w = 0; w < words && cnt < words; w++) {
       let x = out[w];
