@@ -21,15 +21,17 @@ export function textNotOpeningCall(d: FormatDescription, unitFirstCharacter: str
   const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
   if (new Set(firsts).size !== firsts.length) throw new Error(`internal: ${d.name}'s start prefixes share a first character`);
   const plain = seq(cls(subtractRanges(ALL_SCALARS, normalizeRanges([...TRIMMED_WHITESPACE, ...firsts.flatMap((c) => [c, c])]))), ANY_TEXT);
-  // a text that starts like a prefix but is not it: the prefix's first i characters, then anything but the next one
+  // a text that starts like a prefix but is not it: the prefix's first i characters, then anything but the next one.
+  // Written as a trie (one alternative per prefix at the top), so that no alternative's weight grows with the
+  // prefix's length where alternatives are picked uniformly (the grammar samplers of the tests)
   const nearPrefixes = d.startPrefixes.map((p) => {
     const cps = [...p];
-    const branches: GExpr[] = [];
-    for (let i = 1; i < cps.length; i++) {
+    const near = (i: number): GExpr => {
       const next = cps[i].codePointAt(0) as number;
-      branches.push(seq(lit(cps.slice(0, i).join("")), alt(EPSILON, seq(cls(subtractRanges(ALL_SCALARS, [next, next])), ANY_TEXT))));
-    }
-    return alt(...branches);
+      const other = seq(cls(subtractRanges(ALL_SCALARS, [next, next])), ANY_TEXT);
+      return i + 1 < cps.length ? alt(EPSILON, other, seq(lit(cps[i]), near(i + 1))) : alt(EPSILON, other);
+    };
+    return seq(lit(cps[0]), near(1));
   });
   return alt(EPSILON, plain, ...nearPrefixes);
 }

@@ -44,6 +44,12 @@ export interface FormatDescription {
   /** Optional markers the model may put before a start-of-reply block (e.g. Llama 3's `<|python_tag|>`). */
   readonly startPrefixes: readonly string[];
   /**
+   * The marker that ends a start-of-reply block opened by a start prefix (Llama 4's `<|python_end|>` after
+   * `<|python_start|>`), or absent. Like the prefix, a drift real models make and no grammar emits: tolerant parsing
+   * consumes it right after such a block (neither content nor a call).
+   */
+  readonly startPrefixEnd?: string;
+  /**
    * Markers that are one special token in the model family's vocabulary (Qwen3's `<tool_call>`, Mistral's
    * `[TOOL_CALLS]`). Compiled grammars write these as token nodes, the other markers as plain text.
    */

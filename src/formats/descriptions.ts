@@ -118,6 +118,10 @@ export const pythonic: FormatDescription = {
   // vLLM: pythonic, llama4_pythonic
   aliases: ["llama4_pythonic"],
   open: null,
+  // Llama 4 wraps the list in `<|python_start|>…<|python_end|>` (vLLM's llama4_pythonic parser strips both):
+  // tolerant parsing reads it, grammars write the bare list
+  startPrefixes: ["<|python_start|>"],
+  startPrefixEnd: "<|python_end|>",
   close: null,
   grouping: "list",
   unit: { kind: "python-call" },

@@ -62,6 +62,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private readonly bareStart: string | null;
   private flushed = false;
   private rescans = 0;
+  /** Tolerant mode: a start prefix opened the reply's block, so its end marker may follow it (startPrefixEnd). */
+  private prefixOpened = false;
   /** An undecided code block (held back from `at`), searched up to `searched` (absolute offsets). */
   private fenceResume: { at: number; searched: number } | null = null;
   private result: ParseResult<T> | undefined;
@@ -180,6 +182,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
             else if (dec.kind === "no") this.state = "tail";
             else {
               this.text(s.slice(i, i + dec.at));
+              this.prefixOpened = dec.bodyAt > dec.at;
               this.beginBlock(this.pos + i + dec.at, s.slice(i + dec.at, i + dec.bodyAt));
               i += dec.bodyAt;
             }
@@ -226,6 +229,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    * of a marker or fence at the end is held back, and an undecided code block from its fence on.
    */
   private scanText(s: string, i: number, final: boolean): { i: number; stop: boolean } {
+    const prefixEnd = this.d.startPrefixEnd;
+    if (this.state === "tail" && this.prefixOpened && prefixEnd !== undefined && this.out.mode === "tolerant") {
+      // right after a block its start prefix opened: its end marker (Llama 4's `<|python_end|>`) is consumed
+      if (!final && s.length - i < prefixEnd.length && prefixEnd.startsWith(s.slice(i))) return { i, stop: true };
+      this.prefixOpened = false;
+      if (s.startsWith(prefixEnd, i)) return { i: i + prefixEnd.length, stop: false };
+    }
     const open = this.state === "text" ? this.d.open : null;
     let p = open === null ? -1 : s.indexOf(open, i);
     let opener = open;

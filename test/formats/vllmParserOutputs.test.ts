@@ -14,6 +14,8 @@ interface Case {
   id: string;
   text: string;
   calls: { name: string; arguments: Record<string, unknown> }[];
+  /** The text left over, where vLLM's test states it (its `other_content`). */
+  content?: string;
 }
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/vllm-tool-parsers/cases.json", import.meta.url), "utf8")) as { cases: Case[] };
@@ -24,6 +26,7 @@ describe("vLLM's tool-parser test outputs parse into their expected calls", () =
       expect(() => describeFormat(c.format)).not.toThrow();
       const r = parseToolCalls(c.text, { format: c.format, mode: "tolerant" });
       expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.calls);
+      if (c.content !== undefined) expect(r.content).toBe(c.content);
     });
   }
 });

@@ -68,7 +68,8 @@ function assembleList<T extends ToolCallConstraint>(b: ScannedBlock, d: FormatDe
     return;
   }
   const results = b.units.map((u) => ({ u, r: parseCallUnit(text.slice(u.start, u.end), d, mode, closed) }));
-  let layoutOk = closed && !b.bare;
+  // a start prefix (Llama 4's <|python_start|>) is a drift real models make, not the canonical reply
+  let layoutOk = closed && !b.bare && !(d.open === null && b.bodyStart > 0);
   if (mode === "strict" && layoutOk && results.every((x) => x.r.ok)) {
     // each unit passed its own canonical check (which allows the number spellings a grammar emits): the block must
     // be the canonical list around the units as written

@@ -1,0 +1,65 @@
+/**
+ * Stream = batch on the texts around a call that the stream holds back to decide: Llama 4's
+ * `<|python_start|>…<|python_end|>` wrapper (vLLM's llama4_pythonic test outputs) and the whitespace after a
+ * message's recipient in a turn of messages, at every chunking into two and three pieces.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
+import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
+import type { ParseMode } from "../../src/parser/types.js";
+
+interface Case {
+  format: string;
+  id: string;
+  text: string;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+}
+
+const fixture = JSON.parse(readFileSync(new URL("../fixtures/vllm-tool-parsers/cases.json", import.meta.url), "utf8")) as { cases: Case[] };
+
+function streamed(chunks: string[], format: string, mode: ParseMode) {
+  const s = new ToolCallStream({ format, mode });
+  for (const c of chunks) s.push(c);
+  return s.end();
+}
+
+/** Every split of `t` into two pieces, and into three with the second cut `step` characters apart. */
+function chunkings(t: string, step: number): string[][] {
+  const out: string[][] = [];
+  for (let a = 0; a <= t.length; a++) {
+    out.push([t.slice(0, a), t.slice(a)]);
+    for (let b = a + 1; b <= t.length; b += step) out.push([t.slice(0, a), t.slice(a, b), t.slice(b)]);
+  }
+  return out;
+}
+
+describe("Llama 4's <|python_start|> wrapper streams as it parses", () => {
+  const wrapped = fixture.cases.filter((c) => c.format === "pythonic" && c.text.includes("<|python_start|>"));
+  it("the fixture holds vLLM's wrapped outputs", () => {
+    expect(wrapped.length).toBeGreaterThanOrEqual(3);
+  });
+  for (const c of wrapped) {
+    for (const mode of ["tolerant", "strict"] as const) {
+      it(`${c.id} / ${mode}`, () => {
+        const batch = parseToolCalls(c.text, { format: c.format, mode });
+        if (mode === "tolerant") {
+          expect(batch.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.calls);
+          // neither marker is content
+          expect(batch.content).toBe("");
+        } else expect(batch.calls).toEqual([]);
+        for (const chunks of chunkings(c.text, 7)) expect(streamed(chunks, c.format, mode)).toEqual(batch);
+        expect(streamed([...c.text], c.format, mode)).toEqual(batch);
+      });
+    }
+  }
+
+  it("keeps text after the wrapper, and an end marker without a start prefix, as content", () => {
+    const after = parseToolCalls("<|python_start|>[get_weather(city='LA')]<|python_end|> Done.", { format: "pythonic" });
+    expect(after.calls.map((x) => x.name)).toEqual(["get_weather"]);
+    expect(after.content).toBe(" Done.");
+    const bare = parseToolCalls("[get_weather(city='LA')]<|python_end|>", { format: "pythonic" });
+    expect(bare.calls.map((x) => x.name)).toEqual(["get_weather"]);
+    expect(bare.content).toBe("<|python_end|>");
+  });
+});
