@@ -52,6 +52,8 @@ export interface Nfa {
    * (the typed arrays above may be replaced by longer ones: read them afresh afterwards). Returns its start state.
    */
   ensureFrame(f: number): number;
+  /** Lazy frames whose states and edges were copied from a frame of the same structure built before (see `builtFrames`). */
+  framesCopied: number;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -542,6 +544,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     frameEnd,
     isEnd: new Uint8Array(0),
     atomTexts,
+    framesCopied: 0,
     ensureFrame: (f) => {
       const body = lazyBody.get(f);
       const rule = lazyRule.get(f);
@@ -560,8 +563,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         const mid = newState();
         literal(frameStart[f], mid, head);
         calls.add(mid, lazyFrame(body!), 0, frameEnd[f]);
-      } else if (rule !== undefined) build(g.rules.get(rule)!, frameStart[f], frameEnd[f], { rule, outer: null });
-      else build(body!, frameStart[f], frameEnd[f]);
+      } else if (rule !== undefined) {
+        const ruleBody = g.rules.get(rule)!;
+        const key = hasRefs(ruleBody) || hasTokens(ruleBody) ? undefined : structuralKey(ruleBody);
+        const copy = key === undefined ? undefined : builtFrames.get(key);
+        if (copy !== undefined) {
+          copyFrame(copy, frameStart[f]);
+          nfa.framesCopied++;
+        } else {
+          const framesBefore = frameNames.length;
+          build(ruleBody, frameStart[f], frameEnd[f], { rule, outer: null });
+          if (key !== undefined && frameNames.length === framesBefore) keepFrame(key, frameStart[f]);
+        }
+      } else build(body!, frameStart[f], frameEnd[f]);
       buildPending();
       flush();
       return frameStart[f];
@@ -570,6 +584,24 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       // frames made while building others are lazy too: until none is left
       while (lazyBody.size + lazyRule.size > 0) for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
     },
+  };
+  /**
+   * Records the frame just built from `base` on (its start and end are base and base + 1) in `builtFrames` when it is
+   * self-contained: every state made since `base` is its, it made no frame, and every edge is a byte or epsilon edge
+   * between its states (the edge lists hold only this build's edges: a lazy build follows a flush).
+   */
+  const keepFrame = (key: string, base: number): void => {
+    if (builtFrames.size >= MAX_BUILT_FRAMES || calls.from.length > 0 || atoms.from.length > 0) return;
+    const inside = (xs: number[]): boolean => xs.every((q) => q >= base && q < n);
+    if (!inside(bytes.from) || !inside(bytes.to) || !inside(eps.from) || !inside(eps.to)) return;
+    const rel = (xs: number[]): Int32Array => Int32Array.from(xs, (q) => q - base);
+    builtFrames.set(key, { states: n - base, byteFrom: rel(bytes.from), byteLo: Uint8Array.from(bytes.a), byteHi: Uint8Array.from(bytes.b), byteTo: rel(bytes.to), epsFrom: rel(eps.from), epsTo: rel(eps.to) });
+  };
+  /** Appends a recorded frame's states after `base` (its start; base + 1 its end, both made) and its edges, in their order. */
+  const copyFrame = (c: BuiltFrame, base: number): void => {
+    for (let k = 2; k < c.states; k++) newState();
+    for (let k = 0; k < c.byteFrom.length; k++) bytes.add(base + c.byteFrom[k], c.byteLo[k], c.byteHi[k], base + c.byteTo[k]);
+    for (let k = 0; k < c.epsFrom.length; k++) eps.add(base + c.epsFrom[k], 0, 0, base + c.epsTo[k]);
   };
   /** Appends the states made since the last flush, and their edges, to the NFA's tables. */
   const flush = (): void => {
@@ -621,6 +653,26 @@ function appendCsr(start: Int32Array, from: number, to: number, edges: Edges, co
   }
   return out;
 }
+
+/** A lazily built rule frame with no references and no special tokens, as built: states relative to its start. */
+interface BuiltFrame {
+  states: number;
+  byteFrom: Int32Array;
+  byteLo: Uint8Array;
+  byteHi: Uint8Array;
+  byteTo: Int32Array;
+  epsFrom: Int32Array;
+  epsTo: Int32Array;
+}
+/**
+ * Self-contained lazy rule frames already built, by structural key, for every grammar of the process: a bounded
+ * number (`"page": ` with `minimum: 1` spells its bound in about 1,000 states) is the same frame in many tool sets, and
+ * a copy of its tables costs a fraction of building it. Its construction depends only on its structure (no
+ * reference, no special token), so the copy is the NFA the build would make, state for state and edge for edge.
+ */
+const builtFrames = new Map<string, BuiltFrame>();
+/** Bound on `builtFrames` (a few hundred distinct numbers and enums; later ones are built as before). */
+const MAX_BUILT_FRAMES = 512;
 
 /** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
 const LAZY_GRAMMAR_STATES = 16_384;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { composedMcpTools, githubMcpTools } from "../../bench/toolSets.js";
 import { compileAutomaton } from "../../src/automaton/createMatcher.js";
 import { compileTools } from "../../src/compile.js";
+import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { DEFAULT_LIMITS } from "../../src/options.js";
 import { qwen3 } from "../support/qwen3.js";
 import { bit, tinyVocab } from "./tinyVocab.js";
@@ -66,6 +67,57 @@ describe("lazy automata for large tool sets", () => {
     expect(m.acceptString('", "arguments": {"owner": "a", "repo": "b"}}\n</tool_call>')).toBe(true);
     expect(nfa.stateCount).toBeGreaterThan(before);
     expect(m.isCompleted()).toBe(true);
+  });
+
+  it("a number's frame built for one grammar is copied, not rebuilt, by the next: masks exact on the Qwen3 vocabulary", () => {
+    const { vocab, encode } = qwen3();
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    type Inner = { table: { automaton: { nfa: { stateCount: number; framesCopied: number } } } };
+    // one call sampled from the GitHub tools that sets "page" (`minimum: 1`: its bound spelled in about 1,000 states)
+    const first = compileTools(githubMcpTools(), policy);
+    const random = seededRandom(SEED);
+    let text: string | undefined;
+    while (text === undefined) {
+      const t = sampleGrammar(first.grammar, random, { extraRepeats: 1, maxLength: 400 });
+      if (t !== undefined && t.includes('"page": ')) text = t;
+    }
+    const at = text.indexOf('"page": ') + '"page": '.length;
+    // the same tools but one the call does not use: another grammar, another automaton, the same number rule
+    const tools = githubMcpTools();
+    const drop = tools.findIndex((t) => !text.includes(`"${t.name}"`));
+    const second = compileTools(tools.filter((_, i) => i !== drop), policy);
+    expect(second.schemaHash).not.toBe(first.schemaHash);
+    const built: number[] = [];
+    for (const c of [first, second]) {
+      const m = c.createMatcher(vocab);
+      const nfa = (m as unknown as Inner).table.automaton.nfa;
+      const key = at - '"page": '.length;
+      expect(m.acceptString(text.slice(0, key))).toBe(true);
+      const copied = nfa.framesCopied;
+      const before = nfa.stateCount;
+      // the number's frame is built (or copied) where the automaton can first enter it
+      expect(m.acceptString(text.slice(key, at))).toBe(true);
+      m.fillNextTokenBitmask(bits);
+      built.push(nfa.stateCount - before);
+      if (c === second) expect(nfa.framesCopied).toBeGreaterThan(copied);
+      for (let id = 0; id < vocab.size; id++) {
+        const ok = m.acceptToken(id);
+        if (ok) m.rollback(1);
+        if (ok !== bit(bits, id)) expect.fail(`grammar ${c === first ? 1 : 2}, token ${id}: mask ${bit(bits, id)}, acceptToken ${ok}`);
+      }
+      // the rest of the call, token by token, each token in its mask
+      for (const id of encode(text.slice(at))) {
+        m.fillNextTokenBitmask(bits);
+        expect(bit(bits, id)).toBe(true);
+        expect(m.acceptToken(id)).toBe(true);
+      }
+      expect(m.isCompleted()).toBe(true);
+    }
+    // the copy has the states the build made
+    expect(built[1]).toBe(built[0]);
+    expect(built[0]).toBeGreaterThan(500);
+    // and a grammar whose frames are copied keeps mask bit ⇔ acceptToken ⇔ accepted text on random walks
+    checkRandomWalks(second.grammar, tinyVocab(), { seed: SEED, numRuns: 4, maxLength: 160 });
   });
 
 });
