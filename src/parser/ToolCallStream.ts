@@ -282,6 +282,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         return { i: s.length - hold, stop: true };
       }
     }
+    const variants = this.state === "text" && this.out.mode === "tolerant" ? (this.d.openVariants ?? []) : [];
+    for (const v of variants) {
+      // another spelling of the opening marker (Granite 3.1's `<tool_call>`), searched only up to the first marker
+      const q = (p < 0 ? s.slice(i) : s.slice(i, p)).indexOf(v);
+      if (q >= 0) [p, opener] = [i + q, v];
+    }
     if (bare !== null) {
       // searched only up to the opening marker too; a block it opens has no opener
       const q = (p < 0 ? s.slice(i) : s.slice(i, p)).indexOf(bare);
@@ -338,10 +344,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     }
     if (opener !== null && p >= 0) {
       this.text(s.slice(i, p));
+      if (opener !== open && variants.includes(opener)) {
+        this.out.issue("OPEN_MARKER_VARIANT", `${JSON.stringify(opener)} opens the block where the format writes ${JSON.stringify(open)}`, [this.pos + p, this.pos + p + opener.length]);
+      }
       this.beginBlock(this.pos + p, opener);
       return { i: p + opener.length, stop: false };
     }
-    const hold = final ? 0 : Math.max(heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
+    const hold = final ? 0 : Math.max(heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0, ...variants.map((v) => heldPrefix(s, i, v)));
     this.text(s.slice(i, s.length - hold));
     return { i: s.length - hold, stop: true };
   }

@@ -63,3 +63,27 @@ describe("Llama 4's <|python_start|> wrapper streams as it parses", () => {
     expect(bare.content).toBe("<|python_end|>");
   });
 });
+
+describe("Granite 3.1's <tool_call> spelling of <|tool_call|> streams as it parses", () => {
+  const variant = fixture.cases.filter((c) => c.format === "granite" && c.text.startsWith("<tool_call>"));
+  it("the fixture holds vLLM's <tool_call> outputs", () => {
+    expect(variant.length).toBeGreaterThanOrEqual(3);
+  });
+  for (const c of variant) {
+    for (const mode of ["tolerant", "strict"] as const) {
+      it(`${c.id} / ${mode}`, () => {
+        const batch = parseToolCalls(c.text, { format: c.format, mode });
+        if (mode === "tolerant") {
+          expect(batch.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.calls);
+          expect(batch.issues.map((i) => [i.code, i.span])).toContainEqual(["OPEN_MARKER_VARIANT", [0, "<tool_call>".length]]);
+          expect(batch.content).toBe("");
+        } else {
+          // the grammar writes the token: the other spelling is text to strict parsing
+          expect(batch.calls).toEqual([]);
+          expect(batch.content).toBe(c.text);
+        }
+        for (const chunks of chunkings(c.text, 13)) expect(streamed(chunks, c.format, mode)).toEqual(batch);
+      });
+    }
+  }
+});
