@@ -186,15 +186,22 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
    */
   const lazyFrames = new Map<GExpr, number>();
   const lazyBody = new Map<number, GExpr>();
-  const lazyFrame = (rest: GExpr): number => {
-    let fi = lazyFrames.get(rest);
+  /**
+   * Lazy frames that read a literal (the rest of a tool's name and `", "arguments": `) and then call the lazy frame
+   * of `lazyBody` (the arguments): a token that completes a name reads only the literal, so choosing among the tools
+   * still possible builds their names, not their arguments, which are built when a decoding reads past the literal.
+   */
+  const lazyHead = new Map<number, string>();
+  const lazyFrame = (rest: GExpr, head = ""): number => {
+    let fi = head === "" ? lazyFrames.get(rest) : undefined;
     if (fi === undefined) {
       fi = frameNames.length;
       frameNames.push(`(lazy ${frameNames.length})`);
       lazyBody.set(fi, rest);
       frameStart.push(-1);
       frameEnd.push(-1);
-      lazyFrames.set(rest, fi);
+      if (head === "") lazyFrames.set(rest, fi);
+      else lazyHead.set(fi, head);
     }
     return fi;
   };
@@ -239,7 +246,14 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         const en = list[0];
         const tail = en.chars.slice(pos + 1).join("");
         const body: GExpr = tail === "" ? (en.rest.length === 1 ? en.rest[0] : { type: "seq", items: en.rest }) : { type: "seq", items: [{ type: "literal", text: tail }, ...en.rest] };
-        if (sizeOf(body) > LAZY_TAIL_STATES) calls.add(nxt, lazyFrame(body), 0, to);
+        // the literal that follows (the rest of the name, and literals after it) in a frame of its own, the rest
+        // (the arguments) in another, built when a decoding reads past the literal
+        let head = tail;
+        let k = 0;
+        while (k < en.rest.length && en.rest[k].type === "literal") head += (en.rest[k++] as { text: string }).text;
+        const restItems = k === 0 ? en.rest : en.rest.slice(k);
+        const rest: GExpr | undefined = restItems.length === 0 ? undefined : restItems.length === 1 ? restItems[0] : { type: "seq", items: restItems };
+        if (sizeOf(body) > LAZY_TAIL_STATES) calls.add(nxt, head !== "" && rest !== undefined && sizeOf(rest) > LAZY_TAIL_STATES ? lazyFrame(rest, head) : lazyFrame(body), 0, to);
         else if (en.rest.length === 0 && tail === "") eps.add(nxt, 0, 0, to);
         else sub(body, nxt, to);
       }
@@ -539,7 +553,14 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       lazyRule.delete(f);
       frameStart[f] = newState();
       frameEnd[f] = newState();
-      if (rule !== undefined) build(g.rules.get(rule)!, frameStart[f], frameEnd[f], { rule, outer: null });
+      const head = lazyHead.get(f);
+      if (head !== undefined) {
+        // the literal, then a call of the rest's own lazy frame (made here, built when first entered)
+        lazyHead.delete(f);
+        const mid = newState();
+        literal(frameStart[f], mid, head);
+        calls.add(mid, lazyFrame(body!), 0, frameEnd[f]);
+      } else if (rule !== undefined) build(g.rules.get(rule)!, frameStart[f], frameEnd[f], { rule, outer: null });
       else build(body!, frameStart[f], frameEnd[f]);
       buildPending();
       flush();

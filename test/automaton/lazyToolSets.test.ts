@@ -3,7 +3,8 @@ import { composedMcpTools, githubMcpTools } from "../../bench/toolSets.js";
 import { compileAutomaton } from "../../src/automaton/createMatcher.js";
 import { compileTools } from "../../src/compile.js";
 import { DEFAULT_LIMITS } from "../../src/options.js";
-import { tinyVocab } from "./tinyVocab.js";
+import { qwen3 } from "../support/qwen3.js";
+import { bit, tinyVocab } from "./tinyVocab.js";
 import { checkRandomWalks } from "./walkCheck.js";
 
 /**
@@ -35,6 +36,36 @@ describe("lazy automata for large tool sets", () => {
     a.buildAll();
     // one tool's call built (with the shared parts), not five hundred tools' arguments
     expect(reached * 20).toBeLessThan(a.nfa.stateCount);
+  });
+
+  it("choosing a tool's name builds names, not arguments: masks at the name exact on the Qwen3 vocabulary", () => {
+    const { vocab } = qwen3();
+    const c = compileTools(githubMcpTools(), policy);
+    const m = c.createMatcher(vocab);
+    const nfa = (m as unknown as { table: { automaton: { nfa: { stateCount: number } } } }).table.automaton.nfa;
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    expect(m.acceptString('<tool_call>\n{"name": "')).toBe(true);
+    const built: number[] = [];
+    for (const part of ["", "list", "_issues"]) {
+      if (part !== "") expect(m.acceptString(part)).toBe(true);
+      const before = nfa.stateCount;
+      m.fillNextTokenBitmask(bits);
+      built.push(nfa.stateCount - before);
+      for (let id = 0; id < vocab.size; id++) {
+        const ok = m.acceptToken(id);
+        if (ok) m.rollback(1);
+        if (ok !== bit(bits, id)) expect.fail(`after "${part}", token ${id}: mask ${bit(bits, id)}, acceptToken ${ok}`);
+      }
+    }
+    // the names' literals of the tools a token can reach (about 640 states at the name, 570 after "list"), where
+    // building their arguments too made 1,507 and 2,648
+    expect(built[0]).toBeLessThan(1000);
+    expect(built[1]).toBeLessThan(1000);
+    // reading past the name and its `", "arguments": ` builds that tool's arguments
+    const before = nfa.stateCount;
+    expect(m.acceptString('", "arguments": {"owner": "a", "repo": "b"}}\n</tool_call>')).toBe(true);
+    expect(nfa.stateCount).toBeGreaterThan(before);
+    expect(m.isCompleted()).toBe(true);
   });
 
 });
