@@ -490,6 +490,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
 /** Longest recipient read at a message's start (a tool name; longer is text). */
 const MAX_RECIPIENT = 256;
 
+/**
+ * Most whitespace read between a recipient's closing marker and its value (`>>>NAME\n` … `{`): a message with more is
+ * text. Without a bound a stream of whitespace after a recipient would be held back, and read again, to its end.
+ */
+export const MAX_VALUE_GAP = 64;
+
 /** How much of a message read as text an issue quotes. */
 const MESSAGE_QUOTE = 40;
 
@@ -517,7 +523,10 @@ function callMessageHead(d: FormatDescription, s: string, i: number, final: bool
     if (s.startsWith(close, j)) {
       if (j === i) return { call: false, end: j + close.length };
       let k = j + close.length;
-      while (k < s.length && /\s/.test(s[k])) k++;
+      // whitespace before the value is bounded, so the decision never waits on more than a bounded text
+      const limit = k + MAX_VALUE_GAP;
+      while (k < s.length && k < limit && /\s/.test(s[k])) k++;
+      if (k >= limit) return { call: false, end: k };
       if (k >= s.length) return final ? { call: false, end: k } : "wait";
       return { call: s[k] === valueStart, end: k + 1 };
     }
