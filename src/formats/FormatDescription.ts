@@ -39,6 +39,12 @@ export interface FormatDescription {
   readonly aliases: readonly string[];
   /** Marker that opens a call block; null when the block can only be the start of the reply. */
   readonly open: string | null;
+  /**
+   * Other spellings of `open` that models write (Granite 3.1's `<tool_call>` for Granite 3.0's `<|tool_call|>`), or
+   * absent. Tolerant parsing opens a block at one too (repair OPEN_MARKER_VARIANT); grammars and strict parsing know
+   * only `open`, and free text may contain them.
+   */
+  readonly openVariants?: readonly string[];
   /** Marker that closes a block; null when the block ends where its call unit (or its list) ends. */
   readonly close: string | null;
   /** Optional markers the model may put before a start-of-reply block (e.g. Llama 3's `<|python_tag|>`). */

@@ -282,6 +282,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         return { i: s.length - hold, stop: true };
       }
     }
+    const variants = this.state === "text" && this.out.mode === "tolerant" ? (this.d.openVariants ?? []) : [];
+    for (const v of variants) {
+      // another spelling of the opening marker (Granite 3.1's `<tool_call>`), searched only up to the first marker
+      const q = (p < 0 ? s.slice(i) : s.slice(i, p)).indexOf(v);
+      if (q >= 0) [p, opener] = [i + q, v];
+    }
     if (bare !== null) {
       // searched only up to the opening marker too; a block it opens has no opener
       const q = (p < 0 ? s.slice(i) : s.slice(i, p)).indexOf(bare);
@@ -338,10 +344,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     }
     if (opener !== null && p >= 0) {
       this.text(s.slice(i, p));
+      if (opener !== open && variants.includes(opener)) {
+        this.out.issue("OPEN_MARKER_VARIANT", `${JSON.stringify(opener)} opens the block where the format writes ${JSON.stringify(open)}`, [this.pos + p, this.pos + p + opener.length]);
+      }
       this.beginBlock(this.pos + p, opener);
       return { i: p + opener.length, stop: false };
     }
-    const hold = final ? 0 : Math.max(heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
+    const hold = final ? 0 : Math.max(heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0, ...variants.map((v) => heldPrefix(s, i, v)));
     this.text(s.slice(i, s.length - hold));
     return { i: s.length - hold, stop: true };
   }
@@ -481,6 +490,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
 /** Longest recipient read at a message's start (a tool name; longer is text). */
 const MAX_RECIPIENT = 256;
 
+/**
+ * Most whitespace read between a recipient's closing marker and its value (`>>>NAME\n` … `{`): a message with more is
+ * text. Without a bound a stream of whitespace after a recipient would be held back, and read again, to its end.
+ */
+export const MAX_VALUE_GAP = 64;
+
 /** How much of a message read as text an issue quotes. */
 const MESSAGE_QUOTE = 40;
 
@@ -508,7 +523,10 @@ function callMessageHead(d: FormatDescription, s: string, i: number, final: bool
     if (s.startsWith(close, j)) {
       if (j === i) return { call: false, end: j + close.length };
       let k = j + close.length;
-      while (k < s.length && /\s/.test(s[k])) k++;
+      // whitespace before the value is bounded, so the decision never waits on more than a bounded text
+      const limit = k + MAX_VALUE_GAP;
+      while (k < s.length && k < limit && /\s/.test(s[k])) k++;
+      if (k >= limit) return { call: false, end: k };
       if (k >= s.length) return final ? { call: false, end: k } : "wait";
       return { call: s[k] === valueStart, end: k + 1 };
     }

@@ -26,6 +26,7 @@ export const ISSUE_CODES = {
   MULTIPLE_CALLS_IN_BLOCK: "several call objects in one block (each read as a call; raw is the object)",
   EMPTY_ELEMENT: "an empty element in the call list (ignored)",
   MISSING_CLOSING_BRACKETS: "the call's JSON lacks its last closing bracket(s) but its block is closed; the brackets were added",
+  OPEN_MARKER_VARIANT: "the block opens with another spelling of the format's opening marker (Granite 3.1's <tool_call> for <|tool_call|>)",
   NAME_SEPARATOR: "the text between the call's name and its arguments differs from the format's (e.g. harmony's <|constrain|>json)",
   RECIPIENT_MISMATCH: "the call's message is addressed to another name than the tool it invokes (Muse Glimmer's to=NAME); the invoked tool is read",
   FENCED_CALL: "a call written as JSON in a Markdown code fence, without the format's markers (read in tolerant mode only)",

@@ -3,7 +3,8 @@ import { jsonCallUnit, PLAIN_FIELDS } from "./plainFields.js";
 
 /**
  * Granite 3.x: `<|tool_call|>[{"name": "f", "arguments": {…}}, …]` (vLLM's `granite` parser; the model writes a
- * space after the token, which tolerant parsing reads). Granite 4 writes Hermes blocks (the `qwen3` format).
+ * space after the token, which tolerant parsing reads). Granite 3.1 may spell the token as the text `<tool_call>`
+ * (vLLM's parser strips either): tolerant parsing reads it. Granite 4 writes Hermes blocks (the `qwen3` format).
  */
 export const granite: FormatDescription = {
   ...PLAIN_FIELDS,
@@ -11,6 +12,7 @@ export const granite: FormatDescription = {
   family: "Granite 3.0 / 3.1 / 3.2 / 3.3",
   aliases: ["granite3", "Granite"],
   open: "<|tool_call|>",
+  openVariants: ["<tool_call>"],
   close: null,
   specialTokens: ["<|tool_call|>"],
   grouping: "list",
