@@ -568,6 +568,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         const key = hasRefs(ruleBody) || hasTokens(ruleBody) ? undefined : structuralKey(ruleBody);
         const copy = key === undefined ? undefined : builtFrames.get(key);
         if (copy !== undefined) {
+          // most recently used last: the table drops its least recently used frame when full
+          builtFrames.delete(key!);
+          builtFrames.set(key!, copy);
           copyFrame(copy, frameStart[f]);
           nfa.framesCopied++;
         } else {
@@ -591,10 +594,11 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
    * between its states (the edge lists hold only this build's edges: a lazy build follows a flush).
    */
   const keepFrame = (key: string, base: number): void => {
-    if (builtFrames.size >= MAX_BUILT_FRAMES || calls.from.length > 0 || atoms.from.length > 0) return;
+    if (calls.from.length > 0 || atoms.from.length > 0) return;
     const inside = (xs: number[]): boolean => xs.every((q) => q >= base && q < n);
     if (!inside(bytes.from) || !inside(bytes.to) || !inside(eps.from) || !inside(eps.to)) return;
     const rel = (xs: number[]): Int32Array => Int32Array.from(xs, (q) => q - base);
+    if (builtFrames.size >= MAX_BUILT_FRAMES) builtFrames.delete(builtFrames.keys().next().value!);
     builtFrames.set(key, { states: n - base, byteFrom: rel(bytes.from), byteLo: Uint8Array.from(bytes.a), byteHi: Uint8Array.from(bytes.b), byteTo: rel(bytes.to), epsFrom: rel(eps.from), epsTo: rel(eps.to) });
   };
   /** Appends a recorded frame's states after `base` (its start; base + 1 its end, both made) and its edges, in their order. */
@@ -671,7 +675,7 @@ interface BuiltFrame {
  * reference, no special token), so the copy is the NFA the build would make, state for state and edge for edge.
  */
 const builtFrames = new Map<string, BuiltFrame>();
-/** Bound on `builtFrames` (a few hundred distinct numbers and enums; later ones are built as before). */
+/** Bound on `builtFrames` (a few hundred distinct numbers and enums), least recently used dropped first. */
 const MAX_BUILT_FRAMES = 512;
 
 /** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
