@@ -8,12 +8,13 @@ import { describe, expect, it } from "vitest";
 import { describeFormat } from "../../src/formats/describeFormat.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
+import type { JsonObject } from "../../src/json.js";
 
 interface Case {
   format: string;
   instruction: string;
   modelCardServe: string;
-  call: { name: string; arguments: Record<string, unknown> };
+  call: { name: string; arguments: JsonObject };
 }
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/template-instructions/smollm3.json", import.meta.url), "utf8")) as { cases: Case[] };
