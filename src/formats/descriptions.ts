@@ -36,9 +36,10 @@ import { olmo3 } from "./families/olmo3.js";
 export const qwen3: FormatDescription = {
   ...plain,
   name: "qwen3",
-  family: "Qwen2.5 / Qwen3 / QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL, Bielik",
-  // vLLM: hermes (Qwen and Hermes models), granite4; llama.cpp's chat format "Hermes 2 Pro"
-  aliases: ["hermes", "granite4", "Hermes 2 Pro"],
+  family: "Qwen2.5 / Qwen3 / QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL, Bielik, SmolLM3",
+  // vLLM: hermes (Qwen and Hermes models), granite4; llama.cpp's chat format "Hermes 2 Pro"; SmolLM3, whose
+  // template's `xml_tools` prompt asks for these blocks and whose model card serves it with vLLM's hermes parser
+  aliases: ["hermes", "granite4", "Hermes 2 Pro", "smollm3"],
   open: "<tool_call>",
   close: "</tool_call>",
   specialTokens: ["<tool_call>", "</tool_call>"],
