@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { githubMcpTools } from "../../bench/toolSets.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
-import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { compileTools } from "../../src/compile.js";
 import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { qwen3 } from "../support/qwen3.js";
 import { bit } from "./tinyVocab.js";
+import { exactMask } from "./walkCheck.js";
 
 /**
  * A configuration inside a frame called from somewhere (a string argument, a number, the rest of a key) gets a mask
@@ -18,20 +18,6 @@ import { bit } from "./tinyVocab.js";
  */
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261125);
 const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } } as const;
-
-function exactMask(m: TokenMatcher, size: number, bits: Uint32Array): number {
-  m.fillNextTokenBitmask(bits);
-  let allowed = 0;
-  for (let id = 0; id < size; id++) {
-    const ok = m.acceptToken(id);
-    if (ok) {
-      m.rollback(1);
-      allowed++;
-    }
-    if (ok !== bit(bits, id)) expect.fail(`token ${id}: mask ${bit(bits, id)}, acceptToken ${ok}`);
-  }
-  return allowed;
-}
 
 function popcount(bits: Uint32Array): number {
   let n = 0;

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Automaton } from "../../src/automaton/Automaton.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
-import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { compileSchema } from "../../src/compile.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit } from "./tinyVocab.js";
+import { exactMask } from "./walkCheck.js";
 
 /**
  * A mask walk inside one frame that neither calls nor returns (an enum's values, a key's letters) follows the frame's
@@ -13,20 +12,6 @@ import { bit } from "./tinyVocab.js";
  * configurations of each token it steps through) before and after a token is taken.
  */
 const NAMES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"];
-
-function exactMask(m: TokenMatcher, size: number, bits: Uint32Array): number {
-  m.fillNextTokenBitmask(bits);
-  let allowed = 0;
-  for (let id = 0; id < size; id++) {
-    const ok = m.acceptToken(id);
-    if (ok) {
-      m.rollback(1);
-      allowed++;
-    }
-    if (ok !== bit(bits, id)) expect.fail(`token ${id}: mask ${bit(bits, id)}, acceptToken ${ok}`);
-  }
-  return allowed;
-}
 
 describe("mask walks inside one frame", () => {
   it("walk an enum's values without making configurations, and stay exact", () => {

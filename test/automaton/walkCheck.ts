@@ -4,6 +4,7 @@ import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { createAcceptor } from "../../src/grammar/accepts.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
 import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
+import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { bit, decodePrefix, textOf } from "./tinyVocab.js";
 
 /**
@@ -48,4 +49,22 @@ export function checkRandomWalks(
     }),
     { seed: opts.seed, numRuns: opts.numRuns },
   );
+}
+
+/**
+ * Fills the matcher's mask and checks it against acceptToken for every id below `size` (rolling back each accepted
+ * token): mask bit ⇔ acceptToken. Returns how many ids are allowed.
+ */
+export function exactMask(m: TokenMatcher, size: number, bits: Uint32Array): number {
+  m.fillNextTokenBitmask(bits);
+  let allowed = 0;
+  for (let id = 0; id < size; id++) {
+    const ok = m.acceptToken(id);
+    if (ok) {
+      m.rollback(1);
+      allowed++;
+    }
+    if (ok !== bit(bits, id)) expect.fail(`token ${id}: mask ${bit(bits, id)}, acceptToken ${ok}`);
+  }
+  return allowed;
 }
