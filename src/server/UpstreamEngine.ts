@@ -93,11 +93,23 @@ export class UpstreamEngine implements Engine {
       cache_prompt: true,
     };
     let last: FinalChunk | undefined;
+    // A connection that fails before any chunk arrived is tried once more: Node's fetch reuses a kept-alive socket
+    // that llama-server may have closed in the meantime ("fetch failed"), and nothing has reached the client yet.
     try {
-      for await (const chunk of completionStream(this.url, body, request.signal)) {
-        const c = chunk as FinalChunk;
-        if (typeof c.content === "string" && c.content !== "") request.onText(c.content);
-        if (c.stop === true) last = c;
+      for (let attempt = 0; ; attempt++) {
+        let received = false;
+        try {
+          for await (const chunk of completionStream(this.url, body, request.signal)) {
+            received = true;
+            const c = chunk as FinalChunk;
+            if (typeof c.content === "string" && c.content !== "") request.onText(c.content);
+            if (c.stop === true) last = c;
+          }
+          break;
+        } catch (cause) {
+          if (attempt === 0 && !received && !request.signal.aborted && cause instanceof TypeError && cause.message === "fetch failed") continue;
+          throw cause;
+        }
       }
     } catch (cause) {
       if (request.signal.aborted) return this.partial(last);
