@@ -28,13 +28,16 @@ export function refsOf(e: GExpr, deadline?: Deadline): ReadonlyMap<string, numbe
 /** Nodes walked to find references, for tests that count the work (a body asked for twice is walked once). */
 export const refsWalked = { nodes: 0 };
 
-const refsWithin = new WeakMap<Deadline, WeakMap<GExpr, ReadonlyMap<string, number>>>();
+type RefsCache = Map<GExpr, ReadonlyMap<string, number>> | WeakMap<GExpr, ReadonlyMap<string, number>>;
+
+// a compile's table is a Map (it goes with the deadline, and a WeakMap's entries cost several times a Map's)
+const refsWithin = new WeakMap<Deadline, Map<GExpr, ReadonlyMap<string, number>>>();
 const refsUncounted = new WeakMap<GExpr, ReadonlyMap<string, number>>();
 
-function refsCache(deadline: Deadline | undefined): WeakMap<GExpr, ReadonlyMap<string, number>> {
+function refsCache(deadline: Deadline | undefined): RefsCache {
   if (deadline === undefined) return refsUncounted;
   let m = refsWithin.get(deadline);
-  if (m === undefined) refsWithin.set(deadline, (m = new WeakMap()));
+  if (m === undefined) refsWithin.set(deadline, (m = new Map()));
   return m;
 }
 
