@@ -46,6 +46,11 @@ export class ToolFragmentCache {
     this.entries.clear();
   }
 
+  /** The fragments kept, least recently used first. */
+  values(): IterableIterator<ToolFragment> {
+    return this.entries.values();
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -6,7 +6,7 @@ import { envelopeFor } from "./envelope/envelopes.js";
 import { callIdForm, callIdPattern } from "./formats/callIdForm.js";
 import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
-import { exprSize } from "./grammar/analysis/exprSize.js";
+import { totalExprSize } from "./grammar/analysis/exprSize.js";
 import { mapRefs } from "./grammar/passes/rewrite.js";
 import { NOTHING, ref } from "./grammar/build.js";
 import { Deadline } from "./Deadline.js";
@@ -184,8 +184,7 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
 
 /** Each tool's lowering checks its own size; the whole tool set must fit `limits.maxGrammarSize` too. */
 function checkGrammarSize(rules: Map<string, GExpr>, opts: ResolvedSchemaOptions): void {
-  let size = 0;
-  for (const e of rules.values()) size += exprSize(e);
+  const size = totalExprSize(rules.values());
   if (size > opts.limits.maxGrammarSize) {
     throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the tools' grammars have ${size} nodes together, above limits.maxGrammarSize ${opts.limits.maxGrammarSize}; send fewer or simpler tools, or raise the limit`);
   }
