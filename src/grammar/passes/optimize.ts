@@ -3,7 +3,7 @@ import { Deadline } from "../../Deadline.js";
 import { dedupeRules } from "./dedupeRules.js";
 import { inlineRules } from "./inlineRules.js";
 import { removeDeadRules } from "./removeDeadRules.js";
-import { cachedKey } from "../analysis/exprKey.js";
+import { StructuralIds } from "../analysis/exprKey.js";
 
 /** Passes are run at most this many rounds; each round shrinks the grammar, so real grammars settle in 2–3. */
 const MAX_ROUNDS = 32;
@@ -13,9 +13,9 @@ const MAX_ROUNDS = 32;
  * compile's budget) is checked inside the passes.
  */
 export function optimize(g: Grammar, deadline: Deadline = Deadline.none()): Grammar {
-  // keys of the bodies seen in this call: a body the passes leave alone is not keyed again (a grammar of huge
-  // bodies pays a pass over its text per key)
-  const keys = new Map<GExpr, string>();
+  // structural identities of the expressions seen in this call: a body the passes leave alone, or rebuild around
+  // sub-expressions already seen, is not keyed again (a grammar of huge bodies paid a pass over its text per key)
+  const keys = new StructuralIds();
   let cur = g;
   for (let i = 0; i < MAX_ROUNDS; i++) {
     deadline.check("optimizing the grammar");
@@ -31,17 +31,17 @@ export function optimize(g: Grammar, deadline: Deadline = Deadline.none()): Gram
 }
 
 /**
- * Equal root and rules, in order (bodies compared by key where they are not the same object). Rules are compared
+ * Equal root and rules, in order (bodies compared by structural identity where they are not the same object). Rules are compared
  * one by one and the first difference ends it: a round that changed the grammar is told apart without keying it.
  */
-function sameGrammar(a: Grammar, b: Grammar, deadline: Deadline, keys: Map<GExpr, string>): boolean {
+function sameGrammar(a: Grammar, b: Grammar, deadline: Deadline, keys: StructuralIds): boolean {
   if (a.root !== b.root || a.rules.size !== b.rules.size) return false;
   const bs = b.rules.entries();
   for (const [name, body] of a.rules) {
     deadline.tick("optimizing the grammar");
     const [otherName, other] = bs.next().value as [string, GExpr];
     if (name !== otherName) return false;
-    if (body !== other && cachedKey(body, keys, deadline) !== cachedKey(other, keys, deadline)) return false;
+    if (body !== other && keys.of(body, deadline) !== keys.of(other, deadline)) return false;
   }
   return true;
 }
