@@ -82,6 +82,8 @@ export class Automaton {
   private cfOfStack = new Map<number, number>();
 
   readonly initial: number;
+  /** Epsilon closures walked so far (each interns or finds an R-state): the work of determinization. */
+  closureWalks = 0;
 
   // scratch for rows and closures
   private readonly rowScratch = new Int32Array(256);
@@ -118,6 +120,11 @@ export class Automaton {
     for (const st of this.cfStacks) b += st.byteLength + 96;
     b += this.stTop.length * 48;
     return b;
+  }
+
+  /** Number of R-states interned so far. */
+  get rStateCount(): number {
+    return this.rsSets.length;
   }
 
   /** Number of configurations interned so far. */
@@ -175,6 +182,7 @@ export class Automaton {
     }
     const ep = this.epoch;
     const mark = this.mark;
+    this.closureWalks++;
     if (this.work.length < this.nfa.stateCount) {
       this.work = new Int32Array(Math.max(this.nfa.stateCount, this.work.length * 2));
       this.kept = new Int32Array(this.work.length);
