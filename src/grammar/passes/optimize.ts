@@ -20,7 +20,8 @@ export function optimize(g: Grammar, deadline: Deadline = Deadline.none()): Gram
   let key: string[] | undefined;
   for (let i = 0; i < MAX_ROUNDS; i++) {
     deadline.check("optimizing the grammar");
-    const live = removeDeadRules(cur, deadline);
+    // a later round starts from inlineRules' result, which has no dead rules left
+    const live = i === 0 ? removeDeadRules(cur, deadline) : cur;
     deadline.check("optimizing the grammar");
     const next = inlineRules(dedupeRules(live, deadline, keys), deadline);
     // every pass returns its input itself when it changes nothing
