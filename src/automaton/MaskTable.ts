@@ -1,6 +1,6 @@
 import { TOKEN_ATOM, TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
 import type { TokenTrie } from "../vocab/TokenTrie.js";
-import { type Automaton, UNKNOWN } from "./Automaton.js";
+import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
 import { CompletionDistance } from "./CompletionDistance.js";
 import { ToolgramError } from "../errors.js";
 
@@ -56,6 +56,17 @@ function nodesByByte(trie: TokenTrie): NodesByByte {
   const ids = new Int32Array(start[256]);
   for (let i = 0; i < nodeCount; i++) if (depth[i] > 1) ids[at[byte[i]]++] = i;
   nodesByByteOf.set(trie, (r = { start, ids }));
+  return r;
+}
+
+/** Per byte, the trie's node of the one-byte path (a child of the root), or -1. */
+const rootChildrenOf = new WeakMap<TokenTrie, Int32Array>();
+function rootChildren(trie: TokenTrie): Int32Array {
+  let r = rootChildrenOf.get(trie);
+  if (r) return r;
+  r = new Int32Array(256).fill(-1);
+  for (let i = 0; i < trie.nodeCount; i = trie.next[i]) r[trie.byte[i]] = i;
+  rootChildrenOf.set(trie, r);
   return r;
 }
 
@@ -274,6 +285,45 @@ export class MaskTable {
   private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null, exitMin = this.trie.depth[from] + 1): void {
     if (start < 0) return;
     const A = this.automaton;
+    const stateAt = this.stateAt;
+    const parentAt = this.parentAt;
+    const d0 = this.trie.depth[from] - 1;
+    const f0 = A.frameTopOf(start);
+    if (f0 >= 0) {
+      stateAt[d0] = -3 - f0;
+      parentAt[d0] = A.frameParentOf(start);
+    } else stateAt[d0] = start;
+    if (from !== 0 || to !== this.trie.nodeCount) {
+      this.walkRange(from, to, out, exits);
+      return;
+    }
+    // the whole trie: its root's children are spread over all of it (a subtree each), so stepping every one of them
+    // reads ~256 far-apart entries of each trie array. The start's byte row says which bytes are dead first; only
+    // the subtrees of the others are walked.
+    const rootChild = rootChildren(this.trie);
+    let row: Int32Array;
+    let base: number;
+    if (f0 >= 0) {
+      A.rsRowOf(f0);
+      row = A.rsTable;
+      base = f0 * 256;
+    } else {
+      A.recordDeadBytes(start);
+      row = A.cTrans;
+      base = start * 256;
+    }
+    for (let b = 0; b < 256; b++) {
+      const c = rootChild[b];
+      if (c < 0 || row[base + b] === DEAD) continue;
+      this.walkRange(c, this.trie.next[c], out, exits);
+      // a step may have grown the tables
+      row = f0 >= 0 ? A.rsTable : A.cTrans;
+    }
+  }
+
+  /** The walk of trie nodes [from, to) from the state that `walk` put at depth[from] - 1 (see walk). */
+  private walkRange(from: number, to: number, out: Uint32Array, exits: number[] | null): void {
+    const A = this.automaton;
     const { byte, depth, next, tokBegin, tokIds } = this.trie;
     const stateAt = this.stateAt;
     const parentAt = this.parentAt;
@@ -283,12 +333,6 @@ export class MaskTable {
     const setIds = this.setIds;
     const words = this.words;
     let nSet = this.nSet;
-    const d0 = depth[from] - 1;
-    const f0 = A.frameTopOf(start);
-    if (f0 >= 0) {
-      stateAt[d0] = -3 - f0;
-      parentAt[d0] = A.frameParentOf(start);
-    } else stateAt[d0] = start;
     let i = from;
     let visited = 0;
     while (i < to) {
