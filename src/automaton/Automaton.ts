@@ -136,11 +136,6 @@ export class Automaton {
     return this.cfStacks.length;
   }
 
-  /** Number of R-states interned so far. */
-  get rStateCount(): number {
-    return this.rsSets.length;
-  }
-
   /**
    * The start R-state of frame `f`. A lazy frame (a large alternative's rest: a tool's arguments) is built here, the
    * first time a configuration can enter it.

@@ -294,7 +294,7 @@ export class MaskTable {
       parentAt[d0] = A.frameParentOf(start);
     } else stateAt[d0] = start;
     if (from !== 0 || to !== this.trie.nodeCount) {
-      this.walkRange(from, to, out, exits);
+      this.walkRange(from, to, out, exits, exitMin);
       return;
     }
     // the whole trie: its root's children are spread over all of it (a subtree each), so stepping every one of them
@@ -315,14 +315,14 @@ export class MaskTable {
     for (let b = 0; b < 256; b++) {
       const c = rootChild[b];
       if (c < 0 || row[base + b] === DEAD) continue;
-      this.walkRange(c, this.trie.next[c], out, exits);
+      this.walkRange(c, this.trie.next[c], out, exits, exitMin);
       // a step may have grown the tables
       row = f0 >= 0 ? A.rsTable : A.cTrans;
     }
   }
 
   /** The walk of trie nodes [from, to) from the state that `walk` put at depth[from] - 1 (see walk). */
-  private walkRange(from: number, to: number, out: Uint32Array, exits: number[] | null): void {
+  private walkRange(from: number, to: number, out: Uint32Array, exits: number[] | null, exitMin: number): void {
     const A = this.automaton;
     const { byte, depth, next, tokBegin, tokIds } = this.trie;
     const stateAt = this.stateAt;
