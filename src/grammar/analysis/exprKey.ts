@@ -1,5 +1,6 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
+import { foldExpr } from "./foldExpr.js";
 
 /**
  * A canonical string of an expression: equal strings ⇔ structurally equal expressions. Iterative; `deadline` is
@@ -62,4 +63,53 @@ export function grammarKey(g: Grammar): string {
   const parts = [`root=${g.root}`];
   for (const [name, body] of g.rules) parts.push(`${name}=${exprKey(body)}`);
   return parts.join("\n");
+}
+
+/**
+ * Structural identities of expressions within one table: equal numbers ⇔ structurally equal expressions (as equal
+ * `exprKey`s). A node's identity is interned from its type, its own data and its children's identities, and kept per
+ * node object: a body rebuilt around sub-expressions already seen (an inlined rule, a renamed reference) costs its
+ * new nodes only, where `exprKey` prints the whole body again.
+ */
+export class StructuralIds {
+  private readonly ids = new Map<GExpr, number>();
+  private readonly bySignature = new Map<string, number>();
+
+  /** The identity of `e`; `deadline` is ticked per node not seen before. */
+  of(e: GExpr, deadline?: Deadline): number {
+    const known = this.ids.get(e);
+    if (known !== undefined) return known;
+    return foldExpr<number>(
+      e,
+      (x, kids) => {
+        let sig: string;
+        switch (x.type) {
+          case "literal":
+            sig = `l${x.text}`;
+            break;
+          case "token":
+            sig = `t${x.text}`;
+            break;
+          case "charClass":
+            sig = `c${x.ranges.join(",")}`;
+            break;
+          case "ref":
+            sig = `r${x.rule}`;
+            break;
+          case "seq":
+          case "alt":
+            sig = `${x.type === "seq" ? "s" : "a"}${kids.join(",")}`;
+            break;
+          case "repeat":
+            sig = `p${x.min},${x.max ?? ""},${kids[0]}`;
+            break;
+        }
+        let id = this.bySignature.get(sig);
+        if (id === undefined) this.bySignature.set(sig, (id = this.bySignature.size));
+        return id;
+      },
+      this.ids,
+      deadline ? () => deadline.tick("keying grammar expressions") : undefined,
+    );
+  }
 }
