@@ -251,6 +251,11 @@ export interface PythonCallUnit {
    * valid Python escapes), so every value keeps one spelling and a string never holds its delimiter.
    */
   readonly quote?: "double" | "single";
+  /**
+   * Text written between the tool's name and its parenthesis (Llama 3.1's built-in tools:
+   * `brave_search.call(query="…")`, `callSuffix: ".call"`); absent: "". The call's name is the tool's, without it.
+   */
+  readonly callSuffix?: string;
 }
 
 /**
