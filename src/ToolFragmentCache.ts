@@ -13,6 +13,8 @@ export interface ToolFragment {
   argsRule: string;
   /** Warnings of the lowering, schemaPath relative to the parameters. */
   warnings: readonly Diagnostic[];
+  /** IR nodes of its rules (`exprSize` summed): what it adds to a tool set's size check, under any names. */
+  size: number;
 }
 
 /** Fragments kept per process; the oldest go first. */

@@ -6,7 +6,7 @@ import { envelopeFor } from "./envelope/envelopes.js";
 import { callIdForm, callIdPattern } from "./formats/callIdForm.js";
 import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
-import { totalExprSize } from "./grammar/analysis/exprSize.js";
+import { exprSize, totalExprSize } from "./grammar/analysis/exprSize.js";
 import { mapRefs } from "./grammar/passes/rewrite.js";
 import { NOTHING, ref } from "./grammar/build.js";
 import { Deadline } from "./Deadline.js";
@@ -70,6 +70,8 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   // per-tool fragments: the same parameters under the same options lower to the same rules (see ToolFragmentCache)
   const optionsKey = `${envelope.format}|${JSON.stringify(opts)}`;
   const mergedHere = new Map<string, string>();
+  // IR nodes of the rules merged into `lowered` (renaming keeps sizes), for the tool set's size check
+  let loweredSize = 0;
   for (const tool of normalized) {
     if (!allowed.has(tool.name)) continue;
     envelope.argumentSpelling?.checkToolName?.(tool.name, tool.path);
@@ -85,6 +87,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
         const prefix = uniqueRuleName(prefixes, toolPrefix(tool.name));
         prefixes.add(prefix);
         const renamed = renamePrefix(fragment, prefix);
+        loweredSize += fragment.size;
         argsRule = mergeRules(lowered, renamed.rules, renamed.argsRule);
         mergedHere.set(key, argsRule);
       }
@@ -109,19 +112,23 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     const args = lowerTool(tool, ctx, opts, warnings);
     ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
     if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));
+    // the arguments' rule is the root lowerSchema counted; a rewrite changes the bodies, so they are counted again
+    const size = spelling?.rewrite || ctx.size === undefined ? totalExprSize(ctx.rules.values()) : ctx.size;
+    loweredSize += size;
     const own = `${prefix}-args`;
     argsRule = mergeRules(lowered, ctx.rules, own);
     toolFragments.set(key, {
       rules: ctx.rules,
       prefix,
       argsRule: own,
+      size,
       warnings: warnings.slice(warningsBefore).map((w) => ({ ...w, schemaPath: w.schemaPath.slice(tool.parametersPath.length) })),
     });
     mergedHere.set(key, argsRule);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
     deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
   }
-  checkGrammarSize(lowered, opts);
+  checkGrammarSize(loweredSize + envelope.ruleNames.length * exprSize(NOTHING), opts);
 
   const own = new Map<string, GExpr>();
   const rootExpr = envelope.grammar({
@@ -182,9 +189,11 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
   });
 }
 
-/** Each tool's lowering checks its own size; the whole tool set must fit `limits.maxGrammarSize` too. */
-function checkGrammarSize(rules: Map<string, GExpr>, opts: ResolvedSchemaOptions): void {
-  const size = totalExprSize(rules.values());
+/**
+ * Each tool's lowering checks its own size; the whole tool set must fit `limits.maxGrammarSize` too: `size` counts
+ * every rule lowered (each tool's, each shared schema once) and the envelope's reserved names.
+ */
+function checkGrammarSize(size: number, opts: ResolvedSchemaOptions): void {
   if (size > opts.limits.maxGrammarSize) {
     throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the tools' grammars have ${size} nodes together, above limits.maxGrammarSize ${opts.limits.maxGrammarSize}; send fewer or simpler tools, or raise the limit`);
   }

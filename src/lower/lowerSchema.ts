@@ -40,6 +40,11 @@ export interface LowerContext {
   gemma4?: Gemma4Spelling;
   /** The root is written as nested elements (see lowerXmlElementsArguments); absent: as JSON. */
   xmlElements?: XmlElementsSpelling;
+  /**
+   * Set by `lowerSchema`: IR nodes of the expression it returned and of every rule in `rules` (its size check's
+   * count), so a caller that keeps them needs no second count.
+   */
+  size?: number;
 }
 
 export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
@@ -177,6 +182,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
   const root = ctx.xmlElements ? lowerXmlElementsArguments(ir.root, st, ctx.xmlElements) : ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root, st);
   ctx.deadline.check("lowering the schema", ir.root.path);
   const size = totalExprSize([root, ...ctx.rules.values()]);
+  ctx.size = size;
   if (size > ctx.limits.maxGrammarSize) {
     throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the grammar has ${size} nodes, above limits.maxGrammarSize ${ctx.limits.maxGrammarSize}; simplify the schema or raise the limit`, ir.root.path);
   }

@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { MaskTable } from "../../src/automaton/MaskTable.js";
+import { compileSchema } from "../../src/compile.js";
+import { canonicalJson, type JsonValue } from "../../src/json.js";
+import { qwen3 } from "../support/qwen3.js";
+import { exactMask } from "./walkCheck.js";
+
+/**
+ * The work of a cold mask on JSONSchemaBench schemas (every step a first visit), counted:
+ * - a whole-trie walk steps only the root bytes its start can read: the root's children lie a subtree apart in the
+ *   trie's arrays, and stepping all 256 of them was most of the nodes a mask at a key or a value start visited;
+ * - an epsilon closure is walked about once per R-state (a one-state closure is memoized per NFA state; R-states are
+ *   interned by their states, not by a key string).
+ * Masks stay exact: mask bit ⇔ acceptToken for every id of the Qwen3 vocabulary.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const SCHEMAS = 12;
+
+interface Case {
+  id: string;
+  schema: JsonValue;
+  text: string;
+}
+
+function cases(): Case[] {
+  const lines = readFileSync(join(here, "..", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
+  const out: Case[] = [];
+  for (const line of lines) {
+    if (out.length >= SCHEMAS) break;
+    const rec = JSON.parse(line) as { id: string; schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
+    let compiled;
+    try {
+      compiled = compileSchema(rec.schema);
+    } catch {
+      continue;
+    }
+    const valid = rec.tests.find((t) => t.valid && compiled.accepts(canonicalJson(t.data)));
+    if (valid) out.push({ id: rec.id, schema: rec.schema, text: canonicalJson(valid.data) });
+  }
+  return out;
+}
+
+describe("cold masks on JSONSchemaBench schemas: counted work", () => {
+  it("walk fewer trie nodes than the root has children at the median step, and stay exact", () => {
+    const { vocab, encode } = qwen3();
+    const trie = vocab.trie;
+    let rootChildren = 0;
+    for (let i = 0; i < trie.nodeCount; i = trie.next[i]) rootChildren++;
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    const walked: number[] = [];
+    let closureWalks = 0;
+    let rStates = 0;
+    let checked = 0;
+    for (const c of cases()) {
+      const m = compileSchema(c.schema).createMatcher(vocab);
+      const table = (m as unknown as { table: MaskTable }).table;
+      const seq = [...encode(c.text), vocab.eosTokenIds[0]];
+      for (let k = 0; k < seq.length; k++) {
+        const cached = table.cachedMasks;
+        const nodes = table.nodesWalked;
+        m.fillNextTokenBitmask(bits);
+        if (table.cachedMasks > cached) walked.push(table.nodesWalked - nodes);
+        if (k < 3) {
+          expect(exactMask(m, vocab.size, bits)).toBeGreaterThan(0);
+          checked++;
+        }
+        expect(m.acceptToken(seq[k])).toBe(true);
+      }
+      closureWalks += table.automaton.closureWalks;
+      rStates += table.automaton.rStateCount;
+    }
+    expect(rootChildren).toBeGreaterThan(250);
+    expect(checked).toBeGreaterThanOrEqual(3 * SCHEMAS);
+    walked.sort((a, b) => a - b);
+    expect(walked.length).toBeGreaterThan(100);
+    // stepping every root child made each whole-trie walk visit at least rootChildren nodes
+    expect(walked[walked.length >> 1]).toBeLessThan(rootChildren / 2);
+    // one closure walk per R-state, and a few for closures of several states already interned
+    expect(closureWalks).toBeLessThan(rStates * 1.05);
+  });
+});
