@@ -340,6 +340,9 @@ export class MaskTable {
       const d = depth[i];
       const s = stateAt[d - 1];
       const b = byte[i];
+      // the byte may have entered a frame (a call): only a step of a configuration, or one that leaves the R-state
+      // shape, can (a step inside one frame's R-states stays in the frame, even where it loops back to its start)
+      let entry = true;
       if (s >= 0) {
         if (exits !== null && d >= exitMin && complete[s] === 1) exits.push(i);
         let t = trans[s * 256 + b];
@@ -376,6 +379,7 @@ export class MaskTable {
         if (A.rsPlain(u) && (p < 0 || !A.rsIsFinal(u))) {
           stateAt[d] = -3 - u;
           parentAt[d] = p;
+          entry = false;
         } else {
           // leaving the shape (a call, or a possible return): the configuration step() would make
           const c = A.configOfStack(u, p);
@@ -411,7 +415,7 @@ export class MaskTable {
           }
         }
       }
-      if (next[i] - i > SUBTREE_MIN_NODES) {
+      if (entry && next[i] - i > SUBTREE_MIN_NODES) {
         this.nSet = nSet;
         if (this.enterFrame(i, d, out, exits, exitMin)) {
           nSet = this.nSet;

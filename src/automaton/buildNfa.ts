@@ -509,38 +509,55 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   frames.forEach((name, i) => (closureRoots[i] = [{ type: "ref", rule: name }]));
   /**
    * The closure key of `roots` (see Nfa.frameKeyOf): the roots, then every rule their references reach in order of
-   * discovery, references renamed by that order. Undefined when a reached rule has a special token (its NFA depends
-   * on the options and the vocabulary) or the key would be long (a large grammar: few grammars share it whole).
+   * discovery, references renamed by that order. With `viaFrames` (a synthesized frame's loop), references to rule
+   * frames are named by those frames' own closure keys instead, so the any-value rule's text is not written again for
+   * each loop that calls it. Undefined when a reached rule has a special token (its NFA depends on the options and the
+   * vocabulary) or the closure is large (few grammars share it whole).
    */
-  const closureKey = (roots: readonly GExpr[]): string | undefined => {
-    const order = new Map<string, number>();
-    const queue: string[] = [];
-    const refName = (r: string): string => {
-      let k = order.get(r);
-      if (k === undefined) {
-        order.set(r, (k = order.size));
-        queue.push(r);
-      }
-      return String(k);
+  const closureKey = (roots: readonly GExpr[], viaFrames: boolean): string | undefined => {
+    let nodes = 0;
+    // called for every node serialized: stops at a special token or past the size bound (a plain walk, no memo: the
+    // memoized analyses cost more on a grammar's fresh expressions than writing the text)
+    const visit = (e: GExpr): undefined => {
+      if (e.type === "token" || ++nodes > MAX_CLOSURE_NODES) throw NO_KEY;
+      return undefined;
     };
-    // a part without references is keyed as it is, memoized per expression (string contents are keyed already)
-    const known = (e: GExpr): string | undefined => (hasRefs(e) ? undefined : structuralKey(e));
-    const parts: string[] = [lazy ? "lazy" : "whole"];
-    let length = 0;
-    for (const e of roots) {
-      if (hasTokens(e)) return undefined;
-      parts.push(exprKey(e, undefined, refName, known));
+    try {
+      if (viaFrames) {
+        const refName = (r: string): string => {
+          const f = frameIndex.get(r);
+          const k = f === undefined ? undefined : nfa.frameKeyOf(f);
+          if (k === undefined) throw NO_KEY;
+          return `{${k}}`;
+        };
+        try {
+          return internClosure(["loop", ...roots.map((e) => exprKey(e, undefined, refName, visit))].join("\n"));
+        } catch (e) {
+          if (e !== NO_KEY) throw e;
+          nodes = 0; // a reference that is not a keyed frame: the whole closure, below
+        }
+      }
+      const order = new Map<string, number>();
+      const queue: string[] = [];
+      const refName = (r: string): string => {
+        let k = order.get(r);
+        if (k === undefined) {
+          order.set(r, (k = order.size));
+          queue.push(r);
+        }
+        return String(k);
+      };
+      const parts: string[] = [lazy ? "lazy" : "whole"];
+      for (const e of roots) parts.push(exprKey(e, undefined, refName, visit));
+      for (let k = 0; k < queue.length; k++) {
+        // whether a rule is a frame (called) or inlined, and productive, decides what the NFA builds for it
+        parts.push(`${frameIndex.has(queue[k]) ? "F" : "I"}${productiveRule.has(queue[k]) ? "" : "!"}${exprKey(g.rules.get(queue[k])!, undefined, refName, visit)}`);
+      }
+      return internClosure(parts.join("\n"));
+    } catch (e) {
+      if (e === NO_KEY) return undefined;
+      throw e;
     }
-    for (let k = 0; k < queue.length; k++) {
-      const body = g.rules.get(queue[k])!;
-      if (hasTokens(body)) return undefined;
-      // whether a rule is a frame (called) or inlined, and productive, decides what the NFA builds for it
-      const part = `${frameIndex.has(queue[k]) ? "F" : "I"}${productiveRule.has(queue[k]) ? "" : "!"}${exprKey(body, undefined, refName, known)}`;
-      length += part.length;
-      if (length > MAX_CLOSURE_KEY) return undefined;
-      parts.push(part);
-    }
-    return internClosure(parts.join("\n"));
   };
   for (const [i, name] of frames.entries()) {
     const ok = productiveRule.has(name);
@@ -601,7 +618,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       let k = closureKeys[f];
       if (k === undefined) {
         const roots = closureRoots[f];
-        closureKeys[f] = k = (roots === undefined ? undefined : closureKey(roots)) ?? null;
+        // (null first: a loop's key may ask for its rule's, never the other way round, but a cycle must not recurse)
+        closureKeys[f] = null;
+        closureKeys[f] = k = (roots === undefined ? undefined : closureKey(roots, f >= frames.length)) ?? null;
       }
       return k ?? undefined;
     },
@@ -749,8 +768,10 @@ const builtFrames = new Map<string, BuiltFrame>();
 
 /** At most this many closure keys are made with a (small) grammar's NFA; the others when first asked for. */
 const EAGER_CLOSURE_KEYS = 16;
-/** Closure keys (Nfa.frameKeyOf) longer than this many characters are not made. */
-const MAX_CLOSURE_KEY = 8192;
+/** Closure keys (Nfa.frameKeyOf) of more than this many expression nodes are not made. */
+const MAX_CLOSURE_NODES = 2000;
+/** Thrown inside a closure key's walk to stop it (see closureKey). */
+const NO_KEY = new Error("no closure key");
 /** Closure texts seen by this process, each with a short id (the key masks are cached under), least recently used dropped first. */
 const closureIds = new Map<string, number>();
 const MAX_CLOSURE_IDS = 4096;

@@ -44,6 +44,12 @@ describe("the any-value frame is shared across grammars", () => {
     const a = frameKeyOf(compileAutomaton(first.grammar), "value-json-value");
     expect(a).toBeDefined();
     expect(frameKeyOf(compileAutomaton(second.grammar), "value-json-value")).toBe(a);
+    // the loops inside it (an object's members, an array's items, a string's content) are keyed too, the same in both
+    const loops = (A: Automaton): (string | undefined)[] => A.nfa.frameNames.flatMap((name, f) => (name.startsWith("(shared") ? [A.nfa.frameKeyOf(f)] : []));
+    const firstLoops = loops(compileAutomaton(first.grammar));
+    expect(firstLoops.length).toBeGreaterThan(1);
+    expect(firstLoops).not.toContain(undefined);
+    expect(loops(compileAutomaton(second.grammar))).toEqual(expect.arrayContaining(firstLoops));
     const tree = compileSchema({ type: "object", properties: { value: { type: "integer" }, children: { type: "array", items: { $ref: "#" } } }, required: ["value"], additionalProperties: false });
     const A = compileAutomaton(tree.grammar);
     const recursive = A.nfa.frameNames.map((_, f) => A.nfa.frameKeyOf(f)).filter((k) => k !== undefined);
