@@ -2,10 +2,10 @@ import { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { cachedKey } from "../grammar/analysis/exprKey.js";
 import { foldExpr } from "../grammar/analysis/foldExpr.js";
-import { isProductive, productiveRules } from "../grammar/analysis/productive.js";
-import { hasRefs, referenceCounts, referenceGraph } from "../grammar/analysis/refs.js";
-import { cyclicNodes } from "../grammar/analysis/ruleGraph.js";
+import { isProductive } from "../grammar/analysis/productive.js";
+import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
+import { analyzeRules, estimateStates } from "./frameRules.js";
 import { utf8Sequences } from "./utf8Sequences.js";
 
 /**
@@ -97,9 +97,9 @@ interface Inlining {
 
 export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
-  // one reference graph for the checks and the frame analysis (a walk of the whole grammar)
-  const graph = referenceGraph(g, deadline);
-  const { frames, size: ruleSize, sharing } = frameRules(g, graph, deadline);
+  // the reference graph, frames and productive rules from one walk of every rule body
+  const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
+  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
   const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
@@ -107,8 +107,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const frameBodies: GExpr[] = [];
   const pendingFrames: number[] = [];
   const sharedKeys: (string | undefined)[] = [];
-  const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const productiveRule = productiveRules(g, tokenOk, deadline);
   const frameIndex = new Map(frames.map((n, i) => [n, i]));
   const frameNames = [...frames];
   const frameStart: number[] = [];
@@ -495,14 +493,14 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   for (const [i, name] of frames.entries()) {
     const ok = productiveRule.has(name);
     // a lazily built rule frame gets its states when it is built (a flush appends only states made since the last)
-    const now = ok && !(lazy && sharing.has(name) && sizeOf(g.rules.get(name)!) > LAZY_RULE_STATES);
+    const now = ok && !(lazy && sharing.has(name) && bodySize(name) > LAZY_RULE_STATES);
     frameStart.push(now ? newState() : -1);
     frameEnd.push(now ? newState() : -1);
   }
   frames.forEach((name, i) => {
     if (!productiveRule.has(name)) return;
     // in a large grammar, a rule frame other than the root is built when first entered, like the lazy frames
-    if (lazy && sharing.has(name) && sizeOf(g.rules.get(name)!) > LAZY_RULE_STATES) lazyRule.set(i, name);
+    if (lazy && sharing.has(name) && bodySize(name) > LAZY_RULE_STATES) lazyRule.set(i, name);
     else build(g.rules.get(name)!, frameStart[i], frameEnd[i], { rule: name, outer: null });
   });
   const buildPending = (): void => {
@@ -745,43 +743,10 @@ function structuralKey(e: GExpr): string {
 /** Above this many NFA states for all copies of a repetition's item, its copies call one frame. */
 const REPEAT_COPY_LIMIT = 8192;
 
-const CAP = 1 << 30;
-
-/**
- * A rough count of the NFA states an expression builds inline, a reference to a rule counting `refStates(rule)`
- * (saturating). Iterative.
- */
-function estimateStates(e: GExpr, refStates: (rule: string) => number, memo: Map<GExpr, number> | WeakMap<GExpr, number>): number {
-  return foldExpr<number>(
-    e,
-    (x, kids) => {
-      switch (x.type) {
-        case "literal": return utf8Length(x.text) + 1;
-        case "charClass": return x.ranges.length * 2 + 1;
-        case "token": return x.text.length * 2 + 2;
-        case "ref": return refStates(x.rule);
-        case "seq": return Math.min(kids.reduce((a, k) => a + k, 1), CAP);
-        case "alt": return Math.min(kids.reduce((a, k) => a + k + 2, 1), CAP);
-        case "repeat": return Math.min(kids[0] * (x.max ?? x.min + 1) + 2, CAP);
-      }
-    },
-    memo,
-  );
-}
-
 const inlineMemo = new WeakMap<GExpr, number>();
 /** `estimateStates` with every reference counting one state (a call). */
 function inlineStates(e: GExpr): number {
   return estimateStates(e, () => 1, inlineMemo);
-}
-
-function utf8Length(text: string): number {
-  let n = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) as number;
-    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-  }
-  return n;
 }
 
 /** One character: a class or a one-code-point literal (reads one character and nothing else). */
@@ -810,128 +775,4 @@ const withTokens = new WeakMap<GExpr, boolean>();
 /** The expression has a special-token node. */
 function hasTokens(e: GExpr): boolean {
   return foldExpr<boolean>(e, (x, kids) => x.type === "token" || kids.some(Boolean), withTokens);
-}
-
-function hasLoop(e: GExpr): boolean {
-  if (e.type === "repeat") return e.max === null || hasLoop(e.item);
-  if (e.type === "seq" || e.type === "alt") return e.items.some(hasLoop);
-  return false;
-}
-
-/**
- * The root, every rule on a reference cycle, and every rule referenced from several places whose body loops
- * (strings, numbers, arrays): a frame's inside is the same automaton state in every context, so its token masks are
- * computed once and reused wherever it is called (XGrammar's context-independent tokens).
- */
-function frameRules(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, deadline?: Deadline): { frames: string[]; size: Map<string, number>; sharing: Set<string> } {
-  const uses = referenceCounts(g, deadline);
-  const shared = (n: string): boolean => (uses.get(n) ?? 0) >= 2 && hasLoop(g.rules.get(n)!);
-  const recursive = cyclicNodes(graph);
-  const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || shared(n)));
-  const size = largeSharedFrames(g, graph, frames);
-  // frames for recursion or for sharing a rule between callers (a tool's arguments used by several tools), not the
-  // ones that only bound the construction's depth (reached by a chain anyway): these may be built when first entered
-  const sharing = new Set([...frames].filter((n) => n !== g.root));
-  boundInlineDepth(g, graph, frames);
-  return { frames: [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))], size, sharing };
-}
-
-/** A rule inlined in more copies than one whose inlined NFA would have more states than this gets its own frame. */
-const INLINE_COPY_LIMIT = 64;
-/** ...or whose copies together would (a string character under `maxLength: 500`). */
-const INLINE_TOTAL_LIMIT = 4096;
-
-/**
- * Add to `frames` every rule whose inlining would multiply the NFA: one built in several copies (referenced from
- * several places, or under a bounded repetition) whose inlined body is large. Decided callees first, so that a
- * rule's size counts a call to a frame as one state: the NFA stays linear in the grammar's size, where inlining a
- * chain of rules each referenced k times (per-digit residue rules of `multipleOf`) would build k^depth copies.
- */
-function largeSharedFrames(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): Map<string, number> {
-  const copies = new Map<string, number>();
-  for (const body of g.rules.values()) {
-    const stack: [GExpr, number][] = [[body, 1]];
-    while (stack.length > 0) {
-      const [e, mult] = stack.pop()!;
-      if (e.type === "ref") copies.set(e.rule, (copies.get(e.rule) ?? 0) + mult);
-      else if (e.type === "seq" || e.type === "alt") for (const x of e.items) stack.push([x, mult]);
-      else if (e.type === "repeat") stack.push([e.item, Math.min(mult * (e.max ?? e.min + 1), 1 << 20)]);
-    }
-  }
-  const size = new Map<string, number>();
-  // a rule's size needs its callees' (and whether they became frames): callees first, in a depth-first post-order
-  // walked iteratively (a chain of rules can be deeper than the call stack)
-  const decide = (name: string): void => {
-    const body = g.rules.get(name);
-    let s = body ? estimateStates(body, (r) => (frames.has(r) ? 1 : (size.get(r) ?? 1)), new Map()) : 1;
-    const k = copies.get(name) ?? 0;
-    if (!frames.has(name) && k >= 2 && (s > INLINE_COPY_LIMIT || k * s > INLINE_TOTAL_LIMIT)) {
-      frames.add(name);
-      s = 1;
-    }
-    size.set(name, s);
-  };
-  const state = new Map<string, 1 | 2>(); // 1 on the walk's stack, 2 decided
-  for (const start of g.rules.keys()) {
-    if (state.has(start)) continue;
-    const stack: { v: string; i: number }[] = [{ v: start, i: 0 }];
-    state.set(start, 1);
-    size.set(start, 1); // a reference back to a rule on the stack (recursive: a frame) counts one state
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const succ = graph.get(top.v) ?? [];
-      if (top.i < succ.length) {
-        const w = succ[top.i++];
-        if (!state.has(w) && g.rules.has(w)) {
-          state.set(w, 1);
-          size.set(w, 1);
-          stack.push({ v: w, i: 0 });
-        }
-        continue;
-      }
-      stack.pop();
-      decide(top.v);
-      state.set(top.v, 2);
-    }
-  }
-  return size;
-}
-
-/** Above this many rules inlined one inside another, the inner rule gets its own frame (the build recursion's depth). */
-const MAX_INLINE_DEPTH = 200;
-
-/**
- * Makes frames of rules that would be inlined more than MAX_INLINE_DEPTH rules deep, so that building the NFA (which
- * inlines a non-frame rule by a nested call) cannot exhaust the stack on a chain of thousands of rules.
- */
-function boundInlineDepth(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): void {
-  // depth of inlining below a rule: 0 for a frame (a call edge), else 1 + the deepest non-frame callee
-  const depth = new Map<string, number>();
-  const onStack = new Set<string>();
-  for (const start of g.rules.keys()) {
-    if (depth.has(start)) continue;
-    const stack: { v: string; i: number }[] = [{ v: start, i: 0 }];
-    onStack.add(start);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const succ = graph.get(top.v) ?? [];
-      if (top.i < succ.length) {
-        const w = succ[top.i++];
-        if (!depth.has(w) && !onStack.has(w) && g.rules.has(w)) {
-          onStack.add(w);
-          stack.push({ v: w, i: 0 });
-        }
-        continue;
-      }
-      stack.pop();
-      onStack.delete(top.v);
-      let d = 1;
-      for (const w of succ) if (!frames.has(w)) d = Math.max(d, 1 + (depth.get(w) ?? 0));
-      if (d > MAX_INLINE_DEPTH) {
-        frames.add(top.v);
-        d = 0;
-      }
-      depth.set(top.v, frames.has(top.v) ? 0 : d);
-    }
-  }
 }
