@@ -16,6 +16,8 @@ export interface RuleAnalysis {
   sharing: Set<string>;
   /** Rules that derive at least one finite text. */
   productive: Set<string>;
+  /** Rules whose body has a special-token node. */
+  tokenRules: Set<string>;
   /** `estimateStates` of a rule's body, a frame counting one state and another rule its `size`. */
   bodySize(rule: string): number;
 }
@@ -31,6 +33,7 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
   const uses = new Map<string, number>();
   const copies = new Map<string, number>();
   const loops = new Set<string>();
+  const tokenRules = new Set<string>();
   const forms = new Map<string, SizeForm>();
   const nodes: GExpr[] = [];
   const mults: number[] = [];
@@ -59,6 +62,7 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
           break;
         case "token":
           constant += (x.text.length * 2 + 2) * w;
+          tokenRules.add(name);
           break;
         case "ref": {
           uses.set(x.rule, (uses.get(x.rule) ?? 0) + 1);
@@ -99,7 +103,7 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
   const productive = leastRuleFixpoint(g, (body, set) => derivesText(body, set, tokenOk), deadline, graph);
   const frameSet = new Set(frames);
   const bodySize = (name: string): number => evalForm(forms.get(name)!, (r) => (frameSet.has(r) ? 1 : (size.get(r) ?? 1)));
-  return { graph, frames, size, sharing, productive, bodySize };
+  return { graph, frames, size, sharing, productive, bodySize, tokenRules };
 }
 
 /**
