@@ -19,9 +19,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const WEATHER = JSON.parse(readFileSync(join(here, "..", "..", "examples", "weather.tools.json"), "utf8")) as unknown[];
 const POLICY = { format: "qwen3", toolChoice: "required", parallel: false } as const;
 
-/** toolgram's GBNF for the weather tools before it was shaped for llama.cpp's stack order. */
-const BEFORE = String.raw`root ::= "<tool_call>" "\n" "{\"name\": \"get_" ("weather\", \"arguments\": {\"city\": \"" ([ !#-\[\]-\uD7FF\uE000-\U0010FFFF] | "\\" ([\"\\bfnrt] | "u00" ("0" [0-7bef] | "1" [0-9a-f])))* "\"" (", \"unit\": " "\"" ("celsius\"" | "fahrenheit\""))? "}}" | "forecast\", \"arguments\": {\"city\": \"" ([ !#-\[\]-\uD7FF\uE000-\U0010FFFF] | "\\" ([\"\\bfnrt] | "u00" ("0" [0-7bef] | "1" [0-9a-f])))* "\", \"days\": " ([1-9] | [1] [0-4]) "}}") "\n" "</tool_call>"
-`;
+/** toolgram's GBNF for the weather tools before it was shaped for llama.cpp's stack order (test/fixtures). */
+const before = (name: string) => readFileSync(join(here, "..", "fixtures", "gbnf-before-stack-order", `${name}.gbnf`), "utf8");
+const BEFORE = before("weather-qwen3-required");
 
 const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "';
 
@@ -46,12 +46,12 @@ function candidates(): Candidate[] {
 }
 
 /** llama.cpp's work and verdicts after `prefix`, and the matcher's verdicts on the same tokens. */
-function step(gbnf: string, prefix: string, cands: Candidate[]): { calls: number; stacks: number; refused: Set<number>; matcherRefused: Set<number> } {
+function step(gbnf: string, prefix: string, cands: Candidate[], policy: Parameters<typeof compileTools>[1] = POLICY): { calls: number; stacks: number; refused: Set<number>; matcherRefused: Set<number> } {
   const model = LlamaGrammarModel.parse(gbnf);
   model.acceptText(prefix);
   const refused = model.reject(cands);
   const { vocab, encode } = qwen3();
-  const matcher = compileTools(WEATHER, POLICY).createMatcher(vocab);
+  const matcher = compileTools(WEATHER, policy).createMatcher(vocab);
   for (const t of encode(prefix)) expect(matcher.acceptToken(t)).toBe(true);
   const bits = new Uint32Array(matcher.bitmaskSize);
   matcher.fillNextTokenBitmask(bits);
@@ -85,5 +85,18 @@ describe("llama.cpp's grammar sampler on toolgram's GBNF, counted", () => {
     expect(a.refused).toEqual(a.matcherRefused);
     expect(a.calls).toBeLessThanOrEqual(b.calls);
     expect(a.calls).toBeLessThan(2.1 * cands.length);
+  });
+
+  it.each([
+    ["the start", "", 0.3],
+    ["text that begins like the call tag", "Let me check. <tool", 0.35],
+  ])("free text before a call (%s): the text class first, the same tokens allowed", (_name, prefix, ratio) => {
+    const policy = { format: "qwen3" } as const;
+    const b = step(before("weather-qwen3"), prefix, cands, policy);
+    const a = step(compileTools(WEATHER, policy).toGbnf(), prefix, cands, policy);
+    console.log(`free text after ${JSON.stringify(prefix)}: match_char calls ${b.calls} before, ${a.calls} after`);
+    expect(a.refused).toEqual(b.refused);
+    expect(a.refused).toEqual(a.matcherRefused);
+    expect(a.calls).toBeLessThan(ratio * b.calls);
   });
 });

@@ -273,6 +273,7 @@ class Parser {
       case '"':
       case "[":
       case "]":
+      case "-":
         return e.codePointAt(0)!;
     }
     throw new Error(`unknown escape \\${e}`);
