@@ -57,6 +57,10 @@ export class Automaton {
   private rsPlainFlag: number[] = [];
   /** Per frame: the R-state of its start, DEAD for a frame that derives nothing; filled on first use. */
   private frameStartRs: number[] = [];
+  /** R-states that are a frame's start (where a call enters it). */
+  private rsStarts = new Set<number>();
+  /** Per R-state: its shared key (see sharedKey), null for none, undefined until asked. */
+  private rsShared: (string | null | undefined)[] = [];
 
   // stacks
   private stTop: number[] = [];
@@ -147,6 +151,7 @@ export class Automaton {
     }
     const r = s >= 0 ? this.closureOf(s) : DEAD;
     this.frameStartRs[f] = r;
+    if (r >= 0) this.rsStarts.add(r);
     return r;
   }
 
@@ -667,12 +672,19 @@ export class Automaton {
    * its frame is self-contained; masks inside it can then be shared across grammars. Undefined otherwise.
    */
   sharedKey(rs: number): string | undefined {
+    const known = this.rsShared[rs];
+    if (known !== undefined) return known ?? undefined;
     const set = this.rsSets[rs];
     const f = this.nfa.stateFrame[set[0]];
-    const fk = f >= 0 ? this.nfa.frameKey[f] : undefined;
-    if (fk === undefined) return undefined;
-    const canon = Array.from(set, (q) => this.nfa.stateCanon[q]).sort((a, b) => a - b);
-    return `${fk}#${canon.join(",")}`;
+    const fk = f >= 0 ? this.nfa.frameKeyOf(f) : undefined;
+    const key = fk === undefined ? undefined : `${fk}#${Array.from(set, (q) => this.nfa.stateCanon[q]).sort((a, b) => a - b).join(",")}`;
+    this.rsShared[rs] = key ?? null;
+    return key;
+  }
+
+  /** R-state `rs` is the start of a frame (a call enters its frame there). */
+  rsIsFrameStart(rs: number): boolean {
+    return this.rsStarts.has(rs);
   }
 
   /** The configuration of the top frame alone (no caller: returning is impossible). */

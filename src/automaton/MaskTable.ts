@@ -7,11 +7,37 @@ import { LimitExceededError, ToolgramError } from "../errors.js";
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
 
-/** Local masks of self-contained frames (string contents...), shared by every grammar over one vocabulary. */
+/**
+ * Local masks of self-contained frames (string contents, keyed rules: see Nfa.frameKeyOf), shared by every grammar
+ * over one vocabulary, the least recently used dropped first above the cap (most are a few ids; a string's is a
+ * bitset of 19 KB for Qwen3).
+ */
 const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
-const SHARED_LOCALS_CAP = 512;
+const SHARED_LOCALS_CAP = 1024;
 /** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
 const EXIT_LIST_FRACTION = 64;
+
+/**
+ * What a frame decides alone below one trie node, from its start: a walk that enters a keyed frame (see
+ * `MaskTable.enterFrame`) at a node with a large subtree takes this instead of walking the subtree, and walks from the
+ * caller only below the exits. Keyed by the frame start's shared key and the node, per vocabulary, for every grammar
+ * of the process.
+ */
+interface SubtreeMask {
+  /** Tokens of the subtree (below the node) the frame reads whole. */
+  ids: Int32Array;
+  /** Nodes of the subtree (deeper than the node's children) reached with the frame complete: their subtrees continue in the caller. */
+  exits: Int32Array;
+  /** The frame is complete at the node itself: the whole subtree may continue in the caller. */
+  selfExit: boolean;
+}
+const sharedSubtrees = new WeakMap<Vocabulary, Map<string, SubtreeMask>>();
+const SHARED_SUBTREES_CAP = 4096;
+/**
+ * A frame entered at a node with a subtree larger than this (nodes) takes the subtree's shared mask: below it, a walk
+ * costs less than looking the mask up.
+ */
+const SUBTREE_MIN_NODES = 16;
 
 /** The trie's nodes below depth 1, grouped by the byte on their edge (CSR: byte b's nodes are ids[start[b]..start[b+1])). */
 interface NodesByByte {
@@ -114,6 +140,12 @@ export class MaskTable {
   private dense: (Uint32Array | undefined)[] = [];
   private sparse: (Int32Array | undefined)[] = [];
   private local: (LocalMask | undefined)[] = [];
+  /** Subtree masks by R-state and node (rs * trie nodes + node), null where the R-state has no shared key. */
+  private subtree = new Map<number, SubtreeMask | null>();
+  /** Bitsets and id buffers of subtree masks being computed, by nesting (one computes inside another's walk). */
+  private readonly subBits: Uint32Array[] = [];
+  private readonly subIds: Int32Array[] = [];
+  private subLevel = 0;
   private cachedBytes = 0;
   private readonly stateAt: Int32Array;
   private readonly parentAt: Int32Array;
@@ -127,7 +159,7 @@ export class MaskTable {
    * of the bitset); `nSet` counts every set, or is -1 when a compute cannot count (a composed mask: the local part's
    * bits are copied in whole, and a token may be set by both parts).
    */
-  private readonly setIds: Int32Array;
+  private setIds: Int32Array;
   private nSet = -1;
   private computing = false;
   private distance: CompletionDistance | undefined;
@@ -140,6 +172,9 @@ export class MaskTable {
   prefetchedMasks = 0;
   /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
   nodesWalked = 0;
+  /** Subtree masks taken by walks that entered a keyed frame (`enterFrame`), and those of them computed here. */
+  subtreesTaken = 0;
+  subtreesComputed = 0;
   /** Masks whose allowed tokens had to be counted by a scan of the whole bitset (their compute could not count them). */
   bitsetScans = 0;
 
@@ -271,9 +306,11 @@ export class MaskTable {
    * The state at each depth is a configuration (>= 0), or, where the walk is inside one frame that steps by its
    * R-state's row alone (Automaton.frameTopOf), that R-state encoded as -3 - rs with its caller stack in `parentAt`:
    * the walk then follows R-states and makes no configuration for the nodes it passes (making them was most of a
-   * cold mask's time), only where it leaves that shape.
+   * cold mask's time), only where it leaves that shape. Where it enters a keyed frame at a node with a large subtree,
+   * it takes that subtree's shared mask (`enterFrame`). Exits are recorded from depth `exitMin` on (not the children
+   * of the walk's start: its caller handles a start that is complete).
    */
-  private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null): void {
+  private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null, exitMin = this.trie.depth[from] + 1): void {
     if (start < 0) return;
     const A = this.automaton;
     const stateAt = this.stateAt;
@@ -285,7 +322,7 @@ export class MaskTable {
       parentAt[d0] = A.frameParentOf(start);
     } else stateAt[d0] = start;
     if (from !== 0 || to !== this.trie.nodeCount) {
-      this.walkRange(from, to, out, exits);
+      this.walkRange(from, to, out, exits, exitMin);
       return;
     }
     // the whole trie: its root's children are spread over all of it (a subtree each), so stepping every one of them
@@ -306,14 +343,14 @@ export class MaskTable {
     for (let b = 0; b < 256; b++) {
       const c = rootChild[b];
       if (c < 0 || row[base + b] === DEAD) continue;
-      this.walkRange(c, this.trie.next[c], out, exits);
+      this.walkRange(c, this.trie.next[c], out, exits, exitMin);
       // a step may have grown the tables
       row = f0 >= 0 ? A.rsTable : A.cTrans;
     }
   }
 
   /** The walk of trie nodes [from, to) from the state that `walk` put at depth[from] - 1 (see walk). */
-  private walkRange(from: number, to: number, out: Uint32Array, exits: number[] | null): void {
+  private walkRange(from: number, to: number, out: Uint32Array, exits: number[] | null, exitMin: number): void {
     const A = this.automaton;
     const { byte, depth, next, tokBegin, tokIds } = this.trie;
     const stateAt = this.stateAt;
@@ -335,8 +372,11 @@ export class MaskTable {
       const d = depth[i];
       const s = stateAt[d - 1];
       const b = byte[i];
+      // the byte may have entered a frame (a call): only a step of a configuration, or one that leaves the R-state
+      // shape, can (a step inside one frame's R-states stays in the frame, even where it loops back to its start)
+      let entry = true;
       if (s >= 0) {
-        if (exits !== null && d > 1 && complete[s] === 1) exits.push(i);
+        if (exits !== null && d >= exitMin && complete[s] === 1) exits.push(i);
         let t = trans[s * 256 + b];
         if (t === UNKNOWN) {
           t = A.step(s, b);
@@ -357,7 +397,7 @@ export class MaskTable {
         const r = -3 - s;
         const p = parentAt[d - 1];
         // complete inside a frame only without a caller (with one, this shape is never at its rule's end)
-        if (exits !== null && d > 1 && p < 0 && A.rsIsFinal(r)) exits.push(i);
+        if (exits !== null && d >= exitMin && p < 0 && A.rsIsFinal(r)) exits.push(i);
         let u = rsT[r * 256 + b];
         if (u === UNKNOWN) {
           A.rsRowOf(r);
@@ -371,6 +411,7 @@ export class MaskTable {
         if (A.rsPlain(u) && (p < 0 || !A.rsIsFinal(u))) {
           stateAt[d] = -3 - u;
           parentAt[d] = p;
+          entry = false;
         } else {
           // leaving the shape (a call, or a possible return): the configuration step() would make
           const c = A.configOfStack(u, p);
@@ -404,6 +445,17 @@ export class MaskTable {
             const id = tokIds[k];
             out[id >>> 5] |= 1 << (id & 31);
           }
+        }
+      }
+      if (entry && next[i] - i > SUBTREE_MIN_NODES) {
+        this.nSet = nSet;
+        if (this.enterFrame(i, d, out, exits, exitMin)) {
+          nSet = this.nSet;
+          trans = A.cTrans;
+          complete = A.cComplete;
+          rsT = A.rsTable;
+          i = next[i];
+          continue;
         }
       }
       i++;
@@ -462,10 +514,145 @@ export class MaskTable {
       this.nSet = -1;
       this.scratchDirty = true;
       this.localScratch.fill(0);
+      for (const b of this.subBits) b?.fill(0);
     } finally {
       this.walkLimit = Infinity;
     }
     this.prefetchedMasks += h;
+  }
+
+  /**
+   * The walk is at node `i` (depth `d`) in `stateAt[d]`. When that is one stack whose top is the start of a keyed
+   * frame (a string, the any-value rule...) with a caller below it, the subtree below `i` is what the frame reads alone
+   * (its subtree mask, computed once per process and vocabulary) and, below its exits, what the caller reads after it
+   * returns: adds those tokens to `out` and returns true, so the walk skips the subtree. Else returns false.
+   */
+  private enterFrame(i: number, d: number, out: Uint32Array, exits: number[] | null, exitMin: number): boolean {
+    const A = this.automaton;
+    const s = this.stateAt[d];
+    let rs: number;
+    let p: number;
+    if (s <= -3) {
+      rs = -3 - s;
+      p = this.parentAt[d];
+    } else {
+      const split = A.splitTop(s);
+      if (split === undefined) return false;
+      [rs, p] = split;
+    }
+    if (p < 0 || !A.rsIsFrameStart(rs)) return false;
+    const sub = this.subtreeMask(rs, i);
+    if (sub === null) return false;
+    this.subtreesTaken++;
+    const ids = sub.ids;
+    const setIds = this.setIds;
+    const words = this.words;
+    let nSet = this.nSet;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      const w = id >>> 5;
+      const m = 1 << (id & 31);
+      if ((out[w] & m) !== 0) continue;
+      out[w] |= m;
+      if (nSet >= 0) {
+        if (nSet < words) setIds[nSet] = id;
+        nSet++;
+      }
+    }
+    this.nSet = nSet;
+    const P = A.stackConfig(p);
+    if (P >= 0) {
+      const { next } = this.trie;
+      this.walkExits(sub.exits, P, out, exits, exitMin);
+      if (sub.selfExit) this.walk(i + 1, next[i], P, out, exits, exitMin);
+    }
+    return true;
+  }
+
+  /** Exit nodes in the order of their bytes (see walkExits). */
+  private byByte(exits: number[]): Int32Array {
+    const { byte } = this.trie;
+    return Int32Array.from(exits).sort((a, b) => byte[a] - byte[b] || a - b);
+  }
+
+  /**
+   * Walks the subtrees of `exits` (in the order of their bytes) from the caller's configuration `P`. An exit is where
+   * a frame may have returned, before its node's byte: a string's exits are every node after a closing quote (about 400
+   * in Qwen3's trie, 80 distinct bytes), of which a caller reads a byte or two (a comma, a closing brace), so each run
+   * of one byte is skipped at once where `P` cannot read it (recorded as exits of `rec`'s walk, as `walk` would have,
+   * where `P` is complete).
+   */
+  private walkExits(exits: Int32Array, P: number, out: Uint32Array, rec: number[] | null, exitMin: number): void {
+    const A = this.automaton;
+    const { byte, next, depth } = this.trie;
+    // where P is complete (the caller's frame may return too), every exit is one of the walk being recorded
+    const recordAll = rec !== null && A.isComplete(P);
+    for (let k = 0; k < exits.length; ) {
+      const b = byte[exits[k]];
+      let e = k + 1;
+      while (e < exits.length && byte[exits[e]] === b) e++;
+      if (A.step(P, b) >= 0) for (; k < e; k++) this.walk(exits[k], next[exits[k]], P, out, rec, exitMin);
+      else if (recordAll) for (; k < e; k++) if (depth[exits[k]] >= exitMin) rec.push(exits[k]);
+      k = e;
+    }
+  }
+
+  /** The subtree mask of frame start `rs` below node `node` (see SubtreeMask), or null when `rs` has no shared key. */
+  private subtreeMask(rs: number, node: number): SubtreeMask | null {
+    const memo = rs * this.trie.nodeCount + node;
+    const known = this.subtree.get(memo);
+    if (known !== undefined) return known;
+    const A = this.automaton;
+    const key = A.sharedKey(rs);
+    if (key === undefined) {
+      this.subtree.set(memo, null);
+      return null;
+    }
+    let shared = sharedSubtrees.get(this.vocab);
+    if (!shared) sharedSubtrees.set(this.vocab, (shared = new Map()));
+    const fullKey = `${key}@${node}`;
+    const hit = shared.get(fullKey);
+    if (hit !== undefined) {
+      shared.delete(fullKey);
+      shared.set(fullKey, hit);
+      this.subtree.set(memo, hit);
+      return hit;
+    }
+    // computed in buffers of its own: it may run inside another walk's (or subtree mask's) counting
+    const level = this.subLevel++;
+    const buf = (this.subBits[level] ??= new Uint32Array(this.words));
+    const outerIds = this.setIds;
+    const outerSet = this.nSet;
+    this.setIds = this.subIds[level] ??= new Int32Array(this.words);
+    this.nSet = 0;
+    const L = A.localConfig(rs);
+    const exits: number[] = [];
+    let count: number;
+    try {
+      this.walk(node + 1, this.trie.next[node], L, buf, exits);
+      count = this.nSet;
+    } finally {
+      this.subLevel--;
+      this.setIds = outerIds;
+      this.nSet = outerSet;
+    }
+    let ids: Int32Array;
+    if (count < this.words) {
+      ids = this.subIds[level].slice(0, count);
+      for (let k = 0; k < count; k++) buf[ids[k] >>> 5] = 0;
+    } else {
+      ids = new Int32Array(count);
+      let k = 0;
+      forEachSet(buf, (id) => (ids[k++] = id));
+      buf.fill(0);
+    }
+    const sub: SubtreeMask = { ids, exits: this.byByte(exits), selfExit: A.isComplete(L) };
+    this.subtreesComputed++;
+    this.subtree.set(memo, sub);
+    if (shared.size >= SHARED_SUBTREES_CAP) shared.delete(shared.keys().next().value!);
+    shared.set(fullKey, sub);
+    this.cachedBytes += (sub.ids.length + sub.exits.length) * 4;
+    return sub;
   }
 
   /** Sets one id's bit outside a walk (special tokens, EOS: not in the trie), keeping the count of a counting compute. */
@@ -490,6 +677,9 @@ export class MaskTable {
     if (key !== undefined) {
       const hit = shared.get(key);
       if (hit) {
+        // most recently used last: a full table drops its least recently used mask, not the new one
+        shared.delete(key);
+        shared.set(key, hit);
         this.local[rs] = hit;
         return hit;
       }
@@ -518,10 +708,13 @@ export class MaskTable {
       for (const x of exits) exitBits[x >>> 5] |= 1 << (x & 31);
       l = { ...part, count, exits: new Int32Array(0), exitBits, rootExit };
     } else {
-      l = { ...part, count, exits: Int32Array.from(exits), rootExit };
+      l = { ...part, count, exits: this.byByte(exits), rootExit };
     }
     this.local[rs] = l;
-    if (key !== undefined && shared.size < SHARED_LOCALS_CAP) shared.set(key, l);
+    if (key !== undefined) {
+      if (shared.size >= SHARED_LOCALS_CAP) shared.delete(shared.keys().next().value!);
+      shared.set(key, l);
+    }
     this.cachedBytes += (l.bits ? this.words * 4 : count * 4) + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);
     return l;
   }
@@ -587,7 +780,7 @@ export class MaskTable {
         }
       }
       const { next } = this.trie;
-      for (const x of local.exits) this.walk(x, next[x], P, out, null);
+      this.walkExits(local.exits, P, out, null, 2);
       const exitBits = local.exitBits;
       if (exitBits !== undefined) {
         // an exit whose byte the caller cannot read adds nothing: only the caller's first bytes are looked at
@@ -612,6 +805,7 @@ export class MaskTable {
       this.dense = [];
       this.sparse = [];
       this.local = [];
+      this.subtree = new Map();
       this.budget = [];
       this.cachedBytes = 0;
     }

@@ -4,9 +4,10 @@ import { foldExpr } from "./foldExpr.js";
 
 /**
  * A canonical string of an expression: equal strings ⇔ structurally equal expressions. Iterative; `deadline` is
- * ticked per node.
+ * ticked per node. `refName` renames references (a key that does not depend on the grammar's rule names); `known` may
+ * give the key of a sub-expression already computed (memoized elsewhere), which is then used as it is.
  */
-export function exprKey(e: GExpr, deadline?: Deadline): string {
+export function exprKey(e: GExpr, deadline?: Deadline, refName?: (rule: string) => string, known?: (e: GExpr) => string | undefined): string {
   // one buffer for the whole tree: joining the children's strings at every level would copy a deep chain's tail
   // once per level (quadratic)
   const out: string[] = [];
@@ -18,6 +19,11 @@ export function exprKey(e: GExpr, deadline?: Deadline): string {
       continue;
     }
     deadline?.tick("keying grammar expressions");
+    const k = known?.(x);
+    if (k !== undefined) {
+      out.push(k);
+      continue;
+    }
     switch (x.type) {
       case "literal":
         out.push(`l${JSON.stringify(x.text)}`);
@@ -29,7 +35,7 @@ export function exprKey(e: GExpr, deadline?: Deadline): string {
         out.push(`c[${x.ranges.join(",")}]`);
         break;
       case "ref":
-        out.push(`r${JSON.stringify(x.rule)}`);
+        out.push(refName === undefined ? `r${JSON.stringify(x.rule)}` : `r${refName(x.rule)}`);
         break;
       case "seq":
       case "alt": {

@@ -45,8 +45,14 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   };
   const expand = (e: GExpr): GExpr => {
     // the bodies of `g`, whose references referenceGraph has just found (cached per deadline)
-    for (const r of refsOf(e, deadline).keys()) if (inlinable.has(r) && !expanded.has(r)) expandRule(r);
-    return withExpanded(e);
+    let any = false;
+    for (const r of refsOf(e, deadline).keys()) {
+      if (!inlinable.has(r)) continue;
+      any = true;
+      if (!expanded.has(r)) expandRule(r);
+    }
+    // a body that refers to no inlined rule is itself (mapRefs would rebuild nothing, after walking all of it)
+    return any ? withExpanded(e) : e;
   };
   const rules = new Map<string, GExpr>();
   let changed = inlinable.size > 0;
