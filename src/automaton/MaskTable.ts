@@ -170,6 +170,8 @@ export class MaskTable {
   private prefetched = false;
   /** Configurations the prefetch reached (their masks computed, but for the last ones when the budget ran out). */
   prefetchedMasks = 0;
+  /** Prefetches stopped inside a compute (its walk passed the budget, or a limit of the automaton was met). */
+  prefetchStops = 0;
   /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
   nodesWalked = 0;
   /** Subtree masks taken by walks that entered a keyed frame (`enterFrame`), and those of them computed here. */
@@ -509,6 +511,7 @@ export class MaskTable {
       // a limit of the automaton (its state cap) reached while prefetching is left to the step that reaches it: the
       // first mask itself is computed
       if (e !== WALK_LIMIT && !(e instanceof LimitExceededError)) throw e;
+      this.prefetchStops++;
       // the stopped compute stored nothing; its scratch is cleaned as after any compute
       this.computing = false;
       this.nSet = -1;

@@ -6,6 +6,9 @@ import { githubMcpTools } from "../../bench/toolSets.js";
 import { PREFETCH_CLOSURE_WEIGHT, PREFETCH_WORK, type MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
+import { createMatcher } from "../../src/automaton/createMatcher.js";
+import { cls, lit, rep, seq } from "../../src/grammar/build.js";
+import type { Grammar } from "../../src/grammar/Grammar.js";
 import { qwen3 } from "../support/qwen3.js";
 import { exactMask } from "./walkCheck.js";
 
@@ -111,6 +114,26 @@ describe("cold masks on JSONSchemaBench schemas: counted work", () => {
     }
     // without the prefetch, a quarter of these steps are hits (repeated positions inside strings and arrays)
     expect(hits).toBeGreaterThan(steps / 2);
+  });
+
+  it("a prefetch walk stopped at its budget (a walk of most of the trie) leaves exact masks", () => {
+    const { vocab, encode } = qwen3();
+    // after one rare byte (few tokens: followed), lowercase words: a walk of tens of thousands of trie nodes, more than
+    // the budget, so the prefetch stops inside it
+    const grammar: Grammar = { root: "root", rules: new Map([["root", seq(lit("\u0001"), rep(cls([0x61, 0x7a]), 1, null))]]) };
+    const m = createMatcher(grammar, vocab);
+    const table = (m as unknown as { table: MaskTable }).table;
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    const before = table.nodesWalked;
+    expect(exactMask(m, vocab.size, bits)).toBeGreaterThan(0);
+    expect(table.prefetchStops).toBe(1);
+    expect(table.nodesWalked - before).toBeLessThan(PREFETCH_WORK * 1.5);
+    // where the stopped walk was: computed afresh by the step, exact, and so are the steps after it
+    for (const id of encode("\u0001promptly")) {
+      expect(m.acceptToken(id)).toBe(true);
+      expect(exactMask(m, vocab.size, bits)).toBeGreaterThan(0);
+    }
+    expect(m.isCompleted()).toBe(true);
   });
 
   it("no prefetch where the grammar is built lazily (a large tool set): its first mask builds only what it reaches", () => {
