@@ -1,4 +1,5 @@
 import type { GExpr } from "../grammar/Grammar.js";
+import { exprSizeAtMost } from "../grammar/analysis/exprSize.js";
 import { lit, seq } from "../grammar/build.js";
 import type { StringConstraints, StringNode } from "../schema/SchemaNode.js";
 import type { LowerState } from "./LowerState.js";
@@ -34,7 +35,7 @@ export function stringContent(spec: StringConstraints, path: string, st: LowerSt
   if (st.warnings.length !== warned) return e;
   cache.set(key, e);
   // no warning, no rule of its own and no step: what the spec and the limits give, in any compile
-  if (st.rules.size === ruleCount && st.deadline.stepsTaken === steps) {
+  if (st.rules.size === ruleCount && st.deadline.stepsTaken === steps && exprSizeAtMost(e, MAX_PURE_NODES)) {
     if (pureContents.size >= MAX_PURE) pureContents.delete(pureContents.keys().next().value as string);
     pureContents.set(pureKey, e);
   }
@@ -49,6 +50,8 @@ export function stringContent(spec: StringConstraints, path: string, st: LowerSt
  */
 const pureContents = new Map<string, GExpr>();
 const MAX_PURE = 1024;
+/** Larger contents (long patterns) are not kept: the table stays within a few million nodes whatever it is sent. */
+const MAX_PURE_NODES = 4096;
 
 /** Contents lowered and reused from another compile (counted for tests), and a way to forget the shared ones. */
 export const stringContents = {

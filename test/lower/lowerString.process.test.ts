@@ -48,4 +48,16 @@ describe("string contents shared across compiles", () => {
     compileTools(tools, { ...policy, strict: false });
     expect(stringContents.lowered).toBe(n + 2);
   });
+
+  it("a large content (a pattern of 5,000 alternatives) is not kept for later compiles", () => {
+    const big = `^(${Array.from({ length: 5000 }, (_, i) => `w${i}`).join("|")})$`;
+    const tools = [{ type: "function", function: { name: "pick", parameters: { type: "object", properties: { w: { type: "string", pattern: big } }, required: ["w"] } } }];
+    stringContents.clear();
+    toolFragments.clear();
+    const n = stringContents.lowered;
+    compileTools(tools, policy);
+    toolFragments.clear();
+    compileTools(tools, policy);
+    expect(stringContents.lowered).toBe(n + 2);
+  });
 });
