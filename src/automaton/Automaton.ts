@@ -12,6 +12,13 @@ export const DEAD = -1;
  * mask paid for (about a sixth of its time on the JSONSchemaBench sample); 64 rows are 64 KB per table.
  */
 const INITIAL_ROWS = 64;
+/**
+ * ...and up to this many for a larger NFA: a JSONSchemaBench schema's automaton (400–1,100 NFA states) reaches 40–175
+ * R-states and as many configurations over a few instances, so a 64-row table doubled once or twice inside a mask
+ * (an allocation, a fill and a copy of 128–256 KB: 20–40 µs, a tenth of the sample's slowest masks). Sized from the NFA
+ * (a row per 4 states, a power of two) when the matcher is made, the tables rarely grow during decoding.
+ */
+const MAX_INITIAL_ROWS = 256;
 
 export interface AutomatonOptions {
   /** `token` nodes: the special token or its text spelled by ordinary tokens (default), or the special token only. */
@@ -40,6 +47,8 @@ export class Automaton {
   readonly nfa: Nfa;
   readonly atomTexts: readonly string[];
   private readonly maxStates: number;
+  /** Rows the byte tables start with (see MAX_INITIAL_ROWS). */
+  private readonly initialRows: number;
 
   // R-states
   private rsSets: Int32Array[] = [];
@@ -109,6 +118,9 @@ export class Automaton {
     const specialTokens = opts.specialTokens ?? "token-or-text";
     this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
     this.atomTexts = this.nfa.atomTexts;
+    let rows = INITIAL_ROWS;
+    while (rows < MAX_INITIAL_ROWS && rows * 4 < this.nfa.stateCount) rows *= 2;
+    this.initialRows = rows;
     this.mark = new Uint32Array(this.nfa.stateCount);
     const root = this.frameStartOf(0);
     const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
@@ -252,8 +264,8 @@ export class Automaton {
     this.rsRowDone.push(0);
     this.rsPlainFlag.push(-1);
     if (this.rsTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(INITIAL_ROWS * 256, this.rsTrans.length * 2));
-      nt.fill(UNKNOWN);
+      const nt = new Int32Array(Math.max(this.initialRows * 256, this.rsTrans.length * 2));
+      nt.fill(UNKNOWN, this.rsTrans.length);
       nt.set(this.rsTrans);
       this.rsTrans = nt;
     }
@@ -465,8 +477,8 @@ export class Automaton {
     this.cfComplete.push(-1);
     this.cfForced.push(UNKNOWN);
     if (this.cTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(INITIAL_ROWS * 256, this.cTrans.length * 2));
-      nt.fill(UNKNOWN);
+      const nt = new Int32Array(Math.max(this.initialRows * 256, this.cTrans.length * 2));
+      nt.fill(UNKNOWN, this.cTrans.length);
       nt.set(this.cTrans);
       this.cTrans = nt;
       const nc = new Uint8Array(nt.length / 256);

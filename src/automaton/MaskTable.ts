@@ -2,7 +2,7 @@ import { TOKEN_ATOM, TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js"
 import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
 import { CompletionDistance } from "./CompletionDistance.js";
-import { ToolgramError } from "../errors.js";
+import { LimitExceededError, ToolgramError } from "../errors.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
@@ -69,6 +69,23 @@ function rootChildren(trie: TokenTrie): Int32Array {
   rootChildrenOf.set(trie, r);
   return r;
 }
+
+/**
+ * Work the first mask of a grammar may spend on the masks that follow it (MaskTable.prefetch), in trie nodes walked
+ * plus PREFETCH_CLOSURE_WEIGHT per epsilon closure walked (an R-state made or found) and per configuration made: each
+ * about as costly as that many nodes. Counted in work, never in time, so a prefetch does the same on any machine.
+ */
+export const PREFETCH_WORK = 6144;
+export const PREFETCH_CLOSURE_WEIGHT = 16;
+/** A prefetched mask with more tokens than this is not followed further. */
+const PREFETCH_FANOUT = 16;
+/**
+ * Positions more than this many tokens after the start are not prefetched: a recursive grammar (`[[[…`) would
+ * otherwise spend the budget going down one branch ever deeper, and make stacks deeper than any decoding's first steps.
+ */
+const PREFETCH_TOKENS = 12;
+/** Thrown by a walk that passes MaskTable.walkLimit. */
+const WALK_LIMIT = new Error("walk limit");
 
 /** See MaskTable.budgetLists. */
 export interface BudgetLists {
@@ -147,6 +164,14 @@ export class MaskTable {
   private computing = false;
   private distance: CompletionDistance | undefined;
   private budget: (BudgetLists | undefined)[] = [];
+  /** A walk that passes this many nodes walked in all stops (throws WALK_LIMIT): only while prefetching. */
+  private walkLimit = Infinity;
+  /** The first mask's prefetch ran (see prefetch). */
+  private prefetched = false;
+  /** Configurations the prefetch reached (their masks computed, but for the last ones when the budget ran out). */
+  prefetchedMasks = 0;
+  /** Prefetches stopped inside a compute (its walk passed the budget, or a limit of the automaton was met). */
+  prefetchStops = 0;
   /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
   nodesWalked = 0;
   /** Subtree masks taken by walks that entered a keyed frame (`enterFrame`), and those of them computed here. */
@@ -256,7 +281,12 @@ export class MaskTable {
       bits.fill(0);
       return;
     }
-    if (!this.dense[c] && !this.sparse[c]) this.compute(c);
+    if (!this.dense[c] && !this.sparse[c]) {
+      this.compute(c);
+      // not where the grammar is built lazily (large tool sets): there the masks that follow would build the parts of
+      // it the first mask leaves unbuilt, which is what building it lazily saves
+      if (c === this.automaton.initial && !this.prefetched && !this.automaton.nfa.lazy) this.prefetch(c);
+    }
     const d = this.dense[c];
     if (d) {
       bits.set(d);
@@ -335,8 +365,12 @@ export class MaskTable {
     let nSet = this.nSet;
     let i = from;
     let visited = 0;
+    const limit = this.walkLimit - this.nodesWalked;
     while (i < to) {
-      visited++;
+      if (++visited > limit) {
+        this.nodesWalked += visited;
+        throw WALK_LIMIT;
+      }
       const d = depth[i];
       const s = stateAt[d - 1];
       const b = byte[i];
@@ -430,6 +464,64 @@ export class MaskTable {
     }
     if (nSet >= 0) this.nSet = nSet;
     this.nodesWalked += visited;
+  }
+
+  /**
+   * The masks of the configurations a decoding reaches from `c0` through positions with few tokens allowed (keys,
+   * punctuation, the literals between values), breadth first, within PREFETCH_WORK: computed with the first mask of
+   * the grammar, so that the masks of the steps that follow are hits. A mask with more than PREFETCH_FANOUT tokens
+   * (inside a string, a free text) is computed but not followed: its tokens lead everywhere.
+   */
+  private prefetch(c0: number): void {
+    this.prefetched = true;
+    const A = this.automaton;
+    const { bytes, offsets, kind } = this.vocab;
+    const work = (): number => this.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
+    const end = work() + PREFETCH_WORK;
+    const queue = [c0];
+    const level = [0];
+    const seen = new Set<number>(queue);
+    let h = 0;
+    try {
+      for (; h < queue.length; h++) {
+        const c = queue[h];
+        const left = end - work();
+        if (left <= 0) break;
+        if (!this.dense[c] && !this.sparse[c]) {
+          // a walk stops when it passes what is left: a mask that costs more (a new string frame: a walk of the whole
+          // trie) is left to the step that needs it
+          this.walkLimit = this.nodesWalked + left;
+          this.compute(c);
+        }
+        const ids = this.sparse[c];
+        if (ids === undefined || ids.length > PREFETCH_FANOUT || level[h] >= PREFETCH_TOKENS) continue;
+        for (let k = 0; k < ids.length; k++) {
+          const id = ids[k];
+          if (kind[id] !== TOKEN_TEXT) continue;
+          let s = c;
+          for (let i = offsets[id], e = offsets[id + 1]; i < e && s >= 0; i++) s = A.step(s, bytes[i]);
+          if (s >= 0 && !seen.has(s)) {
+            seen.add(s);
+            queue.push(s);
+            level.push(level[h] + 1);
+          }
+        }
+      }
+    } catch (e) {
+      // a limit of the automaton (its state cap) reached while prefetching is left to the step that reaches it: the
+      // first mask itself is computed
+      if (e !== WALK_LIMIT && !(e instanceof LimitExceededError)) throw e;
+      this.prefetchStops++;
+      // the stopped compute stored nothing; its scratch is cleaned as after any compute
+      this.computing = false;
+      this.nSet = -1;
+      this.scratchDirty = true;
+      this.localScratch.fill(0);
+      for (const b of this.subBits) b?.fill(0);
+    } finally {
+      this.walkLimit = Infinity;
+    }
+    this.prefetchedMasks += h;
   }
 
   /**

@@ -63,6 +63,8 @@ export interface Nfa {
   ensureFrame(f: number): number;
   /** Lazy frames whose states and edges were copied from a frame of the same structure built before (see `builtFrames`). */
   framesCopied: number;
+  /** The grammar is large enough to be built lazily (parts of it are built when a decoding first reaches them). */
+  lazy: boolean;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -612,6 +614,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     isEnd: new Uint8Array(0),
     atomTexts,
     framesCopied: 0,
+    lazy,
     frameKeyOf: (f) => {
       const eager = nfa.frameKey[f];
       if (eager !== undefined) return eager;
