@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import type { LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { compileTools } from "../src/compile.js";
 import { canonicalJson, type JsonValue } from "../src/json.js";
+import { gbnfLiteral } from "../src/emit/toGbnf.js";
 import { buildTinyModel, tinyModelPath } from "../src/gguf/buildTinyModel.js";
 import { cacheDir } from "../src/cacheDir.js";
 import { LlamaGrammarProbe } from "../src/llama-cpp/LlamaGrammarProbe.js";
@@ -130,17 +131,29 @@ async function acceptsAll(model: LlamaModel, gbnf: string, calls: Token[][]): Pr
   return true;
 }
 
-/** Milliseconds spent decoding `calls` token by token (prompt excluded), with or without the grammar. */
-async function teacherForcedMs(model: LlamaModel, grammar: LlamaGrammar | undefined, prompt: Token[], calls: Token[][]): Promise<{ ms: number; tokens: number; diverged: number }> {
+interface Timing {
+  /** Wall-clock and process CPU milliseconds spent decoding the calls token by token (prompt excluded). */
+  ms: number;
+  cpuMs: number;
+  tokens: number;
+  diverged: number;
+}
+
+/**
+ * Time spent decoding `calls` token by token (prompt excluded), with the grammar `gbnfOf(i)` for call i or without a
+ * grammar. CPU time is the whole process's (llama.cpp's worker thread included): on a shared machine it moves far less
+ * than wall time.
+ */
+async function teacherForced(model: LlamaModel, grammars: (LlamaGrammar | undefined)[] | undefined, prompt: Token[], calls: Token[][]): Promise<Timing> {
   const { LlamaGrammarEvaluationState, TokenBias } = await loadNodeLlamaCpp();
   const context = await model.createContext({ contextSize: 1024, threads: 1, sequences: 1 });
-  let ms = 0;
-  let tokens = 0;
-  let diverged = 0;
+  const t: Timing = { ms: 0, cpuMs: 0, tokens: 0, diverged: 0 };
   try {
     const sequence = context.getSequence();
-    for (const ids of calls) {
+    for (let c = 0; c < calls.length; c++) {
+      const ids = calls[c];
       await sequence.clearHistory();
+      const grammar = grammars?.[c];
       const state = grammar === undefined ? undefined : new LlamaGrammarEvaluationState({ model, grammar });
       let k = 0;
       const bias = () => new TokenBias(model.tokenizer).set(ids[k], { logit: 1000 });
@@ -149,22 +162,31 @@ async function teacherForcedMs(model: LlamaModel, grammar: LlamaGrammar | undefi
       let r = await it.next();
       for (; k < ids.length; ) {
         if (r.done || r.value.token !== ids[k]) {
-          diverged++;
+          t.diverged++;
           break;
         }
         k++;
         if (k === ids.length) break;
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
         r = await it.next(ids[k - 1]);
-        ms += performance.now() - t0;
-        tokens++;
+        t.ms += performance.now() - t0;
+        const c1 = process.cpuUsage(c0);
+        t.cpuMs += (c1.user + c1.system) / 1000;
+        t.tokens++;
       }
       await it.return(undefined);
     }
   } finally {
     await context.dispose();
   }
-  return { ms, tokens, diverged };
+  return t;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 export interface LlamaSamplerResult {
@@ -172,7 +194,29 @@ export interface LlamaSamplerResult {
   rows: { label: string; overheadMs: number; gbnfBytes: number }[];
 }
 
-export async function runLlamaSamplerBench(opts: { quick: boolean }): Promise<LlamaSamplerResult> {
+export interface LlamaSamplerOptions {
+  quick: boolean;
+  /** Rounds over the calls (each round runs every grammar once, in turn); default 3, quick 1. */
+  rounds?: number;
+  /** More GBNF texts to measure on the same calls (e.g. other shapes of the same language), by label. */
+  extra?: [string, string][];
+  /** Skip the GBNF sizes of the MCP tool sets. */
+  noSets?: boolean;
+}
+
+/**
+ * The two reference rows: the floor (each call's grammar is that call's text as one literal: one stack at every
+ * position, every candidate refused at its first code point but the forced one) and free text (one class repeated:
+ * every code point of every candidate walked). What any grammar costs lies about between them.
+ */
+function referenceGrammars(texts: string[]): [string, (i: number) => string][] {
+  return [
+    ["floor: each call as one literal", (i) => `root ::= ${gbnfLiteral(texts[i])}\n`],
+    ["free text: [\\x01-\\U0010FFFF]*", () => "root ::= [\\x01-\\U0010FFFF]*\n"],
+  ];
+}
+
+export async function runLlamaSamplerBench(opts: LlamaSamplerOptions): Promise<LlamaSamplerResult> {
   const tiny = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) });
   const model = await loadLlamaModel(tiny.path);
   try {
@@ -185,49 +229,65 @@ export async function runLlamaSamplerBench(opts: { quick: boolean }): Promise<Ll
       await load(model, "(b) llama.cpp json_schema_to_grammar.py", () => pythonGbnf(toolDefs(weather))),
       await load(model, "(c) node-llama-cpp JSON-schema grammar", () => nodeLlamaCppGbnf(model, toolDefs(weather))),
     ];
+    for (const [label, gbnf] of opts.extra ?? []) grammars.push(await load(model, label, () => gbnf));
     const texts = opts.quick ? weatherCalls().slice(0, 2) : weatherCalls();
     const calls = texts.map((t) => model.tokenize(t, true) as Token[]);
     const prompt = model.tokenize("<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n", true) as Token[];
-    const rounds = opts.quick ? 1 : 3;
-    // interleaved rounds, so that load from other processes falls on every grammar alike
-    const totals = new Map<string, { ms: number; tokens: number; diverged: number }>();
-    const usable = [];
+    const rounds = opts.rounds ?? (opts.quick ? 1 : 3);
+    const runs: { label: string; grammars: (LlamaGrammar | undefined)[] | undefined; reference: boolean }[] = [{ label: "none", grammars: undefined, reference: true }];
+    for (const [label, make] of referenceGrammars(texts)) {
+      const per: LlamaGrammar[] = [];
+      for (let i = 0; i < texts.length; i++) per.push(await model.llama.createGrammar({ grammar: make(i) }));
+      runs.push({ label, grammars: per, reference: true });
+    }
     for (const g of grammars) {
-      if (g.grammar && (await acceptsAll(model, g.gbnf!, calls))) usable.push(g);
+      if (g.grammar && (await acceptsAll(model, g.gbnf!, calls))) runs.push({ label: g.label, grammars: texts.map(() => g.grammar!), reference: false });
       else if (!g.error) g.error = "rejects the calls";
     }
-    await teacherForcedMs(model, undefined, prompt, calls.slice(0, 1)); // warm-up
+    await teacherForced(model, undefined, prompt, calls.slice(0, 1)); // warm-up
+    // interleaved rounds, so that load from other processes falls on every grammar alike; each round's cost is the
+    // grammar's time per token minus the unconstrained time per token of the same round, and the median is reported
+    const perRound = new Map<string, { ms: number[]; cpu: number[]; diverged: number }>();
     for (let r = 0; r < rounds; r++) {
-      for (const g of [{ label: "none", grammar: undefined }, ...usable]) {
-        const m = await teacherForcedMs(model, g.grammar, prompt, calls);
-        const t = totals.get(g.label) ?? { ms: 0, tokens: 0, diverged: 0 };
-        totals.set(g.label, { ms: t.ms + m.ms, tokens: t.tokens + m.tokens, diverged: t.diverged + m.diverged });
+      const order = r % 2 === 0 ? runs : [runs[0], ...runs.slice(1).reverse()];
+      const got = new Map<string, Timing>();
+      for (const g of order) got.set(g.label, await teacherForced(model, g.grammars, prompt, calls));
+      const none = got.get("none")!;
+      for (const [label, t] of got) {
+        const e = perRound.get(label) ?? { ms: [], cpu: [], diverged: 0 };
+        e.ms.push(label === "none" ? t.ms / t.tokens : t.ms / t.tokens - none.ms / none.tokens);
+        e.cpu.push(label === "none" ? t.cpuMs / t.tokens : t.cpuMs / t.tokens - none.cpuMs / none.tokens);
+        e.diverged += t.diverged;
+        perRound.set(label, e);
       }
     }
-    const none = totals.get("none")!;
-    const base = none.ms / none.tokens;
+    const none = perRound.get("none")!;
     const lines = [
-      `tiny Qwen3 (random weights), weather tools, ${texts.length} calls × ${rounds} rounds, teacher-forced (${none.tokens / rounds} tokens a round), grammar applied to all 151,936 candidates each step, 1 thread. Unconstrained step: ${base.toFixed(2)} ms/token.`,
+      `tiny Qwen3 (random weights), weather tools, ${texts.length} calls × ${rounds} rounds, teacher-forced (${calls.reduce((n, c) => n + c.length - 1, 0)} tokens a round), grammar applied to all 151,936 candidates each step, 1 thread. Unconstrained step: ${median(none.ms).toFixed(2)} ms/token wall, ${median(none.cpu).toFixed(2)} ms/token process CPU. Grammar cost: time per token minus the unconstrained time per token of the same round, median of the rounds.`,
       "",
-      "| grammar | GBNF (bytes) | llama.cpp load (ms) | ms/token | grammar cost ms/token | ratio to (a) |",
+      "| grammar | GBNF (bytes) | llama.cpp load (ms) | grammar cost ms/token (wall) | grammar cost ms/token (CPU) | ratio to (a) (CPU) |",
       "|---|---:|---:|---:|---:|---:|",
     ];
     const rows: LlamaSamplerResult["rows"] = [];
-    const aCost = (() => {
-      const t = totals.get(grammars[0].label);
-      return t ? t.ms / t.tokens - base : NaN;
-    })();
+    const aCpu = perRound.get(grammars[0].label);
+    const aCost = aCpu ? median(aCpu.cpu) : NaN;
+    for (const run of runs.slice(1)) {
+      if (!run.reference) continue;
+      const e = perRound.get(run.label)!;
+      lines.push(`| ${run.label} (reference) | | | ${median(e.ms).toFixed(2)} | ${median(e.cpu).toFixed(2)} | ${(median(e.cpu) / aCost).toFixed(2)} |`);
+    }
     for (const g of grammars) {
-      const t = totals.get(g.label);
+      const e = perRound.get(g.label);
       const size = g.gbnf ? Buffer.byteLength(g.gbnf) : NaN;
-      if (!t) {
+      if (!e) {
         lines.push(`| ${g.label} | ${Number.isFinite(size) ? size : "n/a"} | ${g.error ?? "n/a"} | n/a | n/a | |`);
         continue;
       }
-      const per = t.ms / t.tokens;
-      rows.push({ label: g.label, overheadMs: per - base, gbnfBytes: size });
-      lines.push(`| ${g.label} | ${size} | ${g.loadMs!.toFixed(1)} | ${per.toFixed(2)} | ${(per - base).toFixed(2)} | ${((per - base) / aCost).toFixed(2)} |${t.diverged ? ` (${t.diverged} calls diverged)` : ""}`);
+      const cpu = median(e.cpu);
+      rows.push({ label: g.label, overheadMs: cpu, gbnfBytes: size });
+      lines.push(`| ${g.label} | ${size} | ${g.loadMs!.toFixed(1)} | ${median(e.ms).toFixed(2)} | ${cpu.toFixed(2)} | ${(cpu / aCost).toFixed(2)} |${e.diverged ? ` (${e.diverged} calls diverged)` : ""}`);
     }
+    if (opts.noSets) return { table: lines.join("\n"), rows };
 
     // GBNF size and whether llama.cpp loads it, for the MCP tool sets
     lines.push("", "GBNF for the MCP tool sets (same envelope): size in KB and llama.cpp's load time (or why it does not load).", "", "| tool set | (a) toolgram | (b) json_schema_to_grammar.py | (c) node-llama-cpp |", "|---|---|---|---|");
@@ -253,5 +313,13 @@ export async function runLlamaSamplerBench(opts: { quick: boolean }): Promise<Ll
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runLlamaSamplerBench({ quick: process.argv.includes("--quick") }).then((r) => console.log(r.table));
+  const args = process.argv.slice(2);
+  const value = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  // --gbnf=label=path (repeatable): another GBNF for the same calls, measured in the same rounds
+  const extra = args.filter((a) => a.startsWith("--gbnf=")).map((a) => {
+    const [label, path] = a.slice(7).split("=");
+    return [label, readFileSync(path, "utf8")] as [string, string];
+  });
+  const rounds = value("rounds");
+  runLlamaSamplerBench({ quick: args.includes("--quick"), rounds: rounds ? Number(rounds) : undefined, extra, noSets: args.includes("--no-sets") }).then((r) => console.log(r.table));
 }

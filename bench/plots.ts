@@ -19,7 +19,7 @@ export interface PlotData {
   scaling: { tools: number; toolgramMs: number; xgrammarMs: number; toolgramFailure?: string }[];
   /** Decoding paths of the tiny-model generation benchmark. */
   decoding?: { label: string; tokensPerSecond: number }[];
-  /** llama.cpp's grammar sampler, cost per token by grammar. */
+  /** llama.cpp's grammar sampler, cost per token by grammar (process CPU ms over an unconstrained step). */
   sampler?: { label: string; overheadMs: number; gbnfBytes: number }[];
 }
 
@@ -141,7 +141,7 @@ function sampler(data: PlotData): TopLevelSpec {
     mark: "bar",
     encoding: {
       y: { field: "label", type: "nominal", sort: null, title: null },
-      x: { field: "overheadMs", type: "quantitative", title: "ms per token over an unconstrained step" },
+      x: { field: "overheadMs", type: "quantitative", title: "process CPU ms per token over an unconstrained step" },
     },
   };
 }

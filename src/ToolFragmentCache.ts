@@ -1,13 +1,20 @@
 import type { Diagnostic } from "./diagnostic.js";
 import type { GExpr } from "./grammar/Grammar.js";
 
-/** One tool's lowered arguments: its rules (named after the tool that first compiled them) and its warnings. */
+/**
+ * One tool's lowered arguments: its rules and its warnings. The rules are named after the tool that first compiled
+ * them (every name starts with `prefix`); a compile that reuses them renames them after its own tool.
+ */
 export interface ToolFragment {
   rules: ReadonlyMap<string, GExpr>;
+  /** The prefix every rule name was built from. */
+  prefix: string;
   /** The rule of the arguments' value. */
   argsRule: string;
   /** Warnings of the lowering, schemaPath relative to the parameters. */
   warnings: readonly Diagnostic[];
+  /** IR nodes of its rules (`exprSize` summed): what it adds to a tool set's size check, under any names. */
+  size: number;
 }
 
 /** Fragments kept per process; the oldest go first. */
@@ -39,6 +46,11 @@ export class ToolFragmentCache {
 
   clear(): void {
     this.entries.clear();
+  }
+
+  /** The fragments kept, least recently used first. */
+  values(): IterableIterator<ToolFragment> {
+    return this.entries.values();
   }
 
   get size(): number {

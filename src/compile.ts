@@ -6,7 +6,7 @@ import { envelopeFor } from "./envelope/envelopes.js";
 import { callIdForm, callIdPattern } from "./formats/callIdForm.js";
 import { LimitExceededError, ToolgramError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
-import { exprSize } from "./grammar/analysis/exprSize.js";
+import { exprSize, totalExprSize } from "./grammar/analysis/exprSize.js";
 import { mapRefs } from "./grammar/passes/rewrite.js";
 import { NOTHING, ref } from "./grammar/build.js";
 import { Deadline } from "./Deadline.js";
@@ -26,7 +26,7 @@ import { closeObjects } from "./tools/closeObjects.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import { normalizeTools } from "./tools/normalizeTools.js";
 import { schemaHash, toolsHash } from "./tools/schemaHash.js";
-import { toolFragments } from "./ToolFragmentCache.js";
+import { toolFragments, type ToolFragment } from "./ToolFragmentCache.js";
 
 /** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
 export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions, ReasoningOptions {
@@ -70,18 +70,25 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   // per-tool fragments: the same parameters under the same options lower to the same rules (see ToolFragmentCache)
   const optionsKey = `${envelope.format}|${JSON.stringify(opts)}`;
   const mergedHere = new Map<string, string>();
+  // IR nodes of the rules merged into `lowered` (renaming keeps sizes), for the tool set's size check
+  let loweredSize = 0;
   for (const tool of normalized) {
     if (!allowed.has(tool.name)) continue;
     envelope.argumentSpelling?.checkToolName?.(tool.name, tool.path);
     // the parameters' canonical JSON itself: exact, and no hash to compute per tool
     const key = `${optionsKey}|${canonicalJson(tool.parameters)}`;
+    let argsRule = mergedHere.get(key);
     const fragment = toolFragments.get(key);
     if (fragment !== undefined) {
       for (const w of fragment.warnings) warnings.push({ ...w, schemaPath: tool.parametersPath + w.schemaPath });
-      let argsRule = mergedHere.get(key);
       if (argsRule === undefined) {
-        for (const n of fragment.rules.keys()) prefixes.add(n);
-        argsRule = mergeRules(lowered, new Map(fragment.rules), fragment.argsRule);
+        // named after this compile's tool, as a cold compile names them: the grammar does not depend on which tool
+        // of which earlier compile lowered the schema first
+        const prefix = uniqueRuleName(prefixes, toolPrefix(tool.name));
+        prefixes.add(prefix);
+        const renamed = renamePrefix(fragment, prefix);
+        loweredSize += fragment.size;
+        argsRule = mergeRules(lowered, renamed.rules, renamed.argsRule);
         mergedHere.set(key, argsRule);
       }
       envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
@@ -105,18 +112,23 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     const args = lowerTool(tool, ctx, opts, warnings);
     ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
     if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));
+    // the arguments' rule is the root lowerSchema counted; a rewrite changes the bodies, so they are counted again
+    const size = spelling?.rewrite || ctx.size === undefined ? totalExprSize(ctx.rules.values()) : ctx.size;
+    loweredSize += size;
     const own = `${prefix}-args`;
-    const argsRule = mergeRules(lowered, ctx.rules, own);
+    argsRule = mergeRules(lowered, ctx.rules, own);
     toolFragments.set(key, {
       rules: ctx.rules,
+      prefix,
       argsRule: own,
+      size,
       warnings: warnings.slice(warningsBefore).map((w) => ({ ...w, schemaPath: w.schemaPath.slice(tool.parametersPath.length) })),
     });
     mergedHere.set(key, argsRule);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
     deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
   }
-  checkGrammarSize(lowered, opts);
+  checkGrammarSize(loweredSize + envelope.ruleNames.length * exprSize(NOTHING), opts);
 
   const own = new Map<string, GExpr>();
   const rootExpr = envelope.grammar({
@@ -177,10 +189,11 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
   });
 }
 
-/** Each tool's lowering checks its own size; the whole tool set must fit `limits.maxGrammarSize` too. */
-function checkGrammarSize(rules: Map<string, GExpr>, opts: ResolvedSchemaOptions): void {
-  let size = 0;
-  for (const e of rules.values()) size += exprSize(e);
+/**
+ * Each tool's lowering checks its own size; the whole tool set must fit `limits.maxGrammarSize` too: `size` counts
+ * every rule lowered (each tool's, each shared schema once) and the envelope's reserved names.
+ */
+function checkGrammarSize(size: number, opts: ResolvedSchemaOptions): void {
   if (size > opts.limits.maxGrammarSize) {
     throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the tools' grammars have ${size} nodes together, above limits.maxGrammarSize ${opts.limits.maxGrammarSize}; send fewer or simpler tools, or raise the limit`);
   }
@@ -209,6 +222,24 @@ function lowerTool(tool: NormalizedTool, ctx: LowerContext, opts: ResolvedSchema
   } finally {
     for (let i = before; i < warnings.length; i++) warnings[i] = { ...warnings[i], schemaPath: tool.parametersPath + warnings[i].schemaPath };
   }
+}
+
+/**
+ * A cached fragment's rules under another tool's prefix: every name the lowerer gave starts with the prefix it was
+ * given (`github-x` → `gitlab-x`), and names below a prefix do not depend on it, so this gives the names lowering
+ * under `prefix` would.
+ */
+function renamePrefix(fragment: ToolFragment, prefix: string): { rules: Map<string, GExpr>; argsRule: string } {
+  const from = fragment.prefix;
+  if (from === prefix) return { rules: new Map(fragment.rules), argsRule: fragment.argsRule };
+  const to = (name: string): string => (name === from || name.startsWith(`${from}-`) ? prefix + name.slice(from.length) : name);
+  const rename = (r: Ref): GExpr => {
+    const n = to(r.rule);
+    return n === r.rule ? r : ref(n);
+  };
+  const rules = new Map<string, GExpr>();
+  for (const [name, e] of fragment.rules) rules.set(to(name), mapRefs(e, rename));
+  return { rules, argsRule: to(fragment.argsRule) };
 }
 
 /**

@@ -12,6 +12,13 @@ export const DEAD = -1;
  * mask paid for (about a sixth of its time on the JSONSchemaBench sample); 64 rows are 64 KB per table.
  */
 const INITIAL_ROWS = 64;
+/**
+ * ...and up to this many for a larger NFA: a JSONSchemaBench schema's automaton (400–1,100 NFA states) reaches 40–175
+ * R-states and as many configurations over a few instances, so a 64-row table doubled once or twice inside a mask
+ * (an allocation, a fill and a copy of 128–256 KB: 20–40 µs, a tenth of the sample's slowest masks). Sized from the NFA
+ * (a row per 4 states, a power of two) when the matcher is made, the tables rarely grow during decoding.
+ */
+const MAX_INITIAL_ROWS = 256;
 
 export interface AutomatonOptions {
   /** `token` nodes: the special token or its text spelled by ordinary tokens (default), or the special token only. */
@@ -40,10 +47,16 @@ export class Automaton {
   readonly nfa: Nfa;
   readonly atomTexts: readonly string[];
   private readonly maxStates: number;
+  /** Rows the byte tables start with (see MAX_INITIAL_ROWS). */
+  private readonly initialRows: number;
 
   // R-states
   private rsSets: Int32Array[] = [];
-  private rsKeys = new Map<string, number>();
+  /** Interned R-states by a hash of their sorted states; rsHashNext chains the ids with the same hash. */
+  private rsByHash = new Map<number, number>();
+  private rsHashNext: number[] = [];
+  /** Per NFA state: the R-state of its closure alone (UNKNOWN until asked): most row targets are one state. */
+  private seedClosure = new Int32Array(0);
   private rsFinal: number[] = [];
   private rsCalls: (number[] | undefined)[] = []; // flat [rule, returnRs]
   private rsTrans = new Int32Array(0);
@@ -53,6 +66,10 @@ export class Automaton {
   private rsPlainFlag: number[] = [];
   /** Per frame: the R-state of its start, DEAD for a frame that derives nothing; filled on first use. */
   private frameStartRs: number[] = [];
+  /** R-states that are a frame's start (where a call enters it). */
+  private rsStarts = new Set<number>();
+  /** Per R-state: its shared key (see sharedKey), null for none, undefined until asked. */
+  private rsShared: (string | null | undefined)[] = [];
 
   // stacks
   private stTop: number[] = [];
@@ -78,10 +95,20 @@ export class Automaton {
   private cfOfStack = new Map<number, number>();
 
   readonly initial: number;
+  /** Epsilon closures walked so far (each interns or finds an R-state): the work of determinization. */
+  closureWalks = 0;
 
   // scratch for rows and closures
   private readonly rowScratch = new Int32Array(256);
   private readonly cutScratch = new Uint8Array(257);
+  private readonly oneSeed = new Int32Array(1);
+  private readonly prevSeeds = new Int32Array(16);
+  private work = new Int32Array(0);
+  private kept = new Int32Array(0);
+  private edgeLo = new Int32Array(64);
+  private edgeHi = new Int32Array(64);
+  private edgeTo = new Int32Array(64);
+  private seeds = new Int32Array(64);
   private mark: Uint32Array;
   private epoch = 1;
 
@@ -91,6 +118,9 @@ export class Automaton {
     const specialTokens = opts.specialTokens ?? "token-or-text";
     this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
     this.atomTexts = this.nfa.atomTexts;
+    let rows = INITIAL_ROWS;
+    while (rows < MAX_INITIAL_ROWS && rows * 4 < this.nfa.stateCount) rows *= 2;
+    this.initialRows = rows;
     this.mark = new Uint32Array(this.nfa.stateCount);
     const root = this.frameStartOf(0);
     const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
@@ -106,6 +136,11 @@ export class Automaton {
     for (const st of this.cfStacks) b += st.byteLength + 96;
     b += this.stTop.length * 48;
     return b;
+  }
+
+  /** Number of R-states interned so far. */
+  get rStateCount(): number {
+    return this.rsSets.length;
   }
 
   /** Number of configurations interned so far. */
@@ -126,8 +161,9 @@ export class Automaton {
       m.set(this.mark);
       this.mark = m;
     }
-    const r = s >= 0 ? this.closure([s]) : DEAD;
+    const r = s >= 0 ? this.closureOf(s) : DEAD;
     this.frameStartRs[f] = r;
+    if (r >= 0) this.rsStarts.add(r);
     return r;
   }
 
@@ -139,55 +175,97 @@ export class Automaton {
 
   // ---- R-states ----
 
-  /** Interned R-state of the epsilon closure of `seeds`, or DEAD when empty. */
-  private closure(seeds: readonly number[]): number {
-    const { epsStart, epsTo } = this.nfa;
+  /** The epsilon closure of one NFA state, or DEAD (see closure). */
+  private closureOf(q: number): number {
+    if (q >= this.seedClosure.length) {
+      const m = new Int32Array(Math.max(this.nfa.stateCount, this.seedClosure.length * 2)).fill(UNKNOWN);
+      m.set(this.seedClosure);
+      this.seedClosure = m;
+    }
+    let r = this.seedClosure[q];
+    if (r === UNKNOWN) {
+      this.oneSeed[0] = q;
+      this.seedClosure[q] = r = this.closure(this.oneSeed, 1);
+    }
+    return r;
+  }
+
+  /** Interned R-state of the epsilon closure of `seeds[0 .. n)`, or DEAD when empty. */
+  private closure(seeds: ArrayLike<number>, n: number = seeds.length): number {
+    const { epsStart, epsTo, byteStart, callStart, atomStart, isEnd } = this.nfa;
     if (++this.epoch === 0xffffffff) {
       this.mark.fill(0);
       this.epoch = 1;
     }
     const ep = this.epoch;
     const mark = this.mark;
-    const out: number[] = [];
-    const work: number[] = [];
-    for (const s of seeds) if (s >= 0 && mark[s] !== ep) { mark[s] = ep; work.push(s); }
-    while (work.length) {
-      const q = work.pop()!;
-      out.push(q);
-      for (let k = epsStart[q], e = epsStart[q + 1]; k < e; k++) {
-        const t = epsTo[k];
-        if (mark[t] !== ep) { mark[t] = ep; work.push(t); }
+    this.closureWalks++;
+    if (this.work.length < this.nfa.stateCount) {
+      this.work = new Int32Array(Math.max(this.nfa.stateCount, this.work.length * 2));
+      this.kept = new Int32Array(this.work.length);
+    }
+    const work = this.work;
+    const out = this.kept;
+    let top = 0;
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      const s = seeds[i];
+      if (s >= 0 && mark[s] !== ep) {
+        mark[s] = ep;
+        work[top++] = s;
       }
     }
-    // Keep only the states that matter (an edge that reads, calls or is an atom, or a rule end): two closures with
-    // the same such states behave the same, and merging them halves the states a mask walk has to visit.
-    const { byteStart, callStart, atomStart, isEnd } = this.nfa;
-    let w = 0;
-    for (let i = 0; i < out.length; i++) {
-      const q = out[i];
+    while (top > 0) {
+      const q = work[--top];
+      // Keep only the states that matter (an edge that reads, calls or is an atom, or a rule end): two closures with
+      // the same such states behave the same, and merging them halves the states a mask walk has to visit.
       if (byteStart[q] < byteStart[q + 1] || callStart[q] < callStart[q + 1] || atomStart[q] < atomStart[q + 1] || isEnd[q]) out[w++] = q;
+      for (let k = epsStart[q], e = epsStart[q + 1]; k < e; k++) {
+        const t = epsTo[k];
+        if (mark[t] !== ep) {
+          mark[t] = ep;
+          work[top++] = t;
+        }
+      }
     }
-    out.length = w;
-    if (out.length === 0) return DEAD;
-    out.sort((a, b) => a - b);
-    const key = out.join(",");
-    const known = this.rsKeys.get(key);
-    if (known !== undefined) return known;
+    if (w === 0) return DEAD;
+    // sorted (insertion sort: a set is a few states), hashed, and interned by its contents: no key string
+    for (let i = 1; i < w; i++) {
+      const x = out[i];
+      let j = i - 1;
+      while (j >= 0 && out[j] > x) {
+        out[j + 1] = out[j];
+        j--;
+      }
+      out[j + 1] = x;
+    }
+    let h = w;
+    for (let i = 0; i < w; i++) h = Math.imul(h ^ out[i], 0x9e3779b1) ^ (h >>> 15);
+    h &= 0x3fffffff; // a small integer key
+    const head = this.rsByHash.get(h);
+    for (let id = head ?? -1; id >= 0; id = this.rsHashNext[id]) {
+      const set = this.rsSets[id];
+      if (set.length !== w) continue;
+      let same = true;
+      for (let i = 0; i < w && same; i++) same = set[i] === out[i];
+      if (same) return id;
+    }
     const id = this.rsSets.length;
     if (id >= this.maxStates) throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the automaton exceeded ${this.maxStates} states; simplify the grammar or raise limits.maxAutomatonStates`);
-    const set = Int32Array.from(out);
+    const set = out.slice(0, w);
     this.rsSets.push(set);
-    this.rsKeys.set(key, id);
+    this.rsHashNext.push(head ?? -1);
+    this.rsByHash.set(h, id);
     let fin = 0;
-    for (const q of set) if (this.nfa.isEnd[q]) fin = 1;
+    for (let i = 0; i < w; i++) if (isEnd[set[i]]) fin = 1;
     this.rsFinal.push(fin);
     this.rsCalls.push(undefined);
     this.rsAtoms.push(undefined);
     this.rsRowDone.push(0);
     this.rsPlainFlag.push(-1);
     if (this.rsTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(INITIAL_ROWS * 256, this.rsTrans.length * 2));
-      nt.fill(UNKNOWN);
+      const nt = new Int32Array(Math.max(this.initialRows * 256, this.rsTrans.length * 2));
+      nt.fill(UNKNOWN, this.rsTrans.length);
       nt.set(this.rsTrans);
       this.rsTrans = nt;
     }
@@ -198,35 +276,63 @@ export class Automaton {
   private rsRow(rs: number): void {
     if (this.rsRowDone[rs]) return;
     const { byteStart, byteLo, byteHi, byteTo } = this.nfa;
-    const lo: number[] = [];
-    const hi: number[] = [];
-    const to: number[] = [];
-    for (const q of this.rsSets[rs]) {
+    const set = this.rsSets[rs];
+    // the edges of the set's states, in scratch (an R-state has few)
+    let m = 0;
+    for (let i = 0; i < set.length; i++) m += byteStart[set[i] + 1] - byteStart[set[i]];
+    if (this.edgeLo.length < m) {
+      this.edgeLo = new Int32Array(m * 2);
+      this.edgeHi = new Int32Array(m * 2);
+      this.edgeTo = new Int32Array(m * 2);
+      this.seeds = new Int32Array(m * 2);
+    }
+    const lo = this.edgeLo;
+    const hi = this.edgeHi;
+    const to = this.edgeTo;
+    const seeds = this.seeds;
+    m = 0;
+    for (let i = 0; i < set.length; i++) {
+      const q = set[i];
       for (let k = byteStart[q], e = byteStart[q + 1]; k < e; k++) {
-        lo.push(byteLo[k]);
-        hi.push(byteHi[k]);
-        to.push(byteTo[k]);
+        lo[m] = byteLo[k];
+        hi[m] = byteHi[k];
+        to[m] = byteTo[k];
+        m++;
       }
     }
     // scratch (closure never computes a row, so rows are not computed inside each other)
     const row = this.rowScratch.fill(DEAD);
     // the targets only change at range boundaries: one closure per interval between them, not per byte
     const cuts = this.cutScratch.fill(0);
-    for (let k = 0; k < lo.length; k++) {
+    for (let k = 0; k < m; k++) {
       cuts[lo[k]] = 1;
       cuts[hi[k] + 1] = 1;
     }
-    const byKey = new Map<string, number>();
-    const seeds: number[] = [];
+    // the previous interval's seeds and closure: neighbouring intervals often have the same targets
+    let prevN = -1;
+    let prevT = DEAD;
+    const prev = this.prevSeeds;
     for (let b = 0; b < 256; ) {
       let e = b + 1;
       while (e < 256 && !cuts[e]) e++;
-      seeds.length = 0;
-      for (let k = 0; k < lo.length; k++) if (lo[k] <= b && b <= hi[k]) seeds.push(to[k]);
-      if (seeds.length > 0) {
-        const key = seeds.join(",");
-        let t = byKey.get(key);
-        if (t === undefined) byKey.set(key, (t = this.closure(seeds)));
+      let n = 0;
+      for (let k = 0; k < m; k++) if (lo[k] <= b && b <= hi[k]) seeds[n++] = to[k];
+      if (n > 0) {
+        let t: number;
+        if (n === 1) t = this.closureOf(seeds[0]);
+        else {
+          let same = n === prevN;
+          for (let k = 0; same && k < n; k++) same = prev[k] === seeds[k];
+          if (same) t = prevT;
+          else {
+            t = this.closure(seeds, n);
+            if (n <= prev.length) {
+              prev.set(seeds.subarray(0, n));
+              prevN = n;
+              prevT = t;
+            }
+          }
+        }
         row.fill(t, b, e);
       }
       b = e;
@@ -371,8 +477,8 @@ export class Automaton {
     this.cfComplete.push(-1);
     this.cfForced.push(UNKNOWN);
     if (this.cTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(INITIAL_ROWS * 256, this.cTrans.length * 2));
-      nt.fill(UNKNOWN);
+      const nt = new Int32Array(Math.max(this.initialRows * 256, this.cTrans.length * 2));
+      nt.fill(UNKNOWN, this.cTrans.length);
       nt.set(this.cTrans);
       this.cTrans = nt;
       const nc = new Uint8Array(nt.length / 256);
@@ -435,6 +541,21 @@ export class Automaton {
     const t = this.stepConfig(c, b);
     this.cTrans[k] = t;
     return t;
+  }
+
+  /** Records in cTrans every byte configuration `c` cannot read (once; step does it on the first step too). */
+  recordDeadBytes(c: number): void {
+    if (this.cDeadDone[c] === 1) return;
+    this.cDeadDone[c] = 1;
+    const f = this.frameTopOf(c);
+    if (f < 0) {
+      this.markDeadBytes(c);
+      return;
+    }
+    this.rsRow(f);
+    const rsBase = f * 256;
+    const cBase = c * 256;
+    for (let x = 0; x < 256; x++) if (this.rsTrans[rsBase + x] === DEAD) this.cTrans[cBase + x] = DEAD;
   }
 
   /**
@@ -563,12 +684,19 @@ export class Automaton {
    * its frame is self-contained; masks inside it can then be shared across grammars. Undefined otherwise.
    */
   sharedKey(rs: number): string | undefined {
+    const known = this.rsShared[rs];
+    if (known !== undefined) return known ?? undefined;
     const set = this.rsSets[rs];
     const f = this.nfa.stateFrame[set[0]];
-    const fk = f >= 0 ? this.nfa.frameKey[f] : undefined;
-    if (fk === undefined) return undefined;
-    const canon = Array.from(set, (q) => this.nfa.stateCanon[q]).sort((a, b) => a - b);
-    return `${fk}#${canon.join(",")}`;
+    const fk = f >= 0 ? this.nfa.frameKeyOf(f) : undefined;
+    const key = fk === undefined ? undefined : `${fk}#${Array.from(set, (q) => this.nfa.stateCanon[q]).sort((a, b) => a - b).join(",")}`;
+    this.rsShared[rs] = key ?? null;
+    return key;
+  }
+
+  /** R-state `rs` is the start of a frame (a call enters its frame there). */
+  rsIsFrameStart(rs: number): boolean {
+    return this.rsStarts.has(rs);
   }
 
   /** The configuration of the top frame alone (no caller: returning is impossible). */

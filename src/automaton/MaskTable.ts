@@ -1,17 +1,43 @@
 import { TOKEN_ATOM, TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
 import type { TokenTrie } from "../vocab/TokenTrie.js";
-import { type Automaton, UNKNOWN } from "./Automaton.js";
+import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
 import { CompletionDistance } from "./CompletionDistance.js";
-import { ToolgramError } from "../errors.js";
+import { LimitExceededError, ToolgramError } from "../errors.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
 
-/** Local masks of self-contained frames (string contents...), shared by every grammar over one vocabulary. */
+/**
+ * Local masks of self-contained frames (string contents, keyed rules: see Nfa.frameKeyOf), shared by every grammar
+ * over one vocabulary, the least recently used dropped first above the cap (most are a few ids; a string's is a
+ * bitset of 19 KB for Qwen3).
+ */
 const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
-const SHARED_LOCALS_CAP = 512;
+const SHARED_LOCALS_CAP = 1024;
 /** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
 const EXIT_LIST_FRACTION = 64;
+
+/**
+ * What a frame decides alone below one trie node, from its start: a walk that enters a keyed frame (see
+ * `MaskTable.enterFrame`) at a node with a large subtree takes this instead of walking the subtree, and walks from the
+ * caller only below the exits. Keyed by the frame start's shared key and the node, per vocabulary, for every grammar
+ * of the process.
+ */
+interface SubtreeMask {
+  /** Tokens of the subtree (below the node) the frame reads whole. */
+  ids: Int32Array;
+  /** Nodes of the subtree (deeper than the node's children) reached with the frame complete: their subtrees continue in the caller. */
+  exits: Int32Array;
+  /** The frame is complete at the node itself: the whole subtree may continue in the caller. */
+  selfExit: boolean;
+}
+const sharedSubtrees = new WeakMap<Vocabulary, Map<string, SubtreeMask>>();
+const SHARED_SUBTREES_CAP = 4096;
+/**
+ * A frame entered at a node with a subtree larger than this (nodes) takes the subtree's shared mask: below it, a walk
+ * costs less than looking the mask up.
+ */
+const SUBTREE_MIN_NODES = 16;
 
 /** The trie's nodes below depth 1, grouped by the byte on their edge (CSR: byte b's nodes are ids[start[b]..start[b+1])). */
 interface NodesByByte {
@@ -32,6 +58,34 @@ function nodesByByte(trie: TokenTrie): NodesByByte {
   nodesByByteOf.set(trie, (r = { start, ids }));
   return r;
 }
+
+/** Per byte, the trie's node of the one-byte path (a child of the root), or -1. */
+const rootChildrenOf = new WeakMap<TokenTrie, Int32Array>();
+function rootChildren(trie: TokenTrie): Int32Array {
+  let r = rootChildrenOf.get(trie);
+  if (r) return r;
+  r = new Int32Array(256).fill(-1);
+  for (let i = 0; i < trie.nodeCount; i = trie.next[i]) r[trie.byte[i]] = i;
+  rootChildrenOf.set(trie, r);
+  return r;
+}
+
+/**
+ * Work the first mask of a grammar may spend on the masks that follow it (MaskTable.prefetch), in trie nodes walked
+ * plus PREFETCH_CLOSURE_WEIGHT per epsilon closure walked (an R-state made or found) and per configuration made: each
+ * about as costly as that many nodes. Counted in work, never in time, so a prefetch does the same on any machine.
+ */
+export const PREFETCH_WORK = 6144;
+export const PREFETCH_CLOSURE_WEIGHT = 16;
+/** A prefetched mask with more tokens than this is not followed further. */
+const PREFETCH_FANOUT = 16;
+/**
+ * Positions more than this many tokens after the start are not prefetched: a recursive grammar (`[[[…`) would
+ * otherwise spend the budget going down one branch ever deeper, and make stacks deeper than any decoding's first steps.
+ */
+const PREFETCH_TOKENS = 12;
+/** Thrown by a walk that passes MaskTable.walkLimit. */
+const WALK_LIMIT = new Error("walk limit");
 
 /** See MaskTable.budgetLists. */
 export interface BudgetLists {
@@ -86,6 +140,12 @@ export class MaskTable {
   private dense: (Uint32Array | undefined)[] = [];
   private sparse: (Int32Array | undefined)[] = [];
   private local: (LocalMask | undefined)[] = [];
+  /** Subtree masks by R-state and node (rs * trie nodes + node), null where the R-state has no shared key. */
+  private subtree = new Map<number, SubtreeMask | null>();
+  /** Bitsets and id buffers of subtree masks being computed, by nesting (one computes inside another's walk). */
+  private readonly subBits: Uint32Array[] = [];
+  private readonly subIds: Int32Array[] = [];
+  private subLevel = 0;
   private cachedBytes = 0;
   private readonly stateAt: Int32Array;
   private readonly parentAt: Int32Array;
@@ -99,13 +159,24 @@ export class MaskTable {
    * of the bitset); `nSet` counts every set, or is -1 when a compute cannot count (a composed mask: the local part's
    * bits are copied in whole, and a token may be set by both parts).
    */
-  private readonly setIds: Int32Array;
+  private setIds: Int32Array;
   private nSet = -1;
   private computing = false;
   private distance: CompletionDistance | undefined;
   private budget: (BudgetLists | undefined)[] = [];
+  /** A walk that passes this many nodes walked in all stops (throws WALK_LIMIT): only while prefetching. */
+  private walkLimit = Infinity;
+  /** The first mask's prefetch ran (see prefetch). */
+  private prefetched = false;
+  /** Configurations the prefetch reached (their masks computed, but for the last ones when the budget ran out). */
+  prefetchedMasks = 0;
+  /** Prefetches stopped inside a compute (its walk passed the budget, or a limit of the automaton was met). */
+  prefetchStops = 0;
   /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
   nodesWalked = 0;
+  /** Subtree masks taken by walks that entered a keyed frame (`enterFrame`), and those of them computed here. */
+  subtreesTaken = 0;
+  subtreesComputed = 0;
   /** Masks whose allowed tokens had to be counted by a scan of the whole bitset (their compute could not count them). */
   bitsetScans = 0;
 
@@ -210,7 +281,12 @@ export class MaskTable {
       bits.fill(0);
       return;
     }
-    if (!this.dense[c] && !this.sparse[c]) this.compute(c);
+    if (!this.dense[c] && !this.sparse[c]) {
+      this.compute(c);
+      // not where the grammar is built lazily (large tool sets): there the masks that follow would build the parts of
+      // it the first mask leaves unbuilt, which is what building it lazily saves
+      if (c === this.automaton.initial && !this.prefetched && !this.automaton.nfa.lazy) this.prefetch(c);
+    }
     const d = this.dense[c];
     if (d) {
       bits.set(d);
@@ -232,10 +308,51 @@ export class MaskTable {
    * The state at each depth is a configuration (>= 0), or, where the walk is inside one frame that steps by its
    * R-state's row alone (Automaton.frameTopOf), that R-state encoded as -3 - rs with its caller stack in `parentAt`:
    * the walk then follows R-states and makes no configuration for the nodes it passes (making them was most of a
-   * cold mask's time), only where it leaves that shape.
+   * cold mask's time), only where it leaves that shape. Where it enters a keyed frame at a node with a large subtree,
+   * it takes that subtree's shared mask (`enterFrame`). Exits are recorded from depth `exitMin` on (not the children
+   * of the walk's start: its caller handles a start that is complete).
    */
-  private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null): void {
+  private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null, exitMin = this.trie.depth[from] + 1): void {
     if (start < 0) return;
+    const A = this.automaton;
+    const stateAt = this.stateAt;
+    const parentAt = this.parentAt;
+    const d0 = this.trie.depth[from] - 1;
+    const f0 = A.frameTopOf(start);
+    if (f0 >= 0) {
+      stateAt[d0] = -3 - f0;
+      parentAt[d0] = A.frameParentOf(start);
+    } else stateAt[d0] = start;
+    if (from !== 0 || to !== this.trie.nodeCount) {
+      this.walkRange(from, to, out, exits, exitMin);
+      return;
+    }
+    // the whole trie: its root's children are spread over all of it (a subtree each), so stepping every one of them
+    // reads ~256 far-apart entries of each trie array. The start's byte row says which bytes are dead first; only
+    // the subtrees of the others are walked.
+    const rootChild = rootChildren(this.trie);
+    let row: Int32Array;
+    let base: number;
+    if (f0 >= 0) {
+      A.rsRowOf(f0);
+      row = A.rsTable;
+      base = f0 * 256;
+    } else {
+      A.recordDeadBytes(start);
+      row = A.cTrans;
+      base = start * 256;
+    }
+    for (let b = 0; b < 256; b++) {
+      const c = rootChild[b];
+      if (c < 0 || row[base + b] === DEAD) continue;
+      this.walkRange(c, this.trie.next[c], out, exits, exitMin);
+      // a step may have grown the tables
+      row = f0 >= 0 ? A.rsTable : A.cTrans;
+    }
+  }
+
+  /** The walk of trie nodes [from, to) from the state that `walk` put at depth[from] - 1 (see walk). */
+  private walkRange(from: number, to: number, out: Uint32Array, exits: number[] | null, exitMin: number): void {
     const A = this.automaton;
     const { byte, depth, next, tokBegin, tokIds } = this.trie;
     const stateAt = this.stateAt;
@@ -246,21 +363,22 @@ export class MaskTable {
     const setIds = this.setIds;
     const words = this.words;
     let nSet = this.nSet;
-    const d0 = depth[from] - 1;
-    const f0 = A.frameTopOf(start);
-    if (f0 >= 0) {
-      stateAt[d0] = -3 - f0;
-      parentAt[d0] = A.frameParentOf(start);
-    } else stateAt[d0] = start;
     let i = from;
     let visited = 0;
+    const limit = this.walkLimit - this.nodesWalked;
     while (i < to) {
-      visited++;
+      if (++visited > limit) {
+        this.nodesWalked += visited;
+        throw WALK_LIMIT;
+      }
       const d = depth[i];
       const s = stateAt[d - 1];
       const b = byte[i];
+      // the byte may have entered a frame (a call): only a step of a configuration, or one that leaves the R-state
+      // shape, can (a step inside one frame's R-states stays in the frame, even where it loops back to its start)
+      let entry = true;
       if (s >= 0) {
-        if (exits !== null && d > 1 && complete[s] === 1) exits.push(i);
+        if (exits !== null && d >= exitMin && complete[s] === 1) exits.push(i);
         let t = trans[s * 256 + b];
         if (t === UNKNOWN) {
           t = A.step(s, b);
@@ -281,7 +399,7 @@ export class MaskTable {
         const r = -3 - s;
         const p = parentAt[d - 1];
         // complete inside a frame only without a caller (with one, this shape is never at its rule's end)
-        if (exits !== null && d > 1 && p < 0 && A.rsIsFinal(r)) exits.push(i);
+        if (exits !== null && d >= exitMin && p < 0 && A.rsIsFinal(r)) exits.push(i);
         let u = rsT[r * 256 + b];
         if (u === UNKNOWN) {
           A.rsRowOf(r);
@@ -295,6 +413,7 @@ export class MaskTable {
         if (A.rsPlain(u) && (p < 0 || !A.rsIsFinal(u))) {
           stateAt[d] = -3 - u;
           parentAt[d] = p;
+          entry = false;
         } else {
           // leaving the shape (a call, or a possible return): the configuration step() would make
           const c = A.configOfStack(u, p);
@@ -330,10 +449,213 @@ export class MaskTable {
           }
         }
       }
+      if (entry && next[i] - i > SUBTREE_MIN_NODES) {
+        this.nSet = nSet;
+        if (this.enterFrame(i, d, out, exits, exitMin)) {
+          nSet = this.nSet;
+          trans = A.cTrans;
+          complete = A.cComplete;
+          rsT = A.rsTable;
+          i = next[i];
+          continue;
+        }
+      }
       i++;
     }
     if (nSet >= 0) this.nSet = nSet;
     this.nodesWalked += visited;
+  }
+
+  /**
+   * The masks of the configurations a decoding reaches from `c0` through positions with few tokens allowed (keys,
+   * punctuation, the literals between values), breadth first, within PREFETCH_WORK: computed with the first mask of
+   * the grammar, so that the masks of the steps that follow are hits. A mask with more than PREFETCH_FANOUT tokens
+   * (inside a string, a free text) is computed but not followed: its tokens lead everywhere.
+   */
+  private prefetch(c0: number): void {
+    this.prefetched = true;
+    const A = this.automaton;
+    const { bytes, offsets, kind } = this.vocab;
+    const work = (): number => this.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
+    const end = work() + PREFETCH_WORK;
+    const queue = [c0];
+    const level = [0];
+    const seen = new Set<number>(queue);
+    let h = 0;
+    try {
+      for (; h < queue.length; h++) {
+        const c = queue[h];
+        const left = end - work();
+        if (left <= 0) break;
+        if (!this.dense[c] && !this.sparse[c]) {
+          // a walk stops when it passes what is left: a mask that costs more (a new string frame: a walk of the whole
+          // trie) is left to the step that needs it
+          this.walkLimit = this.nodesWalked + left;
+          this.compute(c);
+        }
+        const ids = this.sparse[c];
+        if (ids === undefined || ids.length > PREFETCH_FANOUT || level[h] >= PREFETCH_TOKENS) continue;
+        for (let k = 0; k < ids.length; k++) {
+          const id = ids[k];
+          if (kind[id] !== TOKEN_TEXT) continue;
+          let s = c;
+          for (let i = offsets[id], e = offsets[id + 1]; i < e && s >= 0; i++) s = A.step(s, bytes[i]);
+          if (s >= 0 && !seen.has(s)) {
+            seen.add(s);
+            queue.push(s);
+            level.push(level[h] + 1);
+          }
+        }
+      }
+    } catch (e) {
+      // a limit of the automaton (its state cap) reached while prefetching is left to the step that reaches it: the
+      // first mask itself is computed
+      if (e !== WALK_LIMIT && !(e instanceof LimitExceededError)) throw e;
+      this.prefetchStops++;
+      // the stopped compute stored nothing; its scratch is cleaned as after any compute
+      this.computing = false;
+      this.nSet = -1;
+      this.scratchDirty = true;
+      this.localScratch.fill(0);
+      for (const b of this.subBits) b?.fill(0);
+    } finally {
+      this.walkLimit = Infinity;
+    }
+    this.prefetchedMasks += h;
+  }
+
+  /**
+   * The walk is at node `i` (depth `d`) in `stateAt[d]`. When that is one stack whose top is the start of a keyed
+   * frame (a string, the any-value rule...) with a caller below it, the subtree below `i` is what the frame reads alone
+   * (its subtree mask, computed once per process and vocabulary) and, below its exits, what the caller reads after it
+   * returns: adds those tokens to `out` and returns true, so the walk skips the subtree. Else returns false.
+   */
+  private enterFrame(i: number, d: number, out: Uint32Array, exits: number[] | null, exitMin: number): boolean {
+    const A = this.automaton;
+    const s = this.stateAt[d];
+    let rs: number;
+    let p: number;
+    if (s <= -3) {
+      rs = -3 - s;
+      p = this.parentAt[d];
+    } else {
+      const split = A.splitTop(s);
+      if (split === undefined) return false;
+      [rs, p] = split;
+    }
+    if (p < 0 || !A.rsIsFrameStart(rs)) return false;
+    const sub = this.subtreeMask(rs, i);
+    if (sub === null) return false;
+    this.subtreesTaken++;
+    const ids = sub.ids;
+    const setIds = this.setIds;
+    const words = this.words;
+    let nSet = this.nSet;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      const w = id >>> 5;
+      const m = 1 << (id & 31);
+      if ((out[w] & m) !== 0) continue;
+      out[w] |= m;
+      if (nSet >= 0) {
+        if (nSet < words) setIds[nSet] = id;
+        nSet++;
+      }
+    }
+    this.nSet = nSet;
+    const P = A.stackConfig(p);
+    if (P >= 0) {
+      const { next } = this.trie;
+      this.walkExits(sub.exits, P, out, exits, exitMin);
+      if (sub.selfExit) this.walk(i + 1, next[i], P, out, exits, exitMin);
+    }
+    return true;
+  }
+
+  /** Exit nodes in the order of their bytes (see walkExits). */
+  private byByte(exits: number[]): Int32Array {
+    const { byte } = this.trie;
+    return Int32Array.from(exits).sort((a, b) => byte[a] - byte[b] || a - b);
+  }
+
+  /**
+   * Walks the subtrees of `exits` (in the order of their bytes) from the caller's configuration `P`. An exit is where
+   * a frame may have returned, before its node's byte: a string's exits are every node after a closing quote (about 400
+   * in Qwen3's trie, 80 distinct bytes), of which a caller reads a byte or two (a comma, a closing brace), so each run
+   * of one byte is skipped at once where `P` cannot read it (recorded as exits of `rec`'s walk, as `walk` would have,
+   * where `P` is complete).
+   */
+  private walkExits(exits: Int32Array, P: number, out: Uint32Array, rec: number[] | null, exitMin: number): void {
+    const A = this.automaton;
+    const { byte, next, depth } = this.trie;
+    // where P is complete (the caller's frame may return too), every exit is one of the walk being recorded
+    const recordAll = rec !== null && A.isComplete(P);
+    for (let k = 0; k < exits.length; ) {
+      const b = byte[exits[k]];
+      let e = k + 1;
+      while (e < exits.length && byte[exits[e]] === b) e++;
+      if (A.step(P, b) >= 0) for (; k < e; k++) this.walk(exits[k], next[exits[k]], P, out, rec, exitMin);
+      else if (recordAll) for (; k < e; k++) if (depth[exits[k]] >= exitMin) rec.push(exits[k]);
+      k = e;
+    }
+  }
+
+  /** The subtree mask of frame start `rs` below node `node` (see SubtreeMask), or null when `rs` has no shared key. */
+  private subtreeMask(rs: number, node: number): SubtreeMask | null {
+    const memo = rs * this.trie.nodeCount + node;
+    const known = this.subtree.get(memo);
+    if (known !== undefined) return known;
+    const A = this.automaton;
+    const key = A.sharedKey(rs);
+    if (key === undefined) {
+      this.subtree.set(memo, null);
+      return null;
+    }
+    let shared = sharedSubtrees.get(this.vocab);
+    if (!shared) sharedSubtrees.set(this.vocab, (shared = new Map()));
+    const fullKey = `${key}@${node}`;
+    const hit = shared.get(fullKey);
+    if (hit !== undefined) {
+      shared.delete(fullKey);
+      shared.set(fullKey, hit);
+      this.subtree.set(memo, hit);
+      return hit;
+    }
+    // computed in buffers of its own: it may run inside another walk's (or subtree mask's) counting
+    const level = this.subLevel++;
+    const buf = (this.subBits[level] ??= new Uint32Array(this.words));
+    const outerIds = this.setIds;
+    const outerSet = this.nSet;
+    this.setIds = this.subIds[level] ??= new Int32Array(this.words);
+    this.nSet = 0;
+    const L = A.localConfig(rs);
+    const exits: number[] = [];
+    let count: number;
+    try {
+      this.walk(node + 1, this.trie.next[node], L, buf, exits);
+      count = this.nSet;
+    } finally {
+      this.subLevel--;
+      this.setIds = outerIds;
+      this.nSet = outerSet;
+    }
+    let ids: Int32Array;
+    if (count < this.words) {
+      ids = this.subIds[level].slice(0, count);
+      for (let k = 0; k < count; k++) buf[ids[k] >>> 5] = 0;
+    } else {
+      ids = new Int32Array(count);
+      let k = 0;
+      forEachSet(buf, (id) => (ids[k++] = id));
+      buf.fill(0);
+    }
+    const sub: SubtreeMask = { ids, exits: this.byByte(exits), selfExit: A.isComplete(L) };
+    this.subtreesComputed++;
+    this.subtree.set(memo, sub);
+    if (shared.size >= SHARED_SUBTREES_CAP) shared.delete(shared.keys().next().value!);
+    shared.set(fullKey, sub);
+    this.cachedBytes += (sub.ids.length + sub.exits.length) * 4;
+    return sub;
   }
 
   /** Sets one id's bit outside a walk (special tokens, EOS: not in the trie), keeping the count of a counting compute. */
@@ -358,6 +680,9 @@ export class MaskTable {
     if (key !== undefined) {
       const hit = shared.get(key);
       if (hit) {
+        // most recently used last: a full table drops its least recently used mask, not the new one
+        shared.delete(key);
+        shared.set(key, hit);
         this.local[rs] = hit;
         return hit;
       }
@@ -386,10 +711,13 @@ export class MaskTable {
       for (const x of exits) exitBits[x >>> 5] |= 1 << (x & 31);
       l = { ...part, count, exits: new Int32Array(0), exitBits, rootExit };
     } else {
-      l = { ...part, count, exits: Int32Array.from(exits), rootExit };
+      l = { ...part, count, exits: this.byByte(exits), rootExit };
     }
     this.local[rs] = l;
-    if (key !== undefined && shared.size < SHARED_LOCALS_CAP) shared.set(key, l);
+    if (key !== undefined) {
+      if (shared.size >= SHARED_LOCALS_CAP) shared.delete(shared.keys().next().value!);
+      shared.set(key, l);
+    }
     this.cachedBytes += (l.bits ? this.words * 4 : count * 4) + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);
     return l;
   }
@@ -455,7 +783,7 @@ export class MaskTable {
         }
       }
       const { next } = this.trie;
-      for (const x of local.exits) this.walk(x, next[x], P, out, null);
+      this.walkExits(local.exits, P, out, null, 2);
       const exitBits = local.exitBits;
       if (exitBits !== undefined) {
         // an exit whose byte the caller cannot read adds nothing: only the caller's first bytes are looked at
@@ -480,6 +808,7 @@ export class MaskTable {
       this.dense = [];
       this.sparse = [];
       this.local = [];
+      this.subtree = new Map();
       this.budget = [];
       this.cachedBytes = 0;
     }

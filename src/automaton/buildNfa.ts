@@ -1,6 +1,6 @@
 import { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
-import { cachedKey } from "../grammar/analysis/exprKey.js";
+import { cachedKey, exprKey } from "../grammar/analysis/exprKey.js";
 import { foldExpr } from "../grammar/analysis/foldExpr.js";
 import { isProductive } from "../grammar/analysis/productive.js";
 import { hasRefs } from "../grammar/analysis/refs.js";
@@ -45,6 +45,15 @@ export interface Nfa {
    * atoms), so that masks computed inside it can be shared by every grammar with the same frame; else undefined.
    */
   frameKey: (string | undefined)[];
+  /**
+   * The key naming frame `f`'s structure for sharing masks across grammars: `frameKey[f]`, or, for a rule frame (or
+   * a string-like frame whose loop refers to rules) whose rules reach no special token, a key of everything it can
+   * call: the rules its references reach, with their bodies, which of them are frames, and whether the grammar is
+   * built lazily. Two grammars with the same such key build the same frames (state for state, edge for edge), so
+   * that frame's masks are the same in both (the any-JSON-value rule of a schema that allows any value, with its
+   * objects, arrays and strings, is the same in every schema). Computed on first ask; undefined when there is none.
+   */
+  frameKeyOf(f: number): string | undefined;
   /** Per state: its frame, and its index in a canonical (breadth-first) numbering of that frame's states. */
   stateFrame: Int32Array;
   stateCanon: Int32Array;
@@ -57,6 +66,8 @@ export interface Nfa {
   framesCopied: number;
   /** States numbered by a walk of their frame (a copied frame takes the numbering recorded with its build instead). */
   statesNumbered: number;
+  /** The grammar is large enough to be built lazily (parts of it are built when a decoding first reaches them). */
+  lazy: boolean;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -103,7 +114,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
   // the reference graph, frames and productive rules from one walk of every rule body
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules } = analyzeRules(g, tokenOk, deadline);
+  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
   const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
@@ -115,6 +126,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const frameBodies: GExpr[] = [];
   const pendingFrames: number[] = [];
   const sharedKeys: (string | undefined)[] = [];
+  /** Per frame: the expressions its closure key is made of (see Nfa.frameKeyOf), when it may have one. */
+  const closureRoots: (readonly GExpr[] | undefined)[] = [];
+  /** frameKeyOf's answers: null when the frame has none. */
+  const closureKeys: (string | null | undefined)[] = [];
   const frameIndex = new Map(frames.map((n, i) => [n, i]));
   const frameNames = [...frames];
   const frameStart: number[] = [];
@@ -186,8 +201,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       frameEnd.push(newState());
       pendingFrames.push(fi);
       sharedFrames.set(key, fi);
-      // a reference names a rule of this grammar only: such a frame cannot be matched across grammars
+      // a reference names a rule of this grammar: such a frame is keyed by the rules it reaches (frameKeyOf)
       if (!local) sharedKeys[fi] = key;
+      else closureRoots[fi] = [loop, close];
     }
     return fi;
   };
@@ -505,6 +521,59 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   }
   if (!g.rules.has(g.root)) throw new ToolgramError("INVALID_INPUT", `grammar has no root rule "${g.root}"`);
   const lazyRule = new Map<number, string>();
+  frames.forEach((name, i) => (closureRoots[i] = [{ type: "ref", rule: name }]));
+  /**
+   * The closure key of `roots` (see Nfa.frameKeyOf): the roots, then every rule their references reach in order of
+   * discovery, references renamed by that order. With `viaFrames` (a synthesized frame's loop), references to rule
+   * frames are named by those frames' own closure keys instead, so the any-value rule's text is not written again for
+   * each loop that calls it. Undefined when a reached rule has a special token (its NFA depends on the options and the
+   * vocabulary) or the closure is large (few grammars share it whole).
+   */
+  const closureKey = (roots: readonly GExpr[], viaFrames: boolean): string | undefined => {
+    let nodes = 0;
+    // called for every node serialized: stops at a special token or past the size bound (a plain walk, no memo: the
+    // memoized analyses cost more on a grammar's fresh expressions than writing the text)
+    const visit = (e: GExpr): undefined => {
+      if (e.type === "token" || ++nodes > MAX_CLOSURE_NODES) throw NO_KEY;
+      return undefined;
+    };
+    try {
+      if (viaFrames) {
+        const refName = (r: string): string => {
+          const f = frameIndex.get(r);
+          const k = f === undefined ? undefined : nfa.frameKeyOf(f);
+          if (k === undefined) throw NO_KEY;
+          return `{${k}}`;
+        };
+        try {
+          return internClosure(["loop", ...roots.map((e) => exprKey(e, undefined, refName, visit))].join("\n"));
+        } catch (e) {
+          if (e !== NO_KEY) throw e;
+          nodes = 0; // a reference that is not a keyed frame: the whole closure, below
+        }
+      }
+      const order = new Map<string, number>();
+      const queue: string[] = [];
+      const refName = (r: string): string => {
+        let k = order.get(r);
+        if (k === undefined) {
+          order.set(r, (k = order.size));
+          queue.push(r);
+        }
+        return String(k);
+      };
+      const parts: string[] = [lazy ? "lazy" : "whole"];
+      for (const e of roots) parts.push(exprKey(e, undefined, refName, visit));
+      for (let k = 0; k < queue.length; k++) {
+        // whether a rule is a frame (called) or inlined, and productive, decides what the NFA builds for it
+        parts.push(`${frameIndex.has(queue[k]) ? "F" : "I"}${productiveRule.has(queue[k]) ? "" : "!"}${exprKey(g.rules.get(queue[k])!, undefined, refName, visit)}`);
+      }
+      return internClosure(parts.join("\n"));
+    } catch (e) {
+      if (e === NO_KEY) return undefined;
+      throw e;
+    }
+  };
   for (const [i, name] of frames.entries()) {
     const ok = productiveRule.has(name);
     // a lazily built rule frame gets its states when it is built (a flush appends only states made since the last)
@@ -560,6 +629,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     atomTexts,
     framesCopied: 0,
     statesNumbered: 0,
+    lazy,
+    frameKeyOf: (f) => {
+      const eager = nfa.frameKey[f];
+      if (eager !== undefined) return eager;
+      let k = closureKeys[f];
+      if (k === undefined) {
+        const roots = closureRoots[f];
+        // (null first: a loop's key may ask for its rule's, never the other way round, but a cycle must not recurse)
+        closureKeys[f] = null;
+        closureKeys[f] = k = (roots === undefined ? undefined : closureKey(roots, f >= frames.length)) ?? null;
+      }
+      return k ?? undefined;
+    },
     ensureFrame: (f) => {
       const body = lazyBody.get(f);
       const rule = lazyRule.get(f);
@@ -663,6 +745,17 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     copied.clear();
   };
   flush();
+  if (!lazy) {
+    // the keys of recursive rules (a schema's any-value rule) and of the loops that call them, made here rather than
+    // at the first mask that needs them: a value position's first mask is otherwise mostly this key (the rule's text)
+    let budget = EAGER_CLOSURE_KEYS;
+    for (let f = 0; f < frameNames.length && budget > 0; f++) {
+      const roots = closureRoots[f];
+      if (roots === undefined || (f < frames.length ? !recursive.has(frames[f]) : !roots.some(hasRefs))) continue;
+      nfa.frameKeyOf(f);
+      budget--;
+    }
+  }
   return nfa;
 }
 
@@ -738,6 +831,28 @@ interface BuiltFrame {
  * reference, no special token), so the copy is the NFA the build would make, state for state and edge for edge.
  */
 const builtFrames = new Map<string, BuiltFrame>();
+
+/** At most this many closure keys are made with a (small) grammar's NFA; the others when first asked for. */
+const EAGER_CLOSURE_KEYS = 16;
+/** Closure keys (Nfa.frameKeyOf) of more than this many expression nodes are not made. */
+const MAX_CLOSURE_NODES = 2000;
+/** Thrown inside a closure key's walk to stop it (see closureKey). */
+const NO_KEY = new Error("no closure key");
+/** Closure texts seen by this process, each with a short id (the key masks are cached under), least recently used dropped first. */
+const closureIds = new Map<string, number>();
+const MAX_CLOSURE_IDS = 4096;
+let nextClosureId = 0;
+
+/** A short key for a closure text: ids are never reused, so a dropped text's cached masks are only left unused. */
+function internClosure(text: string): string {
+  let id = closureIds.get(text);
+  if (id === undefined) {
+    if (closureIds.size >= MAX_CLOSURE_IDS) closureIds.delete(closureIds.keys().next().value!);
+    id = nextClosureId++;
+  } else closureIds.delete(text);
+  closureIds.set(text, id);
+  return `closure ${id}`;
+}
 /** Bound on `builtFrames` (a few hundred distinct numbers and enums), least recently used dropped first. */
 const MAX_BUILT_FRAMES = 512;
 

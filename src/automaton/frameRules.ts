@@ -16,6 +16,8 @@ export interface RuleAnalysis {
   sharing: Set<string>;
   /** Rules that derive at least one finite text. */
   productive: Set<string>;
+  /** Rules on a reference cycle. */
+  recursive: ReadonlySet<string>;
   /** Rules whose body has a special-token node. */
   tokenRules: Set<string>;
   /** `estimateStates` of a rule's body, a frame counting one state and another rule its `size`. */
@@ -99,11 +101,11 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
     forms.set(name, { constant, refs, coef });
     if (loop) loops.add(name);
   }
-  const { frames, size, sharing } = frameRules(g, graph, uses, copies, loops, forms);
+  const { frames, size, sharing, recursive } = frameRules(g, graph, uses, copies, loops, forms);
   const productive = leastRuleFixpoint(g, (body, set) => derivesText(body, set, tokenOk), deadline, graph);
   const frameSet = new Set(frames);
   const bodySize = (name: string): number => evalForm(forms.get(name)!, (r) => (frameSet.has(r) ? 1 : (size.get(r) ?? 1)));
-  return { graph, frames, size, sharing, productive, bodySize, tokenRules };
+  return { graph, frames, size, sharing, productive, bodySize, tokenRules, recursive };
 }
 
 /**
@@ -187,7 +189,7 @@ function frameRules(
   copies: ReadonlyMap<string, number>,
   loops: ReadonlySet<string>,
   forms: ReadonlyMap<string, SizeForm>,
-): { frames: string[]; size: Map<string, number>; sharing: Set<string> } {
+): { frames: string[]; size: Map<string, number>; sharing: Set<string>; recursive: ReadonlySet<string> } {
   const recursive = cyclicNodes(graph);
   const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || ((uses.get(n) ?? 0) >= 2 && loops.has(n))));
   const size = largeSharedFrames(g, graph, copies, forms, frames);
@@ -195,7 +197,7 @@ function frameRules(
   // ones that only bound the construction's depth (reached by a chain anyway): these may be built when first entered
   const sharing = new Set([...frames].filter((n) => n !== g.root));
   boundInlineDepth(g, graph, frames);
-  return { frames: [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))], size, sharing };
+  return { frames: [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))], size, sharing, recursive };
 }
 
 /** A rule inlined in more copies than one whose inlined NFA would have more states than this gets its own frame. */

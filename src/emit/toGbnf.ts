@@ -5,6 +5,7 @@ import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
 import { exprKey } from "../grammar/analysis/exprKey.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
 import { factorAlternatives } from "./factorAlternatives.js";
+import { FirstWidth } from "./firstWidth.js";
 import type { Deadline } from "../Deadline.js";
 
 const STAGE = "printing the GBNF";
@@ -126,11 +127,13 @@ class GbnfPrinter {
   private lines: string[] = [];
   private current = "";
   private auxCount = 0;
+  private readonly width: FirstWidth;
 
   constructor(
     private readonly g: Grammar,
     private readonly deadline?: Deadline,
   ) {
+    this.width = new FirstWidth(g);
     // the root is printed as `root`; a non-root rule already called `root` is renamed
     this.names.set(g.root, "root");
     this.used.add("root");
@@ -159,20 +162,59 @@ class GbnfPrinter {
   /** Helper rules by the key of their body, so an item repeated in several places gets one rule. */
   private readonly auxByKey = new Map<string, string>();
 
-  private aux(e: GExpr): string {
-    const key = exprKey(e);
-    const known = this.auxByKey.get(key);
-    if (known !== undefined) return known;
+  private freshAux(): string {
     let n: string;
     do n = `${this.current}-${++this.auxCount}`;
     while (this.used.has(n) || this.g.rules.has(n));
     this.used.add(n);
+    return n;
+  }
+
+  private aux(e: GExpr): string {
+    const key = exprKey(e);
+    const known = this.auxByKey.get(key);
+    if (known !== undefined) return known;
+    const n = this.freshAux();
     const saved = this.lines;
     this.lines = [];
     const body = this.expr(e, "alt");
     saved.push(`${n} ::= ${body}`, ...this.lines);
     this.lines = saved;
     this.auxByKey.set(key, n);
+    return n;
+  }
+
+  /**
+   * Alternatives in the order llama.cpp should try them: the widest (the most code points it can begin with) last.
+   * llama.cpp expands a rule's alternatives depth-first from a LIFO list, so the last alternative becomes the first
+   * stack, and it checks each candidate token against the stacks in order, passing on only the tokens a stack
+   * refuses: the stack that accepts most tokens (a string's content class) should come first, so that most tokens
+   * meet one stack instead of all of them. Stable, so that equal widths keep their order.
+   */
+  private forStacks(items: GExpr[]): GExpr[] {
+    const w = items.map((it) => this.width.of(it));
+    return items.map((it, i) => ({ it, i })).sort((a, b) => w[a.i] - w[b.i] || a.i - b.i).map((x) => x.it);
+  }
+
+  /**
+   * `item*` as the helper rule `R ::= "" | a1 R | a2 R …` (the item's alternatives, widest last). llama.cpp would
+   * print `item*` as `S ::= item S |`, whose empty alternative comes last and so is tried first: every candidate
+   * token would meet what follows the repetition (a string's closing quote) before the item (the string's content
+   * class) on every character. Written with the empty alternative first, the item's stacks come first. One rule per
+   * distinct item, shared by every repetition of it.
+   */
+  private loop(item: GExpr): string {
+    const key = `\u0000loop ${exprKey(item)}`;
+    const known = this.auxByKey.get(key);
+    if (known !== undefined) return known;
+    const n = this.freshAux();
+    this.auxByKey.set(key, n); // before the body, which names it
+    const saved = this.lines;
+    this.lines = [];
+    const alts = item.type === "alt" ? this.forStacks(factorAlternatives(item.items)) : [item];
+    const body = ['""', ...alts.map((a) => `${this.expr(a, "seq")} ${n}`)].join(" | ");
+    saved.push(`${n} ::= ${body}`, ...this.lines);
+    this.lines = saved;
     return n;
   }
 
@@ -195,7 +237,7 @@ class GbnfPrinter {
       case "alt": {
         if (e.items.length === 0) return NEVER;
         // shared leading text and single characters folded, so llama.cpp's matcher keeps fewer stacks per position
-        const items = factorAlternatives(e.items);
+        const items = this.forStacks(factorAlternatives(e.items));
         if (items.length === 1) return this.expr(items[0], ctx);
         const s = items.map((it) => this.expr(it, "alt")).join(" | ");
         return ctx === "alt" ? s : `(${s})`;
@@ -213,6 +255,11 @@ class GbnfPrinter {
     if (max === 0) return '""';
     if (min === 1 && max === 1) return this.expr(item, "seq");
     const C = GBNF_MAX_REPEAT;
+    // an item that can begin with more than one code point may meet many candidate tokens: its stacks go first
+    if (max === null && min <= C && this.width.of(item) > 1) {
+      const r = this.loop(item);
+      return min === 0 ? r : `${this.repeat(item, min, min)} ${r}`;
+    }
     if (max === null && min > C) return `${this.repeat(item, min, min)} ${this.repeat(item, 0, null)}`;
     if (max !== null && max > C) {
       if (min > 0 && min < max) return `${this.repeat(item, min, min)} ${this.repeat(item, 0, max - min)}`;

@@ -31,6 +31,19 @@ const MAX_EXPR_SIZE = 200_000;
  * state elimination (src/regex/dfaToExpr). A few dozen states for real markers.
  */
 export function constrainedText(c: TextConstraint): GExpr {
+  // a format's constraints are constants: each is built once per process (expressions are immutable)
+  const key = JSON.stringify([c.avoid, c.notStartingWith ?? [], c.notStartingWithChars ?? [], c.before ?? null, c.nonEmpty ?? false]);
+  let e = built.get(key);
+  if (e === undefined) {
+    if (built.size >= 256) built.delete(built.keys().next().value as string);
+    built.set(key, (e = build(c)));
+  }
+  return e;
+}
+
+const built = new Map<string, GExpr>();
+
+function build(c: TextConstraint): GExpr {
   const avoid = [...new Set(c.avoid.filter((m) => m !== ""))];
   if (c.before !== undefined && !avoid.includes(c.before)) avoid.push(c.before);
   const ac = ahoCorasick(avoid.map(codePoints));

@@ -125,6 +125,10 @@ function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: G
     if (r !== null && r.mode === "optional" && r.open !== "" && ((first + head).startsWith(r.open) || r.open.startsWith(first + head))) {
       throw new ToolgramError("INVALID_TOOL", `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like the reasoning block's ${JSON.stringify(r.open)}; rename the tool`);
     }
+    // after a block, a call message starting like `again` would read as one more block
+    if (r?.again !== undefined && (head.startsWith(r.again) || r.again.startsWith(head))) {
+      throw new ToolgramError("INVALID_TOOL", `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like another reasoning message ${JSON.stringify(r.again)}; rename the tool`);
+    }
   }
   const open = markerText(d.open, d.specialTokens);
   const message = seq(lit(d.afterOpen), units, lit(d.beforeClose), d.close === null ? lit("") : markerText(d.close, d.specialTokens));
@@ -175,7 +179,9 @@ function withReasoning(d: FormatDescription, input: EnvelopeGrammarInput, body: 
   const lone = d.reasoning?.closeAlone === true ? (r?.close ?? d.reasoning.close) : null;
   if (r === null) return lone === null ? bare : seq(spelled(lone), bare);
   const reasoningText = constrainedText({ avoid: callOpeners(d), before: r.close });
-  const block = input.addRule("reasoning", seq(spelled(r.open), reasoningText, spelled(r.close)));
+  // a turn of messages may hold more blocks, each opened by `again` after the previous one's close (Muse Glimmer)
+  const more = r.again === undefined ? lit("") : rep(seq(spelled(r.again), reasoningText, spelled(r.close)), 0, null);
+  const block = input.addRule("reasoning", seq(spelled(r.open), reasoningText, spelled(r.close), more));
   if (r.mode === "required") return seq(block, body);
   const t = input.addRule("turn", body);
   const b = bare === body ? t : bare;

@@ -12,6 +12,18 @@ import { ALL_SCALARS, complementRanges, intersectRanges, type Ranges } from "../
  * Eliminating states from the last to the first keeps the expression O(m²) for a marker of m code points.
  */
 export function textWithout(marker: string): GExpr {
+  // a format's marker is a constant: its expression is built once per process (expressions are immutable)
+  let e = withoutMarker.get(marker);
+  if (e === undefined) {
+    if (withoutMarker.size >= 256) withoutMarker.delete(withoutMarker.keys().next().value as string);
+    withoutMarker.set(marker, (e = build(marker)));
+  }
+  return e;
+}
+
+const withoutMarker = new Map<string, GExpr>();
+
+function build(marker: string): GExpr {
   const m = [...marker].map((c) => c.codePointAt(0) as number);
   if (m.length === 0) return NOTHING;
   const n = m.length;

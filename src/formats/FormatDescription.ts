@@ -174,6 +174,15 @@ export interface ReasoningDescription {
    * block `open + close`, which the model may write and which parses back to "".)
    */
   readonly closeAlone?: boolean;
+  /**
+   * A turn of messages only: the text after `close` that opens one more reasoning block, so a turn may hold any
+   * number of them before its messages, `open + R1 + close + (again + Rk + close)*` (Muse Glimmer: `self<|message|>`
+   * after `… to=`, another message to `self`; llama.cpp reads any number). The parser reads their texts as one
+   * reasoning joined by `\n` (llama.cpp joins them with nothing, which could make the joined text hold `close`);
+   * `renderToolCalls` writes one block. No tool may be named so that its message starts like `again`. Absent: one
+   * block. Applies with the family's own markers (not with other `reasoningMarkers`).
+   */
+  readonly again?: string;
 }
 
 /**
@@ -251,6 +260,11 @@ export interface PythonCallUnit {
    * valid Python escapes), so every value keeps one spelling and a string never holds its delimiter.
    */
   readonly quote?: "double" | "single";
+  /**
+   * Text written between the tool's name and its parenthesis (Llama 3.1's built-in tools:
+   * `brave_search.call(query="…")`, `callSuffix: ".call"`); absent: "". The call's name is the tool's, without it.
+   */
+  readonly callSuffix?: string;
 }
 
 /**

@@ -52,4 +52,6 @@ export type FormatName =
   | "minimax-m3"
   | "step-3"
   | "firefunction-v2"
-  | "olmo-3";
+  | "olmo-3"
+  | "lfm2-json"
+  | "llama3-builtin";

@@ -8,7 +8,7 @@ import { gigachat3, gigachat31 } from "./families/gigachat.js";
 import { granite, granite20bFc } from "./families/granite.js";
 import { hunyuanA13b } from "./families/hunyuan.js";
 import { internlm2 } from "./families/internlm2.js";
-import { lfm2 } from "./families/lfm2.js";
+import { lfm2, lfm2Json } from "./families/lfm2.js";
 import { minicpm5 } from "./families/minicpm5.js";
 import { phi4Mini } from "./families/phi4Mini.js";
 import { xlam } from "./families/xlam.js";
@@ -38,8 +38,10 @@ export const qwen3: FormatDescription = {
   name: "qwen3",
   family: "Qwen2.5 / Qwen3 / QwQ, Hermes 2 Pro / 3, Granite 4, MiMo-VL, Bielik, SmolLM3",
   // vLLM: hermes (Qwen and Hermes models), granite4; llama.cpp's chat format "Hermes 2 Pro"; SmolLM3, whose
-  // template's `xml_tools` prompt asks for these blocks and whose model card serves it with vLLM's hermes parser
-  aliases: ["hermes", "granite4", "Hermes 2 Pro", "smollm3"],
+  // template's `xml_tools` prompt asks for these blocks and whose model card serves it with vLLM's hermes parser;
+  // llama.cpp's former chat format "Xiaomi MiMo", the same `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>`
+  // blocks (MiMo-VL's template writes them as these do)
+  aliases: ["hermes", "granite4", "Hermes 2 Pro", "smollm3", "Xiaomi MiMo"],
   open: "<tool_call>",
   close: "</tool_call>",
   specialTokens: ["<tool_call>", "</tool_call>"],
@@ -77,6 +79,27 @@ export const llama3Json: FormatDescription = {
   specialTokens: ["<|python_tag|>"],
   grouping: "block",
   unit: jsonObject("parameters"),
+  maxCalls: 1,
+};
+
+/**
+ * Llama 3.1 / 3.3's built-in tools (`brave_search`, `wolfram_alpha`, `code_interpreter`, and llama.cpp's `web_search`
+ * and `python`): the reply is one call `<|python_tag|>brave_search.call(query="…")`, keyword arguments with values in
+ * JSON's spelling, as the template writes a call to a tool of its `builtin_tools` and llama.cpp's "Llama 3.x with
+ * builtin tools" constrains and reads it. The template writes a call to any other tool as `llama3-json`'s object,
+ * which one description here cannot offer beside this one (README, "Formats").
+ */
+export const llama3Builtin: FormatDescription = {
+  ...plain,
+  name: "llama3-builtin",
+  family: "Llama 3.1 / 3.3 built-in tools (`brave_search.call(query=\"…\")` after the python tag)",
+  // llama.cpp's former chat format
+  aliases: ["Llama 3.x with builtin tools"],
+  open: "<|python_tag|>",
+  close: null,
+  specialTokens: ["<|python_tag|>"],
+  grouping: "block",
+  unit: { kind: "python-call", callSuffix: ".call" },
   maxCalls: 1,
 };
 
@@ -234,6 +257,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<FormatName, FormatDescription>
   "step-3": step3,
   "firefunction-v2": firefunctionV2,
   "olmo-3": olmo3,
+  "lfm2-json": lfm2Json,
+  "llama3-builtin": llama3Builtin,
 };
 
 /** The format names, in the order of FORMAT_DESCRIPTIONS. */

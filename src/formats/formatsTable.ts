@@ -32,7 +32,9 @@ function reasoning(d: FormatDescription): string {
   if (d.reasoning === null) return "— (`reasoningMarkers` to add one)";
   // a family that always closes the block writes the close alone without reasoning (MiniMax M3)
   const alone = d.reasoning.closeAlone === true ? `; ${code(d.reasoning.close)} alone without reasoning` : "";
-  return `${code(d.reasoning.open) || "(opened by the prompt)"} … ${code(d.reasoning.close)}, default ${d.reasoning.defaultMode}${alone}`;
+  // a turn of messages that may hold several blocks (Muse Glimmer's messages to `self`)
+  const again = d.reasoning.again === undefined ? "" : `; more blocks each opened by ${code(d.reasoning.again)} after the close`;
+  return `${code(d.reasoning.open) || "(opened by the prompt)"} … ${code(d.reasoning.close)}, default ${d.reasoning.defaultMode}${alone}${again}`;
 }
 
 /**

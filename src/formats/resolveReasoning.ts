@@ -21,6 +21,8 @@ export interface ResolvedReasoning {
   readonly mode: "optional" | "required";
   readonly open: string;
   readonly close: string;
+  /** The text that opens one more block after `close` (ReasoningDescription.again), when the turn may hold several. */
+  readonly again?: string;
 }
 
 const MODES: readonly ReasoningMode[] = ["none", "optional", "required"];
@@ -51,5 +53,8 @@ export function resolveReasoning(d: FormatDescription, o: ReasoningOptions): Res
   if (d.open !== null && m.close.includes(d.open) && !(d.messages !== undefined && m.close.endsWith(d.open) && m.close.indexOf(d.open) === m.close.length - d.open.length)) {
     throw new ToolgramError("INVALID_OPTION", `the reasoning's closing marker ${JSON.stringify(m.close)} contains the call marker ${JSON.stringify(d.open)}`);
   }
-  return { mode, open: m.open, close: m.close };
+  // more blocks where the family writes them, with its own markers
+  const again = d.reasoning?.again;
+  const own = d.reasoning !== null && m.open === d.reasoning.open && m.close === d.reasoning.close;
+  return { mode, open: m.open, close: m.close, ...(again !== undefined && own ? { again } : {}) };
 }

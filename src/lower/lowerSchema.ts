@@ -6,7 +6,7 @@ import { Deadline } from "../Deadline.js";
 import type { Limits, ResolvedSchemaOptions } from "../options.js";
 import type { SchemaIR, SchemaNode } from "../schema/SchemaNode.js";
 import { anyValueRule } from "./anyValue.js";
-import { exprSize } from "../grammar/analysis/exprSize.js";
+import { exprSizeAtMost, totalExprSize } from "../grammar/analysis/exprSize.js";
 import { innerStyle, jsonStyle, type JsonStyle } from "./JsonStyle.js";
 import { lowerArray } from "./lowerArray.js";
 import { lowerKeywordArguments } from "./lowerKeywordArguments.js";
@@ -40,6 +40,11 @@ export interface LowerContext {
   gemma4?: Gemma4Spelling;
   /** The root is written as nested elements (see lowerXmlElementsArguments); absent: as JSON. */
   xmlElements?: XmlElementsSpelling;
+  /**
+   * Set by `lowerSchema`: IR nodes of the expression it returned and of every rule in `rules` (its size check's
+   * count), so a caller that keeps them needs no second count.
+   */
+  size?: number;
 }
 
 export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
@@ -98,7 +103,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     ruleName: (path, suffix) => uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, path, suffix)),
     lower: (n) => lowerNode(n, stateOf(innerStyle(style))),
     addRule,
-    share: (path, suffix, e) => (exprSize(e) <= INLINE_NODES ? e : addRule(path, suffix, e)),
+    share: (path, suffix, e) => (exprSizeAtMost(e, INLINE_NODES) ? e : addRule(path, suffix, e)),
     relax: (keyword, path, why) => {
       if (ctx.strict) {
         throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `${keyword}: ${why}; simplify the schema, or compile with strict: false to accept a superset`, path);
@@ -117,7 +122,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     if (done === undefined) doneByStyle.set(st.style, (done = new Map()));
     let e = done.get(n);
     if (e === undefined) done.set(n, (e = lowerUncached(n, st)));
-    else if (e.type !== "ref" && exprSize(e) > INLINE_NODES) done.set(n, (e = addRule(n.path, "", e))); // second use: name it
+    else if (e.type !== "ref" && !exprSizeAtMost(e, INLINE_NODES)) done.set(n, (e = addRule(n.path, "", e))); // second use: name it
     return e;
   };
   const lowerUncached = (n: SchemaNode, st: LowerState): GExpr => {
@@ -176,8 +181,8 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
 
   const root = ctx.xmlElements ? lowerXmlElementsArguments(ir.root, st, ctx.xmlElements) : ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root, st);
   ctx.deadline.check("lowering the schema", ir.root.path);
-  let size = exprSize(root);
-  for (const e of ctx.rules.values()) size += exprSize(e);
+  const size = totalExprSize([root, ...ctx.rules.values()]);
+  ctx.size = size;
   if (size > ctx.limits.maxGrammarSize) {
     throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the grammar has ${size} nodes, above limits.maxGrammarSize ${ctx.limits.maxGrammarSize}; simplify the schema or raise the limit`, ir.root.path);
   }

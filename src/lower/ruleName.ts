@@ -7,17 +7,22 @@ const RENAMED: Record<string, string> = { items: "item", prefixitems: "item", ad
 
 /** A name-safe slug of one text: lowercase ASCII letters and digits joined by single dashes. */
 export function slug(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+  // every rule name slugs the tool's prefix and the path's keys again: the same few texts, thousands of times
+  let s = slugs.get(text);
+  if (s === undefined) {
+    if (slugs.size >= 8192) slugs.clear();
+    slugs.set(text, (s = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")));
+  }
+  return s;
 }
+
+const slugs = new Map<string, string>();
 
 /** The base rule name of a schema path (without collision handling). */
 export function ruleNameFromPath(prefix: string, path: string, suffix = ""): string {
   const parts = [slug(prefix)];
   for (const raw of path.split("/").slice(1)) {
-    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const seg = raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw;
     const low = seg.toLowerCase();
     if (STRUCTURAL.has(low)) continue;
     const s = RENAMED[low] ?? slug(seg);

@@ -15,9 +15,12 @@ import { intersect } from "./intersect.js";
 import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword, likelyTypoOf } from "./keywords.js";
 import { anyNode, makeUnion, never } from "./nodes.js";
 import { childPath, parsePointer, resolvePointer } from "./pointer.js";
-import { buildRefIndex, resolveRef } from "./refIndex.js";
+import { buildRefIndex, resolveRef, type RefIndex } from "./refIndex.js";
 import { Deadline } from "../Deadline.js";
 import { KeywordReader } from "./validateKeywords.js";
+
+/** $id/$anchor indexes built, for tests that count the work (a schema without `$ref` needs none). */
+export const refIndexes = { built: 0 };
 
 /**
  * Normalizes a JSON Schema (draft 2020-12; draft-7 forms and draft-4 boolean exclusive bounds accepted) into the
@@ -36,8 +39,19 @@ export function normalizeSchema(
   basePath = "",
   deadline: Deadline = Deadline.none(),
 ): SchemaIR {
+  const draft = detectDraft(schema);
+  // the $id/$anchor index is built by the first $ref (most tool schemas have none); it never throws and the schema
+  // is not changed while normalizing, so building it later gives the same index
+  let refs: RefIndex | undefined;
   const ctx: NormalizeContext = {
-    opts, warnings, basePath, root: schema, draft: detectDraft(schema), refs: buildRefIndex(schema, detectDraft(schema)),
+    opts, warnings, basePath, root: schema, draft,
+    get refs(): RefIndex {
+      if (refs === undefined) {
+        refs = buildRefIndex(schema, draft);
+        refIndexes.built++;
+      }
+      return refs;
+    },
     defs: new Map(), inProgress: new Set(), recursive: new Set(), memo: new Map(), openByDefault: new WeakSet(),
     depth: 0, refDepth: 0, probing: 0, steps: 0, relaxations: 0, inexact: new Set(), deadline,
     sub: (s, p) => normalizeAt(ctx, s, p),

@@ -133,8 +133,9 @@ interface InterpreterHooks {
  * fields (Hunyuan 3 builds its markers with it), a subscript with an undefined key, which Jinja2 reads as undefined
  * (Command R+'s `basic_type_map[json_spec.type]` on a schema without `type`), and dicts with integer keys (Seed-OSS's
  * `{0: 0, 512: 128, …}` budget table, read with `dictsort` and `table[16384]`), and a loop unpacking tuples
- * (Functionary v3.2's `for field, name in [("maximum", "Maximum"), …]`). Anything else still fails with the
- * library's message.
+ * (Functionary v3.2's `for field, name in [("maximum", "Maximum"), …]`), and the `reject` / `select` filters with
+ * the `equalto` test (Llama 3.1's `builtin_tools | reject('equalto', 'code_interpreter')`). Anything else still fails
+ * with the library's message.
  */
 function withPythonShims(interpreter: Interpreter): Interpreter {
   const hooks = interpreter as unknown as InterpreterHooks;
@@ -164,6 +165,15 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
       return items.reduce((best, x) => ((name === "min" ? (x.value as number) < (best.value as number) : (x.value as number) > (best.value as number)) ? x : best));
     }
     if (name === "string" && operand.type === "ObjectValue") return applyFilter(operand, { type: "Identifier", value: "tojson" }, environment);
+    const call = filterNode as { type: string; callee?: { type: string; value?: unknown }; args?: unknown[] };
+    const callee = call.type === "CallExpression" && call.callee?.type === "Identifier" ? call.callee.value : undefined;
+    if ((callee === "reject" || callee === "select") && operand.type === "ArrayValue") {
+      // Llama 3.1's `builtin_tools | reject('equalto', 'code_interpreter')`: Jinja2's filters with its `equalto` test
+      const args = (call.args ?? []).map((a) => hooks.evaluate(a, environment));
+      if (args.length !== 2 || args[0].value !== "equalto") throw new Error(`${callee}: only the equalto test is supported`);
+      const items = (operand.value as RuntimeValue[]).filter((x) => (x.value === args[1].value) === (callee === "select"));
+      return new (operand.constructor as new (value: RuntimeValue[]) => RuntimeValue)(items);
+    }
     return applyFilter(operand, filterNode, environment);
   };
   const member = hooks.evaluateMemberExpression.bind(interpreter);

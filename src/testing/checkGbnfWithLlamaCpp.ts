@@ -40,6 +40,8 @@ export interface GbnfCheckOptions {
  */
 const CHILD = String.raw`
 const { getLlama } = await import(process.env.TOOLGRAM_NLC_URL);
+// decoded as a stream: chunks are Buffers, and a character split across two of them would become two U+FFFD
+process.stdin.setEncoding("utf8");
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const items = JSON.parse(input);

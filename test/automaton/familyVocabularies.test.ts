@@ -51,7 +51,9 @@ const tiny = (family: Exclude<TinyModelFamilyName, "qwen3">, tokens: number, eos
 const FAMILIES: FamilyCase[] = [
   tiny("gptoss", 200_019, 200_002, ["openai"]),
   tiny("deepseek_v3", 128_815, 1, ["deepseek-v3", "deepseek-v3.1", "deepseek-v3.2", "deepseek-v4"]),
-  tiny("llama3_1", 128_256, 128_009, ["llama3-json"]),
+  // this tokenizer is Llama 3's: id 128010 is <|reserved_special_token_5|> where Llama 3.1's is <|python_tag|>, so
+  // llama3-builtin's tag is spelled in its pieces here
+  { ...tiny("llama3_1", 128_256, 128_009, ["llama3-json"]), asText: ["llama3-builtin"] },
   // Gemma 3 (also the vocabulary of its FunctionGemma and MedGemma variants): SentencePiece pieces in a BPE
   // tokenizer.json, 262,144 pieces plus <image_soft_token> (262,144), 262,208 logits (config.json's vocab_size); a
   // turn ends with <end_of_turn> (106), <eos> (1) ends the text (generation_config.json has both). Its template has no

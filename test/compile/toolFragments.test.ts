@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composedMcpTools } from "../../bench/toolSets.js";
+import { composedMcpTools, githubMcpTools } from "../../bench/toolSets.js";
 import { compileTools } from "../../src/compile.js";
 import { toGbnf } from "../../src/emit/toGbnf.js";
 import { schemaHash } from "../../src/tools/schemaHash.js";
@@ -19,6 +19,19 @@ describe("tool fragments", () => {
     expect(toolFragments.size).toBe(before + (distinct(tools) - distinct(tools.slice(0, -1))));
     toolFragments.clear();
     const cold = compileTools(tools, { format: "qwen3" });
+    expect(toGbnf(warm.grammar)).toBe(toGbnf(cold.grammar));
+  });
+
+  it("a compile's grammar does not depend on what the process compiled before (fragments named after this compile's tools)", () => {
+    // the 140 tools name the GitHub tools `github__…`; the GitHub server's own list names them without the prefix
+    toolFragments.clear();
+    const cold = compileTools(tools, { format: "qwen3" });
+    toolFragments.clear();
+    compileTools(githubMcpTools(), { format: "qwen3" });
+    const hits = toolFragments.size;
+    const warm = compileTools(tools, { format: "qwen3" });
+    // the GitHub schemas were reused, not lowered again
+    expect(toolFragments.size - hits).toBe(distinct(tools) - distinct(tools.filter((t) => t.name.startsWith("github__"))));
     expect(toGbnf(warm.grammar)).toBe(toGbnf(cold.grammar));
   });
 

@@ -17,4 +17,11 @@ describe("checkGbnfWithLlamaCpp", () => {
     expect(r[1].error).toMatch(/bad_alloc|timed out|ended/);
     expect(r[2]).toEqual({ ok: true, samples: [true, false] });
   }, 180_000);
+
+  it("passes non-ASCII samples whole, however the input is split into chunks on the way to the child", async () => {
+    // 400 KB of four-byte characters: the pipe delivers it in several chunks, which cut characters in two
+    const long = "😀".repeat(100_000);
+    const batch = await checkGbnfBatchWithLlamaCpp([{ grammar: 'root ::= "😀"*', samples: [long, `${long}x`, `😀${long}`] }], { timeoutMs: 60_000 });
+    expect(batch[0]).toEqual({ ok: true, samples: [true, false, true] });
+  }, 180_000);
 });

@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { compileTools } from "../../src/compile.js";
 import { GBNF_MAX_REPEAT, toGbnf } from "../../src/emit/toGbnf.js";
 import { ToolgramError } from "../../src/errors.js";
 import { accepts } from "../../src/grammar/accepts.js";
@@ -8,6 +12,8 @@ import type { Grammar } from "../../src/grammar/Grammar.js";
 import { checkGbnfBatchWithLlamaCpp, type GbnfCheck } from "../../src/testing/checkGbnfWithLlamaCpp.js";
 import { arbGrammar, textsOf } from "../grammar/arbGrammar.js";
 import { SEED, corpus, grammar, textsFor } from "../grammar/corpus.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 // ---------- one llama.cpp child for the whole file
 interface Job {
@@ -92,16 +98,18 @@ describe("toGbnf: text", () => {
     expect(toGbnf(k.grammar)).toBe(
       [
         'root ::= "<tool_call>" "\\n{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": " string (", \\"days\\": " int)? "}}\\n" "</tool_call>"',
-        'string ::= "\\"" char* "\\""',
-        'char ::= [ !#-\\[\\]-\\uD7FF\\uE000-\\U0010FFFF] | "\\\\" [\\"\\\\nt]',
-        'int ::= "0" | [1-9] [0-9]*',
+        'string ::= "\\"" string-1 "\\""',
+        'string-1 ::= "" | char string-1',
+        'char ::= "\\\\" [\\"\\\\nt] | [ !#-\\[\\]-\\uD7FF\\uE000-\\U0010FFFF]',
+        'int ::= "0" | [1-9] int-1',
+        'int-1 ::= "" | [0-9] int-1',
         "",
       ].join("\n"),
     );
   });
 
   it("golden: contiguous counts of one tail merge into a counted repetition, others stay apart", () => {
-    expect(toGbnf(digitCounts)).toBe('root ::= [1-9] [0-9]{0,4} | "x" ("y" | "y"{3})\n');
+    expect(toGbnf(digitCounts)).toBe('root ::= "x" ("y" | "y"{3}) | [1-9] [0-9]{0,4}\n');
   });
 
   it("golden: repetition forms and class escapes", () => {
@@ -110,8 +118,44 @@ describe("toGbnf: text", () => {
       ["esc", alt(cls([0x2d, 0x2d, 0x5b, 0x5e]), lit('"\\\n\t\r\u0001\u007fé😀'))],
     ]);
     expect(toGbnf(g)).toBe(
-      ['root ::= [a-c]{2,5} ("ab" | "c"){0,3} "x"* "y"+ "z"{4,} "w"{3} esc', 'esc ::= [\\-\\[-\\x5E] | "\\"\\\\\\n\\t\\r\\x01\\x7Fé😀"', ""].join("\n"),
+      ['root ::= [a-c]{2,5} ("ab" | "c"){0,3} "x"* "y"+ "z"{4,} "w"{3} esc', 'esc ::= "\\"\\\\\\n\\t\\r\\x01\\x7Fé😀" | [\\-\\[-\\x5E]', ""].join("\n"),
     );
+  });
+
+  it("golden: a repetition that may begin with more than one code point is a helper rule, empty alternative first, widest alternative last", () => {
+    // a JSON string's content twice (one helper rule for both), at least two characters once, digits once or more
+    const content = alt(cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0xd7ff, 0xe000, 0x10ffff]), seq(lit("\\"), alt(cls([0x22, 0x22, 0x5c, 0x5c, 0x6e, 0x6e]), seq(lit("u00"), cls([0x30, 0x31]), cls([0x30, 0x39])))));
+    const g = grammar("root", [
+      ["root", seq(lit('"'), rep(content, 0, null), lit('", "'), rep(content, 2, null), lit('", '), rep(cls([0x30, 0x39]), 1, null), rep(lit("x"), 0, null))],
+      ["other", seq(lit('"'), rep(content, 0, null), lit('"'))],
+    ]);
+    expect(toGbnf(g)).toBe(
+      [
+        'root ::= "\\"" root-1 "\\", \\"" ("\\\\" ("u00" [01] [0-9] | [\\"\\\\n]) | [ !#-\\[\\]-\\uD7FF\\uE000-\\U0010FFFF]){2} root-1 "\\", " [0-9] root-2 "x"*',
+        'root-1 ::= "" | "\\\\" ("u00" [01] [0-9] | [\\"\\\\n]) root-1 | [ !#-\\[\\]-\\uD7FF\\uE000-\\U0010FFFF] root-1',
+        'root-2 ::= "" | [0-9] root-2',
+        'other ::= "\\"" root-1 "\\""',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("the weather tools' GBNF: one helper rule for every string's content, its class the last alternative, no `(…)*` left", () => {
+    const weather = JSON.parse(readFileSync(join(here, "..", "..", "examples", "weather.tools.json"), "utf8")) as unknown[];
+    const gbnf = compileTools(weather, { format: "qwen3", toolChoice: "required", parallel: false }).toGbnf();
+    const loops = [...gbnf.matchAll(/^(\S+) ::= "" \| (.*)$/gm)];
+    expect(loops).toHaveLength(1);
+    const [, name, rest] = loops[0];
+    const alts = rest.split(` ${name} | `);
+    expect(alts[alts.length - 1]).toBe(`[ !#-\\[\\]-\\uD7FF\\uE000-\\U0010FFFF] ${name}`);
+    const root = gbnf.split("\n")[0];
+    expect(root.split(` ${name} `).length - 1).toBe(2); // the city of each tool
+    expect(gbnf).not.toMatch(/\)\*/);
+  });
+
+  it("covers the helper-rule shape in the grammars llama.cpp checks above", () => {
+    const withLoops = jobs.filter((j) => /^\S+ ::= "" \| /m.test(j.gbnf));
+    expect(withLoops.length).toBeGreaterThan(20);
   });
 
   it("golden: bounds above the cap are split into helper rules", () => {

@@ -353,6 +353,7 @@ describe("toRegex and the token matcher agree with accepts()", () => {
     "mistral-nemo": ["[TOOL_CALLS]"],
     openai: ["<|channel|>", "<|message|>", "<|call|>"],
     "muse-glimmer": ["<|message|>"],
+    "llama3-builtin": ["<|python_tag|>"],
   };
   const pieces = [
     ...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)),

@@ -86,6 +86,15 @@ const LLAMA_CPP_FORMER: Readonly<Record<string, string>> = {
   "Kimi K2": "kimi-k2",
   "Qwen3 Coder": "qwen3-coder",
   "Apriel 1.5": "hunyuan-a13b",
+  // Magistral's template writes `[TOOL_CALLS]NAME[ARGS]{…}` after `[THINK]…[/THINK]`, as Ministral 3's does; the former
+  // handler constrained Mistral Nemo's `[TOOL_CALLS][{…}]` list instead (README, "Formats")
+  Magistral: "mistral-v11",
+  // a reply that calls a built-in tool (`<|python_tag|>brave_search.call(…)`); the same turn's JSON call to another tool
+  // is `llama3-json`'s, which one grammar here does not offer beside it (README, "Formats")
+  "Llama 3.x with builtin tools": "llama3-builtin",
+  "LFM2 with JSON tools": "lfm2-json",
+  // MiMo's `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>` blocks are Hermes's
+  "Xiaomi MiMo": "qwen3",
 };
 const LLAMA_CPP_FORMER_NOT_FORMATS: Readonly<Record<string, RegExp>> = {
   "Content-only": /without tool calls/,
@@ -93,12 +102,6 @@ const LLAMA_CPP_FORMER_NOT_FORMATS: Readonly<Record<string, RegExp>> = {
   "peg-simple": /formatFromChatTemplate/,
   "peg-native": /formatFromChatTemplate/,
   "peg-constructed": /formatFromChatTemplate/,
-  // not described: Magistral's [THINK] turns, Llama 3.x's built-in tools (`<|python_tag|>brave_search.call(…)`),
-  // LFM2's JSON tool calls, Xiaomi MiMo's layout (no template of theirs is checked here)
-  Magistral: /unknown format/,
-  "Llama 3.x with builtin tools": /unknown format/,
-  "LFM2 with JSON tools": /unknown format/,
-  "Xiaomi MiMo": /unknown format/,
 };
 
 describe("llama.cpp's former chat-format names", () => {

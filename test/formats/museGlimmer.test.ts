@@ -122,8 +122,47 @@ describe("muse-glimmer", () => {
   it("tools named like the text's or the reasoning's recipient are refused; names are written twice", () => {
     expect(() => compileTools([{ name: "user", parameters: { type: "object", properties: {} } }], { format: FORMAT })).toThrow(/user/);
     expect(() => compileTools([{ name: "self", parameters: { type: "object", properties: {} } }], { format: FORMAT })).toThrow(/reasoning/);
+    // with reasoning required too: after a block, `self<|message|>` opens another one
+    expect(() => compileTools([{ name: "self", parameters: { type: "object", properties: {} } }], { format: FORMAT, reasoning: "required" })).toThrow(/another reasoning message/);
     expect(() => renderToolCalls([{ name: "user", arguments: {} }], FORMAT)).toThrow(/user/);
     expect(() => renderToolCalls(CALLS, FORMAT, { content: "a<|eom|><|start|>assistant to=b" })).toThrow(/opens a message/);
+  });
+
+  it("several messages to `self` before the answer (llama.cpp reads any number): one reasoning, their texts joined by a newline", () => {
+    const next = "<|eom|><|start|>assistant to=";
+    const call = renderToolCalls([CALLS[1]], FORMAT).slice(" to=".length);
+    const text = ` to=self<|message|>First, the city.${next}self<|message|>Then <atem:invoke name="ping"> the server.${next}user<|message|>Pinging.${next}${call}`;
+    for (const reasoning of ["optional", "required"] as const) {
+      const g = compileTools(TOOLS, { format: FORMAT, reasoning });
+      expect(g.accepts(text)).toBe(true);
+      const r = parseToolCalls(text, { tools: TOOLS, format: FORMAT, mode: "strict", reasoning });
+      expect(r.issues).toEqual([]);
+      expect(r.reasoning).toBe('First, the city.\nThen <atem:invoke name="ping"> the server.');
+      expect(r.content).toBe("Pinging.");
+      expect(r.calls.map((c) => c.name)).toEqual(["ping"]);
+      // written back as one message to `self`, which the grammar accepts and reads back the same
+      const again = renderToolCalls(r.calls.map((c) => ({ name: c.name, arguments: c.arguments })), FORMAT, { reasoning: r.reasoning as string, content: r.content });
+      expect(again).toBe(` to=self<|message|>First, the city.\nThen <atem:invoke name="ping"> the server.${next}user<|message|>Pinging.${next}${call}`);
+      expect(g.accepts(again)).toBe(true);
+    }
+    // three blocks, then the calls alone
+    const three = ` to=self<|message|>a${next}self<|message|>b${next}self<|message|>c${next}${call}`;
+    expect(parseToolCalls(three, { tools: TOOLS, format: FORMAT, mode: "strict" }).reasoning).toBe("a\nb\nc");
+    expect(compileTools(TOOLS, { format: FORMAT, toolChoice: "required" }).accepts(three)).toBe(true);
+    // another message to `self` after the answer's first message is not reasoning (MESSAGE_NOT_A_CALL, below)
+    expect(parseToolCalls(` to=user<|message|>Hi${next}self<|message|>x`, { tools: TOOLS, format: FORMAT }).reasoning).toBeUndefined();
+    // with other markers the turn holds one block
+    expect(compileTools(TOOLS, { format: FORMAT, reasoningMarkers: { open: " to=think<|message|>", close: "<|eom|><|start|>assistant to=" } }).reasoning?.again).toBeUndefined();
+    expect(compileTools(TOOLS, { format: FORMAT }).reasoning?.again).toBe("self<|message|>");
+    // the stream reads the blocks as the batch does, at every chunk size
+    for (const size of [1, 2, 3, 7]) {
+      const st = new ToolCallStream({ tools: TOOLS, format: FORMAT, mode: "strict" });
+      let streamed = "";
+      for (let i = 0; i < text.length; i += size) for (const e of st.push(text.slice(i, i + size))) if (e.type === "reasoning") streamed += e.delta;
+      const end = st.end();
+      expect(end).toEqual(parseToolCalls(text, { tools: TOOLS, format: FORMAT, mode: "strict" }));
+      expect(streamed).toBe(end.reasoning);
+    }
   });
 
   it("tolerant reading: a recipient other than the invoked tool, a turn without ` to=`, text without a recipient", () => {

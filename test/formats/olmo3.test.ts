@@ -49,6 +49,24 @@ describe("olmo-3", () => {
     expect(s.end().calls.map((c) => c.arguments)).toEqual(CALLS.map((c) => c.arguments));
   });
 
+  it("OLMo 3 Think: the turn starts inside the reasoning its prompt opened, and </think> ends it before the calls", () => {
+    const think = renderToolCalls(CALLS, "olmo-3", { reasoning: "I should write the file.", content: "Writing it." });
+    expect(think.startsWith("I should write the file.</think>Writing it.<function_calls>")).toBe(true);
+    const g = compileTools(TOOLS, { format: "olmo-3", reasoning: "required" });
+    expect(g.accepts(think)).toBe(true);
+    expect(g.accepts(text)).toBe(false);
+    const r = parseToolCalls(think, { tools: TOOLS, format: "olmo-3", mode: "strict", reasoning: "required" });
+    expect(r.issues).toEqual([]);
+    expect(r.reasoning).toBe("I should write the file.");
+    expect(r.calls.map((c) => c.name)).toEqual(["write", "now"]);
+    // a call inside the reasoning is not a call
+    const inside = parseToolCalls("<function_calls>now()</function_calls></think>Done.", { format: "olmo-3", reasoning: "required" });
+    expect(inside.calls).toEqual([]);
+    // without reasoning asked for (the Instruct models), the default reads no block
+    expect(compileTools(TOOLS, { format: "olmo-3" }).reasoning).toBeNull();
+    expect(() => compileTools(TOOLS, { format: "olmo-3", reasoning: "optional" })).toThrow(/needs an opening marker/);
+  });
+
   it("a block cut off inside a call keeps the complete calls before it", () => {
     const r = parseToolCalls('<function_calls>now()\nwrite(path="a', { format: "olmo-3", mode: "tolerant" });
     expect(r.calls.map((c) => c.name)).toEqual(["now"]);

@@ -30,7 +30,8 @@ const PROMPT_OPENED = { open: "", close: "</think>" };
 /** The reasoning settings each format is checked under (its own markers when it has them). */
 function settings(format: FormatName): { label: string; options: ToolCompileOptions & ReasoningOptions }[] {
   const own = FORMAT_DESCRIPTIONS[format].reasoning ?? THINK;
-  const markers = { open: own.open, close: own.close };
+  // a block the family's prompt opens (OLMo 3 Think's `<think>`) cannot be optional: the model may open it itself
+  const markers = { open: own.open === "" ? "<think>" : own.open, close: own.close };
   return [
     { label: "optional", options: { reasoning: "optional", reasoningMarkers: markers, parallel: 2 } },
     { label: "required + toolChoice required", options: { reasoning: "required", reasoningMarkers: markers, toolChoice: "required", parallel: 2 } },

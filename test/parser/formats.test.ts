@@ -89,6 +89,9 @@ describe("canonical renderings", () => {
     "minimax-m3": '</mm:think>]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="get_weather">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[<n>1]<]minimax[>[</n>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>',
     "firefunction-v2": ' functools[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]',
     "olmo-3": '<function_calls>get_weather(city="Paris", n=1)</function_calls>',
+    "lfm2-json": '<|tool_call_start|>[{"name": "get_weather", "arguments": {"city": "Paris", "n": 1}}]<|tool_call_end|>',
+    // a built-in tool's call, as Llama 3.1's template writes one to a tool of its `builtin_tools`
+    "llama3-builtin": '<|python_tag|>get_weather.call(city="Paris", n=1)',
     "step-3": '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter><steptml:parameter name="n">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',
   };
   for (const format of FORMAT_NAMES) {

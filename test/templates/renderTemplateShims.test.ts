@@ -1,4 +1,4 @@
-/** The Python features ChatTemplate adds to @huggingface/jinja for real chat templates (MiniCPM5, Apriel, Hunyuan 3, Command R+, Seed-OSS, Functionary v3.2). */
+/** The Python features ChatTemplate adds to @huggingface/jinja for real chat templates (MiniCPM5, Apriel, Hunyuan 3, Command R+, Seed-OSS, Functionary v3.2, Llama 3.1). */
 import { describe, expect, it } from "vitest";
 import { ChatTemplate } from "../../src/templates/renderTemplate.js";
 
@@ -28,6 +28,12 @@ describe("ChatTemplate's Python shims", () => {
     expect(render(`${table}{% for k, v in t | items %}{{ k - 1 }}{{ v }} {% endfor %}`)).toBe("511b -1a ");
     expect(() => render("{% for k, v in {1: 'a', 'b': 2} | dictsort %}{% endfor %}")).toThrow(/do not compare/);
     expect(() => render("{{ {1.5: 'a'} }}")).toThrow(/keys must be strings or integers/);
+  });
+
+  it("reject and select with the equalto test (Llama 3.1's builtin_tools)", () => {
+    expect(render("{{ ['brave_search', 'code_interpreter', 'wolfram_alpha'] | reject('equalto', 'code_interpreter') | join(', ') }}")).toBe("brave_search, wolfram_alpha");
+    expect(render("{{ [1, 2, 1] | select('equalto', 1) | length }}")).toBe("2");
+    expect(() => render("{{ [1, 2] | reject('odd') | length }}")).toThrow(/only the equalto test/);
   });
 
   it("a loop unpacks tuples as it unpacks lists (Functionary v3.2)", () => {

@@ -2,6 +2,7 @@ import { ToolgramError } from "../../errors.js";
 import { PYTHON_CALL_NAME } from "../../formats/pythonNames.js";
 import { seq, lit } from "../../grammar/build.js";
 import { singleQuoteStrings } from "../../grammar/passes/singleQuoteStrings.js";
+import { callSuffixOf } from "../../formats/callSuffixOf.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 
 /**
@@ -24,7 +25,7 @@ export const pythonCallUnitGrammar: UnitGrammar = {
       },
     };
   },
-  call(_d, t) {
-    return seq(lit(t.name), t.arguments);
+  call(d, t) {
+    return seq(lit(t.name + callSuffixOf(d)), t.arguments);
   },
 };

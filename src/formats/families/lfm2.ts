@@ -1,5 +1,5 @@
 import type { FormatDescription } from "../FormatDescription.js";
-import { PLAIN_FIELDS } from "./plainFields.js";
+import { jsonCallUnit, PLAIN_FIELDS } from "./plainFields.js";
 
 /**
  * LFM2.5 (Liquid): `<|tool_call_start|>[get_weather(city='Paris'), …]<|tool_call_end|>`, Python calls with strings
@@ -18,4 +18,22 @@ export const lfm2: FormatDescription = {
   grouping: "list",
   unit: { kind: "python-call", quote: "single" },
   reasoning: { open: "<think>", close: "</think>", defaultMode: "optional" },
+};
+
+/**
+ * LFM2 with JSON tools (llama.cpp's former chat format of that name, chosen when the system message asks for it with
+ * `force json schema.`): `<|tool_call_start|>[{"name": "get_weather", "arguments": {"city": "Paris"}}, …]<|tool_call_end|>`,
+ * the calls as one JSON list between LFM2's tool-call tokens. llama.cpp's own LFM2 template (llama-cpp-lfm2.jinja)
+ * does not render a turn's calls, so its parser's tests show the layout; they read no reasoning.
+ */
+export const lfm2Json: FormatDescription = {
+  ...PLAIN_FIELDS,
+  name: "lfm2-json",
+  family: "LFM2 with JSON tools (llama.cpp's `force json schema.` mode: a JSON list between LFM2's tool-call tokens)",
+  aliases: ["LFM2 with JSON tools"],
+  open: "<|tool_call_start|>",
+  close: "<|tool_call_end|>",
+  specialTokens: ["<|tool_call_start|>", "<|tool_call_end|>"],
+  grouping: "list",
+  unit: jsonCallUnit("arguments"),
 };

@@ -21,8 +21,10 @@ export const mistralV11: FormatDescription = {
   ...plain,
   name: "mistral-v11",
   family: "Ministral 3, Magistral, Devstral (Mistral v11+ tokenizers; reasoning `[THINK]…[/THINK]`)",
-  // the proposed name formatFromChatTemplate gave the layout before it was described
-  aliases: ["mistral_args"],
+  // the proposed name formatFromChatTemplate gave the layout before it was described; llama.cpp's former chat format
+  // "Magistral" (chosen for templates with [THINK]): Magistral's own template writes this layout, though that handler
+  // constrained a `[TOOL_CALLS][{…}]` list (README, "Formats")
+  aliases: ["mistral_args", "Magistral"],
   open: "[TOOL_CALLS]",
   close: null,
   specialTokens: MISTRAL_TOKENS,

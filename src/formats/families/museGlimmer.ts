@@ -9,7 +9,7 @@ const MUSE_GLIMMER_TOKENS = ["<|start|>", "<|message|>", "<|eom|>", "<|eot|>"];
  * messages ` to=RECIPIENT<|message|>…`, one after another joined by `<|eom|><|start|>assistant`. Text is the message
  * to `user`; each call is a message to its tool holding one `<atem:function_calls>` block that names the tool again
  * (`<atem:invoke name="NAME">`), with tagged parameters, strings raw and other values as JSON; reasoning is the
- * message to `self`, first. llama.cpp reads the same turn (common_chat_params_init_muse_glimmer), text before calls
+ * message to `self`, first, or several of them (read as one reasoning, their texts joined by a newline). llama.cpp reads the same turn (common_chat_params_init_muse_glimmer), text before calls
  * included (the template itself drops an assistant message's text when it has calls).
  */
 export const museGlimmer: FormatDescription = {
@@ -33,5 +33,6 @@ export const museGlimmer: FormatDescription = {
     valueClose: "</atem:parameter>\n",
     callClose: "",
   },
-  reasoning: { open: " to=self<|message|>", close: "<|eom|><|start|>assistant to=", defaultMode: "optional" },
+  // any number of messages to `self` before the answer, as llama.cpp reads them (`zero_or_more(start + analysis)`)
+  reasoning: { open: " to=self<|message|>", close: "<|eom|><|start|>assistant to=", defaultMode: "optional", again: "self<|message|>" },
 };

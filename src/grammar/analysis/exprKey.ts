@@ -1,11 +1,13 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
+import { foldExpr } from "./foldExpr.js";
 
 /**
  * A canonical string of an expression: equal strings ⇔ structurally equal expressions. Iterative; `deadline` is
- * ticked per node.
+ * ticked per node. `refName` renames references (a key that does not depend on the grammar's rule names); `known` may
+ * give the key of a sub-expression already computed (memoized elsewhere), which is then used as it is.
  */
-export function exprKey(e: GExpr, deadline?: Deadline): string {
+export function exprKey(e: GExpr, deadline?: Deadline, refName?: (rule: string) => string, known?: (e: GExpr) => string | undefined): string {
   // one buffer for the whole tree: joining the children's strings at every level would copy a deep chain's tail
   // once per level (quadratic)
   const out: string[] = [];
@@ -17,6 +19,11 @@ export function exprKey(e: GExpr, deadline?: Deadline): string {
       continue;
     }
     deadline?.tick("keying grammar expressions");
+    const k = known?.(x);
+    if (k !== undefined) {
+      out.push(k);
+      continue;
+    }
     switch (x.type) {
       case "literal":
         out.push(`l${JSON.stringify(x.text)}`);
@@ -28,7 +35,7 @@ export function exprKey(e: GExpr, deadline?: Deadline): string {
         out.push(`c[${x.ranges.join(",")}]`);
         break;
       case "ref":
-        out.push(`r${JSON.stringify(x.rule)}`);
+        out.push(refName === undefined ? `r${JSON.stringify(x.rule)}` : `r${refName(x.rule)}`);
         break;
       case "seq":
       case "alt": {
@@ -62,4 +69,53 @@ export function grammarKey(g: Grammar): string {
   const parts = [`root=${g.root}`];
   for (const [name, body] of g.rules) parts.push(`${name}=${exprKey(body)}`);
   return parts.join("\n");
+}
+
+/**
+ * Structural identities of expressions within one table: equal numbers ⇔ structurally equal expressions (as equal
+ * `exprKey`s). A node's identity is interned from its type, its own data and its children's identities, and kept per
+ * node object: a body rebuilt around sub-expressions already seen (an inlined rule, a renamed reference) costs its
+ * new nodes only, where `exprKey` prints the whole body again.
+ */
+export class StructuralIds {
+  private readonly ids = new Map<GExpr, number>();
+  private readonly bySignature = new Map<string, number>();
+
+  /** The identity of `e`; `deadline` is ticked per node not seen before. */
+  of(e: GExpr, deadline?: Deadline): number {
+    const known = this.ids.get(e);
+    if (known !== undefined) return known;
+    return foldExpr<number>(
+      e,
+      (x, kids) => {
+        let sig: string;
+        switch (x.type) {
+          case "literal":
+            sig = `l${x.text}`;
+            break;
+          case "token":
+            sig = `t${x.text}`;
+            break;
+          case "charClass":
+            sig = `c${x.ranges.join(",")}`;
+            break;
+          case "ref":
+            sig = `r${x.rule}`;
+            break;
+          case "seq":
+          case "alt":
+            sig = `${x.type === "seq" ? "s" : "a"}${kids.join(",")}`;
+            break;
+          case "repeat":
+            sig = `p${x.min},${x.max ?? ""},${kids[0]}`;
+            break;
+        }
+        let id = this.bySignature.get(sig);
+        if (id === undefined) this.bySignature.set(sig, (id = this.bySignature.size));
+        return id;
+      },
+      this.ids,
+      deadline ? () => deadline.tick("keying grammar expressions") : undefined,
+    );
+  }
 }

@@ -10,3 +10,35 @@ const sizes = new WeakMap<GExpr, number>();
 export function exprSize(e: GExpr): number {
   return foldExpr(e, (_, kids) => kids.reduce((n, k) => n + k, 1), sizes);
 }
+
+/**
+ * `exprSize` of every expression of `es`, summed, memoized in a table of this call only: a lowering's size check
+ * sizes every node it built once, and entries in the process-wide table cost more than the walk.
+ */
+export function totalExprSize(es: Iterable<GExpr>): number {
+  const memo = new Map<GExpr, number>();
+  let n = 0;
+  for (const e of es) n += foldExpr(e, (_, kids) => kids.reduce((a, k) => a + k, 1), memo);
+  return n;
+}
+
+/** Nodes visited by `exprSizeAtMost`, for tests that count the work. */
+export const sizeChecks = { nodes: 0 };
+
+/**
+ * Whether `exprSize(e) <= max`, walking at most `max + 1` nodes: the lowerer's and the inliner's "small enough to
+ * inline" questions ask it of every value and body, most of them far bigger than the bound, and a memoized size of
+ * each is a table entry per node of the whole grammar.
+ */
+export function exprSizeAtMost(e: GExpr, max: number): boolean {
+  let left = max + 1;
+  const stack: GExpr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop() as GExpr;
+    sizeChecks.nodes++;
+    if (--left === 0) return false;
+    if (x.type === "seq" || x.type === "alt") for (let i = x.items.length - 1; i >= 0; i--) stack.push(x.items[i]);
+    else if (x.type === "repeat") stack.push(x.item);
+  }
+  return true;
+}

@@ -2,22 +2,54 @@ import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
 import { foldExpr, forEachNode } from "./foldExpr.js";
 
+/**
+ * The rule names `e` references, with their number of occurrences, in first-occurrence order. Kept per body and per
+ * deadline, i.e. per compile: the optimizer's passes and rounds ask for the references of every body several times
+ * (dead rules, deduplication, inlining, its dead rules again), and most bodies are the same objects each time. Per
+ * compile and not per process, as `simplify`'s results: a process-wide table would let a later compile skip (and not
+ * count) steps an earlier one spent, so one schema could cost a different number of steps depending on what ran
+ * before. `deadline` is ticked per node walked.
+ */
+export function refsOf(e: GExpr, deadline?: Deadline): ReadonlyMap<string, number> {
+  const cache = refsCache(deadline);
+  let refs = cache.get(e);
+  if (refs === undefined) {
+    const counts = new Map<string, number>();
+    forEachNode(e, (x) => {
+      deadline?.tick("analyzing the grammar");
+      refsWalked.nodes++;
+      if (x.type === "ref") counts.set(x.rule, (counts.get(x.rule) ?? 0) + 1);
+    });
+    cache.set(e, (refs = counts));
+  }
+  return refs;
+}
+
+/** Nodes walked to find references, for tests that count the work (a body asked for twice is walked once). */
+export const refsWalked = { nodes: 0 };
+
+type RefsCache = Map<GExpr, ReadonlyMap<string, number>> | WeakMap<GExpr, ReadonlyMap<string, number>>;
+
+// a compile's table is a Map (it goes with the deadline, and a WeakMap's entries cost several times a Map's)
+const refsWithin = new WeakMap<Deadline, Map<GExpr, ReadonlyMap<string, number>>>();
+const refsUncounted = new WeakMap<GExpr, ReadonlyMap<string, number>>();
+
+function refsCache(deadline: Deadline | undefined): RefsCache {
+  if (deadline === undefined) return refsUncounted;
+  let m = refsWithin.get(deadline);
+  if (m === undefined) refsWithin.set(deadline, (m = new Map()));
+  return m;
+}
+
 /** Adds the rule names referenced by `e` to `counts` (with their number of occurrences), in first-occurrence order. */
 export function collectRefs(e: GExpr, counts: Map<string, number>, deadline?: Deadline): void {
-  forEachNode(e, (x) => {
-    deadline?.tick("analyzing the grammar");
-    if (x.type === "ref") counts.set(x.rule, (counts.get(x.rule) ?? 0) + 1);
-  });
+  for (const [r, n] of refsOf(e, deadline)) counts.set(r, (counts.get(r) ?? 0) + n);
 }
 
 /** Direct references of every rule (each rule's referenced names, in first-occurrence order). */
 export function referenceGraph(g: Grammar, deadline?: Deadline): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const [name, body] of g.rules) {
-    const m = new Map<string, number>();
-    collectRefs(body, m, deadline);
-    out.set(name, [...m.keys()]);
-  }
+  for (const [name, body] of g.rules) out.set(name, [...refsOf(body, deadline).keys()]);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import { ref } from "../build.js";
 import type { Deadline } from "../../Deadline.js";
-import { cachedKey, exprKey } from "../analysis/exprKey.js";
+import { exprKey, type StructuralIds } from "../analysis/exprKey.js";
 import { collectRefs } from "../analysis/refs.js";
 import { mapRefs } from "./rewrite.js";
 
@@ -12,9 +12,9 @@ import { mapRefs } from "./rewrite.js";
  * Incremental: every body is keyed once, and after a merge only the rules referring to the merged one are keyed
  * again (re-keying the whole grammar per round is quadratic on grammars with long chains of equal rules). The
  * result does not depend on the order merges are found in: the classes are those of the smallest congruence, and
- * each class keeps its earliest rule. `keys` caches the keys of bodies across calls (optimize's rounds).
+ * each class keeps its earliest rule. `keys` gives the bodies' structural identities across calls (optimize's rounds).
  */
-export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, string>): Grammar {
+export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: StructuralIds): Grammar {
   const order = new Map<string, number>();
   let i = 0;
   for (const name of g.rules.keys()) order.set(name, name === g.root ? -1 : i++);
@@ -45,8 +45,8 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
     for (const r of refsOf.get(name) ?? []) if (alias.has(r)) return true;
     return false;
   };
-  const keyOf = new Map<string, string>();
-  const owner = new Map<string, string>();
+  const keyOf = new Map<string, string | number>();
+  const owner = new Map<string | number, string>();
 
   // the root is keyed first so it is never renamed
   let wave = [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root)];
@@ -64,7 +64,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: Map<GExpr, s
       }
       const old = keyOf.get(name);
       if (old !== undefined && owner.get(old) === name) owner.delete(old);
-      const k = keys ? cachedKey(e, keys, deadline) : exprKey(e, deadline);
+      const k = keys ? keys.of(e, deadline) : exprKey(e, deadline);
       const o = owner.get(k);
       if (o === undefined || o === name) {
         owner.set(k, name);

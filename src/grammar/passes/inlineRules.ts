@@ -1,7 +1,7 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import type { Deadline } from "../../Deadline.js";
-import { exprSize } from "../analysis/exprSize.js";
-import { collectRefs, referenceCounts, referenceGraph } from "../analysis/refs.js";
+import { exprSizeAtMost } from "../analysis/exprSize.js";
+import { referenceCounts, referenceGraph, refsOf } from "../analysis/refs.js";
 import { recursiveRules } from "../analysis/ruleGraph.js";
 import { removeDeadRules } from "./removeDeadRules.js";
 import { mapRefs, simplify } from "./rewrite.js";
@@ -18,16 +18,11 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   const graph = referenceGraph(g, deadline);
   const counts = referenceCounts(g, deadline);
   const rec = new Set(recursiveRules(g, deadline, graph));
-  const refsOf = (e: GExpr): string[] => {
-    const m = new Map<string, number>();
-    collectRefs(e, m);
-    return [...m.keys()];
-  };
   deadline?.check("inlining grammar rules");
   const inlinable = new Set<string>();
   for (const [name, body] of g.rules) {
     if (name === g.root || rec.has(name)) continue;
-    if (counts.get(name) === 1 || exprSize(body) <= INLINE_MAX_NODES) inlinable.add(name);
+    if (counts.get(name) === 1 || exprSizeAtMost(body, INLINE_MAX_NODES)) inlinable.add(name);
   }
   // full expansion of inlinable rules; terminates because none of them is on a cycle. Callees first, in an
   // iterative depth-first post-order (a chain of single-use rules can be deeper than the call stack)
@@ -49,8 +44,15 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
     }
   };
   const expand = (e: GExpr): GExpr => {
-    for (const r of refsOf(e)) if (inlinable.has(r) && !expanded.has(r)) expandRule(r);
-    return withExpanded(e);
+    // the bodies of `g`, whose references referenceGraph has just found (cached per deadline)
+    let any = false;
+    for (const r of refsOf(e, deadline).keys()) {
+      if (!inlinable.has(r)) continue;
+      any = true;
+      if (!expanded.has(r)) expandRule(r);
+    }
+    // a body that refers to no inlined rule is itself (mapRefs would rebuild nothing, after walking all of it)
+    return any ? withExpanded(e) : e;
   };
   const rules = new Map<string, GExpr>();
   let changed = inlinable.size > 0;

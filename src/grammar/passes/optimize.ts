@@ -3,7 +3,7 @@ import { Deadline } from "../../Deadline.js";
 import { dedupeRules } from "./dedupeRules.js";
 import { inlineRules } from "./inlineRules.js";
 import { removeDeadRules } from "./removeDeadRules.js";
-import { cachedKey } from "../analysis/exprKey.js";
+import { StructuralIds } from "../analysis/exprKey.js";
 
 /** Passes are run at most this many rounds; each round shrinks the grammar, so real grammars settle in 2–3. */
 const MAX_ROUNDS = 32;
@@ -13,33 +13,35 @@ const MAX_ROUNDS = 32;
  * compile's budget) is checked inside the passes.
  */
 export function optimize(g: Grammar, deadline: Deadline = Deadline.none()): Grammar {
-  // keys of the bodies seen in this call: a body the passes leave alone is not keyed again (a grammar of huge
-  // bodies pays a pass over its text per key)
-  const keys = new Map<GExpr, string>();
+  // structural identities of the expressions seen in this call: a body the passes leave alone, or rebuild around
+  // sub-expressions already seen, is not keyed again (a grammar of huge bodies paid a pass over its text per key)
+  const keys = new StructuralIds();
   let cur = g;
-  let key: string[] | undefined;
   for (let i = 0; i < MAX_ROUNDS; i++) {
     deadline.check("optimizing the grammar");
-    const live = removeDeadRules(cur, deadline);
+    // a later round starts from inlineRules' result, which has no dead rules left
+    const live = i === 0 ? removeDeadRules(cur, deadline) : cur;
     deadline.check("optimizing the grammar");
     const next = inlineRules(dedupeRules(live, deadline, keys), deadline);
     // every pass returns its input itself when it changes nothing
-    if (next === cur) return next;
-    const before = key ?? grammarKeys(cur, deadline, keys);
-    const k = grammarKeys(next, deadline, keys);
-    if (k.length === before.length && k.every((x, j) => x === before[j])) return next;
+    if (next === cur || sameGrammar(cur, next, deadline, keys)) return next;
     cur = next;
-    key = k;
   }
   return cur;
 }
 
-/** The grammar as strings (root, then each rule in order): equal lists ⇔ equal grammars. */
-function grammarKeys(g: Grammar, deadline: Deadline, keys: Map<GExpr, string>): string[] {
-  const out = [`root=${g.root}`];
-  for (const [name, body] of g.rules) {
+/**
+ * Equal root and rules, in order (bodies compared by structural identity where they are not the same object). Rules are compared
+ * one by one and the first difference ends it: a round that changed the grammar is told apart without keying it.
+ */
+function sameGrammar(a: Grammar, b: Grammar, deadline: Deadline, keys: StructuralIds): boolean {
+  if (a.root !== b.root || a.rules.size !== b.rules.size) return false;
+  const bs = b.rules.entries();
+  for (const [name, body] of a.rules) {
     deadline.tick("optimizing the grammar");
-    out.push(`${name}=${cachedKey(body, keys, deadline)}`);
+    const [otherName, other] = bs.next().value as [string, GExpr];
+    if (name !== otherName) return false;
+    if (body !== other && keys.of(body, deadline) !== keys.of(other, deadline)) return false;
   }
-  return out;
+  return true;
 }

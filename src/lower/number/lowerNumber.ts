@@ -2,7 +2,7 @@ import type { Diagnostic } from "../../diagnostic.js";
 import { UnsupportedSchemaError } from "../../errors.js";
 import type { GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, lit, NOTHING, opt, rep, seq } from "../../grammar/build.js";
-import type { NumberNode } from "../../schema/SchemaNode.js";
+import type { NumberBound, NumberNode } from "../../schema/SchemaNode.js";
 import { naturalRangeTrie, type DigitTrie } from "./digitTrie.js";
 import {
   cmpDec, floorDec, fractionDigits, isIntegerDec, lowerThreshold, negDec, upperThreshold, type Threshold,
@@ -76,6 +76,33 @@ function gcd(a: bigint, b: bigint): bigint {
  * spellings, never an invalid value).
  */
 export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
+  // without multipleOf a number's expression depends on its kind and bounds alone (no rule, no warning, no step):
+  // tools repeat a few (`page`, `perPage`), so each is built once per process
+  if (node.multipleOf === undefined || node.multipleOf.length === 0) {
+    const key = `${node.integer ? "i" : "n"}|${boundKey(node.minimum)}|${boundKey(node.maximum)}`;
+    let e = byBounds.get(key);
+    if (e === undefined) {
+      if (byBounds.size >= 1024) byBounds.delete(byBounds.keys().next().value as string);
+      byBounds.set(key, (e = lowerNumberUncached(node, env)));
+      numberLowerings.lowered++;
+    }
+    return e;
+  }
+  return lowerNumberUncached(node, env);
+}
+
+/** Numbers lowered (those without multipleOf once per kind and bounds), for tests that count the work. */
+export const numberLowerings = { lowered: 0 };
+
+const byBounds = new Map<string, GExpr>();
+
+function boundKey(b: NumberBound | undefined): string {
+  if (b === undefined) return "";
+  // String(-0) is "0": the sign is kept apart
+  return `${b.exclusive ? "x" : ""}${Object.is(b.value, -0) ? "-0" : String(b.value)}`;
+}
+
+function lowerNumberUncached(node: NumberNode, env: NumberLowerEnv): GExpr {
   const k = multipleOfModulus(node, env);
   let lo = node.minimum ? lowerThreshold(node.minimum.value, node.minimum.exclusive) : null;
   let hi = node.maximum ? upperThreshold(node.maximum.value, node.maximum.exclusive) : null;

@@ -30,6 +30,21 @@ export function spellCodePoint(cp: number): string {
  * the remaining controls as `\u00` followed by a class of hex digits per high nibble.
  */
 export function spellClass(ranges: Ranges): GExpr {
+  // a few classes (any character, digits, a format's letters) are spelled in most strings of every compile
+  const key = ranges.join(",");
+  let e = spelledClasses.get(key);
+  if (e === undefined) {
+    if (spelledClasses.size >= MAX_SPELLED) spelledClasses.delete(spelledClasses.keys().next().value as string);
+    spelledClasses.set(key, (e = spellClassUncached(ranges)));
+  }
+  return e;
+}
+
+/** Spelled classes by their ranges, the oldest dropped first (expressions are immutable: shared as they are). */
+const spelledClasses = new Map<string, GExpr>();
+const MAX_SPELLED = 4096;
+
+function spellClassUncached(ranges: Ranges): GExpr {
   const parts: GExpr[] = [cls(subtractRanges(ranges, ESCAPED))];
   const esc = intersectRanges(ranges, ESCAPED);
   const hexByNibble: [number[], number[]] = [[], []];

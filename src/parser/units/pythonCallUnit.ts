@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonValue } from "../../json.js";
 import type { FormatDescription } from "../../formats/FormatDescription.js";
+import { callSuffixOf } from "../../formats/callSuffixOf.js";
 import { PYTHON_IDENTIFIER } from "../../formats/pythonNames.js";
 import { parsePythonCall, pythonLiteral } from "../pythonCall.js";
 import { isGrammarNumber } from "./isCompactJson.js";
@@ -9,13 +10,25 @@ import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
 export const pythonCallUnit: UnitCodec = {
   render: renderPythonCall,
 
-  read(text: string): UnitResult {
+  read(text: string, d: FormatDescription): UnitResult {
     const p = parsePythonCall(text);
     if (!p.ok) return p;
+    const suffix = callSuffixOf(d);
+    // the parser reads `brave_search.call` as one dotted name: the tool's name is what comes before the suffix
+    if (suffix !== "" && !(p.name.endsWith(suffix) && p.name.length > suffix.length)) {
+      return { ok: false, code: "INVALID_JSON", message: `a call is written NAME${suffix}(…), not ${JSON.stringify(p.name.slice(0, 64))}(…)` };
+    }
+    const name = p.name.slice(0, p.name.length - suffix.length);
     for (const v of Object.values(p.arguments)) {
       if (!isFiniteJson(v)) return { ok: false, code: "INVALID_JSON", message: "a number is out of range" };
     }
-    return { ok: true, call: { name: p.name, arguments: p.arguments }, repairs: p.repairs };
+    return { ok: true, call: { name, arguments: p.arguments }, repairs: p.repairs };
+  },
+
+  /** Llama 3.1's `NAME.call(…)` as a block without a closing marker: the scanner reads the name up to the suffix. */
+  namePrefix(d: FormatDescription) {
+    const suffix = callSuffixOf(d);
+    return suffix === "" ? undefined : { marker: suffix, nameCharacter: /[A-Za-z0-9_.-]/ };
   },
 
   /** Token by token, numbers by value in a spelling grammars emit. */
@@ -43,7 +56,7 @@ function renderPythonCall(call: UnitCall, d: FormatDescription): string {
     if (!PYTHON_IDENTIFIER.test(k)) throw new TypeError(`argument name ${JSON.stringify(k)} is not a Python identifier`);
     return `${k}=${pythonLiteral(v, quote)}`;
   });
-  return `${call.name}(${args.join(", ")})`;
+  return `${call.name}${callSuffixOf(d)}(${args.join(", ")})`;
 }
 
 /** Strings, numbers (JSON spellings), names, and single other characters. */
