@@ -31,8 +31,10 @@ interface SubtreeMask {
   /** The frame is complete at the node itself: the whole subtree may continue in the caller. */
   selfExit: boolean;
 }
-const sharedSubtrees = new WeakMap<Vocabulary, Map<string, SubtreeMask>>();
+const sharedSubtrees = new WeakMap<Vocabulary, { masks: Map<string, SubtreeMask>; bytes: number }>();
+/** Bounds on the shared subtree masks of one vocabulary (a process serving many schemas), least recently used dropped first. */
 const SHARED_SUBTREES_CAP = 4096;
+const SHARED_SUBTREES_BYTES = 16 << 20;
 /**
  * A frame entered at a node with a subtree larger than this (nodes) takes the subtree's shared mask: below it, a walk
  * costs less than looking the mask up.
@@ -611,8 +613,9 @@ export class MaskTable {
       this.subtree.set(memo, null);
       return null;
     }
-    let shared = sharedSubtrees.get(this.vocab);
-    if (!shared) sharedSubtrees.set(this.vocab, (shared = new Map()));
+    let table = sharedSubtrees.get(this.vocab);
+    if (!table) sharedSubtrees.set(this.vocab, (table = { masks: new Map(), bytes: 0 }));
+    const shared = table.masks;
     const fullKey = `${key}@${node}`;
     const hit = shared.get(fullKey);
     if (hit !== undefined) {
@@ -652,9 +655,15 @@ export class MaskTable {
     const sub: SubtreeMask = { ids, exits: this.byByte(exits), selfExit: A.isComplete(L) };
     this.subtreesComputed++;
     this.subtree.set(memo, sub);
-    if (shared.size >= SHARED_SUBTREES_CAP) shared.delete(shared.keys().next().value!);
+    const bytes = (sub.ids.length + sub.exits.length) * 4 + 64;
+    while (shared.size > 0 && (shared.size >= SHARED_SUBTREES_CAP || table.bytes + bytes > SHARED_SUBTREES_BYTES)) {
+      const [oldest, old] = shared.entries().next().value!;
+      shared.delete(oldest);
+      table.bytes -= (old.ids.length + old.exits.length) * 4 + 64;
+    }
     shared.set(fullKey, sub);
-    this.cachedBytes += (sub.ids.length + sub.exits.length) * 4;
+    table.bytes += bytes;
+    this.cachedBytes += bytes;
     return sub;
   }
 
