@@ -2,7 +2,7 @@ import { TOKEN_ATOM, TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js"
 import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
 import { CompletionDistance } from "./CompletionDistance.js";
-import { ToolgramError } from "../errors.js";
+import { LimitExceededError, ToolgramError } from "../errors.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
@@ -31,8 +31,10 @@ interface SubtreeMask {
   /** The frame is complete at the node itself: the whole subtree may continue in the caller. */
   selfExit: boolean;
 }
-const sharedSubtrees = new WeakMap<Vocabulary, Map<string, SubtreeMask>>();
+const sharedSubtrees = new WeakMap<Vocabulary, { masks: Map<string, SubtreeMask>; bytes: number }>();
+/** Bounds on the shared subtree masks of one vocabulary (a process serving many schemas), least recently used dropped first. */
 const SHARED_SUBTREES_CAP = 4096;
+const SHARED_SUBTREES_BYTES = 16 << 20;
 /**
  * A frame entered at a node with a subtree larger than this (nodes) takes the subtree's shared mask: below it, a walk
  * costs less than looking the mask up.
@@ -69,6 +71,23 @@ function rootChildren(trie: TokenTrie): Int32Array {
   rootChildrenOf.set(trie, r);
   return r;
 }
+
+/**
+ * Work the first mask of a grammar may spend on the masks that follow it (MaskTable.prefetch), in trie nodes walked
+ * plus PREFETCH_CLOSURE_WEIGHT per epsilon closure walked (an R-state made or found) and per configuration made: each
+ * about as costly as that many nodes. Counted in work, never in time, so a prefetch does the same on any machine.
+ */
+export const PREFETCH_WORK = 6144;
+export const PREFETCH_CLOSURE_WEIGHT = 16;
+/** A prefetched mask with more tokens than this is not followed further. */
+const PREFETCH_FANOUT = 16;
+/**
+ * Positions more than this many tokens after the start are not prefetched: a recursive grammar (`[[[…`) would
+ * otherwise spend the budget going down one branch ever deeper, and make stacks deeper than any decoding's first steps.
+ */
+const PREFETCH_TOKENS = 12;
+/** Thrown by a walk that passes MaskTable.walkLimit. */
+const WALK_LIMIT = new Error("walk limit");
 
 /** See MaskTable.budgetLists. */
 export interface BudgetLists {
@@ -147,6 +166,14 @@ export class MaskTable {
   private computing = false;
   private distance: CompletionDistance | undefined;
   private budget: (BudgetLists | undefined)[] = [];
+  /** A walk that passes this many nodes walked in all stops (throws WALK_LIMIT): only while prefetching. */
+  private walkLimit = Infinity;
+  /** The first mask's prefetch ran (see prefetch). */
+  private prefetched = false;
+  /** Configurations the prefetch reached (their masks computed, but for the last ones when the budget ran out). */
+  prefetchedMasks = 0;
+  /** Prefetches stopped inside a compute (its walk passed the budget, or a limit of the automaton was met). */
+  prefetchStops = 0;
   /** Trie nodes mask walks have visited so far (a dead node's subtree is skipped, not visited): their work. */
   nodesWalked = 0;
   /** Subtree masks taken by walks that entered a keyed frame (`enterFrame`), and those of them computed here. */
@@ -256,7 +283,12 @@ export class MaskTable {
       bits.fill(0);
       return;
     }
-    if (!this.dense[c] && !this.sparse[c]) this.compute(c);
+    if (!this.dense[c] && !this.sparse[c]) {
+      this.compute(c);
+      // not where the grammar is built lazily (large tool sets): there the masks that follow would build the parts of
+      // it the first mask leaves unbuilt, which is what building it lazily saves
+      if (c === this.automaton.initial && !this.prefetched && !this.automaton.nfa.lazy) this.prefetch(c);
+    }
     const d = this.dense[c];
     if (d) {
       bits.set(d);
@@ -335,8 +367,12 @@ export class MaskTable {
     let nSet = this.nSet;
     let i = from;
     let visited = 0;
+    const limit = this.walkLimit - this.nodesWalked;
     while (i < to) {
-      visited++;
+      if (++visited > limit) {
+        this.nodesWalked += visited;
+        throw WALK_LIMIT;
+      }
       const d = depth[i];
       const s = stateAt[d - 1];
       const b = byte[i];
@@ -433,6 +469,64 @@ export class MaskTable {
   }
 
   /**
+   * The masks of the configurations a decoding reaches from `c0` through positions with few tokens allowed (keys,
+   * punctuation, the literals between values), breadth first, within PREFETCH_WORK: computed with the first mask of
+   * the grammar, so that the masks of the steps that follow are hits. A mask with more than PREFETCH_FANOUT tokens
+   * (inside a string, a free text) is computed but not followed: its tokens lead everywhere.
+   */
+  private prefetch(c0: number): void {
+    this.prefetched = true;
+    const A = this.automaton;
+    const { bytes, offsets, kind } = this.vocab;
+    const work = (): number => this.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
+    const end = work() + PREFETCH_WORK;
+    const queue = [c0];
+    const level = [0];
+    const seen = new Set<number>(queue);
+    let h = 0;
+    try {
+      for (; h < queue.length; h++) {
+        const c = queue[h];
+        const left = end - work();
+        if (left <= 0) break;
+        if (!this.dense[c] && !this.sparse[c]) {
+          // a walk stops when it passes what is left: a mask that costs more (a new string frame: a walk of the whole
+          // trie) is left to the step that needs it
+          this.walkLimit = this.nodesWalked + left;
+          this.compute(c);
+        }
+        const ids = this.sparse[c];
+        if (ids === undefined || ids.length > PREFETCH_FANOUT || level[h] >= PREFETCH_TOKENS) continue;
+        for (let k = 0; k < ids.length; k++) {
+          const id = ids[k];
+          if (kind[id] !== TOKEN_TEXT) continue;
+          let s = c;
+          for (let i = offsets[id], e = offsets[id + 1]; i < e && s >= 0; i++) s = A.step(s, bytes[i]);
+          if (s >= 0 && !seen.has(s)) {
+            seen.add(s);
+            queue.push(s);
+            level.push(level[h] + 1);
+          }
+        }
+      }
+    } catch (e) {
+      // a limit of the automaton (its state cap) reached while prefetching is left to the step that reaches it: the
+      // first mask itself is computed
+      if (e !== WALK_LIMIT && !(e instanceof LimitExceededError)) throw e;
+      this.prefetchStops++;
+      // the stopped compute stored nothing; its scratch is cleaned as after any compute
+      this.computing = false;
+      this.nSet = -1;
+      this.scratchDirty = true;
+      this.localScratch.fill(0);
+      for (const b of this.subBits) b?.fill(0);
+    } finally {
+      this.walkLimit = Infinity;
+    }
+    this.prefetchedMasks += h;
+  }
+
+  /**
    * The walk is at node `i` (depth `d`) in `stateAt[d]`. When that is one stack whose top is the start of a keyed
    * frame (a string, the any-value rule...) with a caller below it, the subtree below `i` is what the frame reads alone
    * (its subtree mask, computed once per process and vocabulary) and, below its exits, what the caller reads after it
@@ -519,8 +613,9 @@ export class MaskTable {
       this.subtree.set(memo, null);
       return null;
     }
-    let shared = sharedSubtrees.get(this.vocab);
-    if (!shared) sharedSubtrees.set(this.vocab, (shared = new Map()));
+    let table = sharedSubtrees.get(this.vocab);
+    if (!table) sharedSubtrees.set(this.vocab, (table = { masks: new Map(), bytes: 0 }));
+    const shared = table.masks;
     const fullKey = `${key}@${node}`;
     const hit = shared.get(fullKey);
     if (hit !== undefined) {
@@ -560,9 +655,15 @@ export class MaskTable {
     const sub: SubtreeMask = { ids, exits: this.byByte(exits), selfExit: A.isComplete(L) };
     this.subtreesComputed++;
     this.subtree.set(memo, sub);
-    if (shared.size >= SHARED_SUBTREES_CAP) shared.delete(shared.keys().next().value!);
+    const bytes = (sub.ids.length + sub.exits.length) * 4 + 64;
+    while (shared.size > 0 && (shared.size >= SHARED_SUBTREES_CAP || table.bytes + bytes > SHARED_SUBTREES_BYTES)) {
+      const [oldest, old] = shared.entries().next().value!;
+      shared.delete(oldest);
+      table.bytes -= (old.ids.length + old.exits.length) * 4 + 64;
+    }
     shared.set(fullKey, sub);
-    this.cachedBytes += (sub.ids.length + sub.exits.length) * 4;
+    table.bytes += bytes;
+    this.cachedBytes += bytes;
     return sub;
   }
 

@@ -2,10 +2,11 @@ import { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { cachedKey, exprKey } from "../grammar/analysis/exprKey.js";
 import { foldExpr } from "../grammar/analysis/foldExpr.js";
-import { isProductive, productiveRules } from "../grammar/analysis/productive.js";
-import { hasRefs, referenceCounts, referenceGraph } from "../grammar/analysis/refs.js";
-import { cyclicNodes } from "../grammar/analysis/ruleGraph.js";
+import { isProductive } from "../grammar/analysis/productive.js";
+import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
+import { analyzeRules, estimateStates } from "./frameRules.js";
+import { IntPairMap } from "./IntPairMap.js";
 import { utf8Sequences } from "./utf8Sequences.js";
 
 /**
@@ -63,6 +64,10 @@ export interface Nfa {
   ensureFrame(f: number): number;
   /** Lazy frames whose states and edges were copied from a frame of the same structure built before (see `builtFrames`). */
   framesCopied: number;
+  /** States numbered by a walk of their frame (a copied frame takes the numbering recorded with its build instead). */
+  statesNumbered: number;
+  /** The grammar is large enough to be built lazily (parts of it are built when a decoding first reaches them). */
+  lazy: boolean;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -97,6 +102,7 @@ class Edges {
 }
 
 const STAGE = "building the token automaton";
+const utf8 = new TextEncoder();
 
 /** The rules being inlined around a piece of the construction, innermost first. */
 interface Inlining {
@@ -106,13 +112,17 @@ interface Inlining {
 
 export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
-  // one reference graph for the checks and the frame analysis (a walk of the whole grammar)
-  const graph = referenceGraph(g, deadline);
-  const { frames, size: ruleSize, sharing, recursive } = frameRules(g, graph, deadline);
+  // the reference graph, frames and productive rules from one walk of every rule body
+  const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
+  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
   const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
   const sharedFrames = new Map<string, number>();
+  /** Frames whose start and end states were made since the last flush (which numbers their states). */
+  const started: number[] = [];
+  /** Frames copied since the last flush from a recorded build, whose numbering is the recorded one. */
+  const copied = new Map<number, BuiltFrame>();
   const frameBodies: GExpr[] = [];
   const pendingFrames: number[] = [];
   const sharedKeys: (string | undefined)[] = [];
@@ -120,8 +130,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const closureRoots: (readonly GExpr[] | undefined)[] = [];
   /** frameKeyOf's answers: null when the frame has none. */
   const closureKeys: (string | null | undefined)[] = [];
-  const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const productiveRule = productiveRules(g, tokenOk, deadline);
   const frameIndex = new Map(frames.map((n, i) => [n, i]));
   const frameNames = [...frames];
   const frameStart: number[] = [];
@@ -145,17 +153,18 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   // A chain's inner state only reads the rest of its chain into `to`, so chains with the same rest and target share
   // it: the UTF-8 tails of a character class ([80-BF][80-BF] → to ...) are built once per target, not once per
   // lead-byte range (a bounded repetition of a string character builds several times fewer states).
-  const tails = new Map<string, number>();
+  const tails = new IntPairMap();
   // Built from the end, keyed by (byte range, next state): the same sharing as keying by the whole rest of the chain,
   // with short keys (whole-rest keys made every long literal quadratic to build).
   const bytesChain = (from: number, to: number, seq: readonly number[]): void => {
     let next = to;
     for (let k = seq.length - 2; k >= 2; k -= 2) {
-      const key = `${seq[k]},${seq[k + 1]},${next}`;
-      let st = tails.get(key);
-      if (st === undefined) {
+      // numbers, not a string (one per chain state built)
+      const range = (seq[k] << 8) | seq[k + 1];
+      let st = tails.get(range, next);
+      if (st < 0) {
         st = newState();
-        tails.set(key, st);
+        tails.set(range, next, st);
         bytes.add(st, seq[k], seq[k + 1], next);
       }
       next = st;
@@ -163,14 +172,16 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     bytes.add(from, seq[0], seq[1], next);
   };
   /** Chain states of exact repetitions, keyed by (item, next state): see the repeat case. */
-  const repeatTails = new Map<string, number>();
+  const repeatTails = new IntPairMap();
+  /** A small number per distinct repeated item (by structural key), for the numeric keys of `repeatTails`. */
+  const repeatItems = new Map<string, number>();
   const literalSeqs = new Map<string, number[]>();
   const classSeqs = new WeakMap<readonly number[], number[][]>();
   const literal = (from: number, to: number, text: string): void => {
     let seq = literalSeqs.get(text);
     if (!seq) {
       seq = [];
-      for (const b of new TextEncoder().encode(text)) seq.push(b, b);
+      for (const b of utf8.encode(text)) seq.push(b, b);
       literalSeqs.set(text, seq);
     }
     if (seq.length === 0) eps.add(from, 0, 0, to);
@@ -185,6 +196,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       fi = frameNames.length;
       frameNames.push(`(shared ${frameNames.length})`);
       frameBodies[fi] = { type: "seq", items: [loop, close] };
+      started.push(fi);
       frameStart.push(newState());
       frameEnd.push(newState());
       pendingFrames.push(fi);
@@ -290,6 +302,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       fi = frameNames.length;
       frameNames.push(`(text ${frameNames.length})`);
       itemBody.set(fi, body);
+      started.push(fi);
       frameStart.push(newState());
       frameEnd.push(newState());
       pendingFrames.push(fi);
@@ -308,6 +321,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       fi = frameNames.length;
       frameNames.push(`(repeated ${frameNames.length})`);
       itemBody.set(fi, item);
+      started.push(fi);
       frameStart.push(newState());
       frameEnd.push(newState());
       pendingFrames.push(fi);
@@ -435,12 +449,13 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           // integer's digits) builds n states, not n²/2. A chain state only reads the rest of its chain into `to`.
           let next = to;
           const itemKey = structuralKey(e.item);
+          let item = repeatItems.get(itemKey);
+          if (item === undefined) repeatItems.set(itemKey, (item = repeatItems.size));
           for (let k = e.min - 1; k >= 1; k--) {
-            const key = `${itemKey}|${next}`;
-            let st = repeatTails.get(key);
-            if (st === undefined) {
+            let st = repeatTails.get(item, next);
+            if (st < 0) {
               st = newState();
-              repeatTails.set(key, st);
+              repeatTails.set(item, next, st);
               sub(e.item, st, next);
             }
             next = st;
@@ -562,14 +577,15 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   for (const [i, name] of frames.entries()) {
     const ok = productiveRule.has(name);
     // a lazily built rule frame gets its states when it is built (a flush appends only states made since the last)
-    const now = ok && !(lazy && sharing.has(name) && sizeOf(g.rules.get(name)!) > LAZY_RULE_STATES);
+    const now = ok && !(lazy && sharing.has(name) && bodySize(name) > LAZY_RULE_STATES);
+    if (now) started.push(i);
     frameStart.push(now ? newState() : -1);
     frameEnd.push(now ? newState() : -1);
   }
   frames.forEach((name, i) => {
     if (!productiveRule.has(name)) return;
     // in a large grammar, a rule frame other than the root is built when first entered, like the lazy frames
-    if (lazy && sharing.has(name) && sizeOf(g.rules.get(name)!) > LAZY_RULE_STATES) lazyRule.set(i, name);
+    if (lazy && sharing.has(name) && bodySize(name) > LAZY_RULE_STATES) lazyRule.set(i, name);
     else build(g.rules.get(name)!, frameStart[i], frameEnd[i], { rule: name, outer: null });
   });
   const buildPending = (): void => {
@@ -612,6 +628,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     isEnd: new Uint8Array(0),
     atomTexts,
     framesCopied: 0,
+    statesNumbered: 0,
+    lazy,
     frameKeyOf: (f) => {
       const eager = nfa.frameKey[f];
       if (eager !== undefined) return eager;
@@ -633,6 +651,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       deadline = lazyBudget;
       lazyBody.delete(f);
       lazyRule.delete(f);
+      let kept: BuiltFrame | undefined;
+      started.push(f);
       frameStart[f] = newState();
       frameEnd[f] = newState();
       const head = lazyHead.get(f);
@@ -644,22 +664,25 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         calls.add(mid, lazyFrame(body!), 0, frameEnd[f]);
       } else if (rule !== undefined) {
         const ruleBody = g.rules.get(rule)!;
-        const key = hasRefs(ruleBody) || hasTokens(ruleBody) ? undefined : structuralKey(ruleBody);
+        const key = graph.get(rule)!.length > 0 || tokenRules.has(rule) ? undefined : structuralKey(ruleBody);
         const copy = key === undefined ? undefined : builtFrames.get(key);
         if (copy !== undefined) {
           // most recently used last: the table drops its least recently used frame when full
           builtFrames.delete(key!);
           builtFrames.set(key!, copy);
           copyFrame(copy, frameStart[f]);
+          copied.set(f, copy);
           nfa.framesCopied++;
         } else {
           const framesBefore = frameNames.length;
           build(ruleBody, frameStart[f], frameEnd[f], { rule, outer: null });
-          if (key !== undefined && frameNames.length === framesBefore) keepFrame(key, frameStart[f]);
+          if (key !== undefined && frameNames.length === framesBefore) kept = keepFrame(key, frameStart[f]);
         }
       } else build(body!, frameStart[f], frameEnd[f]);
       buildPending();
       flush();
+      // its numbering too, so that a copy is numbered without a walk
+      if (kept !== undefined) kept.canon = nfa.stateCanon.slice(frameStart[f], frameStart[f] + kept.states);
       return frameStart[f];
     },
     buildAll: () => {
@@ -672,13 +695,15 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
    * self-contained: every state made since `base` is its, it made no frame, and every edge is a byte or epsilon edge
    * between its states (the edge lists hold only this build's edges: a lazy build follows a flush).
    */
-  const keepFrame = (key: string, base: number): void => {
-    if (calls.from.length > 0 || atoms.from.length > 0) return;
+  const keepFrame = (key: string, base: number): BuiltFrame | undefined => {
+    if (calls.from.length > 0 || atoms.from.length > 0) return undefined;
     const inside = (xs: number[]): boolean => xs.every((q) => q >= base && q < n);
-    if (!inside(bytes.from) || !inside(bytes.to) || !inside(eps.from) || !inside(eps.to)) return;
+    if (!inside(bytes.from) || !inside(bytes.to) || !inside(eps.from) || !inside(eps.to)) return undefined;
     const rel = (xs: number[]): Int32Array => Int32Array.from(xs, (q) => q - base);
     if (builtFrames.size >= MAX_BUILT_FRAMES) builtFrames.delete(builtFrames.keys().next().value!);
-    builtFrames.set(key, { states: n - base, byteFrom: rel(bytes.from), byteLo: Uint8Array.from(bytes.a), byteHi: Uint8Array.from(bytes.b), byteTo: rel(bytes.to), epsFrom: rel(eps.from), epsTo: rel(eps.to) });
+    const built: BuiltFrame = { states: n - base, byteFrom: rel(bytes.from), byteLo: Uint8Array.from(bytes.a), byteHi: Uint8Array.from(bytes.b), byteTo: rel(bytes.to), epsFrom: rel(eps.from), epsTo: rel(eps.to) };
+    builtFrames.set(key, built);
+    return built;
   };
   /** Appends a recorded frame's states after `base` (its start; base + 1 its end, both made) and its edges, in their order. */
   const copyFrame = (c: BuiltFrame, base: number): void => {
@@ -689,16 +714,35 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   /** Appends the states made since the last flush, and their edges, to the NFA's tables. */
   const flush = (): void => {
     const from = nfa.stateCount;
-    nfa.byteStart = appendCsr(nfa.byteStart, from, n, bytes, [["byteLo", Uint8Array, bytes.a], ["byteHi", Uint8Array, bytes.b], ["byteTo", Int32Array, bytes.to]], nfa);
-    nfa.epsStart = appendCsr(nfa.epsStart, from, n, eps, [["epsTo", Int32Array, eps.to]], nfa);
-    nfa.callStart = appendCsr(nfa.callStart, from, n, calls, [["callRule", Int32Array, calls.a], ["callTo", Int32Array, calls.to]], nfa);
-    nfa.atomStart = appendCsr(nfa.atomStart, from, n, atoms, [["atomIdx", Int32Array, atoms.a], ["atomTo", Int32Array, atoms.to]], nfa);
-    for (const e of [bytes, eps, calls, atoms]) e.clear();
+    // each column assigned by name (a computed property name made the NFA object a dictionary, slowing every read)
+    let base = nfa.byteStart[from];
+    let order = csrAppend(nfa.byteStart = grow(nfa.byteStart, n + 1), from, n, bytes.from);
+    nfa.byteLo = putColumn(nfa.byteLo, base, bytes.a, order);
+    nfa.byteHi = putColumn(nfa.byteHi, base, bytes.b, order);
+    nfa.byteTo = putColumn(nfa.byteTo, base, bytes.to, order);
+    base = nfa.epsStart[from];
+    order = csrAppend(nfa.epsStart = grow(nfa.epsStart, n + 1), from, n, eps.from);
+    nfa.epsTo = putColumn(nfa.epsTo, base, eps.to, order);
+    base = nfa.callStart[from];
+    order = csrAppend(nfa.callStart = grow(nfa.callStart, n + 1), from, n, calls.from);
+    nfa.callRule = putColumn(nfa.callRule, base, calls.a, order);
+    nfa.callTo = putColumn(nfa.callTo, base, calls.to, order);
+    base = nfa.atomStart[from];
+    order = csrAppend(nfa.atomStart = grow(nfa.atomStart, n + 1), from, n, atoms.from);
+    nfa.atomIdx = putColumn(nfa.atomIdx, base, atoms.a, order);
+    nfa.atomTo = putColumn(nfa.atomTo, base, atoms.to, order);
+    bytes.clear();
+    eps.clear();
+    calls.clear();
+    atoms.clear();
     nfa.isEnd = grow(nfa.isEnd, n);
-    for (let f = 0; f < frameEnd.length; f++) if (frameEnd[f] >= from) nfa.isEnd[frameEnd[f]] = 1;
+    // the frames started since the last flush, not every frame (a tool set has a thousand)
+    for (const f of started) nfa.isEnd[frameEnd[f]] = 1;
     for (let f = nfa.frameKey.length; f < frameNames.length; f++) nfa.frameKey.push(sharedKeys[f]);
     nfa.stateCount = n;
-    numberFrames(nfa, from);
+    numberFrames(nfa, from, started, copied);
+    started.length = 0;
+    copied.clear();
   };
   flush();
   if (!lazy) {
@@ -715,8 +759,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   return nfa;
 }
 
-type EdgeColumn = readonly [keyof Nfa, Int32ArrayConstructor | Uint8ArrayConstructor, number[]];
-
 /** A copy of `a` with room for at least `len` entries (capacity doubles, so appends are amortized). */
 function grow<T extends Int32Array | Uint8Array>(a: T, len: number): T {
   if (a.length >= len) return a;
@@ -725,26 +767,48 @@ function grow<T extends Int32Array | Uint8Array>(a: T, len: number): T {
   return out;
 }
 
+let orderScratch = new Int32Array(1024);
+let rowScratch = new Int32Array(1024);
+
 /**
- * Appends the edges of states [from, to) (every edge in `edges` leaves one of them) to a CSR table: `start` gets
- * the new rows, each column named in `cols` its values in row order. Returns the (possibly reallocated) `start`.
+ * Appends rows for states [from, to) to the CSR `start` (room made by the caller), for edges leaving `src[k]` (each
+ * one of those states). Returns the edges' indices in row order, or null when they are in row order already (a
+ * chain built state after state): the caller copies each column through it.
  */
-function appendCsr(start: Int32Array, from: number, to: number, edges: Edges, cols: readonly EdgeColumn[], nfa: Nfa): Int32Array {
+function csrAppend(start: Int32Array, from: number, to: number, src: readonly number[]): Int32Array | null {
   const base = start[from];
-  const count = edges.from.length;
-  const out = grow(start, to + 1);
-  const rows = new Int32Array(to - from + 1);
-  for (const f of edges.from) rows[f - from + 1]++;
-  for (let i = 0; i < to - from; i++) rows[i + 1] += rows[i];
-  for (let q = from; q <= to; q++) out[q] = base + rows[q - from];
-  const fill = rows.slice(0, to - from);
-  const order = new Int32Array(count);
-  for (let k = 0; k < count; k++) order[fill[edges.from[k] - from]++] = k;
-  for (const [name, Ctor, src] of cols) {
-    const col = grow((nfa[name] as Int32Array | Uint8Array) ?? new Ctor(0), base + count);
-    for (let k = 0; k < count; k++) col[base + k] = src[order[k]];
-    (nfa as unknown as Record<string, Int32Array | Uint8Array>)[name] = col;
+  const count = src.length;
+  let sorted = true;
+  for (let k = 1; k < count && sorted; k++) if (src[k] < src[k - 1]) sorted = false;
+  if (sorted) {
+    let k = 0;
+    for (let q = from; q < to; q++) {
+      start[q] = base + k;
+      while (k < count && src[k] === q) k++;
+    }
+    start[to] = base + count;
+    return null;
   }
+  const width = to - from;
+  if (rowScratch.length < width + 1) rowScratch = new Int32Array(Math.max(width + 1, rowScratch.length * 2));
+  const rows = rowScratch;
+  rows.fill(0, 0, width + 1);
+  for (let k = 0; k < count; k++) rows[src[k] - from + 1]++;
+  for (let i = 0; i < width; i++) rows[i + 1] += rows[i];
+  for (let q = from; q <= to; q++) start[q] = base + rows[q - from];
+  if (orderScratch.length < count) orderScratch = new Int32Array(Math.max(count, orderScratch.length * 2));
+  const order = orderScratch;
+  // rows[i] is now where row i starts: fill it up
+  for (let k = 0; k < count; k++) order[rows[src[k] - from]++] = k;
+  return order;
+}
+
+/** Writes `src` (in the order `order` gives, or as is) after the first `base` entries of a column. */
+function putColumn<T extends Int32Array | Uint8Array>(col: T, base: number, src: readonly number[], order: Int32Array | null): T {
+  const count = src.length;
+  const out = grow(col, base + count);
+  if (order === null) for (let k = 0; k < count; k++) out[base + k] = src[k];
+  else for (let k = 0; k < count; k++) out[base + k] = src[order[k]];
   return out;
 }
 
@@ -757,6 +821,8 @@ interface BuiltFrame {
   byteTo: Int32Array;
   epsFrom: Int32Array;
   epsTo: Int32Array;
+  /** Each state's canonical number in the frame (-1: not reached from its start), as `numberFrames` gave it. */
+  canon?: Int32Array;
 }
 /**
  * Self-contained lazy rule frames already built, by structural key, for every grammar of the process: a bounded
@@ -818,15 +884,24 @@ function enqueueTargets(starts: Int32Array, tos: Int32Array, q: number, f: numbe
   return k;
 }
 
-function numberFrames(nfa: Nfa, fromState: number): void {
+function numberFrames(nfa: Nfa, fromState: number, started: readonly number[], copied: ReadonlyMap<number, BuiltFrame>): void {
   const n = nfa.stateCount;
   const frame = grow(nfa.stateFrame, n);
   const canon = grow(nfa.stateCanon, n);
   frame.fill(-1, fromState, n);
   canon.fill(-1, fromState, n);
-  // only frames built since the last numbering (their states are all new: a frame's states are made together)
-  nfa.frameStart.forEach((start, f) => {
-    if (start < fromState) return;
+  // only frames started since the last numbering (their states are all new: a frame's states are made together)
+  for (const f of started) {
+    const start = nfa.frameStart[f];
+    const copy = copied.get(f)?.canon;
+    if (copy !== undefined) {
+      // a copy of a recorded build: the same states and edges in the same order, so the same numbering (and pure)
+      for (let k = 0; k < copy.length; k++) {
+        canon[start + k] = copy[k];
+        if (copy[k] >= 0) frame[start + k] = f;
+      }
+      continue;
+    }
     let k = 0;
     const queue = [start];
     frame[start] = f;
@@ -843,7 +918,8 @@ function numberFrames(nfa: Nfa, fromState: number): void {
       k = enqueueTargets(nfa.atomStart, nfa.atomTo, q, f, k, frame, canon, queue);
     }
     if (!pure) nfa.frameKey[f] = undefined;
-  });
+    nfa.statesNumbered += queue.length;
+  }
   nfa.stateFrame = frame;
   nfa.stateCanon = canon;
 }
@@ -857,43 +933,10 @@ function structuralKey(e: GExpr): string {
 /** Above this many NFA states for all copies of a repetition's item, its copies call one frame. */
 const REPEAT_COPY_LIMIT = 8192;
 
-const CAP = 1 << 30;
-
-/**
- * A rough count of the NFA states an expression builds inline, a reference to a rule counting `refStates(rule)`
- * (saturating). Iterative.
- */
-function estimateStates(e: GExpr, refStates: (rule: string) => number, memo: Map<GExpr, number> | WeakMap<GExpr, number>): number {
-  return foldExpr<number>(
-    e,
-    (x, kids) => {
-      switch (x.type) {
-        case "literal": return utf8Length(x.text) + 1;
-        case "charClass": return x.ranges.length * 2 + 1;
-        case "token": return x.text.length * 2 + 2;
-        case "ref": return refStates(x.rule);
-        case "seq": return Math.min(kids.reduce((a, k) => a + k, 1), CAP);
-        case "alt": return Math.min(kids.reduce((a, k) => a + k + 2, 1), CAP);
-        case "repeat": return Math.min(kids[0] * (x.max ?? x.min + 1) + 2, CAP);
-      }
-    },
-    memo,
-  );
-}
-
 const inlineMemo = new WeakMap<GExpr, number>();
 /** `estimateStates` with every reference counting one state (a call). */
 function inlineStates(e: GExpr): number {
   return estimateStates(e, () => 1, inlineMemo);
-}
-
-function utf8Length(text: string): number {
-  let n = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) as number;
-    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-  }
-  return n;
 }
 
 /** One character: a class or a one-code-point literal (reads one character and nothing else). */
@@ -922,128 +965,4 @@ const withTokens = new WeakMap<GExpr, boolean>();
 /** The expression has a special-token node. */
 function hasTokens(e: GExpr): boolean {
   return foldExpr<boolean>(e, (x, kids) => x.type === "token" || kids.some(Boolean), withTokens);
-}
-
-function hasLoop(e: GExpr): boolean {
-  if (e.type === "repeat") return e.max === null || hasLoop(e.item);
-  if (e.type === "seq" || e.type === "alt") return e.items.some(hasLoop);
-  return false;
-}
-
-/**
- * The root, every rule on a reference cycle, and every rule referenced from several places whose body loops
- * (strings, numbers, arrays): a frame's inside is the same automaton state in every context, so its token masks are
- * computed once and reused wherever it is called (XGrammar's context-independent tokens).
- */
-function frameRules(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, deadline?: Deadline): { frames: string[]; size: Map<string, number>; sharing: Set<string>; recursive: ReadonlySet<string> } {
-  const uses = referenceCounts(g, deadline);
-  const shared = (n: string): boolean => (uses.get(n) ?? 0) >= 2 && hasLoop(g.rules.get(n)!);
-  const recursive = cyclicNodes(graph);
-  const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || shared(n)));
-  const size = largeSharedFrames(g, graph, frames);
-  // frames for recursion or for sharing a rule between callers (a tool's arguments used by several tools), not the
-  // ones that only bound the construction's depth (reached by a chain anyway): these may be built when first entered
-  const sharing = new Set([...frames].filter((n) => n !== g.root));
-  boundInlineDepth(g, graph, frames);
-  return { frames: [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))], size, sharing, recursive };
-}
-
-/** A rule inlined in more copies than one whose inlined NFA would have more states than this gets its own frame. */
-const INLINE_COPY_LIMIT = 64;
-/** ...or whose copies together would (a string character under `maxLength: 500`). */
-const INLINE_TOTAL_LIMIT = 4096;
-
-/**
- * Add to `frames` every rule whose inlining would multiply the NFA: one built in several copies (referenced from
- * several places, or under a bounded repetition) whose inlined body is large. Decided callees first, so that a
- * rule's size counts a call to a frame as one state: the NFA stays linear in the grammar's size, where inlining a
- * chain of rules each referenced k times (per-digit residue rules of `multipleOf`) would build k^depth copies.
- */
-function largeSharedFrames(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): Map<string, number> {
-  const copies = new Map<string, number>();
-  for (const body of g.rules.values()) {
-    const stack: [GExpr, number][] = [[body, 1]];
-    while (stack.length > 0) {
-      const [e, mult] = stack.pop()!;
-      if (e.type === "ref") copies.set(e.rule, (copies.get(e.rule) ?? 0) + mult);
-      else if (e.type === "seq" || e.type === "alt") for (const x of e.items) stack.push([x, mult]);
-      else if (e.type === "repeat") stack.push([e.item, Math.min(mult * (e.max ?? e.min + 1), 1 << 20)]);
-    }
-  }
-  const size = new Map<string, number>();
-  // a rule's size needs its callees' (and whether they became frames): callees first, in a depth-first post-order
-  // walked iteratively (a chain of rules can be deeper than the call stack)
-  const decide = (name: string): void => {
-    const body = g.rules.get(name);
-    let s = body ? estimateStates(body, (r) => (frames.has(r) ? 1 : (size.get(r) ?? 1)), new Map()) : 1;
-    const k = copies.get(name) ?? 0;
-    if (!frames.has(name) && k >= 2 && (s > INLINE_COPY_LIMIT || k * s > INLINE_TOTAL_LIMIT)) {
-      frames.add(name);
-      s = 1;
-    }
-    size.set(name, s);
-  };
-  const state = new Map<string, 1 | 2>(); // 1 on the walk's stack, 2 decided
-  for (const start of g.rules.keys()) {
-    if (state.has(start)) continue;
-    const stack: { v: string; i: number }[] = [{ v: start, i: 0 }];
-    state.set(start, 1);
-    size.set(start, 1); // a reference back to a rule on the stack (recursive: a frame) counts one state
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const succ = graph.get(top.v) ?? [];
-      if (top.i < succ.length) {
-        const w = succ[top.i++];
-        if (!state.has(w) && g.rules.has(w)) {
-          state.set(w, 1);
-          size.set(w, 1);
-          stack.push({ v: w, i: 0 });
-        }
-        continue;
-      }
-      stack.pop();
-      decide(top.v);
-      state.set(top.v, 2);
-    }
-  }
-  return size;
-}
-
-/** Above this many rules inlined one inside another, the inner rule gets its own frame (the build recursion's depth). */
-const MAX_INLINE_DEPTH = 200;
-
-/**
- * Makes frames of rules that would be inlined more than MAX_INLINE_DEPTH rules deep, so that building the NFA (which
- * inlines a non-frame rule by a nested call) cannot exhaust the stack on a chain of thousands of rules.
- */
-function boundInlineDepth(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, frames: Set<string>): void {
-  // depth of inlining below a rule: 0 for a frame (a call edge), else 1 + the deepest non-frame callee
-  const depth = new Map<string, number>();
-  const onStack = new Set<string>();
-  for (const start of g.rules.keys()) {
-    if (depth.has(start)) continue;
-    const stack: { v: string; i: number }[] = [{ v: start, i: 0 }];
-    onStack.add(start);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const succ = graph.get(top.v) ?? [];
-      if (top.i < succ.length) {
-        const w = succ[top.i++];
-        if (!depth.has(w) && !onStack.has(w) && g.rules.has(w)) {
-          onStack.add(w);
-          stack.push({ v: w, i: 0 });
-        }
-        continue;
-      }
-      stack.pop();
-      onStack.delete(top.v);
-      let d = 1;
-      for (const w of succ) if (!frames.has(w)) d = Math.max(d, 1 + (depth.get(w) ?? 0));
-      if (d > MAX_INLINE_DEPTH) {
-        frames.add(top.v);
-        d = 0;
-      }
-      depth.set(top.v, frames.has(top.v) ? 0 : d);
-    }
-  }
 }

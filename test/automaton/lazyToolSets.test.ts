@@ -72,7 +72,7 @@ describe("lazy automata for large tool sets", () => {
   it("a number's frame built for one grammar is copied, not rebuilt, by the next: masks exact on the Qwen3 vocabulary", () => {
     const { vocab, encode } = qwen3();
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
-    type Inner = { table: { automaton: { nfa: { stateCount: number; framesCopied: number } } } };
+    type Inner = { table: { automaton: { nfa: { stateCount: number; framesCopied: number; statesNumbered: number } } } };
     // one call sampled from the GitHub tools that sets "page" (`minimum: 1`: its bound spelled in about 1,000 states)
     const first = compileTools(githubMcpTools(), policy);
     const random = seededRandom(SEED);
@@ -88,6 +88,7 @@ describe("lazy automata for large tool sets", () => {
     const second = compileTools(tools.filter((_, i) => i !== drop), policy);
     expect(second.schemaHash).not.toBe(first.schemaHash);
     const built: number[] = [];
+    const numbered: number[] = [];
     for (const c of [first, second]) {
       const m = c.createMatcher(vocab);
       const nfa = (m as unknown as Inner).table.automaton.nfa;
@@ -95,10 +96,12 @@ describe("lazy automata for large tool sets", () => {
       expect(m.acceptString(text.slice(0, key))).toBe(true);
       const copied = nfa.framesCopied;
       const before = nfa.stateCount;
+      const numberedBefore = nfa.statesNumbered;
       // the number's frame is built (or copied) where the automaton can first enter it
       expect(m.acceptString(text.slice(key, at))).toBe(true);
       m.fillNextTokenBitmask(bits);
       built.push(nfa.stateCount - before);
+      numbered.push(nfa.statesNumbered - numberedBefore);
       if (c === second) expect(nfa.framesCopied).toBeGreaterThan(copied);
       for (let id = 0; id < vocab.size; id++) {
         const ok = m.acceptToken(id);
@@ -116,6 +119,8 @@ describe("lazy automata for large tool sets", () => {
     // the copy has the states the build made
     expect(built[1]).toBe(built[0]);
     expect(built[0]).toBeGreaterThan(500);
+    // and the numbering recorded with the build: the copied frame's states are not walked again
+    expect(built[1] - numbered[1]).toBeGreaterThan(500);
     // and a grammar whose frames are copied keeps mask bit ⇔ acceptToken ⇔ accepted text on random walks
     checkRandomWalks(second.grammar, tinyVocab(), { seed: SEED, numRuns: 4, maxLength: 160 });
   });

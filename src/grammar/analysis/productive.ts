@@ -8,9 +8,9 @@ export type TokenAvailable = (text: string) => boolean;
 
 const allTokens: TokenAvailable = () => true;
 
-/** Rules that derive at least one finite text (least fixpoint). */
-export function productiveRules(g: Grammar, tokenOk: TokenAvailable = allTokens, deadline?: Deadline): Set<string> {
-  return leastRuleFixpoint(g, (body, set) => isProductive(body, set, tokenOk), deadline);
+/** Rules that derive at least one finite text (least fixpoint). `graph`: the grammar's `referenceGraph`, if known. */
+export function productiveRules(g: Grammar, tokenOk: TokenAvailable = allTokens, deadline?: Deadline, graph?: ReadonlyMap<string, readonly string[]>): Set<string> {
+  return leastRuleFixpoint(g, (body, set) => isProductive(body, set, tokenOk), deadline, graph);
 }
 
 /**
