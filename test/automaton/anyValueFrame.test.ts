@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compileAutomaton } from "../../src/automaton/createMatcher.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import type { Automaton } from "../../src/automaton/Automaton.js";
 import { compileSchema } from "../../src/compile.js";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
+import { sampleRow } from "../support/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { bit } from "./tinyVocab.js";
 import { exactMask } from "./walkCheck.js";
@@ -19,13 +17,7 @@ import { exactMask } from "./walkCheck.js";
  * tokens of every kind of value. Counted in trie nodes walked, configurations made and subtree masks computed, never
  * in time; masks exact (bit ⇔ acceptToken over the whole Qwen3 vocabulary) at every step checked.
  */
-const here = dirname(fileURLToPath(import.meta.url));
-const sample = readFileSync(join(here, "..", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-function schemaOf(id: string): JsonValue {
-  const line = sample.find((l) => l.includes(`"id":"${id}"`));
-  if (line === undefined) throw new Error(`${id} is not in the sample`);
-  return (JSON.parse(line) as { schema: JsonValue }).schema;
-}
+const schemaOf = (id: string): JsonValue => sampleRow(id).schema as JsonValue;
 
 /** The frame of the grammar's rule `name` (the any-value rule). */
 function frameKeyOf(A: Automaton, name: string): string | undefined {

@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema } from "../../src/compile.js";
-import { canonicalJson, type JsonValue } from "../../src/json.js";
+import { canonicalJson } from "../../src/json.js";
+import { sampleRow } from "../support/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { exactMask } from "./walkCheck.js";
 
@@ -15,20 +13,13 @@ import { exactMask } from "./walkCheck.js";
  * are made with its NFA instead, so no mask of a decoding makes one: counted (Nfa.closureKeysLate), never timed; masks
  * exact (bit ⇔ acceptToken over the whole Qwen3 vocabulary) at the value positions.
  */
-const here = dirname(fileURLToPath(import.meta.url));
-const sample = readFileSync(join(here, "..", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-function recordOf(id: string): { schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] } {
-  const line = sample.find((l) => l.includes(`"id":"${id}"`));
-  if (line === undefined) throw new Error(`${id} is not in the sample`);
-  return JSON.parse(line);
-}
 
 describe("closure keys of rule frames are made with the NFA, not by a mask", () => {
   const { vocab, encode } = qwen3();
   const bits = new Uint32Array(Math.ceil(vocab.size / 32));
 
   it.each(["BFCL_javascript_30", "BFCL_java_81"])("%s: no mask of a valid instance makes a closure key; value positions exact", (id) => {
-    const rec = recordOf(id);
+    const rec = sampleRow(id);
     const c = compileSchema(rec.schema);
     const text = canonicalJson(rec.tests.find((t) => t.valid)!.data);
     const m = c.createMatcher(vocab);

@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/compile.js";
-import { canonicalJson, type JsonValue } from "../../src/json.js";
+import { decodableCase, sampleRows, type DecodableCase } from "../support/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { LONG_TIER } from "../support/tier.js";
 import { bit } from "./tinyVocab.js";
@@ -15,36 +12,22 @@ import { bit } from "./tinyVocab.js";
  * was computed and stored (a plain walk collecting the ids of a sparse mask, a composed frame mask, a dense copy, a
  * subtree taken whole), and a second matcher reaching the same configuration (a cache hit) must get the same mask.
  */
-const here = dirname(fileURLToPath(import.meta.url));
 // steps checked per instance (each checks all 151,936 ids); the rest is followed, masks against the cache hit's only
 const SCHEMAS = LONG_TIER ? 10 : 5;
 const MAX_STEPS = LONG_TIER ? 40 : 6;
 
-interface Case {
-  id: string;
-  schema: JsonValue;
-  text: string;
-}
-
-function cases(): Case[] {
-  const lines = readFileSync(join(here, "..", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-  const out: Case[] = [];
+function cases(): DecodableCase[] {
+  const rows = sampleRows();
+  const out: DecodableCase[] = [];
   // from evenly spaced places of the sample (its subsets are in order), the first schema that compiles and has a valid
   // instance: fixed, so the verdict never depends on the machine
   for (let s = 0; s < SCHEMAS; s++) {
-    for (let i = Math.floor((s * lines.length) / SCHEMAS); i < lines.length; i++) {
-      const rec = JSON.parse(lines[i]) as { id: string; schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
-      let compiled;
-      try {
-        compiled = compileSchema(rec.schema);
-      } catch {
-        continue;
+    for (let i = Math.floor((s * rows.length) / SCHEMAS); i < rows.length; i++) {
+      const c = decodableCase(rows[i]);
+      if (c) {
+        out.push(c);
+        break;
       }
-      // an instance the grammar accepts (the bench skips the others too: conformance counts them)
-      const valid = rec.tests.find((t) => t.valid && compiled.accepts(canonicalJson(t.data)));
-      if (!valid) continue;
-      out.push({ id: rec.id, schema: rec.schema, text: canonicalJson(valid.data) });
-      break;
     }
   }
   return out;

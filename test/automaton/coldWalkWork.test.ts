@@ -1,14 +1,11 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { githubMcpTools } from "../../bench/toolSets.js";
 import { PREFETCH_CLOSURE_WEIGHT, PREFETCH_WORK, type MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
-import { canonicalJson, type JsonValue } from "../../src/json.js";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { cls, lit, rep, seq } from "../../src/grammar/build.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
+import { decodableCase, sampleRows, type DecodableCase } from "../support/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { exactMask } from "./walkCheck.js";
 
@@ -22,29 +19,14 @@ import { exactMask } from "./walkCheck.js";
  *   positions with few tokens allowed (keys, punctuation), so that most steps of a first pass are cache hits.
  * Masks stay exact: mask bit ⇔ acceptToken for every id of the Qwen3 vocabulary.
  */
-const here = dirname(fileURLToPath(import.meta.url));
 const SCHEMAS = 12;
 
-interface Case {
-  id: string;
-  schema: JsonValue;
-  text: string;
-}
-
-function cases(): Case[] {
-  const lines = readFileSync(join(here, "..", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-  const out: Case[] = [];
-  for (const line of lines) {
+function cases(): DecodableCase[] {
+  const out: DecodableCase[] = [];
+  for (const row of sampleRows()) {
     if (out.length >= SCHEMAS) break;
-    const rec = JSON.parse(line) as { id: string; schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
-    let compiled;
-    try {
-      compiled = compileSchema(rec.schema);
-    } catch {
-      continue;
-    }
-    const valid = rec.tests.find((t) => t.valid && compiled.accepts(canonicalJson(t.data)));
-    if (valid) out.push({ id: rec.id, schema: rec.schema, text: canonicalJson(valid.data) });
+    const c = decodableCase(row);
+    if (c) out.push(c);
   }
   return out;
 }

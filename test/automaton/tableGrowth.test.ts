@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema } from "../../src/compile.js";
-import { canonicalJson, type JsonValue } from "../../src/json.js";
+import { canonicalJson } from "../../src/json.js";
+import { sampleRows } from "../support/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { bit } from "./tinyVocab.js";
 
@@ -15,19 +13,16 @@ import { bit } from "./tinyVocab.js";
  * first 12, every valid instance): masks during which a table grew. With 64 rows for every automaton, 11 of their
  * masks grew a table.
  */
-const here = dirname(fileURLToPath(import.meta.url));
 
 describe("byte tables sized from the NFA", () => {
   it("rarely grow while the bench's JSONSchemaBench instances are decoded", () => {
     const { vocab, encode } = qwen3();
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
-    const lines = readFileSync(join(here, "..", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-    let schemas = 0;
+        let schemas = 0;
     let masks = 0;
     let grew = 0;
-    for (const line of lines) {
+    for (const rec of sampleRows()) {
       if (schemas >= 12) break;
-      const rec = JSON.parse(line) as { schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
       if (JSON.stringify(rec.schema).length > 3000) continue;
       let c;
       try {
