@@ -10,7 +10,7 @@
  *   for i in 1 2 3; do npx tsx bench/toolSteps.ts --dump /tmp/tools$i.json; done
  *   npx tsx bench/toolSteps.ts --merge /tmp/tools*.json
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync, writeSync } from "node:fs";
 import { Session } from "node:inspector";
 import { createMatcher } from "../src/automaton/createMatcher.js";
 import type { MaskTable } from "../src/automaton/MaskTable.js";
@@ -33,6 +33,13 @@ interface Step {
   configs: number;
   rStates: number;
   nfaStates: number;
+  /** Epsilon closures walked, closure keys made by a mask, subtree masks computed, bitset scans. */
+  closures: number;
+  lateKeys: number;
+  subtrees: number;
+  scans: number;
+  /** Entries the byte tables grew by (R-states' and configurations'). */
+  grew: number;
 }
 
 const args = process.argv.slice(2);
@@ -47,8 +54,8 @@ function report(steps: Step[], runs: number): void {
   console.log(`${steps.length} steps (${runs === 1 ? "one run" : `minimum of ${runs} runs`}): mask µs p50 ${q("us", 0.5)}, p90 ${q("us", 0.9)}, p99 ${q("us", 0.99)}, max ${q("us", 1)}; CPU µs p99 ${q("cpuUs", 0.99)}, max ${q("cpuUs", 1)}`);
   const sum = (f: (s: Step) => number): number => steps.reduce((a, s) => a + f(s), 0);
   console.log(`all steps: ${sum((s) => s.nodes)} trie nodes, ${sum((s) => s.configs)} configurations, ${sum((s) => s.rStates)} R-states, ${sum((s) => s.nfaStates)} NFA states`);
-  console.log("µs\tCPU µs\tnodes\tconfigs\tR-states\tNFA\tstep\tbefore");
-  for (const s of [...steps].sort((a, b) => b.us - a.us).slice(0, TOP)) console.log(`${s.us.toFixed(1)}\t${s.cpuUs.toFixed(0)}\t${s.nodes}\t${s.configs}\t${s.rStates}\t${s.nfaStates}\t${s.id}#${s.k}\t${JSON.stringify(s.before)}`);
+  console.log("µs\tCPU µs\tnodes\tconfigs\tR-states\tNFA\tclosures\tkeys\tsubtrees\tscans\tgrew\tstep\tbefore");
+  for (const s of [...steps].sort((a, b) => b.us - a.us).slice(0, TOP)) console.log(`${s.us.toFixed(1)}\t${s.cpuUs.toFixed(0)}\t${s.nodes}\t${s.configs}\t${s.rStates}\t${s.nfaStates}\t${s.closures}\t${s.lateKeys}\t${s.subtrees}\t${s.scans}\t${s.grew}\t${s.id}#${s.k}\t${JSON.stringify(s.before)}`);
 }
 
 
@@ -78,6 +85,11 @@ function stopProfile(step: string): void {
     for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(v / 1000).toFixed(2)} ms\t${k}`);
   });
   session.disconnect();
+}
+
+/** The step timed by `--step` (a function of its own, to find it in a CPU profile). */
+function timedStep(m: TokenMatcher, bits: Uint32Array): void {
+  m.fillNextTokenBitmask(bits);
 }
 
 function run(): void {
@@ -122,6 +134,38 @@ function run(): void {
       texts.filter((t) => hand.some((n) => t.includes(`"${n}"`))),
     ],
   ];
+  const only = opt("--step");
+  if (only !== undefined) {
+    // one step timed alone: the workload's grammar compiled afresh each time and decoded as the run does up to it
+    const [wname, rest] = only.split("/");
+    const [inst, step] = rest.split("#").map(Number);
+    const [, make, instances] = workloads.find((w) => w[0] === wname)!;
+    const times: number[] = [];
+    for (let r = 0; r < Number(opt("--reps") ?? 20); r++) {
+      const o = make();
+      o.matcher().fillNextTokenBitmask(bits);
+      for (let n = 0; n <= inst; n++) {
+        const ids = [...encode(instances[n]), vocab.eosTokenIds[0]];
+        const m = o.matcher();
+        for (let k = 0; k < ids.length; k++) {
+          if (n === inst && k === step) {
+            if (MARK) writeSync(1, "STEP BEGIN\n");
+            const t1 = performance.now();
+            timedStep(m, bits);
+            times.push((performance.now() - t1) * 1000);
+            if (MARK) writeSync(1, "STEP END\n");
+            break;
+          }
+          m.fillNextTokenBitmask(bits);
+          m.acceptToken(ids[k]);
+        }
+      }
+    }
+    const firstRep = times[0];
+    times.sort((a, b) => a - b);
+    console.log(`${only}: first rep ${firstRep.toFixed(1)} µs, min ${times[0].toFixed(1)} µs, median ${times[times.length >> 1].toFixed(1)} µs, first ${times.length} reps`);
+    return;
+  }
   for (const [name, make, instances] of workloads) {
     const o = make();
     const m0 = o.matcher();
@@ -143,6 +187,11 @@ function run(): void {
         const cf0 = A.configCount;
         const r0 = A.rStateCount;
         const s0 = A.nfa.stateCount;
+        const w0 = A.closureWalks;
+        const k0 = A.nfa.closureKeysLate;
+        const sub0 = table.subtreesComputed;
+        const sc0 = table.bitsetScans;
+        const g0 = A.cTrans.length + A.rsTable.length;
         const profiled = PROFILE.includes(`${name}/${n}#${k}`);
         if (profiled) startProfile();
         if (MARK) process.stdout.write(`STEP ${name}/${n}#${k}\n`);
@@ -152,7 +201,7 @@ function run(): void {
         const us = (performance.now() - t1) * 1000;
         const u = process.cpuUsage(u0);
         if (profiled) stopProfile(`${name}/${n}#${k}`);
-        steps.push({ id: `${name}/${n}`, k, before: before.slice(-30), us, cpuUs: u.user + u.system, nodes: table.nodesWalked - n0, configs: A.configCount - cf0, rStates: A.rStateCount - r0, nfaStates: A.nfa.stateCount - s0 });
+        steps.push({ id: `${name}/${n}`, k, before: before.slice(-30), us, cpuUs: u.user + u.system, nodes: table.nodesWalked - n0, configs: A.configCount - cf0, rStates: A.rStateCount - r0, nfaStates: A.nfa.stateCount - s0, closures: A.closureWalks - w0, lateKeys: A.nfa.closureKeysLate - k0, subtrees: table.subtreesComputed - sub0, scans: table.bitsetScans - sc0, grew: A.cTrans.length + A.rsTable.length - g0 });
         m.acceptToken(ids[k]);
         before += textOf(ids[k]);
       }
