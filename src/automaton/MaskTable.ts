@@ -3,6 +3,7 @@ import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
 import { CompletionDistance } from "./CompletionDistance.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
@@ -12,7 +13,7 @@ const CACHE_BYTES_CAP = 40 << 20;
  * over one vocabulary, the least recently used dropped first above the cap (most are a few ids; a string's is a
  * bitset of 19 KB for Qwen3).
  */
-const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
+const sharedLocals = new WeakMap<Vocabulary, BoundedMap<string, LocalMask>>();
 const SHARED_LOCALS_CAP = 1024;
 /** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
 const EXIT_LIST_FRACTION = 64;
@@ -31,10 +32,12 @@ interface SubtreeMask {
   /** The frame is complete at the node itself: the whole subtree may continue in the caller. */
   selfExit: boolean;
 }
-const sharedSubtrees = new WeakMap<Vocabulary, { masks: Map<string, SubtreeMask>; bytes: number }>();
+const sharedSubtrees = new WeakMap<Vocabulary, BoundedMap<string, SubtreeMask>>();
 /** Bounds on the shared subtree masks of one vocabulary (a process serving many schemas), least recently used dropped first. */
 const SHARED_SUBTREES_CAP = 4096;
 const SHARED_SUBTREES_BYTES = 16 << 20;
+/** A subtree mask's bytes, as counted against SHARED_SUBTREES_BYTES and the table's cache bytes. */
+const subtreeBytes = (sub: SubtreeMask): number => (sub.ids.length + sub.exits.length) * 4 + 64;
 /**
  * A frame entered at a node with a subtree larger than this (nodes) takes the subtree's shared mask: below it, a walk
  * costs less than looking the mask up.
@@ -640,14 +643,14 @@ export class MaskTable {
       this.subtree.set(memo, null);
       return null;
     }
-    let table = sharedSubtrees.get(this.vocab);
-    if (!table) sharedSubtrees.set(this.vocab, (table = { masks: new Map(), bytes: 0 }));
-    const shared = table.masks;
+    let shared = sharedSubtrees.get(this.vocab);
+    if (!shared) {
+      shared = new BoundedMap({ maxEntries: SHARED_SUBTREES_CAP, maxSize: SHARED_SUBTREES_BYTES, sizeOf: subtreeBytes, order: "use" });
+      sharedSubtrees.set(this.vocab, shared);
+    }
     const fullKey = `${key}@${node}`;
     const hit = shared.get(fullKey);
     if (hit !== undefined) {
-      shared.delete(fullKey);
-      shared.set(fullKey, hit);
       this.subtree.set(memo, hit);
       return hit;
     }
@@ -682,15 +685,8 @@ export class MaskTable {
     const sub: SubtreeMask = { ids, exits: this.byByte(exits), selfExit: A.isComplete(L) };
     this.subtreesComputed++;
     this.subtree.set(memo, sub);
-    const bytes = (sub.ids.length + sub.exits.length) * 4 + 64;
-    while (shared.size > 0 && (shared.size >= SHARED_SUBTREES_CAP || table.bytes + bytes > SHARED_SUBTREES_BYTES)) {
-      const [oldest, old] = shared.entries().next().value!;
-      shared.delete(oldest);
-      table.bytes -= (old.ids.length + old.exits.length) * 4 + 64;
-    }
     shared.set(fullKey, sub);
-    table.bytes += bytes;
-    this.cachedBytes += bytes;
+    this.cachedBytes += subtreeBytes(sub);
     return sub;
   }
 
@@ -712,13 +708,11 @@ export class MaskTable {
     const A = this.automaton;
     const key = A.sharedKey(rs);
     let shared = sharedLocals.get(this.vocab);
-    if (!shared) sharedLocals.set(this.vocab, (shared = new Map()));
+    if (!shared) sharedLocals.set(this.vocab, (shared = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
     if (key !== undefined) {
+      // most recently used last: a full table drops its least recently used mask, not the new one
       const hit = shared.get(key);
       if (hit) {
-        // most recently used last: a full table drops its least recently used mask, not the new one
-        shared.delete(key);
-        shared.set(key, hit);
         this.local[rs] = hit;
         return hit;
       }
@@ -751,7 +745,6 @@ export class MaskTable {
     }
     this.local[rs] = l;
     if (key !== undefined) {
-      if (shared.size >= SHARED_LOCALS_CAP) shared.delete(shared.keys().next().value!);
       shared.set(key, l);
     }
     this.cachedBytes += (l.bits ? this.words * 4 : count * 4) + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);
