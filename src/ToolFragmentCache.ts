@@ -1,6 +1,7 @@
 import type { Diagnostic } from "./diagnostic.js";
 import type { GExpr } from "./grammar/Grammar.js";
 import { canonicalJson, type JsonObject } from "./json.js";
+import { BoundedMap } from "./util/BoundedMap.js";
 
 /**
  * One tool's lowered arguments: its rules and its warnings. The rules are named after the tool that first compiled
@@ -37,7 +38,7 @@ function noteNegativeZero(_key: string, v: unknown): unknown {
   return v;
 }
 
-/** Fragments kept per process; the oldest go first. */
+/** Fragments kept per process; the least recently used go first. */
 const CAPACITY = 4096;
 
 /**
@@ -47,21 +48,14 @@ const CAPACITY = 4096;
  * never mutated, so a fragment is shared as is; only successful lowerings are kept (an error is raised again).
  */
 export class ToolFragmentCache {
-  private readonly entries = new Map<string, ToolFragment>();
+  private readonly entries = new BoundedMap<string, ToolFragment>({ maxEntries: CAPACITY, order: "use" });
 
   get(key: string): ToolFragment | undefined {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      // most recently used last
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    return this.entries.get(key);
   }
 
   set(key: string, fragment: ToolFragment): void {
     this.entries.set(key, fragment);
-    if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   clear(): void {
