@@ -30,6 +30,7 @@ import { composedMcpTools, githubMcpTools, prng, sampleArguments, twentyOpenAiTo
 import { sampleGrammar } from "../src/testing/sampleGrammar.js";
 import { toolFragments } from "../src/ToolFragmentCache.js";
 import { DEFAULT_LIMITS } from "../src/options.js";
+import { benchSchemas } from "./jsonSchemaBenchSample.js";
 
 const QUICK = process.argv.includes("--quick");
 const SKIP_XG = process.argv.includes("--no-xgrammar");
@@ -184,22 +185,8 @@ async function main(): Promise<void> {
   });
 
   // JSONSchemaBench sample (method: /test/fixtures/jsonschemabench/README.md)
-  const lines = readFileSync(join(here, "..", "test", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-  const maxSchemas = TOOLS_ONLY ? 0 : QUICK ? 6 : 40;
-  let taken = 0;
-  for (const line of lines) {
-    if (taken >= maxSchemas) break;
-    const rec = JSON.parse(line) as { id: string; schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
-    const schemaText = JSON.stringify(rec.schema);
-    if (schemaText.length > 3000) continue; // keeps XGrammar's pathological compiles (> 20 s) out of the run
-    const valid = rec.tests.filter((t) => t.valid).slice(0, QUICK ? 2 : 4);
-    if (valid.length === 0) continue;
-    try {
-      compileSchema(rec.schema);
-    } catch {
-      continue; // refused (strict mode): counted by the conformance suite, not here
-    }
-    taken++;
+  for (const rec of benchSchemas(TOOLS_ONLY ? 0 : QUICK ? 6 : 40, QUICK ? 2 : 4)) {
+    const { schemaText, valid } = rec;
     workloads.push({
       name: `jsonschemabench: ${rec.id}`,
       ours: fromCompiled(() => compileSchema(rec.schema)),

@@ -186,6 +186,14 @@ export class Automaton {
     if (this.cTrans.length > 0 && this.cTrans.length < rows * 256) this.growConfigs(rows * 256);
   }
 
+  /**
+   * The start R-state of frame `f` when the frame is built (a lazy frame not reached yet is not built here), else
+   * DEAD.
+   */
+  builtFrameStart(f: number): number {
+    return this.nfa.frameStart[f] >= 0 ? this.frameStartOf(f) : DEAD;
+  }
+
   /** Builds every lazy frame (completion distances need every state). */
   buildAll(): void {
     this.nfa.buildAll();

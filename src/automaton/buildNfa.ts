@@ -8,6 +8,7 @@ import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import { analyzeRules, estimateStates, WIDE_ALT_ITEMS } from "./frameRules.js";
 import { IntPairMap } from "./IntPairMap.js";
 import { utf8Sequences } from "./utf8Sequences.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /**
  * A byte-level NFA with call edges, in compressed-row form (edges of state q are [xStart[q], xStart[q+1])). Rules
@@ -128,7 +129,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
   // the reference graph, frames and productive rules from one walk of every rule body
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, wideAlts, tokenTexts } = analyzeRules(g, tokenOk, deadline);
+  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, wideAlts, tokenTexts, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily; a small one with a large
   // choice among alternatives (see Nfa.deferred) lazily until its first mask is done
   const large = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
@@ -634,6 +635,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     build(close, mid, frameEnd[fi]);
   }
   };
+  if (lazy) {
+    // The string-like frames of a large grammar's lazy parts (a string's content in a tool's arguments), built now
+    // rather than with the first part that calls them: a few frames, one per distinct content, so that the first mask
+    // can compute their local masks (nearly the whole vocabulary, once per process: MaskTable.warmSharedFrames)
+    // before a decoding reaches its first string. A lazy part built later calls the same frame (sharedFrame's key).
+    for (let k = 0; k < loopsBeforeLiterals.length; k += 2) {
+      const loop = loopsBeforeLiterals[k];
+      const after = loopsBeforeLiterals[k + 1] as { type: "literal"; text: string };
+      if (!isWideLoop(loop) || hasRefs(loop) || hasTokens(loop)) continue;
+      const first = String.fromCodePoint(after.text.codePointAt(0)!);
+      sharedFrame(loop, first === after.text ? after : { type: "literal", text: first });
+    }
+  }
   buildPending();
   const lazyBudget = deadline === undefined ? undefined : new Deadline({ maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken), maxCompileMs: Number.POSITIVE_INFINITY });
   // set once the construction is over: a closure key made after it is counted (closureKeysLate)
@@ -713,11 +727,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       } else if (rule !== undefined) {
         const ruleBody = g.rules.get(rule)!;
         const key = graph.get(rule)!.length > 0 || tokenRules.has(rule) ? undefined : structuralKey(ruleBody);
+        // most recently used last: the table drops its least recently used frame when full
         const copy = key === undefined ? undefined : builtFrames.get(key);
         if (copy !== undefined) {
-          // most recently used last: the table drops its least recently used frame when full
-          builtFrames.delete(key!);
-          builtFrames.set(key!, copy);
           copyFrame(copy, frameStart[f]);
           copied.set(f, copy);
           nfa.framesCopied++;
@@ -748,7 +760,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     const inside = (xs: number[]): boolean => xs.every((q) => q >= base && q < n);
     if (!inside(bytes.from) || !inside(bytes.to) || !inside(eps.from) || !inside(eps.to)) return undefined;
     const rel = (xs: number[]): Int32Array => Int32Array.from(xs, (q) => q - base);
-    if (builtFrames.size >= MAX_BUILT_FRAMES) builtFrames.delete(builtFrames.keys().next().value!);
     const built: BuiltFrame = { states: n - base, byteFrom: rel(bytes.from), byteLo: Uint8Array.from(bytes.a), byteHi: Uint8Array.from(bytes.b), byteTo: rel(bytes.to), epsFrom: rel(eps.from), epsTo: rel(eps.to) };
     builtFrames.set(key, built);
     return built;
@@ -888,8 +899,9 @@ interface BuiltFrame {
  * number (`"page": ` with `minimum: 1` spells its bound in about 1,000 states) is the same frame in many tool sets, and
  * a copy of its tables costs a fraction of building it. Its construction depends only on its structure (no
  * reference, no special token), so the copy is the NFA the build would make, state for state and edge for edge.
+ * Bounded (a few hundred distinct numbers and enums), the least recently used dropped first.
  */
-const builtFrames = new Map<string, BuiltFrame>();
+const builtFrames = new BoundedMap<string, BuiltFrame>({ maxEntries: 512, order: "use" });
 
 /** At most this many closure keys are made with a (small) grammar's NFA; the others when first asked for. */
 const EAGER_CLOSURE_KEYS = 16;
@@ -898,22 +910,15 @@ const MAX_CLOSURE_NODES = 2000;
 /** Thrown inside a closure key's walk to stop it (see closureKey). */
 const NO_KEY = new Error("no closure key");
 /** Closure texts seen by this process, each with a short id (the key masks are cached under), least recently used dropped first. */
-const closureIds = new Map<string, number>();
-const MAX_CLOSURE_IDS = 4096;
+const closureIds = new BoundedMap<string, number>({ maxEntries: 4096, order: "use" });
 let nextClosureId = 0;
 
 /** A short key for a closure text: ids are never reused, so a dropped text's cached masks are only left unused. */
 function internClosure(text: string): string {
   let id = closureIds.get(text);
-  if (id === undefined) {
-    if (closureIds.size >= MAX_CLOSURE_IDS) closureIds.delete(closureIds.keys().next().value!);
-    id = nextClosureId++;
-  } else closureIds.delete(text);
-  closureIds.set(text, id);
+  if (id === undefined) closureIds.set(text, (id = nextClosureId++));
   return `closure ${id}`;
 }
-/** Bound on `builtFrames` (a few hundred distinct numbers and enums), least recently used dropped first. */
-const MAX_BUILT_FRAMES = 512;
 
 /** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
 const LAZY_GRAMMAR_STATES = 16_384;
