@@ -704,8 +704,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         buildRestAtNextFrame = false;
         const start = nfa.ensureFrame(f);
         nfa.buildAll();
-        nfa.deferred = false;
-        makeEagerClosureKeys();
         return start;
       }
       // a lazy build runs while decoding: the compile's clock is over, its steps (what is left of them, for all
@@ -748,6 +746,12 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     buildAll: () => {
       // frames made while building others are lazy too: until none is left
       while (lazyBody.size + lazyRule.size > 0) for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
+      if (nfa.deferred) {
+        // built whole now: the closure keys a whole grammar makes with its NFA
+        nfa.deferred = false;
+        buildRestAtNextFrame = false;
+        makeEagerClosureKeys();
+      }
     },
   };
   /**
