@@ -117,7 +117,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
   // the reference graph, frames and productive rules from one walk of every rule body
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive } = analyzeRules(g, tokenOk, deadline);
+  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
   const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
@@ -606,6 +606,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     build(close, mid, frameEnd[fi]);
   }
   };
+  if (lazy) {
+    // The string-like frames of a large grammar's lazy parts (a string's content in a tool's arguments), built now
+    // rather than with the first part that calls them: a few frames, one per distinct content, so that the first mask
+    // can compute their local masks (nearly the whole vocabulary, once per process: MaskTable.warmSharedFrames)
+    // before a decoding reaches its first string. A lazy part built later calls the same frame (sharedFrame's key).
+    for (let k = 0; k < loopsBeforeLiterals.length; k += 2) {
+      const loop = loopsBeforeLiterals[k];
+      const after = loopsBeforeLiterals[k + 1] as { type: "literal"; text: string };
+      if (!isWideLoop(loop) || hasRefs(loop) || hasTokens(loop)) continue;
+      const first = String.fromCodePoint(after.text.codePointAt(0)!);
+      sharedFrame(loop, first === after.text ? after : { type: "literal", text: first });
+    }
+  }
   buildPending();
   const lazyBudget = deadline === undefined ? undefined : new Deadline({ maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken), maxCompileMs: Number.POSITIVE_INFINITY });
   // set once the construction is over: a closure key made after it is counted (closureKeysLate)
