@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { twentyOpenAiTools } from "../../bench/toolSets.js";
+import { githubMcpTools, twentyOpenAiTools } from "../../bench/toolSets.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileTools } from "../../src/compile.js";
+import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
 import { bit } from "./tinyVocab.js";
@@ -48,6 +49,35 @@ describe("self-contained frames computed with the first mask", () => {
     expect(most).toBeLessThan(vocab.trie.nodeCount / 20);
     // the string content's frame was computed with the first mask (the free text's is the first mask's own)
     expect(table.framesWarmed).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a grammar built lazily (117 tools) builds its string frames with the grammar and computes them with its first mask", () => {
+    const own = Vocabulary.fromTokenizerJson(shared.tokenizerJson as never, { size: shared.vocab.size, eosTokenIds: shared.vocab.eosTokenIds });
+    const c = compileTools(githubMcpTools(), { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } });
+    const random = seededRandom(7);
+    const texts: string[] = [];
+    while (texts.length < 3) {
+      const t = sampleGrammar(c.grammar, random, { extraRepeats: 1, maxLength: 400 });
+      if (t !== undefined && t.includes('": "')) texts.push(t);
+    }
+    const bits = new Uint32Array(words);
+    let most = 0;
+    let table: MaskTable | undefined;
+    for (const text of texts) {
+      const m = c.createMatcher(own);
+      table = tableOf(m);
+      expect(table.automaton.nfa.lazy).toBe(true);
+      for (const id of [...shared.encode(text), own.eosTokenIds[0]]) {
+        const before = table.nodesWalked;
+        m.fillNextTokenBitmask(bits);
+        if (table.cachedMasks > 1) most = Math.max(most, table.nodesWalked - before);
+        expect(bit(bits, id)).toBe(true);
+        expect(m.acceptToken(id)).toBe(true);
+      }
+    }
+    // before, the tools' string frames were built with the first tool chosen, and the first string walked the trie
+    expect(most).toBeLessThan(own.trie.nodeCount / 20);
+    expect(table!.framesWarmed).toBeGreaterThanOrEqual(1);
   });
 
   it("a later grammar finds the frame computed: its first mask walks no frame again", () => {
