@@ -11,8 +11,8 @@ const required = { format: "qwen3", toolChoice: "required", parallel: false } as
  * any machine, whatever the process compiled before). Before the optimizer found each body's references once, keyed
  * rebuilt bodies by the new nodes only and stopped comparing whole grammars, and before the size checks stopped
  * sizing every node twice: 12,504 / 189,914 / 384,033 steps; after: 4,491 / 65,813 / 151,051. Deduplication modulo
- * self-reference keys the any-value rules again after each optimizer round unless their key is kept per body: 4,593 /
- * 56,871 / 136,396 without, 4,514 / 56,792 / 136,317 with.
+ * self-reference keys the any-value rules again after each optimizer round unless their key is kept per body (79
+ * steps more on each set without).
  */
 describe("cold compile work on the bench's tool sets", () => {
   const sets: [string, () => unknown[], object, number][] = [
