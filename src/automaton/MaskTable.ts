@@ -300,9 +300,15 @@ export class MaskTable {
     if (!this.dense[c] && !this.sparse[c]) {
       this.compute(c);
       if (c === this.automaton.initial && !this.warmed) this.warmSharedFrames();
-      // not where the grammar is built lazily (large tool sets): there the masks that follow would build the parts of
-      // it the first mask leaves unbuilt, which is what building it lazily saves
-      if (c === this.automaton.initial && !this.prefetched && !this.automaton.nfa.lazy) this.prefetch(c);
+      if (c === this.automaton.initial && !this.prefetched) {
+        const nfa = this.automaton.nfa;
+        // not where the grammar is built lazily (large tool sets): there the masks that follow would build the parts
+        // of it the first mask leaves unbuilt, which is what building it lazily saves
+        if (!nfa.lazy || nfa.deferred) this.prefetch(c);
+        else this.prefetched = true;
+        // a deferred grammar is built whole at the next frame a decoding enters (see Nfa.deferred)
+        nfa.firstMaskDone();
+      }
     }
     const d = this.dense[c];
     if (d) {

@@ -5,7 +5,7 @@ import { foldExpr } from "../grammar/analysis/foldExpr.js";
 import { isProductive } from "../grammar/analysis/productive.js";
 import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
-import { analyzeRules, estimateStates } from "./frameRules.js";
+import { analyzeRules, estimateStates, WIDE_ALT_ITEMS } from "./frameRules.js";
 import { IntPairMap } from "./IntPairMap.js";
 import { utf8Sequences } from "./utf8Sequences.js";
 import { BoundedMap } from "../util/BoundedMap.js";
@@ -69,8 +69,20 @@ export interface Nfa {
   framesCopied: number;
   /** States numbered by a walk of their frame (a copied frame takes the numbering recorded with its build instead). */
   statesNumbered: number;
-  /** The grammar is large enough to be built lazily (parts of it are built when a decoding first reaches them). */
+  /**
+   * Parts of the grammar are built when a decoding first reaches them: a large grammar (a large tool set), or a
+   * deferred one until it is built whole (see `deferred`).
+   */
   lazy: boolean;
+  /**
+   * A grammar small enough to be built whole, with a large choice among alternatives (the tools of a turn): built
+   * lazily for its first mask (the envelope and the trie of the tools' names, not their arguments), then whole at the
+   * first frame a decoding enters after `firstMaskDone` (a tool's name chosen), in one step rather than a tool's part
+   * in each of the first steps of each tool's first call. False once built whole.
+   */
+  deferred: boolean;
+  /** Called by the mask table once the first mask (and its prefetch) is computed: see `deferred`. */
+  firstMaskDone(): void;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -117,9 +129,11 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
   // the reference graph, frames and productive rules from one walk of every rule body
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
-  // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
-  const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
+  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, wideAlts, tokenTexts, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
+  // small grammars are built whole (one automaton, no frame boundaries); large ones lazily; a small one with a large
+  // choice among alternatives (see Nfa.deferred) lazily until its first mask is done
+  const large = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
+  let lazy = large;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
   const sharedFrames = new Map<string, number>();
   /** Frames whose start and end states were made since the last flush (which numbers their states). */
@@ -137,8 +151,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const frameNames = [...frames];
   const frameStart: number[] = [];
   const frameEnd: number[] = [];
-  const atomIndex = new Map<string, number>();
-  const atomTexts: string[] = [];
+  // every special token's text indexed before any state is built: a mask table maps the vocabulary's special tokens
+  // to these when it is made, and a lazily built frame (a tool set's envelope) may be the first to use one
+  const atomTexts: string[] = [...tokenTexts];
+  const atomIndex = new Map<string, number>(atomTexts.map((t, i) => [t, i]));
   const bytes = new Edges();
   const eps = new Edges();
   const calls = new Edges();
@@ -238,6 +254,18 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   };
   const sizeMemo = new Map<GExpr, number>();
   const sizeOf = (e: GExpr): number => estimateStates(e, (r) => (frameIndex.has(r) ? 1 : (ruleSize.get(r) ?? 1)), sizeMemo);
+  // In a small grammar, the alternations lazyAlt would build as a trie in a large one that sit next to a special token
+  // (the tools of a turn after `<tool_call>`; not a JSON value's choices, nor a recursive rule's): the first mask
+  // needs their shared prefixes only (the tools' names up to where one tool is left). Such a rule reaches a special
+  // token, so no closure key covers it, and every keyed frame is built as in a grammar built whole.
+  const deferAlts = new Set<GExpr>();
+  if (!large) {
+    for (const { rule, alt } of wideAlts) if (tokenRules.has(rule) && !recursive.has(rule) && sizeOf(alt) > LAZY_ALT_STATES) deferAlts.add(alt);
+  }
+  const deferred = deferAlts.size > 0;
+  if (deferred) lazy = true;
+  /** Set by firstMaskDone on a deferred grammar: the next frame entered builds every frame left (see Nfa.deferred). */
+  let buildRestAtNextFrame = false;
   /**
    * A large alternation in a large grammar (the tools of a turn): the alternatives that begin with a literal are
    * merged into a trie of their first literals, character by character, as long as several alternatives share the
@@ -428,7 +456,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         // every item between `from` and `to` themselves: a built item only adds edges out of `from` and into `to`
         // (loops get their own head), so items cannot leak into each other, and the chains of exact repetitions
         // that end in `to` are shared by all items (a bounded number's digits)
-        if (lazy && e.items.length >= LAZY_ALT_ITEMS && sizeOf(e) > LAZY_ALT_STATES) {
+        if ((large || deferAlts.has(e)) && e.items.length >= WIDE_ALT_ITEMS && sizeOf(e) > LAZY_ALT_STATES) {
           lazyAlt(e.items.filter(productive), from, to, sub);
           return;
         }
@@ -565,7 +593,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         }
         return String(k);
       };
-      const parts: string[] = [lazy ? "lazy" : "whole"];
+      // (a deferred grammar builds a keyed frame as a whole one does: its lazy tries are next to special tokens)
+      const parts: string[] = [large ? "lazy" : "whole"];
       for (const e of roots) parts.push(exprKey(e, undefined, refName, visit));
       for (let k = 0; k < queue.length; k++) {
         // whether a rule is a frame (called) or inlined, and productive, decides what the NFA builds for it
@@ -649,6 +678,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     statesNumbered: 0,
     closureKeysLate: 0,
     lazy,
+    deferred,
+    firstMaskDone: () => {
+      if (nfa.deferred) buildRestAtNextFrame = true;
+    },
     frameKeyOf: (f) => {
       const eager = nfa.frameKey[f];
       if (eager !== undefined) return eager;
@@ -658,7 +691,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         // (null first: a loop's key may ask for its rule's, never the other way round, but a cycle must not recurse)
         closureKeys[f] = null;
         closureKeys[f] = k = (roots === undefined ? undefined : closureKey(roots, f >= frames.length)) ?? null;
-        if (built && roots !== undefined) nfa.closureKeysLate++;
+        if (built && !eagerKeys && roots !== undefined) nfa.closureKeysLate++;
       }
       return k ?? undefined;
     },
@@ -666,6 +699,15 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       const body = lazyBody.get(f);
       const rule = lazyRule.get(f);
       if (body === undefined && rule === undefined) return frameStart[f];
+      if (buildRestAtNextFrame) {
+        // a deferred grammar past its first mask: this frame, then every other, in this one step
+        buildRestAtNextFrame = false;
+        const start = nfa.ensureFrame(f);
+        nfa.buildAll();
+        nfa.deferred = false;
+        makeEagerClosureKeys();
+        return start;
+      }
       // a lazy build runs while decoding: the compile's clock is over, its steps (what is left of them, for all
       // lazy builds together) and the state cap still hold
       deadline = lazyBudget;
@@ -762,11 +804,15 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     copied.clear();
   };
   flush();
-  if (!lazy) {
-    // the keys of rule frames (a schema's any-value rule, a number used in several places) and of the loops that call
-    // them, made here rather than at the first mask that needs them: a walk that enters such a frame at a large trie
-    // subtree asks for its key (MaskTable.subtreeMask), and a value position's cold mask was otherwise mostly this key
-    // (the text of the frame's rules), 20–35 µs of a 45–55 µs step. Recursive rules first: their masks are the largest.
+  /** Making the eager closure keys (not counted as late). */
+  let eagerKeys = false;
+  // the keys of rule frames (a schema's any-value rule, a number used in several places) and of the loops that call
+  // them, made with the NFA rather than at the first mask that needs them: a walk that enters such a frame at a large
+  // trie subtree asks for its key (MaskTable.subtreeMask), and a value position's cold mask was otherwise mostly this
+  // key (the text of the frame's rules), 20–35 µs of a 45–55 µs step. Recursive rules first: their masks are the
+  // largest. A deferred grammar makes them when it is built whole (its first mask needs none).
+  const makeEagerClosureKeys = (): void => {
+    eagerKeys = true;
     let budget = EAGER_CLOSURE_KEYS;
     for (const pass of [true, false]) {
       for (let f = 0; f < frameNames.length && budget > 0; f++) {
@@ -776,7 +822,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         budget--;
       }
     }
-  }
+    eagerKeys = false;
+  };
+  if (!lazy) makeEagerClosureKeys();
   built = true;
   return nfa;
 }
@@ -876,8 +924,6 @@ function internClosure(text: string): string {
 const LAZY_GRAMMAR_STATES = 16_384;
 /** An alternation larger than this (estimated states) in a large grammar is built as a lazy trie (`lazyAlt`). */
 const LAZY_ALT_STATES = 1024;
-/** ...with at least this many alternatives (the tools of a turn; a two-way choice is built whole). */
-const LAZY_ALT_ITEMS = 4;
 /** In a large grammar, a rule frame (not the root, not one bounding the construction's depth) larger than this is built when first entered. */
 const LAZY_RULE_STATES = 64;
 /** In a lazy trie, the rest of one alternative larger than this becomes a lazy frame; a smaller one is inlined. */
