@@ -15,6 +15,13 @@ const CACHE_BYTES_CAP = 40 << 20;
  */
 const sharedLocals = new WeakMap<Vocabulary, BoundedMap<string, LocalMask>>();
 const SHARED_LOCALS_CAP = 1024;
+/**
+ * Keys of string-like self-contained frames (see MaskTable.warmSharedFrames) whose every R-state's local mask was
+ * computed for a vocabulary, so that a later grammar does not look through their R-states again.
+ */
+const framesWarmedWhole = new WeakMap<Vocabulary, BoundedMap<string, true>>();
+/** A frame with more R-states than this is not warmed beyond its start (a string's content has about 15). */
+const WARM_FRAME_RSTATES = 64;
 /** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
 const EXIT_LIST_FRACTION = 64;
 
@@ -173,7 +180,7 @@ export class MaskTable {
   private walkLimit = Infinity;
   /** The first mask's shared frames were looked at (see warmSharedFrames). */
   private warmed = false;
-  /** Local masks of self-contained frames computed by warmSharedFrames (not found computed by another grammar). */
+  /** Self-contained frames some of whose local masks warmSharedFrames computed (not found computed by another grammar). */
   framesWarmed = 0;
   /** The first mask's prefetch ran (see prefetch). */
   private prefetched = false;
@@ -494,12 +501,38 @@ export class MaskTable {
     this.warmed = true;
     const A = this.automaton;
     const { frameKey } = A.nfa;
+    let whole = framesWarmedWhole.get(this.vocab);
+    if (!whole) framesWarmedWhole.set(this.vocab, (whole = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
     for (let f = 0; f < frameKey.length; f++) {
-      if (frameKey[f] === undefined) continue;
+      const key = frameKey[f];
+      if (key === undefined) continue;
       const rs = A.builtFrameStart(f);
-      if (rs < 0 || this.local[rs]) continue;
+      if (rs < 0) continue;
       const before = this.nodesWalked;
-      this.localMask(rs);
+      if (!this.local[rs]) this.localMask(rs);
+      // A string's other R-states (after a backslash, inside \u00XX, inside a character's UTF-8 bytes) are where a
+      // token may end: their local masks walk the subtrees of the bytes they read (an escape letter's tokens: 6,931
+      // nodes after a backslash, a continuation byte's up to 12,000), about 24,500 nodes for all 15 of them, each a
+      // step of its own the first time a decoding of the process meets it. Not free text, whose start is complete:
+      // its every other R-state (after `<`, `<t`...) continues with the whole vocabulary.
+      if (!A.rsIsFinal(rs) && !whole.has(key)) {
+        whole.set(key, true);
+        const seen = new Set([rs]);
+        const queue = [rs];
+        for (let h = 0; h < queue.length && queue.length <= WARM_FRAME_RSTATES; h++) {
+          A.rsRowOf(queue[h]);
+          const row = A.rsTable;
+          const base = queue[h] * 256;
+          for (let b = 0; b < 256; b++) {
+            const u = row[base + b];
+            if (u >= 0 && !seen.has(u)) {
+              seen.add(u);
+              queue.push(u);
+            }
+          }
+        }
+        if (queue.length <= WARM_FRAME_RSTATES) for (const r of queue) if (!this.local[r]) this.localMask(r);
+      }
       if (this.nodesWalked > before) this.framesWarmed++;
     }
   }
