@@ -1,4 +1,5 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /** How a mask is handed to node-llama-cpp: a boost on the allowed tokens, or "never" on the disallowed ones. */
 export type MaskEncoding = "boost" | "never";
@@ -6,10 +7,16 @@ export type MaskEncoding = "boost" | "never";
 /** Added to the logits of allowed tokens: far above any real logit, small enough to keep float32 precision. */
 export const ALLOWED_LOGIT_BOOST = 10_000;
 
-/** At most this many masks are kept per model… */
+/** At most this many masks are kept per model (by hash: two masks of one hash, never seen in practice, count once)… */
 const MAX_ENTRIES = 512;
-/** …and at most this many biased token ids over all of them (a TokenBias costs some tens of bytes per id). */
+/** …and at most this many biased token ids over all of them (a TokenBias costs some tens of bytes per id); the oldest go first. */
 const MAX_IDS = 1_000_000;
+
+interface CachedBias {
+  bits: Uint32Array;
+  bias: TokenBias;
+  ids: number;
+}
 
 const byModel = new WeakMap<LlamaModel, MaskBiasCache>();
 
@@ -22,9 +29,12 @@ const byModel = new WeakMap<LlamaModel, MaskBiasCache>();
  * End-of-generation tokens are never in a bias (node-llama-cpp ignores them there): the caller handles them.
  */
 export class MaskBiasCache {
-  private readonly entries = new Map<string, { bits: Uint32Array; bias: TokenBias; ids: number }[]>();
-  private count = 0;
-  private ids = 0;
+  private readonly entries = new BoundedMap<string, readonly CachedBias[]>({
+    maxEntries: MAX_ENTRIES,
+    maxSize: MAX_IDS,
+    sizeOf: (list) => list.reduce((n, e) => n + e.ids, 0),
+    order: "insertion",
+  });
   /** TokenBias objects built (cache misses): at most one per distinct mask and encoding while it stays cached. */
   builds = 0;
   /** Requests served from the cache. */
@@ -76,25 +86,8 @@ export class MaskBiasCache {
     }
     const bias = new this.TokenBiasClass(this.model.tokenizer).set(ids, boost ? { logit: ALLOWED_LOGIT_BOOST } : "never");
     this.builds++;
-    this.evictFor(ids.length);
-    const list = bucket ?? [];
-    list.push({ bits: bits.slice(), bias, ids: ids.length });
-    this.entries.set(key, list);
-    this.count++;
-    this.ids += ids.length;
+    this.entries.set(key, [...(bucket ?? []), { bits: bits.slice(), bias, ids: ids.length }]);
     return bias;
-  }
-
-  /** Drops the oldest masks until one of `incoming` ids fits. */
-  private evictFor(incoming: number): void {
-    for (const [key, list] of this.entries) {
-      if (this.count < MAX_ENTRIES && this.ids + incoming <= MAX_IDS) return;
-      this.entries.delete(key);
-      for (const e of list) {
-        this.count--;
-        this.ids -= e.ids;
-      }
-    }
   }
 }
 
