@@ -75,10 +75,11 @@ export interface Nfa {
    */
   lazy: boolean;
   /**
-   * A grammar small enough to be built whole, with a large choice among alternatives (the tools of a turn): built
-   * lazily for its first mask (the envelope and the trie of the tools' names, not their arguments), then whole at the
-   * first frame a decoding enters after `firstMaskDone` (a tool's name chosen), in one step rather than a tool's part
-   * in each of the first steps of each tool's first call. False once built whole.
+   * A grammar small enough to be built whole, with a large choice among alternatives next to a special token (the
+   * tools of a turn): built lazily for its first mask (the envelope and the trie of the tools' names, not their
+   * arguments), then whole where a decoding first enters one of the alternatives' frames (a tool's name chosen), or
+   * any frame after `firstMaskDone`, in one step rather than a tool's part in each of the first steps of each tool's
+   * first call. False once built whole.
    */
   deferred: boolean;
   /** Called by the mask table once the first mask (and its prefetch) is computed: see `deferred`. */
@@ -699,12 +700,13 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       const body = lazyBody.get(f);
       const rule = lazyRule.get(f);
       if (body === undefined && rule === undefined) return frameStart[f];
-      if (buildRestAtNextFrame) {
-        // a deferred grammar past its first mask: this frame, then every other, in this one step
+      if (nfa.deferred && (buildRestAtNextFrame || body !== undefined)) {
+        // a deferred grammar past its first mask, or entering one of its alternatives (a tool chosen, or reached by
+        // the first mask's prefetch where a call is required): this frame, then every other, in this one step
+        nfa.deferred = false;
         buildRestAtNextFrame = false;
         const start = nfa.ensureFrame(f);
         nfa.buildAll();
-        nfa.deferred = false;
         makeEagerClosureKeys();
         return start;
       }
@@ -747,7 +749,12 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     },
     buildAll: () => {
       // frames made while building others are lazy too: until none is left
+      const wasDeferred = nfa.deferred;
+      nfa.deferred = false;
+      buildRestAtNextFrame = false;
       while (lazyBody.size + lazyRule.size > 0) for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
+      // built whole now: the closure keys a whole grammar makes with its NFA
+      if (wasDeferred) makeEagerClosureKeys();
     },
   };
   /**
