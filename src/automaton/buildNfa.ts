@@ -75,14 +75,20 @@ export interface Nfa {
    */
   lazy: boolean;
   /**
-   * A grammar small enough to be built whole, with a large choice among alternatives (the tools of a turn): built
-   * lazily for its first mask (the envelope and the trie of the tools' names, not their arguments), then whole at the
-   * first frame a decoding enters after `firstMaskDone` (a tool's name chosen), in one step rather than a tool's part
-   * in each of the first steps of each tool's first call. False once built whole.
+   * A grammar small enough to be built whole, with a large choice among alternatives next to a special token (the
+   * tools of a turn): built lazily for its first mask (the envelope and the trie of the tools' names, not their
+   * arguments), then whole where a decoding first enters one of the alternatives' frames (a tool's name chosen), or
+   * any frame after `firstMaskDone`, in one step rather than a tool's part in each of the first steps of each tool's
+   * first call. False once built whole.
    */
   deferred: boolean;
   /** Called by the mask table once the first mask (and its prefetch) is computed: see `deferred`. */
   firstMaskDone(): void;
+  /**
+   * Set by the mask table while it prefetches: a deferred grammar then throws DEFERRED_HOLD where it would be built
+   * whole, so that the prefetch stops there and leaves the build to the step that needs it (a tool's name).
+   */
+  holdDeferred: boolean;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -679,6 +685,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     closureKeysLate: 0,
     lazy,
     deferred,
+    holdDeferred: false,
     firstMaskDone: () => {
       if (nfa.deferred) buildRestAtNextFrame = true;
     },
@@ -699,12 +706,15 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       const body = lazyBody.get(f);
       const rule = lazyRule.get(f);
       if (body === undefined && rule === undefined) return frameStart[f];
-      if (buildRestAtNextFrame) {
-        // a deferred grammar past its first mask: this frame, then every other, in this one step
+      if (nfa.deferred && (buildRestAtNextFrame || body !== undefined)) {
+        // (before anything is built: the automaton stores nothing of the step this stops)
+        if (nfa.holdDeferred) throw DEFERRED_HOLD;
+        // a deferred grammar past its first mask, or entering one of its alternatives (a tool chosen, or reached by
+        // the first mask's prefetch where a call is required): this frame, then every other, in this one step
+        nfa.deferred = false;
         buildRestAtNextFrame = false;
         const start = nfa.ensureFrame(f);
         nfa.buildAll();
-        nfa.deferred = false;
         makeEagerClosureKeys();
         return start;
       }
@@ -747,7 +757,12 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     },
     buildAll: () => {
       // frames made while building others are lazy too: until none is left
+      const wasDeferred = nfa.deferred;
+      nfa.deferred = false;
+      buildRestAtNextFrame = false;
       while (lazyBody.size + lazyRule.size > 0) for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
+      // built whole now: the closure keys a whole grammar makes with its NFA
+      if (wasDeferred) makeEagerClosureKeys();
     },
   };
   /**
@@ -902,6 +917,9 @@ interface BuiltFrame {
  * Bounded (a few hundred distinct numbers and enums), the least recently used dropped first.
  */
 const builtFrames = new BoundedMap<string, BuiltFrame>({ maxEntries: 512, order: "use" });
+
+/** Thrown by Nfa.ensureFrame where a deferred grammar would be built whole while `holdDeferred` is set. */
+export const DEFERRED_HOLD = new Error("deferred grammar held");
 
 /** At most this many closure keys are made with a (small) grammar's NFA; the others when first asked for. */
 const EAGER_CLOSURE_KEYS = 16;

@@ -16,7 +16,7 @@ const SELF = ref("@self");
 function bodyKey(name: string, e: GExpr, selfRef: boolean, keys: StructuralIds | undefined, deadline: Deadline | undefined): string | number {
   if (!selfRef) return keys ? keys.of(e, deadline) : exprKey(e, deadline);
   if (!keys) return exprKey(e, deadline, (r) => (r === name ? SELF.rule : JSON.stringify(r)));
-  return keys.of(mapRefs(e, (r) => (r.rule === name ? SELF : r), deadline), deadline);
+  return keys.ofModulo(e, name, (body) => mapRefs(body, (r) => (r.rule === name ? SELF : r), deadline), deadline);
 }
 
 /**
