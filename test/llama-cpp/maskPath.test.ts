@@ -25,11 +25,13 @@ afterAll(async () => {
   await model?.dispose();
 });
 
-/** The weather tools' matcher, recording the content of every mask it fills. */
-function recordingMatcher(masks: Set<string>): TokenMaskMatcher {
+/** The weather tools' matcher, recording the content of every mask it fills (in `sequence` too, in order). */
+function recordingMatcher(masks: Set<string>, sequence: string[] = []): TokenMaskMatcher {
   const inner = compiledFor(tools, "required", false).createMatcher(vocab);
   const record = (bits: Uint32Array): void => {
-    masks.add(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString("base64"));
+    const key = Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString("base64");
+    masks.add(key);
+    sequence.push(key);
   };
   return {
     fillNextTokenBitmask: (bits) => {
@@ -81,6 +83,32 @@ describe("the matcher path through node-llama-cpp", () => {
     expect(cache.builds).toBe(before);
     expect(again.tokens.length).toBeGreaterThan(0);
     expect(steps).toBeGreaterThan(masks.size);
+  });
+
+  it("reads each step's mask once to find it when it repeats, hashes only a changed mask, and counts a mask's tokens once", async () => {
+    const { TokenBias } = await loadNodeLlamaCpp();
+    const eog = eogTable(model);
+    // a cache of its own, so that the counts are this test's alone
+    const cache = new MaskBiasCache(model, TokenBias, eog);
+    const words = Math.ceil(eog.length / 32);
+    const masks = new Set<string>();
+    const sequence: string[] = [];
+    let steps = 0;
+    for (const seed of [6, 7, 6]) {
+      const r = await generateWithMask({ model, prompt: PROMPT, maxTokens: 64, seed, ...sampling, matcher: recordingMatcher(masks, sequence), biasCache: cache });
+      steps += r.tokens.length;
+    }
+    // a mask is read for every step (the last one too, where nothing is left to sample)
+    expect(sequence.length).toBeGreaterThanOrEqual(steps);
+    const changes = sequence.filter((key, i) => i === 0 || key !== sequence[i - 1]).length;
+    // inside a string the mask repeats step after step: those steps are found by one comparison, without a hash
+    expect(changes).toBeLessThan(sequence.length);
+    expect(cache.wordsHashed).toBeLessThanOrEqual(changes * words);
+    // at most a failed comparison with the previous mask and a successful one per step
+    expect(cache.wordsCompared).toBeLessThanOrEqual(2 * sequence.length * words);
+    // what a step needs of its mask (how many tokens it allows) is counted once per distinct mask, not per step
+    expect(cache.counted).toBe(masks.size);
+    expect(masks.size).toBeLessThan(sequence.length);
   });
 
   it("an error the matcher throws while a step is in flight reaches the caller, with or without the overlap", async () => {
