@@ -18,7 +18,7 @@
  * run, while the forward pass and the sampling run on worker threads: its overhead is the cost of the mask path
  * without the model's own noise. Overlapping the mask with the forward pass saves wall time, not CPU time.
  *
- * Alone: `npx tsx bench/llama.ts [--quick] [--repeat N] [--rows=gbnf,controlled,serial,matcher]` (`--repeat`: rounds,
+ * Alone: `npx tsx bench/llama.ts [--quick] [--repeat N] [--rows=gbnf,controlled,public,serial,matcher]` (`--repeat`: rounds,
  * 3 by default, 1 with --quick; `--rows`: which rows besides the unconstrained one).
  */
 import { readFileSync } from "node:fs";
@@ -67,11 +67,12 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number; row
       acceptToken: (): boolean => true,
       isCompleted: (): boolean => false,
     };
-    type Engine = GenerationEngine | "controlled" | "serial";
+    type Engine = GenerationEngine | "controlled" | "serial" | "public";
     const run = (engine: Engine, seed: number, n: number): Promise<GenerateResult> => {
       const common = { model, prompt, maxTokens: n, seed, temperature: 1, ...sampling };
-      if (engine === "matcher" || engine === "serial") {
-        return generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: false, overlapMasks: engine === "matcher" });
+      if (engine === "matcher" || engine === "serial" || engine === "public") {
+        const biasConversion = engine === "public" ? "node-llama-cpp" : "cached";
+        return generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: false, overlapMasks: engine !== "serial", biasConversion });
       }
       if (engine === "controlled") return generateWithMask({ ...common, matcher: allowAll });
       return generateWithGbnf({ ...common, gbnf: engine === "gbnf" ? compiled.toGbnf() : undefined });
@@ -80,6 +81,7 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number; row
       ["none", "unconstrained"],
       ["gbnf", "llama.cpp grammar (toolgram GBNF)"],
       ["controlled", "mask path, every ordinary token allowed (no toolgram work; a sampled end is resampled)"],
+      ["public", "toolgram matcher, bias converted by node-llama-cpp at every step (its public API alone)"],
       ["serial", "toolgram matcher, mask computed after the forward pass"],
       ["matcher", "toolgram matcher (masks + token budget, computed during the forward pass)"],
     ] as const;

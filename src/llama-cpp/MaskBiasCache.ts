@@ -1,4 +1,5 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import type { BiasArrays } from "./cacheBiasConversion.js";
 
 /** How a mask is handed to node-llama-cpp: a boost on the allowed tokens, or "never" on the disallowed ones. */
 export type MaskEncoding = "boost" | "never";
@@ -48,6 +49,8 @@ export class MaskBiasCache {
   private readonly entries = new Map<number, Entry[]>();
   private count = 0;
   private ids = 0;
+  /** Each built TokenBias in llama.cpp's shape (see cacheBiasConversion). */
+  private readonly arrays = new WeakMap<TokenBias, BiasArrays>();
   /** The entry of the last lookup: the next step's mask is most often the same. */
   private last: Entry | undefined;
   /** TokenBias objects built (cache misses): at most one per distinct mask and encoding while it stays cached. */
@@ -117,7 +120,10 @@ export class MaskBiasCache {
     }
     const ids = this.idsOf(entry.bits, encoding);
     this.evictFor(ids.length);
-    const bias = new this.TokenBiasClass(this.model.tokenizer).set(ids, encoding === "boost" ? { logit: ALLOWED_LOGIT_BOOST } : "never");
+    const logit = encoding === "boost" ? ALLOWED_LOGIT_BOOST : -Infinity;
+    const bias = new this.TokenBiasClass(this.model.tokenizer).set(ids, encoding === "boost" ? { logit } : "never");
+    // node-llama-cpp's own conversion walks the bias's Map in insertion order: the ids in order, each with its logit
+    this.arrays.set(bias, { keys: Uint32Array.from(ids), values: new Float32Array(ids.length).fill(logit) });
     this.builds++;
     if (encoding === "boost") entry.boost = bias;
     else entry.never = bias;
@@ -126,6 +132,11 @@ export class MaskBiasCache {
       this.ids += ids.length;
     }
     return bias;
+  }
+
+  /** A TokenBias of this cache as llama.cpp's sampler takes it (ids and logits), built with it; undefined for others. */
+  arraysOf(bias: TokenBias): BiasArrays | undefined {
+    return this.arrays.get(bias);
   }
 
   biasFor(bits: Uint32Array, encoding: MaskEncoding): TokenBias {

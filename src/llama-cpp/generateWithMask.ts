@@ -1,6 +1,7 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
+import { cacheBiasConversion, type BiasConversionStats } from "./cacheBiasConversion.js";
 import { MaskBiasCache, type MaskEntry } from "./MaskBiasCache.js";
 import { promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 
@@ -46,6 +47,13 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
    * @defaultValue true
    */
   readonly overlapMasks?: boolean;
+  /**
+   * `"cached"`: each mask's token bias reaches llama.cpp as arrays built once per mask (cacheBiasConversion, which
+   * checks itself against node-llama-cpp's own conversion and steps aside if they differ). `"node-llama-cpp"`: the
+   * binding converts the bias at every step, as its public API does. The tokens are the same either way.
+   * @defaultValue "cached"
+   */
+  readonly biasConversion?: "cached" | "node-llama-cpp";
   /** Where masks' token biases are kept. @defaultValue the cache shared by every generation on the model (`MaskBiasCache.of`) */
   readonly biasCache?: MaskBiasCache;
 }
@@ -59,6 +67,10 @@ export interface GenerateWithMaskResult extends GenerateResult {
   readonly resampledSteps: number;
   /** Masks computed while llama.cpp evaluated the previous token (the rest were computed when the bias was read). */
   readonly overlappedMasks: number;
+  /** Sampling steps whose token bias reached llama.cpp as arrays built once per mask (see `biasConversion`). */
+  readonly cachedBiasSteps: number;
+  /** Sampling steps with a mask's bias that node-llama-cpp converted itself. */
+  readonly convertedBiasSteps: number;
 }
 
 
@@ -181,12 +193,15 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   // What the matcher threw while node-llama-cpp read the bias: thrown again once the step returns, since an error
   // thrown inside node-llama-cpp's batch callback would never reach the caller.
   let maskError: { error: unknown } | undefined;
+  // sampling steps with a non-empty bias of a mask
+  let biasSteps = 0;
   // read by node-llama-cpp after the forward pass of each step, before sampling
   const tokenBias = (): TokenBias => {
     try {
       const step = readMask();
-      if (resampling) return biases.biasOf(step.entry, "boost");
-      return step.bias ?? none;
+      const bias = resampling ? biases.biasOf(step.entry, "boost") : (step.bias ?? none);
+      if ((biases.arraysOf(bias)?.keys.length ?? 0) > 0) biasSteps++;
+      return bias;
     } catch (error) {
       maskError ??= { error };
       return none;
@@ -230,6 +245,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       return r.done === true ? undefined : r.value;
     };
 
+    const conversion = options.biasConversion === "node-llama-cpp" ? undefined : cacheBiasConversion(sequence, (bias) => biases.arraysOf(bias));
     const started = performance.now();
     try {
       while (tokens.length < maxTokens) {
@@ -305,9 +321,14 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
         options.onToken?.(token);
       }
     } finally {
-      await generator?.return();
+      try {
+        await generator?.return();
+      } finally {
+        conversion?.restore();
+      }
     }
     const elapsedMs = performance.now() - started;
+    const stats: BiasConversionStats = conversion?.stats ?? { cachedSteps: 0, convertedSteps: 0, enabled: false };
     return {
       text: model.detokenize(tokens, true),
       tokens,
@@ -320,6 +341,8 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       resampledSteps,
       budgetSteps,
       overlappedMasks,
+      cachedBiasSteps: stats.cachedSteps,
+      convertedBiasSteps: biasSteps - stats.cachedSteps,
     };
   }, input);
 }

@@ -111,6 +111,35 @@ describe("the matcher path through node-llama-cpp", () => {
     expect(masks.size).toBeLessThan(sequence.length);
   });
 
+  it("hands llama.cpp each mask's bias as arrays built once per mask, not converted by node-llama-cpp at every step, with the same tokens", async () => {
+    for (const seed of [1, 8]) {
+      const common = { model, prompt: PROMPT, maxTokens: 64, seed, ...sampling, jumpForward: false };
+      const cached = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
+      const converted = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab), biasConversion: "node-llama-cpp" });
+      expect(cached.tokens).toEqual(converted.tokens);
+      // node-llama-cpp's own conversion of a mask's bias: every step with one on its path, and on the cached path only
+      // the first, which checks the cached arrays against it
+      expect(converted.cachedBiasSteps).toBe(0);
+      expect(converted.convertedBiasSteps).toBeGreaterThan(10);
+      expect(cached.convertedBiasSteps).toBe(1);
+      expect(cached.cachedBiasSteps).toBe(converted.convertedBiasSteps - 1);
+    }
+  });
+
+  it("leaves the sequence's sampler configuration to node-llama-cpp again after the generation", async () => {
+    const context = await model.createContext({ contextSize: 512, threads: 1, sequences: 1 });
+    try {
+      const sequence = context.getSequence();
+      const before = (sequence as unknown as { _resolveSamplerConfig: unknown })._resolveSamplerConfig;
+      const r = await generateWithMask({ model, sequence, prompt: PROMPT, maxTokens: 16, seed: 2, ...sampling, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
+      expect(r.cachedBiasSteps).toBeGreaterThan(0);
+      expect(Object.hasOwn(sequence, "_resolveSamplerConfig")).toBe(false);
+      expect((sequence as unknown as { _resolveSamplerConfig: unknown })._resolveSamplerConfig).toBe(before);
+    } finally {
+      await context.dispose();
+    }
+  });
+
   it("an error the matcher throws while a step is in flight reaches the caller, with or without the overlap", async () => {
     for (const overlapMasks of [true, false]) {
       const inner = compiledFor(tools, "required", false).createMatcher(vocab);
