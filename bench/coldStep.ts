@@ -4,24 +4,19 @@
  * up to step `k`, then step `k` timed. Prints the min and median (µs) and the counted work of the step.
  * `npx tsx bench/coldStep.ts BFCL_java_34 9 [--reps 40]`
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { compileSchema } from "../src/compile.js";
-import { canonicalJson, type JsonValue } from "../src/json.js";
+import { canonicalJson } from "../src/json.js";
 import type { MaskTable } from "../src/automaton/MaskTable.js";
 import { qwen3 } from "../test/support/qwen3.js";
+import { sampleRow } from "./jsonSchemaBenchSample.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const [id, kArg] = process.argv.slice(2);
 const repsArg = process.argv.indexOf("--reps");
 const REPS = repsArg >= 0 ? Number(process.argv[repsArg + 1]) : 40;
 const K = Number(kArg);
 const { vocab, encode } = qwen3();
 const bits = new Uint32Array(Math.ceil(vocab.size / 32));
-const line = readFileSync(join(here, "..", "test", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").find((l) => l.includes(`"id":"${id}"`));
-if (!line) throw new Error(`no schema ${id}`);
-const rec = JSON.parse(line) as { schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
+const rec = sampleRow(id);
 const text = canonicalJson(rec.tests.find((t) => t.valid)!.data);
 const ids = [...encode(text), vocab.eosTokenIds[0]];
 const times: number[] = [];

@@ -12,13 +12,12 @@
  *   npx tsx bench/coldSteps.ts --merge /tmp/steps*.json
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { MaskTable } from "../src/automaton/MaskTable.js";
 import type { CompiledGrammar } from "../src/CompiledGrammar.js";
 import { compileSchema, compileTools } from "../src/compile.js";
 import { canonicalJson, type JsonValue } from "../src/json.js";
 import { qwen3 } from "../test/support/qwen3.js";
+import { benchSchemas } from "./jsonSchemaBenchSample.js";
 import { prng, sampleArguments, twentyOpenAiTools } from "./toolSets.js";
 
 interface Step {
@@ -56,7 +55,6 @@ if (merge >= 0) {
 }
 
 function run(): void {
-  const here = dirname(fileURLToPath(import.meta.url));
   const { vocab, encode } = qwen3();
   const bits = new Uint32Array(Math.ceil(vocab.size / 32));
   const decoder = new TextDecoder();
@@ -84,27 +82,14 @@ function run(): void {
   decode(w, encode('<tool_call>\n{"name": "get_weather", "arguments": {}}').slice(0, 8));
 
   const steps: Step[] = [];
-  const lines = readFileSync(join(here, "..", "test", "fixtures", "jsonschemabench", "sample.jsonl"), "utf8").split("\n").filter(Boolean);
-  let taken = 0;
-  for (const line of lines) {
-    if (taken >= 40) break;
-    const rec = JSON.parse(line) as { id: string; schema: JsonValue; tests: { valid: boolean; data: JsonValue }[] };
-    if (JSON.stringify(rec.schema).length > 3000) continue;
-    const valid = rec.tests.filter((t) => t.valid).slice(0, 4);
-    if (valid.length === 0) continue;
-    try {
-      compileSchema(rec.schema);
-    } catch {
-      continue;
-    }
-    taken++;
+  for (const rec of benchSchemas(40, 4)) {
     // as the bench: a fresh compile, a matcher and its first mask, then each instance's masks
     const c = compileSchema(rec.schema);
     const m0 = c.createMatcher(vocab);
     m0.fillNextTokenBitmask(bits);
     const table = (m0 as unknown as { table: MaskTable }).table;
     const A = table.automaton;
-    const texts = valid.map((t) => canonicalJson(t.data)).filter((t) => c.accepts(t));
+    const texts = rec.valid.map((t) => canonicalJson(t.data)).filter((t) => c.accepts(t));
     for (const ids of texts.map((t) => [...encode(t), vocab.eosTokenIds[0]])) {
       const m = c.createMatcher(vocab);
       let before = "";

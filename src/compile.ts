@@ -12,7 +12,7 @@ import { NOTHING, ref } from "./grammar/build.js";
 import { Deadline } from "./Deadline.js";
 import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
-import { canonicalJson, type JsonObject, type JsonValue } from "./json.js";
+import { type JsonObject, type JsonValue } from "./json.js";
 import { indentedJsonStyle, jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
@@ -26,7 +26,7 @@ import { closeObjects } from "./tools/closeObjects.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import { normalizeTools } from "./tools/normalizeTools.js";
 import { schemaHash, toolsHash } from "./tools/schemaHash.js";
-import { toolFragments, type ToolFragment } from "./ToolFragmentCache.js";
+import { parametersKey, toolFragments, type ToolFragment } from "./ToolFragmentCache.js";
 
 /** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
 export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions, ReasoningOptions {
@@ -75,8 +75,8 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   for (const tool of normalized) {
     if (!allowed.has(tool.name)) continue;
     envelope.argumentSpelling?.checkToolName?.(tool.name, tool.path);
-    // the parameters' canonical JSON itself: exact, and no hash to compute per tool
-    const key = `${optionsKey}|${canonicalJson(tool.parameters)}`;
+    // the parameters' JSON text itself: exact, and no hash to compute per tool
+    const key = `${optionsKey}|${parametersKey(tool.parameters)}`;
     let argsRule = mergedHere.get(key);
     const fragment = toolFragments.get(key);
     if (fragment !== undefined) {

@@ -20,6 +20,13 @@ const INITIAL_ROWS = 64;
  */
 const MAX_INITIAL_ROWS = 256;
 
+/** The rows the byte tables start with for an NFA of `states` states: one per 4 states, a power of two, within bounds. */
+function rowsFor(states: number): number {
+  let rows = INITIAL_ROWS;
+  while (rows < MAX_INITIAL_ROWS && rows * 4 < states) rows *= 2;
+  return rows;
+}
+
 export interface AutomatonOptions {
   /** `token` nodes: the special token or its text spelled by ordinary tokens (default), or the special token only. */
   specialTokens?: "token-or-text" | "token-only";
@@ -47,8 +54,8 @@ export class Automaton {
   readonly nfa: Nfa;
   readonly atomTexts: readonly string[];
   private readonly maxStates: number;
-  /** Rows the byte tables start with (see MAX_INITIAL_ROWS). */
-  private readonly initialRows: number;
+  /** Rows the byte tables start with (see MAX_INITIAL_ROWS), or grow to at least. */
+  private initialRows: number;
 
   // R-states
   private rsSets: Int32Array[] = [];
@@ -118,9 +125,7 @@ export class Automaton {
     const specialTokens = opts.specialTokens ?? "token-or-text";
     this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
     this.atomTexts = this.nfa.atomTexts;
-    let rows = INITIAL_ROWS;
-    while (rows < MAX_INITIAL_ROWS && rows * 4 < this.nfa.stateCount) rows *= 2;
-    this.initialRows = rows;
+    this.initialRows = rowsFor(this.nfa.stateCount);
     this.mark = new Uint32Array(this.nfa.stateCount);
     const root = this.frameStartOf(0);
     const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
@@ -155,7 +160,9 @@ export class Automaton {
   private frameStartOf(f: number): number {
     const known = this.frameStartRs[f];
     if (known !== undefined) return known;
+    const before = this.nfa.stateCount;
     const s = this.nfa.ensureFrame(f);
+    if (this.nfa.stateCount > before) this.sizeTables();
     if (this.mark.length < this.nfa.stateCount) {
       const m = new Uint32Array(Math.max(this.nfa.stateCount, this.mark.length * 2));
       m.set(this.mark);
@@ -165,6 +172,26 @@ export class Automaton {
     this.frameStartRs[f] = r;
     if (r >= 0) this.rsStarts.add(r);
     return r;
+  }
+
+  /**
+   * The byte tables grown at once to the rows the NFA now calls for (see MAX_INITIAL_ROWS): where a deferred grammar
+   * is built whole, in that step, rather than by doublings inside the masks that follow.
+   */
+  private sizeTables(): void {
+    const rows = rowsFor(this.nfa.stateCount);
+    if (rows <= this.initialRows) return;
+    this.initialRows = rows;
+    if (this.rsTrans.length > 0 && this.rsTrans.length < rows * 256) this.growRs(rows * 256);
+    if (this.cTrans.length > 0 && this.cTrans.length < rows * 256) this.growConfigs(rows * 256);
+  }
+
+  /**
+   * The start R-state of frame `f` when the frame is built (a lazy frame not reached yet is not built here), else
+   * DEAD.
+   */
+  builtFrameStart(f: number): number {
+    return this.nfa.frameStart[f] >= 0 ? this.frameStartOf(f) : DEAD;
   }
 
   /** Builds every lazy frame (completion distances need every state). */
@@ -263,13 +290,15 @@ export class Automaton {
     this.rsAtoms.push(undefined);
     this.rsRowDone.push(0);
     this.rsPlainFlag.push(-1);
-    if (this.rsTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(this.initialRows * 256, this.rsTrans.length * 2));
-      nt.fill(UNKNOWN, this.rsTrans.length);
-      nt.set(this.rsTrans);
-      this.rsTrans = nt;
-    }
+    if (this.rsTrans.length < (id + 1) * 256) this.growRs(Math.max(this.initialRows * 256, this.rsTrans.length * 2));
     return id;
+  }
+
+  private growRs(len: number): void {
+    const nt = new Int32Array(len);
+    nt.fill(UNKNOWN, this.rsTrans.length);
+    nt.set(this.rsTrans);
+    this.rsTrans = nt;
   }
 
   /** All 256 byte transitions of an R-state at once (bytes with the same targets share one closure). */
@@ -476,23 +505,25 @@ export class Automaton {
     this.cfAtoms.push(undefined);
     this.cfComplete.push(-1);
     this.cfForced.push(UNKNOWN);
-    if (this.cTrans.length < (id + 1) * 256) {
-      const nt = new Int32Array(Math.max(this.initialRows * 256, this.cTrans.length * 2));
-      nt.fill(UNKNOWN, this.cTrans.length);
-      nt.set(this.cTrans);
-      this.cTrans = nt;
-      const nc = new Uint8Array(nt.length / 256);
-      nc.set(this.cComplete);
-      this.cComplete = nc;
-      const nd = new Uint8Array(nt.length / 256);
-      nd.set(this.cDeadDone);
-      this.cDeadDone = nd;
-      const nf = new Int32Array(nt.length / 256).fill(UNKNOWN);
-      nf.set(this.cFrameTop);
-      this.cFrameTop = nf;
-    }
+    if (this.cTrans.length < (id + 1) * 256) this.growConfigs(Math.max(this.initialRows * 256, this.cTrans.length * 2));
     this.cComplete[id] = this.isComplete(id) ? 1 : 0;
     return id;
+  }
+
+  private growConfigs(len: number): void {
+    const nt = new Int32Array(len);
+    nt.fill(UNKNOWN, this.cTrans.length);
+    nt.set(this.cTrans);
+    this.cTrans = nt;
+    const nc = new Uint8Array(nt.length / 256);
+    nc.set(this.cComplete);
+    this.cComplete = nc;
+    const nd = new Uint8Array(nt.length / 256);
+    nd.set(this.cDeadDone);
+    this.cDeadDone = nd;
+    const nf = new Int32Array(nt.length / 256).fill(UNKNOWN);
+    nf.set(this.cFrameTop);
+    this.cFrameTop = nf;
   }
 
   private stepConfig(c: number, sym: number): number {

@@ -3,6 +3,7 @@ import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
 import { CompletionDistance } from "./CompletionDistance.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
@@ -12,8 +13,15 @@ const CACHE_BYTES_CAP = 40 << 20;
  * over one vocabulary, the least recently used dropped first above the cap (most are a few ids; a string's is a
  * bitset of 19 KB for Qwen3).
  */
-const sharedLocals = new WeakMap<Vocabulary, Map<string, LocalMask>>();
+const sharedLocals = new WeakMap<Vocabulary, BoundedMap<string, LocalMask>>();
 const SHARED_LOCALS_CAP = 1024;
+/**
+ * Keys of string-like self-contained frames (see MaskTable.warmSharedFrames) whose every R-state's local mask was
+ * computed for a vocabulary, so that a later grammar does not look through their R-states again.
+ */
+const framesWarmedWhole = new WeakMap<Vocabulary, BoundedMap<string, true>>();
+/** A frame with more R-states than this is not warmed beyond its start (a string's content has about 15). */
+const WARM_FRAME_RSTATES = 64;
 /** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
 const EXIT_LIST_FRACTION = 64;
 
@@ -31,10 +39,12 @@ interface SubtreeMask {
   /** The frame is complete at the node itself: the whole subtree may continue in the caller. */
   selfExit: boolean;
 }
-const sharedSubtrees = new WeakMap<Vocabulary, { masks: Map<string, SubtreeMask>; bytes: number }>();
+const sharedSubtrees = new WeakMap<Vocabulary, BoundedMap<string, SubtreeMask>>();
 /** Bounds on the shared subtree masks of one vocabulary (a process serving many schemas), least recently used dropped first. */
 const SHARED_SUBTREES_CAP = 4096;
 const SHARED_SUBTREES_BYTES = 16 << 20;
+/** A subtree mask's bytes, as counted against SHARED_SUBTREES_BYTES and the table's cache bytes. */
+const subtreeBytes = (sub: SubtreeMask): number => (sub.ids.length + sub.exits.length) * 4 + 64;
 /**
  * A frame entered at a node with a subtree larger than this (nodes) takes the subtree's shared mask: below it, a walk
  * costs less than looking the mask up.
@@ -168,6 +178,10 @@ export class MaskTable {
   private budget: (BudgetLists | undefined)[] = [];
   /** A walk that passes this many nodes walked in all stops (throws WALK_LIMIT): only while prefetching. */
   private walkLimit = Infinity;
+  /** The first mask's shared frames were looked at (see warmSharedFrames). */
+  private warmed = false;
+  /** Self-contained frames some of whose local masks warmSharedFrames computed (not found computed by another grammar). */
+  framesWarmed = 0;
   /** The first mask's prefetch ran (see prefetch). */
   private prefetched = false;
   /** Configurations the prefetch reached (their masks computed, but for the last ones when the budget ran out). */
@@ -285,9 +299,16 @@ export class MaskTable {
     }
     if (!this.dense[c] && !this.sparse[c]) {
       this.compute(c);
-      // not where the grammar is built lazily (large tool sets): there the masks that follow would build the parts of
-      // it the first mask leaves unbuilt, which is what building it lazily saves
-      if (c === this.automaton.initial && !this.prefetched && !this.automaton.nfa.lazy) this.prefetch(c);
+      if (c === this.automaton.initial && !this.warmed) this.warmSharedFrames();
+      if (c === this.automaton.initial && !this.prefetched) {
+        const nfa = this.automaton.nfa;
+        // not where the grammar is built lazily (large tool sets): there the masks that follow would build the parts
+        // of it the first mask leaves unbuilt, which is what building it lazily saves
+        if (!nfa.lazy || nfa.deferred) this.prefetch(c);
+        else this.prefetched = true;
+        // a deferred grammar is built whole at the next frame a decoding enters (see Nfa.deferred)
+        nfa.firstMaskDone();
+      }
     }
     const d = this.dense[c];
     if (d) {
@@ -469,6 +490,54 @@ export class MaskTable {
   }
 
   /**
+   * With the first mask of a grammar: the local masks of its built self-contained frames (a string's content and
+   * closing quote, free text) that no grammar of the process has computed for this vocabulary. Most are nearly the
+   * whole vocabulary, a walk of the whole trie (326,000 of Qwen3's 333,000 nodes inside a string, 7 ms warm and
+   * several times that the first time the process walks a string); computed here, once per process and frame
+   * structure, instead of in the middle of a decoding where its first string starts. A frame another grammar
+   * computed costs a lookup. Not counted in the prefetch's budget: the walk is the process's, not the grammar's.
+   */
+  private warmSharedFrames(): void {
+    this.warmed = true;
+    const A = this.automaton;
+    const { frameKey } = A.nfa;
+    let whole = framesWarmedWhole.get(this.vocab);
+    if (!whole) framesWarmedWhole.set(this.vocab, (whole = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
+    for (let f = 0; f < frameKey.length; f++) {
+      const key = frameKey[f];
+      if (key === undefined) continue;
+      const rs = A.builtFrameStart(f);
+      if (rs < 0) continue;
+      const before = this.nodesWalked;
+      if (!this.local[rs]) this.localMask(rs);
+      // A string's other R-states (after a backslash, inside \u00XX, inside a character's UTF-8 bytes) are where a
+      // token may end: their local masks walk the subtrees of the bytes they read (an escape letter's tokens: 6,931
+      // nodes after a backslash, a continuation byte's up to 12,000), about 24,500 nodes for all 15 of them, each a
+      // step of its own the first time a decoding of the process meets it. Not free text, whose start is complete:
+      // its every other R-state (after `<`, `<t`...) continues with the whole vocabulary.
+      if (!A.rsIsFinal(rs) && !whole.has(key)) {
+        whole.set(key, true);
+        const seen = new Set([rs]);
+        const queue = [rs];
+        for (let h = 0; h < queue.length && queue.length <= WARM_FRAME_RSTATES; h++) {
+          A.rsRowOf(queue[h]);
+          const row = A.rsTable;
+          const base = queue[h] * 256;
+          for (let b = 0; b < 256; b++) {
+            const u = row[base + b];
+            if (u >= 0 && !seen.has(u)) {
+              seen.add(u);
+              queue.push(u);
+            }
+          }
+        }
+        if (queue.length <= WARM_FRAME_RSTATES) for (const r of queue) if (!this.local[r]) this.localMask(r);
+      }
+      if (this.nodesWalked > before) this.framesWarmed++;
+    }
+  }
+
+  /**
    * The masks of the configurations a decoding reaches from `c0` through positions with few tokens allowed (keys,
    * punctuation, the literals between values), breadth first, within PREFETCH_WORK: computed with the first mask of
    * the grammar, so that the masks of the steps that follow are hits. A mask with more than PREFETCH_FANOUT tokens
@@ -613,14 +682,14 @@ export class MaskTable {
       this.subtree.set(memo, null);
       return null;
     }
-    let table = sharedSubtrees.get(this.vocab);
-    if (!table) sharedSubtrees.set(this.vocab, (table = { masks: new Map(), bytes: 0 }));
-    const shared = table.masks;
+    let shared = sharedSubtrees.get(this.vocab);
+    if (!shared) {
+      shared = new BoundedMap({ maxEntries: SHARED_SUBTREES_CAP, maxSize: SHARED_SUBTREES_BYTES, sizeOf: subtreeBytes, order: "use" });
+      sharedSubtrees.set(this.vocab, shared);
+    }
     const fullKey = `${key}@${node}`;
     const hit = shared.get(fullKey);
     if (hit !== undefined) {
-      shared.delete(fullKey);
-      shared.set(fullKey, hit);
       this.subtree.set(memo, hit);
       return hit;
     }
@@ -655,15 +724,8 @@ export class MaskTable {
     const sub: SubtreeMask = { ids, exits: this.byByte(exits), selfExit: A.isComplete(L) };
     this.subtreesComputed++;
     this.subtree.set(memo, sub);
-    const bytes = (sub.ids.length + sub.exits.length) * 4 + 64;
-    while (shared.size > 0 && (shared.size >= SHARED_SUBTREES_CAP || table.bytes + bytes > SHARED_SUBTREES_BYTES)) {
-      const [oldest, old] = shared.entries().next().value!;
-      shared.delete(oldest);
-      table.bytes -= (old.ids.length + old.exits.length) * 4 + 64;
-    }
     shared.set(fullKey, sub);
-    table.bytes += bytes;
-    this.cachedBytes += bytes;
+    this.cachedBytes += subtreeBytes(sub);
     return sub;
   }
 
@@ -685,13 +747,11 @@ export class MaskTable {
     const A = this.automaton;
     const key = A.sharedKey(rs);
     let shared = sharedLocals.get(this.vocab);
-    if (!shared) sharedLocals.set(this.vocab, (shared = new Map()));
+    if (!shared) sharedLocals.set(this.vocab, (shared = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
     if (key !== undefined) {
+      // most recently used last: a full table drops its least recently used mask, not the new one
       const hit = shared.get(key);
       if (hit) {
-        // most recently used last: a full table drops its least recently used mask, not the new one
-        shared.delete(key);
-        shared.set(key, hit);
         this.local[rs] = hit;
         return hit;
       }
@@ -724,7 +784,6 @@ export class MaskTable {
     }
     this.local[rs] = l;
     if (key !== undefined) {
-      if (shared.size >= SHARED_LOCALS_CAP) shared.delete(shared.keys().next().value!);
       shared.set(key, l);
     }
     this.cachedBytes += (l.bits ? this.words * 4 : count * 4) + l.exits.length * 4 + (l.exitBits?.byteLength ?? 0);

@@ -5,9 +5,10 @@ import { foldExpr } from "../grammar/analysis/foldExpr.js";
 import { isProductive } from "../grammar/analysis/productive.js";
 import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
-import { analyzeRules, estimateStates } from "./frameRules.js";
+import { analyzeRules, estimateStates, WIDE_ALT_ITEMS } from "./frameRules.js";
 import { IntPairMap } from "./IntPairMap.js";
 import { utf8Sequences } from "./utf8Sequences.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /**
  * A byte-level NFA with call edges, in compressed-row form (edges of state q are [xStart[q], xStart[q+1])). Rules
@@ -68,8 +69,21 @@ export interface Nfa {
   framesCopied: number;
   /** States numbered by a walk of their frame (a copied frame takes the numbering recorded with its build instead). */
   statesNumbered: number;
-  /** The grammar is large enough to be built lazily (parts of it are built when a decoding first reaches them). */
+  /**
+   * Parts of the grammar are built when a decoding first reaches them: a large grammar (a large tool set), or a
+   * deferred one until it is built whole (see `deferred`).
+   */
   lazy: boolean;
+  /**
+   * A grammar small enough to be built whole, with a large choice among alternatives next to a special token (the
+   * tools of a turn): built lazily for its first mask (the envelope and the trie of the tools' names, not their
+   * arguments), then whole where a decoding first enters one of the alternatives' frames (a tool's name chosen), or
+   * any frame after `firstMaskDone`, in one step rather than a tool's part in each of the first steps of each tool's
+   * first call. False once built whole.
+   */
+  deferred: boolean;
+  /** Called by the mask table once the first mask (and its prefetch) is computed: see `deferred`. */
+  firstMaskDone(): void;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -116,9 +130,11 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
   // the reference graph, frames and productive rules from one walk of every rule body
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive } = analyzeRules(g, tokenOk, deadline);
-  // small grammars are built whole (one automaton, no frame boundaries); large ones lazily
-  const lazy = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
+  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, wideAlts, tokenTexts, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
+  // small grammars are built whole (one automaton, no frame boundaries); large ones lazily; a small one with a large
+  // choice among alternatives (see Nfa.deferred) lazily until its first mask is done
+  const large = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
+  let lazy = large;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
   const sharedFrames = new Map<string, number>();
   /** Frames whose start and end states were made since the last flush (which numbers their states). */
@@ -136,8 +152,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const frameNames = [...frames];
   const frameStart: number[] = [];
   const frameEnd: number[] = [];
-  const atomIndex = new Map<string, number>();
-  const atomTexts: string[] = [];
+  // every special token's text indexed before any state is built: a mask table maps the vocabulary's special tokens
+  // to these when it is made, and a lazily built frame (a tool set's envelope) may be the first to use one
+  const atomTexts: string[] = [...tokenTexts];
+  const atomIndex = new Map<string, number>(atomTexts.map((t, i) => [t, i]));
   const bytes = new Edges();
   const eps = new Edges();
   const calls = new Edges();
@@ -237,6 +255,18 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   };
   const sizeMemo = new Map<GExpr, number>();
   const sizeOf = (e: GExpr): number => estimateStates(e, (r) => (frameIndex.has(r) ? 1 : (ruleSize.get(r) ?? 1)), sizeMemo);
+  // In a small grammar, the alternations lazyAlt would build as a trie in a large one that sit next to a special token
+  // (the tools of a turn after `<tool_call>`; not a JSON value's choices, nor a recursive rule's): the first mask
+  // needs their shared prefixes only (the tools' names up to where one tool is left). Such a rule reaches a special
+  // token, so no closure key covers it, and every keyed frame is built as in a grammar built whole.
+  const deferAlts = new Set<GExpr>();
+  if (!large) {
+    for (const { rule, alt } of wideAlts) if (tokenRules.has(rule) && !recursive.has(rule) && sizeOf(alt) > LAZY_ALT_STATES) deferAlts.add(alt);
+  }
+  const deferred = deferAlts.size > 0;
+  if (deferred) lazy = true;
+  /** Set by firstMaskDone on a deferred grammar: the next frame entered builds every frame left (see Nfa.deferred). */
+  let buildRestAtNextFrame = false;
   /**
    * A large alternation in a large grammar (the tools of a turn): the alternatives that begin with a literal are
    * merged into a trie of their first literals, character by character, as long as several alternatives share the
@@ -427,7 +457,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         // every item between `from` and `to` themselves: a built item only adds edges out of `from` and into `to`
         // (loops get their own head), so items cannot leak into each other, and the chains of exact repetitions
         // that end in `to` are shared by all items (a bounded number's digits)
-        if (lazy && e.items.length >= LAZY_ALT_ITEMS && sizeOf(e) > LAZY_ALT_STATES) {
+        if ((large || deferAlts.has(e)) && e.items.length >= WIDE_ALT_ITEMS && sizeOf(e) > LAZY_ALT_STATES) {
           lazyAlt(e.items.filter(productive), from, to, sub);
           return;
         }
@@ -564,7 +594,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         }
         return String(k);
       };
-      const parts: string[] = [lazy ? "lazy" : "whole"];
+      // (a deferred grammar builds a keyed frame as a whole one does: its lazy tries are next to special tokens)
+      const parts: string[] = [large ? "lazy" : "whole"];
       for (const e of roots) parts.push(exprKey(e, undefined, refName, visit));
       for (let k = 0; k < queue.length; k++) {
         // whether a rule is a frame (called) or inlined, and productive, decides what the NFA builds for it
@@ -605,6 +636,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     build(close, mid, frameEnd[fi]);
   }
   };
+  if (lazy) {
+    // The string-like frames of a large grammar's lazy parts (a string's content in a tool's arguments), built now
+    // rather than with the first part that calls them: a few frames, one per distinct content, so that the first mask
+    // can compute their local masks (nearly the whole vocabulary, once per process: MaskTable.warmSharedFrames)
+    // before a decoding reaches its first string. A lazy part built later calls the same frame (sharedFrame's key).
+    for (let k = 0; k < loopsBeforeLiterals.length; k += 2) {
+      const loop = loopsBeforeLiterals[k];
+      const after = loopsBeforeLiterals[k + 1] as { type: "literal"; text: string };
+      if (!isWideLoop(loop) || hasRefs(loop) || hasTokens(loop)) continue;
+      const first = String.fromCodePoint(after.text.codePointAt(0)!);
+      sharedFrame(loop, first === after.text ? after : { type: "literal", text: first });
+    }
+  }
   buildPending();
   const lazyBudget = deadline === undefined ? undefined : new Deadline({ maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken), maxCompileMs: Number.POSITIVE_INFINITY });
   // set once the construction is over: a closure key made after it is counted (closureKeysLate)
@@ -635,6 +679,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     statesNumbered: 0,
     closureKeysLate: 0,
     lazy,
+    deferred,
+    firstMaskDone: () => {
+      if (nfa.deferred) buildRestAtNextFrame = true;
+    },
     frameKeyOf: (f) => {
       const eager = nfa.frameKey[f];
       if (eager !== undefined) return eager;
@@ -644,7 +692,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         // (null first: a loop's key may ask for its rule's, never the other way round, but a cycle must not recurse)
         closureKeys[f] = null;
         closureKeys[f] = k = (roots === undefined ? undefined : closureKey(roots, f >= frames.length)) ?? null;
-        if (built && roots !== undefined) nfa.closureKeysLate++;
+        if (built && !eagerKeys && roots !== undefined) nfa.closureKeysLate++;
       }
       return k ?? undefined;
     },
@@ -652,6 +700,16 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       const body = lazyBody.get(f);
       const rule = lazyRule.get(f);
       if (body === undefined && rule === undefined) return frameStart[f];
+      if (nfa.deferred && (buildRestAtNextFrame || body !== undefined)) {
+        // a deferred grammar past its first mask, or entering one of its alternatives (a tool chosen, or reached by
+        // the first mask's prefetch where a call is required): this frame, then every other, in this one step
+        nfa.deferred = false;
+        buildRestAtNextFrame = false;
+        const start = nfa.ensureFrame(f);
+        nfa.buildAll();
+        makeEagerClosureKeys();
+        return start;
+      }
       // a lazy build runs while decoding: the compile's clock is over, its steps (what is left of them, for all
       // lazy builds together) and the state cap still hold
       deadline = lazyBudget;
@@ -671,11 +729,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       } else if (rule !== undefined) {
         const ruleBody = g.rules.get(rule)!;
         const key = graph.get(rule)!.length > 0 || tokenRules.has(rule) ? undefined : structuralKey(ruleBody);
+        // most recently used last: the table drops its least recently used frame when full
         const copy = key === undefined ? undefined : builtFrames.get(key);
         if (copy !== undefined) {
-          // most recently used last: the table drops its least recently used frame when full
-          builtFrames.delete(key!);
-          builtFrames.set(key!, copy);
           copyFrame(copy, frameStart[f]);
           copied.set(f, copy);
           nfa.framesCopied++;
@@ -693,7 +749,12 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     },
     buildAll: () => {
       // frames made while building others are lazy too: until none is left
+      const wasDeferred = nfa.deferred;
+      nfa.deferred = false;
+      buildRestAtNextFrame = false;
       while (lazyBody.size + lazyRule.size > 0) for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
+      // built whole now: the closure keys a whole grammar makes with its NFA
+      if (wasDeferred) makeEagerClosureKeys();
     },
   };
   /**
@@ -706,7 +767,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     const inside = (xs: number[]): boolean => xs.every((q) => q >= base && q < n);
     if (!inside(bytes.from) || !inside(bytes.to) || !inside(eps.from) || !inside(eps.to)) return undefined;
     const rel = (xs: number[]): Int32Array => Int32Array.from(xs, (q) => q - base);
-    if (builtFrames.size >= MAX_BUILT_FRAMES) builtFrames.delete(builtFrames.keys().next().value!);
     const built: BuiltFrame = { states: n - base, byteFrom: rel(bytes.from), byteLo: Uint8Array.from(bytes.a), byteHi: Uint8Array.from(bytes.b), byteTo: rel(bytes.to), epsFrom: rel(eps.from), epsTo: rel(eps.to) };
     builtFrames.set(key, built);
     return built;
@@ -751,11 +811,15 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     copied.clear();
   };
   flush();
-  if (!lazy) {
-    // the keys of rule frames (a schema's any-value rule, a number used in several places) and of the loops that call
-    // them, made here rather than at the first mask that needs them: a walk that enters such a frame at a large trie
-    // subtree asks for its key (MaskTable.subtreeMask), and a value position's cold mask was otherwise mostly this key
-    // (the text of the frame's rules), 20–35 µs of a 45–55 µs step. Recursive rules first: their masks are the largest.
+  /** Making the eager closure keys (not counted as late). */
+  let eagerKeys = false;
+  // the keys of rule frames (a schema's any-value rule, a number used in several places) and of the loops that call
+  // them, made with the NFA rather than at the first mask that needs them: a walk that enters such a frame at a large
+  // trie subtree asks for its key (MaskTable.subtreeMask), and a value position's cold mask was otherwise mostly this
+  // key (the text of the frame's rules), 20–35 µs of a 45–55 µs step. Recursive rules first: their masks are the
+  // largest. A deferred grammar makes them when it is built whole (its first mask needs none).
+  const makeEagerClosureKeys = (): void => {
+    eagerKeys = true;
     let budget = EAGER_CLOSURE_KEYS;
     for (const pass of [true, false]) {
       for (let f = 0; f < frameNames.length && budget > 0; f++) {
@@ -765,7 +829,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         budget--;
       }
     }
-  }
+    eagerKeys = false;
+  };
+  if (!lazy) makeEagerClosureKeys();
   built = true;
   return nfa;
 }
@@ -840,8 +906,9 @@ interface BuiltFrame {
  * number (`"page": ` with `minimum: 1` spells its bound in about 1,000 states) is the same frame in many tool sets, and
  * a copy of its tables costs a fraction of building it. Its construction depends only on its structure (no
  * reference, no special token), so the copy is the NFA the build would make, state for state and edge for edge.
+ * Bounded (a few hundred distinct numbers and enums), the least recently used dropped first.
  */
-const builtFrames = new Map<string, BuiltFrame>();
+const builtFrames = new BoundedMap<string, BuiltFrame>({ maxEntries: 512, order: "use" });
 
 /** At most this many closure keys are made with a (small) grammar's NFA; the others when first asked for. */
 const EAGER_CLOSURE_KEYS = 16;
@@ -850,29 +917,20 @@ const MAX_CLOSURE_NODES = 2000;
 /** Thrown inside a closure key's walk to stop it (see closureKey). */
 const NO_KEY = new Error("no closure key");
 /** Closure texts seen by this process, each with a short id (the key masks are cached under), least recently used dropped first. */
-const closureIds = new Map<string, number>();
-const MAX_CLOSURE_IDS = 4096;
+const closureIds = new BoundedMap<string, number>({ maxEntries: 4096, order: "use" });
 let nextClosureId = 0;
 
 /** A short key for a closure text: ids are never reused, so a dropped text's cached masks are only left unused. */
 function internClosure(text: string): string {
   let id = closureIds.get(text);
-  if (id === undefined) {
-    if (closureIds.size >= MAX_CLOSURE_IDS) closureIds.delete(closureIds.keys().next().value!);
-    id = nextClosureId++;
-  } else closureIds.delete(text);
-  closureIds.set(text, id);
+  if (id === undefined) closureIds.set(text, (id = nextClosureId++));
   return `closure ${id}`;
 }
-/** Bound on `builtFrames` (a few hundred distinct numbers and enums), least recently used dropped first. */
-const MAX_BUILT_FRAMES = 512;
 
 /** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
 const LAZY_GRAMMAR_STATES = 16_384;
 /** An alternation larger than this (estimated states) in a large grammar is built as a lazy trie (`lazyAlt`). */
 const LAZY_ALT_STATES = 1024;
-/** ...with at least this many alternatives (the tools of a turn; a two-way choice is built whole). */
-const LAZY_ALT_ITEMS = 4;
 /** In a large grammar, a rule frame (not the root, not one bounding the construction's depth) larger than this is built when first entered. */
 const LAZY_RULE_STATES = 64;
 /** In a lazy trie, the rest of one alternative larger than this becomes a lazy frame; a smaller one is inlined. */

@@ -22,7 +22,19 @@ export interface RuleAnalysis {
   tokenRules: Set<string>;
   /** `estimateStates` of a rule's body, a frame counting one state and another rule its `size`. */
   bodySize(rule: string): number;
+  /** Alternations of at least WIDE_ALT_ITEMS alternatives and the rule whose body holds them (found by the same walk). */
+  wideAlts: { rule: string; alt: GExpr }[];
+  /** The texts of every special-token node, each once, in the order the walk meets them. */
+  tokenTexts: string[];
+  /**
+   * Unbounded repetitions followed by a non-empty literal in a sequence, with that literal, as pairs (loop, literal):
+   * the candidates for a string-like shared frame (see `buildNfa`'s seq case), each loop object once per literal.
+   */
+  loopsBeforeLiterals: GExpr[];
 }
+
+/** An alternation of at least this many alternatives may be a choice among tools (see buildNfa's lazy tries). */
+export const WIDE_ALT_ITEMS = 4;
 
 /**
  * The rule analyses of `buildNfa` from one walk of every rule body: the reference graph, how often each rule is
@@ -40,6 +52,10 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
   const nodes: GExpr[] = [];
   const mults: number[] = [];
   const weights: number[] = [];
+  const wideAlts: { rule: string; alt: GExpr }[] = [];
+  const tokenTexts = new Set<string>();
+  const loopsBeforeLiterals: GExpr[] = [];
+  const seenLoops = new Map<GExpr, Set<string>>();
   for (const [name, body] of g.rules) {
     // a tree walk in pre-order, children in order (a node shared by two parents counts as two occurrences)
     const refs: string[] = [];
@@ -65,6 +81,7 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
         case "token":
           constant += (x.text.length * 2 + 2) * w;
           tokenRules.add(name);
+          tokenTexts.add(x.text);
           break;
         case "ref": {
           uses.set(x.rule, (uses.get(x.rule) ?? 0) + 1);
@@ -79,7 +96,20 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
         }
         case "seq":
         case "alt":
+          if (x.type === "alt" && x.items.length >= WIDE_ALT_ITEMS) wideAlts.push({ rule: name, alt: x });
           constant += (x.type === "alt" ? 1 + 2 * x.items.length : 1) * w;
+          if (x.type === "seq") {
+            for (let i = 0; i + 1 < x.items.length; i++) {
+              const it = x.items[i];
+              const after = x.items[i + 1];
+              if (it.type !== "repeat" || it.max !== null || after.type !== "literal" || after.text.length === 0) continue;
+              let texts = seenLoops.get(it);
+              if (texts === undefined) seenLoops.set(it, (texts = new Set()));
+              if (texts.has(after.text)) continue;
+              texts.add(after.text);
+              loopsBeforeLiterals.push(it, after);
+            }
+          }
           for (let i = x.items.length - 1; i >= 0; i--) {
             nodes.push(x.items[i]);
             mults.push(mult);
@@ -105,7 +135,7 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
   const productive = leastRuleFixpoint(g, (body, set) => derivesText(body, set, tokenOk), deadline, graph);
   const frameSet = new Set(frames);
   const bodySize = (name: string): number => evalForm(forms.get(name)!, (r) => (frameSet.has(r) ? 1 : (size.get(r) ?? 1)));
-  return { graph, frames, size, sharing, productive, bodySize, tokenRules, recursive };
+  return { graph, frames, size, sharing, productive, bodySize, tokenRules, recursive, wideAlts, tokenTexts: [...tokenTexts], loopsBeforeLiterals };
 }
 
 /**

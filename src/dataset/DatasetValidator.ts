@@ -10,6 +10,7 @@ import type { NormalizedTool } from "../tools/NormalizedTool.js";
 import type { Conversation, RowFormat } from "./Conversation.js";
 import { DATASET_CODES, type DatasetCode, type DatasetIssue } from "./DatasetIssue.js";
 import { readConversation, RowFormatError } from "./readConversation.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 export interface ValidateDatasetOptions {
   /** Force the row format instead of detecting it per row. @defaultValue "auto" */
@@ -59,7 +60,7 @@ export class DatasetValidator {
   readonly stats: DatasetStats = { rows: 0, assistantTurns: 0, callTurns: 0, parallelTurns: 0, noCallTurns: 0, toolCalls: 0, toolsDeclared: 0 };
   readonly counts: Partial<Record<DatasetCode, number>> = {};
   /** Tool sets by the hash of their canonical text; least recently used evicted past MAX_TOOL_SETS. */
-  private readonly toolSets = new Map<string, ToolSet>();
+  private readonly toolSets = new BoundedMap<string, ToolSet>({ maxEntries: MAX_TOOL_SETS, order: "use" });
   private readonly toolHashes = new Set<string>();
   private readonly declared = new Set<string>();
   private readonly called = new Set<string>();
@@ -174,12 +175,7 @@ export class DatasetValidator {
     }
     const key = createHash("sha256").update(text).digest("base64");
     let ts = this.toolSets.get(key);
-    if (ts) {
-      // refresh recency
-      this.toolSets.delete(key);
-      this.toolSets.set(key, ts);
-      return ts;
-    }
+    if (ts) return ts;
     const warnings: Diagnostic[] = [];
     try {
       const tools = normalizeTools(raw, warnings);
@@ -198,7 +194,6 @@ export class DatasetValidator {
     }
     this.toolSets.set(key, ts);
     if (ts.hash) this.toolHashes.add(ts.hash);
-    if (this.toolSets.size > MAX_TOOL_SETS) this.toolSets.delete(this.toolSets.keys().next().value as string);
     return ts;
   }
 

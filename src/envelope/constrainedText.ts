@@ -2,6 +2,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { ALL_SCALARS, normalizeRanges, type Ranges } from "../grammar/ranges.js";
 import type { Dfa } from "../regex/Dfa.js";
 import { dfaToExpr } from "../regex/dfaToExpr.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /** What a run of free text (reasoning, or text before the calls) must satisfy. */
 export interface TextConstraint {
@@ -34,14 +35,12 @@ export function constrainedText(c: TextConstraint): GExpr {
   // a format's constraints are constants: each is built once per process (expressions are immutable)
   const key = JSON.stringify([c.avoid, c.notStartingWith ?? [], c.notStartingWithChars ?? [], c.before ?? null, c.nonEmpty ?? false]);
   let e = built.get(key);
-  if (e === undefined) {
-    if (built.size >= 256) built.delete(built.keys().next().value as string);
-    built.set(key, (e = build(c)));
-  }
+  if (e === undefined) built.set(key, (e = build(c)));
   return e;
 }
 
-const built = new Map<string, GExpr>();
+/** Expressions by constraint, the oldest dropped first. */
+const built = new BoundedMap<string, GExpr>({ maxEntries: 256, order: "insertion" });
 
 function build(c: TextConstraint): GExpr {
   const avoid = [...new Set(c.avoid.filter((m) => m !== ""))];

@@ -1,6 +1,7 @@
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, NOTHING, rep, seq } from "../grammar/build.js";
 import { ALL_SCALARS, complementRanges, intersectRanges, type Ranges } from "../grammar/ranges.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /**
  * A regular expression (no rule references, so it stays regular for the regex emitter and cheap for the automaton)
@@ -14,14 +15,12 @@ import { ALL_SCALARS, complementRanges, intersectRanges, type Ranges } from "../
 export function textWithout(marker: string): GExpr {
   // a format's marker is a constant: its expression is built once per process (expressions are immutable)
   let e = withoutMarker.get(marker);
-  if (e === undefined) {
-    if (withoutMarker.size >= 256) withoutMarker.delete(withoutMarker.keys().next().value as string);
-    withoutMarker.set(marker, (e = build(marker)));
-  }
+  if (e === undefined) withoutMarker.set(marker, (e = build(marker)));
   return e;
 }
 
-const withoutMarker = new Map<string, GExpr>();
+/** Expressions by marker, the oldest dropped first. */
+const withoutMarker = new BoundedMap<string, GExpr>({ maxEntries: 256, order: "insertion" });
 
 function build(marker: string): GExpr {
   const m = [...marker].map((c) => c.codePointAt(0) as number);

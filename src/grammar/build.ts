@@ -33,20 +33,31 @@ export function seq(...parts: GExpr[]): GExpr {
 
 /** `seq` over an array (no argument spreading: a flattened sequence can have more items than a call takes). */
 export function seqOf(parts: readonly GExpr[]): GExpr {
+  // one pass, one array: nested sequences flattened and adjacent literals merged (emitters print "ab" rather than
+  // "a" "b") as items are appended
   const items: GExpr[] = [];
   for (const p of parts) {
-    if (isNothing(p)) return NOTHING;
-    if (p.type === "seq") for (const it of p.items) items.push(it);
-    else items.push(p);
+    if (p.type === "seq") {
+      for (const it of p.items) pushMerged(items, it);
+    } else if (p.type === "alt" && p.items.length === 0) {
+      return NOTHING;
+    } else {
+      pushMerged(items, p);
+    }
   }
-  // merge adjacent literals so emitters print "ab" rather than "a" "b"
-  const merged: GExpr[] = [];
-  for (const it of items) {
-    const last = merged[merged.length - 1];
-    if (last && last.type === "literal" && it.type === "literal") merged[merged.length - 1] = { type: "literal", text: last.text + it.text };
-    else merged.push(it);
+  return items.length === 1 ? items[0] : ({ type: "seq", items } satisfies Seq);
+}
+
+function pushMerged(items: GExpr[], it: GExpr): void {
+  const n = items.length;
+  if (n > 0 && it.type === "literal") {
+    const last = items[n - 1];
+    if (last.type === "literal") {
+      items[n - 1] = { type: "literal", text: last.text + it.text };
+      return;
+    }
   }
-  return merged.length === 1 ? merged[0] : ({ type: "seq", items: merged } satisfies Seq);
+  items.push(it);
 }
 
 export function alt(...parts: GExpr[]): GExpr {

@@ -1,4 +1,5 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import { BoundedMap } from "../util/BoundedMap.js";
 import type { BiasArrays } from "./cacheBiasConversion.js";
 
 /** How a mask is handed to node-llama-cpp: a boost on the allowed tokens, or "never" on the disallowed ones. */
@@ -7,9 +8,9 @@ export type MaskEncoding = "boost" | "never";
 /** Added to the logits of allowed tokens: far above any real logit, small enough to keep float32 precision. */
 export const ALLOWED_LOGIT_BOOST = 10_000;
 
-/** At most this many masks are kept per model… */
+/** At most this many masks are kept per model (by hash: two masks of one hash, never seen in practice, count once)… */
 const MAX_ENTRIES = 512;
-/** …and at most this many biased token ids over all of them (a TokenBias costs some tens of bytes per id). */
+/** …and at most this many biased token ids over all of them (a TokenBias costs some tens of bytes per id); the oldest go first. */
 const MAX_IDS = 1_000_000;
 
 const byModel = new WeakMap<LlamaModel, MaskBiasCache>();
@@ -23,12 +24,12 @@ export interface MaskEntry {
 
 /** A cached mask with its TokenBias per encoding, each built on first use. */
 interface Entry extends MaskEntry {
+  /** The mask's hash, its key in the cache. */
+  readonly key: number;
   boost: TokenBias | undefined;
   never: TokenBias | undefined;
   /** Biased ids held by this entry's TokenBias objects. */
   ids: number;
-  /** Still in the cache (an evicted entry may still be in use by a step; its biases are then not counted). */
-  cached: boolean;
 }
 
 /**
@@ -46,9 +47,12 @@ interface Entry extends MaskEntry {
  * End-of-generation tokens are never in a bias (node-llama-cpp ignores them there): the caller handles them.
  */
 export class MaskBiasCache {
-  private readonly entries = new Map<number, Entry[]>();
-  private count = 0;
-  private ids = 0;
+  private readonly entries = new BoundedMap<number, readonly Entry[]>({
+    maxEntries: MAX_ENTRIES,
+    maxSize: MAX_IDS,
+    sizeOf: (list) => list.reduce((n, e) => n + e.ids, 0),
+    order: "insertion",
+  });
   /** Each built TokenBias in llama.cpp's shape (see cacheBiasConversion). */
   private readonly arrays = new WeakMap<TokenBias, BiasArrays>();
   /** The entry of the last lookup: the next step's mask is most often the same. */
@@ -100,12 +104,8 @@ export class MaskBiasCache {
         }
       }
     }
-    this.evictFor(0);
-    const entry: Entry = { bits: bits.slice(), ordinary: this.ordinaryCount(bits), boost: undefined, never: undefined, ids: 0, cached: true };
-    const list = this.entries.get(key) ?? [];
-    list.push(entry);
-    this.entries.set(key, list);
-    this.count++;
+    const entry: Entry = { key, bits: bits.slice(), ordinary: this.ordinaryCount(bits), boost: undefined, never: undefined, ids: 0 };
+    this.entries.set(key, [...(bucket ?? []), entry]);
     this.last = entry;
     return entry;
   }
@@ -119,7 +119,6 @@ export class MaskBiasCache {
       return known;
     }
     const ids = this.idsOf(entry.bits, encoding);
-    this.evictFor(ids.length);
     const logit = encoding === "boost" ? ALLOWED_LOGIT_BOOST : -Infinity;
     const bias = new this.TokenBiasClass(this.model.tokenizer).set(ids, encoding === "boost" ? { logit } : "never");
     // node-llama-cpp's own conversion walks the bias's Map in insertion order: the ids in order, each with its logit
@@ -127,10 +126,10 @@ export class MaskBiasCache {
     this.builds++;
     if (encoding === "boost") entry.boost = bias;
     else entry.never = bias;
-    if (entry.cached) {
-      entry.ids += ids.length;
-      this.ids += ids.length;
-    }
+    entry.ids += ids.length;
+    // set again, so that the cache counts the new ids (an entry dropped meanwhile, still in use by a step, stays out)
+    const bucket = this.entries.peek(entry.key);
+    if (bucket?.includes(entry)) this.entries.set(entry.key, bucket);
     return bias;
   }
 
@@ -203,20 +202,6 @@ export class MaskBiasCache {
     }
     this.wordsCompared += a.length;
     return true;
-  }
-
-  /** Drops the oldest masks until one more, with `incoming` more biased ids, fits. */
-  private evictFor(incoming: number): void {
-    for (const [key, list] of this.entries) {
-      if (this.count < MAX_ENTRIES && this.ids + incoming <= MAX_IDS) return;
-      this.entries.delete(key);
-      for (const e of list) {
-        this.count--;
-        this.ids -= e.ids;
-        e.cached = false;
-        if (e === this.last) this.last = undefined;
-      }
-    }
   }
 }
 

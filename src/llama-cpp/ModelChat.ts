@@ -5,6 +5,7 @@ import type { ReasoningMode } from "../formats/FormatDescription.js";
 import { formatFromChatTemplate, type TemplateFormat } from "../templates/formatFromChatTemplate.js";
 import { ChatTemplate, type TemplateContentPart, type TemplateMessage, type TemplateToolCall } from "../templates/renderTemplate.js";
 import { renderQwen3Prompt, type ChatMessage, type ChatToolCall } from "./qwen3ChatPrompt.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /** The options `compileTools` and the parser take for a model's turn. */
 export interface ModelTurnOptions {
@@ -33,8 +34,8 @@ export interface ModelChatOptions {
   readonly eosToken?: string;
 }
 
-const CACHE_SIZE = 16;
-const readings = new Map<string, TemplateFormat | ToolgramError>();
+/** Readings by template text, the oldest dropped first. */
+const readings = new BoundedMap<string, TemplateFormat | ToolgramError>({ maxEntries: 16, order: "insertion" });
 
 /** formatFromChatTemplate once per template text (probing renders a dozen conversations). */
 function readTemplate(template: string): TemplateFormat | ToolgramError {
@@ -46,7 +47,6 @@ function readTemplate(template: string): TemplateFormat | ToolgramError {
       if (!(e instanceof ToolgramError)) throw e;
       r = e;
     }
-    if (readings.size >= CACHE_SIZE) readings.delete(readings.keys().next().value as string);
     readings.set(template, r);
   }
   return r;
@@ -69,13 +69,13 @@ export function modelChatFor(template: string | undefined, options: ModelChatOpt
   let chat = chats.get(key);
   if (chat === undefined) {
     chat = buildModelChat(template, options);
-    if (chats.size >= CACHE_SIZE) chats.delete(chats.keys().next().value as string);
     chats.set(key, chat);
   }
   return chat;
 }
 
-const chats = new Map<string, ModelChat>();
+/** Chats by template and options, the oldest dropped first. */
+const chats = new BoundedMap<string, ModelChat>({ maxEntries: 16, order: "insertion" });
 
 function buildModelChat(template: string | undefined, options: ModelChatOptions): ModelChat {
   const explicit = options.format === undefined ? undefined : describeFormat(options.format);

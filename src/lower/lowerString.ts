@@ -4,6 +4,7 @@ import { lit, seq } from "../grammar/build.js";
 import type { StringConstraints, StringNode } from "../schema/SchemaNode.js";
 import type { LowerState } from "./LowerState.js";
 import { lowerStringContent } from "./string/lowerStringContent.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 /**
  * Contents already lowered in a compile, by spec: real schemas repeat one string schema under many properties, and a
@@ -36,7 +37,6 @@ export function stringContent(spec: StringConstraints, path: string, st: LowerSt
   cache.set(key, e);
   // no warning, no rule of its own and no step: what the spec and the limits give, in any compile
   if (st.rules.size === ruleCount && st.deadline.stepsTaken === steps && exprSizeAtMost(e, MAX_PURE_NODES)) {
-    if (pureContents.size >= MAX_PURE) pureContents.delete(pureContents.keys().next().value as string);
     pureContents.set(pureKey, e);
   }
   return e;
@@ -48,8 +48,7 @@ export function stringContent(spec: StringConstraints, path: string, st: LowerSt
  * used. Only contents lowered without a step are kept (formats, lengths, plain strings: no automaton), so a compile
  * spends the same steps whatever ran before it; the oldest are dropped first.
  */
-const pureContents = new Map<string, GExpr>();
-const MAX_PURE = 1024;
+const pureContents = new BoundedMap<string, GExpr>({ maxEntries: 1024, order: "insertion" });
 /** Larger contents (long patterns) are not kept: the table stays within a few million nodes whatever it is sent. */
 const MAX_PURE_NODES = 4096;
 

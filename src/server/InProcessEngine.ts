@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import { badRequest } from "./ApiError.js";
 import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
+import { BoundedMap } from "../util/BoundedMap.js";
 
 export interface InProcessEngineOptions {
   readonly modelPath: string;
@@ -50,8 +51,7 @@ export class InProcessEngine implements Engine {
    * non-canonical tokenization of its own text (`{"` as `{` `"`); when that text comes back in a later prompt (exact
    * replay), it is tokenized as it was sampled, so the sequence's KV cache matches past the end of the replayed turn.
    */
-  private readonly sampled = new Map<string, Token[]>();
-  private static readonly MAX_SAMPLED = 64;
+  private readonly sampled = new BoundedMap<string, Token[]>({ maxEntries: 64, order: "insertion" });
   /** Shorter texts are not worth splicing (and could match by chance). */
   private static readonly MIN_SPLICE = 16;
 
@@ -114,9 +114,8 @@ export class InProcessEngine implements Engine {
 
   private rememberSampled(text: string, tokens: Token[]): void {
     if (text.length < InProcessEngine.MIN_SPLICE) return;
-    this.sampled.delete(text);
+    // a text sampled again becomes the newest: the oldest text goes first
     this.sampled.set(text, tokens);
-    if (this.sampled.size > InProcessEngine.MAX_SAMPLED) this.sampled.delete(this.sampled.keys().next().value as string);
   }
 
   async generate(request: EngineRequest): Promise<EngineResult> {

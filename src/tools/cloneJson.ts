@@ -20,38 +20,87 @@ const MAX_JSON_DEPTH = jsonDepthLimit(500);
  * larger (40 levels of `{anyOf: [s, {items: s}]}`), and is refused by the compile's budget.
  */
 export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, deadline?: Deadline): JsonValue {
-  return cloneValue(v, path, maxDepth, new Set(), deadline);
+  return new Cloner(path, maxDepth, deadline).value(v);
 }
 
-function cloneValue(v: unknown, path: string, maxDepth: number, seen: Set<object>, deadline: Deadline | undefined): JsonValue {
-  // a copied value costs a few steps: its path, its entry in `seen`, its key
-  deadline?.tick("reading the declaration", path, 4);
-  switch (typeof v) {
-    case "string":
-    case "boolean":
-      return v;
-    case "number":
-      if (!Number.isFinite(v)) throw new ToolgramError("INVALID_INPUT", `${v} is not a JSON number; use a finite number`, path);
-      return v;
-    case "object": {
-      if (v === null) return null;
-      if (seen.size >= maxDepth) {
-        throw new LimitExceededError("LIMIT_NESTING", `the declaration nests deeper than ${maxDepth} levels; flatten it or raise limits.maxNesting`, path);
+/** Pointers spelled by `cloneJson` (for errors only), for tests that count the work. */
+export const clonePaths = { spelled: 0 };
+
+/**
+ * The copy's walk. The pointer of the value being copied is kept as a stack of keys and spelled only for an error:
+ * spelling it for every value copied was most of the copy's garbage.
+ */
+class Cloner {
+  private readonly seen = new Set<object>();
+  private readonly keys: (string | number)[] = [];
+
+  constructor(
+    private readonly base: string,
+    private readonly maxDepth: number,
+    private readonly deadline: Deadline | undefined,
+  ) {}
+
+  private path(): string {
+    clonePaths.spelled++;
+    let p = this.base;
+    for (const k of this.keys) p = pointerChild(p, k);
+    return p;
+  }
+
+  value(v: unknown): JsonValue {
+    // a copied value costs a few steps: its path, its entry in `seen`, its key
+    if (this.deadline !== undefined) {
+      try {
+        this.deadline.tick("reading the declaration", "", 4);
+      } catch (e) {
+        if (e instanceof LimitExceededError && e.schemaPath === "") throw new LimitExceededError(e.code, e.message, this.path(), { cause: e });
+        throw e;
       }
-      if (seen.has(v)) throw new ToolgramError("INVALID_INPUT", "the declaration contains a cycle; tools must be plain JSON", path);
-      seen.add(v);
-      let out: JsonValue;
-      if (Array.isArray(v)) {
-        out = v.map((x, i) => cloneValue(x, pointerChild(path, i), maxDepth, seen, deadline));
-      } else {
-        const o: { [k: string]: JsonValue } = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined) setOwn(o, k, cloneValue(x, pointerChild(path, k), maxDepth, seen, deadline));
-        out = o;
-      }
-      seen.delete(v);
-      return out;
     }
-    default:
-      throw new ToolgramError("INVALID_INPUT", `a ${typeof v} is not a JSON value; tools must be plain JSON`, path);
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        return v;
+      case "number":
+        if (!Number.isFinite(v)) throw new ToolgramError("INVALID_INPUT", `${v} is not a JSON number; use a finite number`, this.path());
+        return v;
+      case "object": {
+        if (v === null) return null;
+        const seen = this.seen;
+        if (seen.size >= this.maxDepth) {
+          throw new LimitExceededError("LIMIT_NESTING", `the declaration nests deeper than ${this.maxDepth} levels; flatten it or raise limits.maxNesting`, this.path());
+        }
+        if (seen.has(v)) throw new ToolgramError("INVALID_INPUT", "the declaration contains a cycle; tools must be plain JSON", this.path());
+        seen.add(v);
+        const keys = this.keys;
+        let out: JsonValue;
+        if (Array.isArray(v)) {
+          const a: JsonValue[] = new Array(v.length);
+          for (let i = 0; i < v.length; i++) {
+            // a hole stays a hole (as Array.prototype.map leaves it; JSON.stringify writes null)
+            if (!(i in v)) continue;
+            keys.push(i);
+            a[i] = this.value(v[i]);
+            keys.pop();
+          }
+          out = a;
+        } else {
+          const o: { [k: string]: JsonValue } = {};
+          const src = v as Record<string, unknown>;
+          for (const k of Object.keys(src)) {
+            const x = src[k];
+            if (x === undefined) continue;
+            keys.push(k);
+            setOwn(o, k, this.value(x));
+            keys.pop();
+          }
+          out = o;
+        }
+        seen.delete(v);
+        return out;
+      }
+      default:
+        throw new ToolgramError("INVALID_INPUT", `a ${typeof v} is not a JSON value; tools must be plain JSON`, this.path());
+    }
   }
 }

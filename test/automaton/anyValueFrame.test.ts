@@ -4,7 +4,7 @@ import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import type { Automaton } from "../../src/automaton/Automaton.js";
 import { compileSchema } from "../../src/compile.js";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
-import { sampleRow } from "../support/jsonSchemaBenchSample.js";
+import { sampleRow } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { bit } from "./tinyVocab.js";
 import { exactMask } from "./walkCheck.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema } from "../../src/compile.js";
 import { canonicalJson } from "../../src/json.js";
-import { sampleRow } from "../support/jsonSchemaBenchSample.js";
+import { sampleRow } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { exactMask } from "./walkCheck.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/compile.js";
-import { decodableCase, sampleRows, type DecodableCase } from "../support/jsonSchemaBenchSample.js";
+import { decodableCase, sampleRows, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { LONG_TIER } from "../support/tier.js";
 import { bit } from "./tinyVocab.js";

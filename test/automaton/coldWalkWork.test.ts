@@ -5,7 +5,7 @@ import { compileSchema, compileTools } from "../../src/compile.js";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { cls, lit, rep, seq } from "../../src/grammar/build.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
-import { decodableCase, sampleRows, type DecodableCase } from "../support/jsonSchemaBenchSample.js";
+import { decodableCase, sampleRows, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { exactMask } from "./walkCheck.js";
 

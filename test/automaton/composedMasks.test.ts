@@ -68,12 +68,13 @@ describe("composed masks of frames called from several contexts", () => {
       }
     }
     expect(checked).toBeGreaterThan(24);
-    // several strings in different contexts: the first walks the vocabulary's trie, the others only the subtrees of
-    // tokens that leave the string (its closing quote and what follows it)
+    // several strings in different contexts: the string content's own part (the vocabulary's trie) was walked with
+    // the first mask (MaskTable.warmSharedFrames), so every string walks only the subtrees of tokens that leave the
+    // string (its closing quote and what follows it)
     expect(stringWalks.length).toBeGreaterThan(2);
     const nodeCount = vocab.trie.nodeCount;
-    expect(stringWalks[0]).toBeGreaterThan(nodeCount / 2);
-    for (const w of stringWalks.slice(1)) expect(w).toBeLessThan(nodeCount / 100);
+    expect(table!.framesWarmed).toBeGreaterThanOrEqual(1);
+    for (const w of stringWalks) expect(w).toBeLessThan(nodeCount / 100);
     // most masks here are composed, most of those of a frame that may return before any byte (an object's rest after
     // a value), which take in the caller's mask: its ids are added one by one and counted, so no mask needed a scan
     // (only a caller with a dense mask, as free text has, is OR-ed in whole and counted afterwards)

@@ -1,6 +1,3 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { compileSchema } from "../../src/compile.js";
 import { LimitExceededError } from "../../src/errors.js";
@@ -15,8 +12,8 @@ import { tinyVocab } from "../automaton/tinyVocab.js";
 import { toGbnf } from "../../src/emit/toGbnf.js";
 import { toRegex } from "../../src/emit/toRegex.js";
 import { normalizeSchema } from "../../src/schema/normalizeSchema.js";
+import { sampleRows } from "../../bench/jsonSchemaBenchSample.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const OPTS = resolveSchemaOptions({}, { additionalProperties: "spec" });
 const spent = (): Deadline => new Deadline({ maxCompileSteps: 0, maxCompileMs: Number.POSITIVE_INFINITY });
 
@@ -64,16 +61,14 @@ describe("the compile deadline is checked inside each stage", () => {
 
 describe("compileSchema refuses a slow schema close to limits.maxCompileMs", () => {
   // JSONSchemaBench Handwritten---allany22: an allOf of anyOfs whose product lowers to ~15,000 rules
-  const row = readFileSync(join(here, "../fixtures/jsonschemabench/sample.jsonl"), "utf8")
-    .split("\n")
-    .find((l) => l.includes('"id":"Handwritten---allany22"'));
+  const row = sampleRows().find((r) => r.id === "Handwritten---allany22");
 
   // The verdict must not depend on the machine: a fake clock advances 1 ms per reading (Deadline reads it every few
   // dozen steps), so the compile must be refused by the clock, at the first reading past the budget, whatever the
   // machine's speed. That every stage ticks at all is what the step-budget tests below check, with the clock off.
   it("is refused at the first clock reading past limits.maxCompileMs (a fake clock, 1 ms a reading)", () => {
     expect(row).toBeDefined();
-    const schema = (JSON.parse(row as string) as { schema: unknown }).schema;
+    const schema = row!.schema;
     const budget = 400;
     const e = withFakeClock((readings) => {
       const err = compileTimeError(() => compileSchema(schema, { unknownKeywords: "ignore", limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }), "LIMIT_COMPILE_TIME");

@@ -3,7 +3,7 @@ import { composedMcpTools, githubMcpTools } from "../../bench/toolSets.js";
 import { compileTools } from "../../src/compile.js";
 import { toGbnf } from "../../src/emit/toGbnf.js";
 import { schemaHash } from "../../src/tools/schemaHash.js";
-import { toolFragments } from "../../src/ToolFragmentCache.js";
+import { parametersKey, toolFragments } from "../../src/ToolFragmentCache.js";
 
 /** Per-tool fragments cached by schema hash: counted in fragments lowered, never in time. */
 describe("tool fragments", () => {
@@ -46,5 +46,17 @@ describe("tool fragments", () => {
     expect(c.accepts('<tool_call>\n{"name": "c", "arguments": {"q": "x"}}\n</tool_call>')).toBe(true);
     const paths = c.warnings.map((w) => w.schemaPath);
     for (const i of [0, 1, 2]) expect(paths.some((p) => p.startsWith(`/${i}/`))).toBe(true);
+  });
+
+  it("keys the parameters by their exact JSON text: -0 and 0 are two fragments (a const spells them apart)", () => {
+    toolFragments.clear();
+    const tool = (v: number) => [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { x: { enum: [v, 1] } }, required: ["x"] } } }];
+    const call = (x: string): string => `<tool_call>\n{"name": "f", "arguments": {"x": ${x}}}\n</tool_call>`;
+    const zero = compileTools(tool(0), { toolChoice: "required" });
+    const minusZero = compileTools(tool(-0), { toolChoice: "required" });
+    expect(toolFragments.size).toBe(2);
+    expect([zero.accepts(call("0")), zero.accepts(call("-0"))]).toEqual([true, false]);
+    expect([minusZero.accepts(call("0")), minusZero.accepts(call("-0"))]).toEqual([false, true]);
+    expect(parametersKey({ type: "object", properties: { a: { const: "x" } } })).toBe('{"type":"object","properties":{"a":{"const":"x"}}}');
   });
 });

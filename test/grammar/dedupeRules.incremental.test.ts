@@ -9,14 +9,20 @@ import { Deadline } from "../../src/Deadline.js";
 
 const SEED = 20261122;
 
-/** The round-based definition: re-key every rule, merge equal bodies into the first, until nothing merges. */
+/** A body's key with references to its own rule read as one placeholder (`a ::= "b" a` and `c ::= "b" c` are equal). */
+const keyModuloSelf = (name: string, body: GExpr): string => exprKey(body, undefined, (r) => (r === name ? "SELF" : JSON.stringify(r)));
+
+/**
+ * The round-based definition: re-key every rule (modulo self-reference), merge equal bodies into the first, until
+ * nothing merges.
+ */
 function dedupeByRounds(g: Grammar): Grammar {
   let rules = g.rules;
   for (;;) {
-    const firstByKey = new Map<string, string>([[exprKey(rules.get(g.root) as GExpr), g.root]]);
+    const firstByKey = new Map<string, string>([[keyModuloSelf(g.root, rules.get(g.root) as GExpr), g.root]]);
     const alias = new Map<string, string>();
     for (const [name, body] of rules) {
-      const k = exprKey(body);
+      const k = keyModuloSelf(name, body);
       const first = firstByKey.get(k);
       if (first === undefined) firstByKey.set(k, name);
       else if (first !== name) alias.set(name, first);

@@ -11,6 +11,8 @@ import { folderOf, importCircles, readImportGraph } from "../support/importGraph
 const LAYERS: Record<string, number> = {
   // foundation: errors, options, the one clock, JSON spelling
   "errors.ts": 0, "diagnostic.ts": 0, "json.ts": 0, "options.ts": 0, "Deadline.ts": 0, "cacheDir.ts": 0,
+  // data structures of every stage (bounded per-process tables)
+  util: 0,
   // IRs and plain data
   grammar: 1, formats: 1, schema: 1,
   regex: 2, tools: 2,

@@ -80,6 +80,20 @@ export function grammarKey(g: Grammar): string {
 export class StructuralIds {
   private readonly ids = new Map<GExpr, number>();
   private readonly bySignature = new Map<string, number>();
+  /** Identities of bodies read modulo a reference to their own rule, per body and rule (see `ofModulo`). */
+  private readonly modulo = new Map<GExpr, { rule: string; id: number }>();
+
+  /**
+   * The identity of `e` with its references to `rule` replaced by `self` (`rewrite` builds that expression): kept per
+   * body, so a body an optimizer round leaves as it is is not rebuilt and keyed again in the next.
+   */
+  ofModulo(e: GExpr, rule: string, rewrite: (e: GExpr) => GExpr, deadline?: Deadline): number {
+    const known = this.modulo.get(e);
+    if (known !== undefined && known.rule === rule) return known.id;
+    const id = this.of(rewrite(e), deadline);
+    this.modulo.set(e, { rule, id });
+    return id;
+  }
 
   /** The identity of `e`; `deadline` is ticked per node not seen before. */
   of(e: GExpr, deadline?: Deadline): number {

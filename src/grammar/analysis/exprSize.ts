@@ -12,13 +12,41 @@ export function exprSize(e: GExpr): number {
 }
 
 /**
- * `exprSize` of every expression of `es`, summed, memoized in a table of this call only: a lowering's size check
- * sizes every node it built once, and entries in the process-wide table cost more than the walk.
+ * `exprSize` of every expression of `es`, summed. First a plain walk that counts every occurrence (no table: a
+ * lowering's size check sizes every node it built once, and a table entry per node cost several times the walk), given
+ * up after `PLAIN_WALK_NODES` nodes: sub-expressions shared many times (a DAG whose tree is exponentially larger) are
+ * then sized with a table of this call only (entries in the process-wide table cost more than the walk).
  */
 export function totalExprSize(es: Iterable<GExpr>): number {
+  const list = [...es];
+  const plain = treeSizeAtMost(list, PLAIN_WALK_NODES);
+  if (plain !== undefined) return plain;
+  sizeWalks.tables++;
   const memo = new Map<GExpr, number>();
   let n = 0;
-  for (const e of es) n += foldExpr(e, (_, kids) => kids.reduce((a, k) => a + k, 1), memo);
+  for (const e of list) n += foldExpr(e, (_, kids) => kids.reduce((a, k) => a + k, 1), memo);
+  return n;
+}
+
+/** Nodes a plain size walk visits before it leaves the sum to a memoized fold. */
+export const PLAIN_WALK_NODES = 1 << 16;
+
+/** Size walks that needed a table (see `totalExprSize`), for tests that count the work. */
+export const sizeWalks = { tables: 0 };
+
+/** The summed tree size of `es`, or undefined when it is above `max`. */
+function treeSizeAtMost(es: readonly GExpr[], max: number): number | undefined {
+  let n = 0;
+  const stack: GExpr[] = [];
+  for (const e of es) {
+    stack.push(e);
+    while (stack.length > 0) {
+      const x = stack.pop() as GExpr;
+      if (++n > max) return undefined;
+      if (x.type === "seq" || x.type === "alt") for (let i = 0; i < x.items.length; i++) stack.push(x.items[i]);
+      else if (x.type === "repeat") stack.push(x.item);
+    }
+  }
   return n;
 }
 

@@ -24,36 +24,59 @@ export function foldExpr<T>(
   kidsOf: (e: GExpr) => readonly GExpr[] = children,
 ): T {
   const known = memo.get(e);
-  if (known !== undefined) return known;
-  // a node is on the stack twice in effect: first to push its children (kids still null), then to combine them
+  if (known !== undefined || memo.has(e)) return known as T;
+  // a node is on the stack twice in effect: first to push its children (kids still null), then to combine them.
+  // Leaves (most nodes) are computed when met, without a stack entry or an array of values: a compile folds every
+  // node several times, and these arrays were a large share of its garbage
   const nodes: GExpr[] = [e];
-  const kidLists: (readonly GExpr[] | null)[] = [null];
+  const kidLists: (readonly GExpr[])[] = [kidsOf(e)];
+  // whether the node's children have been pushed (then it is combined when it is on top again)
+  const pushed: boolean[] = [false];
   while (nodes.length > 0) {
     const top = nodes.length - 1;
     const x = nodes[top];
-    if (memo.has(x)) {
-      nodes.pop();
-      kidLists.pop();
-      continue;
-    }
-    let kids = kidLists[top];
-    if (kids === null) {
-      kids = kidLists[top] = kidsOf(x);
+    const kids = kidLists[top];
+    if (!pushed[top]) {
+      if (memo.has(x)) {
+        nodes.pop();
+        kidLists.pop();
+        pushed.pop();
+        continue;
+      }
+      pushed[top] = true;
       for (let i = kids.length - 1; i >= 0; i--) {
-        if (!memo.has(kids[i])) {
-          nodes.push(kids[i]);
-          kidLists.push(null);
+        const k = kids[i];
+        if (memo.has(k)) continue;
+        const grand = kidsOf(k);
+        if (grand.length === 0) {
+          visit?.();
+          memo.set(k, f(k, NO_VALUES, grand));
+        } else {
+          nodes.push(k);
+          kidLists.push(grand);
+          pushed.push(false);
         }
       }
       continue;
     }
     nodes.pop();
     kidLists.pop();
+    pushed.pop();
+    // a node shared by two parents can be pushed twice before it is computed
+    if (memo.has(x)) continue;
     visit?.();
-    memo.set(x, f(x, kids.map((k) => memo.get(k) as T), kids));
+    let values: readonly T[] = NO_VALUES;
+    if (kids.length > 0) {
+      const vs = new Array<T>(kids.length);
+      for (let i = 0; i < kids.length; i++) vs[i] = memo.get(kids[i]) as T;
+      values = vs;
+    }
+    memo.set(x, f(x, values, kids));
   }
   return memo.get(e) as T;
 }
+
+const NO_VALUES: readonly never[] = [];
 
 /**
  * Calls `f` on every node of `e` in pre-order (a node before its children, children in order), iteratively. A

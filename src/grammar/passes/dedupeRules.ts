@@ -5,9 +5,25 @@ import { exprKey, type StructuralIds } from "../analysis/exprKey.js";
 import { collectRefs } from "../analysis/refs.js";
 import { mapRefs } from "./rewrite.js";
 
+/** Stands for a body's references to its own rule when bodies are keyed (no rule can be named so). */
+const SELF = ref("@self");
+
+/**
+ * The key of rule `name`'s body with references to itself read as SELF. Merging rules of equal keys is sound: in
+ * Kleene's iteration from empty languages both are given the same language at every step (their bodies are the same
+ * expression once merged names are read as one), so the least solution gives them the same language.
+ */
+function bodyKey(name: string, e: GExpr, selfRef: boolean, keys: StructuralIds | undefined, deadline: Deadline | undefined): string | number {
+  if (!selfRef) return keys ? keys.of(e, deadline) : exprKey(e, deadline);
+  if (!keys) return exprKey(e, deadline, (r) => (r === name ? SELF.rule : JSON.stringify(r)));
+  return keys.ofModulo(e, name, (body) => mapRefs(body, (r) => (r.rule === name ? SELF : r), deadline), deadline);
+}
+
 /**
  * Merges rules with structurally identical bodies into the first of them in grammar order (the root always keeps
- * its name), rewriting references, until no two bodies are equal (merging can make more bodies equal).
+ * its name), rewriting references, until no two bodies are equal (merging can make more bodies equal). Bodies are
+ * compared modulo self-reference: `a ::= "x" a | ""` and `b ::= "x" b | ""` are one rule (two tools' any-value rules
+ * differ only so), as both are the least solution of the same equation.
  *
  * Incremental: every body is keyed once, and after a merge only the rules referring to the merged one are keyed
  * again (re-keying the whole grammar per round is quadratic on grammars with long chains of equal rules). The
@@ -64,7 +80,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: StructuralId
       }
       const old = keyOf.get(name);
       if (old !== undefined && owner.get(old) === name) owner.delete(old);
-      const k = keys ? keys.of(e, deadline) : exprKey(e, deadline);
+      const k = bodyKey(name, e, refsOf.get(name)?.has(name) === true, keys, deadline);
       const o = owner.get(k);
       if (o === undefined || o === name) {
         owner.set(k, name);

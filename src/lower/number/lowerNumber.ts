@@ -9,6 +9,7 @@ import {
 } from "./exactDecimal.js";
 import { fractionRange } from "./fractionRange.js";
 import { renderTrie, renderTrieModulo } from "./renderTrie.js";
+import { BoundedMap } from "../../util/BoundedMap.js";
 
 /**
  * Largest integer `multipleOf` enforced exactly. The divisibility check costs one rule per (digit position, residue),
@@ -82,7 +83,6 @@ export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
     const key = `${node.integer ? "i" : "n"}|${boundKey(node.minimum)}|${boundKey(node.maximum)}`;
     let e = byBounds.get(key);
     if (e === undefined) {
-      if (byBounds.size >= 1024) byBounds.delete(byBounds.keys().next().value as string);
       byBounds.set(key, (e = lowerNumberUncached(node, env)));
       numberLowerings.lowered++;
     }
@@ -94,7 +94,8 @@ export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
 /** Numbers lowered (those without multipleOf once per kind and bounds), for tests that count the work. */
 export const numberLowerings = { lowered: 0 };
 
-const byBounds = new Map<string, GExpr>();
+/** Number expressions by kind and bounds, the oldest dropped first. */
+const byBounds = new BoundedMap<string, GExpr>({ maxEntries: 1024, order: "insertion" });
 
 function boundKey(b: NumberBound | undefined): string {
   if (b === undefined) return "";

@@ -1,6 +1,7 @@
 import type { GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, lit, rep, seq } from "../../grammar/build.js";
 import { intersectRanges, normalizeRanges, subtractRanges, type Ranges } from "../../grammar/ranges.js";
+import { BoundedMap } from "../../util/BoundedMap.js";
 
 /** Code points that JSON text must escape: `"`, `\` and the controls below U+0020. */
 export const ESCAPED: Ranges = normalizeRanges([0x00, 0x1f, 0x22, 0x22, 0x5c, 0x5c]);
@@ -33,16 +34,12 @@ export function spellClass(ranges: Ranges): GExpr {
   // a few classes (any character, digits, a format's letters) are spelled in most strings of every compile
   const key = ranges.join(",");
   let e = spelledClasses.get(key);
-  if (e === undefined) {
-    if (spelledClasses.size >= MAX_SPELLED) spelledClasses.delete(spelledClasses.keys().next().value as string);
-    spelledClasses.set(key, (e = spellClassUncached(ranges)));
-  }
+  if (e === undefined) spelledClasses.set(key, (e = spellClassUncached(ranges)));
   return e;
 }
 
 /** Spelled classes by their ranges, the oldest dropped first (expressions are immutable: shared as they are). */
-const spelledClasses = new Map<string, GExpr>();
-const MAX_SPELLED = 4096;
+const spelledClasses = new BoundedMap<string, GExpr>({ maxEntries: 4096, order: "insertion" });
 
 function spellClassUncached(ranges: Ranges): GExpr {
   const parts: GExpr[] = [cls(subtractRanges(ranges, ESCAPED))];
