@@ -1,6 +1,7 @@
 import { TOKEN_ATOM, TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
 import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
+import { DEFERRED_HOLD } from "./buildNfa.js";
 import { CompletionDistance } from "./CompletionDistance.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { BoundedMap } from "../util/BoundedMap.js";
@@ -553,6 +554,9 @@ export class MaskTable {
     const level = [0];
     const seen = new Set<number>(queue);
     let h = 0;
+    // a deferred grammar is not built whole by a prefetch (where a call is required, the names' mask would): the
+    // prefetch stops there, and the step at the names builds it
+    A.nfa.holdDeferred = A.nfa.deferred;
     try {
       for (; h < queue.length; h++) {
         const c = queue[h];
@@ -579,9 +583,9 @@ export class MaskTable {
         }
       }
     } catch (e) {
-      // a limit of the automaton (its state cap) reached while prefetching is left to the step that reaches it: the
-      // first mask itself is computed
-      if (e !== WALK_LIMIT && !(e instanceof LimitExceededError)) throw e;
+      // a limit of the automaton (its state cap) reached while prefetching, or a deferred grammar's whole build, is
+      // left to the step that reaches it: the first mask itself is computed
+      if (e !== WALK_LIMIT && e !== DEFERRED_HOLD && !(e instanceof LimitExceededError)) throw e;
       this.prefetchStops++;
       // the stopped compute stored nothing; its scratch is cleaned as after any compute
       this.computing = false;
@@ -591,6 +595,7 @@ export class MaskTable {
       for (const b of this.subBits) b?.fill(0);
     } finally {
       this.walkLimit = Infinity;
+      A.nfa.holdDeferred = false;
     }
     this.prefetchedMasks += h;
   }
