@@ -22,10 +22,12 @@ export interface ToolFragment {
 /**
  * The parameters' part of a fragment's key: their JSON text, exact (equal texts ⇔ equal values, keys in order). The
  * engine's `JSON.stringify` writes it several times faster than `canonicalJson` (a compile keys every tool), but
- * writes -0 as `0`, which a `const` or `enum` spells apart (`-0`): a schema holding -0 is keyed by its canonical text
- * instead (the two never meet: an object's canonical text has `": "` outside strings, `JSON.stringify`'s never).
+ * writes -0 as `0`, which a `const` or `enum` spells apart (`-0`): when the declarations may hold a -0
+ * (`mayHoldNegativeZero`, told by their copy), a schema holding one is keyed by its canonical text instead (the two
+ * never meet: an object's canonical text has `": "` outside strings, `JSON.stringify`'s never).
  */
-export function parametersKey(parameters: JsonObject): string {
+export function parametersKey(parameters: JsonObject, mayHoldNegativeZero = true): string {
+  if (!mayHoldNegativeZero) return JSON.stringify(parameters);
   negativeZero = false;
   const text = JSON.stringify(parameters, noteNegativeZero);
   return negativeZero ? canonicalJson(parameters) : text;

@@ -54,7 +54,8 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const envelope = envelopeFor(options.format ?? "qwen3");
   const specialTokens = readSpecialTokens(options.specialTokens);
   const warnings: Diagnostic[] = [];
-  const normalized = normalizeTools(tools, warnings, opts.limits, deadline);
+  const copied = { negativeZero: false };
+  const normalized = normalizeTools(tools, warnings, opts.limits, deadline, copied);
   const policy = resolveCallPolicy(options, normalized.map((t) => t.name));
   const reasoning = resolveReasoning(envelope.description, options);
   deadline.check("reading the tools");
@@ -76,7 +77,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     if (!allowed.has(tool.name)) continue;
     envelope.argumentSpelling?.checkToolName?.(tool.name, tool.path);
     // the parameters' JSON text itself: exact, and no hash to compute per tool
-    const key = `${optionsKey}|${parametersKey(tool.parameters)}`;
+    const key = `${optionsKey}|${parametersKey(tool.parameters, copied.negativeZero)}`;
     let argsRule = mergedHere.get(key);
     const fragment = toolFragments.get(key);
     if (fragment !== undefined) {

@@ -1,6 +1,7 @@
 import { TOKEN_ATOM, TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
 import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { type Automaton, DEAD, UNKNOWN } from "./Automaton.js";
+import { DEFERRED_HOLD } from "./buildNfa.js";
 import { CompletionDistance } from "./CompletionDistance.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { BoundedMap } from "../util/BoundedMap.js";
@@ -645,6 +646,9 @@ export class MaskTable {
     hLevel.push(0);
     const follow: number[] = [];
     let h = 0;
+    // a deferred grammar is not built whole by a prefetch (where a call is required, the names' mask would): the
+    // prefetch stops there, and the step at the names builds it
+    A.nfa.holdDeferred = A.nfa.deferred;
     try {
       for (; hCost.length > 0; h++) {
         const cost = hCost[0];
@@ -689,13 +693,14 @@ export class MaskTable {
         }
       }
     } catch (e) {
-      // a limit of the automaton (its state cap) reached while prefetching is left to the step that reaches it: the
-      // first mask itself is computed
-      if (!(e instanceof LimitExceededError)) throw e;
+      // a limit of the automaton (its state cap) reached while prefetching, or a deferred grammar's whole build, is
+      // left to the step that reaches it: the first mask itself is computed
+      if (e !== DEFERRED_HOLD && !(e instanceof LimitExceededError)) throw e;
       this.prefetchStops++;
       this.cleanAfterStop();
     } finally {
       this.walkLimit = Infinity;
+      A.nfa.holdDeferred = false;
     }
     this.prefetchedMasks += h;
   }

@@ -84,6 +84,11 @@ export interface Nfa {
   deferred: boolean;
   /** Called by the mask table once the first mask (and its prefetch) is computed: see `deferred`. */
   firstMaskDone(): void;
+  /**
+   * Set by the mask table while it prefetches: a deferred grammar then throws DEFERRED_HOLD where it would be built
+   * whole, so that the prefetch stops there and leaves the build to the step that needs it (a tool's name).
+   */
+  holdDeferred: boolean;
   /** Builds every lazy frame, so that analyses over all states (completion distances) see the whole grammar. */
   buildAll(): void;
 }
@@ -680,6 +685,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     closureKeysLate: 0,
     lazy,
     deferred,
+    holdDeferred: false,
     firstMaskDone: () => {
       if (nfa.deferred) buildRestAtNextFrame = true;
     },
@@ -701,6 +707,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       const rule = lazyRule.get(f);
       if (body === undefined && rule === undefined) return frameStart[f];
       if (nfa.deferred && (buildRestAtNextFrame || body !== undefined)) {
+        // (before anything is built: the automaton stores nothing of the step this stops)
+        if (nfa.holdDeferred) throw DEFERRED_HOLD;
         // a deferred grammar past its first mask, or entering one of its alternatives (a tool chosen, or reached by
         // the first mask's prefetch where a call is required): this frame, then every other, in this one step
         nfa.deferred = false;
@@ -909,6 +917,9 @@ interface BuiltFrame {
  * Bounded (a few hundred distinct numbers and enums), the least recently used dropped first.
  */
 const builtFrames = new BoundedMap<string, BuiltFrame>({ maxEntries: 512, order: "use" });
+
+/** Thrown by Nfa.ensureFrame where a deferred grammar would be built whole while `holdDeferred` is set. */
+export const DEFERRED_HOLD = new Error("deferred grammar held");
 
 /** At most this many closure keys are made with a (small) grammar's NFA; the others when first asked for. */
 const EAGER_CLOSURE_KEYS = 16;

@@ -145,7 +145,10 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
         return lowerNumber(n, {
           strict: ctx.strict,
           warnings: ctx.warnings,
-          ruleBase: ruleNameFromPath(ctx.prefix, n.path),
+          // named only for `multipleOf`'s residue rules: most numbers are shared pieces without a rule
+          get ruleBase() {
+            return ruleNameFromPath(ctx.prefix, n.path);
+          },
           addRule: (name, e) => {
             const unique = uniqueRuleName(ctx.rules, name);
             ctx.rules.set(unique, e);

@@ -19,8 +19,16 @@ const MAX_JSON_DEPTH = jsonDepthLimit(500);
  * that shares one sub-object in many places is copied as the tree its JSON text is, which can be exponentially
  * larger (40 levels of `{anyOf: [s, {items: s}]}`), and is refused by the compile's budget.
  */
-export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, deadline?: Deadline): JsonValue {
-  return new Cloner(path, maxDepth, deadline).value(v);
+export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, deadline?: Deadline, seen?: CopySeen): JsonValue {
+  const c = new Cloner(path, maxDepth, deadline);
+  const out = c.value(v);
+  if (seen !== undefined) seen.negativeZero ||= c.negativeZero;
+  return out;
+}
+
+/** What a copy met, for its readers: whether a number was -0 (JSON.stringify writes it `0`). */
+export interface CopySeen {
+  negativeZero: boolean;
 }
 
 /** Pointers spelled by `cloneJson` (for errors only), for tests that count the work. */
@@ -33,6 +41,7 @@ export const clonePaths = { spelled: 0 };
 class Cloner {
   private readonly seen = new Set<object>();
   private readonly keys: (string | number)[] = [];
+  negativeZero = false;
 
   constructor(
     private readonly base: string,
@@ -63,6 +72,7 @@ class Cloner {
         return v;
       case "number":
         if (!Number.isFinite(v)) throw new ToolgramError("INVALID_INPUT", `${v} is not a JSON number; use a finite number`, this.path());
+        if (v === 0 && Object.is(v, -0)) this.negativeZero = true;
         return v;
       case "object": {
         if (v === null) return null;

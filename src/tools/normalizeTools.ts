@@ -3,7 +3,7 @@ import type { Diagnostic } from "../diagnostic.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { DEFAULT_LIMITS, type Limits } from "../options.js";
-import { cloneJson, jsonDepthLimit } from "./cloneJson.js";
+import { cloneJson, jsonDepthLimit, type CopySeen } from "./cloneJson.js";
 import { pointerChild } from "./jsonPointer.js";
 import type { NormalizedTool } from "./NormalizedTool.js";
 import { parseToolsText } from "./parseToolsText.js";
@@ -32,15 +32,17 @@ const OBJECT_VALUED_KEYWORDS = new Set([
  * Throws ToolgramError INVALID_TOOL (bad shape or name), DUPLICATE_TOOL, INVALID_INPUT (not JSON),
  * INVALID_SCHEMA (an unknown type name), LIMIT_TOOLS (more than `limits.maxTools`), LIMIT_NESTING (JSON deeper
  * than 4 × `limits.maxNesting`). Never mutates `input`. `deadline`: the compile's budget (copying counts its steps).
+ * `copied` learns whether the input held a -0 (see `parametersKey`).
  */
 export function normalizeTools(
   input: unknown,
   warnings: Diagnostic[],
   limits: Partial<Pick<Limits, "maxTools" | "maxNesting">> = {},
   deadline?: Deadline,
+  copied?: CopySeen,
 ): NormalizedTool[] {
   const maxTools = limits.maxTools ?? DEFAULT_LIMITS.maxTools;
-  const json = cloneJson(typeof input === "string" ? textInput(input) : input, "", jsonDepthLimit(limits.maxNesting ?? DEFAULT_LIMITS.maxNesting), deadline);
+  const json = cloneJson(typeof input === "string" ? textInput(input) : input, "", jsonDepthLimit(limits.maxNesting ?? DEFAULT_LIMITS.maxNesting), deadline, copied);
   const { items, base, single } = toolList(json);
   if (items.length > maxTools) {
     throw new LimitExceededError("LIMIT_TOOLS", `${items.length} tools, above limits.maxTools ${maxTools}; send fewer tools or raise the limit`, base);

@@ -95,7 +95,7 @@ describe("deferred automata for small tool sets", () => {
     expect(numbered[1] + 300).toBeLessThan(whole[1]);
   });
 
-  it("with a call required, the first mask's prefetch reaches the names and builds the rest there, once", () => {
+  it("with a call required, the first mask's prefetch stops at the names; the step there builds the rest", () => {
     const { vocab } = qwen3();
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
     const m = compileTools(twentyOpenAiTools(), { format: "qwen3", toolChoice: "required" }).createMatcher(vocab);
@@ -103,11 +103,17 @@ describe("deferred automata for small tool sets", () => {
     const nfa = table.automaton.nfa;
     expect(nfa.deferred).toBe(true);
     exactMask(m, vocab.size, bits, "first mask (call required)");
-    // the prefetch followed `<tool_call>`, `\n`, ... to the names, whose mask entered the tools' alternatives
+    // the prefetch followed `<tool_call>`, `\n`, ... and stopped where the names' mask would build the tools
     expect(table.prefetchedMasks).toBeGreaterThan(1);
+    expect(table.prefetchStops).toBe(1);
+    expect(nfa.deferred).toBe(true);
+    expect(nfa.stateCount).toBeLessThan(200);
+    expect(m.acceptString('<tool_call>\n{"name": "')).toBe(true);
+    exactMask(m, vocab.size, bits, "at the name (call required)");
     expect(nfa.deferred).toBe(false);
     const whole = nfa.stateCount;
-    expect(m.acceptString('<tool_call>\n{"name": "tool_3_list_event", "arguments": {')).toBe(true);
+    expect(whole).toBeGreaterThan(2000);
+    expect(m.acceptString('tool_3_list_event", "arguments": {')).toBe(true);
     exactMask(m, vocab.size, bits, "tool_3_list_event's arguments");
     expect(nfa.stateCount).toBe(whole);
   });

@@ -5,6 +5,10 @@ import { canonicalJson } from "../../src/json.js";
 import { sampleRows } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { bit } from "./tinyVocab.js";
+import { twentyToolGrammar, twentyTools } from "../../bench/handGrammars.js";
+import { prng, sampleArguments, twentyOpenAiTools } from "../../bench/toolSets.js";
+import type { Automaton } from "../../src/automaton/Automaton.js";
+import { createMatcher } from "../../src/automaton/createMatcher.js";
 
 /**
  * The automaton's byte tables (a row of 256 entries per R-state and per configuration) are sized from the NFA when the
@@ -48,5 +52,38 @@ describe("byte tables sized from the NFA", () => {
     }
     expect(masks).toBeGreaterThan(300);
     expect(grew).toBeLessThanOrEqual(2);
+  });
+
+  it("grow by copying the rows made so far, not by filling the rows to come", () => {
+    // the bench's hand-built 20-tool grammar (built lazily: its tables start small and double while calls are
+    // decoded) and its seeded calls
+    const { vocab, encode } = qwen3();
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    const g = twentyToolGrammar();
+    const hand = twentyTools().map((t) => t.name);
+    const rnd = prng(7);
+    const tools = twentyOpenAiTools();
+    const texts: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const tool = tools[Math.floor(rnd() * tools.length)];
+      const text = `<tool_call>\n${canonicalJson({ name: tool.function.name, arguments: sampleArguments(tool, rnd) as never })}\n</tool_call>`;
+      if (hand.some((n) => text.includes(`"${n}"`))) texts.push(text);
+    }
+    let A: Automaton | undefined;
+    for (const text of texts) {
+      const m = createMatcher(g, vocab);
+      A = (m as unknown as { table: MaskTable }).table.automaton;
+      for (const id of [...encode(text), vocab.eosTokenIds[0]]) {
+        m.fillNextTokenBitmask(bits);
+        expect(bit(bits, id)).toBe(true);
+        expect(m.acceptToken(id)).toBe(true);
+      }
+    }
+    const final = A!.cTrans.length + A!.rsTable.length;
+    // the tables doubled several times (from 64 rows each)
+    expect(final).toBeGreaterThan(8 * 64 * 256);
+    // a doubling used to write the whole new table (UNKNOWN in its new half, the old half copied), so the last
+    // doubling of each table alone wrote its final length; copies alone add up to less than it
+    expect(A!.growthWrites).toBeLessThan(final);
   });
 });

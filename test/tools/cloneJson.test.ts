@@ -38,4 +38,13 @@ describe("cloneJson", () => {
     expect(1 in copy.a).toBe(false);
     expect(JSON.stringify(copy)).toBe('{"a":[1,null,3]}');
   });
+
+  it("tells its reader whether it copied a -0 (which JSON.stringify writes 0)", () => {
+    const plain = { negativeZero: false };
+    cloneJson({ a: [0, 1, -1, 0.5] }, "", undefined, undefined, plain);
+    expect(plain.negativeZero).toBe(false);
+    const minus = { negativeZero: false };
+    cloneJson(JSON.parse('{"a": {"const": -0}}'), "", undefined, undefined, minus);
+    expect(minus.negativeZero).toBe(true);
+  });
 });

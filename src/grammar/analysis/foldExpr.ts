@@ -14,7 +14,8 @@ const NONE: readonly GExpr[] = [];
  * can nest deeper than the call stack: an inlined chain of thousands of rules) and memoized per node in `memo` (by
  * identity: expressions are never mutated), so a subtree shared by several parents is computed once. `visit` is
  * called once per node computed (a deadline's tick). `kidsOf` may give a node other children than its own (a
- * sequence its flattened items).
+ * sequence its flattened items). `f`'s `kids` is a fresh array for a node with children (`f` may keep it, as the
+ * items of a rebuilt node) and one shared empty array for every leaf.
  */
 export function foldExpr<T>(
   e: GExpr,
@@ -37,12 +38,8 @@ export function foldExpr<T>(
     const x = nodes[top];
     const kids = kidLists[top];
     if (!pushed[top]) {
-      if (memo.has(x)) {
-        nodes.pop();
-        kidLists.pop();
-        pushed.pop();
-        continue;
-      }
+      // not looked up again here: a node computed since it was pushed (shared with a sibling's subtree) has its
+      // children known, pushes none, and is skipped below
       pushed[top] = true;
       for (let i = kids.length - 1; i >= 0; i--) {
         const k = kids[i];

@@ -11,8 +11,10 @@ export const INLINE_MAX_NODES = 3;
 
 /**
  * Inlines every non-root, non-recursive rule that is referenced once, or whose body is trivially small, then drops
- * the rules left unreferenced. Bodies are rebuilt with the smart constructors (flattened, literals merged). Returns
- * `g` itself when that changes nothing.
+ * the rules left unreferenced. Bodies an inlining changes are rebuilt with the smart constructors (flattened, literals
+ * merged); the others are left as they are: the lowering and the envelopes build them with the smart constructors,
+ * which give what `simplify` would (test/compile/simplifiedBodies.test.ts checks it on every format), and simplifying
+ * them again walked every node of the grammar. Returns `g` itself when that changes nothing.
  */
 export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   const graph = referenceGraph(g, deadline);
@@ -59,7 +61,8 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   for (const [name, body] of g.rules) {
     if (inlinable.has(name)) continue;
     deadline?.tick("inlining grammar rules");
-    const b = simplify(inlinable.size ? expand(body) : body, deadline);
+    const inlined = inlinable.size ? expand(body) : body;
+    const b = inlined === body ? body : simplify(inlined, deadline);
     if (b !== body) changed = true;
     rules.set(name, b);
   }

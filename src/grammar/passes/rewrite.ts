@@ -17,7 +17,8 @@ export function mapRefs(e: GExpr, f: (r: Ref) => GExpr, deadline?: Deadline): GE
         return f(x);
       case "seq":
       case "alt":
-        return kids.every((k, i) => k === x.items[i]) ? x : { type: x.type, items: [...kids] };
+        // `kids` is a fresh array of this node's values (see foldExpr): it becomes the new node's items as it is
+        return sameItems(kids, x.items) ? x : { type: x.type, items: kids as GExpr[] };
       case "repeat":
         return kids[0] === x.item ? x : { type: "repeat", item: kids[0], min: x.min, max: x.max };
       default:
@@ -67,7 +68,7 @@ function simplifyNode(e: GExpr, deadline?: Deadline): GExpr {
       switch (x.type) {
         case "seq":
           // the kids are the sequence's flattened items
-          return unchanged(x, seqOf([...kids]));
+          return unchanged(x, seqOf(kids));
         case "alt":
           return unchanged(x, alt(...kids));
         case "repeat": {
@@ -107,6 +108,12 @@ function flatItems(items: readonly GExpr[]): GExpr[] {
 /** `e` itself when `r` (its rebuilt form) has the same type and the very same items. */
 function unchanged(e: GExpr & { items: readonly GExpr[] }, r: GExpr): GExpr {
   if (r.type !== e.type) return r;
-  const items = (r as typeof e).items;
-  return items.length === e.items.length && items.every((it, i) => it === e.items[i]) ? e : r;
+  return sameItems((r as typeof e).items, e.items) ? e : r;
+}
+
+/** The same nodes in the same order (a loop: `every` with a closure per node was a share of the passes' garbage). */
+function sameItems(a: readonly GExpr[], b: readonly GExpr[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
