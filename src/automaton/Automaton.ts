@@ -19,6 +19,12 @@ const INITIAL_ROWS = 64;
  * (a row per 4 states, a power of two) when the matcher is made, the tables rarely grow during decoding.
  */
 const MAX_INITIAL_ROWS = 256;
+/**
+ * Rows for a deferred grammar (see Nfa.deferred) until it is built whole: its first mask and the steps to a tool's
+ * name make about ten R-states and configurations (the 20-tool set: 10 and 4), and filling 64 rows of both tables was
+ * a tenth of its matcher.
+ */
+const DEFERRED_ROWS = 16;
 
 /** The rows the byte tables start with for an NFA of `states` states: one per 4 states, a power of two, within bounds. */
 function rowsFor(states: number): number {
@@ -130,7 +136,8 @@ export class Automaton {
     const specialTokens = opts.specialTokens ?? "token-or-text";
     this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
     this.atomTexts = this.nfa.atomTexts;
-    this.initialRows = rowsFor(this.nfa.stateCount);
+    // a deferred grammar's first masks use a few rows; its build grows the tables at once (sizeTables)
+    this.initialRows = this.nfa.deferred ? DEFERRED_ROWS : rowsFor(this.nfa.stateCount);
     this.mark = new Uint32Array(this.nfa.stateCount);
     const root = this.frameStartOf(0);
     const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
@@ -184,6 +191,7 @@ export class Automaton {
    * is built whole, in that step, rather than by doublings inside the masks that follow.
    */
   private sizeTables(): void {
+    if (this.nfa.deferred) return;
     const rows = rowsFor(this.nfa.stateCount);
     if (rows <= this.initialRows) return;
     this.initialRows = rows;
