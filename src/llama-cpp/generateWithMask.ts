@@ -1,7 +1,8 @@
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import type { GenerateOptions, GenerateResult } from "./generationTypes.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
-import { MaskBiasCache } from "./MaskBiasCache.js";
+import { cacheBiasConversion, type BiasConversionStats } from "./cacheBiasConversion.js";
+import { MaskBiasCache, type MaskEntry } from "./MaskBiasCache.js";
 import { promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 
 /**
@@ -46,6 +47,15 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
    * @defaultValue true
    */
   readonly overlapMasks?: boolean;
+  /**
+   * `"cached"`: each mask's token bias reaches llama.cpp as arrays built once per mask (cacheBiasConversion, which
+   * checks itself against node-llama-cpp's own conversion and steps aside if they differ). `"node-llama-cpp"`: the
+   * binding converts the bias at every step, as its public API does. The tokens are the same either way.
+   * @defaultValue "cached"
+   */
+  readonly biasConversion?: "cached" | "node-llama-cpp";
+  /** Where masks' token biases are kept. @defaultValue the cache shared by every generation on the model (`MaskBiasCache.of`) */
+  readonly biasCache?: MaskBiasCache;
 }
 
 export interface GenerateWithMaskResult extends GenerateResult {
@@ -57,6 +67,10 @@ export interface GenerateWithMaskResult extends GenerateResult {
   readonly resampledSteps: number;
   /** Masks computed while llama.cpp evaluated the previous token (the rest were computed when the bias was read). */
   readonly overlappedMasks: number;
+  /** Sampling steps whose token bias reached llama.cpp as arrays built once per mask (see `biasConversion`). */
+  readonly cachedBiasSteps: number;
+  /** Sampling steps with a mask's bias that node-llama-cpp converted itself. */
+  readonly convertedBiasSteps: number;
 }
 
 
@@ -75,21 +89,17 @@ export function eogTable(model: LlamaModel): Uint8Array {
   return table;
 }
 
-const eogCounts = new WeakMap<Uint8Array, number>();
+const eogIdLists = new WeakMap<Uint8Array, readonly number[]>();
 
-function eogCount(eog: Uint8Array): number {
-  let n = eogCounts.get(eog);
-  if (n === undefined) {
-    n = eog.reduce((a, b) => a + b, 0);
-    eogCounts.set(eog, n);
+/** The ids of `eogTable`, listed once per table. */
+function eogIds(eog: Uint8Array): readonly number[] {
+  let ids = eogIdLists.get(eog);
+  if (ids === undefined) {
+    const list: number[] = [];
+    for (let id = 0; id < eog.length; id++) if (eog[id] === 1) list.push(id);
+    eogIdLists.set(eog, (ids = list));
   }
-  return n;
-}
-
-function popcount(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  return ids;
 }
 
 function isAllowed(bits: Uint32Array, token: number): boolean {
@@ -98,6 +108,8 @@ function isAllowed(bits: Uint32Array, token: number): boolean {
 
 /** One step's mask, read once and kept until its token is sampled. */
 interface StepMask {
+  /** The mask's cache entry (its TokenBias per encoding). */
+  readonly entry: MaskEntry;
   /** Ordinary (not end-of-generation) tokens allowed. */
   readonly allowedCount: number;
   /** An end-of-generation token that ends the output is allowed. */
@@ -137,17 +149,14 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   const input = promptTokens(model, options.prompt);
   const budgeted = options.closeWithinBudget !== false && matcher.fillNextTokenBitmaskWithin !== undefined;
 
-  const biases = MaskBiasCache.of(model, TokenBiasClass, eog);
+  const biases = options.biasCache ?? MaskBiasCache.of(model, TokenBiasClass, eog);
   const none = new TokenBiasClass(model.tokenizer);
-  const ordinary = size - eogCount(eog);
-  // the end-of-generation bits of each mask word, to count and test them word by word; kept ones (a closing marker
-  // that llama.cpp counts as an end) apart: where the mask allows one, it is a token of the output, not its end
-  const eogWords = new Uint32Array(bits.length);
-  for (let id = 0; id < size; id++) if (eog[id] === 1) eogWords[id >>> 5] |= 1 << (id & 31);
-  const kept = (options.keepEog ?? []).filter((id) => id >= 0 && id < size && eog[id] === 1);
-  const keptWords = new Uint32Array(bits.length);
-  for (const id of kept) keptWords[id >>> 5] |= 1 << (id & 31);
-  const isKept = (token: number): boolean => (keptWords[token >>> 5] & (1 << (token & 31))) !== 0;
+  const ordinary = size - eogIds(eog).length;
+  // End-of-generation tokens are few (Qwen3 has a handful): tested one by one at each step. Kept ones (a closing
+  // marker that llama.cpp counts as an end) apart: where the mask allows one, it is a token of the output, not its end.
+  const keptIds = [...new Set(options.keepEog ?? [])].filter((id) => id >= 0 && id < size && eog[id] === 1).sort((a, b) => a - b);
+  const endIds = eogIds(eog).filter((id) => !keptIds.includes(id));
+  const isKept = (token: number): boolean => keptIds.includes(token);
 
   const tokens: Token[] = [];
   let budgetSteps = 0;
@@ -163,38 +172,36 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
     }
     else matcher.fillNextTokenBitmask(bits);
     if (size % 32 !== 0) bits[bits.length - 1] &= (1 << (size % 32)) - 1; // ids past the model's vocabulary
-    // Count instead of listing: a mask inside a string allows most of the vocabulary.
-    let allowedCount = 0;
-    let endAllowed = false;
-    let keptAllowed = -1;
-    for (let w = 0; w < bits.length; w++) {
-      const ordinaryBits = bits[w] & ~eogWords[w];
-      if (ordinaryBits !== 0) allowedCount += popcount(ordinaryBits);
-      if ((bits[w] & eogWords[w] & ~keptWords[w]) !== 0) endAllowed = true;
-      const keptBits = bits[w] & keptWords[w];
-      if (keptBits !== 0 && keptAllowed < 0) keptAllowed = w * 32 + (31 - Math.clz32(keptBits & -keptBits));
-    }
+    // What the step needs of the mask is kept with its cached entry: a mask met before (most are) costs one pass
+    // over its words to find it, none to count it.
+    const entry = biases.entryFor(bits);
+    const allowedCount = entry.ordinary;
+    const endAllowed = endIds.some((id) => isAllowed(bits, id));
+    const keptAllowed = keptIds.find((id) => isAllowed(bits, id)) ?? -1;
     let bias: TokenBias | undefined;
     let mayResample = false;
     if (allowedCount === 0) bias = undefined;
-    else if (endAllowed) bias = biases.biasFor(bits, "never");
-    else if (keptAllowed < 0 && allowedCount <= ordinary - allowedCount) bias = biases.biasFor(bits, "boost");
+    else if (endAllowed) bias = biases.biasOf(entry, "never");
+    else if (keptAllowed < 0 && allowedCount <= ordinary - allowedCount) bias = biases.biasOf(entry, "boost");
     else {
-      bias = biases.biasFor(bits, "never");
+      bias = biases.biasOf(entry, "never");
       mayResample = true;
     }
-    current = { allowedCount, endAllowed, keptAllowed, bias, mayResample };
+    current = { entry, allowedCount, endAllowed, keptAllowed, bias, mayResample };
     return current;
   };
   // What the matcher threw while node-llama-cpp read the bias: thrown again once the step returns, since an error
   // thrown inside node-llama-cpp's batch callback would never reach the caller.
   let maskError: { error: unknown } | undefined;
+  // sampling steps with a non-empty bias of a mask
+  let biasSteps = 0;
   // read by node-llama-cpp after the forward pass of each step, before sampling
   const tokenBias = (): TokenBias => {
     try {
       const step = readMask();
-      if (resampling) return biases.biasFor(bits, "boost");
-      return step.bias ?? none;
+      const bias = resampling ? biases.biasOf(step.entry, "boost") : (step.bias ?? none);
+      if ((biases.arraysOf(bias)?.keys.length ?? 0) > 0) biasSteps++;
+      return bias;
     } catch (error) {
       maskError ??= { error };
       return none;
@@ -238,6 +245,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       return r.done === true ? undefined : r.value;
     };
 
+    const conversion = options.biasConversion === "node-llama-cpp" ? undefined : cacheBiasConversion(sequence, (bias) => biases.arraysOf(bias));
     const started = performance.now();
     try {
       while (tokens.length < maxTokens) {
@@ -313,9 +321,14 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
         options.onToken?.(token);
       }
     } finally {
-      await generator?.return();
+      try {
+        await generator?.return();
+      } finally {
+        conversion?.restore();
+      }
     }
     const elapsedMs = performance.now() - started;
+    const stats: BiasConversionStats = conversion?.stats ?? { cachedSteps: 0, convertedSteps: 0, enabled: false };
     return {
       text: model.detokenize(tokens, true),
       tokens,
@@ -328,6 +341,8 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
       resampledSteps,
       budgetSteps,
       overlappedMasks,
+      cachedBiasSteps: stats.cachedSteps,
+      convertedBiasSteps: biasSteps - stats.cachedSteps,
     };
   }, input);
 }

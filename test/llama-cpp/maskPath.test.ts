@@ -25,11 +25,13 @@ afterAll(async () => {
   await model?.dispose();
 });
 
-/** The weather tools' matcher, recording the content of every mask it fills. */
-function recordingMatcher(masks: Set<string>): TokenMaskMatcher {
+/** The weather tools' matcher, recording the content of every mask it fills (in `sequence` too, in order). */
+function recordingMatcher(masks: Set<string>, sequence: string[] = []): TokenMaskMatcher {
   const inner = compiledFor(tools, "required", false).createMatcher(vocab);
   const record = (bits: Uint32Array): void => {
-    masks.add(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString("base64"));
+    const key = Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString("base64");
+    masks.add(key);
+    sequence.push(key);
   };
   return {
     fillNextTokenBitmask: (bits) => {
@@ -81,6 +83,61 @@ describe("the matcher path through node-llama-cpp", () => {
     expect(cache.builds).toBe(before);
     expect(again.tokens.length).toBeGreaterThan(0);
     expect(steps).toBeGreaterThan(masks.size);
+  });
+
+  it("reads each step's mask once to find it when it repeats, hashes only a changed mask, and counts a mask's tokens once", async () => {
+    const { TokenBias } = await loadNodeLlamaCpp();
+    const eog = eogTable(model);
+    // a cache of its own, so that the counts are this test's alone
+    const cache = new MaskBiasCache(model, TokenBias, eog);
+    const words = Math.ceil(eog.length / 32);
+    const masks = new Set<string>();
+    const sequence: string[] = [];
+    let steps = 0;
+    for (const seed of [6, 7, 6]) {
+      const r = await generateWithMask({ model, prompt: PROMPT, maxTokens: 64, seed, ...sampling, matcher: recordingMatcher(masks, sequence), biasCache: cache });
+      steps += r.tokens.length;
+    }
+    // a mask is read for every step (the last one too, where nothing is left to sample)
+    expect(sequence.length).toBeGreaterThanOrEqual(steps);
+    const changes = sequence.filter((key, i) => i === 0 || key !== sequence[i - 1]).length;
+    // inside a string the mask repeats step after step: those steps are found by one comparison, without a hash
+    expect(changes).toBeLessThan(sequence.length);
+    expect(cache.wordsHashed).toBeLessThanOrEqual(changes * words);
+    // at most a failed comparison with the previous mask and a successful one per step
+    expect(cache.wordsCompared).toBeLessThanOrEqual(2 * sequence.length * words);
+    // what a step needs of its mask (how many tokens it allows) is counted once per distinct mask, not per step
+    expect(cache.counted).toBe(masks.size);
+    expect(masks.size).toBeLessThan(sequence.length);
+  });
+
+  it("hands llama.cpp each mask's bias as arrays built once per mask, not converted by node-llama-cpp at every step, with the same tokens", async () => {
+    for (const seed of [1, 8]) {
+      const common = { model, prompt: PROMPT, maxTokens: 64, seed, ...sampling, jumpForward: false };
+      const cached = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
+      const converted = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab), biasConversion: "node-llama-cpp" });
+      expect(cached.tokens).toEqual(converted.tokens);
+      // node-llama-cpp's own conversion of a mask's bias: every step with one on its path, and on the cached path only
+      // the first, which checks the cached arrays against it
+      expect(converted.cachedBiasSteps).toBe(0);
+      expect(converted.convertedBiasSteps).toBeGreaterThan(10);
+      expect(cached.convertedBiasSteps).toBe(1);
+      expect(cached.cachedBiasSteps).toBe(converted.convertedBiasSteps - 1);
+    }
+  });
+
+  it("leaves the sequence's sampler configuration to node-llama-cpp again after the generation", async () => {
+    const context = await model.createContext({ contextSize: 512, threads: 1, sequences: 1 });
+    try {
+      const sequence = context.getSequence();
+      const before = (sequence as unknown as { _resolveSamplerConfig: unknown })._resolveSamplerConfig;
+      const r = await generateWithMask({ model, sequence, prompt: PROMPT, maxTokens: 16, seed: 2, ...sampling, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
+      expect(r.cachedBiasSteps).toBeGreaterThan(0);
+      expect(Object.hasOwn(sequence, "_resolveSamplerConfig")).toBe(false);
+      expect((sequence as unknown as { _resolveSamplerConfig: unknown })._resolveSamplerConfig).toBe(before);
+    } finally {
+      await context.dispose();
+    }
   });
 
   it("an error the matcher throws while a step is in flight reaches the caller, with or without the overlap", async () => {
