@@ -7,11 +7,14 @@
  * `--dump FILE` writes every step; `--merge FILE...` takes each step's minimum over several runs' dumps (the tail of
  * one run on a shared machine is mostly preemption).
  *
+ * `--step compileTools/N#K --reps R` times step K of call N alone (the grammar compiled afresh and decoded up to it
+ * each time); under `node --cpu-prof --import tsx`, its samples are those under `timedStep`. `--mark` prints a line
+ * before each step, to read next to node's `--trace-deopt`.
+ *
  *   for i in 1 2 3; do npx tsx bench/toolSteps.ts --dump /tmp/tools$i.json; done
  *   npx tsx bench/toolSteps.ts --merge /tmp/tools*.json
  */
 import { readFileSync, writeFileSync, writeSync } from "node:fs";
-import { Session } from "node:inspector";
 import { createMatcher } from "../src/automaton/createMatcher.js";
 import type { MaskTable } from "../src/automaton/MaskTable.js";
 import type { TokenMatcher } from "../src/automaton/TokenMatcher.js";
@@ -58,35 +61,8 @@ function report(steps: Step[], runs: number): void {
   for (const s of [...steps].sort((a, b) => b.us - a.us).slice(0, TOP)) console.log(`${s.us.toFixed(1)}\t${s.cpuUs.toFixed(0)}\t${s.nodes}\t${s.configs}\t${s.rStates}\t${s.nfaStates}\t${s.closures}\t${s.lateKeys}\t${s.subtrees}\t${s.scans}\t${s.grew}\t${s.id}#${s.k}\t${JSON.stringify(s.before)}`);
 }
 
-
-/** `--profile STEP,...` (e.g. `compileTools/0#16`): a CPU profile of those steps, their functions by self time. */
-const PROFILE = (opt("--profile") ?? "").split(",");
 /** `--mark`: prints each step's name before its mask (to read with node's --trace-deopt). */
 const MARK = args.includes("--mark");
-const session = new Session();
-function startProfile(): void {
-  session.connect();
-  session.post("Profiler.enable");
-  session.post("Profiler.setSamplingInterval", { interval: 20 });
-  session.post("Profiler.start");
-}
-function stopProfile(step: string): void {
-  session.post("Profiler.stop", (err, r) => {
-    if (err) throw err;
-    const { nodes, samples, timeDeltas } = r.profile as { nodes: { id: number; callFrame: { functionName: string; lineNumber: number; url: string } }[]; samples: number[]; timeDeltas: number[] };
-    const byId = new Map(nodes.map((n) => [n.id, n]));
-    const self = new Map<string, number>();
-    samples.forEach((id, i) => {
-      const f = byId.get(id)!.callFrame;
-      const key = `${f.functionName || "(anon)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
-      self.set(key, (self.get(key) ?? 0) + timeDeltas[i]);
-    });
-    console.log(`profile of ${step}:`);
-    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(v / 1000).toFixed(2)} ms\t${k}`);
-  });
-  session.disconnect();
-}
-
 /** The step timed by `--step` (a function of its own, to find it in a CPU profile). */
 function timedStep(m: TokenMatcher, bits: Uint32Array): void {
   m.fillNextTokenBitmask(bits);
@@ -192,15 +168,12 @@ function run(): void {
         const sub0 = table.subtreesComputed;
         const sc0 = table.bitsetScans;
         const g0 = A.cTrans.length + A.rsTable.length;
-        const profiled = PROFILE.includes(`${name}/${n}#${k}`);
-        if (profiled) startProfile();
         if (MARK) process.stdout.write(`STEP ${name}/${n}#${k}\n`);
         const u0 = process.cpuUsage();
         const t1 = performance.now();
         m.fillNextTokenBitmask(bits);
         const us = (performance.now() - t1) * 1000;
         const u = process.cpuUsage(u0);
-        if (profiled) stopProfile(`${name}/${n}#${k}`);
         steps.push({ id: `${name}/${n}`, k, before: before.slice(-30), us, cpuUs: u.user + u.system, nodes: table.nodesWalked - n0, configs: A.configCount - cf0, rStates: A.rStateCount - r0, nfaStates: A.nfa.stateCount - s0, closures: A.closureWalks - w0, lateKeys: A.nfa.closureKeysLate - k0, subtrees: table.subtreesComputed - sub0, scans: table.bitsetScans - sc0, grew: A.cTrans.length + A.rsTable.length - g0 });
         m.acceptToken(ids[k]);
         before += textOf(ids[k]);

@@ -83,20 +83,65 @@ function rootChildren(trie: TokenTrie): Int32Array {
   return r;
 }
 
+/** Per byte value, the ordinary token that is that byte alone, or -1. */
+const singleByteOf = new WeakMap<Vocabulary, Int32Array>();
+function singleByteTokens(vocab: Vocabulary): Int32Array {
+  let r = singleByteOf.get(vocab);
+  if (r) return r;
+  r = new Int32Array(256).fill(-1);
+  const { kind, offsets, bytes, size } = vocab;
+  for (let id = 0; id < size; id++) if (kind[id] === TOKEN_TEXT && offsets[id + 1] - offsets[id] === 1) r[bytes[offsets[id]]] = id;
+  singleByteOf.set(vocab, r);
+  return r;
+}
+
+/**
+ * How many frames of configuration `c`'s deepest-nesting stack are entries of a frame already below them (an array
+ * in an array, a value in a value): the prefetch does not follow a byte into more nesting than it came from.
+ */
+function nestingRepeats(A: Automaton, c: number): number {
+  let most = 0;
+  for (const st of A.stacksOf(c)) {
+    let n = 0;
+    for (let x = st; x >= 0; x = A.stackParent(x)) {
+      const f = A.nfa.stateFrame[A.rsStates(A.stackTop(x))[0]];
+      for (let y = A.stackParent(x); y >= 0; y = A.stackParent(y)) {
+        if (A.nfa.stateFrame[A.rsStates(A.stackTop(y))[0]] === f) {
+          n++;
+          break;
+        }
+      }
+    }
+    if (n > most) most = n;
+  }
+  return most;
+}
+
 /**
  * Work the first mask of a grammar may spend on the masks that follow it (MaskTable.prefetch), in trie nodes walked
  * plus PREFETCH_CLOSURE_WEIGHT per epsilon closure walked (an R-state made or found) and per configuration made: each
  * about as costly as that many nodes. Counted in work, never in time, so a prefetch does the same on any machine.
  */
-export const PREFETCH_WORK = 6144;
+export const PREFETCH_WORK = 8192;
 export const PREFETCH_CLOSURE_WEIGHT = 16;
-/** A prefetched mask with more tokens than this is not followed further. */
+/** A prefetched mask with more tokens than this is wide: followed by its one-byte steps, not by its tokens. */
 const PREFETCH_FANOUT = 16;
 /**
- * Positions more than this many tokens after the start are not prefetched: a recursive grammar (`[[[…`) would
- * otherwise spend the budget going down one branch ever deeper, and make stacks deeper than any decoding's first steps.
+ * Positions more than this many tokens (or one-byte steps) after the start are not prefetched: a recursive grammar
+ * (`[[[…`) would otherwise go down one branch ever deeper, and make stacks deeper than any decoding's first steps.
  */
-const PREFETCH_TOKENS = 12;
+const PREFETCH_TOKENS = 48;
+/**
+ * A prefetched position whose walk passes this many trie nodes is left to the step that needs it (a string frame
+ * met for the first time in the process: a walk of the whole trie), and the prefetch goes on with the next one.
+ */
+const PREFETCH_POSITION_NODES = 1024;
+/**
+ * Order of the prefetch: a position's cost is its number of tokens from the start plus this much for each time its
+ * path took a continuation other than the first (tokens longest first, bytes in order), so every position on the
+ * path of first continuations comes before any second one (the weight is above PREFETCH_TOKENS).
+ */
+const PREFETCH_RANK_WEIGHT = 64;
 /** Thrown by a walk that passes MaskTable.walkLimit. */
 const WALK_LIMIT = new Error("walk limit");
 
@@ -319,10 +364,7 @@ export class MaskTable {
     }
     bits.fill(0);
     const ids = this.sparse[c]!;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      bits[id >>> 5] |= 1 << (id & 31);
-    }
+    setBits(bits, ids, ids.length);
   }
 
   /**
@@ -539,65 +581,134 @@ export class MaskTable {
   }
 
   /**
-   * The masks of the configurations a decoding reaches from `c0` through positions with few tokens allowed (keys,
-   * punctuation, the literals between values), breadth first, within PREFETCH_WORK: computed with the first mask of
-   * the grammar, so that the masks of the steps that follow are hits. A mask with more than PREFETCH_FANOUT tokens
-   * (inside a string, a free text) is computed but not followed: its tokens lead everywhere.
+   * The masks of the configurations a decoding reaches from `c0`, computed with the first mask of the grammar within
+   * PREFETCH_WORK, so that the masks of the steps that follow are hits. A mask with few tokens (a key, punctuation,
+   * the literal between two values) is followed by each of its tokens, longest first; a wide one (inside a string, a
+   * value's first byte) by its one-byte steps (ASCII bytes that are a token alone), which lead to the few positions
+   * a decoding goes through there: a string's start after ` "`, its content, the caller after its closing quote, a
+   * value's first byte. Best first: the path of first continuations (`{"`, the key's longest tokens, `":`, ` `, `"`,
+   * the string, `",`, the next key...) before any second one (see PREFETCH_RANK_WEIGHT), so the budget reaches the
+   * later members of an object instead of every tokenization of its first key. A one-byte step into more nesting
+   * of one frame than its position has (`[[`) is not followed, nor are the one-byte steps of the start itself when its
+   * mask is wide (free text before tool calls: any token leads anywhere, and there is no structure near it).
    */
   private prefetch(c0: number): void {
     this.prefetched = true;
     const A = this.automaton;
     const { bytes, offsets, kind } = this.vocab;
+    const one = singleByteTokens(this.vocab);
     const work = (): number => this.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
     const end = work() + PREFETCH_WORK;
-    const queue = [c0];
-    const level = [0];
-    const seen = new Set<number>(queue);
+    // a binary min-heap of positions by cost (then configuration id, for a fixed order)
+    const hCost: number[] = [];
+    const hConfig: number[] = [];
+    const hLevel: number[] = [];
+    const before = (i: number, j: number): boolean => hCost[i] < hCost[j] || (hCost[i] === hCost[j] && hConfig[i] < hConfig[j]);
+    const swap = (i: number, j: number): void => {
+      [hCost[i], hCost[j]] = [hCost[j], hCost[i]];
+      [hConfig[i], hConfig[j]] = [hConfig[j], hConfig[i]];
+      [hLevel[i], hLevel[j]] = [hLevel[j], hLevel[i]];
+    };
+    const seen = new Set<number>([c0]);
+    const push = (cost: number, c: number, level: number): void => {
+      seen.add(c);
+      hCost.push(cost);
+      hConfig.push(c);
+      hLevel.push(level);
+      for (let i = hCost.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!before(i, p)) break;
+        swap(i, p);
+        i = p;
+      }
+    };
+    const pop = (): void => {
+      const last = hCost.length - 1;
+      swap(0, last);
+      hCost.pop();
+      hConfig.pop();
+      hLevel.pop();
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        let m = i;
+        if (l < hCost.length && before(l, m)) m = l;
+        if (l + 1 < hCost.length && before(l + 1, m)) m = l + 1;
+        if (m === i) break;
+        swap(i, m);
+        i = m;
+      }
+    };
+    hCost.push(0);
+    hConfig.push(c0);
+    hLevel.push(0);
+    const follow: number[] = [];
     let h = 0;
     // a deferred grammar is not built whole by a prefetch (where a call is required, the names' mask would): the
     // prefetch stops there, and the step at the names builds it
     A.nfa.holdDeferred = A.nfa.deferred;
     try {
-      for (; h < queue.length; h++) {
-        const c = queue[h];
+      for (; hCost.length > 0; h++) {
+        const cost = hCost[0];
+        const c = hConfig[0];
+        const level = hLevel[0];
+        pop();
         const left = end - work();
         if (left <= 0) break;
         if (!this.dense[c] && !this.sparse[c]) {
-          // a walk stops when it passes what is left: a mask that costs more (a new string frame: a walk of the whole
+          // a walk stops when it passes its share: a mask that costs more (a new string frame: a walk of the whole
           // trie) is left to the step that needs it
-          this.walkLimit = this.nodesWalked + left;
-          this.compute(c);
+          this.walkLimit = this.nodesWalked + Math.min(left, PREFETCH_POSITION_NODES);
+          try {
+            this.compute(c);
+          } catch (e) {
+            if (e !== WALK_LIMIT) throw e;
+            this.prefetchStops++;
+            this.cleanAfterStop();
+            continue;
+          }
         }
+        if (level >= PREFETCH_TOKENS) continue;
         const ids = this.sparse[c];
-        if (ids === undefined || ids.length > PREFETCH_FANOUT || level[h] >= PREFETCH_TOKENS) continue;
-        for (let k = 0; k < ids.length; k++) {
-          const id = ids[k];
-          if (kind[id] !== TOKEN_TEXT) continue;
+        let rank = 0;
+        if (ids === undefined || ids.length > PREFETCH_FANOUT) {
+          if (c === c0) continue;
+          const nesting = nestingRepeats(A, c);
+          for (let b = 0; b < 128; b++) {
+            if (one[b] < 0) continue;
+            const s = A.step(c, b);
+            if (s >= 0 && !seen.has(s) && nestingRepeats(A, s) <= nesting) push(cost + 1 + PREFETCH_RANK_WEIGHT * rank++, s, level + 1);
+          }
+          continue;
+        }
+        follow.length = 0;
+        for (let k = 0; k < ids.length; k++) if (kind[ids[k]] === TOKEN_TEXT) follow.push(ids[k]);
+        follow.sort((a, b) => offsets[b + 1] - offsets[b] - (offsets[a + 1] - offsets[a]) || a - b);
+        for (const id of follow) {
           let s = c;
           for (let i = offsets[id], e = offsets[id + 1]; i < e && s >= 0; i++) s = A.step(s, bytes[i]);
-          if (s >= 0 && !seen.has(s)) {
-            seen.add(s);
-            queue.push(s);
-            level.push(level[h] + 1);
-          }
+          if (s >= 0 && !seen.has(s)) push(cost + 1 + PREFETCH_RANK_WEIGHT * rank++, s, level + 1);
         }
       }
     } catch (e) {
       // a limit of the automaton (its state cap) reached while prefetching, or a deferred grammar's whole build, is
       // left to the step that reaches it: the first mask itself is computed
-      if (e !== WALK_LIMIT && e !== DEFERRED_HOLD && !(e instanceof LimitExceededError)) throw e;
+      if (e !== DEFERRED_HOLD && !(e instanceof LimitExceededError)) throw e;
       this.prefetchStops++;
-      // the stopped compute stored nothing; its scratch is cleaned as after any compute
-      this.computing = false;
-      this.nSet = -1;
-      this.scratchDirty = true;
-      this.localScratch.fill(0);
-      for (const b of this.subBits) b?.fill(0);
+      this.cleanAfterStop();
     } finally {
       this.walkLimit = Infinity;
       A.nfa.holdDeferred = false;
     }
     this.prefetchedMasks += h;
+  }
+
+  /** A compute stopped inside (a prefetch's walk limit) stored nothing; its scratch is cleaned as after any compute. */
+  private cleanAfterStop(): void {
+    this.computing = false;
+    this.nSet = -1;
+    this.scratchDirty = true;
+    this.localScratch.fill(0);
+    for (const b of this.subBits) b?.fill(0);
   }
 
   /**
@@ -623,22 +734,7 @@ export class MaskTable {
     const sub = this.subtreeMask(rs, i);
     if (sub === null) return false;
     this.subtreesTaken++;
-    const ids = sub.ids;
-    const setIds = this.setIds;
-    const words = this.words;
-    let nSet = this.nSet;
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
-      const w = id >>> 5;
-      const m = 1 << (id & 31);
-      if ((out[w] & m) !== 0) continue;
-      out[w] |= m;
-      if (nSet >= 0) {
-        if (nSet < words) setIds[nSet] = id;
-        nSet++;
-      }
-    }
-    this.nSet = nSet;
+    this.nSet = addIds(out, sub.ids, this.setIds, this.nSet, this.words);
     const P = A.stackConfig(p);
     if (P >= 0) {
       const { next } = this.trie;
@@ -719,7 +815,7 @@ export class MaskTable {
     let ids: Int32Array;
     if (count < this.words) {
       ids = this.subIds[level].slice(0, count);
-      for (let k = 0; k < count; k++) buf[ids[k] >>> 5] = 0;
+      clearWords(buf, ids, count);
     } else {
       ids = new Int32Array(count);
       let k = 0;
@@ -773,7 +869,7 @@ export class MaskTable {
     let part: { bits: Uint32Array } | { ids: Int32Array };
     if (count < this.words) {
       const ids = this.setIds.slice(0, count);
-      for (let k = 0; k < count; k++) buf[ids[k] >>> 5] = 0;
+      clearWords(buf, ids, count);
       part = { ids };
     } else {
       part = { bits: buf.slice() };
@@ -830,7 +926,7 @@ export class MaskTable {
       // uses the count and the ids for itself), so that this compute's count can start after it
       if (local.rootExit && P >= 0 && !this.dense[P] && !this.sparse[P]) this.compute(P);
       const localIds = local.ids;
-      if (localIds !== undefined) for (let k = 0; k < localIds.length; k++) out[localIds[k] >>> 5] |= 1 << (localIds[k] & 31);
+      if (localIds !== undefined) setBits(out, localIds, localIds.length);
       else out.set(local.bits!);
       // the count goes on from the local part's: the walks below count only the tokens they add (see walk), so the
       // mask is stored without a scan of the bitset, and a sparse one clears only its own words of scratch afterwards
@@ -891,7 +987,7 @@ export class MaskTable {
       this.cachedBytes += count * 4;
       if (out === this.scratch) {
         // clear just the words this mask touched: the next compute starts from a clean scratch without a fill
-        for (let k = 0; k < count; k++) out[ids[k] >>> 5] = 0;
+        clearWords(out, ids, count);
         this.scratchDirty = false;
       }
       return;
@@ -931,6 +1027,45 @@ export class MaskTable {
       this.cachedBytes += this.words * 4;
     }
   }
+}
+
+/*
+ * Loops over a mask's ids, each in a function of its own: inside the large functions that call them (a mask's
+ * compute and store run once per configuration), V8 ran them in its interpreter, at 50–70 ns an id, until those
+ * functions were optimized — 190 µs to add a string escape's 3,368 ids in each new context and 70 µs to clear them
+ * in the first run of a process, where a small function is optimized after a few calls.
+ */
+
+/** Sets the bits of `ids[0..n)` in `bits`. */
+function setBits(bits: Uint32Array, ids: Int32Array, n: number): void {
+  for (let k = 0; k < n; k++) {
+    const id = ids[k];
+    bits[id >>> 5] |= 1 << (id & 31);
+  }
+}
+
+/** Zeroes the words of `bits` that hold `ids[0..n)` (a sparse mask's words of a scratch bitset). */
+function clearWords(bits: Uint32Array, ids: Int32Array, n: number): void {
+  for (let k = 0; k < n; k++) bits[ids[k] >>> 5] = 0;
+}
+
+/**
+ * Sets the bits of `ids` in `out`; while `nSet` counts (>= 0), counts those not set before and keeps their ids in
+ * `setIds` while fewer than `words`. Returns the count.
+ */
+function addIds(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: number, words: number): number {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k];
+    const w = id >>> 5;
+    const m = 1 << (id & 31);
+    if ((out[w] & m) !== 0) continue;
+    out[w] |= m;
+    if (nSet >= 0) {
+      if (nSet < words) setIds[nSet] = id;
+      nSet++;
+    }
+  }
+  return nSet;
 }
 
 /** Calls `f` with the index of every set bit of `bits`, in increasing order. */
