@@ -21,6 +21,12 @@ const INITIAL_ROWS = 64;
  * of such a schema, and 7 of the first 12 schemas' first masks grew a 128-row table (1 with a row per 2 states).
  */
 const MAX_INITIAL_ROWS = 256;
+/**
+ * Rows for a deferred grammar (see Nfa.deferred) until it is built whole: its first mask and the steps to a tool's
+ * name make about ten R-states and configurations (the 20-tool set: 10 and 4), and filling 64 rows of both tables was
+ * a tenth of its matcher.
+ */
+const DEFERRED_ROWS = 16;
 
 /** The rows the byte tables start with for an NFA of `states` states: one per 2 states, a power of two, within bounds. */
 function rowsFor(states: number): number {
@@ -132,7 +138,8 @@ export class Automaton {
     const specialTokens = opts.specialTokens ?? "token-or-text";
     this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
     this.atomTexts = this.nfa.atomTexts;
-    this.initialRows = rowsFor(this.nfa.stateCount);
+    // a deferred grammar's first masks use a few rows; its build grows the tables at once (sizeTables)
+    this.initialRows = this.nfa.deferred ? DEFERRED_ROWS : rowsFor(this.nfa.stateCount);
     this.mark = new Uint32Array(this.nfa.stateCount);
     const root = this.frameStartOf(0);
     const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
@@ -186,6 +193,7 @@ export class Automaton {
    * is built whole, in that step, rather than by doublings inside the masks that follow.
    */
   private sizeTables(): void {
+    if (this.nfa.deferred) return;
     const rows = rowsFor(this.nfa.stateCount);
     if (rows <= this.initialRows) return;
     this.initialRows = rows;

@@ -385,16 +385,12 @@ export class MaskTable {
     if (m) {
       bits.set(m.base);
       if (bits.length > m.base.length) bits.fill(0, m.base.length);
-      const ids = m.ids;
-      for (let i = 0; i < ids.length; i++) bits[ids[i] >>> 5] |= 1 << (ids[i] & 31);
+      setBits(bits, m.ids, m.ids.length);
       return;
     }
     bits.fill(0);
     const ids = this.sparse[c]!;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      bits[id >>> 5] |= 1 << (id & 31);
-    }
+    setBits(bits, ids, ids.length);
   }
 
   /**
@@ -765,22 +761,7 @@ export class MaskTable {
     const sub = this.subtreeMask(rs, i);
     if (sub === null) return false;
     this.subtreesTaken++;
-    const ids = sub.ids;
-    const setIds = this.setIds;
-    const words = this.words;
-    let nSet = this.nSet;
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
-      const w = id >>> 5;
-      const m = 1 << (id & 31);
-      if ((out[w] & m) !== 0) continue;
-      out[w] |= m;
-      if (nSet >= 0) {
-        if (nSet < words) setIds[nSet] = id;
-        nSet++;
-      }
-    }
-    this.nSet = nSet;
+    this.nSet = addIds(out, sub.ids, this.setIds, this.nSet, this.words);
     const P = A.stackConfig(p);
     if (P >= 0) {
       const { next } = this.trie;
@@ -861,7 +842,7 @@ export class MaskTable {
     let ids: Int32Array;
     if (count < this.words) {
       ids = this.subIds[level].slice(0, count);
-      for (let k = 0; k < count; k++) buf[ids[k] >>> 5] = 0;
+      clearWords(buf, ids, count);
     } else {
       ids = new Int32Array(count);
       let k = 0;
@@ -915,7 +896,7 @@ export class MaskTable {
     let part: { bits: Uint32Array } | { ids: Int32Array };
     if (count < this.words) {
       const ids = this.setIds.slice(0, count);
-      for (let k = 0; k < count; k++) buf[ids[k] >>> 5] = 0;
+      clearWords(buf, ids, count);
       part = { ids };
     } else {
       part = { bits: buf.slice() };
@@ -974,7 +955,7 @@ export class MaskTable {
       if (local.rootExit && P >= 0 && !this.known(P)) this.compute(P);
       const localIds = local.ids;
       if (localIds !== undefined) {
-        for (let k = 0; k < localIds.length; k++) out[localIds[k] >>> 5] |= 1 << (localIds[k] & 31);
+        setBits(out, localIds, localIds.length);
         // the count goes on from the local part's: the walks below count only the tokens they add (see walk), so the
         // mask is stored without a scan of the bitset, and a sparse one clears only its own words of scratch afterwards
         this.nSet = local.count;
@@ -995,43 +976,44 @@ export class MaskTable {
         const callerIds = this.sparse[P];
         if (callerIds !== undefined) {
           // usually a few tokens (after a value: a comma or a closing brace): added one by one, still counted
-          const eos = this.vocab.eosTokenIds;
-          for (let k = 0; k < callerIds.length; k++) {
-            const id = callerIds[k];
-            if (!eos.includes(id) && !this.atomOfToken.has(id)) this.setOne(out, id);
-          }
+          this.nSet = addIdsExcept(out, callerIds, this.setIds, this.nSet, this.words, this.vocab.eosTokenIds, this.atomOfToken);
         } else {
           this.nSet = -1;
           const d = this.dense[P];
-          const m = this.composite[P];
-          if (d !== undefined) for (let w = 0; w < d.length; w++) out[w] |= d[w];
+          if (d !== undefined) orWords(out, d);
           else {
-            const base = m!.base;
-            for (let w = 0; w < base.length; w++) out[w] |= base[w];
-            for (let k = 0; k < m!.ids.length; k++) out[m!.ids[k] >>> 5] |= 1 << (m!.ids[k] & 31);
+            const m = this.composite[P]!;
+            orWords(out, m.base);
+            setBits(out, m.ids, m.ids.length);
           }
           for (const e of this.vocab.eosTokenIds) out[e >>> 5] &= ~(1 << (e & 31));
           for (let k = 0; k < this.atomTokens.length; k += 2) out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
         }
       }
-      const { next } = this.trie;
       this.walkExits(local.exits, P, out, null, 2);
-      const exitBits = local.exitBits;
-      if (exitBits !== undefined) {
-        // an exit whose byte the caller cannot read adds nothing: only the caller's first bytes are looked at
-        const { start, ids } = nodesByByte(this.trie);
-        for (let b = 0; b < 256; b++) {
-          if (start[b] === start[b + 1] || A.step(P, b) < 0) continue;
-          for (let k = start[b]; k < start[b + 1]; k++) {
-            const x = ids[k];
-            if ((exitBits[x >>> 5] >>> (x & 31)) & 1) this.walk(x, next[x], P, out, null);
-          }
-        }
-      }
+      if (local.exitBits !== undefined) this.walkExitBits(local.exitBits, P, out);
     }
     const at = this.atomTokens;
     for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) this.setOne(out, at[k]);
     if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) this.setOne(out, e);
+  }
+
+  /**
+   * Walks, from the caller's configuration `P`, the subtrees of the exits kept as a bit per node (free text's): an exit
+   * whose byte `P` cannot read adds nothing, so only the nodes of `P`'s first bytes are looked at. A method of its own
+   * (see setBits): its loop over the nodes of a byte ran interpreted inside `composeInto`.
+   */
+  private walkExitBits(exitBits: Uint32Array, P: number, out: Uint32Array): void {
+    const A = this.automaton;
+    const { next } = this.trie;
+    const { start, ids } = nodesByByte(this.trie);
+    for (let b = 0; b < 256; b++) {
+      if (start[b] === start[b + 1] || A.step(P, b) < 0) continue;
+      for (let k = start[b]; k < start[b + 1]; k++) {
+        const x = ids[k];
+        if ((exitBits[x >>> 5] >>> (x & 31)) & 1) this.walk(x, next[x], P, out, null);
+      }
+    }
   }
 
   /** `count`: the number of set bits when the compute counted them (their ids are in setIds), else -1. */
@@ -1053,13 +1035,13 @@ export class MaskTable {
         this.composite[c] = { base, ids };
         this.cachedBytes += count * 4 + 32;
         if (out === this.scratch) {
-          for (let k = 0; k < count; k++) out[ids[k] >>> 5] = 0;
+          clearWords(out, ids, count);
           this.scratchDirty = false;
         }
         return;
       }
       // the walks added as many ids as the mask has words: stored whole
-      for (let w = 0; w < base.length; w++) out[w] |= base[w];
+      orWords(out, base);
       this.dense[c] = out.slice();
       this.cachedBytes += this.words * 4;
       return;
@@ -1070,7 +1052,7 @@ export class MaskTable {
       this.cachedBytes += count * 4;
       if (out === this.scratch) {
         // clear just the words this mask touched: the next compute starts from a clean scratch without a fill
-        for (let k = 0; k < count; k++) out[ids[k] >>> 5] = 0;
+        clearWords(out, ids, count);
         this.scratchDirty = false;
       }
       return;
@@ -1083,26 +1065,9 @@ export class MaskTable {
     // a sparse mask (fewer allowed tokens than words) is stored as its ids: count, stopping once it cannot be sparse
     const words = out.length;
     this.bitsetScans++;
-    let cnt = 0;
-    for (let w = 0; w < words && cnt < words; w++) {
-      let x = out[w];
-      if (x === 0) continue;
-      // SWAR popcount
-      x = x - ((x >>> 1) & 0x55555555);
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      cnt += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-    }
+    const cnt = countBits(out, words);
     if (cnt < words) {
-      const ids = new Int32Array(cnt);
-      let k = 0;
-      for (let w = 0; w < words; w++) {
-        let x = out[w];
-        while (x) {
-          const bit = 31 - Math.clz32(x & -x);
-          ids[k++] = w * 32 + bit;
-          x &= x - 1;
-        }
-      }
+      const ids = idsOfBits(out, cnt);
       this.sparse[c] = ids;
       this.cachedBytes += cnt * 4;
     } else {
@@ -1110,6 +1075,96 @@ export class MaskTable {
       this.cachedBytes += this.words * 4;
     }
   }
+}
+
+/*
+ * Loops over a mask's ids (and words), each in a function of its own: inside the large functions that call them (a mask's
+ * compute and store run once per configuration), V8 ran them in its interpreter, at 50–70 ns an id, until those
+ * functions were optimized — 190 µs to add a string escape's 3,368 ids in each new context and 70 µs to clear them
+ * in the first run of a process, where a small function is optimized after a few calls.
+ */
+
+/** Sets the bits of `ids[0..n)` in `bits`. */
+function setBits(bits: Uint32Array, ids: Int32Array, n: number): void {
+  for (let k = 0; k < n; k++) {
+    const id = ids[k];
+    bits[id >>> 5] |= 1 << (id & 31);
+  }
+}
+
+/** Zeroes the words of `bits` that hold `ids[0..n)` (a sparse mask's words of a scratch bitset). */
+function clearWords(bits: Uint32Array, ids: Int32Array, n: number): void {
+  for (let k = 0; k < n; k++) bits[ids[k] >>> 5] = 0;
+}
+
+/**
+ * Sets the bits of `ids` in `out`; while `nSet` counts (>= 0), counts those not set before and keeps their ids in
+ * `setIds` while fewer than `words`. Returns the count.
+ */
+function addIds(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: number, words: number): number {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k];
+    const w = id >>> 5;
+    const m = 1 << (id & 31);
+    if ((out[w] & m) !== 0) continue;
+    out[w] |= m;
+    if (nSet >= 0) {
+      if (nSet < words) setIds[nSet] = id;
+      nSet++;
+    }
+  }
+  return nSet;
+}
+
+/** addIds, leaving out the ids of `eos` and the keys of `atoms` (a caller's end tokens and special tokens). */
+function addIdsExcept(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: number, words: number, eos: readonly number[], atoms: ReadonlyMap<number, number>): number {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k];
+    if (eos.includes(id) || atoms.has(id)) continue;
+    const w = id >>> 5;
+    const m = 1 << (id & 31);
+    if ((out[w] & m) !== 0) continue;
+    out[w] |= m;
+    if (nSet >= 0) {
+      if (nSet < words) setIds[nSet] = id;
+      nSet++;
+    }
+  }
+  return nSet;
+}
+
+/** The number of set bits of `bits`, or a number at least `limit` once it reaches it. */
+function countBits(bits: Uint32Array, limit: number): number {
+  let cnt = 0;
+  for (let w = 0; w < bits.length && cnt < limit; w++) {
+    let x = bits[w];
+    if (x === 0) continue;
+    // SWAR popcount
+    x = x - ((x >>> 1) & 0x55555555);
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    cnt += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return cnt;
+}
+
+/** The indices of the `cnt` set bits of `bits`, in increasing order. */
+function idsOfBits(bits: Uint32Array, cnt: number): Int32Array {
+  const ids = new Int32Array(cnt);
+  let k = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    while (x) {
+      const bit = 31 - Math.clz32(x & -x);
+      ids[k++] = w * 32 + bit;
+      x &= x - 1;
+    }
+  }
+  return ids;
+}
+
+/** ORs `src` into `out`, word by word. */
+function orWords(out: Uint32Array, src: Uint32Array): void {
+  for (let w = 0; w < src.length; w++) out[w] |= src[w];
 }
 
 /** Calls `f` with the index of every set bit of `bits`, in increasing order. */

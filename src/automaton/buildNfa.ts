@@ -137,7 +137,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
   const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, wideAlts, tokenTexts, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily; a small one with a large
-  // choice among alternatives (see Nfa.deferred) lazily until its first mask is done
+  // choice among alternatives next to a special token (see Nfa.deferred) lazily until a decoding enters a choice
   const large = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   let lazy = large;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
@@ -201,7 +201,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   /** A small number per distinct repeated item (by structural key), for the numeric keys of `repeatTails`. */
   const repeatItems = new Map<string, number>();
   const literalSeqs = new Map<string, number[]>();
-  const classSeqs = new WeakMap<readonly number[], number[][]>();
   const literal = (from: number, to: number, text: string): void => {
     let seq = literalSeqs.get(text);
     if (!seq) {
@@ -408,6 +407,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
           seqs = [];
           for (let i = 0; i < e.ranges.length; i += 2) utf8Sequences(e.ranges[i], e.ranges[i + 1], seqs);
           classSeqs.set(e.ranges, seqs);
+          classesSequenced++;
         }
         for (const seq of seqs) bytesChain(from, to, seq);
         return;
@@ -1002,6 +1002,18 @@ function numberFrames(nfa: Nfa, fromState: number, started: readonly number[], c
   }
   nfa.stateFrame = frame;
   nfa.stateCanon = canon;
+}
+
+/**
+ * A character class's UTF-8 byte-range sequences, per class object for every grammar of the process: the free text's
+ * classes (built once per format's marker, `textWithout`) and the lowering's spelled classes are the same objects in
+ * every compile, and their sequences were a twentieth of a 20-tool set's NFA construction.
+ */
+const classSeqs = new WeakMap<readonly number[], number[][]>();
+let classesSequenced = 0;
+/** Character classes turned into UTF-8 byte-range sequences by this process (each class object once). */
+export function classesSequencedCount(): number {
+  return classesSequenced;
 }
 
 const keys = new WeakMap<GExpr, string>();

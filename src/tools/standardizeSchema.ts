@@ -32,7 +32,7 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
 
   marker = readTypeName(s, path, warnings) ?? marker;
 
-  for (const flag of ["optional", "required"] as const) {
+  for (const flag of PRESENCE_FLAGS) {
     const v = s[flag];
     if (typeof v !== "boolean") continue;
     delete s[flag];
@@ -45,7 +45,7 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
     });
   }
 
-  for (const [ex, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [ex, bound] of DRAFT4_BOUNDS) {
     const v = s[ex];
     if (typeof v !== "boolean") continue;
     delete s[ex];
@@ -64,6 +64,35 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
   // subschemas first, so `nullable` below wraps already-standard parts
   const props = s["properties"];
   if (isJsonObject(props)) standardizeProperties(s, props, pointerChild(path, "properties"), warnings);
+  if (hasSubschemas(s)) standardizeSubschemas(s, path, warnings);
+
+  let out: JsonObject = s;
+  if (typeof s["nullable"] === "boolean") out = applyNullable(s, path, warnings);
+
+  if ("default" in out && out["default"] === null && !allowsNull(out)) {
+    warnings.push({
+      code: "DEFAULT_NULL",
+      message: "`default: null` on a schema that does not allow null: kept as an annotation; the model still has to send a valid value or omit the property",
+      schemaPath: pointerChild(path, "default"),
+    });
+  }
+  return { schema: out, marker };
+}
+
+const PRESENCE_FLAGS = ["optional", "required"] as const;
+const DRAFT4_BOUNDS = [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const;
+const SUBSCHEMA_KEYWORDS = new Set([...ONE_SCHEMA, "items", ...SCHEMA_LIST, ...SCHEMA_MAP]);
+
+/**
+ * Whether `s` has a keyword holding subschemas (besides `properties`): most schemas of a tool are leaves
+ * (`{type: "string"}`), whose few keys are looked up once each instead of every subschema keyword being asked for.
+ */
+function hasSubschemas(s: JsonObject): boolean {
+  for (const k of Object.keys(s)) if (SUBSCHEMA_KEYWORDS.has(k)) return true;
+  return false;
+}
+
+function standardizeSubschemas(s: JsonObject, path: string, warnings: Diagnostic[]): void {
   for (const k of ONE_SCHEMA) if (k in s) s[k] = standardizeSchema(s[k], pointerChild(path, k), warnings).schema;
   if ("items" in s) {
     const items = s["items"];
@@ -80,26 +109,14 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
     if (!isJsonObject(map)) continue;
     for (const name of Object.keys(map)) map[name] = standardizeSchema(map[name], pointerChild(pointerChild(path, k), name), warnings).schema;
   }
-
-  let out: JsonObject = s;
-  if (typeof s["nullable"] === "boolean") out = applyNullable(s, path, warnings);
-
-  if ("default" in out && out["default"] === null && !allowsNull(out)) {
-    warnings.push({
-      code: "DEFAULT_NULL",
-      message: "`default: null` on a schema that does not allow null: kept as an annotation; the model still has to send a valid value or omit the property",
-      schemaPath: pointerChild(path, "default"),
-    });
-  }
-  return { schema: out, marker };
 }
 
 /** Translates `type` when it is not a standard name; returns the optional marker the type name carried. */
 function readTypeName(s: JsonObject, path: string, warnings: Diagnostic[]): PresenceMarker {
   const type = s["type"];
+  if (typeof type === "string" && STANDARD_TYPES.has(type)) return undefined;
   const typePath = pointerChild(path, "type");
   if (typeof type === "string") {
-    if (STANDARD_TYPES.has(type)) return undefined;
     const parsed = parseTypeName(type);
     if (!parsed) throw unknownType(type, typePath);
     delete s["type"];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { githubMcpTools, twentyOpenAiTools } from "../../bench/toolSets.js";
+import { classesSequencedCount } from "../../src/automaton/buildNfa.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
@@ -37,10 +38,16 @@ describe("deferred automata for small tool sets", () => {
     const nfa = tableOf(m).automaton.nfa;
     expect(nfa.deferred).toBe(true);
     expect(nfa.lazy).toBe(true);
-    exactMask(m, vocab.size, bits, "first mask");
+    m.fillNextTokenBitmask(bits);
     const first = nfa.stateCount;
-    // the envelope, the free text's frame and the names' shared prefixes (125 states; 2,983 when built whole)
+    const firstRows = tableOf(m).automaton.cTrans.length / 256;
+    exactMask(m, vocab.size, bits, "first mask");
+    // the envelope, the free text's and strings' frames and the names' shared prefixes (162 states; 2,617 when built
+    // whole), and byte tables of 16 rows, not 64 to 256 filled for the first mask's 4 configurations
     expect(first).toBeLessThan(200);
+    // (32 where this is the process's first grammar with strings: its first mask computes the strings' shared masks)
+    expect(firstRows).toBeLessThan(64);
+    const A = tableOf(m).automaton;
     expect(nfa.deferred).toBe(true);
     // a call, token by token: exactly one step builds states, the one whose mask first enters a tool's frame (the
     // name), and it builds every frame left
@@ -60,6 +67,8 @@ describe("deferred automata for small tool sets", () => {
     }
     // the mask at `"name": "` (the tokens of `"name": "` are `<tool_call>`, `\n`, `{"`, `name`, `":`, ` "`)
     expect(building).toEqual([6]);
+    // the build grew the tables at once to the rows the whole NFA calls for
+    expect(A.cTrans.length).toBeGreaterThanOrEqual(256 * 256);
     expect(nfa.deferred).toBe(false);
     const whole = nfa.stateCount;
     expect(whole).toBeGreaterThan(2000);
@@ -93,6 +102,24 @@ describe("deferred automata for small tool sets", () => {
     expect(whole[1]).toBe(whole[0]);
     // the copied frame's states (the number's 337) are numbered from its recorded build, not walked
     expect(numbered[1] + 300).toBeLessThan(whole[1]);
+  });
+
+  it("a second compile of the same tools sequences none of their character classes again (kept per class object)", () => {
+    const { vocab } = qwen3();
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    const sequenced: number[] = [];
+    for (let r = 0; r < 2; r++) {
+      toolFragments.clear();
+      const before = classesSequencedCount();
+      const m = compileTools(twentyOpenAiTools(), { format: "qwen3" }).createMatcher(vocab);
+      m.fillNextTokenBitmask(bits);
+      expect(m.acceptString('<tool_call>\n{"name": "')).toBe(true);
+      m.fillNextTokenBitmask(bits);
+      expect(tableOf(m).automaton.nfa.deferred).toBe(false);
+      sequenced.push(classesSequencedCount() - before);
+    }
+    // the free text's classes and the lowering's spelled classes are the same objects in every compile
+    expect(sequenced[1]).toBe(0);
   });
 
   it("with a call required, the first mask's prefetch stops at the names; the step there builds the rest", () => {

@@ -80,8 +80,18 @@ export function grammarKey(g: Grammar): string {
 export class StructuralIds {
   private readonly ids = new Map<GExpr, number>();
   private readonly bySignature = new Map<string, number>();
+  private readonly literals = new Map<string, number>();
+  private readonly tokens = new Map<string, number>();
+  private readonly refs = new Map<string, number>();
+  private next = 0;
   /** Identities of bodies read modulo a reference to their own rule, per body and rule (see `ofModulo`). */
   private readonly modulo = new Map<GExpr, { rule: string; id: number }>();
+
+  private intern(table: Map<string, number>, key: string): number {
+    let id = table.get(key);
+    if (id === undefined) table.set(key, (id = this.next++));
+    return id;
+  }
 
   /**
    * The identity of `e` with its references to `rule` replaced by `self` (`rewrite` builds that expression): kept per
@@ -104,18 +114,16 @@ export class StructuralIds {
       (x, kids) => {
         let sig: string;
         switch (x.type) {
+          // leaves (most nodes) are interned by their text alone, one table per kind: no signature string to build
           case "literal":
-            sig = `l${x.text}`;
-            break;
+            return this.intern(this.literals, x.text);
           case "token":
-            sig = `t${x.text}`;
-            break;
+            return this.intern(this.tokens, x.text);
           case "charClass":
             sig = `c${x.ranges.join(",")}`;
             break;
           case "ref":
-            sig = `r${x.rule}`;
-            break;
+            return this.intern(this.refs, x.rule);
           case "seq":
           case "alt":
             sig = `${x.type === "seq" ? "s" : "a"}${kids.join(",")}`;
@@ -124,9 +132,7 @@ export class StructuralIds {
             sig = `p${x.min},${x.max ?? ""},${kids[0]}`;
             break;
         }
-        let id = this.bySignature.get(sig);
-        if (id === undefined) this.bySignature.set(sig, (id = this.bySignature.size));
-        return id;
+        return this.intern(this.bySignature, sig);
       },
       this.ids,
       deadline ? () => deadline.tick("keying grammar expressions") : undefined,
