@@ -89,8 +89,15 @@ function singleByteTokens(vocab: Vocabulary): Int32Array {
   let r = singleByteOf.get(vocab);
   if (r) return r;
   r = new Int32Array(256).fill(-1);
-  const { kind, offsets, bytes, size } = vocab;
-  for (let id = 0; id < size; id++) if (kind[id] === TOKEN_TEXT && offsets[id + 1] - offsets[id] === 1) r[bytes[offsets[id]]] = id;
+  // the tokens ending at the root's children (a node per byte), not a scan of the vocabulary
+  const { kind } = vocab;
+  const { tokBegin, tokIds } = vocab.trie;
+  const child = rootChildren(vocab.trie);
+  for (let b = 0; b < 256; b++) {
+    const n = child[b];
+    if (n < 0) continue;
+    for (let k = tokBegin[n]; k < tokBegin[n + 1]; k++) if (kind[tokIds[k]] === TOKEN_TEXT) r[b] = tokIds[k];
+  }
   singleByteOf.set(vocab, r);
   return r;
 }
@@ -122,7 +129,7 @@ function nestingRepeats(A: Automaton, c: number): number {
  * plus PREFETCH_CLOSURE_WEIGHT per epsilon closure walked (an R-state made or found) and per configuration made: each
  * about as costly as that many nodes. Counted in work, never in time, so a prefetch does the same on any machine.
  */
-export const PREFETCH_WORK = 8192;
+export const PREFETCH_WORK = 6144;
 export const PREFETCH_CLOSURE_WEIGHT = 16;
 /** A prefetched mask with more tokens than this is wide: followed by its one-byte steps, not by its tokens. */
 const PREFETCH_FANOUT = 16;
@@ -668,6 +675,7 @@ export class MaskTable {
     hConfig.push(c0);
     hLevel.push(0);
     const follow: number[] = [];
+    const targets = new Set<number>();
     let h = 0;
     // a deferred grammar is not built whole by a prefetch (where a call is required, the names' mask would): the
     // prefetch stops there, and the step at the names builds it
@@ -699,8 +707,19 @@ export class MaskTable {
         if (ids === undefined || ids.length > PREFETCH_FANOUT) {
           if (c === c0) continue;
           const nesting = nestingRepeats(A, c);
+          // inside one frame's R-states (a string's content), the byte's target R-state decides the configuration:
+          // one byte per target (a string's letters all lead back to its content), not a step per byte
+          const f = A.frameTopOf(c);
+          if (f >= 0) A.rsRowOf(f);
+          const row = A.rsTable;
+          targets.clear();
           for (let b = 0; b < 128; b++) {
             if (one[b] < 0) continue;
+            if (f >= 0) {
+              const u = row[f * 256 + b];
+              if (u < 0 || targets.has(u)) continue;
+              targets.add(u);
+            }
             const s = A.step(c, b);
             if (s >= 0 && !seen.has(s) && nestingRepeats(A, s) <= nesting) push(cost + 1 + PREFETCH_RANK_WEIGHT * rank++, s, level + 1);
           }
