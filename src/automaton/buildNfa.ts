@@ -137,7 +137,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
   const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, wideAlts, tokenTexts, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily; a small one with a large
-  // choice among alternatives (see Nfa.deferred) lazily until its first mask is done
+  // choice among alternatives next to a special token (see Nfa.deferred) lazily until a decoding enters a choice
   const large = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
   let lazy = large;
   /** Synthesized frames: a wide loop and the literal that closes it (a string's content and closing quote). */
