@@ -157,6 +157,12 @@ export interface BudgetLists {
   lowererDist: Int32Array;
 }
 
+/** A mask stored as a shared dense local part and the ids added to it (see MaskTable.composite). */
+interface CompositeMask {
+  base: Uint32Array;
+  ids: Int32Array;
+}
+
 /** What the top frame decides alone: tokens consumed inside it, and trie nodes where it may return to its caller. */
 interface LocalMask {
   /**
@@ -197,6 +203,13 @@ export class MaskTable {
   private readonly atomOfToken = new Map<number, number>();
   private dense: (Uint32Array | undefined)[] = [];
   private sparse: (Int32Array | undefined)[] = [];
+  /**
+   * Masks composed from a frame's dense local part (inside a string: most of the vocabulary) and the few tokens the
+   * caller adds after the frame's exits: the shared local bitset itself and those ids, not a copy of the whole mask.
+   */
+  private composite: (CompositeMask | undefined)[] = [];
+  /** Set by composeInto when the mask it is composing is `base` plus the ids it counts (see composite). */
+  private pendingBase: Uint32Array | undefined;
   private local: (LocalMask | undefined)[] = [];
   /** Subtree masks by R-state and node (rs * trie nodes + node), null where the R-state has no shared key. */
   private subtree = new Map<number, SubtreeMask | null>();
@@ -334,7 +347,13 @@ export class MaskTable {
     let n = 0;
     for (const d of this.dense) if (d) n++;
     for (const s of this.sparse) if (s) n++;
+    for (const m of this.composite) if (m) n++;
     return n;
+  }
+
+  /** The mask of configuration `c` is cached. */
+  private known(c: number): boolean {
+    return this.dense[c] !== undefined || this.sparse[c] !== undefined || this.composite[c] !== undefined;
   }
 
   /** Write the mask of configuration `c` into `bits` (every word is overwritten). */
@@ -343,7 +362,7 @@ export class MaskTable {
       bits.fill(0);
       return;
     }
-    if (!this.dense[c] && !this.sparse[c]) {
+    if (!this.known(c)) {
       this.compute(c);
       if (c === this.automaton.initial && !this.warmed) this.warmSharedFrames();
       if (c === this.automaton.initial && !this.prefetched) {
@@ -360,6 +379,13 @@ export class MaskTable {
     if (d) {
       bits.set(d);
       if (bits.length > d.length) bits.fill(0, d.length);
+      return;
+    }
+    const m = this.composite[c];
+    if (m) {
+      bits.set(m.base);
+      if (bits.length > m.base.length) bits.fill(0, m.base.length);
+      setBits(bits, m.ids, m.ids.length);
       return;
     }
     bits.fill(0);
@@ -654,7 +680,7 @@ export class MaskTable {
         pop();
         const left = end - work();
         if (left <= 0) break;
-        if (!this.dense[c] && !this.sparse[c]) {
+        if (!this.known(c)) {
           // a walk stops when it passes its share: a mask that costs more (a new string frame: a walk of the whole
           // trie) is left to the step that needs it
           this.walkLimit = this.nodesWalked + Math.min(left, PREFETCH_POSITION_NODES);
@@ -705,6 +731,7 @@ export class MaskTable {
   /** A compute stopped inside (a prefetch's walk limit) stored nothing; its scratch is cleaned as after any compute. */
   private cleanAfterStop(): void {
     this.computing = false;
+    this.pendingBase = undefined;
     this.nSet = -1;
     this.scratchDirty = true;
     this.localScratch.fill(0);
@@ -902,6 +929,7 @@ export class MaskTable {
       this.scratchDirty = true;
     }
     this.computing = true;
+    this.pendingBase = undefined;
     try {
       this.composeInto(c, out);
     } finally {
@@ -924,62 +952,99 @@ export class MaskTable {
       const local = this.localMask(top);
       // a frame that may return before any byte takes in the caller's whole mask: computed first (a nested compute
       // uses the count and the ids for itself), so that this compute's count can start after it
-      if (local.rootExit && P >= 0 && !this.dense[P] && !this.sparse[P]) this.compute(P);
+      if (local.rootExit && P >= 0 && !this.known(P)) this.compute(P);
       const localIds = local.ids;
-      if (localIds !== undefined) setBits(out, localIds, localIds.length);
-      else out.set(local.bits!);
-      // the count goes on from the local part's: the walks below count only the tokens they add (see walk), so the
-      // mask is stored without a scan of the bitset, and a sparse one clears only its own words of scratch afterwards
-      this.nSet = local.count;
-      if (localIds !== undefined) this.setIds.set(localIds, 0);
+      if (localIds !== undefined) {
+        setBits(out, localIds, localIds.length);
+        // the count goes on from the local part's: the walks below count only the tokens they add (see walk), so the
+        // mask is stored without a scan of the bitset, and a sparse one clears only its own words of scratch afterwards
+        this.nSet = local.count;
+        this.setIds.set(localIds, 0);
+      } else if (!(local.rootExit && P >= 0 && this.sparse[P] === undefined)) {
+        // a dense local part (inside a string) is not copied: the walks below count the ids they add to it (a token
+        // of the local part met again is counted twice, which the mask's union does not mind), and the mask is stored
+        // as the shared local bitset plus those ids (see composite)
+        this.pendingBase = local.bits!;
+        this.nSet = 0;
+      } else {
+        out.set(local.bits!);
+        this.nSet = local.count;
+      }
       if (local.rootExit && P >= 0) {
         // the frame may return before any byte: everything the caller allows but its end tokens and special tokens,
         // which this configuration decides for itself (below)
         const callerIds = this.sparse[P];
         if (callerIds !== undefined) {
           // usually a few tokens (after a value: a comma or a closing brace): added one by one, still counted
-          const eos = this.vocab.eosTokenIds;
-          for (let k = 0; k < callerIds.length; k++) {
-            const id = callerIds[k];
-            if (!eos.includes(id) && !this.atomOfToken.has(id)) this.setOne(out, id);
-          }
+          this.nSet = addIdsExcept(out, callerIds, this.setIds, this.nSet, this.words, this.vocab.eosTokenIds, this.atomOfToken);
         } else {
           this.nSet = -1;
-          const d = this.dense[P]!;
-          for (let w = 0; w < d.length; w++) out[w] |= d[w];
+          const d = this.dense[P];
+          if (d !== undefined) orWords(out, d);
+          else {
+            const m = this.composite[P]!;
+            orWords(out, m.base);
+            setBits(out, m.ids, m.ids.length);
+          }
           for (const e of this.vocab.eosTokenIds) out[e >>> 5] &= ~(1 << (e & 31));
           for (let k = 0; k < this.atomTokens.length; k += 2) out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
         }
       }
-      const { next } = this.trie;
       this.walkExits(local.exits, P, out, null, 2);
-      const exitBits = local.exitBits;
-      if (exitBits !== undefined) {
-        // an exit whose byte the caller cannot read adds nothing: only the caller's first bytes are looked at
-        const { start, ids } = nodesByByte(this.trie);
-        for (let b = 0; b < 256; b++) {
-          if (start[b] === start[b + 1] || A.step(P, b) < 0) continue;
-          for (let k = start[b]; k < start[b + 1]; k++) {
-            const x = ids[k];
-            if ((exitBits[x >>> 5] >>> (x & 31)) & 1) this.walk(x, next[x], P, out, null);
-          }
-        }
-      }
+      if (local.exitBits !== undefined) this.walkExitBits(local.exitBits, P, out);
     }
     const at = this.atomTokens;
     for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) this.setOne(out, at[k]);
     if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) this.setOne(out, e);
   }
 
+  /**
+   * Walks, from the caller's configuration `P`, the subtrees of the exits kept as a bit per node (free text's): an exit
+   * whose byte `P` cannot read adds nothing, so only the nodes of `P`'s first bytes are looked at. A method of its own
+   * (see setBits): its loop over the nodes of a byte ran interpreted inside `composeInto`.
+   */
+  private walkExitBits(exitBits: Uint32Array, P: number, out: Uint32Array): void {
+    const A = this.automaton;
+    const { next } = this.trie;
+    const { start, ids } = nodesByByte(this.trie);
+    for (let b = 0; b < 256; b++) {
+      if (start[b] === start[b + 1] || A.step(P, b) < 0) continue;
+      for (let k = start[b]; k < start[b + 1]; k++) {
+        const x = ids[k];
+        if ((exitBits[x >>> 5] >>> (x & 31)) & 1) this.walk(x, next[x], P, out, null);
+      }
+    }
+  }
+
   /** `count`: the number of set bits when the compute counted them (their ids are in setIds), else -1. */
   private store(c: number, out: Uint32Array, count: number): void {
+    const base = this.pendingBase;
+    this.pendingBase = undefined;
     if (this.cachedBytes > CACHE_BYTES_CAP) {
       this.dense = [];
       this.sparse = [];
+      this.composite = [];
       this.local = [];
       this.subtree = new Map();
       this.budget = [];
       this.cachedBytes = 0;
+    }
+    if (base !== undefined) {
+      if (count >= 0 && count < this.words) {
+        const ids = this.setIds.slice(0, count);
+        this.composite[c] = { base, ids };
+        this.cachedBytes += count * 4 + 32;
+        if (out === this.scratch) {
+          clearWords(out, ids, count);
+          this.scratchDirty = false;
+        }
+        return;
+      }
+      // the walks added as many ids as the mask has words: stored whole
+      orWords(out, base);
+      this.dense[c] = out.slice();
+      this.cachedBytes += this.words * 4;
+      return;
     }
     if (count >= 0 && count < this.words) {
       const ids = this.setIds.slice(0, count);
@@ -1000,26 +1065,9 @@ export class MaskTable {
     // a sparse mask (fewer allowed tokens than words) is stored as its ids: count, stopping once it cannot be sparse
     const words = out.length;
     this.bitsetScans++;
-    let cnt = 0;
-    for (let w = 0; w < words && cnt < words; w++) {
-      let x = out[w];
-      if (x === 0) continue;
-      // SWAR popcount
-      x = x - ((x >>> 1) & 0x55555555);
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      cnt += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-    }
+    const cnt = countBits(out, words);
     if (cnt < words) {
-      const ids = new Int32Array(cnt);
-      let k = 0;
-      for (let w = 0; w < words; w++) {
-        let x = out[w];
-        while (x) {
-          const bit = 31 - Math.clz32(x & -x);
-          ids[k++] = w * 32 + bit;
-          x &= x - 1;
-        }
-      }
+      const ids = idsOfBits(out, cnt);
       this.sparse[c] = ids;
       this.cachedBytes += cnt * 4;
     } else {
@@ -1030,7 +1078,7 @@ export class MaskTable {
 }
 
 /*
- * Loops over a mask's ids, each in a function of its own: inside the large functions that call them (a mask's
+ * Loops over a mask's ids (and words), each in a function of its own: inside the large functions that call them (a mask's
  * compute and store run once per configuration), V8 ran them in its interpreter, at 50–70 ns an id, until those
  * functions were optimized — 190 µs to add a string escape's 3,368 ids in each new context and 70 µs to clear them
  * in the first run of a process, where a small function is optimized after a few calls.
@@ -1066,6 +1114,57 @@ function addIds(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: num
     }
   }
   return nSet;
+}
+
+/** addIds, leaving out the ids of `eos` and the keys of `atoms` (a caller's end tokens and special tokens). */
+function addIdsExcept(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: number, words: number, eos: readonly number[], atoms: ReadonlyMap<number, number>): number {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k];
+    if (eos.includes(id) || atoms.has(id)) continue;
+    const w = id >>> 5;
+    const m = 1 << (id & 31);
+    if ((out[w] & m) !== 0) continue;
+    out[w] |= m;
+    if (nSet >= 0) {
+      if (nSet < words) setIds[nSet] = id;
+      nSet++;
+    }
+  }
+  return nSet;
+}
+
+/** The number of set bits of `bits`, or a number at least `limit` once it reaches it. */
+function countBits(bits: Uint32Array, limit: number): number {
+  let cnt = 0;
+  for (let w = 0; w < bits.length && cnt < limit; w++) {
+    let x = bits[w];
+    if (x === 0) continue;
+    // SWAR popcount
+    x = x - ((x >>> 1) & 0x55555555);
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    cnt += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return cnt;
+}
+
+/** The indices of the `cnt` set bits of `bits`, in increasing order. */
+function idsOfBits(bits: Uint32Array, cnt: number): Int32Array {
+  const ids = new Int32Array(cnt);
+  let k = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    while (x) {
+      const bit = 31 - Math.clz32(x & -x);
+      ids[k++] = w * 32 + bit;
+      x &= x - 1;
+    }
+  }
+  return ids;
+}
+
+/** ORs `src` into `out`, word by word. */
+function orWords(out: Uint32Array, src: Uint32Array): void {
+  for (let w = 0; w < src.length; w++) out[w] |= src[w];
 }
 
 /** Calls `f` with the index of every set bit of `bits`, in increasing order. */
