@@ -159,6 +159,12 @@ export interface BudgetLists {
   lowererDist: Int32Array;
 }
 
+/** A mask stored as a shared dense local part and the ids added to it (see MaskTable.composite). */
+interface CompositeMask {
+  base: Uint32Array;
+  ids: Int32Array;
+}
+
 /** What the top frame decides alone: tokens consumed inside it, and trie nodes where it may return to its caller. */
 interface LocalMask {
   /**
@@ -199,6 +205,13 @@ export class MaskTable {
   private readonly atomOfToken = new Map<number, number>();
   private dense: (Uint32Array | undefined)[] = [];
   private sparse: (Int32Array | undefined)[] = [];
+  /**
+   * Masks composed from a frame's dense local part (inside a string: most of the vocabulary) and the few tokens the
+   * caller adds after the frame's exits: the shared local bitset itself and those ids, not a copy of the whole mask.
+   */
+  private composite: (CompositeMask | undefined)[] = [];
+  /** Set by composeInto when the mask it is composing is `base` plus the ids it counts (see composite). */
+  private pendingBase: Uint32Array | undefined;
   private local: (LocalMask | undefined)[] = [];
   /** Subtree masks by R-state and node (rs * trie nodes + node), null where the R-state has no shared key. */
   private subtree = new Map<number, SubtreeMask | null>();
@@ -336,7 +349,13 @@ export class MaskTable {
     let n = 0;
     for (const d of this.dense) if (d) n++;
     for (const s of this.sparse) if (s) n++;
+    for (const m of this.composite) if (m) n++;
     return n;
+  }
+
+  /** The mask of configuration `c` is cached. */
+  private known(c: number): boolean {
+    return this.dense[c] !== undefined || this.sparse[c] !== undefined || this.composite[c] !== undefined;
   }
 
   /** Write the mask of configuration `c` into `bits` (every word is overwritten). */
@@ -345,7 +364,7 @@ export class MaskTable {
       bits.fill(0);
       return;
     }
-    if (!this.dense[c] && !this.sparse[c]) {
+    if (!this.known(c)) {
       this.compute(c);
       if (c === this.automaton.initial && !this.warmed) this.warmSharedFrames();
       if (c === this.automaton.initial && !this.prefetched) {
@@ -362,6 +381,13 @@ export class MaskTable {
     if (d) {
       bits.set(d);
       if (bits.length > d.length) bits.fill(0, d.length);
+      return;
+    }
+    const m = this.composite[c];
+    if (m) {
+      bits.set(m.base);
+      if (bits.length > m.base.length) bits.fill(0, m.base.length);
+      setBits(bits, m.ids, m.ids.length);
       return;
     }
     bits.fill(0);
@@ -684,7 +710,7 @@ export class MaskTable {
         pop();
         const left = end - work();
         if (left <= 0) break;
-        if (!this.dense[c] && !this.sparse[c]) {
+        if (!this.known(c)) {
           // a walk stops when it passes its share: a mask that costs more (a new string frame: a walk of the whole
           // trie) is left to the step that needs it
           this.walkLimit = this.nodesWalked + Math.min(left, PREFETCH_POSITION_NODES);
@@ -735,6 +761,7 @@ export class MaskTable {
   /** A compute stopped inside (a prefetch's walk limit) stored nothing; its scratch is cleaned as after any compute. */
   private cleanAfterStop(): void {
     this.computing = false;
+    this.pendingBase = undefined;
     this.nSet = -1;
     this.scratchDirty = true;
     this.localScratch.fill(0);
@@ -932,6 +959,7 @@ export class MaskTable {
       this.scratchDirty = true;
     }
     this.computing = true;
+    this.pendingBase = undefined;
     try {
       this.composeInto(c, out);
     } finally {
@@ -954,14 +982,24 @@ export class MaskTable {
       const local = this.localMask(top);
       // a frame that may return before any byte takes in the caller's whole mask: computed first (a nested compute
       // uses the count and the ids for itself), so that this compute's count can start after it
-      if (local.rootExit && P >= 0 && !this.dense[P] && !this.sparse[P]) this.compute(P);
+      if (local.rootExit && P >= 0 && !this.known(P)) this.compute(P);
       const localIds = local.ids;
-      if (localIds !== undefined) setBits(out, localIds, localIds.length);
-      else out.set(local.bits!);
-      // the count goes on from the local part's: the walks below count only the tokens they add (see walk), so the
-      // mask is stored without a scan of the bitset, and a sparse one clears only its own words of scratch afterwards
-      this.nSet = local.count;
-      if (localIds !== undefined) this.setIds.set(localIds, 0);
+      if (localIds !== undefined) {
+        setBits(out, localIds, localIds.length);
+        // the count goes on from the local part's: the walks below count only the tokens they add (see walk), so the
+        // mask is stored without a scan of the bitset, and a sparse one clears only its own words of scratch afterwards
+        this.nSet = local.count;
+        this.setIds.set(localIds, 0);
+      } else if (!(local.rootExit && P >= 0 && this.sparse[P] === undefined)) {
+        // a dense local part (inside a string) is not copied: the walks below count the ids they add to it (a token
+        // of the local part met again is counted twice, which the mask's union does not mind), and the mask is stored
+        // as the shared local bitset plus those ids (see composite)
+        this.pendingBase = local.bits!;
+        this.nSet = 0;
+      } else {
+        out.set(local.bits!);
+        this.nSet = local.count;
+      }
       if (local.rootExit && P >= 0) {
         // the frame may return before any byte: everything the caller allows but its end tokens and special tokens,
         // which this configuration decides for itself (below)
@@ -971,8 +1009,13 @@ export class MaskTable {
           this.nSet = addIdsExcept(out, callerIds, this.setIds, this.nSet, this.words, this.vocab.eosTokenIds, this.atomOfToken);
         } else {
           this.nSet = -1;
-          const d = this.dense[P]!;
-          orWords(out, d);
+          const d = this.dense[P];
+          if (d !== undefined) orWords(out, d);
+          else {
+            const m = this.composite[P]!;
+            orWords(out, m.base);
+            setBits(out, m.ids, m.ids.length);
+          }
           for (const e of this.vocab.eosTokenIds) out[e >>> 5] &= ~(1 << (e & 31));
           for (let k = 0; k < this.atomTokens.length; k += 2) out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
         }
@@ -1005,13 +1048,33 @@ export class MaskTable {
 
   /** `count`: the number of set bits when the compute counted them (their ids are in setIds), else -1. */
   private store(c: number, out: Uint32Array, count: number): void {
+    const base = this.pendingBase;
+    this.pendingBase = undefined;
     if (this.cachedBytes > CACHE_BYTES_CAP) {
       this.dense = [];
       this.sparse = [];
+      this.composite = [];
       this.local = [];
       this.subtree = new Map();
       this.budget = [];
       this.cachedBytes = 0;
+    }
+    if (base !== undefined) {
+      if (count >= 0 && count < this.words) {
+        const ids = this.setIds.slice(0, count);
+        this.composite[c] = { base, ids };
+        this.cachedBytes += count * 4 + 32;
+        if (out === this.scratch) {
+          clearWords(out, ids, count);
+          this.scratchDirty = false;
+        }
+        return;
+      }
+      // the walks added as many ids as the mask has words: stored whole
+      orWords(out, base);
+      this.dense[c] = out.slice();
+      this.cachedBytes += this.words * 4;
+      return;
     }
     if (count >= 0 && count < this.words) {
       const ids = this.setIds.slice(0, count);
