@@ -23,6 +23,8 @@ const SHARED_LOCALS_CAP = 1024;
 const framesWarmedWhole = new WeakMap<Vocabulary, BoundedMap<string, true>>();
 /** A frame with more R-states than this is not warmed beyond its start (a string's content has about 15). */
 const WARM_FRAME_RSTATES = 64;
+/** Trie nodes the warm of a frame's other R-states may walk in all (toolgram's string content: 24,506). */
+const WARM_FRAME_NODES = 65536;
 /** Above this many exits (a 64th of the trie's nodes), a local mask keeps them as a bit per node. */
 const EXIT_LIST_FRACTION = 64;
 
@@ -583,14 +585,19 @@ export class MaskTable {
       const key = frameKey[f];
       if (key === undefined) continue;
       const rs = A.builtFrameStart(f);
-      if (rs < 0) continue;
+      // Only a frame that starts with its loop (a string's content without a minimum length, free text): a string
+      // with a minimum length or a pattern starts with a chain of R-states, each a walk of its own that a decoding
+      // may never reach, so it is left to the steps, as before.
+      if (rs < 0 || !this.loopsAtStart(rs)) continue;
       const before = this.nodesWalked;
       if (!this.local[rs]) this.localMask(rs);
       // A string's other R-states (after a backslash, inside \u00XX, inside a character's UTF-8 bytes) are where a
       // token may end: their local masks walk the subtrees of the bytes they read (an escape letter's tokens: 6,931
       // nodes after a backslash, a continuation byte's up to 12,000), about 24,500 nodes for all 15 of them, each a
       // step of its own the first time a decoding of the process meets it. Not free text, whose start is complete:
-      // its every other R-state (after `<`, `<t`...) continues with the whole vocabulary.
+      // its every other R-state (after `<`, `<t`...) continues with the whole vocabulary. At most WARM_FRAME_NODES
+      // for them all, once per process and frame structure: a frame whose R-states walk more leaves the rest to the
+      // steps that meet them.
       if (!A.rsIsFinal(rs) && !whole.has(key)) {
         whole.set(key, true);
         const seen = new Set([rs]);
@@ -607,11 +614,34 @@ export class MaskTable {
             }
           }
         }
-        if (queue.length <= WARM_FRAME_RSTATES) for (const r of queue) if (!this.local[r]) this.localMask(r);
+        if (queue.length <= WARM_FRAME_RSTATES) {
+          this.walkLimit = this.nodesWalked + WARM_FRAME_NODES;
+          try {
+            for (const r of queue) if (!this.local[r]) this.localMask(r);
+          } catch (e) {
+            if (e !== WALK_LIMIT) throw e;
+            // the stopped walk stored nothing; its scratch is cleaned as after a stopped prefetch
+            this.nSet = -1;
+            this.localScratch.fill(0);
+            for (const b of this.subBits) b?.fill(0);
+          } finally {
+            this.walkLimit = Infinity;
+          }
+        }
       }
       if (this.nodesWalked > before) this.framesWarmed++;
     }
   }
+
+  /** R-state `rs` reads a printable ASCII byte back into itself: a wide loop (a string's content, free text) starts there. */
+  private loopsAtStart(rs: number): boolean {
+    const A = this.automaton;
+    A.rsRowOf(rs);
+    const row = A.rsTable;
+    for (let b = 0x20; b < 0x7f; b++) if (row[rs * 256 + b] === rs) return true;
+    return false;
+  }
+
 
   /**
    * The masks of the configurations a decoding reaches from `c0`, computed with the first mask of the grammar within

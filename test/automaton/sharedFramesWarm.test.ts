@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { githubMcpTools, twentyOpenAiTools } from "../../bench/toolSets.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
-import { compileTools } from "../../src/compile.js";
+import { compileSchema, compileTools } from "../../src/compile.js";
 import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
@@ -84,6 +84,18 @@ describe("self-contained frames computed with the first mask", () => {
     // before, the tools' string frames were built with the first tool chosen, and the first string walked the trie
     expect(most).toBeLessThan(own.trie.nodeCount / 20);
     expect(table!.framesWarmed).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a string with a minimum length is left to the steps: its frame starts with a chain, not with its loop", () => {
+    // `minLength: 8` starts with eight R-states before the loop, each a walk of most of the trie that a decoding may
+    // never reach (a value shorter than a token's bytes, an instance that takes another branch)
+    const c = compileSchema({ type: "object", properties: { a: { type: "string", minLength: 8 }, b: { type: "integer" } } });
+    const m = c.createMatcher(vocab);
+    const table = tableOf(m);
+    const before = table.nodesWalked;
+    m.fillNextTokenBitmask(new Uint32Array(words));
+    expect(table.framesWarmed).toBe(0);
+    expect(table.nodesWalked - before).toBeLessThan(vocab.trie.nodeCount / 20);
   });
 
   it("a later grammar finds the frame computed: its first mask walks no frame again", () => {
