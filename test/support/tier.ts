@@ -58,6 +58,7 @@ export const SAMPLED_FILES: readonly string[] = [
   "test/gguf/tinyModelFamilies.test.ts",
   "test/fuzz/differential.test.ts",
   "test/llama-cpp/nodeLlamaCpp.test.ts",
+  "test/compile/simplifiedBodies.test.ts",
 ];
 
 /** The end-to-end generations: `npm run e2e` only. */
