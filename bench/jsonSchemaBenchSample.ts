@@ -47,6 +47,17 @@ export function decodableCase(row: CorpusRow): DecodableCase | undefined {
   return valid && { id: row.id, schema: row.schema as JsonValue, text: canonicalJson(valid.data) };
 }
 
+/** The first `n` rows of the sample, in order, that are decodable cases (see decodableCase). */
+export function firstDecodableCases(n: number): DecodableCase[] {
+  const out: DecodableCase[] = [];
+  for (const row of sampleRows()) {
+    if (out.length >= n) break;
+    const c = decodableCase(row);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
 /** A schema of the mask bench (`bench/run.ts`'s JSONSchemaBench workload) with its valid instances. */
 export interface BenchSchema {
   id: string;

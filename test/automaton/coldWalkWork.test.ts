@@ -5,7 +5,7 @@ import { compileSchema, compileTools } from "../../src/compile.js";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { cls, lit, rep, seq } from "../../src/grammar/build.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
-import { decodableCase, sampleRows, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
+import { firstDecodableCases, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { exactMask } from "./walkCheck.js";
 
@@ -21,15 +21,7 @@ import { exactMask } from "./walkCheck.js";
  */
 const SCHEMAS = 12;
 
-function cases(): DecodableCase[] {
-  const out: DecodableCase[] = [];
-  for (const row of sampleRows()) {
-    if (out.length >= SCHEMAS) break;
-    const c = decodableCase(row);
-    if (c) out.push(c);
-  }
-  return out;
-}
+const cases = (): DecodableCase[] => firstDecodableCases(SCHEMAS);
 
 describe("cold masks on JSONSchemaBench schemas: counted work", () => {
   it("walk fewer trie nodes than the root has children at the median computed step, and stay exact", () => {

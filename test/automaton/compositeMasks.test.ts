@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema } from "../../src/compile.js";
-import { decodableCase, sampleRows, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
+import { firstDecodableCases, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { exactMask } from "./walkCheck.js";
 
@@ -14,15 +14,7 @@ import { exactMask } from "./walkCheck.js";
  */
 const SCHEMAS = 12;
 
-function cases(): DecodableCase[] {
-  const out: DecodableCase[] = [];
-  for (const row of sampleRows()) {
-    if (out.length >= SCHEMAS) break;
-    const c = decodableCase(row);
-    if (c) out.push(c);
-  }
-  return out;
-}
+const cases = (): DecodableCase[] => firstDecodableCases(SCHEMAS);
 
 describe("composed masks of string positions", () => {
   it("are stored without a copy of the vocabulary's bitset, and exact", () => {
