@@ -5,22 +5,14 @@ import { DEFERRED_HOLD } from "./buildNfa.js";
 import { CompletionDistance } from "./CompletionDistance.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { BoundedMap } from "../util/BoundedMap.js";
+import { addIds, addIdsExcept, clearWords, countBits, forEachSet, idsOfBits, orWords, setBits } from "./maskBits.js";
+import { nestingRepeats } from "./nestingRepeats.js";
+import { framesWarmedWhole, type LocalMask, SHARED_LOCALS_CAP, SHARED_SUBTREES_BYTES, SHARED_SUBTREES_CAP, sharedLocals, sharedSubtrees, type SubtreeMask, subtreeBytes } from "./sharedFrameMasks.js";
+import { nodesByByte, rootChildren, singleByteTokens } from "./trieByByte.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
 const CACHE_BYTES_CAP = 40 << 20;
 
-/**
- * Local masks of self-contained frames (string contents, keyed rules: see Nfa.frameKeyOf), shared by every grammar
- * over one vocabulary, the least recently used dropped first above the cap (most are a few ids; a string's is a
- * bitset of 19 KB for Qwen3).
- */
-const sharedLocals = new WeakMap<Vocabulary, BoundedMap<string, LocalMask>>();
-const SHARED_LOCALS_CAP = 1024;
-/**
- * Keys of string-like self-contained frames (see MaskTable.warmSharedFrames) whose every R-state's local mask was
- * computed for a vocabulary, so that a later grammar does not look through their R-states again.
- */
-const framesWarmedWhole = new WeakMap<Vocabulary, BoundedMap<string, true>>();
 /** A frame with more R-states than this is not warmed beyond its start (a string's content has about 15). */
 const WARM_FRAME_RSTATES = 64;
 /** Trie nodes the warm of a frame's other R-states may walk in all (toolgram's string content: 24,506). */
@@ -29,102 +21,10 @@ const WARM_FRAME_NODES = 65536;
 const EXIT_LIST_FRACTION = 64;
 
 /**
- * What a frame decides alone below one trie node, from its start: a walk that enters a keyed frame (see
- * `MaskTable.enterFrame`) at a node with a large subtree takes this instead of walking the subtree, and walks from the
- * caller only below the exits. Keyed by the frame start's shared key and the node, per vocabulary, for every grammar
- * of the process.
- */
-interface SubtreeMask {
-  /** Tokens of the subtree (below the node) the frame reads whole. */
-  ids: Int32Array;
-  /** Nodes of the subtree (deeper than the node's children) reached with the frame complete: their subtrees continue in the caller. */
-  exits: Int32Array;
-  /** The frame is complete at the node itself: the whole subtree may continue in the caller. */
-  selfExit: boolean;
-}
-const sharedSubtrees = new WeakMap<Vocabulary, BoundedMap<string, SubtreeMask>>();
-/** Bounds on the shared subtree masks of one vocabulary (a process serving many schemas), least recently used dropped first. */
-const SHARED_SUBTREES_CAP = 4096;
-const SHARED_SUBTREES_BYTES = 16 << 20;
-/** A subtree mask's bytes, as counted against SHARED_SUBTREES_BYTES and the table's cache bytes. */
-const subtreeBytes = (sub: SubtreeMask): number => (sub.ids.length + sub.exits.length) * 4 + 64;
-/**
  * A frame entered at a node with a subtree larger than this (nodes) takes the subtree's shared mask: below it, a walk
  * costs less than looking the mask up.
  */
 const SUBTREE_MIN_NODES = 16;
-
-/** The trie's nodes below depth 1, grouped by the byte on their edge (CSR: byte b's nodes are ids[start[b]..start[b+1])). */
-interface NodesByByte {
-  start: Int32Array;
-  ids: Int32Array;
-}
-const nodesByByteOf = new WeakMap<TokenTrie, NodesByByte>();
-function nodesByByte(trie: TokenTrie): NodesByByte {
-  let r = nodesByByteOf.get(trie);
-  if (r) return r;
-  const { byte, depth, nodeCount } = trie;
-  const start = new Int32Array(257);
-  for (let i = 0; i < nodeCount; i++) if (depth[i] > 1) start[byte[i] + 1]++;
-  for (let b = 0; b < 256; b++) start[b + 1] += start[b];
-  const at = start.slice(0, 256);
-  const ids = new Int32Array(start[256]);
-  for (let i = 0; i < nodeCount; i++) if (depth[i] > 1) ids[at[byte[i]]++] = i;
-  nodesByByteOf.set(trie, (r = { start, ids }));
-  return r;
-}
-
-/** Per byte, the trie's node of the one-byte path (a child of the root), or -1. */
-const rootChildrenOf = new WeakMap<TokenTrie, Int32Array>();
-function rootChildren(trie: TokenTrie): Int32Array {
-  let r = rootChildrenOf.get(trie);
-  if (r) return r;
-  r = new Int32Array(256).fill(-1);
-  for (let i = 0; i < trie.nodeCount; i = trie.next[i]) r[trie.byte[i]] = i;
-  rootChildrenOf.set(trie, r);
-  return r;
-}
-
-/** Per byte value, the ordinary token that is that byte alone, or -1. */
-const singleByteOf = new WeakMap<Vocabulary, Int32Array>();
-function singleByteTokens(vocab: Vocabulary): Int32Array {
-  let r = singleByteOf.get(vocab);
-  if (r) return r;
-  r = new Int32Array(256).fill(-1);
-  // the tokens ending at the root's children (a node per byte), not a scan of the vocabulary
-  const { kind } = vocab;
-  const { tokBegin, tokIds } = vocab.trie;
-  const child = rootChildren(vocab.trie);
-  for (let b = 0; b < 256; b++) {
-    const n = child[b];
-    if (n < 0) continue;
-    for (let k = tokBegin[n]; k < tokBegin[n + 1]; k++) if (kind[tokIds[k]] === TOKEN_TEXT) r[b] = tokIds[k];
-  }
-  singleByteOf.set(vocab, r);
-  return r;
-}
-
-/**
- * How many frames of configuration `c`'s deepest-nesting stack are entries of a frame already below them (an array
- * in an array, a value in a value): the prefetch does not follow a byte into more nesting than it came from.
- */
-function nestingRepeats(A: Automaton, c: number): number {
-  let most = 0;
-  for (const st of A.stacksOf(c)) {
-    let n = 0;
-    for (let x = st; x >= 0; x = A.stackParent(x)) {
-      const f = A.nfa.stateFrame[A.rsStates(A.stackTop(x))[0]];
-      for (let y = A.stackParent(x); y >= 0; y = A.stackParent(y)) {
-        if (A.nfa.stateFrame[A.rsStates(A.stackTop(y))[0]] === f) {
-          n++;
-          break;
-        }
-      }
-    }
-    if (n > most) most = n;
-  }
-  return most;
-}
 
 /**
  * Work the first mask of a grammar may spend on the masks that follow it (MaskTable.prefetch), in trie nodes walked
@@ -172,27 +72,6 @@ export interface BudgetLists {
 interface CompositeMask {
   base: Uint32Array;
   ids: Int32Array;
-}
-
-/** What the top frame decides alone: tokens consumed inside it, and trie nodes where it may return to its caller. */
-interface LocalMask {
-  /**
-   * The tokens, as a bitset when there are many (inside a string: most of the vocabulary), else as their ids (after
-   * a key, in a number: a few): exactly one of `bits` and `ids` is set.
-   */
-  bits?: Uint32Array;
-  ids?: Int32Array;
-  /** How many tokens: a mask composed from this part starts its count here instead of counting the bitset afterwards. */
-  count: number;
-  /** Trie nodes reached with the frame complete: their subtrees continue in the caller. */
-  exits: Int32Array;
-  /**
-   * The same nodes as a bit per trie node, instead of `exits`, when there are many (free text may end anywhere, so
-   * almost every node is an exit): the caller then visits only the exits whose byte it can read (`nodesByByte`).
-   */
-  exitBits?: Uint32Array;
-  /** The frame is complete before any byte: every token may continue in the caller. */
-  rootExit: boolean;
 }
 
 /**
@@ -643,7 +522,6 @@ export class MaskTable {
     for (let b = 0x20; b < 0x7f; b++) if (row[rs * 256 + b] === rs) return true;
     return false;
   }
-
 
   /**
    * The masks of the configurations a decoding reaches from `c0`, computed with the first mask of the grammar within
@@ -1124,108 +1002,6 @@ export class MaskTable {
     } else {
       this.dense[c] = out.slice();
       this.cachedBytes += this.words * 4;
-    }
-  }
-}
-
-/*
- * Loops over a mask's ids (and words), each in a function of its own: inside the large functions that call them (a mask's
- * compute and store run once per configuration), V8 ran them in its interpreter, at 50–70 ns an id, until those
- * functions were optimized — 190 µs to add a string escape's 3,368 ids in each new context and 70 µs to clear them
- * in the first run of a process, where a small function is optimized after a few calls.
- */
-
-/** Sets the bits of `ids[0..n)` in `bits`. */
-function setBits(bits: Uint32Array, ids: Int32Array, n: number): void {
-  for (let k = 0; k < n; k++) {
-    const id = ids[k];
-    bits[id >>> 5] |= 1 << (id & 31);
-  }
-}
-
-/** Zeroes the words of `bits` that hold `ids[0..n)` (a sparse mask's words of a scratch bitset). */
-function clearWords(bits: Uint32Array, ids: Int32Array, n: number): void {
-  for (let k = 0; k < n; k++) bits[ids[k] >>> 5] = 0;
-}
-
-/**
- * Sets the bits of `ids` in `out`; while `nSet` counts (>= 0), counts those not set before and keeps their ids in
- * `setIds` while fewer than `words`. Returns the count.
- */
-function addIds(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: number, words: number): number {
-  for (let k = 0; k < ids.length; k++) {
-    const id = ids[k];
-    const w = id >>> 5;
-    const m = 1 << (id & 31);
-    if ((out[w] & m) !== 0) continue;
-    out[w] |= m;
-    if (nSet >= 0) {
-      if (nSet < words) setIds[nSet] = id;
-      nSet++;
-    }
-  }
-  return nSet;
-}
-
-/** addIds, leaving out the ids of `eos` and the keys of `atoms` (a caller's end tokens and special tokens). */
-function addIdsExcept(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: number, words: number, eos: readonly number[], atoms: ReadonlyMap<number, number>): number {
-  for (let k = 0; k < ids.length; k++) {
-    const id = ids[k];
-    if (eos.includes(id) || atoms.has(id)) continue;
-    const w = id >>> 5;
-    const m = 1 << (id & 31);
-    if ((out[w] & m) !== 0) continue;
-    out[w] |= m;
-    if (nSet >= 0) {
-      if (nSet < words) setIds[nSet] = id;
-      nSet++;
-    }
-  }
-  return nSet;
-}
-
-/** The number of set bits of `bits`, or a number at least `limit` once it reaches it. */
-function countBits(bits: Uint32Array, limit: number): number {
-  let cnt = 0;
-  for (let w = 0; w < bits.length && cnt < limit; w++) {
-    let x = bits[w];
-    if (x === 0) continue;
-    // SWAR popcount
-    x = x - ((x >>> 1) & 0x55555555);
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    cnt += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
-  return cnt;
-}
-
-/** The indices of the `cnt` set bits of `bits`, in increasing order. */
-function idsOfBits(bits: Uint32Array, cnt: number): Int32Array {
-  const ids = new Int32Array(cnt);
-  let k = 0;
-  for (let w = 0; w < bits.length; w++) {
-    let x = bits[w];
-    while (x) {
-      const bit = 31 - Math.clz32(x & -x);
-      ids[k++] = w * 32 + bit;
-      x &= x - 1;
-    }
-  }
-  return ids;
-}
-
-/** ORs `src` into `out`, word by word. */
-function orWords(out: Uint32Array, src: Uint32Array): void {
-  for (let w = 0; w < src.length; w++) out[w] |= src[w];
-}
-
-/** Calls `f` with the index of every set bit of `bits`, in increasing order. */
-export function forEachSet(bits: Uint32Array, f: (id: number) => void): void {
-  for (let w = 0; w < bits.length; w++) {
-    let x = bits[w];
-    while (x !== 0) {
-      const low = x & -x;
-      f(w * 32 + (31 - Math.clz32(low)));
-      x ^= low;
     }
   }
 }
