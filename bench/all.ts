@@ -28,11 +28,20 @@ const masks = spawnSync(process.execPath, ["--import", "tsx", join(here, "run.ts
 // XGrammar's WASM build prints a warning per negated character class with non-ASCII bytes on stdout: count, don't echo
 const maskLines = masks.stdout.split("\n");
 const xgWarnings = maskLines.filter((l) => l.startsWith("[WARNING]")).length;
-const maskOut = maskLines.filter((l) => !l.startsWith("[WARNING]")).join("\n").trim() + (xgWarnings ? `\n\n(XGrammar printed ${xgWarnings} warnings: it clamps negated character classes above byte 127.)` : "");
+const maskOut =
+  maskLines
+    .filter((l) => !l.startsWith("[WARNING]"))
+    .join("\n")
+    .trim() +
+  (xgWarnings
+    ? `\n\n(XGrammar printed ${xgWarnings} warnings: it clamps negated character classes above byte 127.)`
+    : "");
 console.log(maskOut);
-sections.push("## Token masks (toolgram vs XGrammar, Qwen3 vocabulary)\n\n" + maskOut);
+sections.push(`## Token masks (toolgram vs XGrammar, Qwen3 vocabulary)\n\n${maskOut}`);
 let failed = masks.status !== 0;
-const plotData: PlotData = existsSync(dataFile) ? (JSON.parse(readFileSync(dataFile, "utf8")) as PlotData) : { groups: {}, scaling: [] };
+const plotData: PlotData = existsSync(dataFile)
+  ? (JSON.parse(readFileSync(dataFile, "utf8")) as PlotData)
+  : { groups: {}, scaling: [] };
 
 async function section(title: string, run: () => Promise<string>): Promise<void> {
   try {
@@ -51,13 +60,18 @@ await section("## Generation with the tiny Qwen3 model (llama.cpp)", async () =>
   plotData.decoding = r.rows;
   return r.table;
 });
-await section("## llama.cpp's grammar sampler: toolgram's GBNF against llama.cpp's and node-llama-cpp's JSON-schema grammars", async () => {
-  const r = await (await import("./llamaSampler.js")).runLlamaSamplerBench({ quick });
-  plotData.sampler = r.rows;
-  return r.table;
-});
+await section(
+  "## llama.cpp's grammar sampler: toolgram's GBNF against llama.cpp's and node-llama-cpp's JSON-schema grammars",
+  async () => {
+    const r = await (await import("./llamaSampler.js")).runLlamaSamplerBench({ quick });
+    plotData.sampler = r.rows;
+    return r.table;
+  },
+);
 await section("## Dataset validation", async () => (await import("./dataset.js")).runDatasetBench({ quick }));
-await section("## Playground in Chromium (bundle size, time to interactive)", async () => (await import("./playground.js")).runPlaygroundBench({ quick }));
+await section("## Playground in Chromium (bundle size, time to interactive)", async () =>
+  (await import("./playground.js")).runPlaygroundBench({ quick }),
+);
 
 try {
   const { renderPlots } = await import("./plots.js");
@@ -69,6 +83,6 @@ try {
   console.error(`charts: ${(e as Error).stack ?? e}`);
 }
 // results.md is the comparison with XGrammar given its own grammar: a run with --xgrammar-gbnf only prints
-if (!quick && !args.includes("--xgrammar-gbnf")) writeFileSync(join(here, "results.md"), sections.join("\n\n") + "\n");
+if (!quick && !args.includes("--xgrammar-gbnf")) writeFileSync(join(here, "results.md"), `${sections.join("\n\n")}\n`);
 rmSync(scratch, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

@@ -37,5 +37,9 @@ for (let r = 0; r < REPS; r++) {
   work = `${T.nodesWalked - n0} trie nodes, ${T.automaton.configCount - c0} configurations`;
 }
 times.sort((a, b) => a - b);
-const before = new TextDecoder().decode(new Uint8Array(ids.slice(0, K).flatMap((t) => [...vocab.bytes.subarray(vocab.offsets[t], vocab.offsets[t + 1])])));
-console.log(`${id} step ${K} (after ${JSON.stringify(before.slice(-30))}): min ${times[0].toFixed(1)} µs, median ${times[times.length >> 1].toFixed(1)} µs; ${work}`);
+const before = new TextDecoder().decode(
+  new Uint8Array(ids.slice(0, K).flatMap((t) => [...vocab.bytes.subarray(vocab.offsets[t], vocab.offsets[t + 1])])),
+);
+console.log(
+  `${id} step ${K} (after ${JSON.stringify(before.slice(-30))}): min ${times[0].toFixed(1)} µs, median ${times[times.length >> 1].toFixed(1)} µs; ${work}`,
+);

@@ -39,17 +39,27 @@ const TOP = Number(opt("--top") ?? 30);
 function report(steps: Step[], runs: number): void {
   const sorted = [...steps].sort((a, b) => a.us - b.us);
   const q = (p: number): string => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].us.toFixed(1);
-  console.log(`${steps.length} steps (${runs === 1 ? "one run" : `minimum of ${runs} runs`}): mask µs p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${q(1)}`);
+  console.log(
+    `${steps.length} steps (${runs === 1 ? "one run" : `minimum of ${runs} runs`}): mask µs p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${q(1)}`,
+  );
   const sum = (f: (s: Step) => number): number => steps.reduce((a, s) => a + f(s), 0);
-  console.log(`all steps: ${sum((s) => s.nodes)} trie nodes, ${sum((s) => s.configs)} configurations, ${sum((s) => s.rStates)} R-states, ${sum((s) => s.nfaStates)} NFA states`);
+  console.log(
+    `all steps: ${sum((s) => s.nodes)} trie nodes, ${sum((s) => s.configs)} configurations, ${sum((s) => s.rStates)} R-states, ${sum((s) => s.nfaStates)} NFA states`,
+  );
   console.log("µs\tnodes\tconfigs\tR-states\tNFA\tstep\tbefore");
-  for (const s of sorted.slice(-TOP).reverse()) console.log(`${s.us.toFixed(1)}\t${s.nodes}\t${s.configs}\t${s.rStates}\t${s.nfaStates}\t${s.id}#${s.k}\t${JSON.stringify(s.before)}`);
+  for (const s of sorted.slice(-TOP).reverse())
+    console.log(
+      `${s.us.toFixed(1)}\t${s.nodes}\t${s.configs}\t${s.rStates}\t${s.nfaStates}\t${s.id}#${s.k}\t${JSON.stringify(s.before)}`,
+    );
 }
 
 const merge = args.indexOf("--merge");
 if (merge >= 0) {
   const runs = args.slice(merge + 1).map((f) => JSON.parse(readFileSync(f, "utf8")) as Step[]);
-  report(runs[0].map((s, i) => ({ ...s, us: Math.min(...runs.map((r) => r[i].us)) })), runs.length);
+  report(
+    runs[0].map((s, i) => ({ ...s, us: Math.min(...runs.map((r) => r[i].us)) })),
+    runs.length,
+  );
 } else {
   run();
 }
@@ -104,14 +114,25 @@ function run(): void {
         const t0 = performance.now();
         m.fillNextTokenBitmask(bits);
         const us = (performance.now() - t0) * 1000;
-        steps.push({ id: rec.id, k, before: before.slice(-30), us, nodes: table.nodesWalked - n0, configs: A.configCount - c0, rStates: A.rStateCount - r0, nfaStates: A.nfa.stateCount - s0 });
+        steps.push({
+          id: rec.id,
+          k,
+          before: before.slice(-30),
+          us,
+          nodes: table.nodesWalked - n0,
+          configs: A.configCount - c0,
+          rStates: A.rStateCount - r0,
+          nfaStates: A.nfa.stateCount - s0,
+        });
         m.acceptToken(ids[k]);
         before += textOf(ids[k]);
       }
     }
   }
   firstMasks.sort((a, b) => a - b);
-  console.log(`first mask (compile + matcher + first mask) p50 ${firstMasks[firstMasks.length >> 1].toFixed(0)} µs; steps with no work: ${steps.filter((s) => s.nodes + s.configs + s.rStates === 0).length}`);
+  console.log(
+    `first mask (compile + matcher + first mask) p50 ${firstMasks[firstMasks.length >> 1].toFixed(0)} µs; steps with no work: ${steps.filter((s) => s.nodes + s.configs + s.rStates === 0).length}`,
+  );
   const dump = opt("--dump");
   if (dump !== undefined) writeFileSync(dump, JSON.stringify(steps));
   report(steps, 1);

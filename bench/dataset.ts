@@ -10,15 +10,44 @@ import { validateDatasetFile } from "../src/dataset/validateDataset.js";
 import { renderToolCalls, type CallToRender } from "../src/parser/renderToolCalls.js";
 
 const TOOLS = [
-  { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 14 } }, required: ["city"] } } },
-  { type: "function", function: { name: "search", parameters: { type: "object", properties: { q: { type: "string" }, limit: { type: "integer", minimum: 1, maximum: 50 } }, required: ["q"] } } },
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 14 } },
+        required: ["city"],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "search",
+      parameters: {
+        type: "object",
+        properties: { q: { type: "string" }, limit: { type: "integer", minimum: 1, maximum: 50 } },
+        required: ["q"],
+      },
+    },
+  },
 ];
 const CITIES = ["Paris", "Rome", "Tokyo", "Lima", "Oslo", "Cairo", "Quito"];
 
 function row(i: number): string {
-  const calls: CallToRender[] = i % 7 === 0
-    ? [{ name: "get_weather", arguments: { city: CITIES[i % 7], days: 1 + (i % 14) } }, { name: "search", arguments: { q: `news ${i}` } }]
-    : [{ name: i % 2 ? "get_weather" : "search", arguments: i % 2 ? { city: CITIES[i % 7] } : { q: `item ${i}`, limit: 1 + (i % 50) } }];
+  const calls: CallToRender[] =
+    i % 7 === 0
+      ? [
+          { name: "get_weather", arguments: { city: CITIES[i % 7], days: 1 + (i % 14) } },
+          { name: "search", arguments: { q: `news ${i}` } },
+        ]
+      : [
+          {
+            name: i % 2 ? "get_weather" : "search",
+            arguments: i % 2 ? { city: CITIES[i % 7] } : { q: `item ${i}`, limit: 1 + (i % 50) },
+          },
+        ];
   const responses = calls.map((_, k) => `<tool_response>\n{"ok": ${k}}\n</tool_response>`).join("\n");
   const messages = [
     { role: "user", content: `question ${i}` },
@@ -35,14 +64,17 @@ export async function runDatasetBench(opts: { quick: boolean }): Promise<string>
   const file = join(dir, "rows.jsonl");
   try {
     const out = createWriteStream(file);
-    for (let i = 0; i < n; i++) if (!out.write(row(i) + "\n")) await new Promise<void>((r) => out.once("drain", () => r()));
+    for (let i = 0; i < n; i++)
+      if (!out.write(`${row(i)}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
     await new Promise<void>((r) => out.end(r));
     global.gc?.();
     const heap0 = process.memoryUsage().heapUsed;
     const rss0 = process.memoryUsage().rss;
     let peakHeap = heap0;
     const t0 = performance.now();
-    const report = await validateDatasetFile(file, { onProgress: () => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)) });
+    const report = await validateDatasetFile(file, {
+      onProgress: () => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)),
+    });
     const s = (performance.now() - t0) / 1000;
     const rss1 = process.memoryUsage().rss;
     if (report.errors !== 0) throw new Error(`the generated rows should be clean, got ${report.errors} errors`);

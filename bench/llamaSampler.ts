@@ -38,12 +38,19 @@ interface ToolDef {
 const toolDefs = (tools: unknown[]): ToolDef[] =>
   tools.map((t) => {
     const o = t as { function?: { name: string; parameters: JsonValue }; name?: string; inputSchema?: JsonValue };
-    return o.function ? { name: o.function.name, parameters: o.function.parameters } : { name: o.name!, parameters: o.inputSchema! };
+    return o.function
+      ? { name: o.function.name, parameters: o.function.parameters }
+      : { name: o.name!, parameters: o.inputSchema! };
   });
 
 /** The call object `{"name": …, "arguments": …}` for one of the tools, as a JSON Schema. */
 const callSchemas = (tools: ToolDef[]): JsonValue[] =>
-  tools.map((t) => ({ type: "object", properties: { name: { const: t.name }, arguments: t.parameters }, required: ["name", "arguments"], additionalProperties: false }));
+  tools.map((t) => ({
+    type: "object",
+    properties: { name: { const: t.name }, arguments: t.parameters },
+    required: ["name", "arguments"],
+    additionalProperties: false,
+  }));
 
 /** The GBNF of llama.cpp's `json_schema_to_grammar.py` for the call, wrapped in the same envelope. */
 function pythonGbnf(tools: ToolDef[]): string {
@@ -54,13 +61,22 @@ function pythonGbnf(tools: ToolDef[]): string {
     writeFileSync(file, JSON.stringify({ anyOf: callSchemas(tools) }));
     let out: string;
     try {
-      out = execFileSync("python3", [script, "--prop-order", "name,arguments", file], { encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "pipe"] });
+      out = execFileSync("python3", [script, "--prop-order", "name,arguments", file], {
+        encoding: "utf8",
+        maxBuffer: 64 << 20,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
     } catch (e) {
       // the script's own reason is the last line of its traceback
-      const lines = String((e as { stderr?: string }).stderr ?? e).trim().split("\n");
+      const lines = String((e as { stderr?: string }).stderr ?? e)
+        .trim()
+        .split("\n");
       throw new Error(lines[lines.length - 1]);
     }
-    return `root ::= ${JSON.stringify(ENVELOPE_OPEN)} call ${JSON.stringify(ENVELOPE_CLOSE)}\n` + out.replace(/^root ::=/m, "call ::=");
+    return (
+      `root ::= ${JSON.stringify(ENVELOPE_OPEN)} call ${JSON.stringify(ENVELOPE_CLOSE)}\n` +
+      out.replace(/^root ::=/m, "call ::=")
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -84,7 +100,10 @@ function llamaCppScript(): string {
 async function nodeLlamaCppGbnf(model: LlamaModel, tools: ToolDef[]): Promise<string> {
   const g = await model.llama.createGrammarForJsonSchema({ oneOf: callSchemas(tools) } as never);
   // its root ends the text with blank lines (its own stop marker): the envelope closes the call instead
-  const rules = g.grammar.replace(new RegExp(`^${g.rootRuleName} ::= (.*?)(?: "\\\\n\\\\n\\\\n\\\\n" \\[\\\\n\\]\\*)?$`, "m"), "nlc-call ::= $1");
+  const rules = g.grammar.replace(
+    new RegExp(`^${g.rootRuleName} ::= (.*?)(?: "\\\\n\\\\n\\\\n\\\\n" \\[\\\\n\\]\\*)?$`, "m"),
+    "nlc-call ::= $1",
+  );
   return `root ::= ${JSON.stringify(ENVELOPE_OPEN)} nlc-call ${JSON.stringify(ENVELOPE_CLOSE)}\n${rules}`;
 }
 
@@ -92,7 +111,10 @@ async function nodeLlamaCppGbnf(model: LlamaModel, tools: ToolDef[]): Promise<st
 function weatherCalls(): string[] {
   const cities = ["Paris", "São Paulo", "東京", "New York", "Zürich", "Reykjavík", "Cape Town", "Ελλάδα"];
   return cities.map((city, i) => {
-    const call = i % 2 === 0 ? { name: "get_weather", arguments: { city, unit: i % 4 === 0 ? "celsius" : "fahrenheit" } } : { name: "get_forecast", arguments: { city, days: 1 + ((i * 5) % 14) } };
+    const call =
+      i % 2 === 0
+        ? { name: "get_weather", arguments: { city, unit: i % 4 === 0 ? "celsius" : "fahrenheit" } }
+        : { name: "get_forecast", arguments: { city, days: 1 + ((i * 5) % 14) } };
     return ENVELOPE_OPEN + canonicalJson(call as unknown as JsonValue) + ENVELOPE_CLOSE;
   });
 }
@@ -144,7 +166,12 @@ interface Timing {
  * grammar. CPU time is the whole process's (llama.cpp's worker thread included): on a shared machine it moves far less
  * than wall time.
  */
-async function teacherForced(model: LlamaModel, grammars: (LlamaGrammar | undefined)[] | undefined, prompt: Token[], calls: Token[][]): Promise<Timing> {
+async function teacherForced(
+  model: LlamaModel,
+  grammars: (LlamaGrammar | undefined)[] | undefined,
+  prompt: Token[],
+  calls: Token[][],
+): Promise<Timing> {
   const { LlamaGrammarEvaluationState, TokenBias } = await loadNodeLlamaCpp();
   const context = await model.createContext({ contextSize: 1024, threads: 1, sequences: 1 });
   const t: Timing = { ms: 0, cpuMs: 0, tokens: 0, diverged: 0 };
@@ -157,7 +184,11 @@ async function teacherForced(model: LlamaModel, grammars: (LlamaGrammar | undefi
       const state = grammar === undefined ? undefined : new LlamaGrammarEvaluationState({ model, grammar });
       let k = 0;
       const bias = () => new TokenBias(model.tokenizer).set(ids[k], { logit: 1000 });
-      const it = sequence.evaluateWithMetadata(prompt, { confidence: true }, { temperature: 0, grammarEvaluationState: state, tokenBias: bias });
+      const it = sequence.evaluateWithMetadata(
+        prompt,
+        { confidence: true },
+        { temperature: 0, grammarEvaluationState: state, tokenBias: bias },
+      );
       // the first step evaluates the prompt: not timed
       let r = await it.next();
       for (; k < ids.length; ) {
@@ -223,7 +254,12 @@ export async function runLlamaSamplerBench(opts: LlamaSamplerOptions): Promise<L
     const weather = JSON.parse(readFileSync(join(here, "..", "examples", "weather.tools.json"), "utf8")) as unknown[];
     // the compile-time limit (5 s by default) is lifted: on a loaded machine the 500-tool compile can pass it, and
     // the time is what is reported
-    const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } } as const;
+    const policy = {
+      format: "qwen3",
+      toolChoice: "required",
+      parallel: false,
+      limits: { maxCompileMs: 600_000 },
+    } as const;
     const grammars = [
       await load(model, "(a) toolgram GBNF", () => compileTools(weather, policy).toGbnf()),
       await load(model, "(b) llama.cpp json_schema_to_grammar.py", () => pythonGbnf(toolDefs(weather))),
@@ -232,16 +268,22 @@ export async function runLlamaSamplerBench(opts: LlamaSamplerOptions): Promise<L
     for (const [label, gbnf] of opts.extra ?? []) grammars.push(await load(model, label, () => gbnf));
     const texts = opts.quick ? weatherCalls().slice(0, 2) : weatherCalls();
     const calls = texts.map((t) => model.tokenize(t, true) as Token[]);
-    const prompt = model.tokenize("<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n", true) as Token[];
+    const prompt = model.tokenize(
+      "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n",
+      true,
+    ) as Token[];
     const rounds = opts.rounds ?? (opts.quick ? 1 : 3);
-    const runs: { label: string; grammars: (LlamaGrammar | undefined)[] | undefined; reference: boolean }[] = [{ label: "none", grammars: undefined, reference: true }];
+    const runs: { label: string; grammars: (LlamaGrammar | undefined)[] | undefined; reference: boolean }[] = [
+      { label: "none", grammars: undefined, reference: true },
+    ];
     for (const [label, make] of referenceGrammars(texts)) {
       const per: LlamaGrammar[] = [];
       for (let i = 0; i < texts.length; i++) per.push(await model.llama.createGrammar({ grammar: make(i) }));
       runs.push({ label, grammars: per, reference: true });
     }
     for (const g of grammars) {
-      if (g.grammar && (await acceptsAll(model, g.gbnf!, calls))) runs.push({ label: g.label, grammars: texts.map(() => g.grammar!), reference: false });
+      if (g.grammar && (await acceptsAll(model, g.gbnf!, calls)))
+        runs.push({ label: g.label, grammars: texts.map(() => g.grammar!), reference: false });
       else if (!g.error) g.error = "rejects the calls";
     }
     await teacherForced(model, undefined, prompt, calls.slice(0, 1)); // warm-up
@@ -274,7 +316,9 @@ export async function runLlamaSamplerBench(opts: LlamaSamplerOptions): Promise<L
     for (const run of runs.slice(1)) {
       if (!run.reference) continue;
       const e = perRound.get(run.label)!;
-      lines.push(`| ${run.label} (reference) | | | ${median(e.ms).toFixed(2)} | ${median(e.cpu).toFixed(2)} | ${(median(e.cpu) / aCost).toFixed(2)} |`);
+      lines.push(
+        `| ${run.label} (reference) | | | ${median(e.ms).toFixed(2)} | ${median(e.cpu).toFixed(2)} | ${(median(e.cpu) / aCost).toFixed(2)} |`,
+      );
     }
     for (const g of grammars) {
       const e = perRound.get(g.label);
@@ -285,12 +329,20 @@ export async function runLlamaSamplerBench(opts: LlamaSamplerOptions): Promise<L
       }
       const cpu = median(e.cpu);
       rows.push({ label: g.label, overheadMs: cpu, gbnfBytes: size });
-      lines.push(`| ${g.label} | ${size} | ${g.loadMs!.toFixed(1)} | ${median(e.ms).toFixed(2)} | ${cpu.toFixed(2)} | ${(cpu / aCost).toFixed(2)} |${e.diverged ? ` (${e.diverged} calls diverged)` : ""}`);
+      lines.push(
+        `| ${g.label} | ${size} | ${g.loadMs!.toFixed(1)} | ${median(e.ms).toFixed(2)} | ${cpu.toFixed(2)} | ${(cpu / aCost).toFixed(2)} |${e.diverged ? ` (${e.diverged} calls diverged)` : ""}`,
+      );
     }
     if (opts.noSets) return { table: lines.join("\n"), rows };
 
     // GBNF size and whether llama.cpp loads it, for the MCP tool sets
-    lines.push("", "GBNF for the MCP tool sets (same envelope): size in KB and llama.cpp's load time (or why it does not load).", "", "| tool set | (a) toolgram | (b) json_schema_to_grammar.py | (c) node-llama-cpp |", "|---|---|---|---|");
+    lines.push(
+      "",
+      "GBNF for the MCP tool sets (same envelope): size in KB and llama.cpp's load time (or why it does not load).",
+      "",
+      "| tool set | (a) toolgram | (b) json_schema_to_grammar.py | (c) node-llama-cpp |",
+      "|---|---|---|---|",
+    );
     const sets: [string, unknown[]][] = [["GitHub MCP, 117 tools", githubMcpTools()]];
     if (!opts.quick) sets.push(["composed MCP, 500 tools", composedMcpTools(500)]);
     for (const [name, tools] of sets) {
@@ -301,7 +353,7 @@ export async function runLlamaSamplerBench(opts: LlamaSamplerOptions): Promise<L
         ["c", () => nodeLlamaCppGbnf(model, toolDefs(tools))],
       ] as const) {
         const g = await load(model, label, make);
-        const kb = g.gbnf ? (Buffer.byteLength(g.gbnf) / 1024).toFixed(1) + " KB" : "n/a";
+        const kb = g.gbnf ? `${(Buffer.byteLength(g.gbnf) / 1024).toFixed(1)} KB` : "n/a";
         cells.push(g.error ? `${kb}, fails: ${g.error}` : `${kb}, loads in ${g.loadMs!.toFixed(0)} ms`);
       }
       lines.push(`| ${name} | ${cells.join(" | ")} |`);
@@ -316,10 +368,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const value = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   // --gbnf=label=path (repeatable): another GBNF for the same calls, measured in the same rounds
-  const extra = args.filter((a) => a.startsWith("--gbnf=")).map((a) => {
-    const [label, path] = a.slice(7).split("=");
-    return [label, readFileSync(path, "utf8")] as [string, string];
-  });
+  const extra = args
+    .filter((a) => a.startsWith("--gbnf="))
+    .map((a) => {
+      const [label, path] = a.slice(7).split("=");
+      return [label, readFileSync(path, "utf8")] as [string, string];
+    });
   const rounds = value("rounds");
-  runLlamaSamplerBench({ quick: args.includes("--quick"), rounds: rounds ? Number(rounds) : undefined, extra, noSets: args.includes("--no-sets") }).then((r) => console.log(r.table));
+  runLlamaSamplerBench({
+    quick: args.includes("--quick"),
+    rounds: rounds ? Number(rounds) : undefined,
+    extra,
+    noSets: args.includes("--no-sets"),
+  }).then((r) => console.log(r.table));
 }

@@ -16,7 +16,13 @@ export interface XgCompiled {
   dispose(): void;
 }
 export interface XgCompiler {
-  compileJSONSchema(schema: string, anyWhitespace?: boolean, indent?: number, separators?: [string, string], strictMode?: boolean): Promise<XgCompiled>;
+  compileJSONSchema(
+    schema: string,
+    anyWhitespace?: boolean,
+    indent?: number,
+    separators?: [string, string],
+    strictMode?: boolean,
+  ): Promise<XgCompiled>;
   compileGrammar(ebnf: string, rootRule?: string): Promise<XgCompiled>;
   dispose(): void;
 }
@@ -26,12 +32,32 @@ export interface XgGrammar {
 }
 export interface XGrammar {
   Grammar: {
-    fromJSONSchema(schema: string, anyWhitespace?: boolean, indent?: number, separators?: [string, string], strictMode?: boolean): Promise<XgGrammar>;
+    fromJSONSchema(
+      schema: string,
+      anyWhitespace?: boolean,
+      indent?: number,
+      separators?: [string, string],
+      strictMode?: boolean,
+    ): Promise<XgGrammar>;
     fromEBNF(ebnf: string, rootRule?: string): Promise<XgGrammar>;
   };
-  TokenizerInfo: { createTokenizerInfo(vocab: string[], vocabType?: string, prependSpace?: boolean, size?: number, stop?: number[]): Promise<{ dispose(): void }> };
+  TokenizerInfo: {
+    createTokenizerInfo(
+      vocab: string[],
+      vocabType?: string,
+      prependSpace?: boolean,
+      size?: number,
+      stop?: number[],
+    ): Promise<{ dispose(): void }>;
+  };
   GrammarCompiler: { createGrammarCompiler(info: unknown, cacheEnabled?: boolean): Promise<XgCompiler> };
-  GrammarMatcher: { createGrammarMatcher(cg: XgCompiled, overrideStopTokens?: number[], terminateWithoutStopToken?: boolean): Promise<XgMatcher> };
+  GrammarMatcher: {
+    createGrammarMatcher(
+      cg: XgCompiled,
+      overrideStopTokens?: number[],
+      terminateWithoutStopToken?: boolean,
+    ): Promise<XgMatcher>;
+  };
 }
 
 /** The package is a CommonJS bundle inside a `"type": "module"` package: compile it as CommonJS by hand. */

@@ -38,7 +38,26 @@ export function regexCalls(text: string): Call[] {
   return calls;
 }
 
-const WORDS = ["the", "weather", "in", "Paris", "is", "mild", "let", "me", "check", "<b>", "a < b", "tool", "results", "call", "{", "}", "\"quoted\"", "done."];
+const WORDS = [
+  "the",
+  "weather",
+  "in",
+  "Paris",
+  "is",
+  "mild",
+  "let",
+  "me",
+  "check",
+  "<b>",
+  "a < b",
+  "tool",
+  "results",
+  "call",
+  "{",
+  "}",
+  '"quoted"',
+  "done.",
+];
 
 function sentence(r: Random, n: number): string {
   const w: string[] = [];
@@ -48,9 +67,26 @@ function sentence(r: Random, n: number): string {
 
 function randomCall(r: Random): { name: string; arguments: JsonObject } {
   const k = Math.floor(r() * 3);
-  if (k === 0) return { name: "get_weather", arguments: { city: sentence(r, 1 + Math.floor(r() * 3)), unit: r() < 0.5 ? "celsius" : "fahrenheit" } };
-  if (k === 1) return { name: "search", arguments: { query: sentence(r, 2 + Math.floor(r() * 8)), limit: 1 + Math.floor(r() * 20) } };
-  return { name: "f", arguments: { items: Array.from({ length: 1 + Math.floor(r() * 5) }, (_, i) => ({ id: i, ok: r() < 0.5, note: sentence(r, 3) })) } };
+  if (k === 0)
+    return {
+      name: "get_weather",
+      arguments: { city: sentence(r, 1 + Math.floor(r() * 3)), unit: r() < 0.5 ? "celsius" : "fahrenheit" },
+    };
+  if (k === 1)
+    return {
+      name: "search",
+      arguments: { query: sentence(r, 2 + Math.floor(r() * 8)), limit: 1 + Math.floor(r() * 20) },
+    };
+  return {
+    name: "f",
+    arguments: {
+      items: Array.from({ length: 1 + Math.floor(r() * 5) }, (_, i) => ({
+        id: i,
+        ok: r() < 0.5,
+        note: sentence(r, 3),
+      })),
+    },
+  };
 }
 
 /** Drifts real models make, applied to a canonical block. */
@@ -67,7 +103,7 @@ const DRIFTS: ((block: string, r: Random) => string)[] = [
 /** One reply: text and/or calls, some drifted or cut short. */
 function reply(r: Random): string {
   const kind = r();
-  const text = r() < 0.6 ? sentence(r, 5 + Math.floor(r() * 40)) + "\n" : "";
+  const text = r() < 0.6 ? `${sentence(r, 5 + Math.floor(r() * 40))}\n` : "";
   if (kind < 0.15) return sentence(r, 20 + Math.floor(r() * 200));
   const calls = Array.from({ length: 1 + Math.floor(r() * 3) }, () => randomCall(r));
   let blocks = calls.map((c) => renderToolCalls([c]));
@@ -113,7 +149,10 @@ interface Fixture {
 }
 
 function sameCalls(a: readonly Call[], b: readonly Call[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.name === b[i].name && canonicalJson(c.arguments) === canonicalJson(b[i].arguments));
+  return (
+    a.length === b.length &&
+    a.every((c, i) => c.name === b[i].name && canonicalJson(c.arguments) === canonicalJson(b[i].arguments))
+  );
 }
 
 /** Runs both tables; `quick`: a 0.5 MB corpus and 3 timed runs (5 MB and 7 otherwise). */
@@ -157,7 +196,9 @@ export async function runParseBench(opts: { quick: boolean }): Promise<string> {
   // fixtures: does each approach read exactly the expected calls?
   const dir = join(FIXTURES, "qwen3");
   const byCategory = new Map<string, { n: number; regex: number; toolgram: number }>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const fx = JSON.parse(readFileSync(join(dir, file), "utf8")) as Fixture;
     const category = file.split("-")[0];
     const row = byCategory.get(category) ?? { n: 0, regex: 0, toolgram: 0 };
@@ -168,7 +209,12 @@ export async function runParseBench(opts: { quick: boolean }): Promise<string> {
     if (sameCalls(parseToolCalls(fx.input, { tools, mode: fx.mode ?? "tolerant" }).calls, expected)) row.toolgram++;
   }
   const tot = { n: 0, regex: 0, toolgram: 0 };
-  lines.push("### Calls read as expected, Qwen3 output fixtures", "", "| category | fixtures | regex | toolgram |", "|---|---:|---:|---:|");
+  lines.push(
+    "### Calls read as expected, Qwen3 output fixtures",
+    "",
+    "| category | fixtures | regex | toolgram |",
+    "|---|---:|---:|---:|",
+  );
   for (const [c, r] of byCategory) {
     lines.push(`| ${c} | ${r.n} | ${r.regex} | ${r.toolgram} |`);
     tot.n += r.n;

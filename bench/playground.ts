@@ -35,7 +35,9 @@ export async function runPlaygroundBench({ quick }: { quick: boolean }): Promise
     }
     rows.push(`| ${f.name} | ${f.bytes.toLocaleString("en")} | ${gz.toLocaleString("en")} |`);
   }
-  rows.push(`| page and code (all but the vocabulary) | ${codeRaw.toLocaleString("en")} | ${codeGzip.toLocaleString("en")} |`);
+  rows.push(
+    `| page and code (all but the vocabulary) | ${codeRaw.toLocaleString("en")} | ${codeGzip.toLocaleString("en")} |`,
+  );
 
   const { server, url } = await servePlayground(0);
   const { browser, close } = await launchChromium();
@@ -48,7 +50,11 @@ export async function runPlaygroundBench({ quick }: { quick: boolean }): Promise
       const context = await browser.newContext(); // a cold cache each run
       const page = await context.newPage();
       await page.goto(url);
-      await page.waitForFunction(() => (globalThis as unknown as { __playground?: Probe }).__playground?.vocabLoaded, null, { timeout: 120_000 });
+      await page.waitForFunction(
+        () => (globalThis as unknown as { __playground?: Probe }).__playground?.vocabLoaded,
+        null,
+        { timeout: 120_000 },
+      );
       const p = await page.evaluate(() => (globalThis as unknown as { __playground: Probe }).__playground);
       ready.push(p.readyMs);
       compile.push(p.compileMs);
@@ -70,4 +76,5 @@ export async function runPlaygroundBench({ quick }: { quick: boolean }): Promise
   return [...rows, ...timing].join("\n");
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) console.log(await runPlaygroundBench({ quick: process.argv.includes("--quick") }));
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  console.log(await runPlaygroundBench({ quick: process.argv.includes("--quick") }));

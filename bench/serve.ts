@@ -25,9 +25,38 @@ const PARALLEL = arg("parallel", 2);
 const MAX_TOKENS = arg("max-tokens", 64);
 
 const TOOLS = [
-  { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string", maxLength: 24 }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["city"] } } },
-  { type: "function", function: { name: "get_time", parameters: { type: "object", properties: { zone: { type: "string", maxLength: 32 } }, required: ["zone"] } } },
-  { type: "function", function: { name: "add", parameters: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } } },
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      parameters: {
+        type: "object",
+        properties: {
+          city: { type: "string", maxLength: 24 },
+          unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+        },
+        required: ["city"],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "get_time",
+      parameters: { type: "object", properties: { zone: { type: "string", maxLength: 32 } }, required: ["zone"] },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "add",
+      parameters: {
+        type: "object",
+        properties: { a: { type: "integer" }, b: { type: "integer" } },
+        required: ["a", "b"],
+      },
+    },
+  },
 ];
 const ajv = new Ajv2020.default({ strict: false });
 const validate = new Map(TOOLS.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
@@ -63,25 +92,42 @@ async function one(url: string, i: number): Promise<{ status: number; ms: number
     ...(stream ? { stream_options: { include_usage: true } } : {}),
   };
   const started = performance.now();
-  const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await r.text();
   const ms = performance.now() - started;
   if (r.status !== 200) return { status: r.status, ms, tokens: 0, problem: text.slice(0, 200) };
   let calls: Call[] = [];
   let tokens = 0;
   if (!stream) {
-    const json = JSON.parse(text) as { choices: Array<{ message: { tool_calls?: Call[] } }>; usage: { completion_tokens: number } };
+    const json = JSON.parse(text) as {
+      choices: Array<{ message: { tool_calls?: Call[] } }>;
+      usage: { completion_tokens: number };
+    };
     calls = json.choices[0].message.tool_calls ?? [];
     tokens = json.usage.completion_tokens;
   } else {
-    const events = text.split("\n\n").filter((e) => e.startsWith("data: ")).map((e) => e.slice(6));
+    const events = text
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: "))
+      .map((e) => e.slice(6));
     if (events.at(-1) !== "[DONE]") return { status: 200, ms, tokens: 0, problem: "stream did not end with [DONE]" };
     for (const e of events.slice(0, -1)) {
-      const chunk = JSON.parse(e) as { error?: unknown; usage?: { completion_tokens: number } | null; choices: Array<{ delta: { tool_calls?: Array<{ index: number; id?: string; function: { name?: string; arguments: string } }> } }> };
+      const chunk = JSON.parse(e) as {
+        error?: unknown;
+        usage?: { completion_tokens: number } | null;
+        choices: Array<{
+          delta: { tool_calls?: Array<{ index: number; id?: string; function: { name?: string; arguments: string } }> };
+        }>;
+      };
       if (chunk.error !== undefined) return { status: 200, ms, tokens: 0, problem: JSON.stringify(chunk.error) };
       if (chunk.usage) tokens = chunk.usage.completion_tokens;
       for (const d of chunk.choices[0]?.delta.tool_calls ?? []) {
-        if (d.id !== undefined) calls[d.index] = { function: { name: d.function.name ?? "", arguments: d.function.arguments } };
+        if (d.id !== undefined)
+          calls[d.index] = { function: { name: d.function.name ?? "", arguments: d.function.arguments } };
         else calls[d.index].function.arguments += d.function.arguments;
       }
     }
@@ -140,9 +186,11 @@ async function main(): Promise<void> {
     seconds: Number(seconds.toFixed(1)),
     memory: memory.map((m) => ({ ...m, rssMB: Math.round(m.rssMB), heapMB: Number(m.heapMB.toFixed(1)) })),
   };
-  writeFileSync(join(here, "serve.json"), JSON.stringify(summary, null, 2) + "\n");
+  writeFileSync(join(here, "serve.json"), `${JSON.stringify(summary, null, 2)}\n`);
   for (const p of invalid.slice(0, 5)) console.error(`problem: ${p.problem}`);
-  console.log("| requests | clients | --parallel | 5xx | invalid | p50 (ms) | p99 (ms) | req/s | tok/s | heap MB (start → after 1/8 → end) | RSS MB (start → end) |");
+  console.log(
+    "| requests | clients | --parallel | 5xx | invalid | p50 (ms) | p99 (ms) | req/s | tok/s | heap MB (start → after 1/8 → end) | RSS MB (start → end) |",
+  );
   console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
   const first = memory[1] ?? memory[0];
   console.log(

@@ -4,7 +4,11 @@ export { seededRandom as prng } from "../src/testing/sampleGrammar.js";
 
 interface OpenAiTool {
   type: "function";
-  function: { name: string; description: string; parameters: { type: "object"; properties: Record<string, JsonValue>; required: string[] } };
+  function: {
+    name: string;
+    description: string;
+    parameters: { type: "object"; properties: Record<string, JsonValue>; required: string[] };
+  };
 }
 
 /** Twenty OpenAI-style tools: two weather/search tools and eighteen CRUD-like tools with free-form `options`. */
@@ -17,7 +21,11 @@ export function twentyOpenAiTools(): OpenAiTool[] {
         description: "Current weather",
         parameters: {
           type: "object",
-          properties: { location: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] }, days: { type: "integer" } },
+          properties: {
+            location: { type: "string" },
+            unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+            days: { type: "integer" },
+          },
           required: ["location"],
         },
       },
@@ -58,7 +66,23 @@ export function twentyOpenAiTools(): OpenAiTool[] {
   return tools;
 }
 
-const WORDS = ["Paris", "São Paulo", "東京", "naïve café", "line\nbreak", 'say "hi"', "back\\slash", "emoji 🎉 ok", "tab\there", "Zürich", "a b c", "x", "README.md", "issue #42", "Ελλάδα"];
+const WORDS = [
+  "Paris",
+  "São Paulo",
+  "東京",
+  "naïve café",
+  "line\nbreak",
+  'say "hi"',
+  "back\\slash",
+  "emoji 🎉 ok",
+  "tab\there",
+  "Zürich",
+  "a b c",
+  "x",
+  "README.md",
+  "issue #42",
+  "Ελλάδα",
+];
 
 /** Realistic arguments for a tool of {@link twentyOpenAiTools}, in declared property order. */
 export function sampleArguments(tool: OpenAiTool, rnd: () => number): Record<string, JsonValue> {
@@ -72,7 +96,12 @@ export function sampleArguments(tool: OpenAiTool, rnd: () => number): Record<str
     if (r < 0.6) return null;
     if (r < 0.65) return rnd() < 0.5;
     if (r < 0.8) return Array.from({ length: Math.floor(rnd() * 3) }, () => value(depth + 1));
-    return Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 2) }, (_, k) => [`k${k}_${pick(["a", "b", "名"])}`, value(depth + 1)]));
+    return Object.fromEntries(
+      Array.from({ length: 1 + Math.floor(rnd() * 2) }, (_, k) => [
+        `k${k}_${pick(["a", "b", "名"])}`,
+        value(depth + 1),
+      ]),
+    );
   };
   const out: Record<string, JsonValue> = {};
   const { properties, required } = tool.function.parameters;
@@ -85,7 +114,8 @@ export function sampleArguments(tool: OpenAiTool, rnd: () => number): Record<str
     else if (s.type === "number") out[k] = rnd() < 0.5 ? Math.floor(rnd() * 100) : Math.round(rnd() * 1e4) / 100;
     else if (s.type === "boolean") out[k] = rnd() < 0.5;
     else if (s.type === "array") out[k] = Array.from({ length: Math.floor(rnd() * 4) }, str);
-    else out[k] = Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 3) }, (_, j) => [`opt${j}`, value(0)]));
+    else
+      out[k] = Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 3) }, (_, j) => [`opt${j}`, value(0)]));
   }
   return out;
 }
@@ -117,10 +147,26 @@ export function composedMcpTools(n: number): McpTool[] {
   const byServer = new Map<string, McpTool[]>([["github", github]]);
   for (const t of others) byServer.set(t.server!, [...(byServer.get(t.server!) ?? []), t]);
   const instances: [string, string][] = [
-    ["github", "github"], ["cloudflare-radar", "radar"], ["filesystem", "fs_project"], ["memory", "memory"], ["puppeteer", "browser"],
-    ["cloudflare-browser", "cf_browser"], ["github", "ghe_corp"], ["filesystem", "fs_home"], ["memory", "memory_team"],
-    ["github", "ghe_lab"], ["filesystem", "fs_docs"], ["cloudflare-radar", "radar_staging"], ["puppeteer", "browser_2"],
-    ["filesystem", "fs_data"], ["memory", "memory_ops"], ["filesystem", "fs_tmp"], ["cloudflare-browser", "cf_browser_2"], ["puppeteer", "browser_3"], ["memory", "memory_lab"], ["filesystem", "fs_archive"],
+    ["github", "github"],
+    ["cloudflare-radar", "radar"],
+    ["filesystem", "fs_project"],
+    ["memory", "memory"],
+    ["puppeteer", "browser"],
+    ["cloudflare-browser", "cf_browser"],
+    ["github", "ghe_corp"],
+    ["filesystem", "fs_home"],
+    ["memory", "memory_team"],
+    ["github", "ghe_lab"],
+    ["filesystem", "fs_docs"],
+    ["cloudflare-radar", "radar_staging"],
+    ["puppeteer", "browser_2"],
+    ["filesystem", "fs_data"],
+    ["memory", "memory_ops"],
+    ["filesystem", "fs_tmp"],
+    ["cloudflare-browser", "cf_browser_2"],
+    ["puppeteer", "browser_3"],
+    ["memory", "memory_lab"],
+    ["filesystem", "fs_archive"],
   ];
   const out: McpTool[] = [];
   for (const [server, prefix] of instances) {

@@ -54,11 +54,18 @@ function report(steps: Step[], runs: number): void {
     const sorted = steps.map((s) => s[key]).sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))].toFixed(1);
   };
-  console.log(`${steps.length} steps (${runs === 1 ? "one run" : `minimum of ${runs} runs`}): mask µs p50 ${q("us", 0.5)}, p90 ${q("us", 0.9)}, p99 ${q("us", 0.99)}, max ${q("us", 1)}; CPU µs p99 ${q("cpuUs", 0.99)}, max ${q("cpuUs", 1)}`);
+  console.log(
+    `${steps.length} steps (${runs === 1 ? "one run" : `minimum of ${runs} runs`}): mask µs p50 ${q("us", 0.5)}, p90 ${q("us", 0.9)}, p99 ${q("us", 0.99)}, max ${q("us", 1)}; CPU µs p99 ${q("cpuUs", 0.99)}, max ${q("cpuUs", 1)}`,
+  );
   const sum = (f: (s: Step) => number): number => steps.reduce((a, s) => a + f(s), 0);
-  console.log(`all steps: ${sum((s) => s.nodes)} trie nodes, ${sum((s) => s.configs)} configurations, ${sum((s) => s.rStates)} R-states, ${sum((s) => s.nfaStates)} NFA states`);
+  console.log(
+    `all steps: ${sum((s) => s.nodes)} trie nodes, ${sum((s) => s.configs)} configurations, ${sum((s) => s.rStates)} R-states, ${sum((s) => s.nfaStates)} NFA states`,
+  );
   console.log("µs\tCPU µs\tnodes\tconfigs\tR-states\tNFA\tclosures\tkeys\tsubtrees\tscans\tgrew\tstep\tbefore");
-  for (const s of [...steps].sort((a, b) => b.us - a.us).slice(0, TOP)) console.log(`${s.us.toFixed(1)}\t${s.cpuUs.toFixed(0)}\t${s.nodes}\t${s.configs}\t${s.rStates}\t${s.nfaStates}\t${s.closures}\t${s.lateKeys}\t${s.subtrees}\t${s.scans}\t${s.grew}\t${s.id}#${s.k}\t${JSON.stringify(s.before)}`);
+  for (const s of [...steps].sort((a, b) => b.us - a.us).slice(0, TOP))
+    console.log(
+      `${s.us.toFixed(1)}\t${s.cpuUs.toFixed(0)}\t${s.nodes}\t${s.configs}\t${s.rStates}\t${s.nfaStates}\t${s.closures}\t${s.lateKeys}\t${s.subtrees}\t${s.scans}\t${s.grew}\t${s.id}#${s.k}\t${JSON.stringify(s.before)}`,
+    );
 }
 
 /** `--mark`: prints each step's name before its mask (to read with node's --trace-deopt). */
@@ -78,7 +85,9 @@ function run(): void {
   const texts: string[] = [];
   for (let i = 0; i < 24; i++) {
     const tool = openAi[Math.floor(rnd() * openAi.length)];
-    texts.push(`<tool_call>\n${canonicalJson({ name: tool.function.name, arguments: sampleArguments(tool, rnd) as JsonValue })}\n</tool_call>`);
+    texts.push(
+      `<tool_call>\n${canonicalJson({ name: tool.function.name, arguments: sampleArguments(tool, rnd) as JsonValue })}\n</tool_call>`,
+    );
   }
   // the bench's warm-up: a small grammar decoded a little
   {
@@ -139,7 +148,9 @@ function run(): void {
     }
     const firstRep = times[0];
     times.sort((a, b) => a - b);
-    console.log(`${only}: first rep ${firstRep.toFixed(1)} µs, min ${times[0].toFixed(1)} µs, median ${times[times.length >> 1].toFixed(1)} µs, first ${times.length} reps`);
+    console.log(
+      `${only}: first rep ${firstRep.toFixed(1)} µs, min ${times[0].toFixed(1)} µs, median ${times[times.length >> 1].toFixed(1)} µs, first ${times.length} reps`,
+    );
     return;
   }
   for (const [name, make, instances] of workloads) {
@@ -174,7 +185,22 @@ function run(): void {
         m.fillNextTokenBitmask(bits);
         const us = (performance.now() - t1) * 1000;
         const u = process.cpuUsage(u0);
-        steps.push({ id: `${name}/${n}`, k, before: before.slice(-30), us, cpuUs: u.user + u.system, nodes: table.nodesWalked - n0, configs: A.configCount - cf0, rStates: A.rStateCount - r0, nfaStates: A.nfa.stateCount - s0, closures: A.closureWalks - w0, lateKeys: A.nfa.closureKeysLate - k0, subtrees: table.subtreesComputed - sub0, scans: table.bitsetScans - sc0, grew: A.cTrans.length + A.rsTable.length - g0 });
+        steps.push({
+          id: `${name}/${n}`,
+          k,
+          before: before.slice(-30),
+          us,
+          cpuUs: u.user + u.system,
+          nodes: table.nodesWalked - n0,
+          configs: A.configCount - cf0,
+          rStates: A.rStateCount - r0,
+          nfaStates: A.nfa.stateCount - s0,
+          closures: A.closureWalks - w0,
+          lateKeys: A.nfa.closureKeysLate - k0,
+          subtrees: table.subtreesComputed - sub0,
+          scans: table.bitsetScans - sc0,
+          grew: A.cTrans.length + A.rsTable.length - g0,
+        });
         m.acceptToken(ids[k]);
         before += textOf(ids[k]);
       }
@@ -188,7 +214,14 @@ function run(): void {
 const merge = args.indexOf("--merge");
 if (merge >= 0) {
   const runs = args.slice(merge + 1).map((f) => JSON.parse(readFileSync(f, "utf8")) as Step[]);
-  report(runs[0].map((s, i) => ({ ...s, us: Math.min(...runs.map((r) => r[i].us)), cpuUs: Math.min(...runs.map((r) => r[i].cpuUs)) })), runs.length);
+  report(
+    runs[0].map((s, i) => ({
+      ...s,
+      us: Math.min(...runs.map((r) => r[i].us)),
+      cpuUs: Math.min(...runs.map((r) => r[i].cpuUs)),
+    })),
+    runs.length,
+  );
 } else {
   run();
 }

@@ -54,7 +54,7 @@ export async function xgrammarToolCalls(xg: XGrammar, tools: unknown, policy: Xg
       : `root ::= "<tool_call>" call_body${more}`,
     `call_body ::= ${ebnfString('\n{"name": ')} (${choices.join(" | ")}) ${ebnfString("}\n</tool_call>")}`,
   ];
-  return [...envelope, ...perTool, ...[...shared].map(([n, b]) => `${n} ::= ${b}`)].join("\n") + "\n";
+  return `${[...envelope, ...perTool, ...[...shared].map(([n, b]) => `${n} ::= ${b}`)].join("\n")}\n`;
 }
 
 /**
@@ -68,7 +68,8 @@ function addToolRules(ebnf: string, prefix: string, shared: Map<string, string>,
     if (line.trim() === "") continue;
     const m = /^([A-Za-z_][A-Za-z0-9_]*) ::= (.*)$/.exec(line);
     if (m) rules.push([m[1], m[2]]);
-    else if (rules.length) rules[rules.length - 1][1] += "\n" + line; // a rule printed over several lines
+    else if (rules.length)
+      rules[rules.length - 1][1] += `\n${line}`; // a rule printed over several lines
     else throw new Error(`unexpected line in XGrammar's JSON-schema grammar: ${line}`);
   }
   const rename = new Map<string, string>();

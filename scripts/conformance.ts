@@ -19,15 +19,22 @@ if (!dir) {
   console.error("usage: npm run conformance -- DIR [--subset NAME] [--json OUT]");
   process.exit(2);
 }
-const files = dir.endsWith(".jsonl") ? [dir] : readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
+const files = dir.endsWith(".jsonl")
+  ? [dir]
+  : readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort()
+      .map((f) => join(dir, f));
 const all: CorpusResult[] = [];
-const pct = (a: number, b: number): string => (b ? ((100 * a) / b).toFixed(1) + " %" : "-");
+const pct = (a: number, b: number): string => (b ? `${((100 * a) / b).toFixed(1)} %` : "-");
 const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : 0;
 };
 const max = (xs: number[]): number => xs.reduce((a, b) => Math.max(a, b), 0);
-console.log("| subset | schemas | passing | refused | valid rejected | invalid accepted | timeouts | crashes | compile p50 ms | p99 ms | max ms |");
+console.log(
+  "| subset | schemas | passing | refused | valid rejected | invalid accepted | timeouts | crashes | compile p50 ms | p99 ms | max ms |",
+);
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const f of files) {
   const rows = readCorpus(f).filter((r) => !subset || r.subset === subset);
@@ -36,11 +43,15 @@ for (const f of files) {
   all.push(...res);
   const s = summarize(res);
   const ms = res.map((r) => r.compileMs);
-  console.log(`| ${rows[0].subset} | ${s.total} | ${s.passing} (${pct(s.passing, s.total)}) | ${s.refused} | ${s["valid-rejected"]} | ${s["invalid-accepted"]} | ${s.timeout} | ${s.crash} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} | ${max(ms).toFixed(0)} |`);
+  console.log(
+    `| ${rows[0].subset} | ${s.total} | ${s.passing} (${pct(s.passing, s.total)}) | ${s.refused} | ${s["valid-rejected"]} | ${s["invalid-accepted"]} | ${s.timeout} | ${s.crash} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} | ${max(ms).toFixed(0)} |`,
+  );
 }
 const s = summarize(all);
 const ms = all.map((r) => r.compileMs);
-console.log(`| **total** | ${s.total} | ${s.passing} (${pct(s.passing, s.total)}) | ${s.refused} | ${s["valid-rejected"]} | ${s["invalid-accepted"]} | ${s.timeout} | ${s.crash} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} | ${max(ms).toFixed(0)} |`);
+console.log(
+  `| **total** | ${s.total} | ${s.passing} (${pct(s.passing, s.total)}) | ${s.refused} | ${s["valid-rejected"]} | ${s["invalid-accepted"]} | ${s.timeout} | ${s.crash} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} | ${max(ms).toFixed(0)} |`,
+);
 const slowest = all.reduce<CorpusResult | undefined>((a, r) => (!a || r.compileMs > a.compileMs ? r : a), undefined);
 console.log(
   `\n${s.total} schemas: passing ${s.passing} (${pct(s.passing, s.total)}), refused ${s.refused}, valid rejected ${s["valid-rejected"]}, ` +
@@ -51,12 +62,17 @@ console.log(
 );
 for (const outcome of ["invalid-accepted", "crash", "timeout"] as const) {
   const bad = all.filter((r) => r.outcome === outcome);
-  if (bad.length) console.log(`${outcome}: ${bad.map((r) => `${r.id} (${r.compileMs.toFixed(0)} ms${r.errorCode ? `, ${r.errorCode}` : ""})`).join(", ")}`);
+  if (bad.length)
+    console.log(
+      `${outcome}: ${bad.map((r) => `${r.id} (${r.compileMs.toFixed(0)} ms${r.errorCode ? `, ${r.errorCode}` : ""})`).join(", ")}`,
+    );
 }
 const relabeled = all.reduce((n, r) => n + (r.relabeled ?? 0), 0);
-console.log(`corpus labels overruled by ajv (the referee): ${relabeled} tests in ${all.filter((r) => r.relabeled).length} schemas`);
+console.log(
+  `corpus labels overruled by ajv (the referee): ${relabeled} tests in ${all.filter((r) => r.relabeled).length} schemas`,
+);
 const codes: Record<string, number> = {};
 for (const r of all) if (r.outcome === "refused") codes[r.errorCode ?? "?"] = (codes[r.errorCode ?? "?"] ?? 0) + 1;
-console.log("refusals by code: " + JSON.stringify(codes));
+console.log(`refusals by code: ${JSON.stringify(codes)}`);
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(all, null, 1));
 process.exitCode = s["invalid-accepted"] || s.crash ? 1 : 0;

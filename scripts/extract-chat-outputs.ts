@@ -35,7 +35,11 @@ export function tokenize(src: string): Tok[] {
       i = e + 2;
     } else if (c === "#") {
       while (i < n && src[i] !== "\n") i++;
-    } else if (/^(?:u8|u|U|L)?R"/.test(src.slice(i, i + 4)) && src[src.indexOf('"', i) - 1] === "R" && src.indexOf('"', i) - i <= 3) {
+    } else if (
+      /^(?:u8|u|U|L)?R"/.test(src.slice(i, i + 4)) &&
+      src[src.indexOf('"', i) - 1] === "R" &&
+      src.indexOf('"', i) - i <= 3
+    ) {
       const q = src.indexOf('"', i);
       const open = src.indexOf("(", q);
       const delim = src.slice(q + 1, open);
@@ -50,7 +54,20 @@ export function tokenize(src: string): Tok[] {
       while (src[j] !== c) {
         if (src[j] === "\\") {
           const e = src[j + 1];
-          const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'", b: "\b", f: "\f", v: "\v", a: "\x07", "?": "?" };
+          const simple: Record<string, string> = {
+            n: "\n",
+            t: "\t",
+            r: "\r",
+            "0": "\0",
+            "\\": "\\",
+            '"': '"',
+            "'": "'",
+            b: "\b",
+            f: "\f",
+            v: "\v",
+            a: "\x07",
+            "?": "?",
+          };
           if (e in simple) {
             v += simple[e];
             j += 2;
@@ -97,7 +114,8 @@ export interface ExpectedMessage {
 }
 type Value = string | boolean | number | Value[] | ExpectedMessage | { unknown: string } | { tool: string };
 
-const isMsg = (v: Value | undefined): v is ExpectedMessage => typeof v === "object" && v !== null && !Array.isArray(v) && "toolCalls" in v;
+const isMsg = (v: Value | undefined): v is ExpectedMessage =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && "toolCalls" in v;
 
 class Reader {
   i = 0;
@@ -182,7 +200,12 @@ class Reader {
       if (this.is("(") || this.is("{") || this.is("[")) this.skipGroup();
       else this.i++;
     }
-    return { unknown: this.t.slice(start, this.i).map((x) => x.v).join(" ") };
+    return {
+      unknown: this.t
+        .slice(start, this.i)
+        .map((x) => x.v)
+        .join(" "),
+    };
   }
   /** Consumes a trailing `+ expr` (string concatenation). */
   rest(v: Value): Value {
@@ -201,8 +224,13 @@ function str(v: Value | undefined): string {
 
 /** The message helpers of tests/test-chat.cpp, evaluated. */
 function callHelper(name: string, a: Value[]): Value | undefined {
-  const msg = (content: string, reasoning: string, calls: ExpectedCall[]): ExpectedMessage => ({ content, reasoning, toolCalls: calls });
-  const one = (toolName: string, args: string, id: string): ExpectedCall[] => (toolName !== "" || id !== "" ? [{ name: toolName, arguments: args, id }] : []);
+  const msg = (content: string, reasoning: string, calls: ExpectedCall[]): ExpectedMessage => ({
+    content,
+    reasoning,
+    toolCalls: calls,
+  });
+  const one = (toolName: string, args: string, id: string): ExpectedCall[] =>
+    toolName !== "" || id !== "" ? [{ name: toolName, arguments: args, id }] : [];
   switch (name) {
     case "simple_assist_msg":
       return msg(str(a[0]), str(a[1]), one(str(a[2]), str(a[3]), str(a[4])));
@@ -215,7 +243,15 @@ function callHelper(name: string, a: Value[]): Value | undefined {
     case "message_with_reasoning_and_tool_call":
       return msg("", str(a[0]), one(str(a[1]), str(a[2]), ""));
     case "message_with_reasoning_content_and_multiple_tool_calls":
-      return msg(str(a[1]), str(a[0]), (Array.isArray(a[2]) ? a[2] : []).map((p) => ({ name: str((p as Value[])[0]), arguments: str((p as Value[])[1]), id: "" })));
+      return msg(
+        str(a[1]),
+        str(a[0]),
+        (Array.isArray(a[2]) ? a[2] : []).map((p) => ({
+          name: str((p as Value[])[0]),
+          arguments: str((p as Value[])[1]),
+          id: "",
+        })),
+      );
     default:
       return undefined;
   }
@@ -251,7 +287,11 @@ interface PendingChain {
   c: ChatOutputCase;
 }
 
-export function extractCases(cpp: string): { byTemplate: Map<string, ChatOutputCase[]>; tools: Record<string, unknown>; unresolved: number } {
+export function extractCases(cpp: string): {
+  byTemplate: Map<string, ChatOutputCase[]>;
+  tools: Record<string, unknown>;
+  unresolved: number;
+} {
   const toks = tokenize(cpp);
   const env = new Map<string, Value>();
   const tools: Record<string, unknown> = {};
@@ -295,7 +335,13 @@ export function extractCases(cpp: string): { byTemplate: Map<string, ChatOutputC
       }
     }
     // local values: auto NAME = EXPR;  const std::string NAME = EXPR;
-    if (t.k === "id" && (t.v === "auto" || t.v === "std::string") && toks[r.i + 1]?.k === "id" && toks[r.i + 2]?.v === "=" && toks[r.i + 3]?.v !== "peg_tester") {
+    if (
+      t.k === "id" &&
+      (t.v === "auto" || t.v === "std::string") &&
+      toks[r.i + 1]?.k === "id" &&
+      toks[r.i + 2]?.v === "=" &&
+      toks[r.i + 3]?.v !== "peg_tester"
+    ) {
       const name = toks[r.i + 1].v;
       r.i += 3;
       env.set(name, r.expr());
@@ -326,11 +372,19 @@ export function extractCases(cpp: string): { byTemplate: Map<string, ChatOutputC
     // FN(ARG, ...) for a function whose tests depend on its parameter
     if (t.k === "id" && toks[r.i + 1]?.v === "(" && t.v !== currentFn) {
       const arg = toks[r.i + 2];
-      if (arg?.k === "str" && arg.v.startsWith("models/templates/")) fnCalls.set(t.v, [...(fnCalls.get(t.v) ?? []), arg.v]);
-      else if (arg?.k === "id" && loops.has(arg.v)) fnCalls.set(t.v, [...(fnCalls.get(t.v) ?? []), ...(loops.get(arg.v) as string[])]);
+      if (arg?.k === "str" && arg.v.startsWith("models/templates/"))
+        fnCalls.set(t.v, [...(fnCalls.get(t.v) ?? []), arg.v]);
+      else if (arg?.k === "id" && loops.has(arg.v))
+        fnCalls.set(t.v, [...(fnCalls.get(t.v) ?? []), ...(loops.get(arg.v) as string[])]);
     }
     // TST . test ( INPUT ) . method ( ARGS ) ... . run ( )
-    if (t.k === "id" && testers.has(t.v) && toks[r.i + 1]?.v === "." && toks[r.i + 2]?.v === "test" && toks[r.i + 3]?.v === "(") {
+    if (
+      t.k === "id" &&
+      testers.has(t.v) &&
+      toks[r.i + 1]?.v === "." &&
+      toks[r.i + 2]?.v === "test" &&
+      toks[r.i + 3]?.v === "("
+    ) {
       const line = t.line;
       r.i += 4;
       const input = r.expr();
@@ -352,7 +406,10 @@ export function extractCases(cpp: string): { byTemplate: Map<string, ChatOutputC
           if (r.is(",")) r.i++;
         }
         r.i++;
-        const raw = toks.slice(groupStart + 1, r.i - 1).map((x) => (x.k === "str" ? JSON.stringify(x.v) : x.v)).join(" ");
+        const raw = toks
+          .slice(groupStart + 1, r.i - 1)
+          .map((x) => (x.k === "str" ? JSON.stringify(x.v) : x.v))
+          .join(" ");
         const expect = (c.expect ??= { content: "", reasoning: "", toolCalls: [] });
         if (method === "tools") {
           c.tools = (Array.isArray(args[0]) ? args[0] : []).map((x) => {
@@ -365,8 +422,7 @@ export function extractCases(cpp: string): { byTemplate: Map<string, ChatOutputC
             ok = false;
             return String((x as { unknown?: string }).unknown ?? x);
           });
-        }
-        else if (method === "expect") {
+        } else if (method === "expect") {
           if (isMsg(args[0])) c.expect = structuredClone(args[0]);
           else ok = false;
         } else if (method === "expect_content") {
@@ -410,23 +466,34 @@ async function main(): Promise<number> {
   const { byTemplate, tools, unresolved } = extractCases(readFileSync(join(src.dir, path), "utf8"));
   rmSync(OUTPUTS_DIR, { recursive: true, force: true });
   mkdirSync(OUTPUTS_DIR, { recursive: true });
-  const source = { repository: "https://github.com/ggml-org/llama.cpp", path, commit: src.commit, tag: src.tag, license: "MIT" };
+  const source = {
+    repository: "https://github.com/ggml-org/llama.cpp",
+    path,
+    commit: src.commit,
+    tag: src.tag,
+    license: "MIT",
+  };
   let cases = 0;
   let withExpect = 0;
   for (const [tpl, list] of [...byTemplate].sort(([a], [b]) => a.localeCompare(b))) {
     cases += list.length;
     withExpect += list.filter((c) => c.expect !== undefined).length;
     const file = basename(tpl).replace(/\.jinja$/, ".json");
-    writeFileSync(join(OUTPUTS_DIR, file), JSON.stringify({ source, template: tpl, cases: list }, null, 2) + "\n");
+    writeFileSync(join(OUTPUTS_DIR, file), `${JSON.stringify({ source, template: tpl, cases: list }, null, 2)}\n`);
   }
-  writeFileSync(join(OUTPUTS_DIR, "tools.json"), JSON.stringify({ source, tools }, null, 2) + "\n");
-  process.stdout.write(`${byTemplate.size} templates, ${cases} cases (${withExpect} with an expected message), ${Object.keys(tools).length} tools, ${unresolved} chains without a template\n`);
+  writeFileSync(join(OUTPUTS_DIR, "tools.json"), `${JSON.stringify({ source, tools }, null, 2)}\n`);
+  process.stdout.write(
+    `${byTemplate.size} templates, ${cases} cases (${withExpect} with an expected message), ${Object.keys(tools).length} tools, ${unresolved} chains without a template\n`,
+  );
   return 0;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().then((code) => process.exit(code), (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
-  });
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
 }

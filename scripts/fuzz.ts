@@ -33,10 +33,12 @@ while (Date.now() < deadline) {
   total.disagreements += s.disagreements.length;
   for (const d of s.disagreements) {
     const file = join(out, `fuzz-${d.seed}-${d.caseIndex}.json`);
-    writeFileSync(file, JSON.stringify({ vocab: vocabName, ...d }, null, 1) + "\n");
+    writeFileSync(file, `${JSON.stringify({ vocab: vocabName, ...d }, null, 1)}\n`);
     console.log(`DISAGREEMENT seed ${d.seed} case ${d.caseIndex}: ${d.problem} → ${file}`);
   }
-  console.log(`seed ${seed}: ${s.cases} cases, ${s.compiled} compiled, ${s.texts} texts, ${s.disagreements.length} disagreements; total ${JSON.stringify(total)}`);
+  console.log(
+    `seed ${seed}: ${s.cases} cases, ${s.compiled} compiled, ${s.texts} texts, ${s.disagreements.length} disagreements; total ${JSON.stringify(total)}`,
+  );
   seed = (seed + 1) % 2 ** 31;
 }
 console.log(`done: ${JSON.stringify(total)}`);

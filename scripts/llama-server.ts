@@ -31,7 +31,9 @@ async function main(): Promise<number> {
   const force = process.argv.includes("--force");
   const bundle = llamaCppBundlePath();
   if (bundle === undefined) {
-    process.stderr.write("node-llama-cpp is not installed (or ships no llama/gitRelease.bundle): nothing to build from.\n");
+    process.stderr.write(
+      "node-llama-cpp is not installed (or ships no llama/gitRelease.bundle): nothing to build from.\n",
+    );
     return 1;
   }
   const { dir, binary } = await llamaServerCachePath(bundle);
@@ -51,7 +53,10 @@ async function main(): Promise<number> {
     const src = join(work, "src");
     run("git", ["clone", "--quiet", bundle, src]);
     const cmakeArgs = [
-      "-B", "build", "-G", "Ninja",
+      "-B",
+      "build",
+      "-G",
+      "Ninja",
       "-DCMAKE_BUILD_TYPE=Release",
       "-DGGML_NATIVE=OFF",
       "-DBUILD_SHARED_LIBS=OFF",

@@ -42,14 +42,27 @@ function ajvVerdicts(schema: unknown, data: JsonValue[]): boolean[] | undefined 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const args = process.argv.slice(2);
 const check = args.includes("--check");
-const dir = args.find((a) => !a.startsWith("--")) ?? process.env.JSONSCHEMABENCH_DIR ?? resolve(here, "../../shared/data/jsonschemabench");
+const dir =
+  args.find((a) => !a.startsWith("--")) ??
+  process.env.JSONSCHEMABENCH_DIR ??
+  resolve(here, "../../shared/data/jsonschemabench");
 
-interface Tally { mismatches: { id: string; data: string; ajv: boolean }[]; compared: number; ok: number; refused: Map<string, number>; crashes: { id: string; msg: string }[]; slow: { id: string; ms: number }[]; maxMs: number }
+interface Tally {
+  mismatches: { id: string; data: string; ajv: boolean }[];
+  compared: number;
+  ok: number;
+  refused: Map<string, number>;
+  crashes: { id: string; msg: string }[];
+  slow: { id: string; ms: number }[];
+  maxMs: number;
+}
 
 function run(strict: boolean): Tally {
   const opts = resolveSchemaOptions({ strict }, { additionalProperties: "spec" });
   const t: Tally = { mismatches: [], compared: 0, ok: 0, refused: new Map(), crashes: [], slow: [], maxMs: 0 };
-  for (const f of readdirSync(dir).filter((x) => x.endsWith(".jsonl")).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith(".jsonl"))
+    .sort()) {
     for (const line of readFileSync(join(dir, f), "utf8").split("\n")) {
       if (!line.trim()) continue;
       const rec = JSON.parse(line) as { id: string; schema: unknown; tests?: { data: JsonValue }[] };
@@ -65,15 +78,22 @@ function run(strict: boolean): Tally {
         want?.forEach((w, i) => {
           t.compared++;
           const got = valueMatches(ir.root, data[i], ir.defs);
-          if (strict ? got !== w : w && !got) t.mismatches.push({ id: rec.id, data: JSON.stringify(data[i]).slice(0, 120), ajv: w });
+          if (strict ? got !== w : w && !got)
+            t.mismatches.push({ id: rec.id, data: JSON.stringify(data[i]).slice(0, 120), ajv: w });
         });
       } catch (e) {
         if (e instanceof ToolgramError) {
           // UNSUPPORTED_KEYWORD errors start with the keyword: count them per keyword
           const what = e.code === "UNSUPPORTED_KEYWORD" ? `${e.code} ${e.message.split(":")[0]}` : e.code;
           t.refused.set(what, (t.refused.get(what) ?? 0) + 1);
-        }
-        else t.crashes.push({ id: rec.id, msg: String((e as Error)?.stack ?? e).split("\n").slice(0, 3).join(" | ") });
+        } else
+          t.crashes.push({
+            id: rec.id,
+            msg: String((e as Error)?.stack ?? e)
+              .split("\n")
+              .slice(0, 3)
+              .join(" | "),
+          });
         ms = performance.now() - t0;
       } finally {
         t.maxMs = Math.max(t.maxMs, ms);
@@ -88,7 +108,9 @@ for (const strict of [true, false]) {
   const t0 = performance.now();
   const t = run(strict);
   const total = t.ok + [...t.refused.values()].reduce((a, b) => a + b, 0) + t.crashes.length;
-  console.log(`strict=${strict}: ${total} schemas, normalized ${t.ok}, refused ${total - t.ok - t.crashes.length}, crashes ${t.crashes.length}, >1s ${t.slow.length}, max ${t.maxMs.toFixed(0)} ms, total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `strict=${strict}: ${total} schemas, normalized ${t.ok}, refused ${total - t.ok - t.crashes.length}, crashes ${t.crashes.length}, >1s ${t.slow.length}, max ${t.maxMs.toFixed(0)} ms, total ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   for (const [code, n] of [...t.refused].sort((a, b) => b[1] - a[1])) console.log(`  ${code}: ${n}`);
   if (check) console.log(`  test instances compared with ajv: ${t.compared}, mismatches: ${t.mismatches.length}`);
   for (const m of t.mismatches.slice(0, 10)) console.log(`  MISMATCH ${m.id} ajv=${m.ajv}: ${m.data}`);

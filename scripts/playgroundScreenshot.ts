@@ -15,13 +15,22 @@ const { browser, close } = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1320, height: 980 }, deviceScaleFactor: 0.75 });
   await page.goto(url);
-  await page.waitForFunction(() => (globalThis as unknown as { __playground?: { vocabLoaded: boolean } }).__playground?.vocabLoaded, null, { timeout: 120_000 });
+  await page.waitForFunction(
+    () => (globalThis as unknown as { __playground?: { vocabLoaded: boolean } }).__playground?.vocabLoaded,
+    null,
+    { timeout: 120_000 },
+  );
   await page.getByTestId("choice").selectOption("required");
-  await page.getByTestId("output").fill('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "kelvin"}}\n</tool_call>');
+  await page
+    .getByTestId("output")
+    .fill('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "kelvin"}}\n</tool_call>');
   await page.getByTestId("tok-budget").fill("48");
   for (let i = 0; i < 3; i++) {
     await page.getByTestId("tok-sample").click();
-    await page.waitForFunction((n) => (globalThis as unknown as { __playground: { samples: number } }).__playground.samples === n, i + 1);
+    await page.waitForFunction(
+      (n) => (globalThis as unknown as { __playground: { samples: number } }).__playground.samples === n,
+      i + 1,
+    );
   }
   await page.getByTestId("tok-reset").click();
   await page.getByTestId("tok-forced").click(); // nothing is forced before the call opens: a no-op

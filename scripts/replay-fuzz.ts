@@ -14,11 +14,19 @@ const vocab = fuzzVocab();
 const still = new Map<string, number>();
 let fixed = 0;
 for (const f of files) {
-  const c = JSON.parse(readFileSync(join(dir, f), "utf8")) as { text: string; input: { schema?: unknown; tools?: unknown[] } };
+  const c = JSON.parse(readFileSync(join(dir, f), "utf8")) as {
+    text: string;
+    input: { schema?: unknown; tools?: unknown[] };
+  };
   let problem: string | undefined;
   try {
     const g = c.input.tools ? compileTools(c.input.tools) : compileSchema(c.input.schema);
-    problem = judgeText(g, c.text, vocab, c.input.tools ? { kind: "tools", tools: c.input.tools } : { kind: "json", schema: c.input.schema })?.problem;
+    problem = judgeText(
+      g,
+      c.text,
+      vocab,
+      c.input.tools ? { kind: "tools", tools: c.input.tools } : { kind: "json", schema: c.input.schema },
+    )?.problem;
   } catch (e) {
     problem = `throws ${(e as Error).message.slice(0, 80)}`;
   }

@@ -15,13 +15,22 @@ if (!dir) {
   process.exit(2);
 }
 const rows: string[] = [];
-for (const f of readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort()) {
-  const lines = readFileSync(join(dir, f), "utf8").split("\n").filter((l) => l.trim());
-  const keyed = lines.map((l) => ({ l, k: createHash("sha256").update((JSON.parse(l) as { id: string }).id).digest("hex") }));
+for (const f of readdirSync(dir)
+  .filter((f) => f.endsWith(".jsonl"))
+  .sort()) {
+  const lines = readFileSync(join(dir, f), "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
+  const keyed = lines.map((l) => ({
+    l,
+    k: createHash("sha256")
+      .update((JSON.parse(l) as { id: string }).id)
+      .digest("hex"),
+  }));
   keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   const n = Math.min(lines.length, Math.max(20, Math.round(lines.length * 0.12)));
   rows.push(...keyed.slice(0, n).map((x) => x.l));
   console.log(`${f}: ${n} of ${lines.length}`);
 }
-writeFileSync(out, rows.join("\n") + "\n");
+writeFileSync(out, `${rows.join("\n")}\n`);
 console.log(`${rows.length} schemas → ${out}`);

@@ -20,7 +20,8 @@ export function listTemplates(dir: string): { name: string; text: string }[] {
 
 async function main(): Promise<void> {
   const src = await llamaCppSource();
-  if (src === undefined) throw new Error("llama.cpp's source is not available (node-llama-cpp's bundle or git is missing)");
+  if (src === undefined)
+    throw new Error("llama.cpp's source is not available (node-llama-cpp's bundle or git is missing)");
   const results = listTemplates(src.dir).map(({ name, text }) => checkTemplateAcceptance(name, text));
   const doc = [
     "# Chat templates: acceptance status",
@@ -40,7 +41,10 @@ async function main(): Promise<void> {
   writeFileSync(new URL("../docs/template-acceptance.md", import.meta.url), doc);
   if (process.argv.includes("--update-expected")) {
     const pass = results.filter((r) => r.status === "pass").map((r) => r.template);
-    writeFileSync(new URL("../test/templates/template-acceptance.expected.json", import.meta.url), `${JSON.stringify({ pass }, null, 2)}\n`);
+    writeFileSync(
+      new URL("../test/templates/template-acceptance.expected.json", import.meta.url),
+      `${JSON.stringify({ pass }, null, 2)}\n`,
+    );
   }
   console.log(acceptanceTable(results));
 }

@@ -35,16 +35,23 @@ export interface TemplateOutcome {
  * uses them (checked by running each construct in @huggingface/jinja; see test/templates).
  */
 const ENGINE_GAPS: { error: RegExp; source?: RegExp; lacks: string }[] = [
-  { error: /Unknown ObjectValue filter: string/, lacks: "the `string` filter on a mapping (`tool_call.arguments | string`)" },
+  {
+    error: /Unknown ObjectValue filter: string/,
+    lacks: "the `string` filter on a mapping (`tool_call.arguments | string`)",
+  },
   { error: /Unknown ArrayValue filter: min/, lacks: "the `min` filter" },
   { error: /Object keys must be strings: got IntegerValue/, lacks: "dict literals with integer keys (`{0: …}`)" },
-  { error: /Cannot unpack non-iterable type: TupleValue/, lacks: "unpacking tuples in a for loop (`for a, b in [(…, …)]`)" },
+  {
+    error: /Cannot unpack non-iterable type: TupleValue/,
+    lacks: "unpacking tuples in a for loop (`for a, b in [(…, …)]`)",
+  },
   { error: /not a function/, source: /\.format\(/, lacks: "`str.format()`" },
   { error: /not a function/, source: /\.pop\(/, lacks: "`list.pop()`" },
   { error: /not a function/, source: /\.append\(/, lacks: "`list.append()`" },
   {
     error: /Cannot access property with non-string: got UndefinedValue/,
-    lacks: "subscripting by an undefined key (Python's Jinja yields undefined; here an object parameter without `additionalProperties` reaches `basic_type_map[json_spec.type]`)",
+    lacks:
+      "subscripting by an undefined key (Python's Jinja yields undefined; here an object parameter without `additionalProperties` reaches `basic_type_map[json_spec.type]`)",
   },
 ];
 
@@ -61,7 +68,8 @@ export function judgeTemplate(file: string, source: string): TemplateOutcome {
   try {
     probe = probeTemplate(source);
   } catch (e) {
-    const message = e instanceof ToolgramError ? e.message.replace(/^the chat template fails to render: /, "") : String(e);
+    const message =
+      e instanceof ToolgramError ? e.message.replace(/^the chat template fails to render: /, "") : String(e);
     return { file, renders: false, rendersToolCalls: false, reason: diagnose(source, message) };
   }
   if (probe.oneCall === undefined) {
@@ -90,7 +98,7 @@ export function judgeTemplates(src: LlamaCppSource): TemplateOutcome[] {
 
 /** A string as an exact, escaped literal (JSON: `\n`, `\"`, non-ASCII kept). */
 const lit = (s: string): string => JSON.stringify(s);
-const code = (s: string): string => "`` " + lit(s) + " ``";
+const code = (s: string): string => `\`\` ${lit(s)} \`\``;
 
 /** How many real outputs with calls a section shows (the fixture file has them all). */
 const REAL_OUTPUTS_SHOWN = 6;
@@ -106,7 +114,8 @@ function realOutputs(file: string): string[] {
   const withCalls = cases.filter((c) => (c.expect?.toolCalls.length ?? 0) > 0 && !("is_partial" in c.settings));
   const out = [
     `llama.cpp's parser cases for this template: ${cases.length} model outputs, ${withCalls.length} complete ones with calls ` +
-      `(test/fixtures/chat-outputs/${file.replace(/\.jinja$/, ".json")}, from tests/test-chat.cpp)` + (withCalls.length ? ":" : "."),
+      `(test/fixtures/chat-outputs/${file.replace(/\.jinja$/, ".json")}, from tests/test-chat.cpp)` +
+      (withCalls.length ? ":" : "."),
     "",
   ];
   if (withCalls.length === 0) return out;
@@ -116,7 +125,10 @@ function realOutputs(file: string): string[] {
     if (seen.size >= REAL_OUTPUTS_SHOWN || seen.has(c.text)) continue;
     seen.add(c.text);
     const calls = (c.expect?.toolCalls ?? []).map((k) => `${k.name}(${k.arguments})`).join(", ");
-    out.push(`line ${c.line}: ${lit(c.text)}`, `  → ${calls}${c.expect?.reasoning ? ` with reasoning ${lit(c.expect.reasoning)}` : ""}`);
+    out.push(
+      `line ${c.line}: ${lit(c.text)}`,
+      `  → ${calls}${c.expect?.reasoning ? ` with reasoning ${lit(c.expect.reasoning)}` : ""}`,
+    );
   }
   out.push("```", "");
   return out;
@@ -129,10 +141,14 @@ function section(o: TemplateOutcome): string {
     return out.join("\n");
   }
   const p = o.probe as TemplateProbe;
-  out.push(`- generation prompt: ${code(p.generationPrompt)}; with \`enable_thinking: false\`: ${code(p.generationPromptNoThinking)}`);
+  out.push(
+    `- generation prompt: ${code(p.generationPrompt)}; with \`enable_thinking: false\`: ${code(p.generationPromptNoThinking)}`,
+  );
   out.push(`- content-only reply: ${code(p.content.text)}`);
-  if (p.content.promptMismatch) out.push(`- the history does not repeat the generation prompt's tail ${code(p.content.promptMismatch)}`);
-  if (p.contentWithReasoning) out.push(`- reply with reasoning (\`${p.reasoningField}\`): ${code(p.contentWithReasoning.text)}`);
+  if (p.content.promptMismatch)
+    out.push(`- the history does not repeat the generation prompt's tail ${code(p.content.promptMismatch)}`);
+  if (p.contentWithReasoning)
+    out.push(`- reply with reasoning (\`${p.reasoningField}\`): ${code(p.contentWithReasoning.text)}`);
   if (!o.rendersToolCalls) {
     out.push(`- **renders no tool call**: ${o.reason}`, "", ...realOutputs(o.file));
     return out.join("\n");
@@ -150,9 +166,18 @@ function section(o: TemplateOutcome): string {
         : " — proposed";
     out.push(`- format: **${f.format}**${status}${aliases}`);
     const r = f.reasoningMarkers;
-    out.push(`- reasoning: **${f.reasoning}**` + (f.reasoning === "none" ? "" : `; start ${code(r.start)}, end before calls ${code(r.end)}` + (r.endBeforeContent !== undefined ? `, end before content ${code(r.endBeforeContent)}` : "") + (r.inferred ? " (inferred from the generation prompts; the template never shows past reasoning)" : "")));
+    out.push(
+      `- reasoning: **${f.reasoning}**` +
+        (f.reasoning === "none"
+          ? ""
+          : `; start ${code(r.start)}, end before calls ${code(r.end)}` +
+            (r.endBeforeContent !== undefined ? `, end before content ${code(r.endBeforeContent)}` : "") +
+            (r.inferred ? " (inferred from the generation prompts; the template never shows past reasoning)" : "")),
+    );
     const m = f.markers;
-    out.push(`- arguments passed to the template as ${f.argumentsAs === "object" ? "objects" : "JSON text"}; written as ${m.arguments}${f.singleCall ? "; **one call per turn** (a second call is not rendered)" : ""}`);
+    out.push(
+      `- arguments passed to the template as ${f.argumentsAs === "object" ? "objects" : "JSON text"}; written as ${m.arguments}${f.singleCall ? "; **one call per turn** (a second call is not rendered)" : ""}`,
+    );
     out.push("", "| marker | exact text |", "| --- | --- |");
     const rows: [string, string | undefined][] = [
       ["before the calls (no reasoning)", m.beforeCalls],
@@ -162,10 +187,17 @@ function section(o: TemplateOutcome): string {
       ["call close (after the arguments)", m.callClose],
       ["between calls", m.separator],
       ["section end", m.sectionEnd],
-      ["argument open / middle / close", m.argumentMarkers ? `${lit(m.argumentMarkers.open)} / ${lit(m.argumentMarkers.middle)} / ${lit(m.argumentMarkers.close)}` : undefined],
+      [
+        "argument open / middle / close",
+        m.argumentMarkers
+          ? `${lit(m.argumentMarkers.open)} / ${lit(m.argumentMarkers.middle)} / ${lit(m.argumentMarkers.close)}`
+          : undefined,
+      ],
       ["turn end (content reply)", p.turnEnd],
     ];
-    for (const [k, v] of rows) if (v !== undefined) out.push(`| ${k} | ${k.startsWith("argument") ? v.replaceAll("|", "\\|") : lit(v).replaceAll("|", "\\|")} |`);
+    for (const [k, v] of rows)
+      if (v !== undefined)
+        out.push(`| ${k} | ${k.startsWith("argument") ? v.replaceAll("|", "\\|") : lit(v).replaceAll("|", "\\|")} |`);
   }
   out.push("", "Exact assistant turns (after the generation prompt), as JSON strings:", "", "```text");
   const turns: [string, { text: string } | undefined][] = [
@@ -210,18 +242,35 @@ export function renderReport(src: LlamaCppSource, outcomes: TemplateOutcome[]): 
   ];
   for (const o of outcomes) {
     const f = o.format;
-    const note = !o.renders || !o.rendersToolCalls || f === undefined ? (o.reason ?? "") : f.singleCall ? "one call per turn" : "";
+    const note =
+      !o.renders || !o.rendersToolCalls || f === undefined ? (o.reason ?? "") : f.singleCall ? "one call per turn" : "";
     lines.push(
-      `| [${o.file}](#${o.file.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-")}) | ${o.renders ? "yes" : "no"} | ${o.rendersToolCalls ? "yes" : "no"} | ${f ? f.format + (f.implemented ? " ✓" : "") : ""} | ${f ? f.reasoning : ""} | ${note.replaceAll("|", "\\|").replaceAll("\n", " ")} |`,
+      `| [${o.file}](#${o.file
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, "")
+        .replace(
+          / /g,
+          "-",
+        )}) | ${o.renders ? "yes" : "no"} | ${o.rendersToolCalls ? "yes" : "no"} | ${f ? f.format + (f.implemented ? " ✓" : "") : ""} | ${f ? f.reasoning : ""} | ${note.replaceAll("|", "\\|").replaceAll("\n", " ")} |`,
     );
   }
   lines.push("", "✓ = toolgram implements the format today, with this exact layout.", "");
   lines.push("## Formats", "", "| format | aliases | families | templates |", "| --- | --- | --- | --- |");
   for (const k of KNOWN_FORMATS) {
-    const users = named.filter((o) => (o.format as TemplateFormat).format === k.name).map((o) => o.file.replace(/\.jinja$/, ""));
-    lines.push(`| ${k.name}${k.exact !== undefined ? " (toolgram)" : ""} | ${k.aliases.join(", ")} | ${k.families.replaceAll("|", "\\|")} | ${users.join(", ")} |`);
+    const users = named
+      .filter((o) => (o.format as TemplateFormat).format === k.name)
+      .map((o) => o.file.replace(/\.jinja$/, ""));
+    lines.push(
+      `| ${k.name}${k.exact !== undefined ? " (toolgram)" : ""} | ${k.aliases.join(", ")} | ${k.families.replaceAll("|", "\\|")} | ${users.join(", ")} |`,
+    );
   }
-  lines.push("", "(toolgram) = a format toolgram has today under that name; the ✓ above marks the templates it matches exactly.", "", "## Templates", "");
+  lines.push(
+    "",
+    "(toolgram) = a format toolgram has today under that name; the ✓ above marks the templates it matches exactly.",
+    "",
+    "## Templates",
+    "",
+  );
   for (const o of outcomes) lines.push(section(o));
   return lines.join("\n").replace(/\n+$/, "\n");
 }
@@ -247,8 +296,11 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().then((code) => process.exit(code), (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
-  });
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -121,6 +121,11 @@ export class CompiledGrammar {
   createMatcher(vocab: Vocabulary, options: MatcherOptions = {}): TokenMatcher {
     // the compile's limits.maxAutomatonStates caps the matcher too (the error it raises names that option)
     const maxStates = this.maxAutomatonStates === undefined ? {} : { maxStates: this.maxAutomatonStates };
-    return createTokenMatcher(this.grammar, vocab, { specialTokens: this.specialTokens, ...maxStates, ...options }, this.budget);
+    return createTokenMatcher(
+      this.grammar,
+      vocab,
+      { specialTokens: this.specialTokens, ...maxStates, ...options },
+      this.budget,
+    );
   }
 }

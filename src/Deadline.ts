@@ -75,7 +75,11 @@ export class Deadline {
 
   /** Whether the budget is spent (to tell the compile's deadline from a local one). */
   expired(): boolean {
-    return this.steps > this.budget.maxCompileSteps || this.elapsedMs() > this.budget.maxCompileMs || (this.parent?.expired() ?? false);
+    return (
+      this.steps > this.budget.maxCompileSteps ||
+      this.elapsedMs() > this.budget.maxCompileMs ||
+      (this.parent?.expired() ?? false)
+    );
   }
 
   /** `weight` units of work done in `stage` (for the error message) at `path` (a JSON Pointer, for the error). */

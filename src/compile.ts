@@ -12,7 +12,7 @@ import { NOTHING, ref } from "./grammar/build.js";
 import { Deadline } from "./Deadline.js";
 import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
-import { type JsonObject, type JsonValue } from "./json.js";
+import type { JsonObject, JsonValue } from "./json.js";
 import { indentedJsonStyle, jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
@@ -56,7 +56,10 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const warnings: Diagnostic[] = [];
   const copied = { negativeZero: false };
   const normalized = normalizeTools(tools, warnings, opts.limits, deadline, copied);
-  const policy = resolveCallPolicy(options, normalized.map((t) => t.name));
+  const policy = resolveCallPolicy(
+    options,
+    normalized.map((t) => t.name),
+  );
   const reasoning = resolveReasoning(envelope.description, options);
   deadline.check("reading the tools");
 
@@ -123,7 +126,9 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
       prefix,
       argsRule: own,
       size,
-      warnings: warnings.slice(warningsBefore).map((w) => ({ ...w, schemaPath: w.schemaPath.slice(tool.parametersPath.length) })),
+      warnings: warnings
+        .slice(warningsBefore)
+        .map((w) => ({ ...w, schemaPath: w.schemaPath.slice(tool.parametersPath.length) })),
     });
     mergedHere.set(key, argsRule);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
@@ -152,7 +157,12 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     warnings,
     tools: normalized,
     schemaHash: () => toolsHash(normalized),
-    jsonSchema: () => callsSchema(normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0), opts, envelope.description),
+    jsonSchema: () =>
+      callsSchema(
+        normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0),
+        opts,
+        envelope.description,
+      ),
     specialTokens,
     compileSteps: deadline.stepsTaken,
     budget: opts.limits,
@@ -196,7 +206,10 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
  */
 function checkGrammarSize(size: number, opts: ResolvedSchemaOptions): void {
   if (size > opts.limits.maxGrammarSize) {
-    throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the tools' grammars have ${size} nodes together, above limits.maxGrammarSize ${opts.limits.maxGrammarSize}; send fewer or simpler tools, or raise the limit`);
+    throw new LimitExceededError(
+      "LIMIT_GRAMMAR_SIZE",
+      `the tools' grammars have ${size} nodes together, above limits.maxGrammarSize ${opts.limits.maxGrammarSize}; send fewer or simpler tools, or raise the limit`,
+    );
   }
 }
 
@@ -212,7 +225,12 @@ function toolPrefix(name: string): string {
  * rule names read `get-weather-city`, not `tools-0-function-parameters-city`); errors and warnings are re-pointed
  * to the tool's place in the input.
  */
-function lowerTool(tool: NormalizedTool, ctx: LowerContext, opts: ResolvedSchemaOptions, warnings: Diagnostic[]): GExpr {
+function lowerTool(
+  tool: NormalizedTool,
+  ctx: LowerContext,
+  opts: ResolvedSchemaOptions,
+  warnings: Diagnostic[],
+): GExpr {
   const before = warnings.length;
   try {
     const params = opts.additionalProperties === "forbid" ? closeObjects(tool.parameters) : tool.parameters;
@@ -221,7 +239,8 @@ function lowerTool(tool: NormalizedTool, ctx: LowerContext, opts: ResolvedSchema
     if (!(e instanceof ToolgramError)) throw e;
     throw repoint(e, tool);
   } finally {
-    for (let i = before; i < warnings.length; i++) warnings[i] = { ...warnings[i], schemaPath: tool.parametersPath + warnings[i].schemaPath };
+    for (let i = before; i < warnings.length; i++)
+      warnings[i] = { ...warnings[i], schemaPath: tool.parametersPath + warnings[i].schemaPath };
   }
 }
 
@@ -233,7 +252,8 @@ function lowerTool(tool: NormalizedTool, ctx: LowerContext, opts: ResolvedSchema
 function renamePrefix(fragment: ToolFragment, prefix: string): { rules: Map<string, GExpr>; argsRule: string } {
   const from = fragment.prefix;
   if (from === prefix) return { rules: new Map(fragment.rules), argsRule: fragment.argsRule };
-  const to = (name: string): string => (name === from || name.startsWith(`${from}-`) ? prefix + name.slice(from.length) : name);
+  const to = (name: string): string =>
+    name === from || name.startsWith(`${from}-`) ? prefix + name.slice(from.length) : name;
   const rename = (r: Ref): GExpr => {
     const n = to(r.rule);
     return n === r.rule ? r : ref(n);
@@ -262,17 +282,32 @@ function mergeRules(into: Map<string, GExpr>, rules: Map<string, GExpr>, rule: s
 function repoint(e: ToolgramError, tool: NormalizedTool): ToolgramError {
   const suffix = ` (at ${e.schemaPath || "/"})`;
   const bare = e.schemaPath && e.message.endsWith(suffix) ? e.message.slice(0, -suffix.length) : e.message;
-  const Ctor = e.constructor as new (code: ToolgramError["code"], message: string, schemaPath: string, o?: { cause?: unknown }) => ToolgramError;
-  return new Ctor(e.code, `tool ${JSON.stringify(tool.name)}: ${bare}`, tool.parametersPath + e.schemaPath, { cause: e });
+  const Ctor = e.constructor as new (
+    code: ToolgramError["code"],
+    message: string,
+    schemaPath: string,
+    o?: { cause?: unknown },
+  ) => ToolgramError;
+  return new Ctor(e.code, `tool ${JSON.stringify(tool.name)}: ${bare}`, tool.parametersPath + e.schemaPath, {
+    cause: e,
+  });
 }
 
 /** Root first, then the envelope's rules, then the lowered ones; unused reservations dropped; optimized. */
-function finishGrammar(own: Map<string, GExpr>, lowered: Map<string, GExpr>, reserved: readonly string[], deadline: Deadline): Grammar {
+function finishGrammar(
+  own: Map<string, GExpr>,
+  lowered: Map<string, GExpr>,
+  reserved: readonly string[],
+  deadline: Deadline,
+): Grammar {
   const rules = new Map<string, GExpr>(own);
   for (const [name, e] of lowered) if (!reserved.includes(name)) rules.set(name, e);
   const opt = optimize({ rules, root: "root" }, deadline);
   // the root first, as Grammar promises (passes may reorder)
-  const g: Grammar = { rules: new Map([...opt.rules].sort(([a], [b]) => Number(b === opt.root) - Number(a === opt.root))), root: opt.root };
+  const g: Grammar = {
+    rules: new Map([...opt.rules].sort(([a], [b]) => Number(b === opt.root) - Number(a === opt.root))),
+    root: opt.root,
+  };
   validateGrammar(g);
   return g;
 }
@@ -293,32 +328,50 @@ function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDes
   const argumentsKey = u === null ? "arguments" : u.argumentsKey;
   const parameters = opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters;
   // Apertus's `{"NAME": {…}}`: the tool's name is the one key
-  if (u !== null && u.nameKey === null) return { type: "object", properties: { [t.name]: parameters }, required: [t.name], additionalProperties: false };
+  if (u !== null && u.nameKey === null)
+    return { type: "object", properties: { [t.name]: parameters }, required: [t.name], additionalProperties: false };
   const nameKey = u?.nameKey ?? "name";
   const properties: JsonObject = { [nameKey]: { const: t.name } };
-  if (u !== null && u.idKey !== null) properties[u.idKey] = { type: "string", pattern: callIdPattern(callIdForm(u.idForm)).source };
+  if (u !== null && u.idKey !== null)
+    properties[u.idKey] = { type: "string", pattern: callIdPattern(callIdForm(u.idForm)).source };
   properties[argumentsKey] = parameters;
   return { type: "object", properties, required: [nameKey, argumentsKey], additionalProperties: false };
 }
 
 const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "unknownKeywords", "limits"];
-const TOOL_OPTION_KEYS = [...SCHEMA_OPTION_KEYS, "format", "toolChoice", "parallel", "freeText", "specialTokens", "reasoning", "reasoningMarkers"];
+const TOOL_OPTION_KEYS = [
+  ...SCHEMA_OPTION_KEYS,
+  "format",
+  "toolChoice",
+  "parallel",
+  "freeText",
+  "specialTokens",
+  "reasoning",
+  "reasoningMarkers",
+];
 
 /** A misspelled option (`tool_choice`) would otherwise be ignored silently and compile something else. */
 function checkOptionKeys(options: object, known: readonly string[]): void {
-  if (typeof options !== "object" || options === null) throw new ToolgramError("INVALID_OPTION", "options must be an object");
+  if (typeof options !== "object" || options === null)
+    throw new ToolgramError("INVALID_OPTION", "options must be an object");
   for (const key of Object.keys(options)) {
     if (known.includes(key) || (options as Record<string, unknown>)[key] === undefined) continue;
     const norm = (k: string): string => k.toLowerCase().replace(/[^a-z]/g, "");
     const close = known.find((k) => norm(k) === norm(key));
-    throw new ToolgramError("INVALID_OPTION", `unknown option ${JSON.stringify(key)}${close ? `; did you mean ${JSON.stringify(close)}?` : `; known options: ${known.join(", ")}`}`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `unknown option ${JSON.stringify(key)}${close ? `; did you mean ${JSON.stringify(close)}?` : `; known options: ${known.join(", ")}`}`,
+    );
   }
 }
 
 function readSpecialTokens(v: unknown): "token-or-text" | "token-only" {
   if (v === undefined) return "token-or-text";
   if (v === "token-or-text" || v === "token-only") return v;
-  throw new ToolgramError("INVALID_OPTION", `specialTokens must be "token-or-text" or "token-only", got ${JSON.stringify(v)}`);
+  throw new ToolgramError(
+    "INVALID_OPTION",
+    `specialTokens must be "token-or-text" or "token-only", got ${JSON.stringify(v)}`,
+  );
 }
 
 /**
@@ -330,7 +383,10 @@ function stackGuard<T>(f: () => T): T {
     return f();
   } catch (e) {
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      throw new LimitExceededError("LIMIT_NESTING", "the schema's grammar nests too deeply to process (the stack was exhausted); flatten the schema or split it");
+      throw new LimitExceededError(
+        "LIMIT_NESTING",
+        "the schema's grammar nests too deeply to process (the stack was exhausted); flatten the schema or split it",
+      );
     }
     throw e;
   }

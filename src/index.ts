@@ -24,7 +24,13 @@ export {
   type CallUnitKind,
 } from "./formats/index.js";
 /** Schema compile options, limits and their defaults. */
-export { DEFAULT_LIMITS, type SchemaCompileOptions, type Limits, type UnknownKeywordsOption, type WhitespaceOption } from "./options.js";
+export {
+  DEFAULT_LIMITS,
+  type SchemaCompileOptions,
+  type Limits,
+  type UnknownKeywordsOption,
+  type WhitespaceOption,
+} from "./options.js";
 
 // tools
 /** Read tool lists in OpenAI, MCP, Hermes text-block and corpus (BFCL, xLAM, Glaive) shapes into one canonical form. */
@@ -105,7 +111,13 @@ export {
 
 // datasets
 /** Validate a function-calling fine-tuning set (rows in memory, or a JSONL/JSON file streamed). */
-export { validateDataset, validateDatasetFile, type DatasetReport, type DatasetReceipt, type ValidateOptions } from "./dataset/validateDataset.js";
+export {
+  validateDataset,
+  validateDatasetFile,
+  type DatasetReport,
+  type DatasetReceipt,
+  type ValidateOptions,
+} from "./dataset/validateDataset.js";
 export { DATASET_CODES, type DatasetCode, type DatasetIssue } from "./dataset/DatasetIssue.js";
 export { convertConversation, type ConvertTarget } from "./dataset/rewriteRow.js";
 export { readConversation, detectRowFormat } from "./dataset/readConversation.js";

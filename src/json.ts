@@ -23,11 +23,11 @@ export function canonicalJson(value: JsonValue): string {
       return value ? "true" : "false";
     case "object":
       if (value === null) return "null";
-      if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(", ") + "]";
+      if (Array.isArray(value)) return `[${value.map(canonicalJson).join(", ")}]`;
       return (
         "{" +
         Object.entries(value)
-          .map(([k, v]) => quoteJsonString(k) + ": " + canonicalJson(v))
+          .map(([k, v]) => `${quoteJsonString(k)}: ${canonicalJson(v)}`)
           .join(", ") +
         "}"
       );
@@ -43,18 +43,32 @@ export function canonicalJson(value: JsonValue): string {
  */
 export function indentedJson(value: JsonValue, width: number, depth = 0): string {
   if (typeof value !== "object" || value === null) return canonicalJson(value);
-  const inner = "\n" + " ".repeat(width * (depth + 1));
-  const close = "\n" + " ".repeat(width * depth);
+  const inner = `\n${" ".repeat(width * (depth + 1))}`;
+  const close = `\n${" ".repeat(width * depth)}`;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    return "[" + inner + value.map((v) => indentedJson(v, width, depth + 1)).join("," + inner) + close + "]";
+    return `[${inner}${value.map((v) => indentedJson(v, width, depth + 1)).join(`,${inner}`)}${close}]`;
   }
   const entries = Object.entries(value);
   if (entries.length === 0) return "{}";
-  return "{" + inner + entries.map(([k, v]) => quoteJsonString(k) + ": " + indentedJson(v, width, depth + 1)).join("," + inner) + close + "}";
+  return (
+    "{" +
+    inner +
+    entries.map(([k, v]) => `${quoteJsonString(k)}: ${indentedJson(v, width, depth + 1)}`).join(`,${inner}`) +
+    close +
+    "}"
+  );
 }
 
-const SHORT_ESCAPES: Record<number, string> = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0c: "\\f" };
+const SHORT_ESCAPES: Record<number, string> = {
+  34: '\\"',
+  92: "\\\\",
+  10: "\\n",
+  13: "\\r",
+  9: "\\t",
+  8: "\\b",
+  12: "\\f",
+};
 
 /** A string as JSON text, escaping like Python's json.dumps(ensure_ascii=False). Lone surrogates become \\uXXXX. */
 export function quoteJsonString(s: string): string {
@@ -63,12 +77,18 @@ export function quoteJsonString(s: string): string {
     const c = s.charCodeAt(i);
     const short = SHORT_ESCAPES[c];
     if (short !== undefined) out += short;
-    else if (c < 0x20) out += "\\u" + c.toString(16).padStart(4, "0");
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
+    else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else if (
+      c >= 0xd800 &&
+      c <= 0xdbff &&
+      i + 1 < s.length &&
+      s.charCodeAt(i + 1) >= 0xdc00 &&
+      s.charCodeAt(i + 1) <= 0xdfff
+    ) {
       out += s[i] + s[i + 1];
       i++;
-    } else if (c >= 0xd800 && c <= 0xdfff) out += "\\u" + c.toString(16).padStart(4, "0");
+    } else if (c >= 0xd800 && c <= 0xdfff) out += `\\u${c.toString(16).padStart(4, "0")}`;
     else out += s[i];
   }
-  return out + '"';
+  return `${out}"`;
 }

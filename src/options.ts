@@ -112,7 +112,10 @@ export function resolveSchemaOptions(
     }
   }
   if (o?.unknownKeywords !== undefined && !UNKNOWN_KEYWORDS_OPTIONS.includes(o.unknownKeywords)) {
-    throw new InvalidSchemaError("INVALID_OPTION", `unknownKeywords must be ${UNKNOWN_KEYWORDS_OPTIONS.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(o.unknownKeywords)}`);
+    throw new InvalidSchemaError(
+      "INVALID_OPTION",
+      `unknownKeywords must be ${UNKNOWN_KEYWORDS_OPTIONS.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(o.unknownKeywords)}`,
+    );
   }
   const ws = o?.whitespace ?? "compact";
   if (ws !== "compact") {

@@ -1,5 +1,14 @@
 import { findNodeAtLocation, parse as parseJsonc, parseTree, type ParseError } from "jsonc-parser";
-import { compileTools, FORMAT_NAMES, parseToolCalls, ToolgramError, type CompiledGrammar, type FormatName, type ParseResult, type ToolCompileOptions } from "../../src/index.js";
+import {
+  compileTools,
+  FORMAT_NAMES,
+  parseToolCalls,
+  ToolgramError,
+  type CompiledGrammar,
+  type FormatName,
+  type ParseResult,
+  type ToolCompileOptions,
+} from "../../src/index.js";
 import { analyzeOutput, lineColumn } from "./analyzeOutput.js";
 import { EXAMPLES } from "./examples.js";
 import { decodeState, encodeState, type PlaygroundState } from "./permalink.js";
@@ -43,7 +52,10 @@ exampleSel.add(new Option("(your own)", ""));
 
 function setChoiceOptions(names: readonly string[]): void {
   const current = choiceSel.value || "auto";
-  choiceSel.replaceChildren(...["auto", "required", "none"].map((c) => new Option(c, c)), ...names.map((n) => new Option(`only ${n}`, `tool:${n}`)));
+  choiceSel.replaceChildren(
+    ...["auto", "required", "none"].map((c) => new Option(c, c)),
+    ...names.map((n) => new Option(`only ${n}`, `tool:${n}`)),
+  );
   choiceSel.value = [...choiceSel.options].some((o) => o.value === current) ? current : "auto";
 }
 setChoiceOptions([]);
@@ -65,7 +77,7 @@ function options(): ToolCompileOptions {
 function highlight(range?: { offset: number; length: number }): void {
   const text = toolsBox.value;
   if (!range) {
-    backdrop.innerHTML = escapeHtml(text) + "\n";
+    backdrop.innerHTML = `${escapeHtml(text)}\n`;
     return;
   }
   const end = range.offset + Math.max(range.length, 1);
@@ -80,7 +92,13 @@ toolsBox.addEventListener("scroll", () => (backdrop.scrollTop = toolsBox.scrollT
 function rangeOfPointer(text: string, pointer: string): { offset: number; length: number } | undefined {
   const tree = parseTree(text);
   if (!tree) return undefined;
-  const segments = pointer === "" ? [] : pointer.replace(/^#?\//, "").split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments =
+    pointer === ""
+      ? []
+      : pointer
+          .replace(/^#?\//, "")
+          .split("/")
+          .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   for (let n = segments.length; n >= 0; n--) {
     const path = segments.slice(0, n).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     const node = findNodeAtLocation(tree, path);
@@ -130,12 +148,22 @@ function recompile(): void {
   highlight();
   const names = compiled.tools.map((t) => t.name);
   setChoiceOptions(names);
-  const warnings = compiled.warnings.length ? ` · ${compiled.warnings.length} warning${compiled.warnings.length > 1 ? "s" : ""}: ${compiled.warnings.slice(0, 3).map((w) => escapeHtml(w.message)).join("; ")}` : "";
+  const warnings = compiled.warnings.length
+    ? ` · ${compiled.warnings.length} warning${compiled.warnings.length > 1 ? "s" : ""}: ${compiled.warnings
+        .slice(0, 3)
+        .map((w) => escapeHtml(w.message))
+        .join("; ")}`
+    : "";
   resultBox.className = "result ok";
   resultBox.innerHTML = `✓ ${names.length} tool${names.length === 1 ? "" : "s"} compiled in ${probe.compileMs.toFixed(0)} ms · schemaHash <code>${compiled.schemaHash.slice(0, 12)}…</code>${warnings}`;
   renderView();
   analyzeNow();
-  send({ type: "grammar", tools, options: options(), required: choiceSel.value !== "auto" && choiceSel.value !== "none" });
+  send({
+    type: "grammar",
+    tools,
+    options: options(),
+    required: choiceSel.value !== "auto" && choiceSel.value !== "none",
+  });
   saveState();
 }
 
@@ -154,10 +182,15 @@ function renderView(): void {
     return;
   }
   try {
-    viewText = view === "gbnf" ? compiled.toGbnf() : view === "regex" ? compiled.toRegex() : JSON.stringify(compiled.toJsonSchema(), null, 2);
+    viewText =
+      view === "gbnf"
+        ? compiled.toGbnf()
+        : view === "regex"
+          ? compiled.toRegex()
+          : JSON.stringify(compiled.toJsonSchema(), null, 2);
   } catch (e) {
     viewText = "";
-    grammarBox.textContent = `${e instanceof ToolgramError ? e.code + ": " : ""}${(e as Error).message}`;
+    grammarBox.textContent = `${e instanceof ToolgramError ? `${e.code}: ` : ""}${(e as Error).message}`;
     return;
   }
   grammarBox.textContent = viewText;
@@ -169,7 +202,10 @@ for (const b of document.querySelectorAll<HTMLButtonElement>(".tabs button")) {
     renderView();
   });
 }
-$("copy").addEventListener("click", () => void navigator.clipboard?.writeText(viewText).then(() => flash($("copy"), "Copied")));
+$("copy").addEventListener(
+  "click",
+  () => void navigator.clipboard?.writeText(viewText).then(() => flash($("copy"), "Copied")),
+);
 $("download").addEventListener("click", () => {
   const ext = view === "gbnf" ? "gbnf" : view === "regex" ? "regex.txt" : "schema.json";
   const a = document.createElement("a");
@@ -201,7 +237,14 @@ function analyzeNow(): void {
     return;
   }
   const a = analyzeOutput(compiled, text);
-  const expected = a.forced ? `<code>${escapeHtml(JSON.stringify(a.forced.slice(0, 60)))}</code>` : a.expected.length ? a.expected.slice(0, 14).map((x) => `<code>${escapeHtml(x)}</code>`).join(" ") + (a.expected.length > 14 ? " …" : "") : "nothing (the output is complete)";
+  const expected = a.forced
+    ? `<code>${escapeHtml(JSON.stringify(a.forced.slice(0, 60)))}</code>`
+    : a.expected.length
+      ? a.expected
+          .slice(0, 14)
+          .map((x) => `<code>${escapeHtml(x)}</code>`)
+          .join(" ") + (a.expected.length > 14 ? " …" : "")
+      : "nothing (the output is complete)";
   if (a.complete) {
     verdictBox.className = "verdict ok";
     verdictBox.innerHTML = `✓ <b data-testid="verdict-word">accepted</b>: the whole text is in the grammar's language (a turn can end here).`;
@@ -225,8 +268,12 @@ function renderParse(box: HTMLElement, r: ParseResult): void {
     (c) =>
       `<tr><td>${escapeHtml(c.name)}</td><td class="args">${escapeHtml(JSON.stringify(c.arguments))}</td><td>${c.valid ? '<span class="pill ok">valid</span>' : `<span class="pill bad">invalid</span> ${escapeHtml(c.errors.map((e) => `${e.instancePath || "/"} ${e.message}`).join("; "))}`}</td></tr>`,
   );
-  const calls = rows.length ? `<table class="calls"><tr><th>tool</th><th>arguments</th><th>ajv</th></tr>${rows.join("")}</table>` : `<div class="muted">no calls${r.content ? `; text ${escapeHtml(JSON.stringify(r.content.slice(0, 60)))}` : ""}</div>`;
-  const issues = r.issues.length ? `<ul class="issues">${r.issues.map((i) => `<li><b>${escapeHtml(i.code)}</b> ${escapeHtml(i.message)}</li>`).join("")}</ul>` : '<div class="muted">no issues</div>';
+  const calls = rows.length
+    ? `<table class="calls"><tr><th>tool</th><th>arguments</th><th>ajv</th></tr>${rows.join("")}</table>`
+    : `<div class="muted">no calls${r.content ? `; text ${escapeHtml(JSON.stringify(r.content.slice(0, 60)))}` : ""}</div>`;
+  const issues = r.issues.length
+    ? `<ul class="issues">${r.issues.map((i) => `<li><b>${escapeHtml(i.code)}</b> ${escapeHtml(i.message)}</li>`).join("")}</ul>`
+    : '<div class="muted">no issues</div>';
   box.innerHTML = calls + issues + (r.dropped ? `<div class="muted">${r.dropped} dropped</div>` : "");
 }
 
@@ -250,7 +297,8 @@ worker.onmessage = (e: MessageEvent<FromWorker>) => {
   if (m.type === "loaded") {
     probe.vocabMs = m.ms;
     probe.vocabLoaded = true;
-    $("vocab-status").textContent = `Qwen3 vocabulary (${m.size.toLocaleString("en")} ids) loaded in ${(m.ms / 1000).toFixed(2)} s`;
+    $("vocab-status").textContent =
+      `Qwen3 vocabulary (${m.size.toLocaleString("en")} ids) loaded in ${(m.ms / 1000).toFixed(2)} s`;
     for (const b of tokenButtons) b.disabled = false;
   } else if (m.type === "error") {
     $("vocab-status").textContent = `worker: ${m.message}`;
@@ -259,7 +307,11 @@ worker.onmessage = (e: MessageEvent<FromWorker>) => {
     $("tok-decoded").textContent = m.text;
     $("tok-allowed").textContent = m.terminated ? "0 (the turn ended)" : m.allowed.toLocaleString("en");
     $("tok-forced-text").textContent = m.forced ? JSON.stringify(m.forced) : "(a choice)";
-    $("tok-complete").textContent = m.terminated ? "ended ✓" : m.completed ? "complete (an end token is allowed)" : "in progress";
+    $("tok-complete").textContent = m.terminated
+      ? "ended ✓"
+      : m.completed
+        ? "complete (an end token is allowed)"
+        : "in progress";
     $("tok-sample-list").replaceChildren(...m.choices.map((t) => tokenChip(t, true)));
   } else if (m.type === "sampled") {
     const list = $("samples");
@@ -288,7 +340,14 @@ $("tok-sample").addEventListener("click", () => {
 // ---------- state and permalink ----------
 
 function currentState(): PlaygroundState {
-  return { tools: toolsBox.value, format: formatSel.value, choice: choiceSel.value, parallel: parallelSel.value, whitespace: whitespaceSel.value, output: outputBox.value };
+  return {
+    tools: toolsBox.value,
+    format: formatSel.value,
+    choice: choiceSel.value,
+    parallel: parallelSel.value,
+    whitespace: whitespaceSel.value,
+    output: outputBox.value,
+  };
 }
 const saveState = debounce(() => {
   void encodeState(currentState()).then((h) => history.replaceState(null, "", `#${h}`));
@@ -326,9 +385,15 @@ async function start(): Promise<void> {
     toolsBox.value = saved.tools;
     outputBox.value = saved.output ?? "";
     exampleSel.value = "";
-    for (const [sel, v] of [[formatSel, saved.format], [parallelSel, saved.parallel], [whitespaceSel, saved.whitespace]] as const) if (v) sel.value = v;
+    for (const [sel, v] of [
+      [formatSel, saved.format],
+      [parallelSel, saved.parallel],
+      [whitespaceSel, saved.whitespace],
+    ] as const)
+      if (v) sel.value = v;
     if (saved.choice) {
-      if (![...choiceSel.options].some((o) => o.value === saved.choice)) choiceSel.add(new Option(saved.choice, saved.choice));
+      if (![...choiceSel.options].some((o) => o.value === saved.choice))
+        choiceSel.add(new Option(saved.choice, saved.choice));
       choiceSel.value = saved.choice;
     }
   } else {

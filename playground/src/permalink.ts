@@ -10,15 +10,23 @@ export interface PlaygroundState {
 
 export async function encodeState(state: PlaygroundState): Promise<string> {
   const bytes = new TextEncoder().encode(JSON.stringify(state));
-  const deflated = new Uint8Array(await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer());
-  return "s=" + toBase64Url(deflated);
+  const deflated = new Uint8Array(
+    await new Response(
+      new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("deflate-raw")),
+    ).arrayBuffer(),
+  );
+  return `s=${toBase64Url(deflated)}`;
 }
 
 export async function decodeState(hash: string): Promise<Partial<PlaygroundState> | undefined> {
   const m = /(?:^#?|&)s=([A-Za-z0-9_-]+)/.exec(hash);
   if (!m) return undefined;
   try {
-    const inflated = await new Response(new Blob([fromBase64Url(m[1]) as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).text();
+    const inflated = await new Response(
+      new Blob([fromBase64Url(m[1]) as Uint8Array<ArrayBuffer>])
+        .stream()
+        .pipeThrough(new DecompressionStream("deflate-raw")),
+    ).text();
     const value = JSON.parse(inflated) as unknown;
     return value && typeof value === "object" ? (value as Partial<PlaygroundState>) : undefined;
   } catch {

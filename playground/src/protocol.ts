@@ -27,5 +27,14 @@ export interface SampleResult {
 export type FromWorker =
   | { type: "loaded"; ms: number; size: number }
   | { type: "error"; message: string }
-  | { type: "state"; tokens: TokenView[]; text: string; allowed: number; choices: TokenView[]; forced: string; completed: boolean; terminated: boolean }
+  | {
+      type: "state";
+      tokens: TokenView[];
+      text: string;
+      allowed: number;
+      choices: TokenView[];
+      forced: string;
+      completed: boolean;
+      terminated: boolean;
+    }
   | { type: "sampled"; results: SampleResult[] };

@@ -1,6 +1,13 @@
 import AjvModule from "ajv";
 import addFormatsModule from "ajv-formats";
-import { compileTools, parseToolCalls, Vocabulary, type CompiledGrammar, type FormatName, type TokenMatcher } from "../../src/index.js";
+import {
+  compileTools,
+  parseToolCalls,
+  Vocabulary,
+  type CompiledGrammar,
+  type FormatName,
+  type TokenMatcher,
+} from "../../src/index.js";
 import type { FromWorker, SampleResult, ToWorker, TokenView } from "./protocol.js";
 
 // The Qwen3 vocabulary lives here so the page stays responsive while its 11 MB tokenizer.json is read.
@@ -19,8 +26,10 @@ let matcher: TokenMatcher | undefined;
 let accepted: number[] = [];
 let bits: Uint32Array = new Uint32Array(0);
 // CommonJS modules with a `default` export: NodeNext types see the module object, bundlers may give either
-const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as typeof AjvModule.default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof addFormatsModule.default;
+const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ??
+  AjvModule) as unknown as typeof AjvModule.default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule.default;
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 let seed = 0x9e3779b9;
@@ -36,7 +45,13 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   try {
     handle(e.data);
   } catch (err) {
-    post({ type: "error", message: err instanceof Error ? `${(err as { code?: string }).code ? `${(err as { code?: string }).code}: ` : ""}${err.message}` : String(err) });
+    post({
+      type: "error",
+      message:
+        err instanceof Error
+          ? `${(err as { code?: string }).code ? `${(err as { code?: string }).code}: ` : ""}${err.message}`
+          : String(err),
+    });
   }
 };
 
@@ -105,7 +120,8 @@ function resetMatcher(): void {
 function tokenView(id: number): TokenView {
   const atom = vocab!.atoms.get(id);
   if (atom !== undefined) return { id, text: atom, special: true };
-  if (vocab!.eosTokenIds.includes(id)) return { id, text: id === 151645 ? "<|im_end|>" : "<|endoftext|>", special: true };
+  if (vocab!.eosTokenIds.includes(id))
+    return { id, text: id === 151645 ? "<|im_end|>" : "<|endoftext|>", special: true };
   const b = vocab!.tokenBytes(id);
   let text: string;
   try {
@@ -161,7 +177,8 @@ function sendState(): void {
   const allowed = countAllowed(bits);
   // the sample shows the special tokens that are allowed first, then random ordinary ones
   const choices = new Set<number>();
-  for (const id of [...vocab.atoms.keys(), ...vocab.eosTokenIds]) if ((bits[id >>> 5] >>> (id & 31)) & 1) choices.add(id);
+  for (const id of [...vocab.atoms.keys(), ...vocab.eosTokenIds])
+    if ((bits[id >>> 5] >>> (id & 31)) & 1) choices.add(id);
   for (let tries = 0; choices.size < Math.min(allowed, 36) && tries < 400; tries++) choices.add(pickAllowed(bits));
   post({
     type: "state",
@@ -211,11 +228,18 @@ function sampleOnce(budget: number): SampleResult {
   for (let left = budget; left > 0 && !m.isTerminated(); left--) {
     m.fillNextTokenBitmaskWithin(bits, left);
     const id = pickAllowed(bits);
-    if (id < 0 || !m.acceptToken(id)) return { text: textOf(ids), tokens: ids.length, ok: false, detail: [`no allowed token after ${ids.length} tokens`] };
+    if (id < 0 || !m.acceptToken(id))
+      return {
+        text: textOf(ids),
+        tokens: ids.length,
+        ok: false,
+        detail: [`no allowed token after ${ids.length} tokens`],
+      };
     ids.push(id);
   }
   const text = textOf(ids);
-  if (!m.isTerminated()) return { text, tokens: ids.length, ok: false, detail: [`the turn did not end within ${budget} tokens`] };
+  if (!m.isTerminated())
+    return { text, tokens: ids.length, ok: false, detail: [`the turn did not end within ${budget} tokens`] };
   return { text, tokens: ids.length, ...checkWithAjv(text) };
 }
 
@@ -235,7 +259,9 @@ function checkWithAjv(text: string): { ok: boolean; detail: string[] } {
     const validate = ajv.compile(tool.parameters as object);
     const valid = validate(call.arguments);
     ok &&= valid;
-    detail.push(`${call.name} ${JSON.stringify(call.arguments)}: ${valid ? "valid (ajv)" : `INVALID (ajv): ${ajv.errorsText(validate.errors)}`}`);
+    detail.push(
+      `${call.name} ${JSON.stringify(call.arguments)}: ${valid ? "valid (ajv)" : `INVALID (ajv): ${ajv.errorsText(validate.errors)}`}`,
+    );
   }
   if (required && parsed.calls.length === 0) {
     ok = false;

@@ -136,7 +136,12 @@ export class Automaton {
   constructor(grammar: Grammar, opts: AutomatonOptions = {}, deadline?: Deadline) {
     this.maxStates = opts.maxStates ?? DEFAULT_LIMITS.maxAutomatonStates;
     const specialTokens = opts.specialTokens ?? "token-or-text";
-    this.nfa = buildNfa(grammar, { specialTokens, maxStates: this.maxStates, availableAtoms: opts.availableAtoms, deadline });
+    this.nfa = buildNfa(grammar, {
+      specialTokens,
+      maxStates: this.maxStates,
+      availableAtoms: opts.availableAtoms,
+      deadline,
+    });
     this.atomTexts = this.nfa.atomTexts;
     // a deferred grammar's first masks use a few rows; its build grows the tables at once (sizeTables)
     this.initialRows = this.nfa.deferred ? DEFERRED_ROWS : rowsFor(this.nfa.stateCount);
@@ -150,7 +155,22 @@ export class Automaton {
   memoryBytes(): number {
     const n = this.nfa;
     let b = this.cTrans.byteLength + this.rsTrans.byteLength + this.mark.byteLength;
-    for (const a of [n.byteStart, n.byteLo, n.byteHi, n.byteTo, n.epsStart, n.epsTo, n.callStart, n.callRule, n.callTo, n.atomStart, n.atomIdx, n.atomTo, n.isEnd]) b += a.byteLength;
+    for (const a of [
+      n.byteStart,
+      n.byteLo,
+      n.byteHi,
+      n.byteTo,
+      n.epsStart,
+      n.epsTo,
+      n.callStart,
+      n.callRule,
+      n.callTo,
+      n.atomStart,
+      n.atomIdx,
+      n.atomTo,
+      n.isEnd,
+    ])
+      b += a.byteLength;
     for (const set of this.rsSets) b += set.byteLength + 64 + set.length * 8; // the set, its key string and map entry
     for (const st of this.cfStacks) b += st.byteLength + 96;
     b += this.stTop.length * 48;
@@ -261,7 +281,13 @@ export class Automaton {
       const q = work[--top];
       // Keep only the states that matter (an edge that reads, calls or is an atom, or a rule end): two closures with
       // the same such states behave the same, and merging them halves the states a mask walk has to visit.
-      if (byteStart[q] < byteStart[q + 1] || callStart[q] < callStart[q + 1] || atomStart[q] < atomStart[q + 1] || isEnd[q]) out[w++] = q;
+      if (
+        byteStart[q] < byteStart[q + 1] ||
+        callStart[q] < callStart[q + 1] ||
+        atomStart[q] < atomStart[q + 1] ||
+        isEnd[q]
+      )
+        out[w++] = q;
       for (let k = epsStart[q], e = epsStart[q + 1]; k < e; k++) {
         const t = epsTo[k];
         if (mark[t] !== ep) {
@@ -293,7 +319,11 @@ export class Automaton {
       if (same) return id;
     }
     const id = this.rsSets.length;
-    if (id >= this.maxStates) throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the automaton exceeded ${this.maxStates} states; simplify the grammar or raise limits.maxAutomatonStates`);
+    if (id >= this.maxStates)
+      throw new LimitExceededError(
+        "LIMIT_AUTOMATON_SIZE",
+        `the automaton exceeded ${this.maxStates} states; simplify the grammar or raise limits.maxAutomatonStates`,
+      );
     const set = out.slice(0, w);
     this.rsSets.push(set);
     this.rsHashNext.push(head ?? -1);
@@ -403,7 +433,8 @@ export class Automaton {
     if (known !== undefined) return known;
     const { atomStart, atomIdx, atomTo } = this.nfa;
     const seeds: number[] = [];
-    for (const q of this.rsSets[rs]) for (let k = atomStart[q], e = atomStart[q + 1]; k < e; k++) if (atomIdx[k] === a) seeds.push(atomTo[k]);
+    for (const q of this.rsSets[rs])
+      for (let k = atomStart[q], e = atomStart[q + 1]; k < e; k++) if (atomIdx[k] === a) seeds.push(atomTo[k]);
     const t = seeds.length ? this.closure(seeds) : DEAD;
     m.set(a, t);
     return t;
@@ -459,7 +490,10 @@ export class Automaton {
     if (seen.has(st)) return;
     seen.add(st);
     if (depth > 10_000) {
-      throw new LimitExceededError("LIMIT_NESTING", "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition");
+      throw new LimitExceededError(
+        "LIMIT_NESTING",
+        "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
+      );
     }
     const top = this.stTop[st];
     const p = this.stParent[st];
@@ -487,13 +521,17 @@ export class Automaton {
       if (seen.has(st)) return;
       seen.add(st);
       if (depth > 10_000) {
-        throw new LimitExceededError("LIMIT_NESTING", "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition");
+        throw new LimitExceededError(
+          "LIMIT_NESTING",
+          "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
+        );
       }
       const top = this.stTop[st];
       const calls = this.rsCallList(top);
       if (calls.length === 0 || this.rsOwn(top)) out.push(st);
       const p = this.stParent[st];
-      for (let i = 0; i < calls.length; i += 2) visit(this.stack(this.frameStartOf(calls[i]), this.stack(calls[i + 1], p)), depth + 1);
+      for (let i = 0; i < calls.length; i += 2)
+        visit(this.stack(this.frameStartOf(calls[i]), this.stack(calls[i + 1], p)), depth + 1);
     };
     for (const st of stacks) visit(st, 0);
     return out;
@@ -503,13 +541,15 @@ export class Automaton {
   private rsOwn(rs: number): boolean {
     if (this.rsFinal[rs] === 1) return true;
     const { byteStart, atomStart } = this.nfa;
-    for (const q of this.rsSets[rs]) if (byteStart[q] < byteStart[q + 1] || atomStart[q] < atomStart[q + 1]) return true;
+    for (const q of this.rsSets[rs])
+      if (byteStart[q] < byteStart[q + 1] || atomStart[q] < atomStart[q + 1]) return true;
     return false;
   }
 
   private config(input: number[]): number {
     // one stack whose top calls nothing is its own expansion (the usual step inside a frame): no walk, no sort
-    const stacks = input.length === 1 && this.rsCallList(this.stTop[input[0]]).length === 0 ? input : this.expandCalls(input);
+    const stacks =
+      input.length === 1 && this.rsCallList(this.stTop[input[0]]).length === 0 ? input : this.expandCalls(input);
     if (stacks.length === 0) return DEAD; // cannot happen after pruning unproductive parts; kept as a guard
     let key: string | number;
     if (stacks.length === 1) key = stacks[0];
@@ -520,7 +560,11 @@ export class Automaton {
     const known = this.cfKeys.get(key);
     if (known !== undefined) return known;
     const id = this.cfStacks.length;
-    if (id >= this.maxStates) throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the automaton exceeded ${this.maxStates} configurations; simplify the grammar or raise limits.maxAutomatonStates`);
+    if (id >= this.maxStates)
+      throw new LimitExceededError(
+        "LIMIT_AUTOMATON_SIZE",
+        `the automaton exceeded ${this.maxStates} configurations; simplify the grammar or raise limits.maxAutomatonStates`,
+      );
     this.cfStacks.push(Int32Array.from(stacks));
     this.cfKeys.set(key, id);
     this.cfAtoms.push(undefined);
@@ -630,7 +674,10 @@ export class Automaton {
     if (seen.has(st)) return;
     seen.add(st);
     if (depth > 10_000) {
-      throw new LimitExceededError("LIMIT_NESTING", "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition");
+      throw new LimitExceededError(
+        "LIMIT_NESTING",
+        "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
+      );
     }
     const top = this.stTop[st];
     const p = this.stParent[st];
@@ -743,7 +790,12 @@ export class Automaton {
     const set = this.rsSets[rs];
     const f = this.nfa.stateFrame[set[0]];
     const fk = f >= 0 ? this.nfa.frameKeyOf(f) : undefined;
-    const key = fk === undefined ? undefined : `${fk}#${Array.from(set, (q) => this.nfa.stateCanon[q]).sort((a, b) => a - b).join(",")}`;
+    const key =
+      fk === undefined
+        ? undefined
+        : `${fk}#${Array.from(set, (q) => this.nfa.stateCanon[q])
+            .sort((a, b) => a - b)
+            .join(",")}`;
     this.rsShared[rs] = key ?? null;
     return key;
   }

@@ -56,7 +56,8 @@ export class CompletionDistance {
     }
     for (let i = pending.length - 1; i >= 0; i--) {
       let frame = INF;
-      for (const q of this.automaton.rsStates(this.automaton.stackTop(pending[i]))) frame = Math.min(frame, this.dist[q]);
+      for (const q of this.automaton.rsStates(this.automaton.stackTop(pending[i])))
+        frame = Math.min(frame, this.dist[q]);
       total = Math.min(INF, total + frame);
       this.byStack.set(pending[i], total);
     }
@@ -93,7 +94,8 @@ function stateDistances(automaton: Automaton, atomAvailable: readonly boolean[])
     let best = n.isEnd[q] ? 0 : INF;
     for (let k = n.byteStart[q]; k < n.byteStart[q + 1]; k++) best = Math.min(best, 1 + d[n.byteTo[k]]);
     for (let k = n.epsStart[q]; k < n.epsStart[q + 1]; k++) best = Math.min(best, d[n.epsTo[k]]);
-    for (let k = n.atomStart[q]; k < n.atomStart[q + 1]; k++) if (atomAvailable[n.atomIdx[k]]) best = Math.min(best, 1 + d[n.atomTo[k]]);
+    for (let k = n.atomStart[q]; k < n.atomStart[q + 1]; k++)
+      if (atomAvailable[n.atomIdx[k]]) best = Math.min(best, 1 + d[n.atomTo[k]]);
     for (let k = n.callStart[q]; k < n.callStart[q + 1]; k++) {
       const s = n.frameStart[n.callRule[k]];
       if (s >= 0) best = Math.min(best, d[s] + d[n.callTo[k]]);

@@ -7,7 +7,17 @@ import { LimitExceededError, ToolgramError } from "../errors.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 import { addIds, addIdsExcept, clearWords, countBits, forEachSet, idsOfBits, orWords, setBits } from "./maskBits.js";
 import { nestingRepeats } from "./nestingRepeats.js";
-import { framesWarmedWhole, type LocalMask, SHARED_LOCALS_CAP, SHARED_SUBTREES_BYTES, SHARED_SUBTREES_CAP, sharedLocals, sharedSubtrees, type SubtreeMask, subtreeBytes } from "./sharedFrameMasks.js";
+import {
+  framesWarmedWhole,
+  type LocalMask,
+  SHARED_LOCALS_CAP,
+  SHARED_SUBTREES_BYTES,
+  SHARED_SUBTREES_CAP,
+  sharedLocals,
+  sharedSubtrees,
+  type SubtreeMask,
+  subtreeBytes,
+} from "./sharedFrameMasks.js";
 import { nodesByByte, rootChildren, singleByteTokens } from "./trieByByte.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
@@ -184,7 +194,10 @@ export class MaskTable {
     }
     const missing = have.indexOf(0);
     if (missing >= 0) {
-      throw new ToolgramError("INVALID_OPTION", `token budgets need a vocabulary with a single-byte token for every byte value (byte-level BPE); this one has none for byte 0x${missing.toString(16).padStart(2, "0")}`);
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `token budgets need a vocabulary with a single-byte token for every byte value (byte-level BPE); this one has none for byte 0x${missing.toString(16).padStart(2, "0")}`,
+      );
     }
     const atomAvailable = this.automaton.atomTexts.map(() => false);
     for (let k = 1; k < this.atomTokens.length; k += 2) atomAvailable[this.atomTokens[k]] = true;
@@ -294,7 +307,14 @@ export class MaskTable {
    * it takes that subtree's shared mask (`enterFrame`). Exits are recorded from depth `exitMin` on (not the children
    * of the walk's start: its caller handles a start that is complete).
    */
-  private walk(from: number, to: number, start: number, out: Uint32Array, exits: number[] | null, exitMin = this.trie.depth[from] + 1): void {
+  private walk(
+    from: number,
+    to: number,
+    start: number,
+    out: Uint32Array,
+    exits: number[] | null,
+    exitMin = this.trie.depth[from] + 1,
+  ): void {
     if (start < 0) return;
     const A = this.automaton;
     const stateAt = this.stateAt;
@@ -461,7 +481,8 @@ export class MaskTable {
     const A = this.automaton;
     const { frameKey } = A.nfa;
     let whole = framesWarmedWhole.get(this.vocab);
-    if (!whole) framesWarmedWhole.set(this.vocab, (whole = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
+    if (!whole)
+      framesWarmedWhole.set(this.vocab, (whole = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
     for (let f = 0; f < frameKey.length; f++) {
       const key = frameKey[f];
       if (key === undefined) continue;
@@ -546,7 +567,8 @@ export class MaskTable {
     const hCost: number[] = [];
     const hConfig: number[] = [];
     const hLevel: number[] = [];
-    const before = (i: number, j: number): boolean => hCost[i] < hCost[j] || (hCost[i] === hCost[j] && hConfig[i] < hConfig[j]);
+    const before = (i: number, j: number): boolean =>
+      hCost[i] < hCost[j] || (hCost[i] === hCost[j] && hConfig[i] < hConfig[j]);
     const swap = (i: number, j: number): void => {
       [hCost[i], hCost[j]] = [hCost[j], hCost[i]];
       [hConfig[i], hConfig[j]] = [hConfig[j], hConfig[i]];
@@ -631,7 +653,8 @@ export class MaskTable {
               targets.add(u);
             }
             const s = A.step(c, b);
-            if (s >= 0 && !seen.has(s) && nestingRepeats(A, s) <= nesting) push(cost + 1 + PREFETCH_RANK_WEIGHT * rank++, s, level + 1);
+            if (s >= 0 && !seen.has(s) && nestingRepeats(A, s) <= nesting)
+              push(cost + 1 + PREFETCH_RANK_WEIGHT * rank++, s, level + 1);
           }
           continue;
         }
@@ -741,7 +764,12 @@ export class MaskTable {
     }
     let shared = sharedSubtrees.get(this.vocab);
     if (!shared) {
-      shared = new BoundedMap({ maxEntries: SHARED_SUBTREES_CAP, maxSize: SHARED_SUBTREES_BYTES, sizeOf: subtreeBytes, order: "use" });
+      shared = new BoundedMap({
+        maxEntries: SHARED_SUBTREES_CAP,
+        maxSize: SHARED_SUBTREES_BYTES,
+        sizeOf: subtreeBytes,
+        order: "use",
+      });
       sharedSubtrees.set(this.vocab, shared);
     }
     const fullKey = `${key}@${node}`;
@@ -804,7 +832,8 @@ export class MaskTable {
     const A = this.automaton;
     const key = A.sharedKey(rs);
     let shared = sharedLocals.get(this.vocab);
-    if (!shared) sharedLocals.set(this.vocab, (shared = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
+    if (!shared)
+      sharedLocals.set(this.vocab, (shared = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
     if (key !== undefined) {
       // most recently used last: a full table drops its least recently used mask, not the new one
       const hit = shared.get(key);
@@ -905,7 +934,15 @@ export class MaskTable {
         const callerIds = this.sparse[P];
         if (callerIds !== undefined) {
           // usually a few tokens (after a value: a comma or a closing brace): added one by one, still counted
-          this.nSet = addIdsExcept(out, callerIds, this.setIds, this.nSet, this.words, this.vocab.eosTokenIds, this.atomOfToken);
+          this.nSet = addIdsExcept(
+            out,
+            callerIds,
+            this.setIds,
+            this.nSet,
+            this.words,
+            this.vocab.eosTokenIds,
+            this.atomOfToken,
+          );
         } else {
           this.nSet = -1;
           const d = this.dense[P];
@@ -916,7 +953,8 @@ export class MaskTable {
             setBits(out, m.ids, m.ids.length);
           }
           for (const e of this.vocab.eosTokenIds) out[e >>> 5] &= ~(1 << (e & 31));
-          for (let k = 0; k < this.atomTokens.length; k += 2) out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
+          for (let k = 0; k < this.atomTokens.length; k += 2)
+            out[this.atomTokens[k] >>> 5] &= ~(1 << (this.atomTokens[k] & 31));
         }
       }
       this.walkExits(local.exits, P, out, null, 2);

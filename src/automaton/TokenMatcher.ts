@@ -29,7 +29,8 @@ export class TokenMatcher {
 
   /** Set bit i ⇔ `acceptToken(i)` would succeed. EOS bits are set exactly when the output is complete. */
   fillNextTokenBitmask(bits: Uint32Array): void {
-    if (bits.length < this.table.words) throw new RangeError(`bitmask needs ${this.table.words} words, got ${bits.length}`);
+    if (bits.length < this.table.words)
+      throw new RangeError(`bitmask needs ${this.table.words} words, got ${bits.length}`);
     if (this.cfg === TERMINATED) bits.fill(0);
     else this.table.fill(this.cfg, bits);
   }
@@ -54,7 +55,8 @@ export class TokenMatcher {
    * ends as soon as it can). Returns whether the budget removed anything. Throws INVALID_OPTION for a vocabulary without single-byte tokens for every byte.
    */
   fillNextTokenBitmaskWithin(bits: Uint32Array, tokensLeft: number): boolean {
-    if (!Number.isInteger(tokensLeft) || tokensLeft < 1) throw new RangeError(`tokensLeft must be an integer >= 1, got ${tokensLeft}`);
+    if (!Number.isInteger(tokensLeft) || tokensLeft < 1)
+      throw new RangeError(`tokensLeft must be an integer >= 1, got ${tokensLeft}`);
     this.fillNextTokenBitmask(bits);
     const c = this.cfg;
     if (c < 0) return false;
@@ -64,7 +66,8 @@ export class TokenMatcher {
     if (limit >= lists.here) {
       const { raiserIds, raiserDist } = lists;
       let k = 0;
-      for (; k < raiserIds.length && raiserDist[k] > limit; k++) bits[raiserIds[k] >>> 5] &= ~(1 << (raiserIds[k] & 31));
+      for (; k < raiserIds.length && raiserDist[k] > limit; k++)
+        bits[raiserIds[k] >>> 5] &= ~(1 << (raiserIds[k] & 31));
       return k > 0;
     }
     // only progress is affordable: the lowerers within the limit, and the end tokens the plain mask has
@@ -73,7 +76,8 @@ export class TokenMatcher {
     bits.fill(0);
     for (const e of ends) bits[e >>> 5] |= 1 << (e & 31);
     const { lowererIds, lowererDist } = lists;
-    for (let k = 0; k < lowererIds.length; k++) if (lowererDist[k] <= limit) bits[lowererIds[k] >>> 5] |= 1 << (lowererIds[k] & 31);
+    for (let k = 0; k < lowererIds.length; k++)
+      if (lowererDist[k] <= limit) bits[lowererIds[k] >>> 5] |= 1 << (lowererIds[k] & 31);
     return true;
   }
 
@@ -134,7 +138,8 @@ export class TokenMatcher {
 
   /** Undo the last `n` accepted tokens (or strings). */
   rollback(n = 1): void {
-    if (!Number.isInteger(n) || n < 0 || n > this.history.length) throw new RangeError(`cannot roll back ${n} steps (history has ${this.history.length})`);
+    if (!Number.isInteger(n) || n < 0 || n > this.history.length)
+      throw new RangeError(`cannot roll back ${n} steps (history has ${this.history.length})`);
     if (n === 0) return;
     this.cfg = this.history[this.history.length - n];
     this.history.length -= n;

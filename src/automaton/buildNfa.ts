@@ -134,8 +134,21 @@ interface Inlining {
 export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let deadline = opts.deadline;
   // the reference graph, frames and productive rules from one walk of every rule body
-  const tokenOk = (text: string): boolean => opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
-  const { graph, frames, size: ruleSize, sharing, productive: productiveRule, bodySize, tokenRules, recursive, wideAlts, tokenTexts, loopsBeforeLiterals } = analyzeRules(g, tokenOk, deadline);
+  const tokenOk = (text: string): boolean =>
+    opts.specialTokens === "token-or-text" || opts.availableAtoms === undefined || opts.availableAtoms.has(text);
+  const {
+    graph,
+    frames,
+    size: ruleSize,
+    sharing,
+    productive: productiveRule,
+    bodySize,
+    tokenRules,
+    recursive,
+    wideAlts,
+    tokenTexts,
+    loopsBeforeLiterals,
+  } = analyzeRules(g, tokenOk, deadline);
   // small grammars are built whole (one automaton, no frame boundaries); large ones lazily; a small one with a large
   // choice among alternatives next to a special token (see Nfa.deferred) lazily until a decoding enters a choice
   const large = (ruleSize.get(g.root) ?? 0) > LAZY_GRAMMAR_STATES;
@@ -168,7 +181,10 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   let n = 0;
   const newState = (): number => {
     if (n >= opts.maxStates) {
-      throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `the grammar needs more than ${opts.maxStates} automaton states; lower repetition bounds or raise limits.maxAutomatonStates`);
+      throw new LimitExceededError(
+        "LIMIT_AUTOMATON_SIZE",
+        `the grammar needs more than ${opts.maxStates} automaton states; lower repetition bounds or raise limits.maxAutomatonStates`,
+      );
     }
     deadline?.tick(STAGE);
     return n++;
@@ -212,7 +228,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     else bytesChain(from, to, seq);
   };
   const sharedFrame = (loop: GExpr, close: GExpr): number => {
-    const key = structuralKey(loop) + "|" + structuralKey(close);
+    const key = `${structuralKey(loop)}|${structuralKey(close)}`;
     let fi = sharedFrames.get(key);
     if (fi === undefined) {
       // once per distinct frame, not per place that calls it
@@ -258,14 +274,16 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     return fi;
   };
   const sizeMemo = new Map<GExpr, number>();
-  const sizeOf = (e: GExpr): number => estimateStates(e, (r) => (frameIndex.has(r) ? 1 : (ruleSize.get(r) ?? 1)), sizeMemo);
+  const sizeOf = (e: GExpr): number =>
+    estimateStates(e, (r) => (frameIndex.has(r) ? 1 : (ruleSize.get(r) ?? 1)), sizeMemo);
   // In a small grammar, the alternations lazyAlt would build as a trie in a large one that sit next to a special token
   // (the tools of a turn after `<tool_call>`; not a JSON value's choices, nor a recursive rule's): the first mask
   // needs their shared prefixes only (the tools' names up to where one tool is left). Such a rule reaches a special
   // token, so no closure key covers it, and every keyed frame is built as in a grammar built whole.
   const deferAlts = new Set<GExpr>();
   if (!large) {
-    for (const { rule, alt } of wideAlts) if (tokenRules.has(rule) && !recursive.has(rule) && sizeOf(alt) > LAZY_ALT_STATES) deferAlts.add(alt);
+    for (const { rule, alt } of wideAlts)
+      if (tokenRules.has(rule) && !recursive.has(rule) && sizeOf(alt) > LAZY_ALT_STATES) deferAlts.add(alt);
   }
   const deferred = deferAlts.size > 0;
   if (deferred) lazy = true;
@@ -278,12 +296,21 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
    * its arguments) is a lazy frame, built when a decoding first reads that far. The other alternatives are built
    * as usual.
    */
-  const lazyAlt = (items: readonly GExpr[], from: number, to: number, sub: (x: GExpr, a: number, b: number) => void): void => {
-    interface Entry { chars: string[]; rest: GExpr[] }
+  const lazyAlt = (
+    items: readonly GExpr[],
+    from: number,
+    to: number,
+    sub: (x: GExpr, a: number, b: number) => void,
+  ): void => {
+    interface Entry {
+      chars: string[];
+      rest: GExpr[];
+    }
     const entries: Entry[] = [];
     for (const it of items) {
       const head = it.type === "seq" ? it.items[0] : it;
-      if (head !== undefined && head.type === "literal" && head.text.length > 0) entries.push({ chars: [...head.text], rest: it.type === "seq" ? it.items.slice(1) : [] });
+      if (head !== undefined && head.type === "literal" && head.text.length > 0)
+        entries.push({ chars: [...head.text], rest: it.type === "seq" ? it.items.slice(1) : [] });
       else sub(it, from, to);
     }
     const node = (at: number, group: Entry[], pos: number): void => {
@@ -309,15 +336,33 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         }
         const en = list[0];
         const tail = en.chars.slice(pos + 1).join("");
-        const body: GExpr = tail === "" ? (en.rest.length === 1 ? en.rest[0] : { type: "seq", items: en.rest }) : { type: "seq", items: [{ type: "literal", text: tail }, ...en.rest] };
+        const body: GExpr =
+          tail === ""
+            ? en.rest.length === 1
+              ? en.rest[0]
+              : { type: "seq", items: en.rest }
+            : { type: "seq", items: [{ type: "literal", text: tail }, ...en.rest] };
         // the literal that follows (the rest of the name, and literals after it) in a frame of its own, the rest
         // (the arguments) in another, built when a decoding reads past the literal
         let head = tail;
         let k = 0;
         while (k < en.rest.length && en.rest[k].type === "literal") head += (en.rest[k++] as { text: string }).text;
         const restItems = k === 0 ? en.rest : en.rest.slice(k);
-        const rest: GExpr | undefined = restItems.length === 0 ? undefined : restItems.length === 1 ? restItems[0] : { type: "seq", items: restItems };
-        if (sizeOf(body) > LAZY_TAIL_STATES) calls.add(nxt, head !== "" && rest !== undefined && sizeOf(rest) > LAZY_TAIL_STATES ? lazyFrame(rest, head) : lazyFrame(body), 0, to);
+        const rest: GExpr | undefined =
+          restItems.length === 0
+            ? undefined
+            : restItems.length === 1
+              ? restItems[0]
+              : { type: "seq", items: restItems };
+        if (sizeOf(body) > LAZY_TAIL_STATES)
+          calls.add(
+            nxt,
+            head !== "" && rest !== undefined && sizeOf(rest) > LAZY_TAIL_STATES
+              ? lazyFrame(rest, head)
+              : lazyFrame(body),
+            0,
+            to,
+          );
         else if (en.rest.length === 0 && tail === "") eps.add(nxt, 0, 0, to);
         else sub(body, nxt, to);
       }
@@ -332,7 +377,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
    */
   const textFrames = new Map<string, number>();
   const textFrame = (body: GExpr): number => {
-    const key = "text|" + structuralKey(body);
+    const key = `text|${structuralKey(body)}`;
     let fi = textFrames.get(key);
     if (fi === undefined) {
       fi = frameNames.length;
@@ -351,7 +396,7 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   const itemFrames = new Map<string, number>();
   const itemBody = new Map<number, GExpr>();
   const itemFrame = (item: GExpr): number => {
-    const key = "item|" + structuralKey(item);
+    const key = `item|${structuralKey(item)}`;
     let fi = itemFrames.get(key);
     if (fi === undefined) {
       fi = frameNames.length;
@@ -367,7 +412,12 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   };
   // Thompson construction of a productive e between from and to, as a worklist (expressions and chains of inlined
   // rules can nest deeper than the call stack). `inl` lists the rules being inlined around the task.
-  interface Task { e: GExpr; from: number; to: number; inl: Inlining | null }
+  interface Task {
+    e: GExpr;
+    from: number;
+    to: number;
+    inl: Inlining | null;
+  }
   const tasks: Task[] = [];
   const build = (e: GExpr, from: number, to: number, inl: Inlining | null = null): void => {
     tasks.push({ e, from, to, inl });
@@ -396,7 +446,13 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     for (let k = later.length - 1; k >= base; k--) tasks.push(later[k]);
     later.length = base;
   };
-  const stepInto = (e: GExpr, from: number, to: number, inl: Inlining | null, sub: (x: GExpr, a: number, b: number, i?: Inlining | null) => void): void => {
+  const stepInto = (
+    e: GExpr,
+    from: number,
+    to: number,
+    inl: Inlining | null,
+    sub: (x: GExpr, a: number, b: number, i?: Inlining | null) => void,
+  ): void => {
     switch (e.type) {
       case "literal":
         literal(from, to, e.text);
@@ -534,7 +590,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
         }
         const body = g.rules.get(e.rule)!;
         for (let i = inl; i !== null; i = i.outer) {
-          if (i.rule === e.rule) throw new ToolgramError("INVALID_INPUT", `rule "${e.rule}" is recursive but was not detected as such`);
+          if (i.rule === e.rule)
+            throw new ToolgramError("INVALID_INPUT", `rule "${e.rule}" is recursive but was not detected as such`);
         }
         sub(body, from, to, { rule: e.rule, outer: inl });
         return;
@@ -554,7 +611,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
   };
   for (const [name, refs] of graph) {
     const missing = refs.find((r) => !g.rules.has(r));
-    if (missing !== undefined) throw new ToolgramError("INVALID_INPUT", `rule "${name}" references an undefined rule "${missing}"`);
+    if (missing !== undefined)
+      throw new ToolgramError("INVALID_INPUT", `rule "${name}" references an undefined rule "${missing}"`);
   }
   if (!g.rules.has(g.root)) throw new ToolgramError("INVALID_INPUT", `grammar has no root rule "${g.root}"`);
   const lazyRule = new Map<number, string>();
@@ -604,7 +662,9 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       for (const e of roots) parts.push(exprKey(e, undefined, refName, visit));
       for (let k = 0; k < queue.length; k++) {
         // whether a rule is a frame (called) or inlined, and productive, decides what the NFA builds for it
-        parts.push(`${frameIndex.has(queue[k]) ? "F" : "I"}${productiveRule.has(queue[k]) ? "" : "!"}${exprKey(g.rules.get(queue[k])!, undefined, refName, visit)}`);
+        parts.push(
+          `${frameIndex.has(queue[k]) ? "F" : "I"}${productiveRule.has(queue[k]) ? "" : "!"}${exprKey(g.rules.get(queue[k])!, undefined, refName, visit)}`,
+        );
       }
       return internClosure(parts.join("\n"));
     } catch (e) {
@@ -627,19 +687,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     else build(g.rules.get(name)!, frameStart[i], frameEnd[i], { rule: name, outer: null });
   });
   const buildPending = (): void => {
-  while (pendingFrames.length) {
-    const fi = pendingFrames.pop()!;
-    const body = itemBody.get(fi);
-    if (body !== undefined) {
-      build(body, frameStart[fi], frameEnd[fi]);
-      continue;
+    while (pendingFrames.length) {
+      const fi = pendingFrames.pop()!;
+      const body = itemBody.get(fi);
+      if (body !== undefined) {
+        build(body, frameStart[fi], frameEnd[fi]);
+        continue;
+      }
+      // built item by item: going through the seq case would call this very frame again
+      const [loop, close] = (frameBodies[fi] as { items: GExpr[] }).items;
+      const mid = newState();
+      build(loop, frameStart[fi], mid);
+      build(close, mid, frameEnd[fi]);
     }
-    // built item by item: going through the seq case would call this very frame again
-    const [loop, close] = (frameBodies[fi] as { items: GExpr[] }).items;
-    const mid = newState();
-    build(loop, frameStart[fi], mid);
-    build(close, mid, frameEnd[fi]);
-  }
   };
   if (lazy) {
     // The string-like frames of a large grammar's lazy parts (a string's content in a tool's arguments), built now
@@ -655,7 +715,13 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     }
   }
   buildPending();
-  const lazyBudget = deadline === undefined ? undefined : new Deadline({ maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken), maxCompileMs: Number.POSITIVE_INFINITY });
+  const lazyBudget =
+    deadline === undefined
+      ? undefined
+      : new Deadline({
+          maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken),
+          maxCompileMs: Number.POSITIVE_INFINITY,
+        });
   // set once the construction is over: a closure key made after it is counted (closureKeysLate)
   let built = false;
   const nfa: Nfa = {
@@ -760,7 +826,8 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
       const wasDeferred = nfa.deferred;
       nfa.deferred = false;
       buildRestAtNextFrame = false;
-      while (lazyBody.size + lazyRule.size > 0) for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
+      while (lazyBody.size + lazyRule.size > 0)
+        for (const f of [...lazyBody.keys(), ...lazyRule.keys()]) nfa.ensureFrame(f);
       // built whole now: the closure keys a whole grammar makes with its NFA
       if (wasDeferred) makeEagerClosureKeys();
     },
@@ -775,14 +842,23 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     const inside = (xs: number[]): boolean => xs.every((q) => q >= base && q < n);
     if (!inside(bytes.from) || !inside(bytes.to) || !inside(eps.from) || !inside(eps.to)) return undefined;
     const rel = (xs: number[]): Int32Array => Int32Array.from(xs, (q) => q - base);
-    const built: BuiltFrame = { states: n - base, byteFrom: rel(bytes.from), byteLo: Uint8Array.from(bytes.a), byteHi: Uint8Array.from(bytes.b), byteTo: rel(bytes.to), epsFrom: rel(eps.from), epsTo: rel(eps.to) };
+    const built: BuiltFrame = {
+      states: n - base,
+      byteFrom: rel(bytes.from),
+      byteLo: Uint8Array.from(bytes.a),
+      byteHi: Uint8Array.from(bytes.b),
+      byteTo: rel(bytes.to),
+      epsFrom: rel(eps.from),
+      epsTo: rel(eps.to),
+    };
     builtFrames.set(key, built);
     return built;
   };
   /** Appends a recorded frame's states after `base` (its start; base + 1 its end, both made) and its edges, in their order. */
   const copyFrame = (c: BuiltFrame, base: number): void => {
     for (let k = 2; k < c.states; k++) newState();
-    for (let k = 0; k < c.byteFrom.length; k++) bytes.add(base + c.byteFrom[k], c.byteLo[k], c.byteHi[k], base + c.byteTo[k]);
+    for (let k = 0; k < c.byteFrom.length; k++)
+      bytes.add(base + c.byteFrom[k], c.byteLo[k], c.byteHi[k], base + c.byteTo[k]);
     for (let k = 0; k < c.epsFrom.length; k++) eps.add(base + c.epsFrom[k], 0, 0, base + c.epsTo[k]);
   };
   /** Appends the states made since the last flush, and their edges, to the NFA's tables. */
@@ -790,19 +866,19 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     const from = nfa.stateCount;
     // each column assigned by name (a computed property name made the NFA object a dictionary, slowing every read)
     let base = nfa.byteStart[from];
-    let order = csrAppend(nfa.byteStart = grow(nfa.byteStart, n + 1), from, n, bytes.from);
+    let order = csrAppend((nfa.byteStart = grow(nfa.byteStart, n + 1)), from, n, bytes.from);
     nfa.byteLo = putColumn(nfa.byteLo, base, bytes.a, order);
     nfa.byteHi = putColumn(nfa.byteHi, base, bytes.b, order);
     nfa.byteTo = putColumn(nfa.byteTo, base, bytes.to, order);
     base = nfa.epsStart[from];
-    order = csrAppend(nfa.epsStart = grow(nfa.epsStart, n + 1), from, n, eps.from);
+    order = csrAppend((nfa.epsStart = grow(nfa.epsStart, n + 1)), from, n, eps.from);
     nfa.epsTo = putColumn(nfa.epsTo, base, eps.to, order);
     base = nfa.callStart[from];
-    order = csrAppend(nfa.callStart = grow(nfa.callStart, n + 1), from, n, calls.from);
+    order = csrAppend((nfa.callStart = grow(nfa.callStart, n + 1)), from, n, calls.from);
     nfa.callRule = putColumn(nfa.callRule, base, calls.a, order);
     nfa.callTo = putColumn(nfa.callTo, base, calls.to, order);
     base = nfa.atomStart[from];
-    order = csrAppend(nfa.atomStart = grow(nfa.atomStart, n + 1), from, n, atoms.from);
+    order = csrAppend((nfa.atomStart = grow(nfa.atomStart, n + 1)), from, n, atoms.from);
     nfa.atomIdx = putColumn(nfa.atomIdx, base, atoms.a, order);
     nfa.atomTo = putColumn(nfa.atomTo, base, atoms.to, order);
     bytes.clear();
@@ -832,7 +908,11 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     for (const pass of [true, false]) {
       for (let f = 0; f < frameNames.length && budget > 0; f++) {
         const roots = closureRoots[f];
-        if (roots === undefined || (f < frames.length ? recursive.has(frames[f]) !== pass : !pass || !roots.some(hasRefs))) continue;
+        if (
+          roots === undefined ||
+          (f < frames.length ? recursive.has(frames[f]) !== pass : !pass || !roots.some(hasRefs))
+        )
+          continue;
         nfa.frameKeyOf(f);
         budget--;
       }
@@ -889,7 +969,12 @@ function csrAppend(start: Int32Array, from: number, to: number, src: readonly nu
 }
 
 /** Writes `src` (in the order `order` gives, or as is) after the first `base` entries of a column. */
-function putColumn<T extends Int32Array | Uint8Array>(col: T, base: number, src: readonly number[], order: Int32Array | null): T {
+function putColumn<T extends Int32Array | Uint8Array>(
+  col: T,
+  base: number,
+  src: readonly number[],
+  order: Int32Array | null,
+): T {
   const count = src.length;
   const out = grow(col, base + count);
   if (order === null) for (let k = 0; k < count; k++) out[base + k] = src[k];
@@ -952,7 +1037,16 @@ const LAZY_TAIL_STATES = 8;
  * is the same for two frames built from the same structure. A frame with calls or atoms loses its key.
  */
 /** Numbers the unvisited targets of state q's edges (CSR `starts`/`tos`) into frame f from `k` on; returns the next number. */
-function enqueueTargets(starts: Int32Array, tos: Int32Array, q: number, f: number, k: number, frame: Int32Array, canon: Int32Array, queue: number[]): number {
+function enqueueTargets(
+  starts: Int32Array,
+  tos: Int32Array,
+  q: number,
+  f: number,
+  k: number,
+  frame: Int32Array,
+  canon: Int32Array,
+  queue: number[],
+): number {
   for (let e = starts[q]; e < starts[q + 1]; e++) {
     const t = tos[e];
     if (frame[t] < 0) {
@@ -964,7 +1058,12 @@ function enqueueTargets(starts: Int32Array, tos: Int32Array, q: number, f: numbe
   return k;
 }
 
-function numberFrames(nfa: Nfa, fromState: number, started: readonly number[], copied: ReadonlyMap<number, BuiltFrame>): void {
+function numberFrames(
+  nfa: Nfa,
+  fromState: number,
+  started: readonly number[],
+  copied: ReadonlyMap<number, BuiltFrame>,
+): void {
   const n = nfa.stateCount;
   const frame = grow(nfa.stateFrame, n);
   const canon = grow(nfa.stateCanon, n);

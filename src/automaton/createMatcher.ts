@@ -22,7 +22,8 @@ const tables = new WeakMap<Automaton, WeakMap<Vocabulary, MaskTable>>();
 export function compileAutomaton(grammar: Grammar, opts: AutomatonOptions = {}, budget?: CompileBudget): Automaton {
   let m = automata.get(grammar);
   if (!m) automata.set(grammar, (m = new Map()));
-  const atoms = opts.specialTokens === "token-only" && opts.availableAtoms ? [...opts.availableAtoms].sort() : undefined;
+  const atoms =
+    opts.specialTokens === "token-only" && opts.availableAtoms ? [...opts.availableAtoms].sort() : undefined;
   const key = `${opts.specialTokens ?? "token-or-text"}/${opts.maxStates ?? ""}/${atoms ? JSON.stringify(atoms) : ""}`;
   let a = m.get(key);
   if (!a) m.set(key, (a = new Automaton(grammar, opts, budget ? Deadline.fromLimits(budget) : undefined)));
@@ -42,7 +43,12 @@ export function maskTableFor(automaton: Automaton, vocab: Vocabulary): MaskTable
  * A matcher for one decoding sequence. Cheap after the first call for a (grammar, vocabulary) pair: the automaton
  * and mask cache are shared. `budget` bounds building the automaton (LIMIT_COMPILE_STEPS / LIMIT_COMPILE_TIME).
  */
-export function createMatcher(grammar: Grammar, vocab: Vocabulary, opts: MatcherOptions = {}, budget?: CompileBudget): TokenMatcher {
+export function createMatcher(
+  grammar: Grammar,
+  vocab: Vocabulary,
+  opts: MatcherOptions = {},
+  budget?: CompileBudget,
+): TokenMatcher {
   // with "token-only", a `token` node the vocabulary lacks cannot be emitted: the automaton must know it, or a mask
   // could lead into a place only that token leaves
   const availableAtoms = opts.specialTokens === "token-only" ? specialTexts(vocab) : undefined;

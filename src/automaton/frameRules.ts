@@ -102,7 +102,8 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
             for (let i = 0; i + 1 < x.items.length; i++) {
               const it = x.items[i];
               const after = x.items[i + 1];
-              if (it.type !== "repeat" || it.max !== null || after.type !== "literal" || after.text.length === 0) continue;
+              if (it.type !== "repeat" || it.max !== null || after.type !== "literal" || after.text.length === 0)
+                continue;
               let texts = seenLoops.get(it);
               if (texts === undefined) seenLoops.set(it, (texts = new Set()));
               if (texts.has(after.text)) continue;
@@ -134,8 +135,21 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
   const { frames, size, sharing, recursive } = frameRules(g, graph, uses, copies, loops, forms);
   const productive = leastRuleFixpoint(g, (body, set) => derivesText(body, set, tokenOk), deadline, graph);
   const frameSet = new Set(frames);
-  const bodySize = (name: string): number => evalForm(forms.get(name)!, (r) => (frameSet.has(r) ? 1 : (size.get(r) ?? 1)));
-  return { graph, frames, size, sharing, productive, bodySize, tokenRules, recursive, wideAlts, tokenTexts: [...tokenTexts], loopsBeforeLiterals };
+  const bodySize = (name: string): number =>
+    evalForm(forms.get(name)!, (r) => (frameSet.has(r) ? 1 : (size.get(r) ?? 1)));
+  return {
+    graph,
+    frames,
+    size,
+    sharing,
+    productive,
+    bodySize,
+    tokenRules,
+    recursive,
+    wideAlts,
+    tokenTexts: [...tokenTexts],
+    loopsBeforeLiterals,
+  };
 }
 
 /**
@@ -221,13 +235,20 @@ function frameRules(
   forms: ReadonlyMap<string, SizeForm>,
 ): { frames: string[]; size: Map<string, number>; sharing: Set<string>; recursive: ReadonlySet<string> } {
   const recursive = cyclicNodes(graph);
-  const frames = new Set([...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || ((uses.get(n) ?? 0) >= 2 && loops.has(n))));
+  const frames = new Set(
+    [...g.rules.keys()].filter((n) => n === g.root || recursive.has(n) || ((uses.get(n) ?? 0) >= 2 && loops.has(n))),
+  );
   const size = largeSharedFrames(g, graph, copies, forms, frames);
   // frames for recursion or for sharing a rule between callers (a tool's arguments used by several tools), not the
   // ones that only bound the construction's depth (reached by a chain anyway): these may be built when first entered
   const sharing = new Set([...frames].filter((n) => n !== g.root));
   boundInlineDepth(g, graph, frames);
-  return { frames: [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))], size, sharing, recursive };
+  return {
+    frames: [g.root, ...[...g.rules.keys()].filter((n) => n !== g.root && frames.has(n))],
+    size,
+    sharing,
+    recursive,
+  };
 }
 
 /** A rule inlined in more copies than one whose inlined NFA would have more states than this gets its own frame. */
@@ -241,7 +262,13 @@ const INLINE_TOTAL_LIMIT = 4096;
  * rule's size counts a call to a frame as one state: the NFA stays linear in the grammar's size, where inlining a
  * chain of rules each referenced k times (per-digit residue rules of `multipleOf`) would build k^depth copies.
  */
-function largeSharedFrames(g: Grammar, graph: ReadonlyMap<string, readonly string[]>, copies: ReadonlyMap<string, number>, forms: ReadonlyMap<string, SizeForm>, frames: Set<string>): Map<string, number> {
+function largeSharedFrames(
+  g: Grammar,
+  graph: ReadonlyMap<string, readonly string[]>,
+  copies: ReadonlyMap<string, number>,
+  forms: ReadonlyMap<string, SizeForm>,
+  frames: Set<string>,
+): Map<string, number> {
   const size = new Map<string, number>();
   // a rule's size needs its callees' (and whether they became frames): callees first, in a depth-first post-order
   // walked iteratively (a chain of rules can be deeper than the call stack)
@@ -328,7 +355,11 @@ const CAP = 1 << 30;
  * (saturating). Iterative, memoized per node in `memo`; the children's values on a stack of numbers (no array per
  * node: this runs over every rule of a tool set before the NFA has a state).
  */
-export function estimateStates(e: GExpr, refStates: (rule: string) => number, memo: Map<GExpr, number> | WeakMap<GExpr, number>): number {
+export function estimateStates(
+  e: GExpr,
+  refStates: (rule: string) => number,
+  memo: Map<GExpr, number> | WeakMap<GExpr, number>,
+): number {
   const known = memo.get(e);
   if (known !== undefined) return known;
   const nodes: GExpr[] = [e];

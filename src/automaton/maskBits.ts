@@ -38,7 +38,15 @@ export function addIds(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nS
 }
 
 /** addIds, leaving out the ids of `eos` and the keys of `atoms` (a caller's end tokens and special tokens). */
-export function addIdsExcept(out: Uint32Array, ids: Int32Array, setIds: Int32Array, nSet: number, words: number, eos: readonly number[], atoms: ReadonlyMap<number, number>): number {
+export function addIdsExcept(
+  out: Uint32Array,
+  ids: Int32Array,
+  setIds: Int32Array,
+  nSet: number,
+  words: number,
+  eos: readonly number[],
+  atoms: ReadonlyMap<number, number>,
+): number {
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k];
     if (eos.includes(id) || atoms.has(id)) continue;

@@ -17,7 +17,10 @@ export const processIO: CliIO = {
       if (path === "-") return await readStdin();
       return readFileSync(path, "utf8");
     } catch (e) {
-      throw new ToolgramError("INVALID_INPUT", `cannot read ${path === "-" ? "standard input" : path}: ${(e as Error).message}`);
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `cannot read ${path === "-" ? "standard input" : path}: ${(e as Error).message}`,
+      );
     }
   },
 };

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostic.js";
-import { ToolgramError } from "../errors.js";
+import type { ToolgramError } from "../errors.js";
 
 /** `toolgram: CODE at PATH: message` (the path part only when there is one). */
 export function formatError(e: ToolgramError): string {

@@ -17,7 +17,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     return first === undefined ? 2 : 0;
   }
   if (first === "--version" || first === "-v" || first === "version") {
-    io.stdout(version() + "\n");
+    io.stdout(`${version()}\n`);
     return 0;
   }
   const cmd = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     return await cmd.run([...rest], io);
   } catch (e) {
     if (e instanceof ToolgramError) {
-      io.stderr(formatError(e) + "\n");
+      io.stderr(`${formatError(e)}\n`);
       return 2;
     }
     if (e instanceof UsageError) {

@@ -18,7 +18,11 @@ export interface ParsedFlags {
 export function parseFlags(argv: readonly string[], spec: Readonly<Record<string, FlagSpec>>): ParsedFlags {
   const values: Record<string, string | boolean> = {};
   const positionals: string[] = [];
-  const byShort = new Map(Object.entries(spec).filter(([, s]) => s.short).map(([n, s]) => [s.short as string, n]));
+  const byShort = new Map(
+    Object.entries(spec)
+      .filter(([, s]) => s.short)
+      .map(([n, s]) => [s.short as string, n]),
+  );
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--") {

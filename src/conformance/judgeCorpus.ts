@@ -66,7 +66,10 @@ export function readCorpus(file: string): CorpusRow[] {
  * many (`javaType`, `links`, `readonly`...). The clock is off: the compile budget is the deterministic
  * `limits.maxCompileSteps` (its default), so a verdict is the same on an idle and on a loaded machine.
  */
-export const CONFORMANCE_OPTIONS = Object.freeze({ unknownKeywords: "ignore" as const, limits: Object.freeze({ maxCompileMs: Number.POSITIVE_INFINITY }) });
+export const CONFORMANCE_OPTIONS = Object.freeze({
+  unknownKeywords: "ignore" as const,
+  limits: Object.freeze({ maxCompileMs: Number.POSITIVE_INFINITY }),
+});
 
 /** Judges one JSONSchemaBench row: "passing" = compiled and every test right (no tests: compiled). */
 export function judgeRow(compile: SchemaCompiler, row: CorpusRow): CorpusResult {
@@ -79,11 +82,28 @@ export function judgeRow(compile: SchemaCompiler, row: CorpusRow): CorpusResult 
   else if (j.verdicts.includes("false-positive")) outcome = "invalid-accepted";
   else if (j.verdicts.includes("false-negative")) outcome = "valid-rejected";
   else outcome = "passing";
-  return { id: row.id, subset: row.subset, outcome, compileMs: j.compileMs, compileSteps: j.compileSteps, errorCode: j.errorCode, errorMessage: j.errorMessage, relabeled };
+  return {
+    id: row.id,
+    subset: row.subset,
+    outcome,
+    compileMs: j.compileMs,
+    compileSteps: j.compileSteps,
+    errorCode: j.errorCode,
+    errorMessage: j.errorMessage,
+    relabeled,
+  };
 }
 
 export function summarize(results: CorpusResult[]): Record<SchemaOutcome, number> & { total: number } {
-  const s = { total: results.length, passing: 0, refused: 0, "valid-rejected": 0, "invalid-accepted": 0, timeout: 0, crash: 0 };
+  const s = {
+    total: results.length,
+    passing: 0,
+    refused: 0,
+    "valid-rejected": 0,
+    "invalid-accepted": 0,
+    timeout: 0,
+    crash: 0,
+  };
   for (const r of results) s[r.outcome]++;
   return s;
 }

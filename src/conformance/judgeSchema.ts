@@ -33,7 +33,10 @@ export interface SchemaJudgement {
 }
 
 /** What the harness needs from a compiler: `compileSchema` from the public API satisfies it. */
-export type SchemaCompiler = (schema: unknown, options?: SchemaCompileOptions) => { accepts(text: string): boolean; compileSteps?: number };
+export type SchemaCompiler = (
+  schema: unknown,
+  options?: SchemaCompileOptions,
+) => { accepts(text: string): boolean; compileSteps?: number };
 
 export function judgeSchema(
   compile: SchemaCompiler,
@@ -48,10 +51,20 @@ export function judgeSchema(
   } catch (e) {
     const compileMs = performance.now() - t0;
     if (e instanceof ToolgramError) {
-      const all = e.code === "UNSATISFIABLE" && tests.every((t) => !t.valid) ? "unsatisfiable" : e.code === "LIMIT_COMPILE_TIME" ? "timeout" : "refused";
+      const all =
+        e.code === "UNSATISFIABLE" && tests.every((t) => !t.valid)
+          ? "unsatisfiable"
+          : e.code === "LIMIT_COMPILE_TIME"
+            ? "timeout"
+            : "refused";
       return { verdicts: tests.map(() => all), compileMs, errorCode: e.code, errorMessage: e.message };
     }
-    return { verdicts: tests.map(() => "crash"), compileMs, errorCode: "CRASH", errorMessage: String((e as Error)?.stack ?? e) };
+    return {
+      verdicts: tests.map(() => "crash"),
+      compileMs,
+      errorCode: "CRASH",
+      errorMessage: String((e as Error)?.stack ?? e),
+    };
   }
   const compileMs = performance.now() - t0;
   const verdicts = tests.map((t): Verdict => {

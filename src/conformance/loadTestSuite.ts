@@ -23,8 +23,14 @@ export function loadTestSuite(draftDir: string, draft: "draft2020-12" | "draft7"
       const p = join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
       else if (name.endsWith(".json")) {
-        const file = relative(draftDir, p).replace(/\\/g, "/").replace(/\.json$/, "");
-        const cases = JSON.parse(readFileSync(p, "utf8")) as { description: string; schema: unknown; tests: (InstanceTest & { description: string })[] }[];
+        const file = relative(draftDir, p)
+          .replace(/\\/g, "/")
+          .replace(/\.json$/, "");
+        const cases = JSON.parse(readFileSync(p, "utf8")) as {
+          description: string;
+          schema: unknown;
+          tests: (InstanceTest & { description: string })[];
+        }[];
         for (const c of cases) {
           let schema = c.schema;
           if (draft === "draft7" && typeof schema === "object" && schema !== null && !("$schema" in schema)) {

@@ -4,7 +4,9 @@ import addFormatsImport from "ajv-formats";
 import type { ValidateFunction } from "ajv";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object in some loaders.
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: unknown) => void;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (
+  a: unknown,
+) => void;
 
 /**
  * ajv as the referee: JSON Schema validation with formats asserted (ajv-formats, "full" mode), draft 2020-12 unless
@@ -12,9 +14,18 @@ const addFormats = ((addFormatsImport as unknown as { default?: unknown }).defau
  */
 export class Referee {
   private readonly a2020 = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-  private readonly a7 = new (AjvDraft7 as unknown as typeof Ajv2020)({ strict: false, allErrors: false, validateFormats: true });
+  private readonly a7 = new (AjvDraft7 as unknown as typeof Ajv2020)({
+    strict: false,
+    allErrors: false,
+    validateFormats: true,
+  });
   /** draft-03/04: the schema's identifier is `id` (ajv's draft-07 vocabulary otherwise throws on it). */
-  private readonly a4 = new (AjvDraft7 as unknown as typeof Ajv2020)({ strict: false, allErrors: false, validateFormats: true, schemaId: "id" });
+  private readonly a4 = new (AjvDraft7 as unknown as typeof Ajv2020)({
+    strict: false,
+    allErrors: false,
+    validateFormats: true,
+    schemaId: "id",
+  });
   private readonly cache = new WeakMap<object, ValidateFunction>();
 
   constructor() {

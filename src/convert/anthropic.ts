@@ -20,12 +20,16 @@ export function toAnthropicToolUse(calls: readonly ConvertibleCall[]): Anthropic
 export function fromAnthropicToolUse(blocks: readonly unknown[]): ConvertibleCall[] {
   const out: ConvertibleCall[] = [];
   blocks.forEach((b, i) => {
-    if (!isJsonObject(b) || b["type"] !== "tool_use") return;
-    if (typeof b["name"] !== "string" || !isJsonObject(b["input"])) {
-      throw new ToolgramError("INVALID_INPUT", `content[${i}] (tool_use) needs a string name and an object input`, `/${i}`);
+    if (!isJsonObject(b) || b.type !== "tool_use") return;
+    if (typeof b.name !== "string" || !isJsonObject(b.input)) {
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `content[${i}] (tool_use) needs a string name and an object input`,
+        `/${i}`,
+      );
     }
-    const call: ConvertibleCall = { name: b["name"], arguments: b["input"] };
-    if (typeof b["id"] === "string") call.id = b["id"];
+    const call: ConvertibleCall = { name: b.name, arguments: b.input };
+    if (typeof b.id === "string") call.id = b.id;
     out.push(call);
   });
   return out;

@@ -24,14 +24,19 @@ export function toMcpRequests(calls: readonly ConvertibleCall[], firstId = 1): M
 /** MCP `tools/call` requests back to calls (a string JSON-RPC id becomes the call id). Throws ToolgramError INVALID_INPUT. */
 export function fromMcpRequests(requests: readonly unknown[]): ConvertibleCall[] {
   return requests.map((r, i) => {
-    const p = isJsonObject(r) && r["method"] === "tools/call" && isJsonObject(r["params"]) ? r["params"] : undefined;
-    if (!p || typeof p["name"] !== "string") {
+    const p = isJsonObject(r) && r.method === "tools/call" && isJsonObject(r.params) ? r.params : undefined;
+    if (!p || typeof p.name !== "string") {
       throw new ToolgramError("INVALID_INPUT", `requests[${i}] must be a tools/call request with params.name`, `/${i}`);
     }
-    const args = p["arguments"] ?? {};
-    if (!isJsonObject(args)) throw new ToolgramError("INVALID_INPUT", `requests[${i}].params.arguments must be an object`, `/${i}/params/arguments`);
-    const call: ConvertibleCall = { name: p["name"], arguments: args };
-    if (isJsonObject(r) && typeof r["id"] === "string") call.id = r["id"];
+    const args = p.arguments ?? {};
+    if (!isJsonObject(args))
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `requests[${i}].params.arguments must be an object`,
+        `/${i}/params/arguments`,
+      );
+    const call: ConvertibleCall = { name: p.name, arguments: args };
+    if (isJsonObject(r) && typeof r.id === "string") call.id = r.id;
     return call;
   });
 }

@@ -25,21 +25,25 @@ export function toOpenAIToolCalls(calls: readonly ConvertibleCall[]): OpenAITool
  */
 export function fromOpenAIToolCalls(toolCalls: readonly unknown[]): ConvertibleCall[] {
   return toolCalls.map((t, i) => {
-    const f = isJsonObject(t) && isJsonObject(t["function"]) ? t["function"] : undefined;
-    if (!f || typeof f["name"] !== "string") {
+    const f = isJsonObject(t) && isJsonObject(t.function) ? t.function : undefined;
+    if (!f || typeof f.name !== "string") {
       throw new ToolgramError("INVALID_INPUT", `tool_calls[${i}] needs function.name (a string)`, `/${i}`);
     }
-    const raw = f["arguments"];
+    const raw = f.arguments;
     let args: unknown = raw ?? {};
     if (typeof raw === "string") {
       const r = parseLenientJson(raw);
       args = r.ok && raw.slice(r.end).trim() === "" ? r.value : undefined;
     }
     if (!isJsonObject(args)) {
-      throw new ToolgramError("INVALID_INPUT", `tool_calls[${i}].function.arguments must be a JSON object text`, `/${i}/function/arguments`);
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `tool_calls[${i}].function.arguments must be a JSON object text`,
+        `/${i}/function/arguments`,
+      );
     }
-    const call: ConvertibleCall = { name: f["name"], arguments: args };
-    if (isJsonObject(t) && typeof t["id"] === "string") call.id = t["id"];
+    const call: ConvertibleCall = { name: f.name, arguments: args };
+    if (isJsonObject(t) && typeof t.id === "string") call.id = t.id;
     return call;
   });
 }

@@ -27,16 +27,25 @@ export function renderToolResponses(
   format: FormatName = "qwen3",
 ): ResponseTurn[] {
   if (calls.length !== results.length) {
-    throw new ToolgramError("INVALID_INPUT", `${results.length} result(s) for ${calls.length} call(s); give one result per call, in call order`);
+    throw new ToolgramError(
+      "INVALID_INPUT",
+      `${results.length} result(s) for ${calls.length} call(s); give one result per call, in call order`,
+    );
   }
   switch (format) {
     case "qwen3":
       if (results.length === 0) return [];
-      return [{ role: "user", content: results.map((r) => `<tool_response>\n${text(r)}\n</tool_response>`).join("\n") }];
+      return [
+        { role: "user", content: results.map((r) => `<tool_response>\n${text(r)}\n</tool_response>`).join("\n") },
+      ];
     case "mistral":
       return results.map((r, i) => {
         const id = callId(calls[i], i, "call_");
-        return { role: "tool", toolCallId: id, content: `[TOOL_RESULTS]${canonicalJson({ call_id: id, content: r })}[/TOOL_RESULTS]` };
+        return {
+          role: "tool",
+          toolCallId: id,
+          content: `[TOOL_RESULTS]${canonicalJson({ call_id: id, content: r })}[/TOOL_RESULTS]`,
+        };
       });
     case "glaive":
       return results.map((r) => ({ role: "function", content: `FUNCTION RESPONSE: ${text(r)}` }));
@@ -46,7 +55,10 @@ export function renderToolResponses(
     case "tools-array":
       return results.map((r, i) => ({ role: "tool", toolCallId: callId(calls[i], i, "call_"), content: text(r) }));
     default:
-      throw new ToolgramError("INVALID_OPTION", `no tool-response turn is defined for format ${JSON.stringify(format)}`);
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `no tool-response turn is defined for format ${JSON.stringify(format)}`,
+      );
   }
 }
 

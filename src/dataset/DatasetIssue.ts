@@ -4,7 +4,8 @@
  */
 export const DATASET_CODES = {
   INVALID_JSON: "the row is not valid JSON",
-  UNKNOWN_ROW_FORMAT: "the row is none of the supported formats (OpenAI messages, Qwen3/Hermes text, ShareGPT/Glaive, LlamaFactory parts)",
+  UNKNOWN_ROW_FORMAT:
+    "the row is none of the supported formats (OpenAI messages, Qwen3/Hermes text, ShareGPT/Glaive, LlamaFactory parts)",
   TOOLS_INVALID: "the row's tools cannot be read as tool declarations",
   TOOLS_DO_NOT_COMPILE: "the row's tools do not compile into a grammar (the compiler's error code is in the message)",
   UNDECLARED_TOOL: "a call to a tool the row does not declare",

@@ -57,7 +57,15 @@ interface ToolSet {
  * row for duplicate detection are kept), then `finish()` adds the dataset-level warnings.
  */
 export class DatasetValidator {
-  readonly stats: DatasetStats = { rows: 0, assistantTurns: 0, callTurns: 0, parallelTurns: 0, noCallTurns: 0, toolCalls: 0, toolsDeclared: 0 };
+  readonly stats: DatasetStats = {
+    rows: 0,
+    assistantTurns: 0,
+    callTurns: 0,
+    parallelTurns: 0,
+    noCallTurns: 0,
+    toolCalls: 0,
+    toolsDeclared: 0,
+  };
   readonly counts: Partial<Record<DatasetCode, number>> = {};
   /** Tool sets by the hash of their canonical text; least recently used evicted past MAX_TOOL_SETS. */
   private readonly toolSets = new BoundedMap<string, ToolSet>({ maxEntries: MAX_TOOL_SETS, order: "use" });
@@ -68,7 +76,12 @@ export class DatasetValidator {
   private readonly opts: Required<ValidateDatasetOptions>;
 
   constructor(options: ValidateDatasetOptions = {}) {
-    this.opts = { input: options.input ?? "auto", drift: options.drift ?? "warning", parallel: options.parallel ?? true, template: options.template ?? "qwen3" };
+    this.opts = {
+      input: options.input ?? "auto",
+      drift: options.drift ?? "warning",
+      parallel: options.parallel ?? true,
+      template: options.template ?? "qwen3",
+    };
   }
 
   /** Checks one row given as text (a JSONL line); `row` is its 1-based line number. */
@@ -89,7 +102,9 @@ export class DatasetValidator {
   add(value: unknown, row: number): RowOutcome {
     this.stats.rows++;
     const out: RowOutcome = { row, issues: [] };
-    const key = createHash("sha256").update(canonicalJson(value as JsonValue)).digest("base64");
+    const key = createHash("sha256")
+      .update(canonicalJson(value as JsonValue))
+      .digest("base64");
     const first = this.seenRows.get(key);
     if (first !== undefined) this.issue(out, "DUPLICATE_ROW", "warning", `the row repeats row ${first}`, {});
     else this.seenRows.set(key, row);
@@ -117,11 +132,20 @@ export class DatasetValidator {
       const at = { messageIndex: turn.index, pointer: turn.pointer };
       if (turn.role === "assistant") {
         this.stats.assistantTurns++;
-        if (turn.calls.length === 0 && turn.unreadable.length === 0 && !turn.text.trim()) this.issue(out, "EMPTY_ASSISTANT_TURN", "error", DATASET_CODES.EMPTY_ASSISTANT_TURN, at);
-        if (turn.contentWithCalls) this.issue(out, "CONTENT_WITH_TOOL_CALLS", "warning", DATASET_CODES.CONTENT_WITH_TOOL_CALLS, at);
+        if (turn.calls.length === 0 && turn.unreadable.length === 0 && !turn.text.trim())
+          this.issue(out, "EMPTY_ASSISTANT_TURN", "error", DATASET_CODES.EMPTY_ASSISTANT_TURN, at);
+        if (turn.contentWithCalls)
+          this.issue(out, "CONTENT_WITH_TOOL_CALLS", "warning", DATASET_CODES.CONTENT_WITH_TOOL_CALLS, at);
         for (const u of turn.unreadable) this.issue(out, "UNREADABLE_CALL", "error", u, at);
         if (turn.calls.length) {
-          if (pending > 0) this.issue(out, "MISSING_RESPONSE", "error", `${pending} call(s) of message ${pendingFrom} have no response before the next call`, at);
+          if (pending > 0)
+            this.issue(
+              out,
+              "MISSING_RESPONSE",
+              "error",
+              `${pending} call(s) of message ${pendingFrom} have no response before the next call`,
+              at,
+            );
           this.stats.callTurns++;
           if (turn.calls.length > 1) this.stats.parallelTurns++;
           pending = turn.calls.length;
@@ -129,7 +153,13 @@ export class DatasetValidator {
         } else if (!turn.unreadable.length) {
           this.stats.noCallTurns++;
           if (pending > 0) {
-            this.issue(out, "MISSING_RESPONSE", "error", `${pending} call(s) of message ${pendingFrom} have no response before the assistant answered`, at);
+            this.issue(
+              out,
+              "MISSING_RESPONSE",
+              "error",
+              `${pending} call(s) of message ${pendingFrom} have no response before the assistant answered`,
+              at,
+            );
             pending = 0;
           }
         }
@@ -140,18 +170,30 @@ export class DatasetValidator {
           else this.issue(out, "RESPONSE_WITHOUT_CALL", "error", DATASET_CODES.RESPONSE_WITHOUT_CALL, at);
         }
       } else if (turn.role === "user" && pending > 0) {
-        this.issue(out, "MISSING_RESPONSE", "error", `${pending} call(s) of message ${pendingFrom} have no response before the next user turn`, at);
+        this.issue(
+          out,
+          "MISSING_RESPONSE",
+          "error",
+          `${pending} call(s) of message ${pendingFrom} have no response before the next user turn`,
+          at,
+        );
         pending = 0;
       }
     }
     return out;
   }
 
-  private checkCall(out: RowOutcome, ts: ToolSet, call: Conversation["turns"][number]["calls"][number], messageIndex: number): void {
+  private checkCall(
+    out: RowOutcome,
+    ts: ToolSet,
+    call: Conversation["turns"][number]["calls"][number],
+    messageIndex: number,
+  ): void {
     this.stats.toolCalls++;
     this.called.add(call.name);
     const at = { messageIndex, pointer: call.pointer };
-    if (call.drift.length) this.issue(out, "FORMAT_DRIFT", this.opts.drift, `${DATASET_CODES.FORMAT_DRIFT}: ${call.drift.join(", ")}`, at);
+    if (call.drift.length)
+      this.issue(out, "FORMAT_DRIFT", this.opts.drift, `${DATASET_CODES.FORMAT_DRIFT}: ${call.drift.join(", ")}`, at);
     if (ts.readError) return;
     if (!ts.validators.has(call.name)) {
       this.issue(out, "UNDECLARED_TOOL", "error", `call to "${call.name}", which the row's tools do not declare`, at);
@@ -162,7 +204,13 @@ export class DatasetValidator {
       return;
     }
     for (const err of ts.validators.validate(call.name, call.arguments) ?? []) {
-      this.issue(out, "INVALID_ARGUMENTS", "error", `"${call.name}" arguments${err.instancePath || ""} ${err.message ?? "are invalid"}`, { ...at, instancePath: err.instancePath });
+      this.issue(
+        out,
+        "INVALID_ARGUMENTS",
+        "error",
+        `"${call.name}" arguments${err.instancePath || ""} ${err.message ?? "are invalid"}`,
+        { ...at, instancePath: err.instancePath },
+      );
     }
   }
 
@@ -197,7 +245,13 @@ export class DatasetValidator {
     return ts;
   }
 
-  private issue(out: RowOutcome, code: DatasetCode, severity: "error" | "warning", message: string, at: { messageIndex?: number; pointer?: string; instancePath?: string }): void {
+  private issue(
+    out: RowOutcome,
+    code: DatasetCode,
+    severity: "error" | "warning",
+    message: string,
+    at: { messageIndex?: number; pointer?: string; instancePath?: string },
+  ): void {
     out.issues.push({ code, severity, message, row: out.row, ...at });
     this.counts[code] = (this.counts[code] ?? 0) + 1;
   }
@@ -212,11 +266,19 @@ export class DatasetValidator {
       this.counts[code] = (this.counts[code] ?? 0) + 1;
     };
     if (s.callTurns > 0 && s.noCallTurns < 0.05 * s.assistantTurns) {
-      add("FEW_NO_CALL_TURNS", `${DATASET_CODES.FEW_NO_CALL_TURNS} (${s.noCallTurns} of ${s.assistantTurns} assistant turns)`);
+      add(
+        "FEW_NO_CALL_TURNS",
+        `${DATASET_CODES.FEW_NO_CALL_TURNS} (${s.noCallTurns} of ${s.assistantTurns} assistant turns)`,
+      );
     }
-    if (this.opts.parallel && s.callTurns > 0 && s.parallelTurns === 0) add("NO_PARALLEL_EXAMPLES", DATASET_CODES.NO_PARALLEL_EXAMPLES);
+    if (this.opts.parallel && s.callTurns > 0 && s.parallelTurns === 0)
+      add("NO_PARALLEL_EXAMPLES", DATASET_CODES.NO_PARALLEL_EXAMPLES);
     const never = [...this.declared].filter((n) => !this.called.has(n)).sort();
-    if (never.length) add("TOOL_NEVER_CALLED", `${never.length} tool(s) declared but never called: ${never.slice(0, 20).join(", ")}${never.length > 20 ? ", …" : ""}`);
+    if (never.length)
+      add(
+        "TOOL_NEVER_CALLED",
+        `${never.length} tool(s) declared but never called: ${never.slice(0, 20).join(", ")}${never.length > 20 ? ", …" : ""}`,
+      );
     return out;
   }
 
@@ -224,7 +286,7 @@ export class DatasetValidator {
   toolsHash(): string {
     const hashes = [...this.toolHashes].sort();
     if (hashes.length <= 1) return hashes[0] ?? "";
-    return "multi:" + createHash("sha256").update(hashes.join("\n")).digest("hex");
+    return `multi:${createHash("sha256").update(hashes.join("\n")).digest("hex")}`;
   }
 
   toolSetCount(): number {

@@ -21,8 +21,16 @@ export function detectRowFormat(row: unknown): RowFormat | undefined {
   if (Array.isArray(row.conversations)) return "sharegpt";
   if (!Array.isArray(row.messages)) return undefined;
   const msgs = row.messages.filter(isJsonObject);
-  if (msgs.some((m) => Array.isArray(m.content) && m.content.some((p) => isJsonObject(p) && typeof p.type === "string" && "value" in p))) return "llamafactory";
-  if (msgs.some((m) => Array.isArray(m.tool_calls) || m.role === "tool" && typeof m.tool_call_id === "string")) return "openai";
+  if (
+    msgs.some(
+      (m) =>
+        Array.isArray(m.content) &&
+        m.content.some((p) => isJsonObject(p) && typeof p.type === "string" && "value" in p),
+    )
+  )
+    return "llamafactory";
+  if (msgs.some((m) => Array.isArray(m.tool_calls) || (m.role === "tool" && typeof m.tool_call_id === "string")))
+    return "openai";
   if (msgs.some((m) => typeof m.content === "string" && /<tool_call>|<tool_response>/.test(m.content))) return "qwen3";
   return "openai";
 }
@@ -64,9 +72,23 @@ function callsInText(text: string, pointer: string): { text: string; calls: RowC
     drift: [...new Set(r.issues.filter((x) => x.callIndex === i && !VALIDATION_CODES.has(x.code)).map((x) => x.code))],
   }));
   // layout drift that belongs to no single call (e.g. text between blocks) is charged to the first call
-  const layout = r.issues.filter((x) => x.callIndex === undefined && !VALIDATION_CODES.has(x.code) && x.code !== "INVALID_JSON" && x.code !== "TRUNCATED");
+  const layout = r.issues.filter(
+    (x) =>
+      x.callIndex === undefined && !VALIDATION_CODES.has(x.code) && x.code !== "INVALID_JSON" && x.code !== "TRUNCATED",
+  );
   if (calls.length && layout.length) calls[0].drift.push(...layout.map((x) => x.code));
-  const unreadable = r.issues.filter((x) => x.callIndex === undefined && (x.code === "INVALID_JSON" || x.code === "TRUNCATED" || x.code === "NOT_A_CALL" || x.code === "MISSING_NAME" || x.code === "ARGUMENTS_NOT_OBJECT" || x.code === "NESTING_TOO_DEEP")).map((x) => `${x.code}: ${x.message}`);
+  const unreadable = r.issues
+    .filter(
+      (x) =>
+        x.callIndex === undefined &&
+        (x.code === "INVALID_JSON" ||
+          x.code === "TRUNCATED" ||
+          x.code === "NOT_A_CALL" ||
+          x.code === "MISSING_NAME" ||
+          x.code === "ARGUMENTS_NOT_OBJECT" ||
+          x.code === "NESTING_TOO_DEEP"),
+    )
+    .map((x) => `${x.code}: ${x.message}`);
   return { text: r.content, calls, unreadable };
 }
 
@@ -94,7 +116,12 @@ function splitResponses(text: string): string[] {
   if (t.startsWith("[")) {
     try {
       const v = JSON.parse(t) as unknown;
-      if (Array.isArray(v) && v.length > 0 && v.every((x) => isJsonObject(x) && ("tool_call_id" in x || "content" in x))) return v.map((x) => JSON.stringify(x));
+      if (
+        Array.isArray(v) &&
+        v.length > 0 &&
+        v.every((x) => isJsonObject(x) && ("tool_call_id" in x || "content" in x))
+      )
+        return v.map((x) => JSON.stringify(x));
     } catch {
       // not a list of responses: one response
     }
@@ -116,14 +143,16 @@ const ROLE_ALIASES: Record<string, Turn["role"]> = {
 
 export function readConversation(row: unknown, forced?: RowFormat): Conversation {
   const format = forced ?? detectRowFormat(row);
-  if (!format || !isJsonObject(row)) throw new RowFormatError("not a conversation row: expected `messages` or `conversations`", "");
+  if (!format || !isJsonObject(row))
+    throw new RowFormatError("not a conversation row: expected `messages` or `conversations`", "");
   const turns: Turn[] = [];
   if (format === "sharegpt") {
     const conv = row.conversations;
     if (!Array.isArray(conv)) throw new RowFormatError("ShareGPT rows need a `conversations` list", "/conversations");
     conv.forEach((t, i) => {
       const pointer = `/conversations/${i}`;
-      if (!isJsonObject(t) || typeof t.from !== "string") throw new RowFormatError("each turn needs a string `from`", pointer);
+      if (!isJsonObject(t) || typeof t.from !== "string")
+        throw new RowFormatError("each turn needs a string `from`", pointer);
       const value = typeof t.value === "string" ? t.value : "";
       const turn: Turn = { role: "user", index: i, pointer, text: "", calls: [], responses: [], unreadable: [] };
       if (t.from === "function_call") {
@@ -148,7 +177,8 @@ export function readConversation(row: unknown, forced?: RowFormat): Conversation
   if (!Array.isArray(msgs)) throw new RowFormatError("rows need a `messages` list", "/messages");
   msgs.forEach((m, i) => {
     const pointer = `/messages/${i}`;
-    if (!isJsonObject(m) || typeof m.role !== "string") throw new RowFormatError("each message needs a string `role`", pointer);
+    if (!isJsonObject(m) || typeof m.role !== "string")
+      throw new RowFormatError("each message needs a string `role`", pointer);
     const role = ROLE_ALIASES[m.role];
     if (!role) throw new RowFormatError(`unknown role "${m.role}"`, `${pointer}/role`);
     const turn: Turn = { role, index: i, pointer, text: "", calls: [], responses: [], unreadable: [] };

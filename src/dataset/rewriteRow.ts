@@ -14,12 +14,18 @@ function callObjectText(c: RowCall): string {
 export function qwen3AssistantText(turn: Pick<Turn, "text" | "calls">): string {
   const text = turn.text.trim();
   if (!turn.calls.length) return text;
-  const blocks = renderToolCalls(turn.calls.map((c) => ({ name: c.name, arguments: asArgs(c.arguments) })), "qwen3");
+  const blocks = renderToolCalls(
+    turn.calls.map((c) => ({ name: c.name, arguments: asArgs(c.arguments) })),
+    "qwen3",
+  );
   return text ? `${text}\n${blocks}` : blocks;
 }
 
 function setAt(row: JsonValue, pointer: string, value: JsonValue): void {
-  const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   let cur = row as Record<string, JsonValue> | JsonValue[];
   for (const p of parts.slice(0, -1)) cur = (cur as Record<string, JsonValue>)[p] as Record<string, JsonValue>;
   (cur as Record<string, JsonValue>)[parts[parts.length - 1]] = value;
@@ -33,7 +39,10 @@ export function rewriteRowCanonical(row: JsonValue, conv: Conversation): JsonVal
   const out = JSON.parse(JSON.stringify(row)) as JsonValue;
   for (const turn of conv.turns) {
     if (!turn.calls.length) continue;
-    if (conv.format === "qwen3" || (conv.format === "sharegpt" && turn.calls[0].pointer.endsWith("/value") && !isFunctionCallTurn(row, turn))) {
+    if (
+      conv.format === "qwen3" ||
+      (conv.format === "sharegpt" && turn.calls[0].pointer.endsWith("/value") && !isFunctionCallTurn(row, turn))
+    ) {
       setAt(out, turn.calls[0].pointer, qwen3AssistantText(turn));
       continue;
     }
@@ -63,11 +72,20 @@ export function convertConversation(conv: Conversation, to: ConvertTarget): Json
   if (to === "qwen3") {
     const messages: JsonObject[] = [];
     for (const t of conv.turns) {
-      if (t.role === "tool" || (t.role === "user" && t.responses.length && conv.format !== "qwen3" && conv.format !== "sharegpt")) {
+      if (
+        t.role === "tool" ||
+        (t.role === "user" && t.responses.length && conv.format !== "qwen3" && conv.format !== "sharegpt")
+      ) {
         const blocks = t.responses.map((r) => `<tool_response>\n${r}\n</tool_response>`).join("\n");
         const last = messages[messages.length - 1];
         // consecutive tool responses share one user turn, as Qwen3's chat template renders them
-        if (last && last.role === "user" && typeof last.content === "string" && last.content.startsWith("<tool_response>")) last.content += "\n" + blocks;
+        if (
+          last &&
+          last.role === "user" &&
+          typeof last.content === "string" &&
+          last.content.startsWith("<tool_response>")
+        )
+          last.content += `\n${blocks}`;
         else messages.push({ role: "user", content: blocks });
       } else if (t.role === "assistant") messages.push({ role: "assistant", content: qwen3AssistantText(t) });
       else messages.push({ role: t.role, content: t.text });
@@ -83,11 +101,16 @@ export function convertConversation(conv: Conversation, to: ConvertTarget): Json
         pendingIds.push(...ids);
         const m: JsonObject = { role: "assistant", content: t.text.trim() || null };
         if (t.calls.length) {
-          m.tool_calls = t.calls.map((c, k) => ({ id: ids[k], type: "function", function: { name: c.name, arguments: canonicalJson(c.arguments) } }));
+          m.tool_calls = t.calls.map((c, k) => ({
+            id: ids[k],
+            type: "function",
+            function: { name: c.name, arguments: canonicalJson(c.arguments) },
+          }));
         }
         messages.push(m);
       } else if (t.responses.length && (t.role === "tool" || t.role === "user")) {
-        for (const r of t.responses) messages.push({ role: "tool", tool_call_id: pendingIds.shift() ?? "", content: r });
+        for (const r of t.responses)
+          messages.push({ role: "tool", tool_call_id: pendingIds.shift() ?? "", content: r });
       } else messages.push({ role: t.role, content: t.text });
     }
     return { messages, tools };
@@ -97,7 +120,11 @@ export function convertConversation(conv: Conversation, to: ConvertTarget): Json
     if (t.role === "assistant") {
       if (t.text.trim()) conversations.push({ from: "gpt", value: t.text.trim() });
       if (t.calls.length === 1) conversations.push({ from: "function_call", value: callObjectText(t.calls[0]) });
-      else if (t.calls.length > 1) conversations.push({ from: "function_call", value: canonicalJson(t.calls.map((c) => ({ name: c.name, arguments: c.arguments }))) });
+      else if (t.calls.length > 1)
+        conversations.push({
+          from: "function_call",
+          value: canonicalJson(t.calls.map((c) => ({ name: c.name, arguments: c.arguments }))),
+        });
     } else if (t.responses.length && (t.role === "tool" || t.role === "user")) {
       for (const r of t.responses) conversations.push({ from: "observation", value: r });
     } else conversations.push({ from: t.role === "user" ? "human" : t.role, value: t.text });

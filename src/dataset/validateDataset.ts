@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { DatasetValidator, type DatasetStats, type RowOutcome, type ValidateDatasetOptions } from "./DatasetValidator.js";
+import {
+  DatasetValidator,
+  type DatasetStats,
+  type RowOutcome,
+  type ValidateDatasetOptions,
+} from "./DatasetValidator.js";
 import type { DatasetCode, DatasetIssue } from "./DatasetIssue.js";
 import { readRows } from "./readRows.js";
 
@@ -41,7 +46,13 @@ export interface ValidateOptions extends ValidateDatasetOptions {
   onRow?: (outcome: RowOutcome, text: string | undefined, value: unknown) => void;
 }
 
-function report(v: DatasetValidator, issues: DatasetIssue[], totals: { errors: number; warnings: number }, template: string, fileSha256?: string): DatasetReport {
+function report(
+  v: DatasetValidator,
+  issues: DatasetIssue[],
+  totals: { errors: number; warnings: number },
+  template: string,
+  fileSha256?: string,
+): DatasetReport {
   const datasetIssues = v.finish();
   const s = v.stats;
   return {
@@ -99,7 +110,10 @@ export function validateDataset(rows: Iterable<unknown>, options: ValidateOption
 }
 
 /** Validates a JSONL file (or a JSON array file), streaming it; memory stays flat in file size. */
-export async function validateDatasetFile(path: string, options: ValidateOptions & { onProgress?: (bytes: number) => void } = {}): Promise<DatasetReport> {
+export async function validateDatasetFile(
+  path: string,
+  options: ValidateOptions & { onProgress?: (bytes: number) => void } = {},
+): Promise<DatasetReport> {
   const v = new DatasetValidator(options);
   const c = collector(options.maxIssues ?? 1000);
   for await (const { line, text } of readRows(path, options.onProgress)) {

@@ -25,7 +25,8 @@ interface Counted {
 function counted(e: GExpr): Counted {
   const items = e.type === "seq" ? e.items : [e];
   const last = items[items.length - 1];
-  if (items.length >= 2 && last.type === "repeat" && last.max === last.min) return { head: items.slice(0, -1), item: last.item, count: last.min };
+  if (items.length >= 2 && last.type === "repeat" && last.max === last.min)
+    return { head: items.slice(0, -1), item: last.item, count: last.min };
   if (items.length >= 2 && last.type === "charClass") return { head: items.slice(0, -1), item: last, count: 1 };
   return { head: items, item: null, count: 0 };
 }
@@ -65,7 +66,10 @@ function mergeRepeatCounts(items: readonly GExpr[]): GExpr[] {
     const withItem = members.find((i) => parts[i].item !== null)!;
     const merged: GExpr = {
       type: "seq",
-      items: [...parts[withItem].head, { type: "repeat", item: parts[withItem].item!, min: counts[0], max: counts[counts.length - 1] }],
+      items: [
+        ...parts[withItem].head,
+        { type: "repeat", item: parts[withItem].item!, min: counts[0], max: counts[counts.length - 1] },
+      ],
     };
     members.forEach((i, n) => replaced.set(i, n === 0 ? merged : null));
   }

@@ -1,5 +1,5 @@
 import { ToolgramError } from "../errors.js";
-import { type GExpr, type Grammar } from "../grammar/Grammar.js";
+import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import { leftRecursiveRules } from "../grammar/analysis/leftRecursiveRules.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
 import { exprKey } from "../grammar/analysis/exprKey.js";
@@ -77,7 +77,7 @@ function classChar(cp: number): string {
 export function gbnfLiteral(text: string): string {
   let out = '"';
   for (const ch of text) out += literalChar(ch.codePointAt(0) as number);
-  return out + '"';
+  return `${out}"`;
 }
 
 function classBody(ranges: readonly number[]): string {
@@ -156,7 +156,7 @@ class GbnfPrinter {
       const body = this.expr(this.g.rules.get(name) as GExpr, "alt");
       out.push(`${this.current} ::= ${body}`, ...this.lines);
     }
-    return out.join("\n") + "\n";
+    return `${out.join("\n")}\n`;
   }
 
   /** Helper rules by the key of their body, so an item repeated in several places gets one rule. */
@@ -193,7 +193,10 @@ class GbnfPrinter {
    */
   private forStacks(items: GExpr[]): GExpr[] {
     const w = items.map((it) => this.width.of(it));
-    return items.map((it, i) => ({ it, i })).sort((a, b) => w[a.i] - w[b.i] || a.i - b.i).map((x) => x.it);
+    return items
+      .map((it, i) => ({ it, i }))
+      .sort((a, b) => w[a.i] - w[b.i] || a.i - b.i)
+      .map((x) => x.it);
   }
 
   /**

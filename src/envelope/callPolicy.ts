@@ -53,7 +53,11 @@ export function resolveCallPolicy(o: CallPolicyOptions, toolNames: readonly stri
   if (parallel === true) maxCalls = null;
   else if (parallel === false) maxCalls = 1;
   else if (typeof parallel === "number" && Number.isInteger(parallel) && parallel >= 1) maxCalls = parallel;
-  else throw new ToolgramError("INVALID_OPTION", `parallel must be true, false or an integer >= 1, got ${JSON.stringify(parallel)}`);
+  else
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `parallel must be true, false or an integer >= 1, got ${JSON.stringify(parallel)}`,
+    );
   if (o.freeText !== undefined && typeof o.freeText !== "boolean") {
     throw new ToolgramError("INVALID_OPTION", `freeText must be a boolean, got ${JSON.stringify(o.freeText)}`);
   }
@@ -62,7 +66,10 @@ export function resolveCallPolicy(o: CallPolicyOptions, toolNames: readonly stri
   const named = namedChoice(choice);
   if (named !== undefined) {
     if (!toolNames.includes(named)) {
-      throw new ToolgramError("INVALID_OPTION", `toolChoice names ${JSON.stringify(named)}, which is not a declared tool; declared: ${toolNames.map((n) => JSON.stringify(n)).join(", ") || "(none)"}`);
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `toolChoice names ${JSON.stringify(named)}, which is not a declared tool; declared: ${toolNames.map((n) => JSON.stringify(n)).join(", ") || "(none)"}`,
+      );
     }
     return { minCalls: 1, maxCalls, allowed: [named], freeText: o.freeText ?? false };
   }
@@ -70,38 +77,71 @@ export function resolveCallPolicy(o: CallPolicyOptions, toolNames: readonly stri
     case "auto":
       return { minCalls: 0, maxCalls, allowed: toolNames, freeText: o.freeText ?? true };
     case "required":
-      if (toolNames.length === 0) throw new ToolgramError("INVALID_OPTION", 'toolChoice "required" needs at least one tool');
+      if (toolNames.length === 0)
+        throw new ToolgramError("INVALID_OPTION", 'toolChoice "required" needs at least one tool');
       return { minCalls: 1, maxCalls, allowed: toolNames, freeText: o.freeText ?? false };
     case "none":
-      if (o.freeText === false) throw new ToolgramError("INVALID_OPTION", 'toolChoice "none" with freeText: false allows nothing; drop one of them');
+      if (o.freeText === false)
+        throw new ToolgramError(
+          "INVALID_OPTION",
+          'toolChoice "none" with freeText: false allows nothing; drop one of them',
+        );
       return { minCalls: 0, maxCalls: 0, allowed: [], freeText: true };
   }
-  throw new ToolgramError("INVALID_OPTION", `toolChoice must be "auto", "required", "none", a tool name or {type: "function", function: {name}}, got ${JSON.stringify(choice)}`);
+  throw new ToolgramError(
+    "INVALID_OPTION",
+    `toolChoice must be "auto", "required", "none", a tool name or {type: "function", function: {name}}, got ${JSON.stringify(choice)}`,
+  );
 }
 
 /** The tool name of a named choice; undefined for the keywords. */
 function namedChoice(choice: unknown): string | undefined {
-  if (typeof choice === "string") return choice === "auto" || choice === "required" || choice === "none" ? undefined : choice;
-  if (isJsonObject(choice) && isJsonObject(choice["function"]) && typeof choice["function"]["name"] === "string") return choice["function"]["name"];
-  if (isJsonObject(choice) && typeof choice["name"] === "string") return choice["name"];
-  throw new ToolgramError("INVALID_OPTION", `toolChoice must be "auto", "required", "none", a tool name or {type: "function", function: {name}}, got ${JSON.stringify(choice)}`);
+  if (typeof choice === "string")
+    return choice === "auto" || choice === "required" || choice === "none" ? undefined : choice;
+  if (isJsonObject(choice) && isJsonObject(choice.function) && typeof choice.function.name === "string")
+    return choice.function.name;
+  if (isJsonObject(choice) && typeof choice.name === "string") return choice.name;
+  throw new ToolgramError(
+    "INVALID_OPTION",
+    `toolChoice must be "auto", "required", "none", a tool name or {type: "function", function: {name}}, got ${JSON.stringify(choice)}`,
+  );
 }
 
 /** `{ allowed: [...], mode? }`: the named tools only; every name must be declared (all unknown ones are named). */
-function allowedChoice(choice: Record<string, unknown>, toolNames: readonly string[], maxCalls: number | null, freeText: boolean | undefined): CallPolicy {
-  const list = choice["allowed"];
-  const mode = choice["mode"] ?? "auto";
+function allowedChoice(
+  choice: Record<string, unknown>,
+  toolNames: readonly string[],
+  maxCalls: number | null,
+  freeText: boolean | undefined,
+): CallPolicy {
+  const list = choice.allowed;
+  const mode = choice.mode ?? "auto";
   const extra = Object.keys(choice).filter((k) => k !== "allowed" && k !== "mode");
-  if (extra.length > 0) throw new ToolgramError("INVALID_OPTION", `toolChoice {allowed} has unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(", ")}; it takes allowed and mode`);
+  if (extra.length > 0)
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `toolChoice {allowed} has unknown key(s) ${extra.map((k) => JSON.stringify(k)).join(", ")}; it takes allowed and mode`,
+    );
   if (!Array.isArray(list) || list.some((n) => typeof n !== "string")) {
-    throw new ToolgramError("INVALID_OPTION", `toolChoice.allowed must be an array of tool names, got ${JSON.stringify(list)}`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `toolChoice.allowed must be an array of tool names, got ${JSON.stringify(list)}`,
+    );
   }
-  if (mode !== "auto" && mode !== "required") throw new ToolgramError("INVALID_OPTION", `toolChoice.mode must be "auto" or "required", got ${JSON.stringify(mode)}`);
+  if (mode !== "auto" && mode !== "required")
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `toolChoice.mode must be "auto" or "required", got ${JSON.stringify(mode)}`,
+    );
   const unknown = (list as string[]).filter((n) => !toolNames.includes(n));
   if (unknown.length > 0) {
-    throw new ToolgramError("INVALID_OPTION", `toolChoice.allowed names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, not declared tool(s); declared: ${toolNames.map((n) => JSON.stringify(n)).join(", ") || "(none)"}`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `toolChoice.allowed names ${unknown.map((n) => JSON.stringify(n)).join(", ")}, not declared tool(s); declared: ${toolNames.map((n) => JSON.stringify(n)).join(", ") || "(none)"}`,
+    );
   }
-  if (list.length === 0) throw new ToolgramError("INVALID_OPTION", 'toolChoice.allowed is empty; use toolChoice "none" for text only');
+  if (list.length === 0)
+    throw new ToolgramError("INVALID_OPTION", 'toolChoice.allowed is empty; use toolChoice "none" for text only');
   // declaration order, each once: the grammar does not depend on how the list was written
   const allowed = toolNames.filter((n) => (list as string[]).includes(n));
   if (mode === "required") return { minCalls: 1, maxCalls, allowed, freeText: freeText ?? false };

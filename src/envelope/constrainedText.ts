@@ -33,7 +33,13 @@ const MAX_EXPR_SIZE = 200_000;
  */
 export function constrainedText(c: TextConstraint): GExpr {
   // a format's constraints are constants: each is built once per process (expressions are immutable)
-  const key = JSON.stringify([c.avoid, c.notStartingWith ?? [], c.notStartingWithChars ?? [], c.before ?? null, c.nonEmpty ?? false]);
+  const key = JSON.stringify([
+    c.avoid,
+    c.notStartingWith ?? [],
+    c.notStartingWithChars ?? [],
+    c.before ?? null,
+    c.nonEmpty ?? false,
+  ]);
   let e = built.get(key);
   if (e === undefined) built.set(key, (e = build(c)));
   return e;
@@ -150,7 +156,12 @@ function prefixTrie(words: number[][]): Trie {
 }
 
 /** The Aho–Corasick automaton of `words`: `next` is the full transition, `matches[q]` says a word ends at q. */
-function ahoCorasick(words: number[][]): { next(q: number, cp: number): number; matches: boolean[]; word: number[][]; alphabet: Set<number> } {
+function ahoCorasick(words: number[][]): {
+  next(q: number, cp: number): number;
+  matches: boolean[];
+  word: number[][];
+  alphabet: Set<number>;
+} {
   const trie = prefixTrie(words);
   const word: number[][] = [[]];
   const n = trie.children.length;

@@ -43,7 +43,15 @@ export function describedEnvelope(d: FormatDescription): Envelope {
   return {
     format: d.name,
     description: d,
-    ruleNames: ["root", "tool-call", "free-text", "reasoning", "turn", ...(d.messages === undefined ? [] : ["text-message", ...(firstMessageOpen(d) === "" ? [] : ["messages"])]), ...unitGrammar.ruleNames],
+    ruleNames: [
+      "root",
+      "tool-call",
+      "free-text",
+      "reasoning",
+      "turn",
+      ...(d.messages === undefined ? [] : ["text-message", ...(firstMessageOpen(d) === "" ? [] : ["messages"])]),
+      ...unitGrammar.ruleNames,
+    ],
     ...(argumentSpelling ? { argumentSpelling } : {}),
     grammar(input: EnvelopeGrammarInput): GExpr {
       if (d.messages === undefined) return withReasoning(d, input, turn(input) as GExpr);
@@ -52,7 +60,8 @@ export function describedEnvelope(d: FormatDescription): Envelope {
       const m = turn(input) as MessageTurn;
       const first = firstMessageOpen(d);
       const empty = m.empty ? [lit("")] : [];
-      if (first === "" || m.messages === null) return withReasoning(d, input, alt(...empty, ...(m.messages === null ? [] : [m.messages])));
+      if (first === "" || m.messages === null)
+        return withReasoning(d, input, alt(...empty, ...(m.messages === null ? [] : [m.messages])));
       const messages = input.addRule("messages", m.messages);
       const opened = (lead: string): GExpr => alt(...empty, seq(marker(lead), messages));
       const r = input.reasoning ?? null;
@@ -62,35 +71,57 @@ export function describedEnvelope(d: FormatDescription): Envelope {
 
   /** The turn after the reasoning block (if any): free text and calls (a turn of messages: see MessageTurn). */
   function turn(input: EnvelopeGrammarInput): GExpr | MessageTurn {
-      const { policy } = input;
-      const limit = Math.min(policy.maxCalls ?? Infinity, d.maxCalls);
-      const maxCalls = Number.isFinite(limit) ? limit : null;
-      const callsPossible = maxCalls !== 0 && input.tools.length > 0;
-      if (wholeReply(d) && policy.freeText && policy.minCalls > 0 && callsPossible) {
-        throw new ToolgramError("INVALID_OPTION", `format ${d.name}: the call is the whole reply, so there is no free text before a required call; drop freeText: true or use toolChoice "auto"`);
-      }
-      if (d.messages !== undefined && !callsPossible) return { empty: true, messages: policy.freeText ? textMessage(d, input, false) : null };
-      const text = policy.freeText ? input.addRule("free-text", freeText(d, unitGrammar.firstCharacter, input.reasoning ?? null)) : lit("");
-      if (!callsPossible) return text;
+    const { policy } = input;
+    const limit = Math.min(policy.maxCalls ?? Infinity, d.maxCalls);
+    const maxCalls = Number.isFinite(limit) ? limit : null;
+    const callsPossible = maxCalls !== 0 && input.tools.length > 0;
+    if (wholeReply(d) && policy.freeText && policy.minCalls > 0 && callsPossible) {
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `format ${d.name}: the call is the whole reply, so there is no free text before a required call; drop freeText: true or use toolChoice "auto"`,
+      );
+    }
+    if (d.messages !== undefined && !callsPossible)
+      return { empty: true, messages: policy.freeText ? textMessage(d, input, false) : null };
+    const text = policy.freeText
+      ? input.addRule("free-text", freeText(d, unitGrammar.firstCharacter, input.reasoning ?? null))
+      : lit("");
+    if (!callsPossible) return text;
 
-      const units = alt(...input.tools.map((t) => unitGrammar.call(d, t, input)));
-      const more = (sep: GExpr, item: GExpr): GExpr => rep(seq(sep, item), 0, maxCalls === null ? null : maxCalls - 1);
-      if (d.messages !== undefined) return messageTurn(d, input, units, more);
-      let calls: GExpr;
-      if (d.grouping === "block") {
-        const block = input.addRule("tool-call", seq(marker(d.open), lit(d.afterOpen), units, lit(d.beforeClose), marker(d.close)));
-        calls = seq(block, more(lit(d.blockSeparator), block), lit(d.afterCalls ?? ""));
-        if (d.section !== undefined) calls = seq(markerText(d.section.open, d.specialTokens), calls, markerText(d.section.close, d.specialTokens));
-      } else {
-        const unit = input.addRule("tool-call", units);
-        // a JSON list is spelled in the arguments' JSON style; other lists canonically
-        const json = d.unit.kind === "json-object";
-        const l = listLayout(d);
-        const [open, sep, close] = json && d.list === undefined ? [input.style.arrayOpen, input.style.itemSeparator, input.style.arrayClose] : [lit(l.open), lit(l.separator), lit(l.close)];
-        calls = seq(marker(d.open), lit(d.afterOpen), open, unit, more(sep, unit), close, lit(d.beforeClose), marker(d.close));
-      }
-      if (wholeReply(d)) return policy.minCalls === 0 ? alt(text, calls) : calls;
-      return seq(text, policy.minCalls === 0 ? opt(calls) : calls);
+    const units = alt(...input.tools.map((t) => unitGrammar.call(d, t, input)));
+    const more = (sep: GExpr, item: GExpr): GExpr => rep(seq(sep, item), 0, maxCalls === null ? null : maxCalls - 1);
+    if (d.messages !== undefined) return messageTurn(d, input, units, more);
+    let calls: GExpr;
+    if (d.grouping === "block") {
+      const block = input.addRule(
+        "tool-call",
+        seq(marker(d.open), lit(d.afterOpen), units, lit(d.beforeClose), marker(d.close)),
+      );
+      calls = seq(block, more(lit(d.blockSeparator), block), lit(d.afterCalls ?? ""));
+      if (d.section !== undefined)
+        calls = seq(markerText(d.section.open, d.specialTokens), calls, markerText(d.section.close, d.specialTokens));
+    } else {
+      const unit = input.addRule("tool-call", units);
+      // a JSON list is spelled in the arguments' JSON style; other lists canonically
+      const json = d.unit.kind === "json-object";
+      const l = listLayout(d);
+      const [open, sep, close] =
+        json && d.list === undefined
+          ? [input.style.arrayOpen, input.style.itemSeparator, input.style.arrayClose]
+          : [lit(l.open), lit(l.separator), lit(l.close)];
+      calls = seq(
+        marker(d.open),
+        lit(d.afterOpen),
+        open,
+        unit,
+        more(sep, unit),
+        close,
+        lit(d.beforeClose),
+        marker(d.close),
+      );
+    }
+    if (wholeReply(d)) return policy.minCalls === 0 ? alt(text, calls) : calls;
+    return seq(text, policy.minCalls === 0 ? opt(calls) : calls);
   }
 }
 
@@ -108,10 +139,17 @@ interface MessageTurn {
  * TEXT non-empty), then the call blocks, each `open + unit + close`, the first one's `open` left off when no text
  * precedes it. No text and no calls is the empty reply, as in every format.
  */
-function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: GExpr, more: (sep: GExpr, item: GExpr) => GExpr): MessageTurn {
+function messageTurn(
+  d: FormatDescription,
+  input: EnvelopeGrammarInput,
+  units: GExpr,
+  more: (sep: GExpr, item: GExpr) => GExpr,
+): MessageTurn {
   const { policy } = input;
   if (d.open === null || d.grouping !== "block" || d.section !== undefined || messageHead(d, "") === undefined) {
-    throw new Error(`internal: format ${d.name}: a turn of messages has an opening marker, no section and units that start with their recipient`);
+    throw new Error(
+      `internal: format ${d.name}: a turn of messages has an opening marker, no section and units that start with their recipient`,
+    );
   }
   const text = (d.messages as { text: string }).text;
   const r = input.reasoning ?? null;
@@ -119,19 +157,38 @@ function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: G
   for (const t of input.tools) {
     const head = messageHead(d, t.name) as string;
     if (head === text) {
-      throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes text as the message ${JSON.stringify(d.open + text)}, so no tool can be named ${JSON.stringify(t.name)}; rename the tool`);
+      throw new ToolgramError(
+        "INVALID_TOOL",
+        `format ${d.name} writes text as the message ${JSON.stringify(d.open + text)}, so no tool can be named ${JSON.stringify(t.name)}; rename the tool`,
+      );
     }
     // an optional reasoning block: a turn starting with the call would read as reasoning
-    if (r !== null && r.mode === "optional" && r.open !== "" && ((first + head).startsWith(r.open) || r.open.startsWith(first + head))) {
-      throw new ToolgramError("INVALID_TOOL", `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like the reasoning block's ${JSON.stringify(r.open)}; rename the tool`);
+    if (
+      r !== null &&
+      r.mode === "optional" &&
+      r.open !== "" &&
+      ((first + head).startsWith(r.open) || r.open.startsWith(first + head))
+    ) {
+      throw new ToolgramError(
+        "INVALID_TOOL",
+        `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like the reasoning block's ${JSON.stringify(r.open)}; rename the tool`,
+      );
     }
     // after a block, a call message starting like `again` would read as one more block
     if (r?.again !== undefined && (head.startsWith(r.again) || r.again.startsWith(head))) {
-      throw new ToolgramError("INVALID_TOOL", `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like another reasoning message ${JSON.stringify(r.again)}; rename the tool`);
+      throw new ToolgramError(
+        "INVALID_TOOL",
+        `format ${d.name}: the call to ${JSON.stringify(t.name)} would start like another reasoning message ${JSON.stringify(r.again)}; rename the tool`,
+      );
     }
   }
   const open = markerText(d.open, d.specialTokens);
-  const message = seq(lit(d.afterOpen), units, lit(d.beforeClose), d.close === null ? lit("") : markerText(d.close, d.specialTokens));
+  const message = seq(
+    lit(d.afterOpen),
+    units,
+    lit(d.beforeClose),
+    d.close === null ? lit("") : markerText(d.close, d.specialTokens),
+  );
   const block = input.addRule("tool-call", seq(open, message));
   const afterFirst = more(lit(d.blockSeparator), block);
   const alternatives: GExpr[] = [];
@@ -150,7 +207,10 @@ function messageTurn(d: FormatDescription, input: EnvelopeGrammarInput, units: G
 function textMessage(d: FormatDescription, input: EnvelopeGrammarInput, beforeCall: boolean): GExpr {
   const open = d.open as string;
   const body = constrainedText({ avoid: [open], nonEmpty: true, ...(beforeCall ? { before: open } : {}) });
-  return seq(markerText((d.messages as { text: string }).text, d.specialTokens), input.addRule(beforeCall ? "free-text" : "text-message", body));
+  return seq(
+    markerText((d.messages as { text: string }).text, d.specialTokens),
+    input.addRule(beforeCall ? "free-text" : "text-message", body),
+  );
 }
 
 /**
@@ -158,13 +218,22 @@ function textMessage(d: FormatDescription, input: EnvelopeGrammarInput, beforeCa
  * parser reads a turn starting so as reasoning), so those texts are built as one constrained-text automaton.
  */
 function freeText(d: FormatDescription, firstCharacter: string | undefined, r: ResolvedReasoning | null): GExpr {
-  if (d.section !== undefined) return constrainedText({ avoid: callOpeners(d), notStartingWith: r === null || r.mode === "required" ? [] : [r.open] });
-  if (r === null || r.mode === "required") return d.open === null ? textNotOpeningCall(d, firstCharacter) : textWithout(d.open);
+  if (d.section !== undefined)
+    return constrainedText({
+      avoid: callOpeners(d),
+      notStartingWith: r === null || r.mode === "required" ? [] : [r.open],
+    });
+  if (r === null || r.mode === "required")
+    return d.open === null ? textNotOpeningCall(d, firstCharacter) : textWithout(d.open);
   if (d.open !== null) return constrainedText({ avoid: [d.open], notStartingWith: [r.open] });
   const bracket = d.grouping === "list" ? "[" : firstCharacter;
   if (bracket === undefined) throw new Error(`internal: ${d.name}'s call units cannot open a reply`);
   const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
-  return constrainedText({ avoid: [], notStartingWith: [...d.startPrefixes, r.open], notStartingWithChars: [...TRIMMED_WHITESPACE, ...firsts.flatMap((c) => [c, c])] });
+  return constrainedText({
+    avoid: [],
+    notStartingWith: [...d.startPrefixes, r.open],
+    notStartingWithChars: [...TRIMMED_WHITESPACE, ...firsts.flatMap((c) => [c, c])],
+  });
 }
 
 /**

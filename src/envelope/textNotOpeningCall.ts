@@ -4,7 +4,10 @@ import { ALL_SCALARS, normalizeRanges, subtractRanges } from "../grammar/ranges.
 import type { FormatDescription } from "../formats/FormatDescription.js";
 
 /** What `String.prototype.trimStart` removes: the parser skips these before deciding whether a reply is a call. */
-export const TRIMMED_WHITESPACE: readonly number[] = [0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff];
+export const TRIMMED_WHITESPACE: readonly number[] = [
+  0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f,
+  0x3000, 0x3000, 0xfeff, 0xfeff,
+];
 
 const ANY_TEXT = rep(cls(ALL_SCALARS), 0, null);
 
@@ -19,8 +22,12 @@ export function textNotOpeningCall(d: FormatDescription, unitFirstCharacter: str
   const bracket = d.grouping === "list" ? "[" : unitFirstCharacter;
   if (bracket === undefined) throw new Error(`internal: ${d.name}'s call units cannot open a reply`);
   const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
-  if (new Set(firsts).size !== firsts.length) throw new Error(`internal: ${d.name}'s start prefixes share a first character`);
-  const plain = seq(cls(subtractRanges(ALL_SCALARS, normalizeRanges([...TRIMMED_WHITESPACE, ...firsts.flatMap((c) => [c, c])]))), ANY_TEXT);
+  if (new Set(firsts).size !== firsts.length)
+    throw new Error(`internal: ${d.name}'s start prefixes share a first character`);
+  const plain = seq(
+    cls(subtractRanges(ALL_SCALARS, normalizeRanges([...TRIMMED_WHITESPACE, ...firsts.flatMap((c) => [c, c])]))),
+    ANY_TEXT,
+  );
   // a text that starts like a prefix but is not it: the prefix's first i characters, then anything but the next one.
   // Written as a trie (one alternative per prefix at the top), so that no alternative's weight grows with the
   // prefix's length where alternatives are picked uniformly (the grammar samplers of the tests)

@@ -195,7 +195,14 @@ export type ReasoningMode = "none" | "optional" | "required";
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
  */
-export type CallUnitDescription = JsonObjectUnit | PythonCallUnit | NamedJsonUnit | NameThenJsonUnit | XmlParametersUnit | Gemma4CallUnit | XmlElementsUnit;
+export type CallUnitDescription =
+  | JsonObjectUnit
+  | PythonCallUnit
+  | NamedJsonUnit
+  | NameThenJsonUnit
+  | XmlParametersUnit
+  | Gemma4CallUnit
+  | XmlElementsUnit;
 
 /**
  * A JSON object: `{"name": "f", "arguments": {…}}` with the keys below, in that order (`name`, the id if any, the

@@ -20,10 +20,14 @@ for (const d of Object.values(FORMAT_DESCRIPTIONS)) {
  */
 const NOT_A_FORMAT: Readonly<Record<string, string>> = {
   "Content-only": "llama.cpp's chat format for a template without tool calls, so there is no call format to use",
-  "peg-simple": "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
-  "peg-native": "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
-  "peg-constructed": "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
-  Generic: "llama.cpp's JSON reply ({\"tool_call\": …} or {\"response\": …}) for a template it does not recognise, not a model's own format: use formatFromChatTemplate(template) for the model's",
+  "peg-simple":
+    "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
+  "peg-native":
+    "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
+  "peg-constructed":
+    "llama.cpp's parser built from a model's chat template, not one wire format: use formatFromChatTemplate(template) to read the format from the template",
+  Generic:
+    'llama.cpp\'s JSON reply ({"tool_call": …} or {"response": …}) for a template it does not recognise, not a model\'s own format: use formatFromChatTemplate(template) for the model\'s',
 };
 
 /** A format's name or one of its aliases (vLLM tool-parser names, llama.cpp chat formats). */
@@ -36,9 +40,13 @@ export type FormatOption = FormatName | (string & {});
 export function describeFormat(name: unknown): FormatDescription {
   const d = typeof name === "string" ? byName.get(name) : undefined;
   if (d === undefined) {
-    if (typeof name === "string" && Object.hasOwn(NOT_A_FORMAT, name)) throw new ToolgramError("INVALID_OPTION", `format ${JSON.stringify(name)} is ${NOT_A_FORMAT[name]}`);
+    if (typeof name === "string" && Object.hasOwn(NOT_A_FORMAT, name))
+      throw new ToolgramError("INVALID_OPTION", `format ${JSON.stringify(name)} is ${NOT_A_FORMAT[name]}`);
     const aliases = Object.values(FORMAT_DESCRIPTIONS).flatMap((x) => x.aliases.map((a) => `${a} (${x.name})`));
-    throw new ToolgramError("INVALID_OPTION", `unknown format ${JSON.stringify(name)}; use one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}${aliases.length > 0 ? ` or an alias: ${aliases.join(", ")}` : ""}`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `unknown format ${JSON.stringify(name)}; use one of ${Object.keys(FORMAT_DESCRIPTIONS).join(", ")}${aliases.length > 0 ? ` or an alias: ${aliases.join(", ")}` : ""}`,
+    );
   }
   return d;
 }

@@ -92,7 +92,7 @@ export const llama3Json: FormatDescription = {
 export const llama3Builtin: FormatDescription = {
   ...plain,
   name: "llama3-builtin",
-  family: "Llama 3.1 / 3.3 built-in tools (`brave_search.call(query=\"…\")` after the python tag)",
+  family: 'Llama 3.1 / 3.3 built-in tools (`brave_search.call(query="…")` after the python tag)',
   // llama.cpp's former chat format
   aliases: ["Llama 3.x with builtin tools"],
   open: "<|python_tag|>",
@@ -152,7 +152,15 @@ export const pythonic: FormatDescription = {
 };
 
 /** gpt-oss's harmony special tokens (o200k_harmony): markers written as one token each. */
-const HARMONY_TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|return|>", "<|call|>"];
+const HARMONY_TOKENS = [
+  "<|start|>",
+  "<|end|>",
+  "<|message|>",
+  "<|channel|>",
+  "<|constrain|>",
+  "<|return|>",
+  "<|call|>",
+];
 
 /**
  * gpt-oss harmony, as its chat template renders a call after the generation prompt `<|start|>assistant`:

@@ -66,11 +66,20 @@ export function gemma4ValueText(v: JsonValue, d: FormatDescription, sorted = tru
     }
     if (typeof x === "string") {
       const bad = forbidden.find((m) => x.includes(m));
-      if (bad !== undefined) throw new TypeError(`the string ${JSON.stringify(x.slice(0, 60))} contains ${JSON.stringify(bad)}, which a ${d.name} string cannot hold`);
+      if (bad !== undefined)
+        throw new TypeError(
+          `the string ${JSON.stringify(x.slice(0, 60))} contains ${JSON.stringify(bad)}, which a ${d.name} string cannot hold`,
+        );
       return delim + x + delim;
     }
-    if (Array.isArray(x)) return "[" + x.map(write).join(",") + "]";
-    return "{" + objectEntries(x, sorted).map(([k, y]) => gemma4Key(k, d) + ":" + write(y)).join(",") + "}";
+    if (Array.isArray(x)) return `[${x.map(write).join(",")}]`;
+    return (
+      "{" +
+      objectEntries(x, sorted)
+        .map(([k, y]) => `${gemma4Key(k, d)}:${write(y)}`)
+        .join(",") +
+      "}"
+    );
   };
   return write(v);
 }
@@ -83,7 +92,10 @@ export function objectEntries(o: JsonObject, sorted: boolean): [string, JsonValu
 
 /** `k` itself when Gemma 4 can write it bare; throws a TypeError otherwise. */
 export function gemma4Key(k: string, d: FormatDescription): string {
-  if (!GEMMA4_KEY.test(k)) throw new TypeError(`the key ${JSON.stringify(k)} cannot be written bare in format ${d.name} (empty, or holding whitespace, < > : , { } [ or ])`);
+  if (!GEMMA4_KEY.test(k))
+    throw new TypeError(
+      `the key ${JSON.stringify(k)} cannot be written bare in format ${d.name} (empty, or holding whitespace, < > : , { } [ or ])`,
+    );
   return k;
 }
 
@@ -101,4 +113,3 @@ export function gemma4Writable(v: JsonValue, d: FormatDescription): boolean {
 export function setMember(o: JsonObject, k: string, v: JsonValue): void {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
-

@@ -1,5 +1,17 @@
 export type { FormatName } from "./FormatName.js";
-export type { FormatDescription, CallUnitDescription, CallUnitKind, JsonObjectUnit, PythonCallUnit, NameThenJsonUnit, ReasoningDescription, ReasoningMode, SectionDescription, XmlElementsUnit, XmlParametersUnit } from "./FormatDescription.js";
+export type {
+  FormatDescription,
+  CallUnitDescription,
+  CallUnitKind,
+  JsonObjectUnit,
+  PythonCallUnit,
+  NameThenJsonUnit,
+  ReasoningDescription,
+  ReasoningMode,
+  SectionDescription,
+  XmlElementsUnit,
+  XmlParametersUnit,
+} from "./FormatDescription.js";
 export { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "./descriptions.js";
 export { describeFormat, type FormatOption } from "./describeFormat.js";
 export { PYTHON_CALL_NAME, PYTHON_IDENTIFIER, PYTHON_NAME } from "./pythonNames.js";

@@ -11,7 +11,7 @@ export function indexedCallId(u: NamedJsonUnit, name: string, id: string | undef
   const c = u.callIndex;
   if (c === undefined) throw new Error("internal: the unit has no call index");
   const head = c.namePrefix + name + c.indexSeparator;
-  return id !== undefined && id.startsWith(head) && INDEX.test(id.slice(head.length)) ? id : head + String(position);
+  return id?.startsWith(head) && INDEX.test(id.slice(head.length)) ? id : head + String(position);
 }
 
 /** Reads `namePrefix + NAME + indexSeparator + INDEX`; null when `head` does not have that shape. */

@@ -4,7 +4,7 @@
  */
 
 /** A function or keyword name as the pythonic parser reads it (dots and dashes allowed, as tool names use them). */
-export const PYTHON_NAME = /[A-Za-z_][A-Za-z0-9_.\-]*/;
+export const PYTHON_NAME = /[A-Za-z_][A-Za-z0-9_.-]*/;
 
 /** A tool name the pythonic format can write: one name token. */
 export const PYTHON_CALL_NAME = new RegExp(`^${PYTHON_NAME.source}$`);

@@ -18,5 +18,7 @@ export function rawValueForbidden(d: FormatDescription): string[] {
   if (d.unit.kind === "xml-elements") return xmlElementsForbidden(d);
   if (d.unit.kind !== "xml-parameters") return [];
   const section = d.section === undefined ? [] : [splitMarker(d.section.open).core, splitMarker(d.section.close).core];
-  return [d.unit.valueClose.trim(), ...[d.open, d.close].filter((m): m is string => m !== null), ...section].filter((m, i, all) => m !== "" && all.indexOf(m) === i);
+  return [d.unit.valueClose.trim(), ...[d.open, d.close].filter((m): m is string => m !== null), ...section].filter(
+    (m, i, all) => m !== "" && all.indexOf(m) === i,
+  );
 }

@@ -31,27 +31,59 @@ const MODES: readonly ReasoningMode[] = ["none", "optional", "required"];
 export function resolveReasoning(d: FormatDescription, o: ReasoningOptions): ResolvedReasoning | null {
   const markers = o.reasoningMarkers;
   if (markers !== undefined) {
-    if (typeof markers !== "object" || markers === null || typeof markers.open !== "string" || typeof markers.close !== "string") {
-      throw new ToolgramError("INVALID_OPTION", `reasoningMarkers must be {open: string, close: string}, got ${JSON.stringify(markers)}`);
+    if (
+      typeof markers !== "object" ||
+      markers === null ||
+      typeof markers.open !== "string" ||
+      typeof markers.close !== "string"
+    ) {
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `reasoningMarkers must be {open: string, close: string}, got ${JSON.stringify(markers)}`,
+      );
     }
-    if (markers.close === "") throw new ToolgramError("INVALID_OPTION", "reasoningMarkers.close must not be empty: the reasoning would never end");
+    if (markers.close === "")
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        "reasoningMarkers.close must not be empty: the reasoning would never end",
+      );
   }
   const mode = o.reasoning ?? d.reasoning?.defaultMode ?? "none";
   if (!MODES.includes(mode)) {
-    throw new ToolgramError("INVALID_OPTION", `reasoning must be "none", "optional" or "required", got ${JSON.stringify(mode)}`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `reasoning must be "none", "optional" or "required", got ${JSON.stringify(mode)}`,
+    );
   }
   if (mode === "none") return null;
   const m = markers ?? d.reasoning;
   if (m === null) {
-    throw new ToolgramError("INVALID_OPTION", `format ${d.name} has no reasoning block; pass reasoningMarkers: {open, close} (formatFromChatTemplate reads them from a chat template) or reasoning: "none"`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `format ${d.name} has no reasoning block; pass reasoningMarkers: {open, close} (formatFromChatTemplate reads them from a chat template) or reasoning: "none"`,
+    );
   }
   if (mode === "optional" && m.open === "") {
-    throw new ToolgramError("INVALID_OPTION", 'reasoning "optional" needs an opening marker: with open "" the prompt has opened the block, so use reasoning: "required"');
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      'reasoning "optional" needs an opening marker: with open "" the prompt has opened the block, so use reasoning: "required"',
+    );
   }
   // (a turn of messages: the block is the first message, and its closing marker may open the next one, as Muse
   // Glimmer's `<|eom|><|start|>assistant to=` does)
-  if (d.open !== null && m.close.includes(d.open) && !(d.messages !== undefined && m.close.endsWith(d.open) && m.close.indexOf(d.open) === m.close.length - d.open.length)) {
-    throw new ToolgramError("INVALID_OPTION", `the reasoning's closing marker ${JSON.stringify(m.close)} contains the call marker ${JSON.stringify(d.open)}`);
+  if (
+    d.open !== null &&
+    m.close.includes(d.open) &&
+    !(
+      d.messages !== undefined &&
+      m.close.endsWith(d.open) &&
+      m.close.indexOf(d.open) === m.close.length - d.open.length
+    )
+  ) {
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `the reasoning's closing marker ${JSON.stringify(m.close)} contains the call marker ${JSON.stringify(d.open)}`,
+    );
   }
   // more blocks where the family writes them, with its own markers
   const again = d.reasoning?.again;

@@ -23,7 +23,9 @@ export function xmlElementsUnit(d: FormatDescription): XmlElementsUnit {
 export function xmlElementsForbidden(d: FormatDescription): string[] {
   const u = xmlElementsUnit(d);
   const section = d.section === undefined ? [] : [splitMarker(d.section.open).core, splitMarker(d.section.close).core];
-  return [u.tagPrefix, ...[d.open, d.close].filter((m): m is string => m !== null), ...section].filter((m, i, all) => m !== "" && all.indexOf(m) === i);
+  return [u.tagPrefix, ...[d.open, d.close].filter((m): m is string => m !== null), ...section].filter(
+    (m, i, all) => m !== "" && all.indexOf(m) === i,
+  );
 }
 
 /**
@@ -36,10 +38,15 @@ export function xmlElementKeyProblem(key: string, d: FormatDescription): string 
   if (/[<>]/.test(key)) return "a tag cannot hold < or >";
   if (key.startsWith("/")) return "a tag starting with / is a closing tag";
   const u = xmlElementsUnit(d);
-  const markers = [d.open, d.close, ...(d.section === undefined ? [] : [splitMarker(d.section.open).core, splitMarker(d.section.close).core])].filter((m): m is string => m !== null && m !== "");
+  const markers = [
+    d.open,
+    d.close,
+    ...(d.section === undefined ? [] : [splitMarker(d.section.open).core, splitMarker(d.section.close).core]),
+  ].filter((m): m is string => m !== null && m !== "");
   for (const tag of [`${u.tagPrefix}<${key}>`, `${u.tagPrefix}</${key}>`]) {
     const clash = markers.find((m) => tag.startsWith(m) || m.startsWith(tag));
-    if (clash !== undefined) return `the tag ${JSON.stringify(tag)} would read as the format's marker ${JSON.stringify(clash)}`;
+    if (clash !== undefined)
+      return `the tag ${JSON.stringify(tag)} would read as the format's marker ${JSON.stringify(clash)}`;
   }
   return undefined;
 }
@@ -65,9 +72,16 @@ function membersText(o: JsonObject, d: FormatDescription, path: string): string 
   for (const [k, v] of Object.entries(o)) {
     const at = `${path}.${k}`;
     const problem = xmlElementKeyProblem(k, d);
-    if (problem !== undefined) throw new ToolgramError("INVALID_INPUT", `format ${d.name} writes ${at} as a tag named by its key, and ${problem}`);
+    if (problem !== undefined)
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `format ${d.name} writes ${at} as a tag named by its key, and ${problem}`,
+      );
     if (v === null) {
-      throw new ToolgramError("INVALID_INPUT", `format ${d.name} cannot write ${at}: its chat template leaves null members out, so the call would read back without it; drop the member`);
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `format ${d.name} cannot write ${at}: its chat template leaves null members out, so the call would read back without it; drop the member`,
+      );
     }
     out += `${u.tagPrefix}<${k}>${valueText(v, d, at)}${u.tagPrefix}</${k}>`;
   }
@@ -84,17 +98,26 @@ function valueText(v: JsonValue, d: FormatDescription, path: string): string {
   if (v === null) return "";
   if (typeof v === "string") {
     const bad = xmlElementsForbidden(d).find((f) => v.includes(f));
-    if (bad !== undefined) throw new ToolgramError("INVALID_INPUT", `format ${d.name} writes strings raw, and ${path} holds ${JSON.stringify(bad)}, where the reader would end it`);
+    if (bad !== undefined)
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `format ${d.name} writes strings raw, and ${path} holds ${JSON.stringify(bad)}, where the reader would end it`,
+      );
     return v;
   }
   if (typeof v === "number" || typeof v === "boolean") return canonicalJson(v);
-  if (Array.isArray(v)) return v.map((x, i) => `${u.tagPrefix}<${u.itemTag}>${valueText(x, d, `${path}[${i}]`)}${u.tagPrefix}</${u.itemTag}>`).join("");
+  if (Array.isArray(v))
+    return v
+      .map((x, i) => `${u.tagPrefix}<${u.itemTag}>${valueText(x, d, `${path}[${i}]`)}${u.tagPrefix}</${u.itemTag}>`)
+      .join("");
   if (isJsonObject(v)) return membersText(v, d, path);
   throw new Error("internal: not a JSON value");
 }
 
 /** A value as written: its text, or its child elements (tag and value) when it has any. */
-export type XmlElementNode = { kind: "text"; text: string } | { kind: "elements"; children: { tag: string; value: XmlElementNode; at: number }[] };
+export type XmlElementNode =
+  | { kind: "text"; text: string }
+  | { kind: "elements"; children: { tag: string; value: XmlElementNode; at: number }[] };
 
 /** What reading found besides the values: whitespace between tags, tolerated in tolerant mode only. */
 export interface XmlElementsReadIssue {
@@ -109,7 +132,13 @@ export interface XmlElementsReadIssue {
  * (`P<city>Paris</city>`, a slip of MiniMax M3 deployments' raw outputs) as the element's end (UNPREFIXED_CLOSING_TAG):
  * a string may hold `</city>` itself, which the first reading keeps.
  */
-export function readXmlElements(s: string, i: number, end: number, u: XmlElementsUnit, issues: XmlElementsReadIssue[]): { tag: string; value: XmlElementNode; at: number }[] {
+export function readXmlElements(
+  s: string,
+  i: number,
+  end: number,
+  u: XmlElementsUnit,
+  issues: XmlElementsReadIssue[],
+): { tag: string; value: XmlElementNode; at: number }[] {
   const first: XmlElementsReadIssue[] = [];
   try {
     const r = new ElementReader(s, end, u, first, false);
@@ -156,7 +185,10 @@ class ElementReader {
       const stop = next < 0 || next >= this.end ? this.end : next;
       const text = this.s.slice(this.i, stop);
       if (text !== "") {
-        if (text.trim() !== "") this.fail(out.length === 0 && close === null ? "text where an argument's tag is due" : "text beside elements");
+        if (text.trim() !== "")
+          this.fail(
+            out.length === 0 && close === null ? "text where an argument's tag is due" : "text beside elements",
+          );
         this.issues.push({ code: "WHITESPACE_AROUND_TAGS", at: this.i });
       }
       this.i = stop;
@@ -164,7 +196,7 @@ class ElementReader {
         if (close !== null) this.fail(`the element ${JSON.stringify(close)} is not closed`);
         return out;
       }
-      if (this.s.startsWith(P + "</", this.i)) {
+      if (this.s.startsWith(`${P}</`, this.i)) {
         if (close === null) this.fail("a closing tag without its opening");
         return out;
       }
@@ -175,7 +207,7 @@ class ElementReader {
   private element(): { tag: string; value: XmlElementNode; at: number } {
     const P = this.u.tagPrefix;
     const at = this.i;
-    if (!this.s.startsWith(P + "<", this.i)) this.fail("no tag");
+    if (!this.s.startsWith(`${P}<`, this.i)) this.fail("no tag");
     this.i += P.length + 1;
     const gt = this.s.indexOf(">", this.i);
     if (gt < 0 || gt >= this.end) this.fail("a tag without its >");
@@ -231,7 +263,14 @@ type Kind = "string" | "number" | "boolean" | "null" | "object" | "array";
  *   object; without a schema, an array when every tag is the item tag. A repeated key keeps its last value
  *   (DUPLICATE_PARAMETER).
  */
-export function readXmlElementValue(node: XmlElementNode, schema: JsonValue | undefined, root: JsonValue | undefined, u: XmlElementsUnit, issues: XmlElementsReadIssue[], at = 0): JsonValue {
+export function readXmlElementValue(
+  node: XmlElementNode,
+  schema: JsonValue | undefined,
+  root: JsonValue | undefined,
+  u: XmlElementsUnit,
+  issues: XmlElementsReadIssue[],
+  at = 0,
+): JsonValue {
   const kinds = kindsOf(schema, root, 0);
   const admits = (k: Kind): boolean => kinds === undefined || kinds.has(k);
   if (node.kind === "text") {
@@ -254,7 +293,10 @@ export function readXmlElementValue(node: XmlElementNode, schema: JsonValue | un
   }
   const allItems = node.children.every((c) => c.tag === u.itemTag);
   const asArray = kinds === undefined ? allItems : admits("array") && (allItems || !admits("object"));
-  if (asArray) return node.children.map((c, i) => readXmlElementValue(c.value, childSchema(schema, root, null, i), root, u, issues, c.at));
+  if (asArray)
+    return node.children.map((c, i) =>
+      readXmlElementValue(c.value, childSchema(schema, root, null, i), root, u, issues, c.at),
+    );
   const o: JsonObject = {};
   for (const c of node.children) {
     if (Object.hasOwn(o, c.tag)) issues.push({ code: "DUPLICATE_PARAMETER", at: c.at ?? at });
@@ -275,7 +317,8 @@ function resolve(s: JsonValue | undefined, root: JsonValue | undefined, depth: n
   if (typeof s.$ref === "string" && isJsonObject(root)) {
     const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(s.$ref);
     const defs = m ? root[m[1]] : undefined;
-    if (m && isJsonObject(defs)) return resolve(defs[decodeURIComponent(m[2]).replace(/~1/g, "/").replace(/~0/g, "~")], root, depth + 1);
+    if (m && isJsonObject(defs))
+      return resolve(defs[decodeURIComponent(m[2]).replace(/~1/g, "/").replace(/~0/g, "~")], root, depth + 1);
     if (s.$ref === "#") return resolve(root, root, depth + 1);
     return undefined;
   }
@@ -305,7 +348,8 @@ function kindsOf(schema: JsonValue | undefined, root: JsonValue | undefined, dep
   };
   if (Object.hasOwn(s, "const")) meet(new Set([valueKind(s.const)]));
   if (Array.isArray(s.enum)) meet(new Set(s.enum.map(valueKind)));
-  if (typeof s.type === "string" || Array.isArray(s.type)) meet(new Set((Array.isArray(s.type) ? s.type : [s.type]).map(typeKind).filter((k): k is Kind => k !== undefined)));
+  if (typeof s.type === "string" || Array.isArray(s.type))
+    meet(new Set((Array.isArray(s.type) ? s.type : [s.type]).map(typeKind).filter((k): k is Kind => k !== undefined)));
   for (const key of ["anyOf", "oneOf"] as const) {
     const options = s[key];
     if (!Array.isArray(options)) continue;
@@ -322,7 +366,13 @@ function kindsOf(schema: JsonValue | undefined, root: JsonValue | undefined, dep
 }
 
 /** The schema of member `key` (or of item `index` when key is null) under `schema`, searching its alternatives. */
-function childSchema(schema: JsonValue | undefined, root: JsonValue | undefined, key: string | null, index: number, depth = 0): JsonValue | undefined {
+function childSchema(
+  schema: JsonValue | undefined,
+  root: JsonValue | undefined,
+  key: string | null,
+  index: number,
+  depth = 0,
+): JsonValue | undefined {
   const s = resolve(schema, root, depth);
   if (s === undefined) return undefined;
   if (key !== null) {

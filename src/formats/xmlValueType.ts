@@ -31,7 +31,10 @@ export function xmlValueTypeName(t: XmlValueType, names: XmlValueTypeNames = "js
 }
 
 /** How a value whose type is written `name` is spelled: raw (`"string"`), JSON, or undefined for an unknown name. */
-export function xmlValueKindOfName(name: string, names: XmlValueTypeNames = "json-type"): "string" | "json" | undefined {
+export function xmlValueKindOfName(
+  name: string,
+  names: XmlValueTypeNames = "json-type",
+): "string" | "json" | undefined {
   if (names === "string-flag") return name === "true" ? "string" : name === "false" ? "json" : undefined;
   if (name === "string") return "string";
   return (XML_VALUE_TYPES as readonly string[]).includes(name) ? "json" : undefined;

@@ -49,12 +49,20 @@ export class FileByteReader {
     this.cursor = 0;
     this.end = tail;
     while (this.end < n && !this.eof) {
-      const { bytesRead } = await this.handle.read(this.buffer, this.end, this.buffer.length - this.end, this.start + this.end);
+      const { bytesRead } = await this.handle.read(
+        this.buffer,
+        this.end,
+        this.buffer.length - this.end,
+        this.start + this.end,
+      );
       if (bytesRead === 0) this.eof = true;
       this.end += bytesRead;
     }
     if (this.end < n) {
-      throw new ToolgramError("INVALID_INPUT", `${this.path} ends early at byte ${this.start + this.end}: not a complete GGUF file.`);
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `${this.path} ends early at byte ${this.start + this.end}: not a complete GGUF file.`,
+      );
     }
   }
 

@@ -62,7 +62,8 @@ export interface TinyModel {
  * its hash, so models with different templates never overwrite each other).
  */
 export function tinyModelPath(seed = 0, family: TinyModelFamilyName = "qwen3", chatTemplate?: string): string {
-  const template = chatTemplate === undefined ? "" : `-${createHash("sha256").update(chatTemplate).digest("hex").slice(0, 12)}`;
+  const template =
+    chatTemplate === undefined ? "" : `-${createHash("sha256").update(chatTemplate).digest("hex").slice(0, 12)}`;
   return join(cacheDir(), `tiny-${family}${template}-${seed}.gguf`);
 }
 
@@ -72,7 +73,10 @@ function ggufVocabulary(tokenizer: HfTokenizerJson, size: number): { tokens: str
   const types: number[] = new Array(size).fill(GgufTokenType.unused);
   const place = (id: number, piece: string, type: number): void => {
     if (!Number.isInteger(id) || id < 0 || id >= size) {
-      throw new ToolgramError("INVALID_VOCABULARY", `Token ${JSON.stringify(piece)} has id ${id}, outside 0..${size - 1}.`);
+      throw new ToolgramError(
+        "INVALID_VOCABULARY",
+        `Token ${JSON.stringify(piece)} has id ${id}, outside 0..${size - 1}.`,
+      );
     }
     tokens[id] = piece;
     types[id] = type;
@@ -111,7 +115,10 @@ function tinyTensors(seed: number, vocabularySize: number): GgufTensor[] {
   const random = seededRandom(seed);
   const { embedding: d, layers, heads, kvHeads, headDim, ffn } = TINY_QWEN3;
   // No output.weight: llama.cpp ties the output projection to token_embd, which halves the file.
-  const tensors: GgufTensor[] = [randomF16("token_embd.weight", [d, vocabularySize], random, 0.5), onesF32("output_norm.weight", d)];
+  const tensors: GgufTensor[] = [
+    randomF16("token_embd.weight", [d, vocabularySize], random, 0.5),
+    onesF32("output_norm.weight", d),
+  ];
   const matrixScale = 1 / Math.sqrt(d);
   for (let i = 0; i < layers; i++) {
     const p = `blk.${i}.`;
@@ -147,7 +154,10 @@ export async function buildTinyModel(options: BuildTinyModelOptions = {}): Promi
   const familyName = options.family ?? "qwen3";
   const family = TINY_MODEL_FAMILIES[familyName];
   if (family === undefined) {
-    throw new ToolgramError("INVALID_OPTION", `family must be one of ${Object.keys(TINY_MODEL_FAMILIES).join(", ")}, got ${JSON.stringify(familyName)}.`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `family must be one of ${Object.keys(TINY_MODEL_FAMILIES).join(", ")}, got ${JSON.stringify(familyName)}.`,
+    );
   }
   const path = options.outPath ?? tinyModelPath(seed, familyName, options.chatTemplate);
   const files = await loadHfTokenizerPackage(family.tokenizerPackage);
@@ -169,7 +179,11 @@ export async function buildTinyModel(options: BuildTinyModelOptions = {}): Promi
     ["general.architecture", str(arch)],
     [
       "general.name",
-      str(familyName === "qwen3" ? `toolgram tiny qwen3 (random weights, seed ${seed})` : `toolgram tiny ${familyName} vocabulary (qwen3 architecture, random weights, seed ${seed})`),
+      str(
+        familyName === "qwen3"
+          ? `toolgram tiny qwen3 (random weights, seed ${seed})`
+          : `toolgram tiny ${familyName} vocabulary (qwen3 architecture, random weights, seed ${seed})`,
+      ),
     ],
     ["general.file_type", u32(1)], // mostly F16
     [`${arch}.context_length`, u32(TINY_QWEN3.contextLength)],
@@ -188,7 +202,9 @@ export async function buildTinyModel(options: BuildTinyModelOptions = {}): Promi
     ["tokenizer.ggml.token_type", { type: "array", itemType: "int32", value: types }],
     ["tokenizer.ggml.merges", { type: "array", itemType: "string", value: merges }],
     ["tokenizer.ggml.eos_token_id", u32(idOf(tokens, family.eosToken))],
-    ...(family.padToken === undefined ? [] : [["tokenizer.ggml.padding_token_id", u32(idOf(tokens, family.padToken))] as const]),
+    ...(family.padToken === undefined
+      ? []
+      : [["tokenizer.ggml.padding_token_id", u32(idOf(tokens, family.padToken))] as const]),
     ["tokenizer.ggml.bos_token_id", u32(idOf(tokens, family.bosToken))],
     ["tokenizer.ggml.add_bos_token", { type: "bool", value: family.addBos }],
     ["tokenizer.chat_template", str(chatTemplate)],

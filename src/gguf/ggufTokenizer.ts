@@ -64,7 +64,8 @@ export function ggufTokenizer(header: GgufHeader): GgufTokenizer {
       fail("tokenizer.ggml.token_type", "an array of integers");
     }
     tokenTypes = typesValue.value.map(Number);
-    if (tokenTypes.length !== tokens.length) fail("tokenizer.ggml.token_type", `as long as the ${tokens.length} tokens`);
+    if (tokenTypes.length !== tokens.length)
+      fail("tokenizer.ggml.token_type", `as long as the ${tokens.length} tokens`);
   }
   const addBos = m.get("tokenizer.ggml.add_bos_token");
   return {

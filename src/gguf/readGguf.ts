@@ -87,7 +87,8 @@ async function readScalar(r: FileByteReader, type: GgufScalarTypeName, key: stri
 
 function typeName(code: number, path: string, key: string): keyof typeof GgufValueType {
   const name = TYPE_NAMES.get(code);
-  if (name === undefined) throw new ToolgramError("INVALID_INPUT", `${path}: metadata "${key}" has unknown value type ${code}.`);
+  if (name === undefined)
+    throw new ToolgramError("INVALID_INPUT", `${path}: metadata "${key}" has unknown value type ${code}.`);
   return name;
 }
 
@@ -101,7 +102,10 @@ async function readValue(r: FileByteReader, path: string, key: string): Promise<
   await r.need(12);
   const itemType = typeName(r.u32(), path, key);
   if (itemType === "array") {
-    throw new ToolgramError("INVALID_INPUT", `${path}: metadata "${key}" is an array of arrays, which is not supported.`);
+    throw new ToolgramError(
+      "INVALID_INPUT",
+      `${path}: metadata "${key}" is an array of arrays, which is not supported.`,
+    );
   }
   const length = r.count(`length of "${key}"`);
   const value: GgufScalar[] = new Array(length);

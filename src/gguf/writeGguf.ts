@@ -15,7 +15,10 @@ import {
 } from "./ggufTypes.js";
 
 function badScalar(type: GgufScalarTypeName, value: GgufScalar, key: string): never {
-  throw new ToolgramError("INVALID_INPUT", `GGUF metadata "${key}": ${String(value)} is not a valid ${type}; pass a value of that type.`);
+  throw new ToolgramError(
+    "INVALID_INPUT",
+    `GGUF metadata "${key}": ${String(value)} is not a valid ${type}; pass a value of that type.`,
+  );
 }
 
 const INTEGER_RANGE: Partial<Record<GgufScalarTypeName, readonly [number, number]>> = {
@@ -35,7 +38,8 @@ function writeScalar(w: ByteWriter, type: GgufScalarTypeName, value: GgufScalar,
     if (typeof value !== "boolean") badScalar(type, value, key);
     w.u8(value ? 1 : 0);
   } else if (type === "uint64" || type === "int64") {
-    if (typeof value === "bigint" ? false : typeof value !== "number" || !Number.isSafeInteger(value)) badScalar(type, value, key);
+    if (typeof value === "bigint" ? false : typeof value !== "number" || !Number.isSafeInteger(value))
+      badScalar(type, value, key);
     if (type === "uint64") w.u64(value as number | bigint);
     else w.i64(value as number | bigint);
   } else if (typeof value !== "number") {

@@ -22,7 +22,6 @@ export function normalizeRanges(pairs: readonly number[]): number[] {
     if (lo < SURROGATE_LO && hi > SURROGATE_HI) {
       items.push([lo, SURROGATE_LO - 1], [SURROGATE_HI + 1, hi]);
     } else if (lo >= SURROGATE_LO && hi <= SURROGATE_HI) {
-      continue;
     } else if (lo >= SURROGATE_LO && lo <= SURROGATE_HI) {
       items.push([SURROGATE_HI + 1, hi]);
     } else if (hi >= SURROGATE_LO && hi <= SURROGATE_HI) {

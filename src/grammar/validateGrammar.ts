@@ -40,7 +40,8 @@ function checkExpr(g: Grammar, rule: string, e: GExpr): void {
           fail(rule, `charClass range [${lo}, ${hi}] is not within 0..0x10FFFF with lo <= hi`);
         }
         if (lo <= SURROGATE_HI && hi >= SURROGATE_LO) fail(rule, `charClass range [${lo}, ${hi}] contains surrogates`);
-        if (i > 0 && lo <= r[i - 1] + 1) fail(rule, "charClass ranges must be sorted, non-overlapping and non-adjacent");
+        if (i > 0 && lo <= r[i - 1] + 1)
+          fail(rule, "charClass ranges must be sorted, non-overlapping and non-adjacent");
       }
       return;
     }

@@ -82,16 +82,33 @@ export class BudgetSteering {
 
   /** Feeds a sampled token to the matcher (a kept closing end token included). */
   follow(token: Token, kept = false): void {
-    if (!this.abandoned && (kept || !this.model.isEogToken(token)) && !this.matcher.acceptToken(token)) this.abandoned = true;
+    if (!this.abandoned && (kept || !this.model.isEogToken(token)) && !this.matcher.acceptToken(token))
+      this.abandoned = true;
   }
 
   /** A steering for `matcher`, or undefined when it has no budgeted masks. */
-  static for(model: LlamaModel, matcher: TokenMaskMatcher | undefined, TokenBiasClass: typeof TokenBias, guard: readonly number[] = [], closers: readonly number[] = []): BudgetSteering | undefined {
+  static for(
+    model: LlamaModel,
+    matcher: TokenMaskMatcher | undefined,
+    TokenBiasClass: typeof TokenBias,
+    guard: readonly number[] = [],
+    closers: readonly number[] = [],
+  ): BudgetSteering | undefined {
     if (matcher?.fillNextTokenBitmaskWithin === undefined) return undefined;
     const ends = closers.filter((id) => model.isEogToken(id as Token));
     // at worst the grammar spells the marker a byte a token
-    const reserve = Math.max(0, ...ends.map((id) => new TextEncoder().encode(model.detokenize([id as Token], true)).length - 1));
-    return new BudgetSteering(model, matcher as BudgetedMatcher, TokenBiasClass, guard.filter((id) => !model.isEogToken(id as Token)), ends, reserve);
+    const reserve = Math.max(
+      0,
+      ...ends.map((id) => new TextEncoder().encode(model.detokenize([id as Token], true)).length - 1),
+    );
+    return new BudgetSteering(
+      model,
+      matcher as BudgetedMatcher,
+      TokenBiasClass,
+      guard.filter((id) => !model.isEogToken(id as Token)),
+      ends,
+      reserve,
+    );
   }
 }
 

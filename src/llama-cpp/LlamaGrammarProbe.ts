@@ -10,9 +10,16 @@ interface GrammarBindings {
 }
 
 function bindings(model: LlamaModel): GrammarBindings {
-  const sampler = (model.llama as unknown as { _bindings?: { AddonSampler?: Partial<GrammarBindings> } })._bindings?.AddonSampler;
-  if (typeof sampler?.canBeNextTokenForGrammarEvaluationState !== "function" || typeof sampler.acceptGrammarEvaluationStateToken !== "function") {
-    throw new ToolgramError("INVALID_OPTION", "this node-llama-cpp version does not expose llama.cpp's grammar state; use node-llama-cpp 3.21.x.");
+  const sampler = (model.llama as unknown as { _bindings?: { AddonSampler?: Partial<GrammarBindings> } })._bindings
+    ?.AddonSampler;
+  if (
+    typeof sampler?.canBeNextTokenForGrammarEvaluationState !== "function" ||
+    typeof sampler.acceptGrammarEvaluationStateToken !== "function"
+  ) {
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      "this node-llama-cpp version does not expose llama.cpp's grammar state; use node-llama-cpp 3.21.x.",
+    );
   }
   return sampler as GrammarBindings;
 }
@@ -37,7 +44,12 @@ export class LlamaGrammarProbe {
     try {
       grammar = await model.llama.createGrammar({ grammar: gbnf });
     } catch (cause) {
-      throw new ToolgramError("INVALID_INPUT", "llama.cpp could not parse the GBNF grammar (its reason is printed on stderr).", "", { cause });
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        "llama.cpp could not parse the GBNF grammar (its reason is printed on stderr).",
+        "",
+        { cause },
+      );
     }
     return new LlamaGrammarProbe(bindings(model), new State({ model, grammar }));
   }

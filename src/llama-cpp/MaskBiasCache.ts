@@ -104,7 +104,14 @@ export class MaskBiasCache {
         }
       }
     }
-    const entry: Entry = { key, bits: bits.slice(), ordinary: this.ordinaryCount(bits), boost: undefined, never: undefined, ids: 0 };
+    const entry: Entry = {
+      key,
+      bits: bits.slice(),
+      ordinary: this.ordinaryCount(bits),
+      boost: undefined,
+      never: undefined,
+      ids: 0,
+    };
     this.entries.set(key, [...(bucket ?? []), entry]);
     this.last = entry;
     return entry;

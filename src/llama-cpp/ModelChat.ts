@@ -3,7 +3,12 @@ import { ToolgramError } from "../errors.js";
 import { describeFormat, type FormatOption } from "../formats/describeFormat.js";
 import type { ReasoningMode } from "../formats/FormatDescription.js";
 import { formatFromChatTemplate, type TemplateFormat } from "../templates/formatFromChatTemplate.js";
-import { ChatTemplate, type TemplateContentPart, type TemplateMessage, type TemplateToolCall } from "../templates/renderTemplate.js";
+import {
+  ChatTemplate,
+  type TemplateContentPart,
+  type TemplateMessage,
+  type TemplateToolCall,
+} from "../templates/renderTemplate.js";
 import { renderQwen3Prompt, type ChatMessage, type ChatToolCall } from "./qwen3ChatPrompt.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 
@@ -21,7 +26,10 @@ export interface ModelChat extends ModelTurnOptions {
   /** Where the prompt comes from: the model's chat template, or toolgram's Qwen3 renderer (no template). */
   readonly promptSource: "chat-template" | "qwen3";
   /** The whole prompt for `messages`, ending with the opened assistant turn (`addGenerationPrompt`, default true). */
-  render(messages: readonly ChatMessage[], options?: { tools?: readonly JsonValue[]; enableThinking?: boolean; addGenerationPrompt?: boolean }): string;
+  render(
+    messages: readonly ChatMessage[],
+    options?: { tools?: readonly JsonValue[]; enableThinking?: boolean; addGenerationPrompt?: boolean },
+  ): string;
 }
 
 export interface ModelChatOptions {
@@ -65,7 +73,13 @@ function readTemplate(template: string): TemplateFormat | ToolgramError {
  */
 export function modelChatFor(template: string | undefined, options: ModelChatOptions = {}): ModelChat {
   // generation calls this once per turn: parse and probe a template once per options
-  const key = JSON.stringify([template ?? null, options.format ?? null, options.reasoning ?? null, options.bosToken ?? "", options.eosToken ?? ""]);
+  const key = JSON.stringify([
+    template ?? null,
+    options.format ?? null,
+    options.reasoning ?? null,
+    options.bosToken ?? "",
+    options.eosToken ?? "",
+  ]);
   let chat = chats.get(key);
   if (chat === undefined) {
     chat = buildModelChat(template, options);
@@ -82,13 +96,21 @@ function buildModelChat(template: string | undefined, options: ModelChatOptions)
   if (template === undefined || template === "") {
     const d = explicit ?? describeFormat("qwen3");
     if (d.name !== "qwen3") {
-      throw new ToolgramError("INVALID_OPTION", `the model has no chat template (tokenizer.chat_template) to write a ${d.name} prompt with; pass chatTemplate`);
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `the model has no chat template (tokenizer.chat_template) to write a ${d.name} prompt with; pass chatTemplate`,
+      );
     }
     return {
       format: d.name,
       reasoning: options.reasoning ?? d.reasoning?.defaultMode ?? "none",
       promptSource: "qwen3",
-      render: (messages, o = {}) => renderQwen3Prompt(messages, { ...(o.tools === undefined ? {} : { tools: o.tools }), enableThinking: o.enableThinking, addGenerationPrompt: o.addGenerationPrompt }),
+      render: (messages, o = {}) =>
+        renderQwen3Prompt(messages, {
+          ...(o.tools === undefined ? {} : { tools: o.tools }),
+          enableThinking: o.enableThinking,
+          addGenerationPrompt: o.addGenerationPrompt,
+        }),
     };
   }
   const read = readTemplate(template);
@@ -109,11 +131,16 @@ function buildModelChat(template: string | undefined, options: ModelChatOptions)
   // the template's reasoning layout holds for its own format only
   const layout = read instanceof ToolgramError || knownName(read.format) !== format ? undefined : read;
   const d = describeFormat(format);
-  const reasoning = options.reasoning ?? (layout?.reasoning === "required" ? "required" : (d.reasoning?.defaultMode ?? "none"));
-  const markers = layout !== undefined && layout.reasoning !== "none" ? { open: layout.reasoningMarkers.start, close: layout.reasoningMarkers.end } : undefined;
+  const reasoning =
+    options.reasoning ?? (layout?.reasoning === "required" ? "required" : (d.reasoning?.defaultMode ?? "none"));
+  const markers =
+    layout !== undefined && layout.reasoning !== "none"
+      ? { open: layout.reasoningMarkers.start, close: layout.reasoningMarkers.end }
+      : undefined;
   const chat = new ChatTemplate(template, { bosToken: options.bosToken ?? "", eosToken: options.eosToken ?? "" });
   const args = argumentsPolicy(chat, read instanceof ToolgramError ? "object" : read.argumentsAs);
-  const field = layout?.reasoningMarkers.field ?? (read instanceof ToolgramError ? undefined : read.probe.reasoningField);
+  const field =
+    layout?.reasoningMarkers.field ?? (read instanceof ToolgramError ? undefined : read.probe.reasoningField);
   return {
     format,
     reasoning,
@@ -151,9 +178,23 @@ function argumentsPolicy(chat: ChatTemplate, as: "object" | "string"): Arguments
     const text = chat.render({
       messages: [
         { role: "user", content: "U" },
-        { role: "assistant", content: "", tool_calls: [{ id: "call00001", type: "function", function: { name: "FFF_PROBE_F", arguments: VERBATIM_PROBE } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            { id: "call00001", type: "function", function: { name: "FFF_PROBE_F", arguments: VERBATIM_PROBE } },
+          ],
+        },
       ],
-      tools: [{ type: "function", function: { name: "FFF_PROBE_F", parameters: { type: "object", properties: { ZZ_ARG_ZZ: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "FFF_PROBE_F",
+            parameters: { type: "object", properties: { ZZ_ARG_ZZ: { type: "string" } } },
+          },
+        },
+      ],
     });
     verbatimStrings = text.includes(VERBATIM_PROBE);
   } catch {
@@ -162,7 +203,10 @@ function argumentsPolicy(chat: ChatTemplate, as: "object" | "string"): Arguments
   return { as, verbatimStrings };
 }
 
-function callArguments(args: string | Record<string, unknown>, policy: ArgumentsPolicy): string | Record<string, unknown> {
+function callArguments(
+  args: string | Record<string, unknown>,
+  policy: ArgumentsPolicy,
+): string | Record<string, unknown> {
   if (typeof args === "string") {
     if (policy.verbatimStrings || policy.as === "string") return args;
     try {
@@ -188,18 +232,30 @@ function callId(turn: number, k: number): string {
  * The conversation as chat templates read it: reasoning in the field the template reads it from, calls with ids, and
  * each tool result with the id and name of the call it answers (in order, as OpenAI's API pairs them).
  */
-function templateMessages(messages: readonly ChatMessage[], policy: ArgumentsPolicy, field: string | undefined): TemplateMessage[] {
+function templateMessages(
+  messages: readonly ChatMessage[],
+  policy: ArgumentsPolicy,
+  field: string | undefined,
+): TemplateMessage[] {
   const out: TemplateMessage[] = [];
   let pending: { id: string; name: string }[] = [];
   messages.forEach((m, i) => {
     if (m.role === "assistant") {
       const calls: TemplateToolCall[] = (m.tool_calls ?? []).map((c, k) => {
         const p = callParts(c);
-        return { id: p.id ?? callId(i, k), type: "function", function: { name: p.name, arguments: callArguments(p.arguments, policy) } };
+        return {
+          id: p.id ?? callId(i, k),
+          type: "function",
+          function: { name: p.name, arguments: callArguments(p.arguments, policy) },
+        };
       });
       pending = calls.map((c) => ({ id: c.id, name: c.function.name }));
       const reasoning = m.reasoning_content;
-      const base: TemplateMessage = { role: "assistant", content: m.content, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+      const base: TemplateMessage = {
+        role: "assistant",
+        content: m.content,
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      };
       if (reasoning === undefined || reasoning === null) out.push(base);
       else if (field === "content-parts") {
         const parts: TemplateContentPart[] = [{ type: "thinking", thinking: reasoning }];
@@ -210,7 +266,13 @@ function templateMessages(messages: readonly ChatMessage[], policy: ArgumentsPol
     }
     if (m.role === "tool") {
       const answered = pending.shift();
-      out.push({ role: "tool", content: m.content, ...(answered === undefined ? {} : { tool_call_id: m.tool_call_id ?? answered.id, name: m.name ?? answered.name }) });
+      out.push({
+        role: "tool",
+        content: m.content,
+        ...(answered === undefined
+          ? {}
+          : { tool_call_id: m.tool_call_id ?? answered.id, name: m.name ?? answered.name }),
+      });
       return;
     }
     out.push({ role: m.role, content: m.content });

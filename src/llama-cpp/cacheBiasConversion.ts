@@ -36,7 +36,10 @@ type ResolveSamplerConfig = (this: unknown, options: { tokenBias?: TokenBiasOpti
  * and unless its arrays are the same as the cached ones (ids and values, in order), nothing is cached for the rest of
  * the generation. Where the method does not exist, nothing changes.
  */
-export function cacheBiasConversion(sequence: LlamaContextSequence, arraysOf: (bias: TokenBias) => BiasArrays | undefined): { stats: BiasConversionStats; restore(): void } {
+export function cacheBiasConversion(
+  sequence: LlamaContextSequence,
+  arraysOf: (bias: TokenBias) => BiasArrays | undefined,
+): { stats: BiasConversionStats; restore(): void } {
   const target = sequence as unknown as { _resolveSamplerConfig?: ResolveSamplerConfig };
   const original = target._resolveSamplerConfig;
   const stats: BiasConversionStats = { cachedSteps: 0, convertedSteps: 0, enabled: typeof original === "function" };

@@ -26,10 +26,16 @@ export function checkGbnfRepetitions(gbnf: string): void {
         const max = match[2] === "" ? min : match[3] === "" ? undefined : Number(match[3]);
         const at = `at offset ${i}: ${match[0]}`;
         if (max !== undefined && min > max) {
-          throw new ToolgramError("INVALID_INPUT", `GBNF repetition ${at} has a minimum above its maximum; swap or fix the bounds.`);
+          throw new ToolgramError(
+            "INVALID_INPUT",
+            `GBNF repetition ${at} has a minimum above its maximum; swap or fix the bounds.`,
+          );
         }
         if (min > MAX_GBNF_REPETITION || (max ?? 0) > MAX_GBNF_REPETITION) {
-          throw new LimitExceededError("LIMIT_REPETITION", `GBNF repetition ${at} exceeds ${MAX_GBNF_REPETITION}; use an unbounded repetition or a smaller bound.`);
+          throw new LimitExceededError(
+            "LIMIT_REPETITION",
+            `GBNF repetition ${at} exceeds ${MAX_GBNF_REPETITION}; use an unbounded repetition or a smaller bound.`,
+          );
         }
         i += match[0].length;
       } else {

@@ -1,7 +1,15 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
 import type { FinishReason } from "./generationTypes.js";
 import { generateWithMask } from "./generateWithMask.js";
-import { compiledFor, formatEogTokens, modelChatOf, readToolCallTurn, vocabularyOf, type GenerateToolCallsOptions, type ToolCallGeneration } from "./generateToolCalls.js";
+import {
+  compiledFor,
+  formatEogTokens,
+  modelChatOf,
+  readToolCallTurn,
+  vocabularyOf,
+  type GenerateToolCallsOptions,
+  type ToolCallGeneration,
+} from "./generateToolCalls.js";
 import { describeFormat } from "../formats/describeFormat.js";
 import { ToolgramError } from "../errors.js";
 import type { ModelTurnOptions } from "./ModelChat.js";
@@ -51,10 +59,17 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
   // the grammar starts at the trigger, past any reasoning (which the free part holds); the whole turn is parsed
   // with the template's reasoning
   const compiled = compiledFor(tools, "required", options.parallel, false, { format: chat.format, reasoning: "none" });
-  const turn: ModelTurnOptions = { format: chat.format, reasoning: chat.reasoning, ...(chat.reasoningMarkers === undefined ? {} : { reasoningMarkers: chat.reasoningMarkers }) };
+  const turn: ModelTurnOptions = {
+    format: chat.format,
+    reasoning: chat.reasoning,
+    ...(chat.reasoningMarkers === undefined ? {} : { reasoningMarkers: chat.reasoningMarkers }),
+  };
   const keepEog = formatEogTokens(model, chat.format);
   const declared = compiled.tools;
-  const prompt = chat.render(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
+  const prompt = chat.render(options.messages, {
+    tools: templateTools(tools, declared),
+    enableThinking: options.enableThinking,
+  });
   const maxTokens = options.maxTokens ?? 256;
   const temperature = options.temperature ?? 0.7;
   const seed = options.seed ?? 0;
@@ -72,8 +87,15 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     const tokens = generated;
     let triggered = false;
     let finishReason: FinishReason = "length";
-    const tokenBias = options.triggerBias ? new TokenBias(model.tokenizer).set(trigger as Token, { logit: options.triggerBias }) : undefined;
-    for await (const token of sequence.evaluate(input, { temperature, seed, tokenBias, ...samplingOptions(sampling, generated) })) {
+    const tokenBias = options.triggerBias
+      ? new TokenBias(model.tokenizer).set(trigger as Token, { logit: options.triggerBias })
+      : undefined;
+    for await (const token of sequence.evaluate(input, {
+      temperature,
+      seed,
+      tokenBias,
+      ...samplingOptions(sampling, generated),
+    })) {
       if (tokens.length >= maxTokens) break;
       tokens.push(token);
       if (token === trigger) {
@@ -87,11 +109,20 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     probe.accept(trigger);
     finishReason = "stop";
     // The budget matcher follows llama.cpp's grammar from the trigger on, and narrows it when the budget gets tight.
-    const matcher = options.closeWithinBudget === false ? undefined : compiled.createMatcher(options.vocab ?? (await vocabularyOf(model)));
-    const steer = matcher !== undefined && matcher.acceptToken(trigger) ? BudgetSteering.for(model, matcher, TokenBias) : undefined;
+    const matcher =
+      options.closeWithinBudget === false
+        ? undefined
+        : compiled.createMatcher(options.vocab ?? (await vocabularyOf(model)));
+    const steer = matcher?.acceptToken(trigger) ? BudgetSteering.for(model, matcher, TokenBias) : undefined;
     steering = steer;
     // The trigger was sampled but not yet evaluated: evaluate it, under the grammar that has already consumed it.
-    for await (const token of sequence.evaluate([trigger as Token], { temperature, seed: seed + 1, grammarEvaluationState: probe.state, ...(steer === undefined ? {} : { tokenBias: () => steer.tokenBias(maxTokens - tokens.length) }), ...samplingOptions(sampling, generated) })) {
+    for await (const token of sequence.evaluate([trigger as Token], {
+      temperature,
+      seed: seed + 1,
+      grammarEvaluationState: probe.state,
+      ...(steer === undefined ? {} : { tokenBias: () => steer.tokenBias(maxTokens - tokens.length) }),
+      ...samplingOptions(sampling, generated),
+    })) {
       if (tokens.length >= maxTokens) {
         finishReason = "length";
         break;
@@ -150,7 +181,10 @@ function triggerOf(model: LlamaModel, format: string): number {
   const open = describeFormat(format).open;
   const ids = open === null ? [] : model.tokenize(open, true);
   if (ids.length !== 1) {
-    throw new ToolgramError("INVALID_OPTION", `format ${format} opens a call with ${JSON.stringify(open)}, which is not one token of this model's vocabulary; pass triggerToken`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `format ${format} opens a call with ${JSON.stringify(open)}, which is not one token of this model's vocabulary; pass triggerToken`,
+    );
   }
   return ids[0];
 }

@@ -102,12 +102,26 @@ const compiledCache = new WeakMap<object, Map<string, CompiledGrammar>>();
  * Compiles once per tools object, policy and turn options: the matcher's mask table is shared through the compiled
  * grammar. `turn` defaults to Qwen3 without reasoning.
  */
-export function compiledFor(tools: unknown, toolChoice: ToolChoice | undefined, parallel: ParallelOption | undefined, freeText?: boolean, turn?: ModelTurnOptions): CompiledGrammar {
+export function compiledFor(
+  tools: unknown,
+  toolChoice: ToolChoice | undefined,
+  parallel: ParallelOption | undefined,
+  freeText?: boolean,
+  turn?: ModelTurnOptions,
+): CompiledGrammar {
   const key = JSON.stringify([toolChoice ?? null, parallel ?? null, freeText ?? null, turn ?? null]);
-  const byKey = typeof tools === "object" && tools !== null ? (compiledCache.get(tools) ?? new Map<string, CompiledGrammar>()) : undefined;
+  const byKey =
+    typeof tools === "object" && tools !== null
+      ? (compiledCache.get(tools) ?? new Map<string, CompiledGrammar>())
+      : undefined;
   const hit = byKey?.get(key);
   if (hit !== undefined) return hit;
-  const compiled = compileTools(tools, { toolChoice, parallel, ...(freeText === undefined ? {} : { freeText }), ...turnCompileOptions(turn) });
+  const compiled = compileTools(tools, {
+    toolChoice,
+    parallel,
+    ...(freeText === undefined ? {} : { freeText }),
+    ...turnCompileOptions(turn),
+  });
   if (byKey !== undefined) {
     byKey.set(key, compiled);
     compiledCache.set(tools as object, byKey);
@@ -121,7 +135,10 @@ const vocabCache = new Map<string, Promise<Vocabulary>>();
 export function vocabularyOf(model: LlamaModel): Promise<Vocabulary> {
   const path = modelPathOf(model);
   if (path === undefined) {
-    throw new ToolgramError("INVALID_OPTION", "the model has no file name to read its vocabulary from; pass `vocab` (Vocabulary.fromGguf or fromTokenizerJson).");
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      "the model has no file name to read its vocabulary from; pass `vocab` (Vocabulary.fromGguf or fromTokenizerJson).",
+    );
   }
   let v = vocabCache.get(path);
   if (v === undefined) {
@@ -132,32 +149,63 @@ export function vocabularyOf(model: LlamaModel): Promise<Vocabulary> {
   return v;
 }
 
-function turnCompileOptions(turn: ModelTurnOptions | undefined): { format?: string; reasoning?: ReasoningMode; reasoningMarkers?: { open: string; close: string } } {
+function turnCompileOptions(turn: ModelTurnOptions | undefined): {
+  format?: string;
+  reasoning?: ReasoningMode;
+  reasoningMarkers?: { open: string; close: string };
+} {
   if (turn === undefined) return {};
-  return { format: turn.format, reasoning: turn.reasoning, ...(turn.reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...turn.reasoningMarkers } }) };
+  return {
+    format: turn.format,
+    reasoning: turn.reasoning,
+    ...(turn.reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...turn.reasoningMarkers } }),
+  };
 }
 
 /** Qwen3/Hermes without reasoning: what toolgram generated before it read formats from chat templates. */
 const QWEN3_TURN: ModelTurnOptions = { format: "qwen3", reasoning: "none" };
 
 /** Parses a turn strictly against the declared tools (in `turn`'s format, Qwen3 by default) and shapes the result. */
-export function readToolCallTurn(text: string, declared: readonly unknown[], turn: ModelTurnOptions = QWEN3_TURN): Pick<ToolCallGeneration, "calls" | "issues" | "content" | "blocks" | "message" | "reasoning"> {
+export function readToolCallTurn(
+  text: string,
+  declared: readonly unknown[],
+  turn: ModelTurnOptions = QWEN3_TURN,
+): Pick<ToolCallGeneration, "calls" | "issues" | "content" | "blocks" | "message" | "reasoning"> {
   const parsed = parseToolCalls(text, { tools: declared, mode: "strict", ...turnCompileOptions(turn) });
   const blocks = parsed.calls.map((c) => c.raw);
   const message: ChatMessage = {
     role: "assistant",
     content: parsed.content,
     ...(parsed.reasoning === undefined ? {} : { reasoning_content: parsed.reasoning }),
-    ...(parsed.calls.length > 0 ? { tool_calls: parsed.calls.map((c) => ({ ...(c.id === undefined ? {} : { id: c.id }), type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+    ...(parsed.calls.length > 0
+      ? {
+          tool_calls: parsed.calls.map((c) => ({
+            ...(c.id === undefined ? {} : { id: c.id }),
+            type: "function" as const,
+            function: { name: c.name, arguments: c.arguments },
+          })),
+        }
+      : {}),
   };
-  return { calls: parsed.calls, issues: parsed.issues, content: parsed.content, blocks, message, ...(parsed.reasoning === undefined ? {} : { reasoning: parsed.reasoning }) };
+  return {
+    calls: parsed.calls,
+    issues: parsed.issues,
+    content: parsed.content,
+    blocks,
+    message,
+    ...(parsed.reasoning === undefined ? {} : { reasoning: parsed.reasoning }),
+  };
 }
 
 /** The chat template to render with: the option, else the vocabulary's, else the GGUF's metadata. */
-async function chatTemplateOf(model: LlamaModel, options: Pick<GenerateToolCallsOptions, "chatTemplate" | "vocab">): Promise<string | undefined> {
+async function chatTemplateOf(
+  model: LlamaModel,
+  options: Pick<GenerateToolCallsOptions, "chatTemplate" | "vocab">,
+): Promise<string | undefined> {
   if (options.chatTemplate !== undefined) return options.chatTemplate;
   if (options.vocab?.chatTemplate !== undefined) return options.vocab.chatTemplate;
-  const fromMetadata = (model.fileInfo?.metadata as { tokenizer?: { chat_template?: unknown } } | undefined)?.tokenizer?.chat_template;
+  const fromMetadata = (model.fileInfo?.metadata as { tokenizer?: { chat_template?: unknown } } | undefined)?.tokenizer
+    ?.chat_template;
   if (typeof fromMetadata === "string") return fromMetadata;
   if (options.vocab !== undefined || modelPathOf(model) === undefined) return undefined;
   return (await vocabularyOf(model)).chatTemplate;
@@ -172,7 +220,10 @@ function tokenText(model: LlamaModel, token: number | null | undefined): string 
  * renderer (see modelChatFor). Throws a ToolgramError naming the format when the template writes one toolgram does
  * not describe.
  */
-export async function modelChatOf(model: LlamaModel, options: Pick<GenerateToolCallsOptions, "chatTemplate" | "vocab" | "format" | "reasoning"> = {}): Promise<ModelChat> {
+export async function modelChatOf(
+  model: LlamaModel,
+  options: Pick<GenerateToolCallsOptions, "chatTemplate" | "vocab" | "format" | "reasoning"> = {},
+): Promise<ModelChat> {
   const template = await chatTemplateOf(model, options);
   return modelChatFor(template, {
     ...(options.format === undefined ? {} : { format: options.format }),
@@ -207,12 +258,27 @@ export function formatEogTokens(model: LlamaModel, format: string): readonly num
 export async function generateToolCalls(options: GenerateToolCallsOptions): Promise<ToolCallGeneration> {
   const { model, tools, engine } = options;
   const chat = await modelChatOf(model, options);
-  const turn: ModelTurnOptions = { format: chat.format, reasoning: chat.reasoning, ...(chat.reasoningMarkers === undefined ? {} : { reasoningMarkers: chat.reasoningMarkers }) };
+  const turn: ModelTurnOptions = {
+    format: chat.format,
+    reasoning: chat.reasoning,
+    ...(chat.reasoningMarkers === undefined ? {} : { reasoningMarkers: chat.reasoningMarkers }),
+  };
   const compiled = compiledFor(tools, options.toolChoice, options.parallel, undefined, turn);
   const declared = compiled.tools;
-  const prompt = chat.render(options.messages, { tools: templateTools(tools, declared), enableThinking: options.enableThinking });
+  const prompt = chat.render(options.messages, {
+    tools: templateTools(tools, declared),
+    enableThinking: options.enableThinking,
+  });
   const keepEog = engine === "none" ? [] : formatEogTokens(model, chat.format);
-  const common = { model, prompt, maxTokens: options.maxTokens ?? 256, temperature: options.temperature ?? 0.7, seed: options.seed ?? 0, ...options.sampling, ...(keepEog.length > 0 ? { keepEog } : {}) };
+  const common = {
+    model,
+    prompt,
+    maxTokens: options.maxTokens ?? 256,
+    temperature: options.temperature ?? 0.7,
+    seed: options.seed ?? 0,
+    ...options.sampling,
+    ...(keepEog.length > 0 ? { keepEog } : {}),
+  };
   const closeWithinBudget = options.closeWithinBudget ?? true;
   let forcedTokens = 0;
   let budgetSteps = 0;
@@ -220,13 +286,19 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
   let result;
   if (engine === "matcher") {
     const vocab = options.vocab ?? (await vocabularyOf(model));
-    const r = await generateWithMask({ ...common, matcher: compiled.createMatcher(vocab), jumpForward: options.jumpForward ?? true, closeWithinBudget });
+    const r = await generateWithMask({
+      ...common,
+      matcher: compiled.createMatcher(vocab),
+      jumpForward: options.jumpForward ?? true,
+      closeWithinBudget,
+    });
     forcedTokens = r.forcedTokens;
     budgetSteps = r.budgetSteps;
     result = r;
   } else if (engine === "gbnf") {
     const vocab = closeWithinBudget ? (options.vocab ?? (await vocabularyOf(model))) : undefined;
-    const budget = vocab === undefined ? {} : { budgetMatcher: compiled.createMatcher(vocab), budgetGuard: guardTokens(vocab) };
+    const budget =
+      vocab === undefined ? {} : { budgetMatcher: compiled.createMatcher(vocab), budgetGuard: guardTokens(vocab) };
     const r = await generateWithGbnf({ ...common, gbnf: compiled.toGbnf(), ...budget });
     budgetSteps = r.budgetSteps;
     budgetAbandoned = r.budgetAbandoned;

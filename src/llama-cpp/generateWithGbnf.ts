@@ -50,49 +50,65 @@ export async function generateWithGbnf(options: GenerateWithGbnfOptions): Promis
     try {
       grammar = await model.llama.createGrammar({ grammar: gbnf });
     } catch (cause) {
-      throw new ToolgramError("INVALID_INPUT", "llama.cpp could not parse the GBNF grammar (its reason is printed on stderr).", "", { cause });
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        "llama.cpp could not parse the GBNF grammar (its reason is printed on stderr).",
+        "",
+        { cause },
+      );
     }
   }
   const input = promptTokens(model, options.prompt);
-  return withSequence(options, async (sequence, plan) => {
-    const grammarEvaluationState = grammar === undefined ? undefined : new LlamaGrammarEvaluationState({ model, grammar });
-    const tokens: Token[] = [];
-    const started = performance.now();
-    let finishReason: GenerateResult["finishReason"] = "stop";
-    const steer = BudgetSteering.for(model, options.budgetMatcher, TokenBiasClass, options.budgetGuard, options.keepEog);
-    const aborted = (): boolean => options.signal?.aborted === true;
-    if (maxTokens > 0 && !aborted()) {
-      for await (const token of sequence.evaluate(plan.rest, {
-        grammarEvaluationState,
-        temperature: options.temperature ?? 0,
-        seed: options.seed ?? 0,
-        ...samplingOptions(options, tokens),
-        // read by node-llama-cpp before each sampling step, after the previous token reached the loop below
-        ...(steer === undefined ? {} : { tokenBias: () => steer.tokenBias(maxTokens - tokens.length) }),
-      })) {
-        steer?.follow(token);
-        tokens.push(token);
-        options.onToken?.(token);
-        if (aborted()) break;
-        if (tokens.length >= maxTokens) {
-          finishReason = "length";
-          break;
+  return withSequence(
+    options,
+    async (sequence, plan) => {
+      const grammarEvaluationState =
+        grammar === undefined ? undefined : new LlamaGrammarEvaluationState({ model, grammar });
+      const tokens: Token[] = [];
+      const started = performance.now();
+      let finishReason: GenerateResult["finishReason"] = "stop";
+      const steer = BudgetSteering.for(
+        model,
+        options.budgetMatcher,
+        TokenBiasClass,
+        options.budgetGuard,
+        options.keepEog,
+      );
+      const aborted = (): boolean => options.signal?.aborted === true;
+      if (maxTokens > 0 && !aborted()) {
+        for await (const token of sequence.evaluate(plan.rest, {
+          grammarEvaluationState,
+          temperature: options.temperature ?? 0,
+          seed: options.seed ?? 0,
+          ...samplingOptions(options, tokens),
+          // read by node-llama-cpp before each sampling step, after the previous token reached the loop below
+          ...(steer === undefined ? {} : { tokenBias: () => steer.tokenBias(maxTokens - tokens.length) }),
+        })) {
+          steer?.follow(token);
+          tokens.push(token);
+          options.onToken?.(token);
+          if (aborted()) break;
+          if (tokens.length >= maxTokens) {
+            finishReason = "length";
+            break;
+          }
         }
+      } else {
+        finishReason = "length";
       }
-    } else {
-      finishReason = "length";
-    }
-    const elapsedMs = performance.now() - started;
-    return {
-      text: model.detokenize(tokens, true),
-      tokens,
-      finishReason,
-      promptTokens: input.length,
-      cachedTokens: plan.cachedTokens,
-      elapsedMs,
-      tokensPerSecond: tokens.length / (elapsedMs / 1000),
-      budgetSteps: steer?.steps ?? 0,
-      budgetAbandoned: steer?.abandoned ?? false,
-    };
-  }, input);
+      const elapsedMs = performance.now() - started;
+      return {
+        text: model.detokenize(tokens, true),
+        tokens,
+        finishReason,
+        promptTokens: input.length,
+        cachedTokens: plan.cachedTokens,
+        elapsedMs,
+        tokensPerSecond: tokens.length / (elapsedMs / 1000),
+        budgetSteps: steer?.steps ?? 0,
+        budgetAbandoned: steer?.abandoned ?? false,
+      };
+    },
+    input,
+  );
 }

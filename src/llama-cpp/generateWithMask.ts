@@ -73,7 +73,6 @@ export interface GenerateWithMaskResult extends GenerateResult {
   readonly convertedBiasSteps: number;
 }
 
-
 const eogCache = new WeakMap<LlamaModel, Uint8Array>();
 
 /** Which token ids end generation (Qwen3 has several), computed once per model; its length is the vocabulary size. */
@@ -154,7 +153,9 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
   const ordinary = size - eogIds(eog).length;
   // End-of-generation tokens are few (Qwen3 has a handful): tested one by one at each step. Kept ones (a closing
   // marker that llama.cpp counts as an end) apart: where the mask allows one, it is a token of the output, not its end.
-  const keptIds = [...new Set(options.keepEog ?? [])].filter((id) => id >= 0 && id < size && eog[id] === 1).sort((a, b) => a - b);
+  const keptIds = [...new Set(options.keepEog ?? [])]
+    .filter((id) => id >= 0 && id < size && eog[id] === 1)
+    .sort((a, b) => a - b);
   const endIds = eogIds(eog).filter((id) => !keptIds.includes(id));
   const isKept = (token: number): boolean => keptIds.includes(token);
 
@@ -169,8 +170,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
     bits.fill(0);
     if (budgeted) {
       if (matcher.fillNextTokenBitmaskWithin!(bits, maxTokens - tokens.length)) budgetSteps++;
-    }
-    else matcher.fillNextTokenBitmask(bits);
+    } else matcher.fillNextTokenBitmask(bits);
     if (size % 32 !== 0) bits[bits.length - 1] &= (1 << (size % 32)) - 1; // ids past the model's vocabulary
     // What the step needs of the mask is kept with its cached entry: a mask met before (most are) costs one pass
     // over its words to find it, none to count it.
@@ -208,141 +208,159 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
     }
   };
 
-  return withSequence(options, async (sequence, plan) => {
-    let overlappedMasks = 0;
-    let forcedTokens = 0;
-    let resampledSteps = 0;
-    let finishReason: GenerateResult["finishReason"] = "length";
-    // tokens appended to the output but not yet evaluated by llama.cpp
-    let unevaluated: Token[] = plan.rest;
-    let generator: AsyncGenerator<Token, void, Token | Token[] | undefined> | undefined;
-    // evaluates `unevaluated` and samples the next token with the bias of `current`; the mask is computed meanwhile
-    const evaluateAndSample = async (): Promise<Token | undefined> => {
-      const feed = unevaluated;
-      unevaluated = [];
-      let next: Promise<IteratorResult<Token, void>>;
-      if (generator === undefined) {
-        generator = sequence.evaluate(feed, { temperature, seed, ...samplingOptions(options, tokens), tokenBias, yieldEogToken: true });
-        next = generator.next();
-      } else next = generator.next(feed);
-      if (overlap && current === undefined) {
-        // node-llama-cpp dispatches the batch in its own promise chain (and at the latest on the next cycle): once a
-        // macrotask has passed, the forward pass is running on its worker thread, and the JS thread is free
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (current === undefined) {
-          try {
-            readMask();
-          } catch (error) {
-            // let the step in flight finish before the error leaves (its result is dropped)
-            await next.catch(() => undefined);
-            throw error;
-          }
-          overlappedMasks++;
-        }
-      }
-      const r = await next;
-      if (maskError !== undefined) throw maskError.error;
-      return r.done === true ? undefined : r.value;
-    };
-
-    const conversion = options.biasConversion === "node-llama-cpp" ? undefined : cacheBiasConversion(sequence, (bias) => biases.arraysOf(bias));
-    const started = performance.now();
-    try {
-      while (tokens.length < maxTokens) {
-        if (options.signal?.aborted === true) {
-          finishReason = "stop";
-          break;
-        }
-        if (options.jumpForward === true && matcher.forcedText !== undefined) {
-          const forced = matcher.forcedText();
-          if (forced !== "") {
-            let appended = 0;
-            for (const token of model.tokenize(forced, true)) {
-              if (tokens.length >= maxTokens || !matcher.acceptToken(token)) break;
-              tokens.push(token);
-              options.onToken?.(token);
-              unevaluated = [...unevaluated, token];
-              appended++;
+  return withSequence(
+    options,
+    async (sequence, plan) => {
+      let overlappedMasks = 0;
+      let forcedTokens = 0;
+      let resampledSteps = 0;
+      let finishReason: GenerateResult["finishReason"] = "length";
+      // tokens appended to the output but not yet evaluated by llama.cpp
+      let unevaluated: Token[] = plan.rest;
+      let generator: AsyncGenerator<Token, void, Token | Token[] | undefined> | undefined;
+      // evaluates `unevaluated` and samples the next token with the bias of `current`; the mask is computed meanwhile
+      const evaluateAndSample = async (): Promise<Token | undefined> => {
+        const feed = unevaluated;
+        unevaluated = [];
+        let next: Promise<IteratorResult<Token, void>>;
+        if (generator === undefined) {
+          generator = sequence.evaluate(feed, {
+            temperature,
+            seed,
+            ...samplingOptions(options, tokens),
+            tokenBias,
+            yieldEogToken: true,
+          });
+          next = generator.next();
+        } else next = generator.next(feed);
+        if (overlap && current === undefined) {
+          // node-llama-cpp dispatches the batch in its own promise chain (and at the latest on the next cycle): once a
+          // macrotask has passed, the forward pass is running on its worker thread, and the JS thread is free
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (current === undefined) {
+            try {
+              readMask();
+            } catch (error) {
+              // let the step in flight finish before the error leaves (its result is dropped)
+              await next.catch(() => undefined);
+              throw error;
             }
-            forcedTokens += appended;
-            if (appended > 0) continue;
+            overlappedMasks++;
           }
         }
+        const r = await next;
+        if (maskError !== undefined) throw maskError.error;
+        return r.done === true ? undefined : r.value;
+      };
 
-        // A complete output may have nothing left to sample (the usual last step): read its mask before evaluating
-        // anything, so that the last token is not evaluated for nothing.
-        if (!overlap || matcher.isCompleted()) readMask();
-        let step = current;
-        let token: Token | undefined;
-        if (step === undefined || step.allowedCount > 0) {
-          token = await evaluateAndSample();
-          step = readMask();
-        }
-        if (step.allowedCount === 0) {
-          if (step.endAllowed || matcher.isCompleted()) {
+      const conversion =
+        options.biasConversion === "node-llama-cpp"
+          ? undefined
+          : cacheBiasConversion(sequence, (bias) => biases.arraysOf(bias));
+      const started = performance.now();
+      try {
+        while (tokens.length < maxTokens) {
+          if (options.signal?.aborted === true) {
             finishReason = "stop";
             break;
           }
-          if (step.keptAllowed < 0) throw new Error(`The matcher allows no token after ${tokens.length} generated tokens and is not complete.`);
-          // the closing marker is all that may come: append it as a forced token (a bias cannot raise an end token);
-          // a token sampled meanwhile (the mask was read after the forward pass had started) is dropped
-          token = step.keptAllowed as Token;
-          forcedTokens++;
-          unevaluated = [...unevaluated, token];
-        } else {
-          if (token === undefined) throw new Error("llama.cpp returned no token for a masked step.");
-          if (eog[token] === 1 && !(isKept(token) && isAllowed(bits, token))) {
-            if (step.endAllowed) {
+          if (options.jumpForward === true && matcher.forcedText !== undefined) {
+            const forced = matcher.forcedText();
+            if (forced !== "") {
+              let appended = 0;
+              for (const token of model.tokenize(forced, true)) {
+                if (tokens.length >= maxTokens || !matcher.acceptToken(token)) break;
+                tokens.push(token);
+                options.onToken?.(token);
+                unevaluated = [...unevaluated, token];
+                appended++;
+              }
+              forcedTokens += appended;
+              if (appended > 0) continue;
+            }
+          }
+
+          // A complete output may have nothing left to sample (the usual last step): read its mask before evaluating
+          // anything, so that the last token is not evaluated for nothing.
+          if (!overlap || matcher.isCompleted()) readMask();
+          let step = current;
+          let token: Token | undefined;
+          if (step === undefined || step.allowedCount > 0) {
+            token = await evaluateAndSample();
+            step = readMask();
+          }
+          if (step.allowedCount === 0) {
+            if (step.endAllowed || matcher.isCompleted()) {
               finishReason = "stop";
               break;
             }
-            if (step.mayResample) {
-              // Undo the evaluation of the last token so that it is evaluated again and sampled with the boost.
-              resampledSteps++;
-              const end = sequence.nextTokenIndex;
-              const last = sequence.contextTokens[end - 1];
-              await sequence.eraseContextTokenRanges([{ start: end - 1, end }]);
-              unevaluated = [last];
-              resampling = true;
-              try {
-                token = await evaluateAndSample();
-              } finally {
-                resampling = false;
+            if (step.keptAllowed < 0)
+              throw new Error(
+                `The matcher allows no token after ${tokens.length} generated tokens and is not complete.`,
+              );
+            // the closing marker is all that may come: append it as a forced token (a bias cannot raise an end token);
+            // a token sampled meanwhile (the mask was read after the forward pass had started) is dropped
+            token = step.keptAllowed as Token;
+            forcedTokens++;
+            unevaluated = [...unevaluated, token];
+          } else {
+            if (token === undefined) throw new Error("llama.cpp returned no token for a masked step.");
+            if (eog[token] === 1 && !(isKept(token) && isAllowed(bits, token))) {
+              if (step.endAllowed) {
+                finishReason = "stop";
+                break;
               }
-              if (token === undefined) throw new Error("llama.cpp returned no token for a masked step.");
+              if (step.mayResample) {
+                // Undo the evaluation of the last token so that it is evaluated again and sampled with the boost.
+                resampledSteps++;
+                const end = sequence.nextTokenIndex;
+                const last = sequence.contextTokens[end - 1];
+                await sequence.eraseContextTokenRanges([{ start: end - 1, end }]);
+                unevaluated = [last];
+                resampling = true;
+                try {
+                  token = await evaluateAndSample();
+                } finally {
+                  resampling = false;
+                }
+                if (token === undefined) throw new Error("llama.cpp returned no token for a masked step.");
+              }
             }
+            unevaluated = [token];
           }
-          unevaluated = [token];
+          if (!isAllowed(bits, token))
+            throw new Error(`llama.cpp sampled token ${token}, which the mask does not allow.`);
+          if (!matcher.acceptToken(token))
+            throw new Error(`The matcher refused token ${token}, which its own mask allowed.`);
+          current = undefined;
+          tokens.push(token);
+          options.onToken?.(token);
         }
-        if (!isAllowed(bits, token)) throw new Error(`llama.cpp sampled token ${token}, which the mask does not allow.`);
-        if (!matcher.acceptToken(token)) throw new Error(`The matcher refused token ${token}, which its own mask allowed.`);
-        current = undefined;
-        tokens.push(token);
-        options.onToken?.(token);
-      }
-    } finally {
-      try {
-        await generator?.return();
       } finally {
-        conversion?.restore();
+        try {
+          await generator?.return();
+        } finally {
+          conversion?.restore();
+        }
       }
-    }
-    const elapsedMs = performance.now() - started;
-    const stats: BiasConversionStats = conversion?.stats ?? { cachedSteps: 0, convertedSteps: 0, enabled: false };
-    return {
-      text: model.detokenize(tokens, true),
-      tokens,
-      finishReason,
-      promptTokens: input.length,
-      cachedTokens: plan.cachedTokens,
-      elapsedMs,
-      tokensPerSecond: tokens.length / (elapsedMs / 1000),
-      forcedTokens,
-      resampledSteps,
-      budgetSteps,
-      overlappedMasks,
-      cachedBiasSteps: stats.cachedSteps,
-      convertedBiasSteps: biasSteps - stats.cachedSteps,
-    };
-  }, input);
+      const elapsedMs = performance.now() - started;
+      const stats: BiasConversionStats = conversion?.stats ?? { cachedSteps: 0, convertedSteps: 0, enabled: false };
+      return {
+        text: model.detokenize(tokens, true),
+        tokens,
+        finishReason,
+        promptTokens: input.length,
+        cachedTokens: plan.cachedTokens,
+        elapsedMs,
+        tokensPerSecond: tokens.length / (elapsedMs / 1000),
+        forcedTokens,
+        resampledSteps,
+        budgetSteps,
+        overlappedMasks,
+        cachedBiasSteps: stats.cachedSteps,
+        convertedBiasSteps: biasSteps - stats.cachedSteps,
+      };
+    },
+    input,
+  );
 }

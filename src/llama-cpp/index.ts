@@ -28,7 +28,12 @@ export {
 } from "./qwen3ChatPrompt.js";
 export type { GenerateOptions, GenerateResult, FinishReason } from "./generationTypes.js";
 export { generateWithGbnf, type GenerateWithGbnfOptions } from "./generateWithGbnf.js";
-export { generateWithMask, type GenerateWithMaskOptions, type GenerateWithMaskResult, type TokenMaskMatcher } from "./generateWithMask.js";
+export {
+  generateWithMask,
+  type GenerateWithMaskOptions,
+  type GenerateWithMaskResult,
+  type TokenMaskMatcher,
+} from "./generateWithMask.js";
 export {
   startLlamaServer,
   freePort,
@@ -48,7 +53,13 @@ export {
 export { readSse } from "./readSse.js";
 export { checkGbnfRepetitions, MAX_GBNF_REPETITION } from "./checkGbnfRepetitions.js";
 export { findLlamaServer, llamaCppBundlePath, llamaServerCachePath } from "./llamaServerBinary.js";
-export { buildTinyModel, tinyModelPath, TINY_QWEN3, type BuildTinyModelOptions, type TinyModel } from "../gguf/buildTinyModel.js";
+export {
+  buildTinyModel,
+  tinyModelPath,
+  TINY_QWEN3,
+  type BuildTinyModelOptions,
+  type TinyModel,
+} from "../gguf/buildTinyModel.js";
 export { readGguf, type GgufHeader, type GgufTensorInfo } from "../gguf/readGguf.js";
 export { ggufTokenizer, GgufTokenType, type GgufTokenizer } from "../gguf/ggufTokenizer.js";
 export { writeGguf, encodeGgufHead } from "../gguf/writeGguf.js";

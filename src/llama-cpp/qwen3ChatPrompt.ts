@@ -3,7 +3,11 @@ import type { NormalizedTool } from "../tools/NormalizedTool.js";
 
 /** A call inside an assistant message: OpenAI's `{function: {name, arguments}}` or a bare `{name, arguments}`. */
 export type ChatToolCall =
-  | { readonly id?: string; readonly type?: "function"; readonly function: { readonly name: string; readonly arguments: string | JsonObject } }
+  | {
+      readonly id?: string;
+      readonly type?: "function";
+      readonly function: { readonly name: string; readonly arguments: string | JsonObject };
+    }
   | { readonly id?: string; readonly name: string; readonly arguments: string | JsonObject };
 
 /** One chat message, as OpenAI's chat API and Qwen3's chat template take it. */
@@ -53,12 +57,15 @@ export function templateJson(value: JsonValue | undefined): string {
  */
 export function templateTools(declared: unknown, normalized: readonly NormalizedTool[]): JsonValue[] {
   const list = Array.isArray(declared) ? declared : undefined;
-  const openAi = list !== undefined && list.length === normalized.length && list.every((t) => isJsonObject(t) && t["type"] === "function" && isJsonObject(t["function"]));
+  const openAi =
+    list !== undefined &&
+    list.length === normalized.length &&
+    list.every((t) => isJsonObject(t) && t.type === "function" && isJsonObject(t.function));
   if (openAi) return list as JsonValue[];
   return normalized.map((t) => {
     const fn: JsonObject = { name: t.name };
-    if (t.description !== undefined) fn["description"] = t.description;
-    fn["parameters"] = t.parameters;
+    if (t.description !== undefined) fn.description = t.description;
+    fn.parameters = t.parameters;
     return { type: "function", function: fn };
   });
 }
@@ -84,7 +91,8 @@ export function renderQwen3Prompt(messages: readonly ChatMessage[], options: Qwe
   if (tools.length > 0) {
     out += "<|im_start|>system\n";
     if (first?.role === "system") out += `${first.content ?? ""}\n\n`;
-    out += "# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>";
+    out +=
+      "# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>";
     for (const tool of tools) out += `\n${templateJson(tool)}`;
     out +=
       '\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>\n';

@@ -68,11 +68,16 @@ function waitForExit(child: ChildProcess): Promise<void> {
 export async function startLlamaServer(options: StartLlamaServerOptions): Promise<LlamaServerHandle> {
   const port = options.port ?? (await freePort());
   const args = [
-    "-m", options.model,
-    "--host", "127.0.0.1",
-    "--port", String(port),
-    "-t", String(options.threads ?? 1),
-    "-c", String(options.contextSize ?? 4096),
+    "-m",
+    options.model,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "-t",
+    String(options.threads ?? 1),
+    "-c",
+    String(options.contextSize ?? 4096),
     "--jinja",
     ...(options.extraArgs ?? []),
   ];
@@ -105,7 +110,9 @@ export async function startLlamaServer(options: StartLlamaServerOptions): Promis
   const deadline = Date.now() + (options.startupTimeoutMs ?? 60_000);
   while (true) {
     if (spawnError !== undefined || child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`llama-server did not start (${spawnError?.message ?? `exit ${child.exitCode ?? child.signalCode}`}):\n${log.slice(-30).join("\n")}`);
+      throw new Error(
+        `llama-server did not start (${spawnError?.message ?? `exit ${child.exitCode ?? child.signalCode}`}):\n${log.slice(-30).join("\n")}`,
+      );
     }
     try {
       const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
@@ -116,7 +123,9 @@ export async function startLlamaServer(options: StartLlamaServerOptions): Promis
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`llama-server was not ready after ${options.startupTimeoutMs ?? 60_000} ms:\n${log.slice(-30).join("\n")}`);
+      throw new Error(
+        `llama-server was not ready after ${options.startupTimeoutMs ?? 60_000} ms:\n${log.slice(-30).join("\n")}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -138,13 +147,21 @@ export interface CompletionResponse {
   readonly content: string;
   readonly tokens_predicted?: number;
   readonly stop_type?: string;
-  readonly timings?: { readonly predicted_n?: number; readonly predicted_ms?: number; readonly predicted_per_second?: number };
+  readonly timings?: {
+    readonly predicted_n?: number;
+    readonly predicted_ms?: number;
+    readonly predicted_per_second?: number;
+  };
   readonly [field: string]: unknown;
 }
 
 /** Body of `/v1/chat/completions` (OpenAI-compatible; `grammar` is llama.cpp's extension). */
 export interface ChatCompletionRequest {
-  readonly messages: ReadonlyArray<{ readonly role: string; readonly content: string | null; readonly [field: string]: unknown }>;
+  readonly messages: ReadonlyArray<{
+    readonly role: string;
+    readonly content: string | null;
+    readonly [field: string]: unknown;
+  }>;
   readonly grammar?: string;
   readonly tools?: readonly unknown[];
   readonly tool_choice?: "auto" | "none" | "required";
@@ -160,7 +177,10 @@ export interface ChatCompletionResponse {
     readonly message: {
       readonly role: string;
       readonly content: string | null;
-      readonly tool_calls?: ReadonlyArray<{ readonly type: string; readonly function: { readonly name: string; readonly arguments: string } }>;
+      readonly tool_calls?: ReadonlyArray<{
+        readonly type: string;
+        readonly function: { readonly name: string; readonly arguments: string };
+      }>;
       readonly [field: string]: unknown;
     };
   }>;
@@ -179,7 +199,11 @@ async function post(baseUrl: string, endpoint: string, body: object, signal?: Ab
 }
 
 /** POST /completion (non-streaming). */
-export async function completion(baseUrl: string, request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResponse> {
+export async function completion(
+  baseUrl: string,
+  request: CompletionRequest,
+  signal?: AbortSignal,
+): Promise<CompletionResponse> {
   const response = await post(baseUrl, "/completion", { ...request, stream: false }, signal);
   return (await response.json()) as CompletionResponse;
 }
@@ -196,7 +220,11 @@ export async function* completionStream(
 }
 
 /** POST /v1/chat/completions (non-streaming). */
-export async function chatCompletion(baseUrl: string, request: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+export async function chatCompletion(
+  baseUrl: string,
+  request: ChatCompletionRequest,
+  signal?: AbortSignal,
+): Promise<ChatCompletionResponse> {
   const response = await post(baseUrl, "/v1/chat/completions", { ...request, stream: false }, signal);
   return (await response.json()) as ChatCompletionResponse;
 }
@@ -205,7 +233,11 @@ export async function chatCompletion(baseUrl: string, request: ChatCompletionReq
 export interface ChatCompletionChunk {
   readonly choices: ReadonlyArray<{
     readonly finish_reason: string | null;
-    readonly delta: { readonly content?: string | null; readonly tool_calls?: readonly unknown[]; readonly [field: string]: unknown };
+    readonly delta: {
+      readonly content?: string | null;
+      readonly tool_calls?: readonly unknown[];
+      readonly [field: string]: unknown;
+    };
   }>;
   readonly [field: string]: unknown;
 }

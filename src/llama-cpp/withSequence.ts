@@ -12,13 +12,18 @@ export interface PromptPlan {
  * cleared, or with `keepPrefix` cut back to the longest prefix it shares with `input` (at least the last prompt token
  * is evaluated again, since its logits choose the first output token); `body` evaluates `plan.rest`.
  */
-export async function withSequence<T>(options: GenerateOptions, body: (sequence: LlamaContextSequence, plan: PromptPlan) => Promise<T>, input?: Token[]): Promise<T> {
+export async function withSequence<T>(
+  options: GenerateOptions,
+  body: (sequence: LlamaContextSequence, plan: PromptPlan) => Promise<T>,
+  input?: Token[],
+): Promise<T> {
   const all = input ?? [];
   if (options.sequence !== undefined) {
     const sequence = options.sequence;
     if (options.keepPrefix === true && all.length > 0) {
       const shared = Math.min(sequence.compareContextTokens(all).firstDifferentIndex, all.length - 1);
-      if (shared < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: shared, end: sequence.nextTokenIndex }]);
+      if (shared < sequence.nextTokenIndex)
+        await sequence.eraseContextTokenRanges([{ start: shared, end: sequence.nextTokenIndex }]);
       return body(sequence, { rest: all.slice(shared), cachedTokens: shared });
     }
     await sequence.clearHistory();
@@ -47,7 +52,10 @@ export function promptTokens(model: LlamaModel, prompt: string | readonly number
  * The optional sampler settings of `options`, in node-llama-cpp's shape (absent ones keep its defaults); the repeat
  * penalty punishes the last tokens of `generated`, read at each step.
  */
-export function samplingOptions(options: Pick<GenerateOptions, "topK" | "topP" | "repeatPenalty">, generated: readonly Token[]): {
+export function samplingOptions(
+  options: Pick<GenerateOptions, "topK" | "topP" | "repeatPenalty">,
+  generated: readonly Token[],
+): {
   topK?: number;
   topP?: number;
   repeatPenalty?: { penalty: number; punishTokens: () => Token[] };
@@ -56,6 +64,8 @@ export function samplingOptions(options: Pick<GenerateOptions, "topK" | "topP" |
   return {
     ...(options.topK === undefined ? {} : { topK: options.topK }),
     ...(options.topP === undefined ? {} : { topP: options.topP }),
-    ...(rp === undefined ? {} : { repeatPenalty: { penalty: rp.penalty, punishTokens: () => generated.slice(-(rp.lastTokens ?? 64)) } }),
+    ...(rp === undefined
+      ? {}
+      : { repeatPenalty: { penalty: rp.penalty, punishTokens: () => generated.slice(-(rp.lastTokens ?? 64)) } }),
   };
 }

@@ -49,7 +49,11 @@ export interface ToolgramLogitsProcessor {
  * At each call, the tokens appended to each row of `inputIds` since the previous call are fed to that row's matcher
  * (the first call only records the prompt length), then the row's logits get −∞ wherever the mask is clear.
  */
-export function createLogitsProcessor(compiled: CompiledGrammar, vocab: Vocabulary, options: LogitsProcessorOptions = {}): ToolgramLogitsProcessor {
+export function createLogitsProcessor(
+  compiled: CompiledGrammar,
+  vocab: Vocabulary,
+  options: LogitsProcessorOptions = {},
+): ToolgramLogitsProcessor {
   let matchers: TokenMatcher[] = [];
   let seen: number[] = [];
   let promptLength: number[] = [];
@@ -60,7 +64,8 @@ export function createLogitsProcessor(compiled: CompiledGrammar, vocab: Vocabula
   const call = <T extends LogitsTensorLike>(inputIds: readonly (readonly TokenIdLike[])[], logits: T): T => {
     const rows = inputIds.length;
     const width = logits.dims[logits.dims.length - 1];
-    if (logits.data.length !== rows * width) throw new RangeError(`logits hold ${logits.data.length} values, expected ${rows} rows × ${width}`);
+    if (logits.data.length !== rows * width)
+      throw new RangeError(`logits hold ${logits.data.length} values, expected ${rows} rows × ${width}`);
     for (let r = 0; r < rows; r++) {
       const ids = inputIds[r];
       if (!matchers[r]) {

@@ -104,17 +104,17 @@ export function indentedJsonStyle(width: number, depth: number): JsonStyle {
   const id = `indent-${width}-${depth}`;
   let style = indentedStyles.get(id);
   if (style !== undefined) return style;
-  const line = (d: number): string => "\n" + " ".repeat(width * d);
+  const line = (d: number): string => `\n${" ".repeat(width * d)}`;
   const full = depth < MAX_INDENTED_DEPTH;
   style = {
     ws: EPSILON,
-    objectOpen: full ? lit("{" + line(depth + 1)) : NOTHING,
-    objectClose: lit(line(depth) + "}"),
+    objectOpen: full ? lit(`{${line(depth + 1)}`) : NOTHING,
+    objectClose: lit(`${line(depth)}}`),
     emptyObject: lit("{}"),
-    arrayOpen: full ? lit("[" + line(depth + 1)) : NOTHING,
-    arrayClose: lit(line(depth) + "]"),
+    arrayOpen: full ? lit(`[${line(depth + 1)}`) : NOTHING,
+    arrayClose: lit(`${line(depth)}]`),
     emptyArray: lit("[]"),
-    itemSeparator: lit("," + line(depth + 1)),
+    itemSeparator: lit(`,${line(depth + 1)}`),
     keySeparator: lit(": "),
     keywords: JSON_KEYWORDS,
     id,

@@ -22,9 +22,18 @@ export function lowerArray(n: ArrayNode, st: LowerState): GExpr {
     const rel = P.map((p) => relation(p, c.schema, st.defs));
     const relI = I === null ? "none" : relation(I, c.schema, st.defs);
     if (rel.includes("mixed") || relI === "mixed") {
-      st.relax("contains", n.path + "/contains", "the items may or may not match the contains schema, so the count of matching items is not a function of the length");
+      st.relax(
+        "contains",
+        `${n.path}/contains`,
+        "the items may or may not match the contains schema, so the count of matching items is not a function of the length",
+      );
     } else {
-      const bounds = containsLengths(rel.map((r) => r === "all"), relI === "all", c.min, c.max);
+      const bounds = containsLengths(
+        rel.map((r) => r === "all"),
+        relI === "all",
+        c.min,
+        c.max,
+      );
       if (!bounds) return NOTHING;
       minL = Math.max(minL, bounds.min);
       if (bounds.max !== undefined) maxL = maxL === undefined ? bounds.max : Math.min(maxL, bounds.max);
@@ -33,7 +42,7 @@ export function lowerArray(n: ArrayNode, st: LowerState): GExpr {
   if (maxL !== undefined && minL > maxL) return NOTHING;
 
   const s = st.style;
-  const pe = P.map((p, j) => st.share(p.path, "", st.lower(p)));
+  const pe = P.map((p, _j) => st.share(p.path, "", st.lower(p)));
   const ie = I === null ? NOTHING : st.share(I.path, "", st.lower(I));
   const itemAt = (i: number): GExpr => (i < P.length ? pe[i] : ie);
 
@@ -49,7 +58,11 @@ export function lowerArray(n: ArrayNode, st: LowerState): GExpr {
     if (I === null) return a > 0 ? NOTHING : EPSILON;
     const bound = Math.max(a, b ?? 0);
     if (bound > st.limits.maxRepeatBound) {
-      throw new LimitExceededError("LIMIT_REPETITION", `an item count bound of ${bound} is above limits.maxRepeatBound ${st.limits.maxRepeatBound}; lower minItems/maxItems or raise the limit`, n.path);
+      throw new LimitExceededError(
+        "LIMIT_REPETITION",
+        `an item count bound of ${bound} is above limits.maxRepeatBound ${st.limits.maxRepeatBound}; lower minItems/maxItems or raise the limit`,
+        n.path,
+      );
     }
     return rep(seq(s.itemSeparator, ie), a, b);
   };
@@ -61,7 +74,12 @@ export function lowerArray(n: ArrayNode, st: LowerState): GExpr {
  * Lengths L whose count of matching items, count(L) = #matching prefix positions below L + (items match ? L - n : 0),
  * lies in [cmin, cmax]. count is non-decreasing, so they form an interval; null when empty.
  */
-export function containsLengths(prefixAll: boolean[], itemsAll: boolean, cmin: number, cmax: number | undefined): { min: number; max?: number } | null {
+export function containsLengths(
+  prefixAll: boolean[],
+  itemsAll: boolean,
+  cmin: number,
+  cmax: number | undefined,
+): { min: number; max?: number } | null {
   const n = prefixAll.length;
   const count = (L: number): number => {
     let c = 0;
@@ -69,7 +87,11 @@ export function containsLengths(prefixAll: boolean[], itemsAll: boolean, cmin: n
     return c + (itemsAll && L > n ? L - n : 0);
   };
   let lo: number | undefined;
-  for (let L = 0; L <= n; L++) if (count(L) >= cmin) { lo = L; break; }
+  for (let L = 0; L <= n; L++)
+    if (count(L) >= cmin) {
+      lo = L;
+      break;
+    }
   if (lo === undefined) {
     if (!itemsAll) return null;
     lo = n + (cmin - count(n));
@@ -80,7 +102,11 @@ export function containsLengths(prefixAll: boolean[], itemsAll: boolean, cmin: n
     if (count(n) <= cmax) {
       hi = itemsAll ? n + (cmax - count(n)) : undefined;
     } else {
-      for (let L = n; L >= 0; L--) if (count(L) <= cmax) { hi = L; break; }
+      for (let L = n; L >= 0; L--)
+        if (count(L) <= cmax) {
+          hi = L;
+          break;
+        }
     }
   }
   return hi === undefined ? { min: lo } : { min: lo, max: hi };

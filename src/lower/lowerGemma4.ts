@@ -28,7 +28,12 @@ export interface Gemma4Spelling {
 }
 
 /** Gemma 4's punctuation: JSON's, without whitespace, not even after `,` or `:`. */
-const GEMMA4_STYLE: JsonStyle = { ...jsonStyle("compact"), itemSeparator: lit(","), keySeparator: lit(":"), id: "gemma4" };
+const GEMMA4_STYLE: JsonStyle = {
+  ...jsonStyle("compact"),
+  itemSeparator: lit(","),
+  keySeparator: lit(":"),
+  id: "gemma4",
+};
 
 const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns: [], formats: [] };
 
@@ -43,7 +48,11 @@ const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns:
 export function lowerGemma4Arguments(root: SchemaNode, st: LowerState, sp: Gemma4Spelling): GExpr {
   const top = resolveRef(root, st);
   if (top.kind !== "object") {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes the arguments as one object ({k:v,…}), so the parameters must be one object schema (this one is ${top.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${top.kind} schema`}); use another format or declare an object`, top.path);
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      `format ${sp.format} writes the arguments as one object ({k:v,…}), so the parameters must be one object schema (this one is ${top.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${top.kind} schema`}); use another format or declare an object`,
+      top.path,
+    );
   }
   const done = new Map<SchemaNode, GExpr>();
   const defRules = new Map<string, GExpr>();
@@ -53,23 +62,40 @@ export function lowerGemma4Arguments(root: SchemaNode, st: LowerState, sp: Gemma
   const rawText = (spec: StringConstraints, path: string, suffix: string): GExpr => {
     const escaped = sp.forbidden.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
     const full: StringConstraints = { ...spec, notPatterns: [...spec.notPatterns, ...escaped] };
-    const key = JSON.stringify([suffix, full.minLength, full.maxLength ?? null, full.patterns, full.notPatterns, full.formats, full.notValues ?? []]);
+    const key = JSON.stringify([
+      suffix,
+      full.minLength,
+      full.maxLength ?? null,
+      full.patterns,
+      full.notPatterns,
+      full.formats,
+      full.notValues ?? [],
+    ]);
     const hit = strings.get(key);
     if (hit) return hit;
     const warned = st.warnings.length;
-    const e = lowerStringValue(full, { strict: st.strict, limits: st.limits, warnings: st.warnings, deadline: st.deadline, path, rules: st.rules, rulePrefix: st.ruleName(path, suffix) });
+    const e = lowerStringValue(full, {
+      strict: st.strict,
+      limits: st.limits,
+      warnings: st.warnings,
+      deadline: st.deadline,
+      path,
+      rules: st.rules,
+      rulePrefix: st.ruleName(path, suffix),
+    });
     if (st.warnings.length === warned) strings.set(key, e);
     return e;
   };
   /** Bare keys: the spec's keys that GEMMA4_KEY allows. */
-  const keyText = (spec: StringConstraints, path: string): GExpr => rawText({ ...spec, patterns: [...spec.patterns, GEMMA4_KEY_PATTERN] }, path, "key");
+  const keyText = (spec: StringConstraints, path: string): GExpr =>
+    rawText({ ...spec, patterns: [...spec.patterns, GEMMA4_KEY_PATTERN] }, path, "key");
 
   const spelling: ObjectSpelling = {
     open: lit("{"),
     close: lit("}"),
     empty: lit("{}"),
     itemSeparator: lit(","),
-    key: (k) => lit(k + ":"),
+    key: (k) => lit(`${k}:`),
     extraKeys: {
       content: (spec, path) => keyText(spec, path),
       literal: (k) => (GEMMA4_KEY.test(k) ? lit(k) : NOTHING),
@@ -109,7 +135,11 @@ export function lowerGemma4Arguments(root: SchemaNode, st: LowerState, sp: Gemma
       case "object": {
         for (const p of n.properties) {
           if (!GEMMA4_KEY.test(p.key)) {
-            throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes keys bare (no quotes), and ${JSON.stringify(p.key)} cannot be written so (empty, or holding whitespace, < > : , { } [ or ]); rename the property or use another format`, p.schema.path);
+            throw new UnsupportedSchemaError(
+              "UNSUPPORTED_KEYWORD",
+              `format ${sp.format} writes keys bare (no quotes), and ${JSON.stringify(p.key)} cannot be written so (empty, or holding whitespace, < > : , { } [ or ]); rename the property or use another format`,
+              p.schema.path,
+            );
           }
         }
         const sorted = [...n.properties].sort((a, b) => gemma4KeyOrder(a.key, b.key));
@@ -128,7 +158,12 @@ export function lowerGemma4Arguments(root: SchemaNode, st: LowerState, sp: Gemma
     let r = defRules.get(target);
     if (r === undefined) {
       const def = st.defs.get(target);
-      if (!def) throw new InvalidSchemaError("INVALID_REF", `internal: definition ${target} is missing from the schema IR`, path);
+      if (!def)
+        throw new InvalidSchemaError(
+          "INVALID_REF",
+          `internal: definition ${target} is missing from the schema IR`,
+          path,
+        );
       const name = st.ruleName(def.path || target, "gemma4");
       r = ref(name);
       defRules.set(target, r);

@@ -25,17 +25,33 @@ const KEYWORD_ARGUMENTS: ObjectSpelling = {
 export function lowerKeywordArguments(root: SchemaNode, st: LowerState): GExpr {
   const n = resolveRef(root, st);
   if (n.kind !== "object") {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format pythonic writes the arguments as keyword arguments, so the parameters must be one object schema (this one is ${n.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${n.kind} schema`}); use another format or declare an object`, n.path);
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      `format pythonic writes the arguments as keyword arguments, so the parameters must be one object schema (this one is ${n.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${n.kind} schema`}); use another format or declare an object`,
+      n.path,
+    );
   }
   if (n.patternProperties.length > 0) {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", "format pythonic writes the arguments as keyword arguments: only declared properties fit, patternProperties do not; use another format or declare the properties", n.path + "/patternProperties");
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      "format pythonic writes the arguments as keyword arguments: only declared properties fit, patternProperties do not; use another format or declare the properties",
+      `${n.path}/patternProperties`,
+    );
   }
   if (n.additionalProperties !== false && n.additionalProperties.kind !== "never") {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", 'format pythonic writes the arguments as keyword arguments: only declared properties fit; set additionalProperties: false (or compile with additionalProperties: "forbid")', n.path + "/additionalProperties");
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      'format pythonic writes the arguments as keyword arguments: only declared properties fit; set additionalProperties: false (or compile with additionalProperties: "forbid")',
+      `${n.path}/additionalProperties`,
+    );
   }
   for (const p of n.properties) {
     if (!PYTHON_IDENTIFIER.test(p.key)) {
-      throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format pythonic writes the arguments as keyword arguments, and ${JSON.stringify(p.key)} is not a Python identifier; rename the property or use another format`, p.schema.path);
+      throw new UnsupportedSchemaError(
+        "UNSUPPORTED_KEYWORD",
+        `format pythonic writes the arguments as keyword arguments, and ${JSON.stringify(p.key)} is not a Python identifier; rename the property or use another format`,
+        p.schema.path,
+      );
     }
   }
   return lowerObject(n, st, KEYWORD_ARGUMENTS);

@@ -25,7 +25,13 @@ export interface ObjectSpelling {
 }
 
 function jsonObjectSpelling(s: JsonStyle): ObjectSpelling {
-  return { open: s.objectOpen, close: s.objectClose, empty: s.emptyObject, itemSeparator: s.itemSeparator, key: (k) => seq(lit(quoteJsonString(k)), s.keySeparator) };
+  return {
+    open: s.objectOpen,
+    close: s.objectClose,
+    empty: s.emptyObject,
+    itemSeparator: s.itemSeparator,
+    key: (k) => seq(lit(quoteJsonString(k)), s.keySeparator),
+  };
 }
 
 type Presence = "req" | "opt" | "abs";
@@ -48,7 +54,7 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
     try {
       return valueMatches(names, key, st.defs);
     } catch {
-      st.relax("propertyNames", n.path + "/propertyNames", `cannot decide whether the key "${key}" is allowed`);
+      st.relax("propertyNames", `${n.path}/propertyNames`, `cannot decide whether the key "${key}" is allowed`);
       return true;
     }
   };
@@ -80,7 +86,12 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
       continue;
     }
     if (ds.some((d) => !index.has(d))) {
-      if (base[ki] === "req") st.relax("dependentRequired", n.path + "/dependentRequired", `required "${k}" needs undeclared properties ${JSON.stringify(ds)}`);
+      if (base[ki] === "req")
+        st.relax(
+          "dependentRequired",
+          `${n.path}/dependentRequired`,
+          `required "${k}" needs undeclared properties ${JSON.stringify(ds)}`,
+        );
       else base[ki] = "abs";
       continue;
     }
@@ -94,7 +105,8 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
   // bounds every member list meets anyway are dropped, so the common case needs no counting states
   const noExtras = isNothing(extraShared);
   const minP = n.minProperties <= base.filter((p) => p === "req").length ? 0 : n.minProperties;
-  const maxP = n.maxProperties !== undefined && noExtras && n.maxProperties >= props.length ? undefined : n.maxProperties;
+  const maxP =
+    n.maxProperties !== undefined && noExtras && n.maxProperties >= props.length ? undefined : n.maxProperties;
 
   const members = props.map((p, i) => seq(sp.key(p.key), values[i], sp.after ? sp.after(p.key) : EPSILON));
   const options: GExpr[] = [];
@@ -106,11 +118,19 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
       const b = maxP === undefined ? null : maxP - c;
       if (isNothing(extraShared)) return a > 0 || !started ? NOTHING : EPSILON;
       if (a >= 2) {
-        st.relax("minProperties", n.path + "/minProperties", `${a} undeclared properties may be needed to reach minProperties, and repeated keys would count once`);
+        st.relax(
+          "minProperties",
+          `${n.path}/minProperties`,
+          `${a} undeclared properties may be needed to reach minProperties, and repeated keys would count once`,
+        );
       }
       const bound = Math.max(a, b ?? 0);
       if (bound > st.limits.maxRepeatBound) {
-        throw new LimitExceededError("LIMIT_REPETITION", `a property count bound of ${bound} is above limits.maxRepeatBound ${st.limits.maxRepeatBound}; lower min/maxProperties or raise the limit`, n.path);
+        throw new LimitExceededError(
+          "LIMIT_REPETITION",
+          `a property count bound of ${bound} is above limits.maxRepeatBound ${st.limits.maxRepeatBound}; lower min/maxProperties or raise the limit`,
+          n.path,
+        );
       }
       if (started) return rep(seq(sp.itemSeparator, extraShared), a, b);
       if (b !== null && b < 1) return NOTHING;
@@ -130,7 +150,8 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
       } else {
         const parts: GExpr[] = [];
         const canEmit = maxP === undefined || c + 1 <= maxP;
-        if (pres[i] !== "abs" && canEmit) parts.push(seq(started ? sp.itemSeparator : EPSILON, members[i], state(i + 1, next(c), true)));
+        if (pres[i] !== "abs" && canEmit)
+          parts.push(seq(started ? sp.itemSeparator : EPSILON, members[i], state(i + 1, next(c), true)));
         if (pres[i] !== "req") parts.push(state(i + 1, c, started));
         e = alt(...parts);
       }
@@ -147,11 +168,20 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
 }
 
 /** Presence of each declared property in every combination allowed by the dependencies (one if there are none). */
-function presenceAssignments(base: Presence[], constraints: { k: number; ds: number[] }[], path: string, st: LowerState): Presence[][] {
+function presenceAssignments(
+  base: Presence[],
+  constraints: { k: number; ds: number[] }[],
+  path: string,
+  st: LowerState,
+): Presence[][] {
   if (constraints.length === 0) return [base];
   const involved = [...new Set(constraints.flatMap((c) => [c.k, ...c.ds]))].filter((i) => base[i] === "opt");
   if (involved.length > MAX_DEPENDENT_PROPERTIES) {
-    st.relax("dependentRequired", path + "/dependentRequired", `${involved.length} optional properties take part (at most ${MAX_DEPENDENT_PROPERTIES} are enforced exactly)`);
+    st.relax(
+      "dependentRequired",
+      `${path}/dependentRequired`,
+      `${involved.length} optional properties take part (at most ${MAX_DEPENDENT_PROPERTIES} are enforced exactly)`,
+    );
     return [base];
   }
   const out: Presence[][] = [];

@@ -47,8 +47,21 @@ export interface LowerContext {
   size?: number;
 }
 
-export function createLowerContext(opts: ResolvedSchemaOptions, prefix: string, warnings: Diagnostic[], deadline: Deadline = Deadline.none()): LowerContext {
-  return { rules: new Map(), prefix, style: jsonStyle(opts.whitespace), strict: opts.strict, limits: opts.limits, warnings, deadline };
+export function createLowerContext(
+  opts: ResolvedSchemaOptions,
+  prefix: string,
+  warnings: Diagnostic[],
+  deadline: Deadline = Deadline.none(),
+): LowerContext {
+  return {
+    rules: new Map(),
+    prefix,
+    style: jsonStyle(opts.whitespace),
+    strict: opts.strict,
+    limits: opts.limits,
+    warnings,
+    deadline,
+  };
 }
 
 /** The any-value rule of each context and style, added once however many schemas are lowered into it. */
@@ -106,9 +119,17 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     share: (path, suffix, e) => (exprSizeAtMost(e, INLINE_NODES) ? e : addRule(path, suffix, e)),
     relax: (keyword, path, why) => {
       if (ctx.strict) {
-        throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `${keyword}: ${why}; simplify the schema, or compile with strict: false to accept a superset`, path);
+        throw new UnsupportedSchemaError(
+          "UNSUPPORTED_KEYWORD",
+          `${keyword}: ${why}; simplify the schema, or compile with strict: false to accept a superset`,
+          path,
+        );
       }
-      ctx.warnings.push({ code: "OVER_APPROXIMATED", message: `${keyword}: ${why}; the grammar accepts a superset, the parser's validation still checks it`, schemaPath: path });
+      ctx.warnings.push({
+        code: "OVER_APPROXIMATED",
+        message: `${keyword}: ${why}; the grammar accepts a superset, the parser's validation still checks it`,
+        schemaPath: path,
+      });
     },
   });
   const st = stateOf(ctx.style);
@@ -138,7 +159,11 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
         return alt(lit(st.style.keywords.true), lit(st.style.keywords.false));
       case "enum":
         if (n.values.length > ctx.limits.maxEnumSize) {
-          throw new LimitExceededError("LIMIT_ENUM_SIZE", `enum has ${n.values.length} values, above limits.maxEnumSize ${ctx.limits.maxEnumSize}; raise the limit or shorten the enum`, n.path);
+          throw new LimitExceededError(
+            "LIMIT_ENUM_SIZE",
+            `enum has ${n.values.length} values, above limits.maxEnumSize ${ctx.limits.maxEnumSize}; raise the limit or shorten the enum`,
+            n.path,
+          );
         }
         return alt(...n.values.map((v) => styledValue(v, st.style)));
       case "number":
@@ -173,7 +198,12 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     let name = defRules.get(key);
     if (name === undefined) {
       const def = ir.defs.get(target);
-      if (!def) throw new InvalidSchemaError("INVALID_REF", `internal: definition ${target} is missing from the schema IR`, path);
+      if (!def)
+        throw new InvalidSchemaError(
+          "INVALID_REF",
+          `internal: definition ${target} is missing from the schema IR`,
+          path,
+        );
       name = uniqueRuleName(ctx.rules, ruleNameFromPath(ctx.prefix, def.path || target));
       defRules.set(key, name);
       ctx.rules.set(name, NOTHING); // reserve the name: the body may refer to itself
@@ -182,12 +212,24 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
     return ref(name);
   };
 
-  const root = ctx.xmlElements ? lowerXmlElementsArguments(ir.root, st, ctx.xmlElements) : ctx.gemma4 ? lowerGemma4Arguments(ir.root, st, ctx.gemma4) : ctx.xmlParameters ? lowerXmlParameters(ir.root, st, ctx.xmlParameters) : ctx.keywordArguments ? lowerKeywordArguments(ir.root, st) : lowerNode(ir.root, st);
+  const root = ctx.xmlElements
+    ? lowerXmlElementsArguments(ir.root, st, ctx.xmlElements)
+    : ctx.gemma4
+      ? lowerGemma4Arguments(ir.root, st, ctx.gemma4)
+      : ctx.xmlParameters
+        ? lowerXmlParameters(ir.root, st, ctx.xmlParameters)
+        : ctx.keywordArguments
+          ? lowerKeywordArguments(ir.root, st)
+          : lowerNode(ir.root, st);
   ctx.deadline.check("lowering the schema", ir.root.path);
   const size = totalExprSize([root, ...ctx.rules.values()]);
   ctx.size = size;
   if (size > ctx.limits.maxGrammarSize) {
-    throw new LimitExceededError("LIMIT_GRAMMAR_SIZE", `the grammar has ${size} nodes, above limits.maxGrammarSize ${ctx.limits.maxGrammarSize}; simplify the schema or raise the limit`, ir.root.path);
+    throw new LimitExceededError(
+      "LIMIT_GRAMMAR_SIZE",
+      `the grammar has ${size} nodes, above limits.maxGrammarSize ${ctx.limits.maxGrammarSize}; simplify the schema or raise the limit`,
+      ir.root.path,
+    );
   }
   return root;
 }

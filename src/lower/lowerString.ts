@@ -15,7 +15,15 @@ const contents = new WeakMap<Map<string, GExpr>, Map<string, GExpr>>();
 
 /** The content (between the quotes) of a string satisfying `spec`. */
 export function stringContent(spec: StringConstraints, path: string, st: LowerState): GExpr {
-  const key = JSON.stringify([st.strict, spec.minLength, spec.maxLength ?? null, spec.patterns, spec.notPatterns, spec.formats, spec.notValues ?? []]);
+  const key = JSON.stringify([
+    st.strict,
+    spec.minLength,
+    spec.maxLength ?? null,
+    spec.patterns,
+    spec.notPatterns,
+    spec.formats,
+    spec.notValues ?? [],
+  ]);
   let cache = contents.get(st.rules);
   if (!cache) contents.set(st.rules, (cache = new Map()));
   const hit = cache.get(key);

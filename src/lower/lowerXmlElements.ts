@@ -3,7 +3,13 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, EPSILON, lit, NOTHING, ref, rep, seq } from "../grammar/build.js";
 import { canonicalJson, isJsonObject, type JsonValue } from "../json.js";
 import type { SchemaNode, StringConstraints } from "../schema/SchemaNode.js";
-import { XML_ELEMENT_BOOLEAN_PATTERN, XML_ELEMENT_NUMBER_PATTERN, readXmlElements, readXmlElementValue, type XmlElementNode } from "../formats/xmlElementValues.js";
+import {
+  XML_ELEMENT_BOOLEAN_PATTERN,
+  XML_ELEMENT_NUMBER_PATTERN,
+  readXmlElements,
+  readXmlElementValue,
+  type XmlElementNode,
+} from "../formats/xmlElementValues.js";
 import type { XmlElementsUnit } from "../formats/FormatDescription.js";
 import type { JsonStyle } from "./JsonStyle.js";
 import { lowerArray } from "./lowerArray.js";
@@ -54,7 +60,11 @@ const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns:
 export function lowerXmlElementsArguments(root: SchemaNode, st: LowerState, sp: XmlElementsSpelling): GExpr {
   const top = resolveRef(root, st);
   if (top.kind !== "object") {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes the arguments as one element per parameter, so the parameters must be one object schema (this one is ${top.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${top.kind} schema`}); use another format or declare an object`, top.path);
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      `format ${sp.format} writes the arguments as one element per parameter, so the parameters must be one object schema (this one is ${top.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${top.kind} schema`}); use another format or declare an object`,
+      top.path,
+    );
   }
   const P = sp.unit.tagPrefix;
   const memo = new Map<SchemaNode, Map<string, GExpr>>();
@@ -101,7 +111,9 @@ export function lowerXmlElementsArguments(root: SchemaNode, st: LowerState, sp: 
     if (text === null) return null;
     let node: XmlElementNode;
     try {
-      node = text.includes(P) ? { kind: "elements", children: readXmlElements(text, 0, text.length, sp.unit, []) } : { kind: "text", text };
+      node = text.includes(P)
+        ? { kind: "elements", children: readXmlElements(text, 0, text.length, sp.unit, []) }
+        : { kind: "text", text };
     } catch {
       return null;
     }
@@ -112,22 +124,55 @@ export function lowerXmlElementsArguments(root: SchemaNode, st: LowerState, sp: 
 
   const rawText = (spec: StringConstraints, k: ReadonlySet<Kind>, path: string): GExpr => {
     const escaped = sp.forbidden.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-    const beside = [...(k.has("number") ? [XML_ELEMENT_NUMBER_PATTERN] : []), ...(k.has("boolean") ? [XML_ELEMENT_BOOLEAN_PATTERN] : [])];
+    const beside = [
+      ...(k.has("number") ? [XML_ELEMENT_NUMBER_PATTERN] : []),
+      ...(k.has("boolean") ? [XML_ELEMENT_BOOLEAN_PATTERN] : []),
+    ];
     const full: StringConstraints = { ...spec, notPatterns: [...spec.notPatterns, ...escaped, ...beside] };
-    const key = JSON.stringify([full.minLength, full.maxLength ?? null, full.patterns, full.notPatterns, full.formats, full.notValues ?? []]);
+    const key = JSON.stringify([
+      full.minLength,
+      full.maxLength ?? null,
+      full.patterns,
+      full.notPatterns,
+      full.formats,
+      full.notValues ?? [],
+    ]);
     const hit = strings.get(key);
     if (hit) return hit;
     const before = st.warnings.length;
-    const e = lowerStringValue(full, { strict: st.strict, limits: st.limits, warnings: st.warnings, deadline: st.deadline, path, rules: st.rules, rulePrefix: st.ruleName(path, "raw") });
+    const e = lowerStringValue(full, {
+      strict: st.strict,
+      limits: st.limits,
+      warnings: st.warnings,
+      deadline: st.deadline,
+      path,
+      rules: st.rules,
+      rulePrefix: st.ruleName(path, "raw"),
+    });
     if (st.warnings.length === before) strings.set(key, e);
     return e;
   };
 
   /** The style of nested elements: no brackets, no separators (lowerArray and lowerObject read these). */
-  const elementStyle: JsonStyle = { ...st.style, arrayOpen: EPSILON, arrayClose: EPSILON, emptyArray: EPSILON, itemSeparator: EPSILON, objectOpen: EPSILON, objectClose: EPSILON, emptyObject: EPSILON, keySeparator: EPSILON, id: "xml-elements" };
+  const elementStyle: JsonStyle = {
+    ...st.style,
+    arrayOpen: EPSILON,
+    arrayClose: EPSILON,
+    emptyArray: EPSILON,
+    itemSeparator: EPSILON,
+    objectOpen: EPSILON,
+    objectClose: EPSILON,
+    emptyObject: EPSILON,
+    keySeparator: EPSILON,
+    id: "xml-elements",
+  };
   const itemOpen = lit(`${P}<${sp.unit.itemTag}>`);
   const itemClose = lit(`${P}</${sp.unit.itemTag}>`);
-  const itemState: LowerState = { ...st, style: elementStyle, lower: (n) => seq(itemOpen, lowerIn(n, kindsOf(n)), itemClose) };
+  const itemState: LowerState = {
+    ...st,
+    style: elementStyle,
+    lower: (n) => seq(itemOpen, lowerIn(n, kindsOf(n)), itemClose),
+  };
 
   /** A member's value: its kinds without null (the template drops null members). */
   const memberValue = (n: SchemaNode): GExpr => {
@@ -187,20 +232,38 @@ export function lowerXmlElementsArguments(root: SchemaNode, st: LowerState, sp: 
     for (const p of n.properties) {
       const problem = sp.keyProblem(p.key);
       if (problem !== undefined) {
-        throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes each member as an element named by its key, and ${JSON.stringify(p.key)} cannot be one (${problem}); rename the property or use another format`, p.schema.path);
+        throw new UnsupportedSchemaError(
+          "UNSUPPORTED_KEYWORD",
+          `format ${sp.format} writes each member as an element named by its key, and ${JSON.stringify(p.key)} cannot be one (${problem}); rename the property or use another format`,
+          p.schema.path,
+        );
       }
       if (k.has("array") && p.key === sp.unit.itemTag) {
-        throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes an array's items as ${JSON.stringify(sp.unit.itemTag)} elements, and this object, which stands where arrays may too, has a property of that name: its elements would read as an array; rename the property or use another format`, p.schema.path);
+        throw new UnsupportedSchemaError(
+          "UNSUPPORTED_KEYWORD",
+          `format ${sp.format} writes an array's items as ${JSON.stringify(sp.unit.itemTag)} elements, and this object, which stands where arrays may too, has a property of that name: its elements would read as an array; rename the property or use another format`,
+          p.schema.path,
+        );
       }
       const pk = kindsOf(p.schema);
       pk.delete("null");
       if (p.required && pk.size === 0) {
-        throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} cannot write the required property ${JSON.stringify(p.key)}: it admits only null, and the chat template leaves null members out; make it optional or give it another type`, p.schema.path);
+        throw new UnsupportedSchemaError(
+          "UNSUPPORTED_KEYWORD",
+          `format ${sp.format} cannot write the required property ${JSON.stringify(p.key)}: it admits only null, and the chat template leaves null members out; make it optional or give it another type`,
+          p.schema.path,
+        );
       }
     }
     let m = n;
-    if (n.patternProperties.length > 0 || (n.additionalProperties !== false && n.additionalProperties.kind !== "never")) {
-      narrowed(n.path, "a member's closing tag repeats its key, which a grammar cannot match for undeclared keys: only the declared properties are written (declare the properties, or set additionalProperties: false)");
+    if (
+      n.patternProperties.length > 0 ||
+      (n.additionalProperties !== false && n.additionalProperties.kind !== "never")
+    ) {
+      narrowed(
+        n.path,
+        "a member's closing tag repeats its key, which a grammar cannot match for undeclared keys: only the declared properties are written (declare the properties, or set additionalProperties: false)",
+      );
       m = { ...n, patternProperties: [], additionalProperties: false };
     }
     if (emptyOwner(k) !== "object") m = { ...m, minProperties: Math.max(1, m.minProperties) };
@@ -221,7 +284,12 @@ export function lowerXmlElementsArguments(root: SchemaNode, st: LowerState, sp: 
     let r = defRules.get(key);
     if (r === undefined) {
       const def = st.defs.get(target);
-      if (!def) throw new InvalidSchemaError("INVALID_REF", `internal: definition ${target} is missing from the schema IR`, path);
+      if (!def)
+        throw new InvalidSchemaError(
+          "INVALID_REF",
+          `internal: definition ${target} is missing from the schema IR`,
+          path,
+        );
       const name = st.ruleName(def.path || target, "elements");
       r = ref(name);
       defRules.set(key, r);
@@ -239,14 +307,27 @@ export function lowerXmlElementsArguments(root: SchemaNode, st: LowerState, sp: 
     const key = keyOf(k);
     let r = anyRules.get(key);
     if (r !== undefined) return r;
-    narrowed(path, "a value of any type may be an object, whose undeclared keys a grammar cannot close (a closing tag repeats its key): objects are not written there (give the value a schema)");
+    narrowed(
+      path,
+      "a value of any type may be an object, whose undeclared keys a grammar cannot close (a closing tag repeats its key): objects are not written there (give the value a schema)",
+    );
     const name = st.ruleName("", `elements-any-${anyRules.size}`);
     r = ref(name);
     anyRules.set(key, r);
     st.rules.set(name, NOTHING);
     const items = ref(anyItemRule());
     const array = emptyOwner(k) === "array" ? alt(EPSILON, items) : items;
-    st.rules.set(name, alt(rawText(EMPTY_SPEC, k, path), st.lower({ kind: "number", path, integer: false }), lit("true"), lit("false"), array, emptyOwner(k) === "null" ? EPSILON : NOTHING));
+    st.rules.set(
+      name,
+      alt(
+        rawText(EMPTY_SPEC, k, path),
+        st.lower({ kind: "number", path, integer: false }),
+        lit("true"),
+        lit("false"),
+        array,
+        emptyOwner(k) === "null" ? EPSILON : NOTHING,
+      ),
+    );
     return r;
   };
 

@@ -48,18 +48,34 @@ export interface XmlParameterSpelling {
 export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
   const n = resolveRef(root, st);
   if (n.kind !== "object") {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes the arguments as tagged parameters, so the parameters must be one object schema (this one is ${n.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${n.kind} schema`}); use another format or declare an object`, n.path);
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      `format ${sp.format} writes the arguments as tagged parameters, so the parameters must be one object schema (this one is ${n.kind === "union" ? "a union (anyOf/oneOf/type list)" : `a ${n.kind} schema`}); use another format or declare an object`,
+      n.path,
+    );
   }
   if (n.patternProperties.length > 0) {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes the arguments as tagged parameters: only declared properties fit, patternProperties do not; use another format or declare the properties`, n.path + "/patternProperties");
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      `format ${sp.format} writes the arguments as tagged parameters: only declared properties fit, patternProperties do not; use another format or declare the properties`,
+      `${n.path}/patternProperties`,
+    );
   }
   if (n.additionalProperties !== false && n.additionalProperties.kind !== "never") {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes the arguments as tagged parameters: only declared properties fit; set additionalProperties: false (or compile with additionalProperties: "forbid")`, n.path + "/additionalProperties");
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      `format ${sp.format} writes the arguments as tagged parameters: only declared properties fit; set additionalProperties: false (or compile with additionalProperties: "forbid")`,
+      `${n.path}/additionalProperties`,
+    );
   }
   const keyCore = sp.keyClose.trim();
   for (const p of n.properties) {
     if (keyCore !== "" && p.key.includes(keyCore)) {
-      throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes a parameter name before ${JSON.stringify(keyCore)}, and the name ${JSON.stringify(p.key)} contains it; rename the property or use another format`, p.schema.path);
+      throw new UnsupportedSchemaError(
+        "UNSUPPORTED_KEYWORD",
+        `format ${sp.format} writes a parameter name before ${JSON.stringify(keyCore)}, and the name ${JSON.stringify(p.key)} contains it; rename the property or use another format`,
+        p.schema.path,
+      );
     }
   }
   const spelling: ObjectSpelling = {
@@ -68,7 +84,7 @@ export function lowerXmlParameters(root: SchemaNode, st: LowerState, sp: XmlPara
     empty: sp.emptyArguments === undefined || sp.emptyArguments === "" ? EPSILON : lit(sp.emptyArguments),
     itemSeparator: EPSILON,
     key: (k) => lit(sp.keyOpen + k + sp.keyClose),
-    value: (v) => seq(valueOf(v, st, sp), lit(sp.valueClose)),
+    value: (v) => seq(xmlValueOf(v, st, sp), lit(sp.valueClose)),
   };
   return lowerObject(n, st, spelling);
 }
@@ -99,7 +115,7 @@ function stringness(node: SchemaNode, st: LowerState, seen = new Set<SchemaNode>
   }
 }
 
-function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
+function xmlValueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GExpr {
   const kind = stringness(node, st);
   const vt = sp.valueType;
   if (vt !== undefined) {
@@ -111,7 +127,11 @@ function valueOf(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): GE
   }
   if (kind === "none") return escapeAngles(st.lower(node), st);
   if (kind === "both") {
-    throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes a string parameter raw and any other value as JSON, and this parameter admits both strings and other values (the raw text 42 could be either); give it one type, or use another format`, node.path);
+    throw new UnsupportedSchemaError(
+      "UNSUPPORTED_KEYWORD",
+      `format ${sp.format} writes a string parameter raw and any other value as JSON, and this parameter admits both strings and other values (the raw text 42 could be either); give it one type, or use another format`,
+      node.path,
+    );
   }
   return rawString(node, st, sp);
 }
@@ -136,14 +156,28 @@ function nonStrings(node: SchemaNode, st: LowerState): SchemaNode {
           { kind: "boolean", path },
           { kind: "number", path, integer: false },
           { kind: "array", path, prefixItems: [], items: any, minItems: 0 },
-          { kind: "object", path, properties: [], patternProperties: [], additionalProperties: any, minProperties: 0, dependentRequired: {} },
+          {
+            kind: "object",
+            path,
+            properties: [],
+            patternProperties: [],
+            additionalProperties: any,
+            minProperties: 0,
+            dependentRequired: {},
+          },
         ],
       };
     }
     case "enum":
       return { kind: "enum", path, values: n.values.filter((v) => typeof v !== "string") };
     case "union":
-      return { kind: "union", path, options: n.options.filter((o) => stringness(o, st) !== "strings").map((o) => (stringness(o, st) === "none" ? o : nonStrings(o, st))) };
+      return {
+        kind: "union",
+        path,
+        options: n.options
+          .filter((o) => stringness(o, st) !== "strings")
+          .map((o) => (stringness(o, st) === "none" ? o : nonStrings(o, st))),
+      };
     default:
       return n;
   }
@@ -155,10 +189,17 @@ function nonStrings(node: SchemaNode, st: LowerState): SchemaNode {
  * model write is always the value's (as the reader and the renderer spell it, xmlValueType). With DSML's string flag
  * every JSON value is written `false`: one alternative, the JSON of `node`.
  */
-function typedJson(node: SchemaNode, st: LowerState, vt: NonNullable<XmlParameterSpelling["valueType"]>, sp: XmlParameterSpelling): GExpr {
-  if (vt.names === "string-flag") return seq(lit(xmlValueTypeName("number", vt.names) + vt.close), escapeAngles(st.lower(node), st));
+function typedJson(
+  node: SchemaNode,
+  st: LowerState,
+  vt: NonNullable<XmlParameterSpelling["valueType"]>,
+  sp: XmlParameterSpelling,
+): GExpr {
+  if (vt.names === "string-flag")
+    return seq(lit(xmlValueTypeName("number", vt.names) + vt.close), escapeAngles(st.lower(node), st));
   const n = resolveRef(node, st);
-  const typed = (type: XmlValueType, e: GExpr): GExpr => seq(lit(xmlValueTypeName(type, vt.names) + vt.close), escapeAngles(e, st));
+  const typed = (type: XmlValueType, e: GExpr): GExpr =>
+    seq(lit(xmlValueTypeName(type, vt.names) + vt.close), escapeAngles(e, st));
   switch (n.kind) {
     case "number":
       return typed("number", st.lower(node));
@@ -183,7 +224,11 @@ function typedJson(node: SchemaNode, st: LowerState, vt: NonNullable<XmlParamete
     case "union":
       return alt(...n.options.map((o) => typedJson(o, st, vt, sp)));
     default:
-      throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `format ${sp.format} writes each value's JSON type before it, and this parameter's schema does not say which type its values have; give it a type`, node.path);
+      throw new UnsupportedSchemaError(
+        "UNSUPPORTED_KEYWORD",
+        `format ${sp.format} writes each value's JSON type before it, and this parameter's schema does not say which type its values have; give it a type`,
+        node.path,
+      );
   }
 }
 
@@ -200,7 +245,8 @@ function rawString(node: SchemaNode, st: LowerState, sp: XmlParameterSpelling): 
     case "string": {
       const escaped = sp.forbidden.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
       // `any` admits every string: its raw form is an unconstrained one (valueTypes formats only reach here with it)
-      const c: StringConstraints = n.kind === "string" ? n : { minLength: 0, patterns: [], notPatterns: [], formats: [] };
+      const c: StringConstraints =
+        n.kind === "string" ? n : { minLength: 0, patterns: [], notPatterns: [], formats: [] };
       const spec: StringConstraints = {
         minLength: c.minLength,
         patterns: c.patterns,
@@ -254,4 +300,3 @@ function escapeAngles(e: GExpr, st: LowerState): GExpr {
   }
   return replaceCodePoint(e, 0x3c, "\\u003c");
 }
-

@@ -30,7 +30,12 @@ export interface ExtraFamily {
 const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns: [], formats: [], notValues: [] };
 
 function mergeSpec(a: StringConstraints, b: StringConstraints): StringConstraints {
-  const maxLength = a.maxLength === undefined ? b.maxLength : b.maxLength === undefined ? a.maxLength : Math.min(a.maxLength, b.maxLength);
+  const maxLength =
+    a.maxLength === undefined
+      ? b.maxLength
+      : b.maxLength === undefined
+        ? a.maxLength
+        : Math.min(a.maxLength, b.maxLength);
   return {
     minLength: Math.max(a.minLength, b.minLength),
     ...(maxLength === undefined ? {} : { maxLength }),
@@ -48,7 +53,12 @@ function mergeSpec(a: StringConstraints, b: StringConstraints): StringConstraint
  * keys, which match no pattern. Keys in `excluded` (declared keys and others) never appear. `propertyNames`
  * narrows every key language.
  */
-export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState, keys: KeySpelling = JSON_KEYS): ExtraFamily[] {
+export function extraFamilies(
+  n: ObjectNode,
+  excluded: string[],
+  st: LowerState,
+  keys: KeySpelling = JSON_KEYS,
+): ExtraFamily[] {
   const groups = new Map<string, { patterns: string[]; schema: SchemaNode }>();
   for (const pp of n.patternProperties) {
     const k = shape(pp.schema);
@@ -60,7 +70,9 @@ export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState,
   const families: { patterns: string[]; notPatterns: string[]; schema: SchemaNode }[] = [];
   for (const g of groups.values()) {
     const others = all.filter((p) => !g.patterns.includes(p));
-    g.patterns.forEach((p, i) => families.push({ patterns: [p], notPatterns: [...others, ...g.patterns.slice(0, i)], schema: g.schema }));
+    g.patterns.forEach((p, i) =>
+      families.push({ patterns: [p], notPatterns: [...others, ...g.patterns.slice(0, i)], schema: g.schema }),
+    );
   }
   if (n.additionalProperties !== false && n.additionalProperties.kind !== "never") {
     families.push({ patterns: [], notPatterns: all, schema: n.additionalProperties });
@@ -69,7 +81,12 @@ export function extraFamilies(n: ObjectNode, excluded: string[], st: LowerState,
   const names = n.propertyNames;
   for (const f of families) {
     if (f.schema.kind === "never") continue;
-    const base: StringConstraints = { ...EMPTY_SPEC, patterns: f.patterns, notPatterns: f.notPatterns, notValues: [...excluded] };
+    const base: StringConstraints = {
+      ...EMPTY_SPEC,
+      patterns: f.patterns,
+      notPatterns: f.notPatterns,
+      notValues: [...excluded],
+    };
     const key = keyLanguage(names, base, f, excluded, n.path, st, keys);
     if (key.type === "alt" && key.items.length === 0) continue;
     out.push({ key, value: f.schema });
@@ -87,7 +104,7 @@ function keyLanguage(
   st: LowerState,
   keys: KeySpelling,
 ): GExpr {
-  const quoted = (spec: StringConstraints): GExpr => keys.content(spec, path + "/propertyNames", st);
+  const quoted = (spec: StringConstraints): GExpr => keys.content(spec, `${path}/propertyNames`, st);
   if (!names || names.kind === "any") return quoted(base);
   switch (names.kind) {
     case "never":
@@ -95,10 +112,14 @@ function keyLanguage(
     case "string":
       return quoted(mergeSpec(base, names));
     case "enum": {
-      const allowed = names.values.filter((v): v is string => typeof v === "string").filter((v) =>
-        !excluded.includes(v) &&
-        f.patterns.every((p) => compilePattern(p).test(v)) &&
-        !f.notPatterns.some((p) => compilePattern(p).test(v)));
+      const allowed = names.values
+        .filter((v): v is string => typeof v === "string")
+        .filter(
+          (v) =>
+            !excluded.includes(v) &&
+            f.patterns.every((p) => compilePattern(p).test(v)) &&
+            !f.notPatterns.some((p) => compilePattern(p).test(v)),
+        );
       return alt(...allowed.map((k) => keys.literal(k)));
     }
     case "union":
@@ -110,7 +131,7 @@ function keyLanguage(
     case "array":
       return NOTHING; // keys are strings: these never match one
     default:
-      st.relax("propertyNames", path + "/propertyNames", `a ${names.kind} schema for keys is not supported`);
+      st.relax("propertyNames", `${path}/propertyNames`, `a ${names.kind} schema for keys is not supported`);
       return quoted(base);
   }
 }

@@ -11,7 +11,13 @@ export function slug(text: string): string {
   let s = slugs.get(text);
   if (s === undefined) {
     if (slugs.size >= 8192) slugs.clear();
-    slugs.set(text, (s = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")));
+    slugs.set(
+      text,
+      (s = text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")),
+    );
   }
   return s;
 }
@@ -30,7 +36,7 @@ export function ruleNameFromPath(prefix: string, path: string, suffix = ""): str
   }
   if (suffix) parts.push(slug(suffix));
   let name = parts.filter((p) => p.length > 0).join("-");
-  if (!/^[a-z]/.test(name)) name = "r-" + name;
+  if (!/^[a-z]/.test(name)) name = `r-${name}`;
   return name.replace(/-+$/, "") || "r";
 }
 

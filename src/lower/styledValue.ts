@@ -10,7 +10,8 @@ import { innerStyle, JSON_KEYWORDS, type JsonStyle } from "./JsonStyle.js";
 export function styledValue(v: JsonValue, style: JsonStyle): GExpr {
   if (v === null) return lit(style.keywords.null);
   if (typeof v === "boolean") return lit(v ? style.keywords.true : style.keywords.false);
-  if (typeof v !== "object" || (style.id === "compact" && style.keywords === JSON_KEYWORDS)) return lit(canonicalJson(v));
+  if (typeof v !== "object" || (style.id === "compact" && style.keywords === JSON_KEYWORDS))
+    return lit(canonicalJson(v));
   if (Array.isArray(v)) {
     if (v.length === 0) return style.emptyArray;
     const parts: GExpr[] = [style.arrayOpen];
@@ -20,6 +21,13 @@ export function styledValue(v: JsonValue, style: JsonStyle): GExpr {
   const entries = Object.entries(v);
   if (entries.length === 0) return style.emptyObject;
   const parts: GExpr[] = [style.objectOpen];
-  entries.forEach(([k, x], i) => parts.push(...(i ? [style.itemSeparator] : []), lit(quoteJsonString(k)), style.keySeparator, styledValue(x, innerStyle(style))));
+  entries.forEach(([k, x], i) =>
+    parts.push(
+      ...(i ? [style.itemSeparator] : []),
+      lit(quoteJsonString(k)),
+      style.keySeparator,
+      styledValue(x, innerStyle(style)),
+    ),
+  );
   return seq(...parts, style.objectClose);
 }

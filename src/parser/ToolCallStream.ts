@@ -93,17 +93,24 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     }
     const undeclared = options.additionalProperties ?? "forbid";
     if (undeclared !== "forbid" && undeclared !== "spec") {
-      throw new ToolgramError("INVALID_OPTION", `additionalProperties must be "forbid" or "spec", got ${JSON.stringify(undeclared)}`);
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `additionalProperties must be "forbid" or "spec", got ${JSON.stringify(undeclared)}`,
+      );
     }
     this.d = d;
     const validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
-    const grammarCheck = mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
+    const grammarCheck =
+      mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.out = new CallCollector<T>(mode, validators, grammarCheck);
     this.state = wholeReply(d) ? "start" : d.messages !== undefined ? "message" : "text";
     this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
     const reasoning = resolveReasoning(d, options);
     // a family that always closes the block (MiniMax M3) starts a turn without one with the closing marker alone
-    const lone = d.reasoning?.closeAlone === true && reasoning?.mode !== "required" ? (reasoning?.close ?? d.reasoning.close) : null;
+    const lone =
+      d.reasoning?.closeAlone === true && reasoning?.mode !== "required"
+        ? (reasoning?.close ?? d.reasoning.close)
+        : null;
     this.reasoning = reasoning === null && lone === null ? null : new ReasoningSplitter(reasoning, d, lone);
     this.reasoningClose = reasoning?.close ?? null;
   }
@@ -159,7 +166,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     if (this.textMessage !== null) this.textMessage.read = true;
     this.contentParts.push(s);
     this.out.text(s);
-    if ((this.blocksSeen > 0 || this.inSection) && this.sepText.length <= MAX_SEPARATOR_CAPTURE) this.sepText += s.slice(0, MAX_SEPARATOR_CAPTURE + 1);
+    if ((this.blocksSeen > 0 || this.inSection) && this.sepText.length <= MAX_SEPARATOR_CAPTURE)
+      this.sepText += s.slice(0, MAX_SEPARATOR_CAPTURE + 1);
   }
 
   private run(final: boolean): void {
@@ -277,7 +285,15 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         return { i: across, stop: true };
       }
       if (end === s.length) {
-        const hold = final ? 0 : Math.max(heldPrefix(s, i, marker), heldPrefix(s, i, splitMarker(marker).core), heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0);
+        const hold = final
+          ? 0
+          : Math.max(
+              heldPrefix(s, i, marker),
+              heldPrefix(s, i, splitMarker(marker).core),
+              heldPrefix(s, i, open),
+              heldPrefix(s, i, bare),
+              this.out.hasTools ? heldPrefix(s, i, FENCE) : 0,
+            );
         this.text(s.slice(i, s.length - hold));
         return { i: s.length - hold, stop: true };
       }
@@ -296,7 +312,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     // searched only up to the marker, so the text between blocks is looked at once (no rescan of the rest per block)
     const f = this.out.hasTools ? fenceBefore(s, i, p < 0 ? s.length : p) : -1;
     if (f >= 0 && (p < 0 || f < p)) {
-      const resume = this.fenceResume !== null && this.fenceResume.at === this.pos + f ? this.fenceResume.searched - this.pos : 0;
+      const resume =
+        this.fenceResume !== null && this.fenceResume.at === this.pos + f ? this.fenceResume.searched - this.pos : 0;
       const fence = findFence(s, f, final, open, resume);
       this.fenceResume = null;
       if (fence !== null && "need" in fence) {
@@ -310,7 +327,10 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       }
       this.text(s.slice(i, f));
       const raw = s.slice(f, fence.end);
-      if (assembleFencedCall(raw, this.pos + f, fence.contentStart - f, fence.contentEnd - f, this.d, this.out) !== "call") this.text(raw);
+      if (
+        assembleFencedCall(raw, this.pos + f, fence.contentStart - f, fence.contentEnd - f, this.d, this.out) !== "call"
+      )
+        this.text(raw);
       return { i: fence.end, stop: false };
     }
     if (opener !== null && p >= 0 && this.d.messages !== undefined && opener === open) {
@@ -338,19 +358,34 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       if (!head.call) {
         this.text(s.slice(i, p));
         const written = s.slice(p + open.length, Math.min(head.end, p + open.length + MESSAGE_QUOTE));
-        this.out.issue("MESSAGE_NOT_A_CALL", `the message opened by ${JSON.stringify(open)} starts with ${JSON.stringify(written)}, not a tool's name, ${JSON.stringify(recipientClose(this.d))} and its arguments: kept as text`, [this.pos + p, this.pos + head.end]);
+        this.out.issue(
+          "MESSAGE_NOT_A_CALL",
+          `the message opened by ${JSON.stringify(open)} starts with ${JSON.stringify(written)}, not a tool's name, ${JSON.stringify(recipientClose(this.d))} and its arguments: kept as text`,
+          [this.pos + p, this.pos + head.end],
+        );
         return { i: p + open.length, stop: false };
       }
     }
     if (opener !== null && p >= 0) {
       this.text(s.slice(i, p));
       if (opener !== open && variants.includes(opener)) {
-        this.out.issue("OPEN_MARKER_VARIANT", `${JSON.stringify(opener)} opens the block where the format writes ${JSON.stringify(open)}`, [this.pos + p, this.pos + p + opener.length]);
+        this.out.issue(
+          "OPEN_MARKER_VARIANT",
+          `${JSON.stringify(opener)} opens the block where the format writes ${JSON.stringify(open)}`,
+          [this.pos + p, this.pos + p + opener.length],
+        );
       }
       this.beginBlock(this.pos + p, opener);
       return { i: p + opener.length, stop: false };
     }
-    const hold = final ? 0 : Math.max(heldPrefix(s, i, open), heldPrefix(s, i, bare), this.out.hasTools ? heldPrefix(s, i, FENCE) : 0, ...variants.map((v) => heldPrefix(s, i, v)));
+    const hold = final
+      ? 0
+      : Math.max(
+          heldPrefix(s, i, open),
+          heldPrefix(s, i, bare),
+          this.out.hasTools ? heldPrefix(s, i, FENCE) : 0,
+          ...variants.map((v) => heldPrefix(s, i, v)),
+        );
     this.text(s.slice(i, s.length - hold));
     return { i: s.length - hold, stop: true };
   }
@@ -369,7 +404,10 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       this.firstAt = this.pos + i;
       this.firstOpener = "";
       // after a reasoning block, the text before the first recipient unless the block's closing marker ended with it
-      const lead = this.reasoningClose !== null && this.reasoning?.result().reasoning !== undefined ? firstMessageOpenAfter(d, this.reasoningClose) : first;
+      const lead =
+        this.reasoningClose !== null && this.reasoning?.result().reasoning !== undefined
+          ? firstMessageOpenAfter(d, this.reasoningClose)
+          : first;
       if (lead !== "") {
         if (s.startsWith(lead, i)) {
           this.firstOpener = lead;
@@ -377,7 +415,11 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         } else if (!final && s.length - i < lead.length && lead.startsWith(s.slice(i))) {
           this.firstAt = null;
           return { i, stop: true };
-        } else if (this.out.mode === "strict") this.out.issue("MESSAGE_LAYOUT", `the turn does not open its first message with ${JSON.stringify(lead)}`, [this.pos + i, this.pos + i]);
+        } else if (this.out.mode === "strict")
+          this.out.issue("MESSAGE_LAYOUT", `the turn does not open its first message with ${JSON.stringify(lead)}`, [
+            this.pos + i,
+            this.pos + i,
+          ]);
       }
     }
     const t = (d.messages as { text: string }).text;
@@ -395,7 +437,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       return { i, stop: false };
     }
     // no recipient: the message is text
-    if (this.out.mode === "strict") this.out.issue("MESSAGE_LAYOUT", "a message without a recipient", [at, this.pos + i]);
+    if (this.out.mode === "strict")
+      this.out.issue("MESSAGE_LAYOUT", "a message without a recipient", [at, this.pos + i]);
     this.text(this.firstOpener);
     this.state = "text";
     return { i, stop: false };
@@ -407,14 +450,16 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    */
   private openTextMessage(span: [number, number]): void {
     this.closeTextMessage();
-    if (this.out.mode === "strict" && (span[0] !== 0 || this.blocksSeen > 0)) this.out.issue("MESSAGE_LAYOUT", "a text message after the turn's first message", span);
+    if (this.out.mode === "strict" && (span[0] !== 0 || this.blocksSeen > 0))
+      this.out.issue("MESSAGE_LAYOUT", "a text message after the turn's first message", span);
     this.textMessage = { span, read: false };
   }
 
   /** The text message ends (a block opens, or the input ends): strict mode wants text in it. */
   private closeTextMessage(): void {
     if (this.textMessage === null) return;
-    if (this.out.mode === "strict" && !this.textMessage.read) this.out.issue("MESSAGE_LAYOUT", "an empty text message", this.textMessage.span);
+    if (this.out.mode === "strict" && !this.textMessage.read)
+      this.out.issue("MESSAGE_LAYOUT", "an empty text message", this.textMessage.span);
     this.textMessage = null;
   }
 
@@ -422,7 +467,11 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.closeTextMessage();
     if (this.d.section !== undefined) this.sectionBlock(start);
     else if (this.out.mode === "strict" && this.blocksSeen > 0 && this.sepText !== this.d.blockSeparator) {
-      this.out.issue("NONCANONICAL_SEPARATOR", `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`, [this.prevBlockEnd, start]);
+      this.out.issue(
+        "NONCANONICAL_SEPARATOR",
+        `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`,
+        [this.prevBlockEnd, start],
+      );
     }
     this.scanner = new BlockScanner(this.d, start, opener, this.out);
     this.state = "block";
@@ -463,14 +512,20 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     const strict = this.out.mode === "strict";
     const at = span[0];
     if (!this.inSection) {
-      if (strict && (this.sections > 0 || this.blocksSeen > 0)) this.out.issue("SECTION_LAYOUT", "a second section of calls", span);
+      if (strict && (this.sections > 0 || this.blocksSeen > 0))
+        this.out.issue("SECTION_LAYOUT", "a second section of calls", span);
       this.inSection = true;
       this.sections++;
       this.sectionBlocks = 0;
       this.sectionAt = at;
     } else {
-      if (strict && this.sectionBlocks === 0) this.out.issue("SECTION_LAYOUT", "a section without calls", [this.sectionAt, span[1]]);
-      else if (strict && this.sepText !== "") this.out.issue("SECTION_LAYOUT", "text between the last call block and the section's closing marker", [this.prevBlockEnd, at]);
+      if (strict && this.sectionBlocks === 0)
+        this.out.issue("SECTION_LAYOUT", "a section without calls", [this.sectionAt, span[1]]);
+      else if (strict && this.sepText !== "")
+        this.out.issue("SECTION_LAYOUT", "text between the last call block and the section's closing marker", [
+          this.prevBlockEnd,
+          at,
+        ]);
       this.inSection = false;
     }
     this.sepText = "";
@@ -480,9 +535,17 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private sectionBlock(start: number): void {
     if (this.out.mode !== "strict") return;
     if (!this.inSection) this.out.issue("SECTION_LAYOUT", "a call block outside the section of calls", [start, start]);
-    else if (this.sectionBlocks === 0 && this.sepText !== "") this.out.issue("SECTION_LAYOUT", "text between the section's opening marker and its first call block", [this.sectionAt, start]);
+    else if (this.sectionBlocks === 0 && this.sepText !== "")
+      this.out.issue("SECTION_LAYOUT", "text between the section's opening marker and its first call block", [
+        this.sectionAt,
+        start,
+      ]);
     else if (this.sectionBlocks > 0 && this.sepText !== this.d.blockSeparator) {
-      this.out.issue("NONCANONICAL_SEPARATOR", `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`, [this.prevBlockEnd, start]);
+      this.out.issue(
+        "NONCANONICAL_SEPARATOR",
+        `expected ${JSON.stringify(this.d.blockSeparator)} between call blocks`,
+        [this.prevBlockEnd, start],
+      );
     }
   }
 }
@@ -514,7 +577,12 @@ function readsAsCallMessage(d: FormatDescription, s: string, i: number, final: b
  * readsAsCallMessage's decision and where it was taken (`end`, exclusive): `s[i…end]` is the text that decided, the
  * same at every chunking since the decision waits rather than guess at the end of a chunk.
  */
-function callMessageHead(d: FormatDescription, s: string, i: number, final: boolean): { call: boolean; end: number } | "wait" {
+function callMessageHead(
+  d: FormatDescription,
+  s: string,
+  i: number,
+  final: boolean,
+): { call: boolean; end: number } | "wait" {
   const close = recipientClose(d);
   if (close === undefined) return { call: true, end: i };
   const valueStart = d.unit.kind === "xml-parameters" ? d.unit.nameOpen.trim().slice(0, 1) || "<" : "{";

@@ -191,7 +191,8 @@ export function parseLenientJson(s: string, start = 0, end = s.length): LenientJ
       if (Number.isFinite(n)) return n;
       throw new Fail("INVALID_JSON", i, `number out of range: ${m[0].slice(0, 20)}`);
     }
-    if (end - i < 6 && isPrefixOfLiteral(s.slice(i, end))) throw new Fail("TRUNCATED", end, "input ends inside a literal");
+    if (end - i < 6 && isPrefixOfLiteral(s.slice(i, end)))
+      throw new Fail("TRUNCATED", end, "input ends inside a literal");
     return need("a value");
   };
 

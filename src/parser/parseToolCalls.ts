@@ -10,7 +10,10 @@ import type { ParseOptions, ParseResult, ToolCallConstraint, ToolCallShape } fro
  * @param options.format wire format @defaultValue "qwen3"
  * @param options.mode "strict" (canonical rendering only) or "tolerant" (repair drifts) @defaultValue "tolerant"
  */
-export function parseToolCalls<TCalls extends ToolCallConstraint = ToolCallShape>(text: string, options: ParseOptions = {}): ParseResult<TCalls> {
+export function parseToolCalls<TCalls extends ToolCallConstraint = ToolCallShape>(
+  text: string,
+  options: ParseOptions = {},
+): ParseResult<TCalls> {
   const stream = new ToolCallStream<TCalls>(options);
   stream.push(typeof text === "string" ? text : String(text));
   return stream.end();

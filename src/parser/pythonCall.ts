@@ -34,8 +34,19 @@ function decodePythonString(lit: string, repairs: Repair[], at: number): string 
   const body = lit.slice(1, -1);
   return body.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[^])/g, (_m, e: string) => {
     if (e.length > 1) return String.fromCharCode(parseInt(e.slice(1), 16));
-    const map: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "\\": "\\", '"': '"', "'": "'", "\n": "" };
-    if (map[e] === undefined && !repairs.some((r) => r.code === "INVALID_ESCAPE")) repairs.push({ code: "INVALID_ESCAPE", at });
+    const map: Record<string, string> = {
+      n: "\n",
+      t: "\t",
+      r: "\r",
+      b: "\b",
+      f: "\f",
+      "\\": "\\",
+      '"': '"',
+      "'": "'",
+      "\n": "",
+    };
+    if (map[e] === undefined && !repairs.some((r) => r.code === "INVALID_ESCAPE"))
+      repairs.push({ code: "INVALID_ESCAPE", at });
     return map[e] ?? e;
   });
 }
@@ -50,7 +61,11 @@ export function parsePythonCall(text: string): PythonCallResult {
   for (let t = lexer.next(); t; t = lexer.next()) {
     if (t.type === "bad") {
       const quoteOpen = /^["']/.test(t.text);
-      return { ok: false, code: quoteOpen ? "TRUNCATED" : "INVALID_JSON", message: `unexpected ${JSON.stringify(t.text.slice(0, 12))}` };
+      return {
+        ok: false,
+        code: quoteOpen ? "TRUNCATED" : "INVALID_JSON",
+        message: `unexpected ${JSON.stringify(t.text.slice(0, 12))}`,
+      };
     }
     if (t.type !== "ws") toks.push({ type: t.type ?? "", text: t.text, offset: t.offset });
   }
@@ -60,7 +75,8 @@ export function parsePythonCall(text: string): PythonCallResult {
   const expect = (text: string): void => {
     const t = toks[k];
     if (!t) throw new Fail("TRUNCATED", `input ends where ${JSON.stringify(text)} was expected`);
-    if (t.text !== text) throw new Fail("INVALID_JSON", `expected ${JSON.stringify(text)}, found ${JSON.stringify(t.text)}`);
+    if (t.text !== text)
+      throw new Fail("INVALID_JSON", `expected ${JSON.stringify(text)}, found ${JSON.stringify(t.text)}`);
     k++;
   };
   const value = (depth: number): JsonValue => {
@@ -70,7 +86,14 @@ export function parsePythonCall(text: string): PythonCallResult {
     if (t.type === "string") return decodePythonString(t.text, repairs, t.offset);
     if (t.type === "number") return Number(t.text);
     if (t.type === "name") {
-      const lit: Record<string, JsonValue> = { True: true, False: false, None: null, true: true, false: false, null: null };
+      const lit: Record<string, JsonValue> = {
+        True: true,
+        False: false,
+        None: null,
+        true: true,
+        false: false,
+        null: null,
+      };
       if (t.text in lit) return lit[t.text];
       throw new Fail("INVALID_JSON", `not a literal: ${t.text.slice(0, 30)}`);
     }
@@ -91,7 +114,12 @@ export function parsePythonCall(text: string): PythonCallResult {
         const key = value(depth + 1);
         if (typeof key !== "string") throw new Fail("INVALID_JSON", "dict keys must be strings");
         expect(":");
-        Object.defineProperty(out, key, { value: value(depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, {
+          value: value(depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         if (peek()?.text === ",") k++;
         else break;
       }
@@ -102,13 +130,14 @@ export function parsePythonCall(text: string): PythonCallResult {
   };
   try {
     const head = toks[k++];
-    if (!head || head.type !== "name") throw new Fail(head ? "INVALID_JSON" : "TRUNCATED", "expected a function name");
+    if (head?.type !== "name") throw new Fail(head ? "INVALID_JSON" : "TRUNCATED", "expected a function name");
     expect("(");
     const args: JsonObject = {};
     while (peek()?.text !== ")") {
       const key = toks[k++];
       if (!key) throw new Fail("TRUNCATED", "input ends inside the argument list");
-      if (key.type !== "name") throw new Fail("INVALID_JSON", `expected a keyword argument, found ${JSON.stringify(key.text)}`);
+      if (key.type !== "name")
+        throw new Fail("INVALID_JSON", `expected a keyword argument, found ${JSON.stringify(key.text)}`);
       expect("=");
       Object.defineProperty(args, key.text, { value: value(1), enumerable: true, writable: true, configurable: true });
       if (peek()?.text === ",") k++;
@@ -128,15 +157,22 @@ export function parsePythonCall(text: string): PythonCallResult {
  * between apostrophes, an apostrophe inside written `\u0027` (PythonCallUnit.quote).
  */
 export function pythonLiteral(v: JsonValue, quote: "double" | "single" = "double"): string {
-  const str = (s: string): string => (quote === "double" ? quoteJsonString(s) : "'" + quoteJsonString(s).slice(1, -1).replaceAll("'", "\\u0027") + "'");
+  const str = (s: string): string =>
+    quote === "double" ? quoteJsonString(s) : `'${quoteJsonString(s).slice(1, -1).replaceAll("'", "\\u0027")}'`;
   const lit = (x: JsonValue): string => {
     if (x === null) return "None";
     if (x === true) return "True";
     if (x === false) return "False";
     if (typeof x === "string") return str(x);
     if (typeof x === "number") return Object.is(x, -0) ? "-0" : String(x);
-    if (Array.isArray(x)) return "[" + x.map(lit).join(", ") + "]";
-    return "{" + Object.entries(x).map(([k, y]) => str(k) + ": " + lit(y)).join(", ") + "}";
+    if (Array.isArray(x)) return `[${x.map(lit).join(", ")}]`;
+    return (
+      "{" +
+      Object.entries(x)
+        .map(([k, y]) => `${str(k)}: ${lit(y)}`)
+        .join(", ") +
+      "}"
+    );
   };
   return lit(v);
 }

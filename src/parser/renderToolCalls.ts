@@ -33,7 +33,11 @@ export interface RenderTurnOptions {
  * after the reasoning block and text of `turn`, if given. Throws ToolgramError INVALID_INPUT when the format cannot
  * carry the calls (several calls in llama3-json, non-identifier argument names in pythonic) or the reasoning.
  */
-export function renderToolCalls(calls: readonly CallToRender[], format: FormatOption = "qwen3", turn: RenderTurnOptions = {}): string {
+export function renderToolCalls(
+  calls: readonly CallToRender[],
+  format: FormatOption = "qwen3",
+  turn: RenderTurnOptions = {},
+): string {
   const d = describeFormat(format);
   if (d.messages !== undefined) return renderMessages(calls, d, turn);
   return renderReasoning(d, turn) + (turn.content ?? "") + renderCalls(calls, d, turn.content);
@@ -49,12 +53,18 @@ function renderMessages(calls: readonly CallToRender[], d: FormatDescription, tu
   const content = turn.content ?? "";
   // the text ends where the next message opens: it must not hold `open`, nor end with a part of it
   if (content.includes(open) || (calls.length > 0 && (content + open).indexOf(open) < content.length)) {
-    throw new ToolgramError("INVALID_INPUT", `format ${d.name}: the text contains (or ends with part of) ${JSON.stringify(open)}, which opens a message`);
+    throw new ToolgramError(
+      "INVALID_INPUT",
+      `format ${d.name}: the text contains (or ends with part of) ${JSON.stringify(open)}, which opens a message`,
+    );
   }
   const blocks = renderCalls(calls, d, undefined);
   const reasoning = renderReasoning(d, turn);
   // the text before the first recipient, unless the reasoning's closing marker ends with it
-  const first = turn.reasoning === undefined ? firstMessageOpen(d) : firstMessageOpenAfter(d, (turn.reasoningMarkers ?? d.reasoning ?? { close: "" }).close);
+  const first =
+    turn.reasoning === undefined
+      ? firstMessageOpen(d)
+      : firstMessageOpenAfter(d, (turn.reasoningMarkers ?? d.reasoning ?? { close: "" }).close);
   const lead = reasoning + (content === "" && calls.length === 0 ? "" : first);
   if (content === "") return lead + blocks.slice(open.length);
   return lead + (d.messages as { text: string }).text + content + blocks;
@@ -62,11 +72,19 @@ function renderMessages(calls: readonly CallToRender[], d: FormatDescription, tu
 
 function renderReasoning(d: FormatDescription, turn: RenderTurnOptions): string {
   // a family that always closes the block writes its closing marker alone before a turn without reasoning (MiniMax M3)
-  if (turn.reasoning === undefined) return d.reasoning?.closeAlone === true ? (turn.reasoningMarkers ?? d.reasoning).close : "";
+  if (turn.reasoning === undefined)
+    return d.reasoning?.closeAlone === true ? (turn.reasoningMarkers ?? d.reasoning).close : "";
   const m = turn.reasoningMarkers ?? d.reasoning;
-  if (m === null) throw new ToolgramError("INVALID_INPUT", `format ${d.name} has no reasoning block; pass reasoningMarkers: {open, close}`);
+  if (m === null)
+    throw new ToolgramError(
+      "INVALID_INPUT",
+      `format ${d.name} has no reasoning block; pass reasoningMarkers: {open, close}`,
+    );
   if (turn.reasoning.includes(m.close)) {
-    throw new ToolgramError("INVALID_INPUT", `the reasoning contains its closing marker ${JSON.stringify(m.close)}, so it would end there`);
+    throw new ToolgramError(
+      "INVALID_INPUT",
+      `the reasoning contains its closing marker ${JSON.stringify(m.close)}, so it would end there`,
+    );
   }
   return m.open + turn.reasoning + m.close;
 }
@@ -75,22 +93,38 @@ function renderCalls(calls: readonly CallToRender[], d: FormatDescription, conte
   // no calls is no list, as in compiled grammars (an empty list is kept only for a bare call list, the old output)
   if (calls.length === 0 && (content !== undefined || d.grouping === "block")) return "";
   if (wholeReply(d) && calls.length > 0 && content !== undefined && content !== "") {
-    throw new ToolgramError("INVALID_INPUT", `format ${d.name}: the call is the whole reply, so there is no text before it`);
+    throw new ToolgramError(
+      "INVALID_INPUT",
+      `format ${d.name}: the call is the whole reply, so there is no text before it`,
+    );
   }
   if (calls.length > d.maxCalls) {
-    throw new ToolgramError("INVALID_INPUT", `format ${d.name} carries at most ${d.maxCalls} call(s), got ${calls.length}; use another format`);
+    throw new ToolgramError(
+      "INVALID_INPUT",
+      `format ${d.name} carries at most ${d.maxCalls} call(s), got ${calls.length}; use another format`,
+    );
   }
   const units = calls.map((c, i) => {
     const unit: UnitCall = { name: c.name, arguments: c.arguments };
     if (c.id !== undefined) unit.id = c.id;
     // Kimi K2's `functions.NAME:IDX` ids count the turn's calls
-    if (d.unit.kind === "named-json" && d.unit.callIndex !== undefined) unit.id = indexedCallId(d.unit, c.name, c.id, i);
+    if (d.unit.kind === "named-json" && d.unit.callIndex !== undefined)
+      unit.id = indexedCallId(d.unit, c.name, c.id, i);
     // Kimi K3's `index="N"` counts them too: a call's own id is written when it is an index
-    if (d.unit.kind === "xml-parameters" && d.unit.callIndex !== undefined && (c.id === undefined || !CALL_INDEX_TEXT.test(c.id))) unit.id = String(i + d.unit.callIndex.base);
+    if (
+      d.unit.kind === "xml-parameters" &&
+      d.unit.callIndex !== undefined &&
+      (c.id === undefined || !CALL_INDEX_TEXT.test(c.id))
+    )
+      unit.id = String(i + d.unit.callIndex.base);
     try {
       return renderCallUnit(unit, d);
     } catch (e) {
-      throw new ToolgramError("INVALID_INPUT", `call ${i} cannot be written in format ${d.name}: ${(e as Error).message}`, `/${i}`);
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `call ${i} cannot be written in format ${d.name}: ${(e as Error).message}`,
+        `/${i}`,
+      );
     }
   });
   return joinCallUnits(units, d);

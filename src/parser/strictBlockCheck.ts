@@ -28,7 +28,14 @@ export function strictBlockCheck(
   if (f === undefined) {
     try {
       // one call, nothing around it: llama3-json and pythonic refuse free text before a required call, so no freeText
-      const g = compileTools(tools, { format: d.name, toolChoice: "required", parallel: false, freeText: false, reasoning: "none", additionalProperties });
+      const g = compileTools(tools, {
+        format: d.name,
+        toolChoice: "required",
+        parallel: false,
+        freeText: false,
+        reasoning: "none",
+        additionalProperties,
+      });
       // a turn of messages starts after the first call's `open`, which the generation prompt wrote
       // (after the text before the first recipient, when the turn writes it: Muse Glimmer's ` to=`)
       const skip = d.messages !== undefined && d.open !== null ? d.open.length : 0;

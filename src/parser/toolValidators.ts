@@ -65,10 +65,22 @@ export class ToolValidators {
       this.compiled.set(name, fn);
     }
     if (fn instanceof Error) {
-      return [{ instancePath: "", schemaPath: "#", keyword: "schema", params: {}, message: `the tool's schema does not compile: ${fn.message}` }];
+      return [
+        {
+          instancePath: "",
+          schemaPath: "#",
+          keyword: "schema",
+          params: {},
+          message: `the tool's schema does not compile: ${fn.message}`,
+        },
+      ];
     }
     if (fn(args)) return [];
-    return (fn.errors ?? []).map((e) => (this.forbidUndeclared && e.keyword === "additionalProperties" && !declaredClosed(schema, e.schemaPath) ? { ...e, undeclared: true as const } : { ...e }));
+    return (fn.errors ?? []).map((e) =>
+      this.forbidUndeclared && e.keyword === "additionalProperties" && !declaredClosed(schema, e.schemaPath)
+        ? { ...e, undeclared: true as const }
+        : { ...e },
+    );
   }
 
   private closed(name: string, schema: JsonObject): JsonObject {
@@ -108,7 +120,7 @@ const MAX_SHARED_COMPILES = 2000;
 const shared: { ajv: AjvInstance; compiles: number }[] = [];
 
 function compileShared(schema: JsonObject): ValidateFunction | Error {
-  const draft7 = typeof schema["$schema"] === "string" && /draft-0[3-7]/.test(schema["$schema"]);
+  const draft7 = typeof schema.$schema === "string" && /draft-0[3-7]/.test(schema.$schema);
   const k = draft7 ? 1 : 0;
   if (!shared[k] || shared[k].compiles >= MAX_SHARED_COMPILES) shared[k] = { ajv: newAjv(draft7), compiles: 0 };
   shared[k].compiles++;

@@ -48,7 +48,9 @@ export interface ToolCallMeta {
 }
 
 /** A parsed call; with a union `T`, `name` discriminates the `arguments` type. */
-export type ParsedToolCall<T extends ToolCallConstraint = ToolCallShape> = T extends ToolCallConstraint ? T & ToolCallMeta : never;
+export type ParsedToolCall<T extends ToolCallConstraint = ToolCallShape> = T extends ToolCallConstraint
+  ? T & ToolCallMeta
+  : never;
 
 /** A problem or a repair in model output: data, never an exception. */
 export interface ParseIssue {

@@ -18,7 +18,9 @@ function kindOf(s: JsonValue, root: JsonObject, depth: number): "string" | "json
   if (typeof s.$ref === "string") {
     const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(s.$ref);
     const defs = m ? root[m[1]] : undefined;
-    return m && isJsonObject(defs) ? kindOf(defs[decodeURIComponent(m[2]).replace(/~1/g, "/").replace(/~0/g, "~")], root, depth + 1) : undefined;
+    return m && isJsonObject(defs)
+      ? kindOf(defs[decodeURIComponent(m[2]).replace(/~1/g, "/").replace(/~0/g, "~")], root, depth + 1)
+      : undefined;
   }
   if (Object.hasOwn(s, "const")) return typeof s.const === "string" ? "string" : "json";
   if (Array.isArray(s.enum)) return ofAll(s.enum.map((v) => (typeof v === "string" ? "string" : "json")));

@@ -30,7 +30,6 @@ function pushRange(out: number[], lo: number, hi: number, to: number): void {
   else out.push(lo, hi, to);
 }
 
-
 /**
  * Subset construction. `^` edges fire only in the initial state; `$` edges only when deciding acceptance. A DFA
  * state is keyed by its NFA states that matter (those with code-point or `$` edges, and the final state), so pure

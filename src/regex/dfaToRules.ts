@@ -10,7 +10,14 @@ import { AUTOMATA_STAGE, trim, type Dfa } from "./Dfa.js";
  * Rule names are `<prefix>-<k>-<state>` with the first `k` whose names are all free. The work is
  * counted in `deadline` (the compile's budget).
  */
-export function dfaToRules(input: Dfa, rules: Map<string, GExpr>, prefix: string, mapClass: (e: GExpr) => GExpr, deadline?: Deadline, path = ""): GExpr {
+export function dfaToRules(
+  input: Dfa,
+  rules: Map<string, GExpr>,
+  prefix: string,
+  mapClass: (e: GExpr) => GExpr,
+  deadline?: Deadline,
+  path = "",
+): GExpr {
   const a = trim(input);
   const n = a.accept.length;
   if (n === 0) return alt();

@@ -49,13 +49,24 @@ export class ProbeAbort extends Error {}
  * Something valid that cannot be represented exactly. Strict: throws UnsupportedSchemaError. Non-strict: records a
  * OVER_APPROXIMATED warning; the caller then over-approximates (accepts more, never less).
  */
-export function refuse(ctx: NormalizeContext, keyword: string, path: string, why: string,
-  code: ToolgramErrorCode = "UNSUPPORTED_KEYWORD"): void {
+export function refuse(
+  ctx: NormalizeContext,
+  keyword: string,
+  path: string,
+  why: string,
+  code: ToolgramErrorCode = "UNSUPPORTED_KEYWORD",
+): void {
   if (ctx.probing > 0) throw new ProbeAbort(why);
-  const fix = ctx.opts.strict ? " Rewrite the schema without it, or compile with strict: false to accept a superset." : "";
+  const fix = ctx.opts.strict
+    ? " Rewrite the schema without it, or compile with strict: false to accept a superset."
+    : "";
   if (ctx.opts.strict) throw new UnsupportedSchemaError(code, `${keyword}: ${why}.${fix}`, path);
   ctx.relaxations++;
-  ctx.warnings.push({ code: "OVER_APPROXIMATED", message: `${keyword}: ${why}; accepting a superset`, schemaPath: path });
+  ctx.warnings.push({
+    code: "OVER_APPROXIMATED",
+    message: `${keyword}: ${why}; accepting a superset`,
+    schemaPath: path,
+  });
 }
 
 export function warn(ctx: NormalizeContext, code: string, path: string, message: string): void {

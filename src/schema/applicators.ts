@@ -24,7 +24,12 @@ function tryComplement(ctx: NormalizeContext, n: SchemaNode, path: string): Sche
  * branch is narrowed by the complements of the branches it overlaps (B_i ∩ ¬B_j ...), which is exact when those
  * complements are expressible; else refused (strict) or read as `anyOf` (non-strict, a superset).
  */
-export function normalizeOneOf(ctx: NormalizeContext, branches: SchemaNode[], path: string, exact: boolean): SchemaNode {
+export function normalizeOneOf(
+  ctx: NormalizeContext,
+  branches: SchemaNode[],
+  path: string,
+  exact: boolean,
+): SchemaNode {
   const live = branches.map((b, i) => ({ b, i })).filter((x) => x.b.kind !== "never");
   const overlaps = new Map<number, number[]>();
   const pairs: string[] = [];
@@ -36,7 +41,11 @@ export function normalizeOneOf(ctx: NormalizeContext, branches: SchemaNode[], pa
       overlaps.set(live[y].i, [...(overlaps.get(live[y].i) ?? []), live[x].i]);
     }
   }
-  if (!pairs.length) return makeUnion(path, live.map((x) => x.b));
+  if (!pairs.length)
+    return makeUnion(
+      path,
+      live.map((x) => x.b),
+    );
   const narrowed: SchemaNode[] = [];
   let ok = exact; // complements of over-approximated branches would be under-approximations
   const complements = new Map<number, SchemaNode>();
@@ -67,25 +76,49 @@ export function normalizeOneOf(ctx: NormalizeContext, branches: SchemaNode[], pa
     narrowed.push(acc);
   }
   if (ok) return makeUnion(path, narrowed);
-  refuse(ctx, "oneOf", path, `branches ${pairs.slice(0, 5).join(", ")}${pairs.length > 5 ? ", ..." : ""} may both match a value, and "exactly one" cannot be enforced; make the branches disjoint (e.g. a required property with different const values) or use anyOf`);
-  return makeUnion(path, live.map((x) => x.b));
+  refuse(
+    ctx,
+    "oneOf",
+    path,
+    `branches ${pairs.slice(0, 5).join(", ")}${pairs.length > 5 ? ", ..." : ""} may both match a value, and "exactly one" cannot be enforced; make the branches disjoint (e.g. a required property with different const values) or use anyOf`,
+  );
+  return makeUnion(
+    path,
+    live.map((x) => x.b),
+  );
 }
 
 /** `not`: the complement, or (non-strict) anything when it cannot be expressed. */
 export function normalizeNot(ctx: NormalizeContext, inner: SchemaNode, path: string, exact: boolean): SchemaNode {
   const c = exact ? tryComplement(ctx, inner, path) : undefined;
   if (c) return c;
-  refuse(ctx, "not", childPath(path, "not"), "its complement cannot be expressed (supported: types, const/enum, pattern, length and numeric bounds, required, simple property constraints)");
+  refuse(
+    ctx,
+    "not",
+    childPath(path, "not"),
+    "its complement cannot be expressed (supported: types, const/enum, pattern, length and numeric bounds, required, simple property constraints)",
+  );
   return anyNode(path);
 }
 
 /** `if`/`then`/`else` = (if ∩ then) ∪ (¬if ∩ else). */
-export function normalizeIf(ctx: NormalizeContext, cond: SchemaNode, then: SchemaNode, els: SchemaNode, path: string,
-  condExact: boolean): SchemaNode {
+export function normalizeIf(
+  ctx: NormalizeContext,
+  cond: SchemaNode,
+  then: SchemaNode,
+  els: SchemaNode,
+  path: string,
+  condExact: boolean,
+): SchemaNode {
   if (then.kind === "any" && els.kind === "any") return anyNode(path);
   const notCond = condExact ? tryComplement(ctx, cond, path) : undefined;
   if (!notCond) {
-    refuse(ctx, "if", childPath(path, "if"), "the condition's complement cannot be expressed, so the else branch cannot be selected exactly");
+    refuse(
+      ctx,
+      "if",
+      childPath(path, "if"),
+      "the condition's complement cannot be expressed, so the else branch cannot be selected exactly",
+    );
     return makeUnion(path, [then, els]);
   }
   return makeUnion(path, [intersect(ctx, cond, then, path), intersect(ctx, notCond, els, path)]);
@@ -94,7 +127,10 @@ export function normalizeIf(ctx: NormalizeContext, cond: SchemaNode, then: Schem
 /** `dependentSchemas: {k: S}` = non-objects ∪ objects without k ∪ (objects with k ∩ S). */
 export function normalizeDependentSchema(ctx: NormalizeContext, key: string, s: SchemaNode, path: string): SchemaNode {
   const others = KINDS.filter((k) => k !== "object").map((k) => plainKind(k, path));
-  const lacking: ObjectNode = { ...plainObject(path), properties: [{ key, schema: never(path, `"${key}" absent`), required: false }] };
+  const lacking: ObjectNode = {
+    ...plainObject(path),
+    properties: [{ key, schema: never(path, `"${key}" absent`), required: false }],
+  };
   const having: ObjectNode = { ...plainObject(path), properties: [{ key, schema: anyNode(path), required: true }] };
   return makeUnion(path, [...others, lacking, intersect(ctx, having, s, path)]);
 }

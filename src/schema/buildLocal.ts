@@ -11,8 +11,20 @@ import { KeywordReader } from "./validateKeywords.js";
 const TYPE_NAMES = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
 
 /** In-place applicators: when present, `unevaluated*` depends on what they evaluate. */
-const APPLICATORS = ["$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "if", "then", "else",
-  "dependentSchemas", "dependencies", "not"];
+const APPLICATORS = [
+  "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "dependencies",
+  "not",
+];
 
 /** Whether a subschema of an applicator can mark properties (or items) as evaluated. */
 function evaluatesNothing(s: unknown, words: string[]): boolean {
@@ -31,16 +43,25 @@ function applicatorsEvaluateNothing(s: Record<string, unknown>, words: string[])
     } else if (a === "if" || a === "then" || a === "else") {
       if (!evaluatesNothing(v, words)) return false;
     } else if (a === "dependencies") {
-      if (typeof v !== "object" || v === null || !Object.values(v).every((d) => Array.isArray(d) || evaluatesNothing(d, words))) return false;
+      if (
+        typeof v !== "object" ||
+        v === null ||
+        !Object.values(v).every((d) => Array.isArray(d) || evaluatesNothing(d, words))
+      )
+        return false;
     } else if (a === "dependentSchemas") {
-      if (typeof v !== "object" || v === null || !Object.values(v).every((d) => evaluatesNothing(d, words))) return false;
+      if (typeof v !== "object" || v === null || !Object.values(v).every((d) => evaluatesNothing(d, words)))
+        return false;
     } else return false;
   }
   return true;
 }
 
 /** Int formats of ajv-formats constrain numbers; float/double accept every number. */
-const INT_FORMATS: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1], int64: [-(2 ** 63), 2 ** 63 - 1] };
+const INT_FORMATS: Record<string, [number, number]> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [-(2 ** 63), 2 ** 63 - 1],
+};
 
 /**
  * The node of `type` and the type-specific keywords of one schema object (applicators, `enum` and `$ref` are
@@ -54,7 +75,7 @@ export function buildLocal(ctx: NormalizeContext, s: Record<string, unknown>, pt
   if (r.has("type")) {
     const t = s.type;
     const names = typeof t === "string" ? [t] : Array.isArray(t) ? t : undefined;
-    if (!names || !names.every((n) => typeof n === "string" && TYPE_NAMES.has(n))) {
+    if (!names?.every((n) => typeof n === "string" && TYPE_NAMES.has(n))) {
       r.fail("type", `one of ${[...TYPE_NAMES].join(", ")} or an array of them`);
     }
     const set = new Set(names as string[]);
@@ -70,11 +91,20 @@ export function buildLocal(ctx: NormalizeContext, s: Record<string, unknown>, pt
   const options: SchemaNode[] = [];
   for (const k of kinds) {
     switch (k) {
-      case "number": options.push(buildNumber(ctx, r, path, integerOnly, format)); break;
-      case "string": options.push(buildString(r, path, format)); break;
-      case "array": options.push(buildArray(ctx, r, ptr)); break;
-      case "object": options.push(buildObject(ctx, r, ptr)); break;
-      default: options.push({ kind: k, path });
+      case "number":
+        options.push(buildNumber(ctx, r, path, integerOnly, format));
+        break;
+      case "string":
+        options.push(buildString(r, path, format));
+        break;
+      case "array":
+        options.push(buildArray(ctx, r, ptr));
+        break;
+      case "object":
+        options.push(buildObject(ctx, r, ptr));
+        break;
+      default:
+        options.push({ kind: k, path });
     }
   }
   // Keyword values are checked even when their kind is excluded by `type`.
@@ -100,18 +130,30 @@ function checkFormat(ctx: NormalizeContext, r: KeywordReader): string | undefine
     warn(ctx, "IGNORED_KEYWORD", childPath(r.path, "format"), `unknown format "${f}" read as an annotation`);
     return undefined;
   }
-  const hint = typo !== undefined ? `; did you mean "${typo}"?` : " (ajv-formats defines date, time, date-time, email, uri, uuid, ipv4, ...)";
+  const hint =
+    typo !== undefined
+      ? `; did you mean "${typo}"?`
+      : " (ajv-formats defines date, time, date-time, email, uri, uuid, ipv4, ...)";
   refuse(ctx, "format", childPath(r.path, "format"), `unknown format "${f}"${hint}`, "UNSUPPORTED_FORMAT");
   return undefined;
 }
 
-function buildNumber(ctx: NormalizeContext, r: KeywordReader, path: string, integer: boolean, f: string | undefined): SchemaNode {
+function buildNumber(
+  ctx: NormalizeContext,
+  r: KeywordReader,
+  path: string,
+  integer: boolean,
+  f: string | undefined,
+): SchemaNode {
   let n: NumberNode = { kind: "number", path, integer };
   const min = r.num("minimum");
   const max = r.num("maximum");
   if (min !== undefined) n.minimum = { value: min, exclusive: false };
   if (max !== undefined) n.maximum = { value: max, exclusive: false };
-  for (const [k, side] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [k, side] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (!r.has(k)) continue;
     const v = r.s[k];
     let bound: number | undefined;
@@ -133,7 +175,18 @@ function buildNumber(ctx: NormalizeContext, r: KeywordReader, path: string, inte
   }
   if (f && formatType(f) === "number" && INT_FORMATS[f]) {
     const [lo, hi] = INT_FORMATS[f];
-    const m = intersect(ctx, n, { kind: "number", path, integer: true, minimum: { value: lo, exclusive: false }, maximum: { value: hi, exclusive: false } }, path);
+    const m = intersect(
+      ctx,
+      n,
+      {
+        kind: "number",
+        path,
+        integer: true,
+        minimum: { value: lo, exclusive: false },
+        maximum: { value: hi, exclusive: false },
+      },
+      path,
+    );
     return m;
   }
   const why = numberEmptyReason(n);
@@ -141,7 +194,14 @@ function buildNumber(ctx: NormalizeContext, r: KeywordReader, path: string, inte
 }
 
 function buildString(r: KeywordReader, path: string, f: string | undefined): SchemaNode {
-  const n: StringNode = { kind: "string", path, minLength: r.count("minLength") ?? 0, patterns: [], notPatterns: [], formats: [] };
+  const n: StringNode = {
+    kind: "string",
+    path,
+    minLength: r.count("minLength") ?? 0,
+    patterns: [],
+    notPatterns: [],
+    formats: [],
+  };
   const max = r.count("maxLength");
   if (max !== undefined) n.maxLength = max;
   const p = r.str("pattern");
@@ -158,7 +218,11 @@ function checkPattern(p: string, path: string): void {
   try {
     new RegExp(p, "u");
   } catch (e) {
-    throw new InvalidSchemaError("INVALID_PATTERN", `pattern ${JSON.stringify(p)} is not a valid ECMAScript regex with the u flag: ${(e as Error).message}. Escape literal characters such as { } / - with a backslash only where the u flag allows it`, path);
+    throw new InvalidSchemaError(
+      "INVALID_PATTERN",
+      `pattern ${JSON.stringify(p)} is not a valid ECMAScript regex with the u flag: ${(e as Error).message}. Escape literal characters such as { } / - with a backslash only where the u flag allows it`,
+      path,
+    );
   }
 }
 
@@ -185,8 +249,16 @@ function buildArray(ctx: NormalizeContext, r: KeywordReader, ptr: string): Schem
   if (r.has("unevaluatedItems") && !itemsStated) {
     const ue = r.schema("unevaluatedItems");
     if (ue !== true) {
-      if (r.has("contains") || !applicatorsEvaluateNothing(s, ["prefixItems", "items", "additionalItems", "contains", "unevaluatedItems"])) {
-        refuse(ctx, "unevaluatedItems", childPath(path, "unevaluatedItems"), "which items count as evaluated depends on applicators or `contains`");
+      if (
+        r.has("contains") ||
+        !applicatorsEvaluateNothing(s, ["prefixItems", "items", "additionalItems", "contains", "unevaluatedItems"])
+      ) {
+        refuse(
+          ctx,
+          "unevaluatedItems",
+          childPath(path, "unevaluatedItems"),
+          "which items count as evaluated depends on applicators or `contains`",
+        );
       } else items = ctx.sub(ue, childPath(ptr, "unevaluatedItems"));
     }
   }
@@ -208,7 +280,8 @@ function buildArray(ctx: NormalizeContext, r: KeywordReader, ptr: string): Schem
     const max = r.count("maxContains");
     if (min > 0 || max !== undefined) n.contains = max === undefined ? { schema: c, min } : { schema: c, min, max };
     if (max !== undefined && min > max) return never(path, `minContains ${min} is above maxContains ${max}`);
-    if (n.maxItems !== undefined && min > n.maxItems) return never(path, `minContains ${min} is above maxItems ${n.maxItems}`);
+    if (n.maxItems !== undefined && min > n.maxItems)
+      return never(path, `minContains ${min} is above maxItems ${n.maxItems}`);
   } else {
     r.count("minContains");
     r.count("maxContains");
@@ -216,7 +289,8 @@ function buildArray(ctx: NormalizeContext, r: KeywordReader, ptr: string): Schem
   if (r.bool("uniqueItems") === true && !(n.maxItems !== undefined && n.maxItems <= 1)) {
     refuse(ctx, "uniqueItems", childPath(path, "uniqueItems"), "item uniqueness cannot be enforced by a grammar");
   }
-  if (n.maxItems !== undefined && minItems > n.maxItems) return never(path, `minItems ${minItems} is above the ${n.maxItems} items allowed`);
+  if (n.maxItems !== undefined && minItems > n.maxItems)
+    return never(path, `minItems ${minItems} is above the ${n.maxItems} items allowed`);
   return n;
 }
 
@@ -235,8 +309,20 @@ function buildObject(ctx: NormalizeContext, r: KeywordReader, ptr: string): Sche
   if (r.has("unevaluatedProperties") && !apStated) {
     const ue = r.schema("unevaluatedProperties");
     if (ue !== true) {
-      if (!applicatorsEvaluateNothing(s, ["properties", "patternProperties", "additionalProperties", "unevaluatedProperties"])) {
-        refuse(ctx, "unevaluatedProperties", childPath(path, "unevaluatedProperties"), "which properties count as evaluated depends on applicators; use additionalProperties beside the properties instead");
+      if (
+        !applicatorsEvaluateNothing(s, [
+          "properties",
+          "patternProperties",
+          "additionalProperties",
+          "unevaluatedProperties",
+        ])
+      ) {
+        refuse(
+          ctx,
+          "unevaluatedProperties",
+          childPath(path, "unevaluatedProperties"),
+          "which properties count as evaluated depends on applicators; use additionalProperties beside the properties instead",
+        );
       } else {
         additional = ctx.sub(ue, childPath(ptr, "unevaluatedProperties"));
         open = false;
@@ -245,8 +331,13 @@ function buildObject(ctx: NormalizeContext, r: KeywordReader, ptr: string): Sche
   }
   if (additional !== false && additional.kind === "never") additional = false;
   const node: ObjectNode = {
-    kind: "object", path, properties: [], patternProperties, additionalProperties: additional,
-    minProperties: r.count("minProperties") ?? 0, dependentRequired: {},
+    kind: "object",
+    path,
+    properties: [],
+    patternProperties,
+    additionalProperties: additional,
+    minProperties: r.count("minProperties") ?? 0,
+    dependentRequired: {},
   };
   const maxP = r.count("maxProperties");
   if (maxP !== undefined) node.maxProperties = maxP;
@@ -272,7 +363,8 @@ function buildObject(ctx: NormalizeContext, r: KeywordReader, ptr: string): Sche
   }
   const dr = r.schemaMap("dependentRequired") ?? {};
   for (const [k, v] of Object.entries(dr)) {
-    if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) r.fail("dependentRequired", "an object of string arrays");
+    if (!Array.isArray(v) || !v.every((x) => typeof x === "string"))
+      r.fail("dependentRequired", "an object of string arrays");
     setOwn(node.dependentRequired, k, v as string[]);
   }
   const deps = s.dependencies;
@@ -281,7 +373,10 @@ function buildObject(ctx: NormalizeContext, r: KeywordReader, ptr: string): Sche
     for (const [k, v] of Object.entries(deps as Record<string, unknown>)) {
       if (Array.isArray(v)) {
         if (!v.every((x) => typeof x === "string")) r.fail("dependencies", "an object of string arrays or schemas");
-        setOwn(node.dependentRequired, k, [...(Object.hasOwn(node.dependentRequired, k) ? node.dependentRequired[k] : []), ...(v as string[])]);
+        setOwn(node.dependentRequired, k, [
+          ...(Object.hasOwn(node.dependentRequired, k) ? node.dependentRequired[k] : []),
+          ...(v as string[]),
+        ]);
       }
     }
   }

@@ -3,7 +3,17 @@ import type { NormalizeContext } from "./NormalizeContext.js";
 import type { ArrayNode, NumberNode, ObjectNode, SchemaNode, StringNode } from "./SchemaNode.js";
 import { intersect } from "./intersect.js";
 import {
-  KINDS, type Kind, anyNode, isPlainKind, kindOf, makeUnion, never, plainArray, plainKind, plainNumber, plainObject,
+  KINDS,
+  type Kind,
+  anyNode,
+  isPlainKind,
+  kindOf,
+  makeUnion,
+  never,
+  plainArray,
+  plainKind,
+  plainNumber,
+  plainObject,
   plainString,
 } from "./nodes.js";
 
@@ -24,7 +34,8 @@ export function complement(ctx: NormalizeContext, node: SchemaNode, path: string
   if (node.kind === "never") return anyNode(path);
   if (node.kind === "ref") {
     const d = ctx.defs.get(node.target);
-    if (!d || unfold >= MAX_UNFOLD || ctx.inexact.has(node.target)) throw new NotRepresentable(`the complement of the recursive definition ${node.target || "#"}`);
+    if (!d || unfold >= MAX_UNFOLD || ctx.inexact.has(node.target))
+      throw new NotRepresentable(`the complement of the recursive definition ${node.target || "#"}`);
     return complement(ctx, d, path, unfold + 1);
   }
   const options = node.kind === "union" ? node.options : [node];
@@ -62,12 +73,14 @@ function valueKind(v: JsonValue): Kind {
 
 function complementValues(k: Kind, vals: JsonValue[], path: string): SchemaNode {
   switch (k) {
-    case "null": return never(path, "not null");
+    case "null":
+      return never(path, "not null");
     case "boolean": {
       const left = [true, false].filter((b) => !vals.includes(b));
       return left.length ? { kind: "enum", path, values: left } : never(path, "neither true nor false");
     }
-    case "string": return { ...plainString(path), notValues: vals as string[] };
+    case "string":
+      return { ...plainString(path), notValues: vals as string[] };
     case "number": {
       const nums = [...new Set(vals as number[])].sort((x, y) => x - y);
       if (nums.length > MAX_NUMBER_HOLES) throw new NotRepresentable(`excluding more than ${MAX_NUMBER_HOLES} numbers`);
@@ -80,7 +93,8 @@ function complementValues(k: Kind, vals: JsonValue[], path: string): SchemaNode 
       }
       return makeUnion(path, parts);
     }
-    default: throw new NotRepresentable(`excluding specific ${k} values`);
+    default:
+      throw new NotRepresentable(`excluding specific ${k} values`);
   }
 }
 
@@ -88,11 +102,16 @@ function complementValues(k: Kind, vals: JsonValue[], path: string): SchemaNode 
 function complementWithin(ctx: NormalizeContext, r: SchemaNode, path: string, unfold: number): SchemaNode {
   if (isPlainKind(r)) return never(path, `not ${r.kind}`);
   switch (r.kind) {
-    case "number": return complementNumber(r, path);
-    case "string": return complementString(r, path);
-    case "array": return complementArray(ctx, r, path, unfold);
-    case "object": return complementObject(ctx, r, path, unfold);
-    default: throw new NotRepresentable(`the complement of ${r.kind}`);
+    case "number":
+      return complementNumber(r, path);
+    case "string":
+      return complementString(r, path);
+    case "array":
+      return complementArray(ctx, r, path, unfold);
+    case "object":
+      return complementObject(ctx, r, path, unfold);
+    default:
+      throw new NotRepresentable(`the complement of ${r.kind}`);
   }
 }
 
@@ -100,8 +119,10 @@ function complementNumber(r: NumberNode, path: string): SchemaNode {
   if (r.integer) throw new NotRepresentable("non-integer numbers (the complement of `integer`)");
   if (r.multipleOf?.length) throw new NotRepresentable("the complement of `multipleOf`");
   const parts: SchemaNode[] = [];
-  if (r.minimum) parts.push({ ...plainNumber(path), maximum: { value: r.minimum.value, exclusive: !r.minimum.exclusive } });
-  if (r.maximum) parts.push({ ...plainNumber(path), minimum: { value: r.maximum.value, exclusive: !r.maximum.exclusive } });
+  if (r.minimum)
+    parts.push({ ...plainNumber(path), maximum: { value: r.minimum.value, exclusive: !r.minimum.exclusive } });
+  if (r.maximum)
+    parts.push({ ...plainNumber(path), minimum: { value: r.maximum.value, exclusive: !r.maximum.exclusive } });
   return makeUnion(path, parts);
 }
 
@@ -125,31 +146,49 @@ function complementArray(ctx: NormalizeContext, r: ArrayNode, path: string, unfo
     parts.push({ ...plainArray(path), minItems: 1 });
   } else if (r.items.kind !== "any") {
     if (r.contains) throw new NotRepresentable("the complement of `items` together with `contains`");
-    parts.push({ ...plainArray(path), minItems: 1, contains: { schema: complement(ctx, r.items, path, unfold), min: 1 } });
+    parts.push({
+      ...plainArray(path),
+      minItems: 1,
+      contains: { schema: complement(ctx, r.items, path, unfold), min: 1 },
+    });
   }
   if (r.contains) {
-    if (r.contains.min !== 1 || r.contains.max !== undefined) throw new NotRepresentable("the complement of `minContains`/`maxContains`");
+    if (r.contains.min !== 1 || r.contains.max !== undefined)
+      throw new NotRepresentable("the complement of `minContains`/`maxContains`");
     parts.push({ ...plainArray(path), items: complement(ctx, r.contains.schema, path, unfold) });
   }
   return makeUnion(path, parts);
 }
 
 function complementObject(ctx: NormalizeContext, r: ObjectNode, path: string, unfold: number): SchemaNode {
-  if (r.patternProperties.length || r.propertyNames || Object.keys(r.dependentRequired).length ||
-    r.additionalProperties === false || r.additionalProperties.kind !== "any") {
-    throw new NotRepresentable("the complement of patternProperties, propertyNames, dependentRequired or additionalProperties");
+  if (
+    r.patternProperties.length ||
+    r.propertyNames ||
+    Object.keys(r.dependentRequired).length ||
+    r.additionalProperties === false ||
+    r.additionalProperties.kind !== "any"
+  ) {
+    throw new NotRepresentable(
+      "the complement of patternProperties, propertyNames, dependentRequired or additionalProperties",
+    );
   }
   const parts: SchemaNode[] = [];
   if (r.minProperties > 0) parts.push({ ...plainObject(path), maxProperties: r.minProperties - 1 });
   if (r.maxProperties !== undefined) parts.push({ ...plainObject(path), minProperties: r.maxProperties + 1 });
   for (const p of r.properties) {
-    const lacking: ObjectNode = { ...plainObject(path), properties: [{ key: p.key, schema: never(path, `"${p.key}" absent`), required: false }] };
+    const lacking: ObjectNode = {
+      ...plainObject(path),
+      properties: [{ key: p.key, schema: never(path, `"${p.key}" absent`), required: false }],
+    };
     const s = p.schema;
     if (s.kind === "any") {
       if (p.required) parts.push(lacking);
       continue;
     }
-    const bad: ObjectNode = { ...plainObject(path), properties: [{ key: p.key, schema: complement(ctx, s, s.path, unfold), required: true }] };
+    const bad: ObjectNode = {
+      ...plainObject(path),
+      properties: [{ key: p.key, schema: complement(ctx, s, s.path, unfold), required: true }],
+    };
     if (p.required) parts.push(lacking);
     parts.push(bad);
   }

@@ -13,7 +13,7 @@ export function deepEqual(a: JsonValue, b: JsonValue): boolean {
   const bo = b as Record<string, JsonValue>;
   const ak = Object.keys(ao);
   if (ak.length !== Object.keys(bo).length) return false;
-  return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual(ao[k], bo[k]));
+  return ak.every((k) => Object.hasOwn(bo, k) && deepEqual(ao[k], bo[k]));
 }
 
 /** Values without duplicates, first occurrence kept. */

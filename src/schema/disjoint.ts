@@ -9,11 +9,17 @@ const MAX_UNFOLD = 2;
 /** The JSON kinds a node's values may have (all six when unknown, e.g. behind a `ref`). */
 export function kindsOf(n: SchemaNode): Set<string> {
   switch (n.kind) {
-    case "never": return new Set();
-    case "union": return new Set(n.options.flatMap((o) => [...kindsOf(o)]));
-    case "enum": return new Set(n.values.map((v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)));
-    case "any": case "ref": return new Set(KINDS);
-    default: return new Set([n.kind]);
+    case "never":
+      return new Set();
+    case "union":
+      return new Set(n.options.flatMap((o) => [...kindsOf(o)]));
+    case "enum":
+      return new Set(n.values.map((v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)));
+    case "any":
+    case "ref":
+      return new Set(KINDS);
+    default:
+      return new Set([n.kind]);
   }
 }
 
@@ -48,8 +54,12 @@ export function disjoint(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, un
     case "number": {
       const n = b as NumberNode;
       const probe: NumberNode = { kind: "number", path: a.path, integer: a.integer || n.integer };
-      const lo = [a.minimum, n.minimum].filter((x) => x !== undefined).sort((x, y) => y!.value - x!.value || Number(y!.exclusive) - Number(x!.exclusive))[0];
-      const hi = [a.maximum, n.maximum].filter((x) => x !== undefined).sort((x, y) => x!.value - y!.value || Number(y!.exclusive) - Number(x!.exclusive))[0];
+      const lo = [a.minimum, n.minimum]
+        .filter((x) => x !== undefined)
+        .sort((x, y) => y!.value - x!.value || Number(y!.exclusive) - Number(x!.exclusive))[0];
+      const hi = [a.maximum, n.maximum]
+        .filter((x) => x !== undefined)
+        .sort((x, y) => x!.value - y!.value || Number(y!.exclusive) - Number(x!.exclusive))[0];
       if (lo) probe.minimum = lo;
       if (hi) probe.maximum = hi;
       return numberEmptyReason(probe) !== undefined;
@@ -73,8 +83,10 @@ export function disjoint(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, un
       }
       return false;
     }
-    case "object": return objectsDisjoint(ctx, a, b as ObjectNode, unfold);
-    default: return false;
+    case "object":
+      return objectsDisjoint(ctx, a, b as ObjectNode, unfold);
+    default:
+      return false;
   }
 }
 
@@ -82,7 +94,10 @@ function objectsDisjoint(ctx: NormalizeContext, a: ObjectNode, b: ObjectNode, un
   const min = Math.max(a.minProperties, b.minProperties);
   const max = Math.min(a.maxProperties ?? Infinity, b.maxProperties ?? Infinity);
   if (min > max) return true;
-  for (const [x, y] of [[a, b], [b, a]] as const) {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     for (const p of x.properties) {
       if (!p.required) continue;
       const other = y.properties.find((q) => q.key === p.key);

@@ -9,10 +9,14 @@ import { UndecidableValue, valueMatches } from "./valueMatches.js";
  */
 function satisfiable(n: SchemaNode, defSat: (id: string) => boolean): boolean {
   switch (n.kind) {
-    case "never": return false;
-    case "enum": return n.values.length > 0;
-    case "union": return n.options.some((o) => satisfiable(o, defSat));
-    case "ref": return defSat(n.target);
+    case "never":
+      return false;
+    case "enum":
+      return n.values.length > 0;
+    case "union":
+      return n.options.some((o) => satisfiable(o, defSat));
+    case "ref":
+      return defSat(n.target);
     case "array": {
       for (let i = 0; i < n.minItems; i++) {
         const s = i < n.prefixItems.length ? n.prefixItems[i] : n.items;
@@ -29,7 +33,8 @@ function satisfiable(n: SchemaNode, defSat: (id: string) => boolean): boolean {
       if (n.propertyNames && !required.every((p) => keyAllowed(n.propertyNames!, p.key))) return false;
       return required.every((p) => satisfiable(p.schema, defSat));
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -45,7 +50,7 @@ function keyAllowed(names: SchemaNode, key: string): boolean {
 /** Least fixpoint: a recursive definition is satisfiable only if some finite value derives from it. */
 function computeDefSat(defs: Map<string, SchemaNode>): Map<string, boolean> {
   const sat = new Map<string, boolean>([...defs.keys()].map((k) => [k, false]));
-  for (let changed = true; changed;) {
+  for (let changed = true; changed; ) {
     changed = false;
     for (const [id, d] of defs) {
       if (!sat.get(id) && satisfiable(d, (t) => sat.get(t) ?? true)) {
@@ -76,7 +81,12 @@ function removeAliasCycles(defs: Map<string, SchemaNode>): void {
   for (const [id, d] of defs) {
     if (d.kind !== "ref" && d.kind !== "union") continue;
     const opts = expand(d, new Set([id]));
-    next.set(id, opts.length ? makeUnion(d.path, opts) : never(d.path, `the recursive definition ${id || "#"} has no finite value`));
+    next.set(
+      id,
+      opts.length
+        ? makeUnion(d.path, opts)
+        : never(d.path, `the recursive definition ${id || "#"} has no finite value`),
+    );
   }
   for (const [id, d] of next) defs.set(id, d);
 }
@@ -98,15 +108,28 @@ export function finalize(ctx: NormalizeContext, root: SchemaNode): SchemaNode {
     if (hit) return hit;
     let out: SchemaNode;
     if (!satisfiable(n, isSat)) {
-      out = n.kind === "never" ? n : never(n.path, n.kind === "ref" ? `the recursive definition ${n.target || "#"} has no finite value` : "no value satisfies this schema");
+      out =
+        n.kind === "never"
+          ? n
+          : never(
+              n.path,
+              n.kind === "ref"
+                ? `the recursive definition ${n.target || "#"} has no finite value`
+                : "no value satisfies this schema",
+            );
     } else {
       switch (n.kind) {
         case "union":
           out = makeUnion(n.path, n.options.map(rw));
           break;
-        case "array": out = rwArray(n); break;
-        case "object": out = rwObject(n); break;
-        default: out = n;
+        case "array":
+          out = rwArray(n);
+          break;
+        case "object":
+          out = rwObject(n);
+          break;
+        default:
+          out = n;
       }
     }
     done.set(n, out);
@@ -129,7 +152,8 @@ export function finalize(ctx: NormalizeContext, root: SchemaNode): SchemaNode {
     const a: ArrayNode = { ...n, prefixItems: prefix, items };
     if (items === null) a.maxItems = Math.min(n.maxItems ?? Infinity, prefix.length);
     if (n.contains) a.contains = { ...n.contains, schema: rw(n.contains.schema) };
-    if (a.maxItems !== undefined && a.minItems > a.maxItems) return never(n.path, `minItems ${a.minItems} cannot be met`);
+    if (a.maxItems !== undefined && a.minItems > a.maxItems)
+      return never(n.path, `minItems ${a.minItems} cannot be met`);
     return a;
   };
 

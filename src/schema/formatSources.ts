@@ -137,14 +137,17 @@ const SOURCES: Readonly<Record<string, FormatSource>> = {
   ipv6: { source: IPV6, ignoreCase: true },
   uuid: { source: String.raw`[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}`, ignoreCase: true },
   "json-pointer": { source: String.raw`(?:\/(?:[^~/]|~0|~1)*)*`, ignoreCase: false },
-  "json-pointer-uri-fragment": { source: String.raw`#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|${PCT_UTF8}|~0|~1)*)*`, ignoreCase: true },
+  "json-pointer-uri-fragment": {
+    source: String.raw`#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|${PCT_UTF8}|~0|~1)*)*`,
+    ignoreCase: true,
+  },
   "relative-json-pointer": { source: String.raw`(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)`, ignoreCase: false },
   byte: { source: String.raw`(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?`, ignoreCase: false },
 };
 
 /** The enforced language of a string format, or undefined for a format without one (number formats, `password`). */
 export function formatSource(name: string): FormatSource | undefined {
-  return Object.prototype.hasOwnProperty.call(SOURCES, name) ? SOURCES[name] : undefined;
+  return Object.hasOwn(SOURCES, name) ? SOURCES[name] : undefined;
 }
 
 const compiled = new Map<string, RegExp>();

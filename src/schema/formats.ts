@@ -11,7 +11,7 @@ type FormatDef = (typeof fullFormats)[keyof typeof fullFormats];
 const DEFS = fullFormats as unknown as Record<string, FormatDef>;
 
 export function isKnownFormat(name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(DEFS, name);
+  return Object.hasOwn(DEFS, name);
 }
 
 /**
@@ -20,7 +20,9 @@ export function isKnownFormat(name: string): boolean {
  * three letters only match ignoring case (`url`, `iri` are other formats, not typos).
  */
 export function likelyFormatTypoOf(name: string): string | undefined {
-  return nearestWithin(name.toLowerCase(), Object.keys(DEFS), [], (known) => (known.length <= 3 ? 0 : known.length < 9 ? 1 : 2));
+  return nearestWithin(name.toLowerCase(), Object.keys(DEFS), [], (known) =>
+    known.length <= 3 ? 0 : known.length < 9 ? 1 : 2,
+  );
 }
 
 /** The JSON type a known format constrains ("string" or "number"), or undefined when it never fails (`password`). */

@@ -1,5 +1,11 @@
 import type {
-  ArrayNode, NumberBound, NumberNode, ObjectNode, PropertyNode, SchemaNode, StringNode,
+  ArrayNode,
+  NumberBound,
+  NumberNode,
+  ObjectNode,
+  PropertyNode,
+  SchemaNode,
+  StringNode,
 } from "./SchemaNode.js";
 import { type NormalizeContext, refuse } from "./NormalizeContext.js";
 import type { JsonValue } from "../json.js";
@@ -42,7 +48,13 @@ export function intersect(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, p
 /** Intersections already computed, by operand identity (nodes are never mutated once built). */
 const cache = new WeakMap<SchemaNode, WeakMap<SchemaNode, { node: SchemaNode; unfold: number; relaxed: boolean }>>();
 
-function intersectUncached(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, path: string, unfold: number): SchemaNode {
+function intersectUncached(
+  ctx: NormalizeContext,
+  a: SchemaNode,
+  b: SchemaNode,
+  path: string,
+  unfold: number,
+): SchemaNode {
   ctx.deadline.tick("combining schemas (allOf, $ref siblings)", path);
   if (++ctx.steps > MAX_INTERSECT_STEPS && a.kind !== "any" && b.kind !== "any") {
     refuse(ctx, "allOf", path, `combining these schemas takes more than ${MAX_INTERSECT_STEPS} steps`);
@@ -58,7 +70,12 @@ function intersectUncached(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, 
     const ao = a.kind === "union" ? a.options : [a];
     const bo = b.kind === "union" ? b.options : [b];
     if (ao.length * bo.length > MAX_DISTRIBUTED_OPTIONS) {
-      refuse(ctx, "allOf", path, `intersecting ${ao.length} with ${bo.length} alternatives exceeds ${MAX_DISTRIBUTED_OPTIONS} combinations`);
+      refuse(
+        ctx,
+        "allOf",
+        path,
+        `intersecting ${ao.length} with ${bo.length} alternatives exceeds ${MAX_DISTRIBUTED_OPTIONS} combinations`,
+      );
       return a;
     }
     const out: SchemaNode[] = [];
@@ -88,10 +105,14 @@ function intersectUncached(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, 
     case "null":
     case "boolean":
       return { ...a, path };
-    case "number": return intersectNumber(a, b as NumberNode, path);
-    case "string": return intersectString(a, b as StringNode, path);
-    case "array": return intersectArray(ctx, a, b as ArrayNode, path, unfold);
-    case "object": return intersectObject(ctx, a, b as ObjectNode, path, unfold);
+    case "number":
+      return intersectNumber(a, b as NumberNode, path);
+    case "string":
+      return intersectString(a, b as StringNode, path);
+    case "array":
+      return intersectArray(ctx, a, b as ArrayNode, path, unfold);
+    case "object":
+      return intersectObject(ctx, a, b as ObjectNode, path, unfold);
   }
 }
 
@@ -106,7 +127,9 @@ function withPath(ctx: NormalizeContext, n: SchemaNode, path: string): SchemaNod
 function filterEnum(ctx: NormalizeContext, values: JsonValue[], by: SchemaNode, path: string): SchemaNode {
   try {
     const kept = values.filter((v) => valueMatches(by, v, ctx.defs));
-    return kept.length ? { kind: "enum", path, values: kept } : never(path, "no enum value satisfies the other constraints");
+    return kept.length
+      ? { kind: "enum", path, values: kept }
+      : never(path, "no enum value satisfies the other constraints");
   } catch (e) {
     if (!(e instanceof UndecidableValue)) throw e;
     refuse(ctx, "enum", path, "cannot check enum values against a recursive definition that is still being built");
@@ -165,11 +188,19 @@ function uniq(xs: string[]): string[] {
 
 function intersectString(a: StringNode, b: StringNode, path: string): SchemaNode {
   const n: StringNode = {
-    kind: "string", path, minLength: Math.max(a.minLength, b.minLength),
-    patterns: uniq([...a.patterns, ...b.patterns]), notPatterns: uniq([...a.notPatterns, ...b.notPatterns]),
+    kind: "string",
+    path,
+    minLength: Math.max(a.minLength, b.minLength),
+    patterns: uniq([...a.patterns, ...b.patterns]),
+    notPatterns: uniq([...a.notPatterns, ...b.notPatterns]),
     formats: uniq([...a.formats, ...b.formats]),
   };
-  const max = a.maxLength === undefined ? b.maxLength : b.maxLength === undefined ? a.maxLength : Math.min(a.maxLength, b.maxLength);
+  const max =
+    a.maxLength === undefined
+      ? b.maxLength
+      : b.maxLength === undefined
+        ? a.maxLength
+        : Math.min(a.maxLength, b.maxLength);
   if (max !== undefined) n.maxLength = max;
   const nv = uniq([...(a.notValues ?? []), ...(b.notValues ?? [])]);
   if (nv.length) n.notValues = nv;
@@ -184,7 +215,8 @@ function itemAt(n: ArrayNode, i: number): SchemaNode | null {
 function intersectArray(ctx: NormalizeContext, a: ArrayNode, b: ArrayNode, path: string, unfold: number): SchemaNode {
   const len = Math.max(a.prefixItems.length, b.prefixItems.length);
   const prefix: SchemaNode[] = [];
-  let maxItems = a.maxItems === undefined ? b.maxItems : b.maxItems === undefined ? a.maxItems : Math.min(a.maxItems, b.maxItems);
+  let maxItems =
+    a.maxItems === undefined ? b.maxItems : b.maxItems === undefined ? a.maxItems : Math.min(a.maxItems, b.maxItems);
   let items: SchemaNode | null = null;
   let closedAt: number | undefined;
   for (let i = 0; i < len; i++) {
@@ -223,25 +255,41 @@ export function schemaForKey(ctx: NormalizeContext, o: ObjectNode, key: string):
   if (decl) return decl.schema;
   const matching = o.patternProperties.filter((pp) => compilePattern(pp.pattern).test(key));
   if (matching.length) return matching.map((m) => m.schema).reduce((x, y) => intersect(ctx, x, y));
-  if (o.additionalProperties === false) return never(o.path, `property "${key}" is not allowed (additionalProperties: false)`);
+  if (o.additionalProperties === false)
+    return never(o.path, `property "${key}" is not allowed (additionalProperties: false)`);
   return o.additionalProperties;
 }
 
 function samePatterns(a: ObjectNode, b: ObjectNode): boolean {
-  return a.patternProperties.length === b.patternProperties.length &&
-    a.patternProperties.every((p, i) => p.pattern === b.patternProperties[i].pattern);
+  return (
+    a.patternProperties.length === b.patternProperties.length &&
+    a.patternProperties.every((p, i) => p.pattern === b.patternProperties[i].pattern)
+  );
 }
 
 function isAny(s: SchemaNode | false): boolean {
   return s !== false && s.kind === "any";
 }
 
-function intersectObject(ctx: NormalizeContext, a: ObjectNode, b: ObjectNode, path: string, unfold: number): SchemaNode {
+function intersectObject(
+  ctx: NormalizeContext,
+  a: ObjectNode,
+  b: ObjectNode,
+  path: string,
+  unfold: number,
+): SchemaNode {
   const same = samePatterns(a, b);
-  if (!same && ((a.patternProperties.length && !isAny(b.additionalProperties)) ||
-    (b.patternProperties.length && !isAny(a.additionalProperties)))) {
-    refuse(ctx, "patternProperties", path,
-      "combining patternProperties of one schema with additionalProperties of another is not supported");
+  if (
+    !same &&
+    ((a.patternProperties.length && !isAny(b.additionalProperties)) ||
+      (b.patternProperties.length && !isAny(a.additionalProperties)))
+  ) {
+    refuse(
+      ctx,
+      "patternProperties",
+      path,
+      "combining patternProperties of one schema with additionalProperties of another is not supported",
+    );
   }
   const byKeyA = new Map(a.properties.map((p) => [p.key, p]));
   const byKeyB = new Map(b.properties.map((p) => [p.key, p]));
@@ -260,23 +308,41 @@ function intersectObject(ctx: NormalizeContext, a: ObjectNode, b: ObjectNode, pa
   let patternProperties = [...a.patternProperties, ...b.patternProperties];
   if (same) {
     patternProperties = a.patternProperties.map((p, i) => ({
-      pattern: p.pattern, schema: intersect(ctx, p.schema, b.patternProperties[i].schema, p.schema.path, unfold),
+      pattern: p.pattern,
+      schema: intersect(ctx, p.schema, b.patternProperties[i].schema, p.schema.path, unfold),
     }));
   }
-  const additionalProperties = a.additionalProperties === false || b.additionalProperties === false
-    ? false
-    : intersect(ctx, a.additionalProperties, b.additionalProperties, a.additionalProperties.path, unfold);
+  const additionalProperties =
+    a.additionalProperties === false || b.additionalProperties === false
+      ? false
+      : intersect(ctx, a.additionalProperties, b.additionalProperties, a.additionalProperties.path, unfold);
   const n: ObjectNode = {
-    kind: "object", path, properties: props, patternProperties,
-    additionalProperties: additionalProperties !== false && additionalProperties.kind === "never" ? false : additionalProperties,
-    minProperties: Math.max(a.minProperties, b.minProperties), dependentRequired: {},
+    kind: "object",
+    path,
+    properties: props,
+    patternProperties,
+    additionalProperties:
+      additionalProperties !== false && additionalProperties.kind === "never" ? false : additionalProperties,
+    minProperties: Math.max(a.minProperties, b.minProperties),
+    dependentRequired: {},
   };
-  const max = a.maxProperties === undefined ? b.maxProperties : b.maxProperties === undefined ? a.maxProperties : Math.min(a.maxProperties, b.maxProperties);
+  const max =
+    a.maxProperties === undefined
+      ? b.maxProperties
+      : b.maxProperties === undefined
+        ? a.maxProperties
+        : Math.min(a.maxProperties, b.maxProperties);
   if (max !== undefined) n.maxProperties = max;
-  if (a.propertyNames && b.propertyNames) n.propertyNames = intersect(ctx, a.propertyNames, b.propertyNames, a.propertyNames.path, unfold);
+  if (a.propertyNames && b.propertyNames)
+    n.propertyNames = intersect(ctx, a.propertyNames, b.propertyNames, a.propertyNames.path, unfold);
   else if (a.propertyNames ?? b.propertyNames) n.propertyNames = (a.propertyNames ?? b.propertyNames)!;
   for (const src of [a.dependentRequired, b.dependentRequired]) {
-    for (const [k, v] of Object.entries(src)) setOwn(n.dependentRequired, k, uniq([...(Object.hasOwn(n.dependentRequired, k) ? n.dependentRequired[k] : []), ...v]));
+    for (const [k, v] of Object.entries(src))
+      setOwn(
+        n.dependentRequired,
+        k,
+        uniq([...(Object.hasOwn(n.dependentRequired, k) ? n.dependentRequired[k] : []), ...v]),
+      );
   }
   if (ctx.openByDefault.has(a) && ctx.openByDefault.has(b)) ctx.openByDefault.add(n);
   if (max !== undefined && (n.minProperties > max || props.filter((p) => p.required).length > max)) {

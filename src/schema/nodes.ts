@@ -1,5 +1,12 @@
 import type {
-  AnyNode, ArrayNode, NeverNode, NumberNode, ObjectNode, SchemaNode, StringNode, UnionNode,
+  AnyNode,
+  ArrayNode,
+  NeverNode,
+  NumberNode,
+  ObjectNode,
+  SchemaNode,
+  StringNode,
+  UnionNode,
 } from "./SchemaNode.js";
 
 /** The six JSON kinds, in the order unions list them. */
@@ -28,39 +35,73 @@ export function plainArray(path: string): ArrayNode {
 
 export function plainObject(path: string): ObjectNode {
   return {
-    kind: "object", path, properties: [], patternProperties: [], additionalProperties: anyNode(path),
-    minProperties: 0, dependentRequired: {},
+    kind: "object",
+    path,
+    properties: [],
+    patternProperties: [],
+    additionalProperties: anyNode(path),
+    minProperties: 0,
+    dependentRequired: {},
   };
 }
 
 /** An unconstrained node of one kind. */
 export function plainKind(kind: Kind, path: string): SchemaNode {
   switch (kind) {
-    case "object": return plainObject(path);
-    case "array": return plainArray(path);
-    case "string": return plainString(path);
-    case "number": return plainNumber(path);
-    case "boolean": return { kind: "boolean", path };
-    case "null": return { kind: "null", path };
+    case "object":
+      return plainObject(path);
+    case "array":
+      return plainArray(path);
+    case "string":
+      return plainString(path);
+    case "number":
+      return plainNumber(path);
+    case "boolean":
+      return { kind: "boolean", path };
+    case "null":
+      return { kind: "null", path };
   }
 }
 
 /** True when the node is an unconstrained node of its kind (so a union of all six of them is `any`). */
 export function isPlainKind(n: SchemaNode): boolean {
   switch (n.kind) {
-    case "null": case "boolean": return true;
-    case "number": return !n.integer && !n.minimum && !n.maximum && !(n.multipleOf && n.multipleOf.length);
+    case "null":
+    case "boolean":
+      return true;
+    case "number":
+      return !n.integer && !n.minimum && !n.maximum && !n.multipleOf?.length;
     case "string":
-      return n.minLength === 0 && n.maxLength === undefined && !n.patterns.length && !n.notPatterns.length &&
-        !n.formats.length && !(n.notValues && n.notValues.length);
+      return (
+        n.minLength === 0 &&
+        n.maxLength === undefined &&
+        !n.patterns.length &&
+        !n.notPatterns.length &&
+        !n.formats.length &&
+        !n.notValues?.length
+      );
     case "array":
-      return !n.prefixItems.length && n.items !== null && n.items.kind === "any" && n.minItems === 0 &&
-        n.maxItems === undefined && !n.contains;
+      return (
+        !n.prefixItems.length &&
+        n.items !== null &&
+        n.items.kind === "any" &&
+        n.minItems === 0 &&
+        n.maxItems === undefined &&
+        !n.contains
+      );
     case "object":
-      return !n.properties.length && !n.patternProperties.length && n.additionalProperties !== false &&
-        n.additionalProperties.kind === "any" && n.propertyNames === undefined && n.minProperties === 0 &&
-        n.maxProperties === undefined && !Object.keys(n.dependentRequired).length;
-    default: return false;
+      return (
+        !n.properties.length &&
+        !n.patternProperties.length &&
+        n.additionalProperties !== false &&
+        n.additionalProperties.kind === "any" &&
+        n.propertyNames === undefined &&
+        n.minProperties === 0 &&
+        n.maxProperties === undefined &&
+        !Object.keys(n.dependentRequired).length
+      );
+    default:
+      return false;
   }
 }
 

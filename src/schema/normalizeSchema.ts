@@ -1,9 +1,7 @@
 import type { Diagnostic } from "../diagnostic.js";
 import type { JsonValue } from "../json.js";
 import type { ResolvedSchemaOptions } from "../options.js";
-import {
-  InvalidSchemaError, LimitExceededError, UnsatisfiableSchemaError, UnsupportedSchemaError,
-} from "../errors.js";
+import { InvalidSchemaError, LimitExceededError, UnsatisfiableSchemaError, UnsupportedSchemaError } from "../errors.js";
 import type { NormalizeContext } from "./NormalizeContext.js";
 import { refuse, warn } from "./NormalizeContext.js";
 import type { SchemaIR, SchemaNode } from "./SchemaNode.js";
@@ -44,7 +42,11 @@ export function normalizeSchema(
   // is not changed while normalizing, so building it later gives the same index
   let refs: RefIndex | undefined;
   const ctx: NormalizeContext = {
-    opts, warnings, basePath, root: schema, draft,
+    opts,
+    warnings,
+    basePath,
+    root: schema,
+    draft,
     get refs(): RefIndex {
       if (refs === undefined) {
         refs = buildRefIndex(schema, draft);
@@ -52,15 +54,29 @@ export function normalizeSchema(
       }
       return refs;
     },
-    defs: new Map(), inProgress: new Set(), recursive: new Set(), memo: new Map(), openByDefault: new WeakSet(),
-    depth: 0, refDepth: 0, probing: 0, steps: 0, relaxations: 0, inexact: new Set(), deadline,
+    defs: new Map(),
+    inProgress: new Set(),
+    recursive: new Set(),
+    memo: new Map(),
+    openByDefault: new WeakSet(),
+    depth: 0,
+    refDepth: 0,
+    probing: 0,
+    steps: 0,
+    relaxations: 0,
+    inexact: new Set(),
+    deadline,
     sub: (s, p) => normalizeAt(ctx, s, p),
   };
   const raw = normalizeAt(ctx, schema, "");
   ctx.deadline.check("normalizing the schema", basePath);
   const root = finalize(ctx, raw);
   if (root.kind === "never") {
-    throw new UnsatisfiableSchemaError("UNSATISFIABLE", `no JSON value satisfies this schema: ${root.reason}. Relax the conflicting constraints`, basePath);
+    throw new UnsatisfiableSchemaError(
+      "UNSATISFIABLE",
+      `no JSON value satisfies this schema: ${root.reason}. Relax the conflicting constraints`,
+      basePath,
+    );
   }
   return { root, defs: ctx.defs };
 }
@@ -79,7 +95,11 @@ function normalizeAt(ctx: NormalizeContext, s: unknown, ptr: string): SchemaNode
     return { kind: "ref", path, target: ptr };
   }
   if (++ctx.depth > ctx.opts.limits.maxNesting) {
-    throw new LimitExceededError("LIMIT_NESTING", `schema nesting exceeds limits.maxNesting = ${ctx.opts.limits.maxNesting}; flatten the schema or raise the limit`, path);
+    throw new LimitExceededError(
+      "LIMIT_NESTING",
+      `schema nesting exceeds limits.maxNesting = ${ctx.opts.limits.maxNesting}; flatten the schema or raise the limit`,
+      path,
+    );
   }
   ctx.inProgress.add(ptr);
   const relaxedBefore = ctx.relaxations;
@@ -104,7 +124,11 @@ function normalizeValue(ctx: NormalizeContext, s: unknown, ptr: string): SchemaN
   if (s === true) return anyNode(path);
   if (s === false) return never(path, "the schema is `false`");
   if (typeof s !== "object" || s === null || Array.isArray(s)) {
-    throw new InvalidSchemaError("INVALID_SCHEMA", `a schema must be an object or a boolean, got ${JSON.stringify(s)?.slice(0, 80)}`, path);
+    throw new InvalidSchemaError(
+      "INVALID_SCHEMA",
+      `a schema must be an object or a boolean, got ${JSON.stringify(s)?.slice(0, 80)}`,
+      path,
+    );
   }
   const o = s as Record<string, unknown>;
   checkKeywords(ctx, o, path);
@@ -120,7 +144,13 @@ function normalizeValue(ctx: NormalizeContext, s: unknown, ptr: string): SchemaN
   const allOf = r.schemaArray("allOf");
   if (allOf) allOf.forEach((b, i) => parts.push(normalizeAt(ctx, b, childPath(ptr, "allOf", i))));
   const anyOf = r.schemaArray("anyOf");
-  if (anyOf) parts.push(makeUnion(path, anyOf.map((b, i) => normalizeAt(ctx, b, childPath(ptr, "anyOf", i)))));
+  if (anyOf)
+    parts.push(
+      makeUnion(
+        path,
+        anyOf.map((b, i) => normalizeAt(ctx, b, childPath(ptr, "anyOf", i))),
+      ),
+    );
   const oneOf = r.schemaArray("oneOf");
   if (oneOf) {
     const before = ctx.relaxations;
@@ -143,7 +173,9 @@ function normalizeValue(ctx: NormalizeContext, s: unknown, ptr: string): SchemaN
     r.schema("then");
     r.schema("else");
   }
-  const depSchemas: [string, unknown, string][] = Object.entries(r.schemaMap("dependentSchemas") ?? {}).map(([k, v]) => [k, v, childPath(ptr, "dependentSchemas", k)]);
+  const depSchemas: [string, unknown, string][] = Object.entries(r.schemaMap("dependentSchemas") ?? {}).map(
+    ([k, v]) => [k, v, childPath(ptr, "dependentSchemas", k)],
+  );
   if (o.dependencies && typeof o.dependencies === "object") {
     for (const [k, v] of Object.entries(o.dependencies as Record<string, unknown>)) {
       if (!Array.isArray(v)) depSchemas.push([k, v, childPath(ptr, "dependencies", k)]);
@@ -165,11 +197,15 @@ function readEnum(ctx: NormalizeContext, r: KeywordReader): JsonValue[] | undefi
     const e = r.s.enum;
     if (!Array.isArray(e)) r.fail("enum", "an array");
     if (e.length > ctx.opts.limits.maxEnumSize) {
-      throw new LimitExceededError("LIMIT_ENUM_SIZE", `enum has ${e.length} values, above limits.maxEnumSize = ${ctx.opts.limits.maxEnumSize}`, childPath(r.path, "enum"));
+      throw new LimitExceededError(
+        "LIMIT_ENUM_SIZE",
+        `enum has ${e.length} values, above limits.maxEnumSize = ${ctx.opts.limits.maxEnumSize}`,
+        childPath(r.path, "enum"),
+      );
     }
     values = uniqueValues(e as JsonValue[]);
   }
-  if (Object.prototype.hasOwnProperty.call(r.s, "const")) {
+  if (Object.hasOwn(r.s, "const")) {
     const c = r.s.const as JsonValue;
     values = values ? values.filter((v) => deepEqual(v, c)) : [c];
   }
@@ -180,10 +216,18 @@ function normalizeRef(ctx: NormalizeContext, ref: string, ptr: string): SchemaNo
   const path = childPath(ctx.basePath + ptr, "$ref");
   const target = resolveRef(ctx.refs, ctx.root, ref, ptr);
   if (target === undefined) {
-    throw new InvalidSchemaError("INVALID_REF", `cannot resolve $ref ${JSON.stringify(ref)}: only references into this document (JSON Pointers, $anchor, $id) are supported; inline the referenced schema`, path);
+    throw new InvalidSchemaError(
+      "INVALID_REF",
+      `cannot resolve $ref ${JSON.stringify(ref)}: only references into this document (JSON Pointers, $anchor, $id) are supported; inline the referenced schema`,
+      path,
+    );
   }
   if (++ctx.refDepth > ctx.opts.limits.maxRefDepth) {
-    throw new LimitExceededError("LIMIT_REF_DEPTH", `$ref chain deeper than limits.maxRefDepth = ${ctx.opts.limits.maxRefDepth}`, path);
+    throw new LimitExceededError(
+      "LIMIT_REF_DEPTH",
+      `$ref chain deeper than limits.maxRefDepth = ${ctx.opts.limits.maxRefDepth}`,
+      path,
+    );
   }
   try {
     return normalizeAt(ctx, resolvePointer(ctx.root, parsePointer(target)), target);
@@ -199,26 +243,40 @@ function normalizeRef(ctx: NormalizeContext, ref: string, ptr: string): SchemaNo
  * strict: false is a warning instead (the keyword is ignored: a superset).
  */
 function checkKeywords(ctx: NormalizeContext, o: Record<string, unknown>, path: string): void {
-  const unknown = Object.keys(o).filter((k) => !IMPLEMENTED.has(k) && !ANNOTATIONS.has(k) && !isExtensionKeyword(k)).sort();
+  const unknown = Object.keys(o)
+    .filter((k) => !IMPLEMENTED.has(k) && !ANNOTATIONS.has(k) && !isExtensionKeyword(k))
+    .sort();
   if (!unknown.length) return;
   const mode = ctx.opts.unknownKeywords;
   const typos = new Map(unknown.map((k) => [k, likelyTypoOf(k)] as const));
-  const refused = mode === "ignore" ? [] : mode === "error" ? unknown : unknown.filter((k) => typos.get(k) !== undefined);
+  const refused =
+    mode === "ignore" ? [] : mode === "error" ? unknown : unknown.filter((k) => typos.get(k) !== undefined);
   const annotations = unknown.filter((k) => !refused.includes(k));
   if (annotations.length) {
     const where = annotations.map((k) => childPath(path, k)).join(", ");
     const s = annotations.length > 1 ? "s" : "";
-    warn(ctx, "IGNORED_KEYWORD", path, `unknown keyword${s} ${annotations.join(", ")} read as annotation${s} (at ${where})`);
+    warn(
+      ctx,
+      "IGNORED_KEYWORD",
+      path,
+      `unknown keyword${s} ${annotations.join(", ")} read as annotation${s} (at ${where})`,
+    );
   }
   if (!refused.length) return;
   const where = refused.map((k) => childPath(path, k)).join(", ");
   const s = refused.length > 1 ? "s" : "";
   const them = refused.length > 1 ? "them" : "it";
-  const hints = refused.filter((k) => typos.get(k) !== undefined).map((k) => `${JSON.stringify(typos.get(k))} for ${JSON.stringify(k)}`);
+  const hints = refused
+    .filter((k) => typos.get(k) !== undefined)
+    .map((k) => `${JSON.stringify(typos.get(k))} for ${JSON.stringify(k)}`);
   const didYouMean = hints.length ? `, did you mean ${hints.join(", ")}?` : ".";
   if (ctx.opts.strict) {
     const fix = hints.length ? "Fix the spelling" : `Remove ${them}`;
-    throw new UnsupportedSchemaError("UNKNOWN_KEYWORD", `unknown keyword${s} ${refused.join(", ")} (at ${where})${didYouMean} ${fix}, prefix ${them} with x- or _, or compile with strict: false to ignore ${them}`, path);
+    throw new UnsupportedSchemaError(
+      "UNKNOWN_KEYWORD",
+      `unknown keyword${s} ${refused.join(", ")} (at ${where})${didYouMean} ${fix}, prefix ${them} with x- or _, or compile with strict: false to ignore ${them}`,
+      path,
+    );
   }
   warn(ctx, "UNKNOWN_KEYWORD", path, `ignored unknown keyword${s} ${refused.join(", ")} (at ${where})${didYouMean}`);
 }

@@ -5,7 +5,7 @@ function escapeToken(t: string): string {
 }
 
 export function childPath(base: string, ...tokens: (string | number)[]): string {
-  return base + tokens.map((t) => "/" + escapeToken(String(t))).join("");
+  return base + tokens.map((t) => `/${escapeToken(String(t))}`).join("");
 }
 
 /** Tokens of a pointer ("" → []); throws on a malformed pointer. */
@@ -25,7 +25,7 @@ export function resolvePointer(doc: unknown, tokens: string[]): unknown {
     if (Array.isArray(cur)) {
       if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
       cur = cur[Number(t)];
-    } else if (typeof cur === "object" && cur !== null && Object.prototype.hasOwnProperty.call(cur, t)) {
+    } else if (typeof cur === "object" && cur !== null && Object.hasOwn(cur, t)) {
       cur = (cur as Record<string, unknown>)[t];
     } else return undefined;
   }

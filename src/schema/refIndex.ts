@@ -12,7 +12,6 @@ export interface RefIndex {
 /** A stand-in base for documents without `$id`, so relative references resolve like URLs. */
 const DEFAULT_BASE = "https://toolgram.invalid/schema.json";
 
-
 function stripFragment(u: string): string {
   const i = u.indexOf("#");
   return i < 0 ? u : u.slice(0, i);
@@ -75,7 +74,7 @@ export function buildRefIndex(root: unknown, draft: Draft = "2020-12"): RefIndex
     }
     for (const key of ["$anchor", "$dynamicAnchor"]) {
       const a = o[key];
-      if (typeof a === "string") targets.set(stripFragment(base) + "#" + a, pointerOf(e));
+      if (typeof a === "string") targets.set(`${stripFragment(base)}#${a}`, pointerOf(e));
     }
     for (const k of SUBSCHEMA_KEYWORDS) if (Object.hasOwn(o, k)) push(o[k], e, k, base);
     for (const k of SUBSCHEMA_ARRAY_KEYWORDS) {
@@ -122,7 +121,7 @@ export function resolveRef(index: RefIndex, root: unknown, ref: string, fromPoin
   if (fragment === "" || fragment.startsWith("/")) {
     pointer = docPointer + fragment;
   } else {
-    const anchored = index.targets.get(doc + "#" + fragment);
+    const anchored = index.targets.get(`${doc}#${fragment}`);
     if (anchored === undefined) return undefined;
     pointer = anchored;
   }

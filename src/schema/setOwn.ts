@@ -5,6 +5,7 @@
 export function setOwn<T>(o: Record<string, T>, key: string, value: T): void {
   // only "__proto__" is an accessor on Object.prototype: any other key is created (or overwritten) as an own,
   // writable, enumerable, configurable property by plain assignment, several times faster than defineProperty
-  if (key === "__proto__") Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
   else o[key] = value;
 }

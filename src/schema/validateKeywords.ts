@@ -9,11 +9,15 @@ export class KeywordReader {
   ) {}
 
   has(k: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.s, k) && this.s[k] !== undefined;
+    return Object.hasOwn(this.s, k) && this.s[k] !== undefined;
   }
 
   fail(k: string, what: string): never {
-    throw new InvalidSchemaError("INVALID_SCHEMA", `"${k}" must be ${what}, got ${JSON.stringify(this.s[k])}`, childPath(this.path, k));
+    throw new InvalidSchemaError(
+      "INVALID_SCHEMA",
+      `"${k}" must be ${what}, got ${JSON.stringify(this.s[k])}`,
+      childPath(this.path, k),
+    );
   }
 
   count(k: string): number | undefined {
@@ -55,7 +59,8 @@ export class KeywordReader {
   schema(k: string): unknown {
     if (!this.has(k)) return undefined;
     const v = this.s[k];
-    if (typeof v !== "boolean" && (typeof v !== "object" || v === null || Array.isArray(v))) this.fail(k, "a schema (object or boolean)");
+    if (typeof v !== "boolean" && (typeof v !== "object" || v === null || Array.isArray(v)))
+      this.fail(k, "a schema (object or boolean)");
     return v;
   }
 

@@ -26,20 +26,26 @@ function codePointLength(s: string): number {
 /** ajv's multipleOf test: the quotient must be an integer (no tolerance). */
 function isMultipleOf(v: number, m: number): boolean {
   const q = v / m;
-  return q === parseInt(q as unknown as string);
+  return q === parseInt(q as unknown as string, 10);
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /** Whether `value` is valid under the IR node, exactly as ajv would judge the schema the node came from. */
 export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<string, SchemaNode>): boolean {
   switch (node.kind) {
-    case "never": return false;
-    case "any": return true;
-    case "enum": return node.values.some((x) => deepEqual(x, value));
-    case "null": return value === null;
-    case "boolean": return typeof value === "boolean";
-    case "union": return node.options.some((o) => valueMatches(o, value, defs));
+    case "never":
+      return false;
+    case "any":
+      return true;
+    case "enum":
+      return node.values.some((x) => deepEqual(x, value));
+    case "null":
+      return value === null;
+    case "boolean":
+      return typeof value === "boolean";
+    case "union":
+      return node.options.some((o) => valueMatches(o, value, defs));
     case "ref": {
       const d = defs.get(node.target);
       if (!d) throw new UndecidableValue(node.target);
@@ -48,8 +54,10 @@ export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<strin
     case "number": {
       if (typeof value !== "number") return false;
       if (node.integer && !Number.isInteger(value)) return false;
-      if (node.minimum && (node.minimum.exclusive ? !(value > node.minimum.value) : !(value >= node.minimum.value))) return false;
-      if (node.maximum && (node.maximum.exclusive ? !(value < node.maximum.value) : !(value <= node.maximum.value))) return false;
+      if (node.minimum && (node.minimum.exclusive ? !(value > node.minimum.value) : !(value >= node.minimum.value)))
+        return false;
+      if (node.maximum && (node.maximum.exclusive ? !(value < node.maximum.value) : !(value <= node.maximum.value)))
+        return false;
       return (node.multipleOf ?? []).every((m) => isMultipleOf(value, m));
     }
     case "string": {
@@ -77,7 +85,8 @@ export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<strin
     case "object": {
       if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
       const keys = Object.keys(value);
-      if (keys.length < node.minProperties || (node.maxProperties !== undefined && keys.length > node.maxProperties)) return false;
+      if (keys.length < node.minProperties || (node.maxProperties !== undefined && keys.length > node.maxProperties))
+        return false;
       for (const p of node.properties) {
         if (p.required && !hasOwn(value, p.key)) return false;
       }
@@ -95,7 +104,8 @@ export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<strin
           }
         }
         if (!decl && !matched) {
-          if (node.additionalProperties === false || !valueMatches(node.additionalProperties, value[k], defs)) return false;
+          if (node.additionalProperties === false || !valueMatches(node.additionalProperties, value[k], defs))
+            return false;
         }
         const deps = hasOwn(node.dependentRequired, k) ? node.dependentRequired[k] : undefined;
         if (deps && !deps.every((d) => hasOwn(value, d))) return false;

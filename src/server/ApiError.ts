@@ -1,5 +1,10 @@
 /** OpenAI's error types, as its API names them in `error.type`. */
-export type ApiErrorType = "invalid_request_error" | "authentication_error" | "rate_limit_error" | "server_error" | "not_found_error";
+export type ApiErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "rate_limit_error"
+  | "server_error"
+  | "not_found_error";
 
 /** The body OpenAI's API answers errors with: `{"error": {"message", "type", "param", "code"}}`. */
 export interface ApiErrorBody {

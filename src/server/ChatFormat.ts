@@ -50,10 +50,16 @@ export function chatFormatFor(template: string | undefined): ChatFormat {
     const read = formatFromChatTemplate(template);
     found = read.implemented ? read.format : `${read.format} (not implemented)`;
   } catch (e) {
-    throw new ToolgramError("INVALID_OPTION", `the model's chat template does not render tool calls in a format toolgram serve knows: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      `the model's chat template does not render tool calls in a format toolgram serve knows: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   if (found === qwen3ChatFormat.format) return qwen3ChatFormat;
   // exact replay splices an earlier turn's bytes in as the assistant's content: Qwen3's template writes content
   // verbatim, other templates wrap it in their own channels (generateToolCalls renders them, without replay)
-  throw new ToolgramError("INVALID_OPTION", `the model's chat template uses the ${found} tool-call format; toolgram serve renders Qwen3 / Hermes prompts only so far (its exact replay relies on Qwen3's template writing a turn's bytes verbatim)`);
+  throw new ToolgramError(
+    "INVALID_OPTION",
+    `the model's chat template uses the ${found} tool-call format; toolgram serve renders Qwen3 / Hermes prompts only so far (its exact replay relies on Qwen3's template writing a turn's bytes verbatim)`,
+  );
 }

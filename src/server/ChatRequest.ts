@@ -5,7 +5,11 @@ export interface RequestMessage {
   readonly role: "system" | "user" | "assistant" | "tool";
   readonly content: string | null;
   /** Assistant turns: the calls it made, `arguments` as the JSON text the client sent back. */
-  readonly tool_calls?: ReadonlyArray<{ readonly id: string; readonly type: "function"; readonly function: { readonly name: string; readonly arguments: string } }>;
+  readonly tool_calls?: ReadonlyArray<{
+    readonly id: string;
+    readonly type: "function";
+    readonly function: { readonly name: string; readonly arguments: string };
+  }>;
   /** Tool results: the call they answer. */
   readonly tool_call_id?: string;
 }

@@ -4,7 +4,9 @@ import type { CompiledGrammar } from "../CompiledGrammar.js";
 import { ToolgramError } from "../errors.js";
 
 /** A compiled grammar, or the error its declaration was refused with (refusals are cached too). */
-export type GrammarEntry = { readonly grammar: CompiledGrammar; readonly bytes: number } | { readonly error: ToolgramError; readonly bytes: number };
+export type GrammarEntry =
+  | { readonly grammar: CompiledGrammar; readonly bytes: number }
+  | { readonly error: ToolgramError; readonly bytes: number };
 
 export interface GrammarCacheStats {
   hits: number;
@@ -23,7 +25,11 @@ export class GrammarCache {
   readonly stats: GrammarCacheStats = { hits: 0, misses: 0, compileMs: 0 };
 
   constructor(options: { maxEntries: number; maxBytes: number; onCompile?: (ms: number, hit: boolean) => void }) {
-    this.lru = new LRUCache<string, GrammarEntry>({ max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: (e) => Math.max(1, e.bytes) });
+    this.lru = new LRUCache<string, GrammarEntry>({
+      max: options.maxEntries,
+      maxSize: options.maxBytes,
+      sizeCalculation: (e) => Math.max(1, e.bytes),
+    });
     this.onCompile = options.onCompile;
   }
 

@@ -1,7 +1,13 @@
 import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import type { Vocabulary } from "../index.js";
 import type { TokenMatcher } from "../index.js";
-import { generateWithGbnf, generateWithMask, loadLlamaModel, vocabularyOf, type TokenMaskMatcher } from "../llama-cpp/index.js";
+import {
+  generateWithGbnf,
+  generateWithMask,
+  loadLlamaModel,
+  vocabularyOf,
+  type TokenMaskMatcher,
+} from "../llama-cpp/index.js";
 import { basename } from "node:path";
 import { badRequest } from "./ApiError.js";
 import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
@@ -74,7 +80,11 @@ export class InProcessEngine implements Engine {
     const model = await loadLlamaModel(options.modelPath);
     const parallel = options.parallel ?? 1;
     const perSequence = Math.min(options.contextSize ?? 4096, model.trainContextSize);
-    const context = await model.createContext({ contextSize: perSequence * parallel, sequences: parallel, threads: options.threads ?? 1 });
+    const context = await model.createContext({
+      contextSize: perSequence * parallel,
+      sequences: parallel,
+      threads: options.threads ?? 1,
+    });
     const vocab = await vocabularyOf(model);
     return new InProcessEngine(model, context, vocab, basename(options.modelPath), parallel);
   }
@@ -94,7 +104,8 @@ export class InProcessEngine implements Engine {
       }
     });
     const [sequence] = this.free.splice(best, 1);
-    if (sequence === undefined) throw new Error("no free sequence: the scheduler admits at most `parallel` generations");
+    if (sequence === undefined)
+      throw new Error("no free sequence: the scheduler admits at most `parallel` generations");
     return sequence;
   }
 
@@ -105,11 +116,16 @@ export class InProcessEngine implements Engine {
       if (text.length < InProcessEngine.MIN_SPLICE) continue;
       const at = prompt.indexOf(text);
       // the earliest match, and of those the longest (a whole turn rather than one call of it)
-      if (at >= 0 && (best === undefined || at < best.at || (at === best.at && text.length > best.text.length))) best = { at, text, tokens };
+      if (at >= 0 && (best === undefined || at < best.at || (at === best.at && text.length > best.text.length)))
+        best = { at, text, tokens };
     }
     if (best === undefined) return prompt === "" ? [] : this.model.tokenize(prompt, true);
     const before = prompt.slice(0, best.at);
-    return [...(before === "" ? [] : this.model.tokenize(before, true)), ...best.tokens, ...this.tokenizePrompt(prompt.slice(best.at + best.text.length))];
+    return [
+      ...(before === "" ? [] : this.model.tokenize(before, true)),
+      ...best.tokens,
+      ...this.tokenizePrompt(prompt.slice(best.at + best.text.length)),
+    ];
   }
 
   private rememberSampled(text: string, tokens: Token[]): void {
@@ -156,7 +172,12 @@ export class InProcessEngine implements Engine {
       const result =
         request.grammar === undefined
           ? await generateWithGbnf({ ...common, gbnf: undefined })
-          : await generateWithMask({ ...common, matcher: timed(request.grammar.createMatcher(this.vocab), clock), jumpForward: true, closeWithinBudget: true });
+          : await generateWithMask({
+              ...common,
+              matcher: timed(request.grammar.createMatcher(this.vocab), clock),
+              jumpForward: true,
+              closeWithinBudget: true,
+            });
       const rest = decoder.flush();
       if (rest !== "") emit(rest);
       if (!request.signal.aborted) this.rememberSampled(text, [...result.tokens] as Token[]);

@@ -30,11 +30,18 @@ export class ReplayStore {
   }
 
   /** The exact text of a turn the client sent back unchanged (same content, same calls, same ids), if stored. */
-  recall(content: string | null, calls: ReadonlyArray<{ id: string; function: { name: string; arguments: string } }>): string | undefined {
+  recall(
+    content: string | null,
+    calls: ReadonlyArray<{ id: string; function: { name: string; arguments: string } }>,
+  ): string | undefined {
     if (calls.length === 0) return undefined;
     const turn = this.lru.get(calls[0].id);
-    if (turn === undefined || (turn.content ?? "") !== (content ?? "") || turn.calls.length !== calls.length) return undefined;
-    const same = turn.calls.every((c, i) => c.id === calls[i].id && c.name === calls[i].function.name && c.arguments === calls[i].function.arguments);
+    if (turn === undefined || (turn.content ?? "") !== (content ?? "") || turn.calls.length !== calls.length)
+      return undefined;
+    const same = turn.calls.every(
+      (c, i) =>
+        c.id === calls[i].id && c.name === calls[i].function.name && c.arguments === calls[i].function.arguments,
+    );
     return same ? turn.text : undefined;
   }
 }

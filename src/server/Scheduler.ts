@@ -36,9 +36,16 @@ export class Scheduler {
     if (this.queue.length >= this.maxQueue) {
       const seconds = Math.max(1, Math.ceil(((this.queue.length + 1) * this.meanSeconds) / this.slots));
       return Promise.reject(
-        new ApiError(429, `The server is at capacity (${this.slots} generating, ${this.queue.length} queued). Retry after ${seconds} s.`, "rate_limit_error", null, "queue_full", {
-          "Retry-After": String(seconds),
-        }),
+        new ApiError(
+          429,
+          `The server is at capacity (${this.slots} generating, ${this.queue.length} queued). Retry after ${seconds} s.`,
+          "rate_limit_error",
+          null,
+          "queue_full",
+          {
+            "Retry-After": String(seconds),
+          },
+        ),
       );
     }
     return new Promise((resolve, reject) => {

@@ -49,7 +49,10 @@ export class TurnAssembler {
   stopped = false;
 
   constructor(options: { format: FormatName; tools: readonly JsonObject[]; stop: readonly string[] }) {
-    this.stream = options.tools.length > 0 ? new ToolCallStream({ format: options.format, tools: options.tools, mode: "strict" }) : undefined;
+    this.stream =
+      options.tools.length > 0
+        ? new ToolCallStream({ format: options.format, tools: options.tools, mode: "strict" })
+        : undefined;
     this.stops = options.stop;
   }
 

@@ -56,7 +56,9 @@ export class UpstreamEngine implements Engine {
     }
     let chatTemplate: string | undefined;
     try {
-      const props = (await (await fetch(`${url}/props`, { signal: AbortSignal.timeout(10_000) })).json()) as { chat_template?: unknown };
+      const props = (await (await fetch(`${url}/props`, { signal: AbortSignal.timeout(10_000) })).json()) as {
+        chat_template?: unknown;
+      };
       chatTemplate = typeof props.chat_template === "string" ? props.chat_template : undefined;
     } catch {
       chatTemplate = undefined;
@@ -107,16 +109,29 @@ export class UpstreamEngine implements Engine {
           }
           break;
         } catch (cause) {
-          if (attempt === 0 && !received && !request.signal.aborted && cause instanceof TypeError && cause.message === "fetch failed") continue;
+          if (
+            attempt === 0 &&
+            !received &&
+            !request.signal.aborted &&
+            cause instanceof TypeError &&
+            cause.message === "fetch failed"
+          )
+            continue;
           throw cause;
         }
       }
     } catch (cause) {
       if (request.signal.aborted) return this.partial(last);
       if (cause instanceof LlamaServerHttpError && cause.status === 400 && /context/i.test(cause.body)) {
-        throw badRequest(`The prompt and the token budget do not fit the upstream's context: ${cause.body.slice(0, 300)}`, "messages", "context_length_exceeded");
+        throw badRequest(
+          `The prompt and the token budget do not fit the upstream's context: ${cause.body.slice(0, 300)}`,
+          "messages",
+          "context_length_exceeded",
+        );
       }
-      throw new UpstreamError(`llama-server failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      throw new UpstreamError(`llama-server failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+        cause,
+      });
     }
     if (last === undefined) {
       if (request.signal.aborted) return this.partial(undefined);
@@ -127,7 +142,8 @@ export class UpstreamEngine implements Engine {
 
   private partial(last: FinalChunk | undefined): EngineResult {
     const promptTokens = last?.tokens_evaluated ?? last?.timings?.prompt_n ?? 0;
-    const cachedTokens = last?.timings?.cache_n ?? Math.max(0, promptTokens - (last?.timings?.prompt_n ?? promptTokens));
+    const cachedTokens =
+      last?.timings?.cache_n ?? Math.max(0, promptTokens - (last?.timings?.prompt_n ?? promptTokens));
     return {
       finishReason: last?.stop_type === "limit" ? "length" : "stop",
       promptTokens,

@@ -14,9 +14,22 @@ const DEADLINE = "deadline exceeded";
 /** Unexpected failures as OpenAI-shaped errors: upstream trouble is a 502, a deadline a 504, anything else a 500. */
 export function asApiError(e: unknown, signal?: AbortSignal): ApiError {
   if (e instanceof ApiError) return e;
-  if (signal?.reason === DEADLINE) return new ApiError(504, "The request did not finish within the server's deadline.", "server_error", null, "deadline_exceeded");
+  if (signal?.reason === DEADLINE)
+    return new ApiError(
+      504,
+      "The request did not finish within the server's deadline.",
+      "server_error",
+      null,
+      "deadline_exceeded",
+    );
   if (e instanceof UpstreamError) return new ApiError(502, e.message, "server_error", null, "upstream_error");
-  return new ApiError(500, `The server failed while generating: ${e instanceof Error ? e.message : String(e)}`, "server_error", null, "internal_error");
+  return new ApiError(
+    500,
+    `The server failed while generating: ${e instanceof Error ? e.message : String(e)}`,
+    "server_error",
+    null,
+    "internal_error",
+  );
 }
 
 function errorResponse(c: Context, e: ApiError): Response {
@@ -71,7 +84,12 @@ export async function chatCompletions(c: Context, state: ServerState): Promise<R
   } catch (e) {
     cleanup();
     m.queueDepth.set(state.scheduler.queued);
-    const error = e instanceof ApiError ? e : control.signal.reason === DEADLINE ? asApiError(e, control.signal) : new ApiError(499, "The client closed the request.", "invalid_request_error", null, "client_closed");
+    const error =
+      e instanceof ApiError
+        ? e
+        : control.signal.reason === DEADLINE
+          ? asApiError(e, control.signal)
+          : new ApiError(499, "The client closed the request.", "invalid_request_error", null, "client_closed");
     done(error.status);
     return errorResponse(c, error);
   }
@@ -84,7 +102,11 @@ export async function chatCompletions(c: Context, state: ServerState): Promise<R
     m.queueDepth.set(state.scheduler.queued);
   };
 
-  const who: CompletionIdentity = { id: `chatcmpl-${randomBytes(12).toString("hex")}`, created: Math.floor(Date.now() / 1000), model: prepared.request.model };
+  const who: CompletionIdentity = {
+    id: `chatcmpl-${randomBytes(12).toString("hex")}`,
+    created: Math.floor(Date.now() / 1000),
+    model: prepared.request.model,
+  };
   if (!prepared.request.stream) {
     try {
       const outcome = await runTurn(state, prepared, control.signal, () => undefined);
@@ -111,7 +133,9 @@ export async function chatCompletions(c: Context, state: ServerState): Promise<R
     };
     try {
       send(chunkBody(who, { role: "assistant", content: "" }, null, includeUsage));
-      const outcome = await runTurn(state, prepared, control.signal, (delta) => send(chunkBody(who, delta, null, includeUsage)));
+      const outcome = await runTurn(state, prepared, control.signal, (delta) =>
+        send(chunkBody(who, delta, null, includeUsage)),
+      );
       if (control.signal.aborted) throw new Error(String(control.signal.reason));
       send(chunkBody(who, {}, outcome.finishReason, includeUsage));
       if (includeUsage) send(usageChunkBody(who, outcome.usage));

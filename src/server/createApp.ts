@@ -6,7 +6,10 @@ import { checkApiKey } from "./checkApiKey.js";
 import type { ServerState } from "./ServerState.js";
 
 function send(error: ApiError): Response {
-  return new Response(JSON.stringify(error.body()), { status: error.status, headers: { "content-type": "application/json", ...error.headers } });
+  return new Response(JSON.stringify(error.body()), {
+    status: error.status,
+    headers: { "content-type": "application/json", ...error.headers },
+  });
 }
 
 /**
@@ -19,12 +22,29 @@ export function createApp(state: ServerState): Hono {
 
   app.get("/health", async (c) => {
     const ok = await state.engine.healthy();
-    return c.json({ status: ok ? "ok" : "unavailable", engine: state.engine.kind, slots: state.scheduler.slots, busy: state.scheduler.busy, queued: state.scheduler.queued }, ok ? 200 : 503);
+    return c.json(
+      {
+        status: ok ? "ok" : "unavailable",
+        engine: state.engine.kind,
+        slots: state.scheduler.slots,
+        busy: state.scheduler.busy,
+        queued: state.scheduler.queued,
+      },
+      ok ? 200 : 503,
+    );
   });
 
   app.use("*", async (c, next) => {
     if (settings.apiKey !== undefined && !checkApiKey(c.req.header("authorization"), settings.apiKey)) {
-      return send(new ApiError(401, "Incorrect API key provided: pass it as `Authorization: Bearer <key>`.", "authentication_error", null, "invalid_api_key"));
+      return send(
+        new ApiError(
+          401,
+          "Incorrect API key provided: pass it as `Authorization: Bearer <key>`.",
+          "authentication_error",
+          null,
+          "invalid_api_key",
+        ),
+      );
     }
     await next();
   });
@@ -45,15 +65,36 @@ export function createApp(state: ServerState): Hono {
       maxSize: settings.maxBodyBytes,
       onError: () => {
         metrics.requests.inc({ route: "/v1/chat/completions", status: "413" });
-        return send(new ApiError(413, `The request body is larger than ${settings.maxBodyBytes} bytes.`, "invalid_request_error", null, "request_too_large"));
+        return send(
+          new ApiError(
+            413,
+            `The request body is larger than ${settings.maxBodyBytes} bytes.`,
+            "invalid_request_error",
+            null,
+            "request_too_large",
+          ),
+        );
       },
     }),
     (c) => chatCompletions(c, state),
   );
 
-  app.notFound((c) => send(new ApiError(404, `Unknown route ${c.req.method} ${new URL(c.req.url).pathname}.`, "not_found_error", null, "unknown_url")));
+  app.notFound((c) =>
+    send(
+      new ApiError(
+        404,
+        `Unknown route ${c.req.method} ${new URL(c.req.url).pathname}.`,
+        "not_found_error",
+        null,
+        "unknown_url",
+      ),
+    ),
+  );
   app.onError((e) => {
-    const error = e instanceof ApiError ? e : new ApiError(500, `The server failed: ${e.message}`, "server_error", null, "internal_error");
+    const error =
+      e instanceof ApiError
+        ? e
+        : new ApiError(500, `The server failed: ${e.message}`, "server_error", null, "internal_error");
     return send(error);
   });
   return app;

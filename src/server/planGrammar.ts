@@ -17,7 +17,7 @@ export interface TurnGrammar {
 }
 
 function nameOf(t: JsonObject): string {
-  return (t["function"] as JsonObject)["name"] as string;
+  return (t.function as JsonObject).name as string;
 }
 
 /** A refused declaration as a 400: the ToolgramError's code and message, and its schema path as the parameter. */
@@ -33,7 +33,9 @@ function refusal(e: ToolgramError, base: string, indexMap: readonly number[] | u
     }
   }
   const where = path === "" ? "" : ` (schema path ${base}${path})`;
-  const message = e.message.endsWith(`(at ${e.schemaPath || "/"})`) ? e.message.slice(0, e.message.lastIndexOf(" (at ")) : e.message;
+  const message = e.message.endsWith(`(at ${e.schemaPath || "/"})`)
+    ? e.message.slice(0, e.message.lastIndexOf(" (at "))
+    : e.message;
   return badRequest(`${e.code}: ${message}${where}`, param, e.code);
 }
 
@@ -57,13 +59,16 @@ export function planGrammar(request: ChatRequest, cache: GrammarCache, limits: P
     }
   }
   if (request.tools.length === 0) return { grammar: undefined, tools: [], json: false };
-  const callable = request.toolChoice === "none" ? request.tools : request.tools.filter((t) => request.callable.includes(nameOf(t)));
+  const callable =
+    request.toolChoice === "none" ? request.tools : request.tools.filter((t) => request.callable.includes(nameOf(t)));
   const indexMap = callable.map((t) => request.tools.indexOf(t));
   const choice = typeof request.toolChoice === "object" ? request.toolChoice.name : request.toolChoice;
   const parallel = request.parallelToolCalls;
   const key = GrammarCache.keyOf(["tools", callable, choice, parallel, limits]);
   try {
-    const grammar = cache.get(key, () => compileTools(callable, { format: "qwen3", toolChoice: choice, parallel, limits }));
+    const grammar = cache.get(key, () =>
+      compileTools(callable, { format: "qwen3", toolChoice: choice, parallel, limits }),
+    );
     return { grammar, tools: request.tools, json: false };
   } catch (e) {
     if (e instanceof ToolgramError) throw refusal(e, "tools", indexMap);

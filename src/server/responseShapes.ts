@@ -10,7 +10,12 @@ export interface Usage {
 }
 
 export function usageOf(promptTokens: number, completionTokens: number, cachedTokens: number): Usage {
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cachedTokens } };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: cachedTokens },
+  };
 }
 
 /** Identity of one completion, shared by its response or all its chunks. */
@@ -21,8 +26,17 @@ export interface CompletionIdentity {
 }
 
 /** A `chat.completion` object, exactly as OpenAI's API shapes it. */
-export function completionBody(who: CompletionIdentity, turn: AssembledTurn, finishReason: FinishReason, usage: Usage): object {
-  const calls = turn.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+export function completionBody(
+  who: CompletionIdentity,
+  turn: AssembledTurn,
+  finishReason: FinishReason,
+  usage: Usage,
+): object {
+  const calls = turn.calls.map((c) => ({
+    id: c.id,
+    type: "function",
+    function: { name: c.name, arguments: c.arguments },
+  }));
   return {
     id: who.id,
     object: "chat.completion",
@@ -47,7 +61,12 @@ export function completionBody(who: CompletionIdentity, turn: AssembledTurn, fin
 }
 
 /** A `chat.completion.chunk`: one delta, or the finish, or (choices empty) the usage. */
-export function chunkBody(who: CompletionIdentity, delta: Delta | { role: "assistant"; content: string } | Record<string, never>, finishReason: FinishReason | null, includeUsage: boolean): object {
+export function chunkBody(
+  who: CompletionIdentity,
+  delta: Delta | { role: "assistant"; content: string } | Record<string, never>,
+  finishReason: FinishReason | null,
+  includeUsage: boolean,
+): object {
   return {
     id: who.id,
     object: "chat.completion.chunk",
@@ -60,7 +79,15 @@ export function chunkBody(who: CompletionIdentity, delta: Delta | { role: "assis
 }
 
 export function usageChunkBody(who: CompletionIdentity, usage: Usage): object {
-  return { id: who.id, object: "chat.completion.chunk", created: who.created, model: who.model, system_fingerprint: null, choices: [], usage };
+  return {
+    id: who.id,
+    object: "chat.completion.chunk",
+    created: who.created,
+    model: who.model,
+    system_fingerprint: null,
+    choices: [],
+    usage,
+  };
 }
 
 export function finishReasonOf(turn: AssembledTurn, engineFinish: "stop" | "length", stopped: boolean): FinishReason {

@@ -38,7 +38,12 @@ export interface TurnOutcome {
  * A stop sequence in the content aborts the generation. A turn whose calls would not re-render byte for byte goes to
  * the replay store.
  */
-export async function runTurn(state: ServerState, prepared: PreparedTurn, signal: AbortSignal, onDelta: (d: Delta) => void): Promise<TurnOutcome> {
+export async function runTurn(
+  state: ServerState,
+  prepared: PreparedTurn,
+  signal: AbortSignal,
+  onDelta: (d: Delta) => void,
+): Promise<TurnOutcome> {
   const { request, grammar, prompt } = prepared;
   const assembler = new TurnAssembler({ format: state.format.format, tools: grammar.tools, stop: request.stop });
   const stop = new AbortController();
@@ -62,9 +67,14 @@ export async function runTurn(state: ServerState, prepared: PreparedTurn, signal
     const rendered = state.format.renderTurn({
       role: "assistant",
       content: turn.content === "" ? null : turn.content,
-      tool_calls: turn.calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })),
+      tool_calls: turn.calls.map((c) => ({
+        id: c.id,
+        type: "function" as const,
+        function: { name: c.name, arguments: c.arguments },
+      })),
     });
-    if (rendered !== turn.text) state.replay.remember({ text: turn.text, content: turn.content === "" ? null : turn.content, calls: turn.calls });
+    if (rendered !== turn.text)
+      state.replay.remember({ text: turn.text, content: turn.content === "" ? null : turn.content, calls: turn.calls });
   }
   const m = state.metrics;
   m.tokens.inc({ kind: "prompt" }, result.promptTokens);

@@ -25,13 +25,22 @@ export interface RunningServer {
 /** Loads the model (or connects to the upstream), then listens; resolves once requests are accepted. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   if ((options.model === undefined) === (options.upstream === undefined)) {
-    throw new ToolgramError("INVALID_OPTION", "serve needs exactly one of --model (a GGUF file served in process) and --upstream (a llama-server URL)");
+    throw new ToolgramError(
+      "INVALID_OPTION",
+      "serve needs exactly one of --model (a GGUF file served in process) and --upstream (a llama-server URL)",
+    );
   }
   const parallel = options.parallel ?? 1;
-  if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64) throw new ToolgramError("INVALID_OPTION", `--parallel must be an integer in 1..64, got ${parallel}`);
+  if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64)
+    throw new ToolgramError("INVALID_OPTION", `--parallel must be an integer in 1..64, got ${parallel}`);
   const engine: Engine =
     options.model !== undefined
-      ? await InProcessEngine.load({ modelPath: options.model, parallel, ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }), ...(options.threads === undefined ? {} : { threads: options.threads }) })
+      ? await InProcessEngine.load({
+          modelPath: options.model,
+          parallel,
+          ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }),
+          ...(options.threads === undefined ? {} : { threads: options.threads }),
+        })
       : await UpstreamEngine.connect({ url: options.upstream as string, parallel });
   const metrics = new Metrics();
   const grammars = new GrammarCache({

@@ -1,6 +1,12 @@
 import { canonicalJson, type JsonObject } from "../json.js";
 import { ToolgramError } from "../errors.js";
-import { ChatTemplate, type RenderOptions, type TemplateContentPart, type TemplateMessage, type TemplateToolCall } from "./renderTemplate.js";
+import {
+  ChatTemplate,
+  type RenderOptions,
+  type TemplateContentPart,
+  type TemplateMessage,
+  type TemplateToolCall,
+} from "./renderTemplate.js";
 import { commonPrefixLength, markerPrefix, markerSuffix } from "./textDiff.js";
 
 /**
@@ -44,7 +50,11 @@ export const PROBE_TOOLS = [
 type ArgumentsAs = "object" | "string";
 
 function call(name: string, args: JsonObject, id: string, as: ArgumentsAs): TemplateToolCall {
-  return { id, type: "function", function: { name, arguments: as === "object" ? structuredClone(args) : canonicalJson(args) } };
+  return {
+    id,
+    type: "function",
+    function: { name, arguments: as === "object" ? structuredClone(args) : canonicalJson(args) },
+  };
 }
 
 /** The calls of each probe turn. */
@@ -78,7 +88,11 @@ const REASONING_FIELDS = ["reasoning_content", "thinking", "content-parts", "rea
 type ReasoningField = (typeof REASONING_FIELDS)[number];
 
 /** An assistant message with `content` and, when `field` is set, the probe's reasoning carried that way. */
-function assistantMessage(content: string, field: ReasoningField | undefined, rest: Partial<TemplateMessage> = {}): TemplateMessage {
+function assistantMessage(
+  content: string,
+  field: ReasoningField | undefined,
+  rest: Partial<TemplateMessage> = {},
+): TemplateMessage {
   if (field === undefined) return { role: "assistant", content, ...rest };
   if (field === "content-parts") {
     const parts: TemplateContentPart[] = [{ type: "thinking", thinking: PROBE.reasoning }];
@@ -123,12 +137,17 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   const user: TemplateMessage = { role: "user", content: PROBE.user };
   const tools = PROBE_TOOLS;
 
-  const prompt = (thinking: boolean): string => t.render({ messages: [user], tools, addGenerationPrompt: true, enableThinking: thinking });
+  const prompt = (thinking: boolean): string =>
+    t.render({ messages: [user], tools, addGenerationPrompt: true, enableThinking: thinking });
   const generation = prompt(true);
   const withoutPrompt = t.render({ messages: [user], tools, addGenerationPrompt: false });
-  const generationPrompt = generation.startsWith(withoutPrompt) ? generation.slice(withoutPrompt.length) : afterUser(generation);
+  const generationPrompt = generation.startsWith(withoutPrompt)
+    ? generation.slice(withoutPrompt.length)
+    : afterUser(generation);
   const noThinking = prompt(false);
-  const generationPromptNoThinking = noThinking.startsWith(withoutPrompt) ? noThinking.slice(withoutPrompt.length) : afterUser(noThinking);
+  const generationPromptNoThinking = noThinking.startsWith(withoutPrompt)
+    ? noThinking.slice(withoutPrompt.length)
+    : afterUser(noThinking);
 
   // A turn the template writes after every conversation, whoever spoke last (Command R+'s tool-use template ends
   // each render with a system turn of instructions): never part of the assistant's turn, so it is cut from renders
@@ -137,7 +156,10 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
   const turn = (assistant: TemplateMessage): ProbedTurn => {
     let rendered = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
     if (trailer !== "" && rendered.endsWith(trailer)) rendered = rendered.slice(0, rendered.length - trailer.length);
-    return extractTurn(trailer === "" ? generation : withoutPrompt.slice(0, withoutPrompt.length - trailer.length) + generationPrompt, rendered);
+    return extractTurn(
+      trailer === "" ? generation : withoutPrompt.slice(0, withoutPrompt.length - trailer.length) + generationPrompt,
+      rendered,
+    );
   };
 
   const content = turn({ role: "assistant", content: PROBE.content });
@@ -175,8 +197,18 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
     }
   }
 
-  const callTurn = (calls: readonly { name: string; arguments: JsonObject }[], as: ArgumentsAs, reasoning: boolean): ProbedTurn =>
-    withEnd(turn(assistantMessage("", reasoning ? reasoningField : undefined, { tool_calls: calls.map((c, i) => call(c.name, c.arguments, PROBE.callIds[i], as)) })));
+  const callTurn = (
+    calls: readonly { name: string; arguments: JsonObject }[],
+    as: ArgumentsAs,
+    reasoning: boolean,
+  ): ProbedTurn =>
+    withEnd(
+      turn(
+        assistantMessage("", reasoning ? reasoningField : undefined, {
+          tool_calls: calls.map((c, i) => call(c.name, c.arguments, PROBE.callIds[i], as)),
+        }),
+      ),
+    );
 
   let reasoningField: ReasoningField = probe.reasoningField ?? "reasoning_content";
   // Arguments as objects first (what most templates iterate over); JSON text when objects fail or print badly.
@@ -210,21 +242,32 @@ export function probeTemplate(source: string, options: RenderOptions = {}): Temp
     probe.reasoningField = reasoningField;
   }
   const twoR = tryTurn(() => callTurn(PROBE_CALLS.two, as, true));
-  if (twoR.ok && twoR.value.text.includes(PROBE.reasoning) && twoR.value.text.includes(F2)) probe.twoCallsWithReasoning = twoR.value;
+  if (twoR.ok && twoR.value.text.includes(PROBE.reasoning) && twoR.value.text.includes(F2))
+    probe.twoCallsWithReasoning = twoR.value;
   const typed = tryTurn(() => callTurn(PROBE_CALLS.typed, as, false));
   if (typed.ok && typed.value.text.includes("NN_ARG_NUM_NN")) probe.typedCall = typed.value;
 
   // The tool result: between the call turn and the next generation prompt.
   const result = tryTurn(() => {
-    const assistant: TemplateMessage = { role: "assistant", content: "", tool_calls: [call(F1, PROBE_CALLS.one[0].arguments, PROBE.callIds[0], as)] };
-    const toolMessage: TemplateMessage = { role: "tool", content: PROBE.toolResult, tool_call_id: PROBE.callIds[0], name: F1 };
+    const assistant: TemplateMessage = {
+      role: "assistant",
+      content: "",
+      tool_calls: [call(F1, PROBE_CALLS.one[0].arguments, PROBE.callIds[0], as)],
+    };
+    const toolMessage: TemplateMessage = {
+      role: "tool",
+      content: PROBE.toolResult,
+      tool_call_id: PROBE.callIds[0],
+      name: F1,
+    };
     let before = t.render({ messages: [user, assistant], tools, addGenerationPrompt: false });
     let after = t.render({ messages: [user, assistant, toolMessage], tools, addGenerationPrompt: true });
     if (trailer !== "") {
       // the instructions after every conversation are not part of the result (and Command R+'s call turn has no
       // turn end to look for: the result starts where the two renders part)
       if (before.endsWith(trailer)) before = before.slice(0, before.length - trailer.length);
-      if (after.endsWith(trailer + generationPrompt)) after = after.slice(0, after.length - trailer.length - generationPrompt.length) + generationPrompt;
+      if (after.endsWith(trailer + generationPrompt))
+        after = after.slice(0, after.length - trailer.length - generationPrompt.length) + generationPrompt;
     }
     // from the end of the call turn: the last turn end before the result (earlier turns may render differently)
     const at = after.indexOf(PROBE.toolResult);

@@ -46,9 +46,11 @@ export function readCallLayout(probe: TemplateProbe): CallLayout | undefined {
   const section1 = one.slice(beforeCalls.length);
   const two = probe.twoCalls?.body;
   // the call ids are replaced first, so that an id after the arguments (Mistral Nemo) does not split the diff
-  const section2 = two !== undefined && two.startsWith(beforeCalls) ? ids(two.slice(beforeCalls.length)) : undefined;
-  const argsEnd = (text: string, from: number, before?: number): number =>
-    text.includes(ARGS_JSON) ? text.lastIndexOf(ARGS_JSON, before) + ARGS_JSON.length : text.lastIndexOf(V2, before) + V2.length;
+  const section2 = two?.startsWith(beforeCalls) ? ids(two.slice(beforeCalls.length)) : undefined;
+  const argsEnd = (text: string, _from: number, before?: number): number =>
+    text.includes(ARGS_JSON)
+      ? text.lastIndexOf(ARGS_JSON, before) + ARGS_JSON.length
+      : text.lastIndexOf(V2, before) + V2.length;
 
   let sectionStart: string;
   let callOpen: string;
@@ -56,7 +58,7 @@ export function readCallLayout(probe: TemplateProbe): CallLayout | undefined {
   let separator: string | undefined;
   let sectionEnd: string;
   let unit: string;
-  if (section2 !== undefined && section2.includes(F2)) {
+  if (section2?.includes(F2)) {
     const n1 = section2.indexOf(F1);
     const n2 = section2.indexOf(F2);
     callOpen = markerSuffix(section2.slice(0, n1), section2.slice(0, n2), true);
@@ -91,7 +93,7 @@ export function readCallLayout(probe: TemplateProbe): CallLayout | undefined {
     writesCallId: unit.includes("⟨ID⟩"),
   };
   if (unit.includes("⟨ARGS⟩")) layout.arguments = "json";
-  else if (new RegExp(`⟨NAME⟩\\(⟨K1⟩=.⟨V1⟩.`).test(unit)) layout.arguments = "python";
+  else if (/⟨NAME⟩\(⟨K1⟩=.⟨V1⟩./.test(unit)) layout.arguments = "python";
   else if (unit.includes("⟨K1⟩") && unit.includes("⟨V1⟩")) {
     layout.arguments = "tagged";
     const k1 = unit.indexOf("⟨K1⟩");

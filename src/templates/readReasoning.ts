@@ -41,7 +41,12 @@ export function readReasoning(probe: TemplateProbe, layout: CallLayout | undefin
   }
   if (withContent !== undefined) {
     const at = withContent.indexOf(PROBE.reasoning);
-    return { mode: at === 0 ? "required" : "optional", start: withContent.slice(0, at), end: contentEnd(withContent) ?? "", ...(field ? { field } : {}) };
+    return {
+      mode: at === 0 ? "required" : "optional",
+      start: withContent.slice(0, at),
+      end: contentEnd(withContent) ?? "",
+      ...(field ? { field } : {}),
+    };
   }
   // never shown: a generation prompt that opens a block which the no-thinking prompt closes (QwQ, DeepSeek R1)
   const on = probe.generationPrompt;

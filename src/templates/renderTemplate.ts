@@ -56,7 +56,12 @@ export class ChatTemplate {
     try {
       this.template = new Template(source);
     } catch (e) {
-      throw new ToolgramError("INVALID_TEMPLATE", `the chat template does not parse with @huggingface/jinja: ${errorMessage(e)}`, "", { cause: e });
+      throw new ToolgramError(
+        "INVALID_TEMPLATE",
+        `the chat template does not parse with @huggingface/jinja: ${errorMessage(e)}`,
+        "",
+        { cause: e },
+      );
     }
   }
 
@@ -87,7 +92,9 @@ export class ChatTemplate {
       const result = withPythonShims(new Interpreter(env)).run(this.template.parsed);
       return result.value as string;
     } catch (e) {
-      throw new ToolgramError("TEMPLATE_RENDER", `the chat template fails to render: ${errorMessage(e)}`, "", { cause: e });
+      throw new ToolgramError("TEMPLATE_RENDER", `the chat template fails to render: ${errorMessage(e)}`, "", {
+        cause: e,
+      });
     }
   }
 }
@@ -122,7 +129,10 @@ interface RuntimeValue {
 /** The interpreter's two hooks the shims wrap (internal methods of @huggingface/jinja's Interpreter). */
 interface InterpreterHooks {
   applyFilter(operand: RuntimeValue, filterNode: { type: string; value?: string }, environment: unknown): RuntimeValue;
-  evaluateMemberExpression(expr: { object: unknown; property: { type: string; value?: unknown }; computed: boolean }, environment: unknown): RuntimeValue;
+  evaluateMemberExpression(
+    expr: { object: unknown; property: { type: string; value?: unknown }; computed: boolean },
+    environment: unknown,
+  ): RuntimeValue;
   evaluate(node: unknown, environment: unknown): RuntimeValue;
 }
 
@@ -145,12 +155,16 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     const n = (node ?? {}) as { type?: string; value?: unknown };
     // an operand already evaluated by a shim, handed back to the library's own code (never evaluated twice)
     if (n.type === EVALUATED) return n.value as RuntimeValue;
-    if (n.type === "ObjectLiteral") return objectLiteral(n.value as [unknown, unknown][], (x) => hooks.evaluate(x, environment));
+    if (n.type === "ObjectLiteral")
+      return objectLiteral(n.value as [unknown, unknown][], (x) => hooks.evaluate(x, environment));
     const loop = n as { type?: string; loopvar?: { type: string }; iterable?: { type: string; lhs?: unknown } };
     if (loop.type === "For" && loop.loopvar?.type === "TupleLiteral" && loop.iterable !== undefined) {
       // `for a, b in [("x", "y"), …]`: Python unpacks a tuple as it unpacks a list; the library only a list
       const select = loop.iterable.type === "SelectExpression";
-      const items = { type: EVALUATED, value: tuplesAsLists(hooks.evaluate(select ? loop.iterable.lhs : loop.iterable, environment)) };
+      const items = {
+        type: EVALUATED,
+        value: tuplesAsLists(hooks.evaluate(select ? loop.iterable.lhs : loop.iterable, environment)),
+      };
       return evaluate({ ...loop, iterable: select ? { ...loop.iterable, lhs: items } : items }, environment);
     }
     return evaluate(node, environment);
@@ -158,20 +172,29 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
   const applyFilter = hooks.applyFilter.bind(interpreter);
   hooks.applyFilter = (operand, filterNode, environment) => {
     const name = filterNode.type === "Identifier" ? filterNode.value : undefined;
-    if ((name === "dictsort" || name === "items") && hasIntegerKeys(operand)) return integerKeyedItems(operand, name === "dictsort");
+    if ((name === "dictsort" || name === "items") && hasIntegerKeys(operand))
+      return integerKeyedItems(operand, name === "dictsort");
     if ((name === "min" || name === "max") && operand.type === "ArrayValue") {
       const items = operand.value as RuntimeValue[];
       if (items.length === 0) throw new Error(`${name} of an empty list`);
-      return items.reduce((best, x) => ((name === "min" ? (x.value as number) < (best.value as number) : (x.value as number) > (best.value as number)) ? x : best));
+      return items.reduce((best, x) =>
+        (name === "min" ? (x.value as number) < (best.value as number) : (x.value as number) > (best.value as number))
+          ? x
+          : best,
+      );
     }
-    if (name === "string" && operand.type === "ObjectValue") return applyFilter(operand, { type: "Identifier", value: "tojson" }, environment);
+    if (name === "string" && operand.type === "ObjectValue")
+      return applyFilter(operand, { type: "Identifier", value: "tojson" }, environment);
     const call = filterNode as { type: string; callee?: { type: string; value?: unknown }; args?: unknown[] };
     const callee = call.type === "CallExpression" && call.callee?.type === "Identifier" ? call.callee.value : undefined;
     if ((callee === "reject" || callee === "select") && operand.type === "ArrayValue") {
       // Llama 3.1's `builtin_tools | reject('equalto', 'code_interpreter')`: Jinja2's filters with its `equalto` test
       const args = (call.args ?? []).map((a) => hooks.evaluate(a, environment));
-      if (args.length !== 2 || args[0].value !== "equalto") throw new Error(`${callee}: only the equalto test is supported`);
-      const items = (operand.value as RuntimeValue[]).filter((x) => (x.value === args[1].value) === (callee === "select"));
+      if (args.length !== 2 || args[0].value !== "equalto")
+        throw new Error(`${callee}: only the equalto test is supported`);
+      const items = (operand.value as RuntimeValue[]).filter(
+        (x) => (x.value === args[1].value) === (callee === "select"),
+      );
       return new (operand.constructor as new (value: RuntimeValue[]) => RuntimeValue)(items);
     }
     return applyFilter(operand, filterNode, environment);
@@ -183,14 +206,22 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
       const property = hooks.evaluate(expr.property, environment);
       // Jinja2 looks an undefined key up, finds nothing and gives undefined; the library throws
       if (property.type === "UndefinedValue") return property;
-      if (property.type === "IntegerValue" && isMapping(object)) return (object.value as Map<unknown, RuntimeValue>).get(property.value) ?? runtimeValue(undefined);
-      return member({ ...expr, object: { type: EVALUATED, value: object }, property: { type: EVALUATED, value: property } }, environment);
+      if (property.type === "IntegerValue" && isMapping(object))
+        return (object.value as Map<unknown, RuntimeValue>).get(property.value) ?? runtimeValue(undefined);
+      return member(
+        { ...expr, object: { type: EVALUATED, value: object }, property: { type: EVALUATED, value: property } },
+        environment,
+      );
     }
     if (!expr.computed && expr.property.type === "Identifier" && expr.property.value === "format") {
       const object = hooks.evaluate(expr.object, environment);
       if (object.type === "StringValue") return pythonFormat(object);
     }
-    if (!expr.computed && expr.property.type === "Identifier" && (expr.property.value === "append" || expr.property.value === "pop")) {
+    if (
+      !expr.computed &&
+      expr.property.type === "Identifier" &&
+      (expr.property.value === "append" || expr.property.value === "pop")
+    ) {
       const object = hooks.evaluate(expr.object, environment);
       if (object.type === "ArrayValue") return listMethod(object, expr.property.value);
     }
@@ -203,7 +234,9 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
 function tuplesAsLists(v: RuntimeValue): RuntimeValue {
   if (v.type !== "ArrayValue" || !(v.value as RuntimeValue[]).some((x) => x.type === "TupleValue")) return v;
   const ArrayValue = v.constructor as new (value: RuntimeValue[]) => RuntimeValue;
-  return new ArrayValue((v.value as RuntimeValue[]).map((x) => (x.type === "TupleValue" ? new ArrayValue(x.value as RuntimeValue[]) : x)));
+  return new ArrayValue(
+    (v.value as RuntimeValue[]).map((x) => (x.type === "TupleValue" ? new ArrayValue(x.value as RuntimeValue[]) : x)),
+  );
 }
 
 /** The node type of an operand a shim has evaluated already (see withPythonShims). */
@@ -230,7 +263,8 @@ function objectLiteral(entries: [unknown, unknown][], evaluate: (node: unknown) 
   const mapping = new Map<unknown, RuntimeValue>();
   for (const [key, value] of entries) {
     const k = evaluate(key);
-    if (k.type !== "StringValue" && k.type !== "IntegerValue") throw new Error(`Object keys must be strings or integers: got ${k.type}`);
+    if (k.type !== "StringValue" && k.type !== "IntegerValue")
+      throw new Error(`Object keys must be strings or integers: got ${k.type}`);
     mapping.set(k.value, evaluate(value));
   }
   const ObjectValue = runtimeValue({}).constructor as new (value: Map<unknown, RuntimeValue>) => RuntimeValue;
@@ -244,7 +278,8 @@ function objectLiteral(entries: [unknown, unknown][], evaluate: (node: unknown) 
 function integerKeyedItems(d: RuntimeValue, sort: boolean): RuntimeValue {
   const entries = [...(d.value as Map<unknown, RuntimeValue>).entries()];
   if (sort) {
-    if (entries.some(([k]) => typeof k !== "number")) throw new Error("dictsort: the keys are integers and strings, which do not compare");
+    if (entries.some(([k]) => typeof k !== "number"))
+      throw new Error("dictsort: the keys are integers and strings, which do not compare");
     entries.sort(([a], [b]) => (a as number) - (b as number));
   }
   const pairs = runtimeValue(entries.map(() => [null, null]));
@@ -260,7 +295,9 @@ function listMethod(list: RuntimeValue, name: "append" | "pop"): RuntimeValue {
   const items = list.value as RuntimeValue[];
   // the library's value classes are not exported: take them from values it converts
   const values = new Environment();
-  const FunctionValue = (values.set("f", () => null) as RuntimeValue).constructor as new (fn: (args: RuntimeValue[]) => RuntimeValue) => RuntimeValue;
+  const FunctionValue = (values.set("f", () => null) as RuntimeValue).constructor as new (
+    fn: (args: RuntimeValue[]) => RuntimeValue,
+  ) => RuntimeValue;
   const none = values.set("n", null) as RuntimeValue;
   return new FunctionValue((args: RuntimeValue[]) => {
     if (name === "append") {
@@ -278,7 +315,9 @@ function listMethod(list: RuntimeValue, name: "append" | "pop"): RuntimeValue {
 /** `"…{}…{0}…".format(a, b)`: positional fields only, each argument written as the library prints it. */
 function pythonFormat(s: RuntimeValue): RuntimeValue {
   const StringValue = s.constructor as new (value: string) => RuntimeValue;
-  const FunctionValue = (s.builtins?.get("upper") as RuntimeValue).constructor as new (fn: (args: RuntimeValue[]) => RuntimeValue) => RuntimeValue;
+  const FunctionValue = (s.builtins!.get("upper") as RuntimeValue).constructor as new (
+    fn: (args: RuntimeValue[]) => RuntimeValue,
+  ) => RuntimeValue;
   return new FunctionValue((args: RuntimeValue[]) => {
     let next = 0;
     const text = (s.value as string).replace(/\{\{|\}\}|\{([0-9]*)\}/g, (m, index: string | undefined) => {
@@ -296,23 +335,46 @@ function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 /** The few strftime directives chat templates use, in UTC. */
 function strftime(date: Date, format: string): string {
   const pad = (n: number): string => String(n).padStart(2, "0");
   return format.replace(/%[YmdbBHMSy%]/g, (t) => {
     switch (t) {
-      case "%Y": return String(date.getUTCFullYear());
-      case "%y": return pad(date.getUTCFullYear() % 100);
-      case "%m": return pad(date.getUTCMonth() + 1);
-      case "%d": return pad(date.getUTCDate());
-      case "%b": return MONTHS[date.getUTCMonth()].slice(0, 3);
-      case "%B": return MONTHS[date.getUTCMonth()];
-      case "%H": return pad(date.getUTCHours());
-      case "%M": return pad(date.getUTCMinutes());
-      case "%S": return pad(date.getUTCSeconds());
-      default: return "%";
+      case "%Y":
+        return String(date.getUTCFullYear());
+      case "%y":
+        return pad(date.getUTCFullYear() % 100);
+      case "%m":
+        return pad(date.getUTCMonth() + 1);
+      case "%d":
+        return pad(date.getUTCDate());
+      case "%b":
+        return MONTHS[date.getUTCMonth()].slice(0, 3);
+      case "%B":
+        return MONTHS[date.getUTCMonth()];
+      case "%H":
+        return pad(date.getUTCHours());
+      case "%M":
+        return pad(date.getUTCMinutes());
+      case "%S":
+        return pad(date.getUTCSeconds());
+      default:
+        return "%";
     }
   });
 }

@@ -21,8 +21,15 @@ export function toolOptionsFromTemplate(template: string): TemplateToolOptions {
   try {
     describeFormat(t.format);
   } catch {
-    throw new ToolgramError("UNSUPPORTED_FORMAT", `the model's chat template writes tool calls as ${t.format}, which toolgram does not describe yet (docs/template-acceptance.md); pass a format explicitly`);
+    throw new ToolgramError(
+      "UNSUPPORTED_FORMAT",
+      `the model's chat template writes tool calls as ${t.format}, which toolgram does not describe yet (docs/template-acceptance.md); pass a format explicitly`,
+    );
   }
   if (t.reasoning === "none") return { format: t.format, reasoning: "none" };
-  return { format: t.format, reasoning: t.reasoning, reasoningMarkers: { open: t.reasoningMarkers.start, close: t.reasoningMarkers.end } };
+  return {
+    format: t.format,
+    reasoning: t.reasoning,
+    reasoningMarkers: { open: t.reasoningMarkers.start, close: t.reasoningMarkers.end },
+  };
 }

@@ -1,6 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildTinyModel, TINY_MODEL_FAMILIES, type TinyModel, type TinyModelFamilyName } from "../gguf/buildTinyModel.js";
+import {
+  buildTinyModel,
+  TINY_MODEL_FAMILIES,
+  type TinyModel,
+  type TinyModelFamilyName,
+} from "../gguf/buildTinyModel.js";
 import { ToolgramError } from "../errors.js";
 import { llamaCppSource } from "./llamaCppSource.js";
 
@@ -30,7 +35,12 @@ export async function buildTinyFamilyModel(options: TinyFamilyModelOptions): Pro
     try {
       chatTemplate = await readFile(join(source.dir, "models", "templates", templateFile), "utf8");
     } catch (cause) {
-      throw new ToolgramError("INVALID_OPTION", `llama.cpp ${source.tag} has no models/templates/${templateFile}.`, "", { cause });
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `llama.cpp ${source.tag} has no models/templates/${templateFile}.`,
+        "",
+        { cause },
+      );
     }
   }
   return buildTinyModel({ family: options.family, seed: options.seed ?? 0, chatTemplate });

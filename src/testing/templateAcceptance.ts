@@ -48,10 +48,21 @@ export function checkTemplateAcceptance(template: string, source: string): Templ
     const message = e instanceof Error ? e.message : String(e);
     const code = (e as { code?: string }).code;
     // a template that renders tool calls but whose layout is unknown is a failure; one that renders none is out of scope
-    const status = /fails to render|does not parse/.test(message) || code === "INVALID_TEMPLATE" || code === "TEMPLATE_RENDER" ? "not-rendered" : code === "UNRECOGNIZED_TEMPLATE" && !/renders no tool call/.test(message) ? "fail" : "no-calls";
+    const status =
+      /fails to render|does not parse/.test(message) || code === "INVALID_TEMPLATE" || code === "TEMPLATE_RENDER"
+        ? "not-rendered"
+        : code === "UNRECOGNIZED_TEMPLATE" && !/renders no tool call/.test(message)
+          ? "fail"
+          : "no-calls";
     return { template, format: "", status, reason: message, cases: [] };
   }
-  const fail = (reason: string, cases: TemplateAcceptance["cases"] = []): TemplateAcceptance => ({ template, format: t.format, status: "fail", reason, cases });
+  const fail = (reason: string, cases: TemplateAcceptance["cases"] = []): TemplateAcceptance => ({
+    template,
+    format: t.format,
+    status: "fail",
+    reason,
+    cases,
+  });
   let d: FormatDescription;
   try {
     d = describeFormat(t.format);
@@ -65,7 +76,13 @@ export function checkTemplateAcceptance(template: string, source: string): Templ
   ];
   if (t.reasoning !== "none" && !t.reasoningMarkers.inferred) {
     cases.push({ name: "1 call + reasoning", turn: p.oneCallWithReasoning, calls: PROBE_CALLS.one, reasoning: true });
-    if (!t.singleCall) cases.push({ name: "2 calls + reasoning", turn: p.twoCallsWithReasoning, calls: PROBE_CALLS.two, reasoning: true });
+    if (!t.singleCall)
+      cases.push({
+        name: "2 calls + reasoning",
+        turn: p.twoCallsWithReasoning,
+        calls: PROBE_CALLS.two,
+        reasoning: true,
+      });
   }
   const results = cases.filter((c) => c.turn !== undefined).map((c) => ({ name: c.name, ...checkCase(t, d, c) }));
   const bad = results.find((r) => !r.ok);
@@ -79,7 +96,11 @@ function checkCase(t: TemplateFormat, d: FormatDescription, c: Case): { ok: bool
   const markers = { open: t.reasoningMarkers.start, close: t.reasoningMarkers.end };
   // with reasoning: the template's own mode and markers; without: a block the template writes empty is optional,
   // and a block the generation prompt opened (start "") does not show in the history, so there is none
-  const mode: ReasoningMode = c.reasoning ? t.reasoning : t.reasoning === "none" || markers.open === "" ? "none" : "optional";
+  const mode: ReasoningMode = c.reasoning
+    ? t.reasoning
+    : t.reasoning === "none" || markers.open === ""
+      ? "none"
+      : "optional";
   const reasoningOptions = mode === "none" ? {} : { reasoning: mode, reasoningMarkers: markers };
   let accepted: boolean;
   try {
@@ -90,11 +111,18 @@ function checkCase(t: TemplateFormat, d: FormatDescription, c: Case): { ok: bool
   }
   if (!accepted) return { ok: false, reason: `the grammar rejects the template's render ${JSON.stringify(text)}` };
   const r = parseToolCalls(text, { tools: PROBE_TOOLS, format: t.format, mode: "strict", ...reasoningOptions });
-  if (r.issues.length > 0) return { ok: false, reason: `strict parse issues ${r.issues.map((i) => i.code).join(", ")}` };
+  if (r.issues.length > 0)
+    return { ok: false, reason: `strict parse issues ${r.issues.map((i) => i.code).join(", ")}` };
   const got = r.calls.map((x) => ({ name: x.name, arguments: x.arguments }));
-  if (JSON.stringify(got) !== JSON.stringify(c.calls)) return { ok: false, reason: `parsed calls ${JSON.stringify(got)}` };
-  if (c.reasoning && r.reasoning !== PROBE.reasoning) return { ok: false, reason: `parsed reasoning ${JSON.stringify(r.reasoning)}` };
-  const calls: CallToRender[] = r.calls.map((x) => ({ name: x.name, arguments: x.arguments, ...(x.id !== undefined ? { id: x.id } : {}) }));
+  if (JSON.stringify(got) !== JSON.stringify(c.calls))
+    return { ok: false, reason: `parsed calls ${JSON.stringify(got)}` };
+  if (c.reasoning && r.reasoning !== PROBE.reasoning)
+    return { ok: false, reason: `parsed reasoning ${JSON.stringify(r.reasoning)}` };
+  const calls: CallToRender[] = r.calls.map((x) => ({
+    name: x.name,
+    arguments: x.arguments,
+    ...(x.id !== undefined ? { id: x.id } : {}),
+  }));
   let again: string;
   try {
     again = renderToolCalls(calls, t.format, {
@@ -119,7 +147,13 @@ export function acceptanceTable(results: readonly TemplateAcceptance[]): string 
     "| template | format | status | cases passed | why |",
     "| --- | --- | --- | --- | --- |",
   ];
-  const cases = (r: TemplateAcceptance): string => (r.cases.length === 0 ? "" : `${r.cases.filter((c) => c.ok).length}/${r.cases.length} (${r.cases.map((c) => c.name).join(", ")})`);
-  for (const r of results) lines.push(`| ${r.template} | ${r.format} | ${r.status} | ${cases(r)} | ${r.reason.replace(/\|/g, "\\|").replace(/\n/g, "\\n").slice(0, 300)} |`);
+  const cases = (r: TemplateAcceptance): string =>
+    r.cases.length === 0
+      ? ""
+      : `${r.cases.filter((c) => c.ok).length}/${r.cases.length} (${r.cases.map((c) => c.name).join(", ")})`;
+  for (const r of results)
+    lines.push(
+      `| ${r.template} | ${r.format} | ${r.status} | ${cases(r)} | ${r.reason.replace(/\|/g, "\\|").replace(/\n/g, "\\n").slice(0, 300)} |`,
+    );
   return lines.join("\n");
 }

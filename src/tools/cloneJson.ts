@@ -19,7 +19,13 @@ const MAX_JSON_DEPTH = jsonDepthLimit(500);
  * that shares one sub-object in many places is copied as the tree its JSON text is, which can be exponentially
  * larger (40 levels of `{anyOf: [s, {items: s}]}`), and is refused by the compile's budget.
  */
-export function cloneJson(v: unknown, path: string, maxDepth = MAX_JSON_DEPTH, deadline?: Deadline, seen?: CopySeen): JsonValue {
+export function cloneJson(
+  v: unknown,
+  path: string,
+  maxDepth = MAX_JSON_DEPTH,
+  deadline?: Deadline,
+  seen?: CopySeen,
+): JsonValue {
   const c = new Cloner(path, maxDepth, deadline);
   const out = c.value(v);
   if (seen !== undefined) seen.negativeZero ||= c.negativeZero;
@@ -62,7 +68,8 @@ class Cloner {
       try {
         this.deadline.tick("reading the declaration", "", 4);
       } catch (e) {
-        if (e instanceof LimitExceededError && e.schemaPath === "") throw new LimitExceededError(e.code, e.message, this.path(), { cause: e });
+        if (e instanceof LimitExceededError && e.schemaPath === "")
+          throw new LimitExceededError(e.code, e.message, this.path(), { cause: e });
         throw e;
       }
     }
@@ -71,16 +78,26 @@ class Cloner {
       case "boolean":
         return v;
       case "number":
-        if (!Number.isFinite(v)) throw new ToolgramError("INVALID_INPUT", `${v} is not a JSON number; use a finite number`, this.path());
+        if (!Number.isFinite(v))
+          throw new ToolgramError("INVALID_INPUT", `${v} is not a JSON number; use a finite number`, this.path());
         if (v === 0 && Object.is(v, -0)) this.negativeZero = true;
         return v;
       case "object": {
         if (v === null) return null;
         const seen = this.seen;
         if (seen.size >= this.maxDepth) {
-          throw new LimitExceededError("LIMIT_NESTING", `the declaration nests deeper than ${this.maxDepth} levels; flatten it or raise limits.maxNesting`, this.path());
+          throw new LimitExceededError(
+            "LIMIT_NESTING",
+            `the declaration nests deeper than ${this.maxDepth} levels; flatten it or raise limits.maxNesting`,
+            this.path(),
+          );
         }
-        if (seen.has(v)) throw new ToolgramError("INVALID_INPUT", "the declaration contains a cycle; tools must be plain JSON", this.path());
+        if (seen.has(v))
+          throw new ToolgramError(
+            "INVALID_INPUT",
+            "the declaration contains a cycle; tools must be plain JSON",
+            this.path(),
+          );
         seen.add(v);
         const keys = this.keys;
         let out: JsonValue;
@@ -110,7 +127,11 @@ class Cloner {
         return out;
       }
       default:
-        throw new ToolgramError("INVALID_INPUT", `a ${typeof v} is not a JSON value; tools must be plain JSON`, this.path());
+        throw new ToolgramError(
+          "INVALID_INPUT",
+          `a ${typeof v} is not a JSON value; tools must be plain JSON`,
+          this.path(),
+        );
     }
   }
 }

@@ -1,12 +1,36 @@
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { setOwn } from "../schema/setOwn.js";
 
-const ONE_SCHEMA = ["additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems", "propertyNames", "contains", "not", "if", "then", "else", "items"];
+const ONE_SCHEMA = [
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+  "propertyNames",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "items",
+];
 const SCHEMA_LIST = ["anyOf", "oneOf", "prefixItems", "items"];
 const SCHEMA_MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
 /** Keywords beside `properties` that may declare more keys; such objects are left to the schema normalizer. */
-const KEY_APPLICATORS = ["allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "dependentSchemas", "dependencies", "additionalProperties", "patternProperties", "unevaluatedProperties"];
+const KEY_APPLICATORS = [
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "$ref",
+  "$dynamicRef",
+  "if",
+  "dependentSchemas",
+  "dependencies",
+  "additionalProperties",
+  "patternProperties",
+  "unevaluatedProperties",
+];
 
 /**
  * A copy of `schema` with `additionalProperties: false` on every object schema that has a `properties` keyword
@@ -20,12 +44,13 @@ export function closeObjects(schema: JsonValue): JsonValue {
   if (!isJsonObject(schema)) return schema;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (SCHEMA_MAP.includes(k) && isJsonObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, s]) => [n, closeObjects(s)]));
+    if (SCHEMA_MAP.includes(k) && isJsonObject(v))
+      out[k] = Object.fromEntries(Object.entries(v).map(([n, s]) => [n, closeObjects(s)]));
     else if (SCHEMA_LIST.includes(k) && Array.isArray(v)) out[k] = v.map(closeObjects);
     else if (ONE_SCHEMA.includes(k)) out[k] = closeObjects(v);
     else setOwn(out, k, v);
   }
-  const props = schema["properties"];
-  if (isJsonObject(props) && !KEY_APPLICATORS.some((k) => k in schema)) out["additionalProperties"] = false;
+  const props = schema.properties;
+  if (isJsonObject(props) && !KEY_APPLICATORS.some((k) => k in schema)) out.additionalProperties = false;
   return out;
 }

@@ -2,6 +2,6 @@
 export function pointerChild(base: string, token: string | number): string {
   const t = String(token);
   // most keys need no escape: a path is built for every value read, errors or not
-  if (!t.includes("~") && !t.includes("/")) return base + "/" + t;
-  return base + "/" + t.replace(/~/g, "~0").replace(/\//g, "~1");
+  if (!t.includes("~") && !t.includes("/")) return `${base}/${t}`;
+  return `${base}/${t.replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }

@@ -14,8 +14,20 @@ const PARAMETER_KEYS = ["parameters", "inputSchema", "input_schema"] as const;
 
 /** Keywords whose value is a subschema or a map of them: their presence means `parameters` is a schema, not a map. */
 const OBJECT_VALUED_KEYWORDS = new Set([
-  "properties", "items", "additionalProperties", "patternProperties", "$defs", "definitions", "not", "if", "then", "else",
-  "propertyNames", "contains", "dependentSchemas", "unevaluatedProperties",
+  "properties",
+  "items",
+  "additionalProperties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "not",
+  "if",
+  "then",
+  "else",
+  "propertyNames",
+  "contains",
+  "dependentSchemas",
+  "unevaluatedProperties",
 ]);
 
 /**
@@ -42,10 +54,20 @@ export function normalizeTools(
   copied?: CopySeen,
 ): NormalizedTool[] {
   const maxTools = limits.maxTools ?? DEFAULT_LIMITS.maxTools;
-  const json = cloneJson(typeof input === "string" ? textInput(input) : input, "", jsonDepthLimit(limits.maxNesting ?? DEFAULT_LIMITS.maxNesting), deadline, copied);
+  const json = cloneJson(
+    typeof input === "string" ? textInput(input) : input,
+    "",
+    jsonDepthLimit(limits.maxNesting ?? DEFAULT_LIMITS.maxNesting),
+    deadline,
+    copied,
+  );
   const { items, base, single } = toolList(json);
   if (items.length > maxTools) {
-    throw new LimitExceededError("LIMIT_TOOLS", `${items.length} tools, above limits.maxTools ${maxTools}; send fewer tools or raise the limit`, base);
+    throw new LimitExceededError(
+      "LIMIT_TOOLS",
+      `${items.length} tools, above limits.maxTools ${maxTools}; send fewer tools or raise the limit`,
+      base,
+    );
   }
   const out: NormalizedTool[] = [];
   const seen = new Map<string, string>();
@@ -53,7 +75,11 @@ export function normalizeTools(
     const tool = normalizeTool(t, single ? base : pointerChild(base, i), warnings);
     const prev = seen.get(tool.name);
     if (prev !== undefined) {
-      throw new ToolgramError("DUPLICATE_TOOL", `tool name ${JSON.stringify(tool.name)} is declared twice (first at ${prev}); names must be unique`, tool.path);
+      throw new ToolgramError(
+        "DUPLICATE_TOOL",
+        `tool name ${JSON.stringify(tool.name)} is declared twice (first at ${prev}); names must be unique`,
+        tool.path,
+      );
     }
     seen.set(tool.name, tool.path);
     out.push(tool);
@@ -78,58 +104,97 @@ function toolList(v: JsonValue): { items: JsonValue[]; base: string; single?: bo
     }
     if ("name" in v || "function" in v) return { items: [v], base: "", single: true };
   }
-  throw new ToolgramError("INVALID_TOOL", "expected an array of tools, {tools: [...]}, one tool object or a <tools> text block");
+  throw new ToolgramError(
+    "INVALID_TOOL",
+    "expected an array of tools, {tools: [...]}, one tool object or a <tools> text block",
+  );
 }
 
 function normalizeTool(t: JsonValue, path: string, warnings: Diagnostic[]): NormalizedTool {
-  if (!isJsonObject(t)) throw new ToolgramError("INVALID_TOOL", "a tool must be an object such as {type: \"function\", function: {name, parameters}}", path);
+  if (!isJsonObject(t))
+    throw new ToolgramError(
+      "INVALID_TOOL",
+      'a tool must be an object such as {type: "function", function: {name, parameters}}',
+      path,
+    );
   let f: JsonObject = t;
   let fPath = path;
-  if (isJsonObject(t["function"])) {
-    if (t["type"] !== undefined && t["type"] !== "function") {
-      throw new ToolgramError("INVALID_TOOL", `tool type ${JSON.stringify(t["type"])} is not a function tool; only {type: "function", function: {...}} tools can be called`, pointerChild(path, "type"));
+  if (isJsonObject(t.function)) {
+    if (t.type !== undefined && t.type !== "function") {
+      throw new ToolgramError(
+        "INVALID_TOOL",
+        `tool type ${JSON.stringify(t.type)} is not a function tool; only {type: "function", function: {...}} tools can be called`,
+        pointerChild(path, "type"),
+      );
     }
-    f = t["function"];
+    f = t.function;
     fPath = pointerChild(path, "function");
   }
-  const name = f["name"];
+  const name = f.name;
   if (typeof name !== "string" || name.length === 0) {
     throw new ToolgramError("INVALID_TOOL", "a tool needs a non-empty string `name`", pointerChild(fPath, "name"));
   }
   const key = PARAMETER_KEYS.find((k) => f[k] !== undefined && f[k] !== null);
   const parametersPath = pointerChild(fPath, key ?? "parameters");
-  const parameters = readParameters(key === undefined ? undefined : f[key], f["required"], parametersPath, fPath, warnings);
+  const parameters = readParameters(
+    key === undefined ? undefined : f[key],
+    f.required,
+    parametersPath,
+    fPath,
+    warnings,
+  );
   const tool: NormalizedTool = { name, parameters, path, parametersPath };
-  if (typeof f["description"] === "string") tool.description = f["description"];
+  if (typeof f.description === "string") tool.description = f.description;
   return tool;
 }
 
-function readParameters(p: JsonValue | undefined, sideRequired: JsonValue | undefined, path: string, fPath: string, warnings: Diagnostic[]): JsonObject {
+function readParameters(
+  p: JsonValue | undefined,
+  sideRequired: JsonValue | undefined,
+  path: string,
+  fPath: string,
+  warnings: Diagnostic[],
+): JsonObject {
   // no parameters means no arguments: closed explicitly, since `additionalProperties: "forbid"` only closes objects
   // that declare properties
-  if (p === undefined || (isJsonObject(p) && Object.keys(p).length === 0)) return { type: "object", properties: {}, additionalProperties: false };
-  if (!isJsonObject(p)) throw new ToolgramError("INVALID_TOOL", "a tool's parameters must be a JSON Schema object", path);
+  if (p === undefined || (isJsonObject(p) && Object.keys(p).length === 0))
+    return { type: "object", properties: {}, additionalProperties: false };
+  if (!isJsonObject(p))
+    throw new ToolgramError("INVALID_TOOL", "a tool's parameters must be a JSON Schema object", path);
   let schema: JsonObject = p;
   if (isParameterMap(p)) {
-    warnings.push({ code: "NONSTANDARD_SCHEMA", message: "parameters is a map of name → schema; read as the `properties` of an object schema", schemaPath: path });
+    warnings.push({
+      code: "NONSTANDARD_SCHEMA",
+      message: "parameters is a map of name → schema; read as the `properties` of an object schema",
+      schemaPath: path,
+    });
     schema = { type: "object", properties: p };
-    const flags = Object.values(p).some((x) => isJsonObject(x) && typeof x["required"] === "boolean");
+    const flags = Object.values(p).some((x) => isJsonObject(x) && typeof x.required === "boolean");
     // without a list or flags, every parameter not marked optional is required (xLAM/ToolBench convention)
-    if (!Array.isArray(sideRequired) && !flags) schema["required"] = Object.keys(p);
+    if (!Array.isArray(sideRequired) && !flags) schema.required = Object.keys(p);
   }
   if (Array.isArray(sideRequired)) {
-    warnings.push({ code: "NONSTANDARD_SCHEMA", message: "`required` beside `parameters` read as the arguments' required list", schemaPath: pointerChild(fPath, "required") });
-    const inner = Array.isArray(schema["required"]) ? schema["required"] : [];
-    schema["required"] = [...new Set([...inner, ...sideRequired])];
+    warnings.push({
+      code: "NONSTANDARD_SCHEMA",
+      message: "`required` beside `parameters` read as the arguments' required list",
+      schemaPath: pointerChild(fPath, "required"),
+    });
+    const inner = Array.isArray(schema.required) ? schema.required : [];
+    schema.required = [...new Set([...inner, ...sideRequired])];
   }
   const std = standardizeSchema(schema, path, warnings).schema;
-  if (!isJsonObject(std)) throw new ToolgramError("INVALID_TOOL", "a tool's parameters must be a JSON Schema object", path);
-  if (std["type"] === undefined && std["$ref"] === undefined && !("anyOf" in std) && !("oneOf" in std)) {
+  if (!isJsonObject(std))
+    throw new ToolgramError("INVALID_TOOL", "a tool's parameters must be a JSON Schema object", path);
+  if (std.type === undefined && std.$ref === undefined && !("anyOf" in std) && !("oneOf" in std)) {
     // the arguments are always an object; many declarations leave that implicit
     return { type: "object", ...std };
   }
-  if (std["type"] !== undefined && std["type"] !== "object") {
-    throw new ToolgramError("INVALID_TOOL", `a tool's arguments must be an object, but parameters has type ${JSON.stringify(std["type"])}; wrap the value in an object property`, pointerChild(path, "type"));
+  if (std.type !== undefined && std.type !== "object") {
+    throw new ToolgramError(
+      "INVALID_TOOL",
+      `a tool's arguments must be an object, but parameters has type ${JSON.stringify(std.type)}; wrap the value in an object property`,
+      pointerChild(path, "type"),
+    );
   }
   return std;
 }

@@ -19,16 +19,22 @@ export function parseToolsText(text: string): JsonValue[] {
     if (i >= body.length) break;
     const end = endOfJsonValue(body, i);
     if (end < 0) {
-      throw new ToolgramError("INVALID_INPUT", `the tool text is not JSON at offset ${i + (m ? m.index + m[1].length + 2 : 0)}; give a JSON array of tools or one JSON object per line`);
+      throw new ToolgramError(
+        "INVALID_INPUT",
+        `the tool text is not JSON at offset ${i + (m ? m.index + m[1].length + 2 : 0)}; give a JSON array of tools or one JSON object per line`,
+      );
     }
     try {
       values.push(JSON.parse(body.slice(i, end)) as JsonValue);
     } catch (e) {
-      throw new ToolgramError("INVALID_INPUT", `the tool text is not valid JSON: ${(e as Error).message}`, "", { cause: e });
+      throw new ToolgramError("INVALID_INPUT", `the tool text is not valid JSON: ${(e as Error).message}`, "", {
+        cause: e,
+      });
     }
     i = end;
   }
-  if (values.length === 0) throw new ToolgramError("INVALID_INPUT", "the tool text contains no JSON; give a JSON array of tools");
+  if (values.length === 0)
+    throw new ToolgramError("INVALID_INPUT", "the tool text contains no JSON; give a JSON array of tools");
   return values;
 }
 

@@ -13,7 +13,18 @@ export interface Standardized {
 }
 
 /** Keywords whose value is one subschema. */
-const ONE_SCHEMA = ["additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems", "propertyNames", "contains", "not", "if", "then", "else"];
+const ONE_SCHEMA = [
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+  "propertyNames",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+];
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LIST = ["anyOf", "oneOf", "allOf", "prefixItems"];
 /** Keywords whose value is a map of name → subschema (property declarations handled separately). */
@@ -62,17 +73,18 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
   }
 
   // subschemas first, so `nullable` below wraps already-standard parts
-  const props = s["properties"];
+  const props = s.properties;
   if (isJsonObject(props)) standardizeProperties(s, props, pointerChild(path, "properties"), warnings);
   if (hasSubschemas(s)) standardizeSubschemas(s, path, warnings);
 
   let out: JsonObject = s;
-  if (typeof s["nullable"] === "boolean") out = applyNullable(s, path, warnings);
+  if (typeof s.nullable === "boolean") out = applyNullable(s, path, warnings);
 
-  if ("default" in out && out["default"] === null && !allowsNull(out)) {
+  if ("default" in out && out.default === null && !allowsNull(out)) {
     warnings.push({
       code: "DEFAULT_NULL",
-      message: "`default: null` on a schema that does not allow null: kept as an annotation; the model still has to send a valid value or omit the property",
+      message:
+        "`default: null` on a schema that does not allow null: kept as an annotation; the model still has to send a valid value or omit the property",
       schemaPath: pointerChild(path, "default"),
     });
   }
@@ -80,7 +92,10 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
 }
 
 const PRESENCE_FLAGS = ["optional", "required"] as const;
-const DRAFT4_BOUNDS = [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const;
+const DRAFT4_BOUNDS = [
+  ["exclusiveMinimum", "minimum"],
+  ["exclusiveMaximum", "maximum"],
+] as const;
 const SUBSCHEMA_KEYWORDS = new Set([...ONE_SCHEMA, "items", ...SCHEMA_LIST, ...SCHEMA_MAP]);
 
 /**
@@ -95,51 +110,71 @@ function hasSubschemas(s: JsonObject): boolean {
 function standardizeSubschemas(s: JsonObject, path: string, warnings: Diagnostic[]): void {
   for (const k of ONE_SCHEMA) if (k in s) s[k] = standardizeSchema(s[k], pointerChild(path, k), warnings).schema;
   if ("items" in s) {
-    const items = s["items"];
-    s["items"] = Array.isArray(items)
+    const items = s.items;
+    s.items = Array.isArray(items)
       ? items.map((x, i) => standardizeSchema(x, pointerChild(pointerChild(path, "items"), i), warnings).schema)
       : standardizeSchema(items, pointerChild(path, "items"), warnings).schema;
   }
   for (const k of SCHEMA_LIST) {
     const list = s[k];
-    if (Array.isArray(list)) s[k] = list.map((x, i) => standardizeSchema(x, pointerChild(pointerChild(path, k), i), warnings).schema);
+    if (Array.isArray(list))
+      s[k] = list.map((x, i) => standardizeSchema(x, pointerChild(pointerChild(path, k), i), warnings).schema);
   }
   for (const k of SCHEMA_MAP) {
     const map = s[k];
     if (!isJsonObject(map)) continue;
-    for (const name of Object.keys(map)) map[name] = standardizeSchema(map[name], pointerChild(pointerChild(path, k), name), warnings).schema;
+    for (const name of Object.keys(map))
+      map[name] = standardizeSchema(map[name], pointerChild(pointerChild(path, k), name), warnings).schema;
   }
 }
 
 /** Translates `type` when it is not a standard name; returns the optional marker the type name carried. */
 function readTypeName(s: JsonObject, path: string, warnings: Diagnostic[]): PresenceMarker {
-  const type = s["type"];
+  const type = s.type;
   if (typeof type === "string" && STANDARD_TYPES.has(type)) return undefined;
   const typePath = pointerChild(path, "type");
   if (typeof type === "string") {
     const parsed = parseTypeName(type);
     if (!parsed) throw unknownType(type, typePath);
-    delete s["type"];
+    delete s.type;
     // explicit sibling keywords (items, properties...) win over what the type name implies
     for (const [k, v] of Object.entries(parsed.schema)) if (!(k in s)) s[k] = v;
-    warnings.push({ code: "NONSTANDARD_TYPE", message: `type "${type}" read as ${describe(parsed.schema)}${parsed.optional ? " (optional)" : ""}`, schemaPath: typePath });
+    warnings.push({
+      code: "NONSTANDARD_TYPE",
+      message: `type "${type}" read as ${describe(parsed.schema)}${parsed.optional ? " (optional)" : ""}`,
+      schemaPath: typePath,
+    });
     return parsed.optional ? "optional" : undefined;
   }
   if (Array.isArray(type) && type.some((t) => typeof t !== "string" || !STANDARD_TYPES.has(t))) {
     const names: string[] = [];
     let any = false;
     for (const [i, t] of type.entries()) {
-      if (typeof t !== "string") throw new InvalidSchemaError("INVALID_SCHEMA", "`type` array items must be type names", pointerChild(typePath, i));
+      if (typeof t !== "string")
+        throw new InvalidSchemaError(
+          "INVALID_SCHEMA",
+          "`type` array items must be type names",
+          pointerChild(typePath, i),
+        );
       const parsed = STANDARD_TYPES.has(t) ? { schema: { type: t } } : parseTypeName(t);
-      const pt = parsed?.schema["type"];
+      const pt = parsed?.schema.type;
       if (!parsed) throw unknownType(t, pointerChild(typePath, i));
       if (Object.keys(parsed.schema).length === 0) any = true;
       else if (typeof pt === "string" && Object.keys(parsed.schema).length === 1) names.push(pt);
-      else throw new InvalidSchemaError("INVALID_SCHEMA", `type "${t}" inside a type array is not a plain type name; use anyOf for composite types`, pointerChild(typePath, i));
+      else
+        throw new InvalidSchemaError(
+          "INVALID_SCHEMA",
+          `type "${t}" inside a type array is not a plain type name; use anyOf for composite types`,
+          pointerChild(typePath, i),
+        );
     }
-    if (any) delete s["type"];
-    else s["type"] = [...new Set(names)];
-    warnings.push({ code: "NONSTANDARD_TYPE", message: `type ${JSON.stringify(type)} read as ${any ? "any JSON value" : JSON.stringify(s["type"])}`, schemaPath: typePath });
+    if (any) delete s.type;
+    else s.type = [...new Set(names)];
+    warnings.push({
+      code: "NONSTANDARD_TYPE",
+      message: `type ${JSON.stringify(type)} read as ${any ? "any JSON value" : JSON.stringify(s.type)}`,
+      schemaPath: typePath,
+    });
   }
   return undefined;
 }
@@ -161,7 +196,9 @@ function describe(schema: JsonObject): string {
  * Order of `required` follows declaration order for keys the markers add.
  */
 function standardizeProperties(parent: JsonObject, props: JsonObject, path: string, warnings: Diagnostic[]): void {
-  const declared = Array.isArray(parent["required"]) ? parent["required"].filter((k): k is string => typeof k === "string") : undefined;
+  const declared = Array.isArray(parent.required)
+    ? parent.required.filter((k): k is string => typeof k === "string")
+    : undefined;
   const required = new Set(declared ?? []);
   let changed = false;
   for (const key of Object.keys(props)) {
@@ -176,26 +213,39 @@ function standardizeProperties(parent: JsonObject, props: JsonObject, path: stri
     }
   }
   if (!changed) return;
-  const ordered = [...(declared ?? []).filter((k) => required.has(k)), ...Object.keys(props).filter((k) => required.has(k) && !(declared ?? []).includes(k))];
-  if (ordered.length > 0) parent["required"] = ordered;
-  else delete parent["required"];
+  const ordered = [
+    ...(declared ?? []).filter((k) => required.has(k)),
+    ...Object.keys(props).filter((k) => required.has(k) && !(declared ?? []).includes(k)),
+  ];
+  if (ordered.length > 0) parent.required = ordered;
+  else delete parent.required;
 }
 
 /** OpenAPI `nullable: true` → null allowed as well (added to `type`/`enum`, or an anyOf around the schema). */
 function applyNullable(s: JsonObject, path: string, warnings: Diagnostic[]): JsonObject {
-  const v = s["nullable"];
-  delete s["nullable"];
+  const v = s.nullable;
+  delete s.nullable;
   warnings.push({
     code: "NONSTANDARD_SCHEMA",
-    message: v ? "OpenAPI `nullable: true` read as null being allowed too" : "OpenAPI `nullable: false` dropped (it is the default)",
+    message: v
+      ? "OpenAPI `nullable: true` read as null being allowed too"
+      : "OpenAPI `nullable: false` dropped (it is the default)",
     schemaPath: pointerChild(path, "nullable"),
   });
   if (!v || allowsNull(s)) return s;
-  const type = s["type"];
+  const type = s.type;
   const simpleType = typeof type === "string" || Array.isArray(type);
-  if (simpleType && !("const" in s) && !("anyOf" in s) && !("oneOf" in s) && !("allOf" in s) && !("not" in s) && !("$ref" in s)) {
-    s["type"] = Array.isArray(type) ? [...type, "null"] : [type as string, "null"];
-    if (Array.isArray(s["enum"])) s["enum"] = [...s["enum"], null];
+  if (
+    simpleType &&
+    !("const" in s) &&
+    !("anyOf" in s) &&
+    !("oneOf" in s) &&
+    !("allOf" in s) &&
+    !("not" in s) &&
+    !("$ref" in s)
+  ) {
+    s.type = Array.isArray(type) ? [...type, "null"] : [type as string, "null"];
+    if (Array.isArray(s.enum)) s.enum = [...s.enum, null];
     return s;
   }
   // keep annotations outside so tools that read `description` still find it
@@ -211,10 +261,19 @@ function applyNullable(s: JsonObject, path: string, warnings: Diagnostic[]): Jso
 
 /** Conservative check that the schema obviously admits null (used only to decide whether to warn or widen). */
 function allowsNull(s: JsonObject): boolean {
-  const type = s["type"];
+  const type = s.type;
   if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
-  if (type === undefined && !("enum" in s) && !("const" in s) && !("anyOf" in s) && !("oneOf" in s) && !("allOf" in s) && !("$ref" in s)) return true;
-  if (Array.isArray(s["enum"])) return s["enum"].includes(null);
+  if (
+    type === undefined &&
+    !("enum" in s) &&
+    !("const" in s) &&
+    !("anyOf" in s) &&
+    !("oneOf" in s) &&
+    !("allOf" in s) &&
+    !("$ref" in s)
+  )
+    return true;
+  if (Array.isArray(s.enum)) return s.enum.includes(null);
   for (const k of ["anyOf", "oneOf"]) {
     const list = s[k];
     if (Array.isArray(list) && list.some((x) => x === true || (isJsonObject(x) && allowsNull(x)))) return true;

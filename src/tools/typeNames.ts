@@ -1,21 +1,57 @@
 import type { JsonObject } from "../json.js";
 
 /** The JSON Schema type names; anything else in `type` is a non-standard spelling to translate. */
-export const STANDARD_TYPES: ReadonlySet<string> = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
+export const STANDARD_TYPES: ReadonlySet<string> = new Set([
+  "object",
+  "array",
+  "string",
+  "number",
+  "integer",
+  "boolean",
+  "null",
+]);
 
 /**
  * Type names seen in real tool corpora (BFCL's Python names, Java/JavaScript class names, xLAM's Python typing),
  * lowercased, and the JSON Schema type each means. `null` means any JSON value (no `type`).
  */
 const ALIASES: Record<string, string | null> = {
-  dict: "object", object: "object", hashmap: "object", map: "object", mapping: "object", record: "object",
-  float: "number", double: "number", number: "number", decimal: "number", bigdecimal: "number",
-  int: "integer", integer: "integer", long: "integer", short: "integer", byte: "integer", bigint: "integer", biginteger: "integer",
-  tuple: "array", list: "array", arraylist: "array", array: "array", sequence: "array", set: "array",
-  str: "string", string: "string", char: "string", character: "string", text: "string",
-  bool: "boolean", boolean: "boolean",
-  none: "null", nonetype: "null", null: "null",
-  any: null, anytype: null,
+  dict: "object",
+  object: "object",
+  hashmap: "object",
+  map: "object",
+  mapping: "object",
+  record: "object",
+  float: "number",
+  double: "number",
+  number: "number",
+  decimal: "number",
+  bigdecimal: "number",
+  int: "integer",
+  integer: "integer",
+  long: "integer",
+  short: "integer",
+  byte: "integer",
+  bigint: "integer",
+  biginteger: "integer",
+  tuple: "array",
+  list: "array",
+  arraylist: "array",
+  array: "array",
+  sequence: "array",
+  set: "array",
+  str: "string",
+  string: "string",
+  char: "string",
+  character: "string",
+  text: "string",
+  bool: "boolean",
+  boolean: "boolean",
+  none: "null",
+  nonetype: "null",
+  null: "null",
+  any: null,
+  anytype: null,
 };
 
 /** A type name read as a schema, plus whether it carried an "optional" marker (`"str, optional"`, `Optional[X]`). */
@@ -69,13 +105,22 @@ function parseTypeExpr(text: string): Built | undefined {
         return { anyOf: [ps[0], { type: "null" }], optionalMarker: true };
       case "union":
         return ps.length === 0 ? undefined : { anyOf: ps };
-      case "list": case "arraylist": case "sequence": case "set": case "array": case "iterable":
+      case "list":
+      case "arraylist":
+      case "sequence":
+      case "set":
+      case "array":
+      case "iterable":
         return ps.length === 1 ? { type: "array", items: ps[0] } : undefined;
       case "tuple":
         // Tuple[int, ...] is a homogeneous tuple of any length
         if (ps.length === 2 && args[1] === "...") return { type: "array", items: ps[0] };
         return { type: "array", prefixItems: ps, items: false, minItems: ps.length };
-      case "dict": case "map": case "hashmap": case "mapping": case "record":
+      case "dict":
+      case "map":
+      case "hashmap":
+      case "mapping":
+      case "record":
         // keys of a JSON object are strings whatever the declared key type
         return ps.length === 2 ? { type: "object", additionalProperties: ps[1] } : undefined;
       case "literal":

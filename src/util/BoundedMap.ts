@@ -44,12 +44,16 @@ export class BoundedMap<K extends {}, V extends {}> {
   constructor(options: BoundedMapOptions<K, V>) {
     const { maxEntries, maxSize, sizeOf, order } = options;
     if (!(maxEntries >= 1)) throw new RangeError(`BoundedMap: maxEntries must be at least 1, got ${maxEntries}`);
-    if ((maxSize === undefined) !== (sizeOf === undefined)) throw new RangeError("BoundedMap: maxSize and sizeOf go together");
+    if ((maxSize === undefined) !== (sizeOf === undefined))
+      throw new RangeError("BoundedMap: maxSize and sizeOf go together");
     this.maxEntries = maxEntries;
     this.maxSize = maxSize ?? Infinity;
     this.sizeOf = sizeOf;
     if (order === "use") {
-      this.lru = sizeOf === undefined ? new LRUCache<K, V>({ max: maxEntries }) : new LRUCache<K, V>({ max: maxEntries, maxSize, sizeCalculation: (v, k) => Math.max(1, sizeOf(v, k)) });
+      this.lru =
+        sizeOf === undefined
+          ? new LRUCache<K, V>({ max: maxEntries })
+          : new LRUCache<K, V>({ max: maxEntries, maxSize, sizeCalculation: (v, k) => Math.max(1, sizeOf(v, k)) });
     } else {
       this.fifo = new Map();
       if (sizeOf !== undefined) this.sizes = new Map();

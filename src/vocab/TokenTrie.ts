@@ -43,7 +43,7 @@ export function buildTokenTrie(bytes: Uint8Array, offsets: Int32Array, ids: read
     const start = offsets[id];
     const len = offsets[id + 1] - start;
     let l = 0;
-    const lim = len < prevLen ? len : prevLen;
+    const lim = Math.min(len, prevLen);
     while (l < lim && bytes[start + l] === bytes[prevStart + l]) l++;
     for (let d = l + 1; d <= prevLen; d++) {
       next[path[d]] = n;
@@ -63,7 +63,15 @@ export function buildTokenTrie(bytes: Uint8Array, offsets: Int32Array, ids: read
   for (let d = 1; d <= prevLen; d++) next[path[d]] = n;
   const tokBegin = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) tokBegin[i + 1] = tokBegin[i] + tokCount[i];
-  return { nodeCount: n, byte: byte.slice(0, n), depth: depth.slice(0, n), next: next.slice(0, n), tokBegin, tokIds, maxDepth };
+  return {
+    nodeCount: n,
+    byte: byte.slice(0, n),
+    depth: depth.slice(0, n),
+    next: next.slice(0, n),
+    tokBegin,
+    tokIds,
+    maxDepth,
+  };
 }
 
 /**
@@ -112,7 +120,7 @@ function compareFrom(bytes: Uint8Array, offsets: Int32Array, a: number, b: numbe
   const bs = offsets[b];
   const al = offsets[a + 1] - as;
   const bl = offsets[b + 1] - bs;
-  const n = al < bl ? al : bl;
+  const n = Math.min(al, bl);
   for (let i = d; i < n; i++) {
     const x = bytes[as + i] - bytes[bs + i];
     if (x !== 0) return x;

@@ -45,7 +45,15 @@ export class Vocabulary {
   readonly chatTemplate: string | undefined;
   private trieCache: TokenTrie | undefined;
 
-  private constructor(size: number, eos: readonly number[], kind: Uint8Array, bytes: Uint8Array, offsets: Int32Array, atoms: Map<number, string>, chatTemplate?: string) {
+  private constructor(
+    size: number,
+    eos: readonly number[],
+    kind: Uint8Array,
+    bytes: Uint8Array,
+    offsets: Int32Array,
+    atoms: Map<number, string>,
+    chatTemplate?: string,
+  ) {
     this.chatTemplate = chatTemplate;
     this.size = size;
     this.eosTokenIds = eos;
@@ -54,7 +62,8 @@ export class Vocabulary {
     this.offsets = offsets;
     this.atoms = atoms;
     for (const e of eos) {
-      if (!Number.isInteger(e) || e < 0 || e >= size) throw new ToolgramError("INVALID_VOCABULARY", `EOS token id ${e} is outside the vocabulary (size ${size})`);
+      if (!Number.isInteger(e) || e < 0 || e >= size)
+        throw new ToolgramError("INVALID_VOCABULARY", `EOS token id ${e} is outside the vocabulary (size ${size})`);
       // an EOS id is never an ordinary token or an atom of the grammar: it only ends the output
       kind[e] = TOKEN_NONE;
     }
@@ -78,7 +87,8 @@ export class Vocabulary {
   /** Build from pieces indexed by id. Strings are taken as UTF-8 text; `special: true` makes an atom; null is unused. */
   static fromPieces(pieces: readonly PieceInput[], opts: VocabularyOptions): Vocabulary {
     const size = opts.size ?? pieces.length;
-    if (size < pieces.length) throw new ToolgramError("INVALID_VOCABULARY", `size ${size} is smaller than the ${pieces.length} pieces given`);
+    if (size < pieces.length)
+      throw new ToolgramError("INVALID_VOCABULARY", `size ${size} is smaller than the ${pieces.length} pieces given`);
     const kind = new Uint8Array(size);
     const atoms = new Map<number, string>();
     const parts: (Uint8Array | undefined)[] = new Array(size);
@@ -101,7 +111,15 @@ export class Vocabulary {
     return Vocabulary.pack(size, opts.eosTokenIds, kind, parts, total, atoms);
   }
 
-  private static pack(size: number, eos: readonly number[], kind: Uint8Array, parts: (Uint8Array | undefined)[], total: number, atoms: Map<number, string>, chatTemplate?: string): Vocabulary {
+  private static pack(
+    size: number,
+    eos: readonly number[],
+    kind: Uint8Array,
+    parts: (Uint8Array | undefined)[],
+    total: number,
+    atoms: Map<number, string>,
+    chatTemplate?: string,
+  ): Vocabulary {
     const bytes = new Uint8Array(total);
     const offsets = new Int32Array(size + 1);
     let o = 0;
@@ -127,7 +145,11 @@ export class Vocabulary {
   static fromTokenizerJson(json: unknown, opts: VocabularyOptions): Vocabulary {
     const tj = (typeof json === "string" ? JSON.parse(readFileSync(json, "utf8")) : json) as TokenizerJson;
     const model = tj?.model;
-    if (!model || typeof model !== "object") throw new ToolgramError("INVALID_VOCABULARY", "tokenizer.json has no `model`; pass the parsed tokenizer.json of a Hugging Face tokenizer");
+    if (!model || typeof model !== "object")
+      throw new ToolgramError(
+        "INVALID_VOCABULARY",
+        "tokenizer.json has no `model`; pass the parsed tokenizer.json of a Hugging Face tokenizer",
+      );
     // pieces by id, read straight from the map (no [piece, id] pairs: 150k small arrays are slow to allocate)
     const byId: string[] = [];
     if (Array.isArray(model.vocab)) {
@@ -143,7 +165,8 @@ export class Vocabulary {
     let last = byId.length - 1;
     for (const a of added) if (a.id > last) last = a.id;
     const size = opts.size ?? last + 1;
-    if (size <= last) throw new ToolgramError("INVALID_VOCABULARY", `size ${size} is smaller than the largest token id ${last} + 1`);
+    if (size <= last)
+      throw new ToolgramError("INVALID_VOCABULARY", `size ${size} is smaller than the largest token id ${last} + 1`);
     const byteLevel = isByteLevel(tj);
     const kind = new Uint8Array(size);
     const pieceOf: (string | undefined)[] = byId;
@@ -194,7 +217,10 @@ export class Vocabulary {
         for (let i = 0; i < piece.length; i++) {
           const c = piece.charCodeAt(i);
           const b = c < 0x200 ? table[c] : -1;
-          if (b < 0) { ok = false; break; }
+          if (b < 0) {
+            ok = false;
+            break;
+          }
           bytes[o++] = b;
         }
         if (!ok) o = start + utf8.encodeInto(piece, bytes.subarray(start)).written;
@@ -216,7 +242,10 @@ export class Vocabulary {
    */
   static async fromGguf(path: string, opts?: Partial<VocabularyOptions>): Promise<Vocabulary> {
     // Loaded on demand: only GGUF users need the file reader.
-    const [{ readGguf }, { ggufTokenizer }] = await Promise.all([import("../gguf/readGguf.js"), import("../gguf/ggufTokenizer.js")]);
+    const [{ readGguf }, { ggufTokenizer }] = await Promise.all([
+      import("../gguf/readGguf.js"),
+      import("../gguf/ggufTokenizer.js"),
+    ]);
     return Vocabulary.fromGgufTokenizer(ggufTokenizer(await readGguf(path)), opts);
   }
 
@@ -248,7 +277,7 @@ export class Vocabulary {
         kind[id] = TOKEN_ATOM;
         atoms.set(id, piece);
       } else if (t === 1 || t === 6) {
-        const b = byteLevel ? decodeByteLevelPiece(piece, table) ?? utf8.encode(piece) : decodeSentencePiece(piece);
+        const b = byteLevel ? (decodeByteLevelPiece(piece, table) ?? utf8.encode(piece)) : decodeSentencePiece(piece);
         if (b.length > 0) {
           kind[id] = TOKEN_TEXT;
           parts[id] = b;
@@ -273,11 +302,18 @@ interface TokenizerJson {
 function mentionsType(node: unknown, type: string): boolean {
   if (!node || typeof node !== "object") return false;
   if ((node as { type?: unknown }).type === type) return true;
-  return Object.values(node as Record<string, unknown>).some((v) => (Array.isArray(v) ? v.some((x) => mentionsType(x, type)) : mentionsType(v, type)));
+  return Object.values(node as Record<string, unknown>).some((v) =>
+    Array.isArray(v) ? v.some((x) => mentionsType(x, type)) : mentionsType(v, type),
+  );
 }
 
 function isByteLevel(tj: TokenizerJson): boolean {
   if (mentionsType(tj.decoder, "ByteLevel") || mentionsType(tj.pre_tokenizer, "ByteLevel")) return true;
-  if (tj.model?.byte_fallback || mentionsType(tj.decoder, "ByteFallback") || mentionsType(tj.pre_tokenizer, "Metaspace")) return false;
+  if (
+    tj.model?.byte_fallback ||
+    mentionsType(tj.decoder, "ByteFallback") ||
+    mentionsType(tj.pre_tokenizer, "Metaspace")
+  )
+    return false;
   return false;
 }

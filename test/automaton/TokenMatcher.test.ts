@@ -5,13 +5,20 @@ import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { bit, tinyPieces, tinyVocab } from "./tinyVocab.js";
 
-const g = (root: GExpr, extra: [string, GExpr][] = []): Grammar => ({ root: "root", rules: new Map([["root", root], ...extra]) });
+const g = (root: GExpr, extra: [string, GExpr][] = []): Grammar => ({
+  root: "root",
+  rules: new Map([["root", root], ...extra]),
+});
 const vocab = tinyVocab();
 const pieces = tinyPieces();
 const idOf = (p: string | number[]): number => {
   const want = typeof p === "string" ? p : Buffer.from(p).toString("latin1");
   const i = pieces.findIndex((x) =>
-    typeof x === "string" ? x === p : x instanceof Uint8Array ? Buffer.from(x).toString("latin1") === want && typeof p !== "string" : x?.text === p,
+    typeof x === "string"
+      ? x === p
+      : x instanceof Uint8Array
+        ? Buffer.from(x).toString("latin1") === want && typeof p !== "string"
+        : x?.text === p,
   );
   if (i < 0) throw new Error(`no piece ${String(p)}`);
   return i;
@@ -69,7 +76,8 @@ describe("TokenMatcher basics", () => {
     expect(m.acceptToken(idOf([0xc3]))).toBe(true);
     expect(new Set(allowed(m).map((id) => [...vocab.tokenBytes(id)].join(" ")))).toEqual(new Set(["169", "191"]));
     const m2 = createMatcher(g(lit("日")), vocab);
-    const keys = (mm: ReturnType<typeof createMatcher>): Set<string> => new Set(allowed(mm).map((id) => [...vocab.tokenBytes(id)].join(" ")));
+    const keys = (mm: ReturnType<typeof createMatcher>): Set<string> =>
+      new Set(allowed(mm).map((id) => [...vocab.tokenBytes(id)].join(" ")));
     expect(keys(m2)).toEqual(new Set(["230 151", "230"]));
     const m3 = createMatcher(g(seq(lit("ab"), lit("é"))), vocab);
     expect(m3.acceptString("ab")).toBe(true);
@@ -97,7 +105,9 @@ describe("TokenMatcher basics", () => {
   });
 
   it("handles recursion (nested arrays) with the caller's context", () => {
-    const gr = g(ref("v"), [["v", alt(lit("1"), seq(lit("["), ref("v"), rep(seq(lit(", "), ref("v")), 0, null), lit("]")))]]);
+    const gr = g(ref("v"), [
+      ["v", alt(lit("1"), seq(lit("["), ref("v"), rep(seq(lit(", "), ref("v")), 0, null), lit("]")))],
+    ]);
     const m = createMatcher(gr, vocab);
     for (const t of ["[", "[", "1", ", ", "1", "]"]) expect(m.acceptToken(idOf(t))).toBe(true);
     expect(new Set(allowed(m))).toEqual(new Set([idOf(","), idOf(", "), idOf("]")]));
@@ -109,7 +119,10 @@ describe("TokenMatcher basics", () => {
   it("refuses nothing-grammars and prunes dead branches", () => {
     const never = createMatcher(g(alt()), vocab);
     expect(allowed(never)).toEqual([]);
-    const m = createMatcher(g(alt(seq(lit("a"), ref("dead")), lit("b")), [["dead", seq(lit("x"), ref("dead"))]]), vocab);
+    const m = createMatcher(
+      g(alt(seq(lit("a"), ref("dead")), lit("b")), [["dead", seq(lit("x"), ref("dead"))]]),
+      vocab,
+    );
     expect(allowed(m)).toEqual([idOf("b")]);
   });
 

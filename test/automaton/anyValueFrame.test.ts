@@ -37,12 +37,18 @@ describe("the any-value frame is shared across grammars", () => {
     expect(a).toBeDefined();
     expect(frameKeyOf(compileAutomaton(second.grammar), "value-json-value")).toBe(a);
     // the loops inside it (an object's members, an array's items, a string's content) are keyed too, the same in both
-    const loops = (A: Automaton): (string | undefined)[] => A.nfa.frameNames.flatMap((name, f) => (name.startsWith("(shared") ? [A.nfa.frameKeyOf(f)] : []));
+    const loops = (A: Automaton): (string | undefined)[] =>
+      A.nfa.frameNames.flatMap((name, f) => (name.startsWith("(shared") ? [A.nfa.frameKeyOf(f)] : []));
     const firstLoops = loops(compileAutomaton(first.grammar));
     expect(firstLoops.length).toBeGreaterThan(1);
     expect(firstLoops).not.toContain(undefined);
     expect(loops(compileAutomaton(second.grammar))).toEqual(expect.arrayContaining(firstLoops));
-    const tree = compileSchema({ type: "object", properties: { value: { type: "integer" }, children: { type: "array", items: { $ref: "#" } } }, required: ["value"], additionalProperties: false });
+    const tree = compileSchema({
+      type: "object",
+      properties: { value: { type: "integer" }, children: { type: "array", items: { $ref: "#" } } },
+      required: ["value"],
+      additionalProperties: false,
+    });
     const A = compileAutomaton(tree.grammar);
     const recursive = A.nfa.frameNames.map((_, f) => A.nfa.frameKeyOf(f)).filter((k) => k !== undefined);
     expect(recursive.length).toBeGreaterThan(0);
@@ -60,7 +66,13 @@ describe("the any-value frame is shared across grammars", () => {
     }
 
     // the second grammar: a value with objects, arrays, strings with escapes, numbers and literals in it
-    const data = { "ServiceManager.newTimeout": { task: { name: 'cleanup "now"', steps: [1, -2.5e3, true, null, [], {}], at: { h: 3 } }, delay: 5, unit: "TimeUnit.MINUTES" } };
+    const data = {
+      "ServiceManager.newTimeout": {
+        task: { name: 'cleanup "now"', steps: [1, -2.5e3, true, null, [], {}], at: { h: 3 } },
+        delay: 5,
+        unit: "TimeUnit.MINUTES",
+      },
+    };
     const text = canonicalJson(data);
     expect(second.accepts(text)).toBe(true);
     const m = second.createMatcher(vocab);
@@ -80,7 +92,12 @@ describe("the any-value frame is shared across grammars", () => {
       const computed = table.subtreesComputed;
       const taken = table.subtreesTaken;
       probe.fillNextTokenBitmask(bits);
-      valueStep = { nodes: table.nodesWalked - nodes, configs: A.configCount - configs, computed: table.subtreesComputed - computed, taken: table.subtreesTaken - taken };
+      valueStep = {
+        nodes: table.nodesWalked - nodes,
+        configs: A.configCount - configs,
+        computed: table.subtreesComputed - computed,
+        taken: table.subtreesTaken - taken,
+      };
     }
     let prefix = "";
     let checked = 0;

@@ -63,7 +63,10 @@ describe("cold masks on the Qwen3 vocabulary equal acceptToken for every id", ()
       for (let id = 0; id < vocab.size; id++) {
         const ok = m.acceptToken(id);
         if (ok) m.rollback(1);
-        if (ok !== bit(bits, id)) expect.fail(`step ${k} of ${JSON.stringify(c.text.slice(0, 40))}: token ${id} mask ${bit(bits, id)} accept ${ok}`);
+        if (ok !== bit(bits, id))
+          expect.fail(
+            `step ${k} of ${JSON.stringify(c.text.slice(0, 40))}: token ${id} mask ${bit(bits, id)} accept ${ok}`,
+          );
       }
       expect(m.acceptToken(seq[k])).toBe(true);
       if (k < seq.length - 1) expect(again.acceptToken(seq[k])).toBe(true);

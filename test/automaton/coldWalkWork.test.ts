@@ -99,7 +99,10 @@ describe("cold masks on JSONSchemaBench schemas: counted work", () => {
     const { vocab, encode } = qwen3();
     // after one rare byte (few tokens: followed), lowercase words: a walk of tens of thousands of trie nodes, more than
     // the budget, so the prefetch stops inside it
-    const grammar: Grammar = { root: "root", rules: new Map([["root", seq(lit("\u0001"), rep(cls([0x61, 0x7a]), 1, null))]]) };
+    const grammar: Grammar = {
+      root: "root",
+      rules: new Map([["root", seq(lit("\u0001"), rep(cls([0x61, 0x7a]), 1, null))]]),
+    };
     const m = createMatcher(grammar, vocab);
     const table = (m as unknown as { table: MaskTable }).table;
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
@@ -117,7 +120,12 @@ describe("cold masks on JSONSchemaBench schemas: counted work", () => {
 
   it("no prefetch where the grammar is built lazily (a large tool set): its first mask builds only what it reaches", () => {
     const { vocab } = qwen3();
-    const c = compileTools(githubMcpTools(), { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } });
+    const c = compileTools(githubMcpTools(), {
+      format: "qwen3",
+      toolChoice: "required",
+      parallel: false,
+      limits: { maxCompileMs: 600_000 },
+    });
     const m = c.createMatcher(vocab);
     const table = (m as unknown as { table: MaskTable }).table;
     expect(table.automaton.nfa.lazy).toBe(true);

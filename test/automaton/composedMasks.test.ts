@@ -38,7 +38,7 @@ describe("composed masks of frames called from several contexts", () => {
     const texts: string[] = [];
     while (texts.length < 4) {
       const t = sampleGrammar(c.grammar, random, { extraRepeats: 1, maxLength: 400 });
-      if (t !== undefined && t.includes('": "')) texts.push(t);
+      if (t?.includes('": "')) texts.push(t);
     }
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
     let table: MaskTable | undefined;

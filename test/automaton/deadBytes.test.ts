@@ -24,7 +24,10 @@ const GRAMMARS: [string, () => Grammar, boolean][] = [
       compileSchema({
         type: "object",
         properties: {
-          a: { type: "array", items: { type: "object", properties: { x: { type: "string" }, y: { type: "integer" } } } },
+          a: {
+            type: "array",
+            items: { type: "object", properties: { x: { type: "string" }, y: { type: "integer" } } },
+          },
           b: { type: "string", maxLength: 3 },
           c: {},
         },
@@ -34,7 +37,10 @@ const GRAMMARS: [string, () => Grammar, boolean][] = [
   ],
 ];
 
-function checkConfigs(a: Automaton, maxConfigs: number): { checked: number; recordedAhead: number; severalStacks: number; wrong: string[] } {
+function checkConfigs(
+  a: Automaton,
+  maxConfigs: number,
+): { checked: number; recordedAhead: number; severalStacks: number; wrong: string[] } {
   const internals = a as unknown as Internals;
   const queue = [a.initial];
   const seen = new Set(queue);

@@ -15,11 +15,23 @@ import { checkRandomWalks } from "./walkCheck.js";
  */
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
 const vocab = fuzzVocab();
-const g = (root: GExpr, rules: [string, GExpr][]): Grammar => ({ root: "root", rules: new Map<string, GExpr>([["root", root], ...rules]) });
+const g = (root: GExpr, rules: [string, GExpr][]): Grammar => ({
+  root: "root",
+  rules: new Map<string, GExpr>([["root", root], ...rules]),
+});
 
 const DEAD_RECURSION: [string, Grammar][] = [
-  ["self recursion without base case", g(alt(seq(lit("a"), ref("bad")), lit("b")), [["bad", seq(lit("x"), ref("bad"))]])],
-  ["mutual recursion without base case", g(alt(seq(lit("a"), ref("p")), lit("b")), [["p", seq(lit("("), ref("q"))], ["q", seq(lit(")"), ref("p"))]])],
+  [
+    "self recursion without base case",
+    g(alt(seq(lit("a"), ref("bad")), lit("b")), [["bad", seq(lit("x"), ref("bad"))]]),
+  ],
+  [
+    "mutual recursion without base case",
+    g(alt(seq(lit("a"), ref("p")), lit("b")), [
+      ["p", seq(lit("("), ref("q"))],
+      ["q", seq(lit(")"), ref("p"))],
+    ]),
+  ],
   [
     // a recursive list whose only exit leads into the dead rule: the stack could grow, but never unwind
     "productive recursion whose way out is dead",
@@ -30,7 +42,10 @@ const DEAD_RECURSION: [string, Grammar][] = [
       ["dead", seq(ref("tail"), lit("!"))],
     ]),
   ],
-  ["repetition of a dead rule", g(seq(lit("<"), rep(ref("bad"), 0, null), opt(ref("bad")), lit(">")), [["bad", seq(lit("x"), ref("bad"))]])],
+  [
+    "repetition of a dead rule",
+    g(seq(lit("<"), rep(ref("bad"), 0, null), opt(ref("bad")), lit(">")), [["bad", seq(lit("x"), ref("bad"))]]),
+  ],
 ];
 
 function allowedTexts(gr: Grammar, prefix: string): string[] {
@@ -39,7 +54,8 @@ function allowedTexts(gr: Grammar, prefix: string): string[] {
   const bits = new Uint32Array(m.bitmaskSize);
   m.fillNextTokenBitmask(bits);
   const out: string[] = [];
-  for (let id = 0; id < vocab.size; id++) if (bit(bits, id) && vocab.kind[id] !== undefined) out.push(new TextDecoder().decode(vocab.tokenBytes(id)));
+  for (let id = 0; id < vocab.size; id++)
+    if (bit(bits, id) && vocab.kind[id] !== undefined) out.push(new TextDecoder().decode(vocab.tokenBytes(id)));
   return out;
 }
 
@@ -64,7 +80,11 @@ describe("no dead ends", () => {
   });
 
   it("the compiler refuses required recursion with no base case", () => {
-    for (const schema of [{ $ref: "#" }, { type: "object", properties: { a: { $ref: "#" } }, required: ["a"] }, { type: "array", items: { $ref: "#" }, minItems: 1 }]) {
+    for (const schema of [
+      { $ref: "#" },
+      { type: "object", properties: { a: { $ref: "#" } }, required: ["a"] },
+      { type: "array", items: { $ref: "#" }, minItems: 1 },
+    ]) {
       expect(() => compileSchema(schema)).toThrow(expect.objectContaining({ code: "UNSATISFIABLE" }));
     }
   });
@@ -75,7 +95,8 @@ describe("no dead ends", () => {
     const bits = new Uint32Array(m.bitmaskSize);
     m.fillNextTokenBitmask(bits);
     const texts = [];
-    for (let id = 0; id < vocab.size; id++) if (bit(bits, id)) texts.push(new TextDecoder().decode(vocab.tokenBytes(id)));
+    for (let id = 0; id < vocab.size; id++)
+      if (bit(bits, id)) texts.push(new TextDecoder().decode(vocab.tokenBytes(id)));
     expect(texts).toEqual(["b"]);
     // token-or-text spells it with ordinary tokens instead
     expect(createMatcher(gr, vocab).acceptString("a<|missing|>")).toBe(true);

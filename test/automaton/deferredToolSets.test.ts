@@ -51,7 +51,8 @@ describe("deferred automata for small tool sets", () => {
     expect(nfa.deferred).toBe(true);
     // a call, token by token: exactly one step builds states, the one whose mask first enters a tool's frame (the
     // name), and it builds every frame left
-    const text = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris", "unit": "celsius", "days": 3}}\n</tool_call>';
+    const text =
+      '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris", "unit": "celsius", "days": 3}}\n</tool_call>';
     const ids = encode(text);
     const building: number[] = [];
     let seen = "";
@@ -63,7 +64,8 @@ describe("deferred automata for small tool sets", () => {
       if (nfa.stateCount !== before) building.push(k);
       expect(bit(bits, id)).toBe(true);
       expect(m.acceptToken(id)).toBe(true);
-      seen += vocab.atoms.get(id) ?? new TextDecoder().decode(vocab.bytes.subarray(vocab.offsets[id], vocab.offsets[id + 1]));
+      seen +=
+        vocab.atoms.get(id) ?? new TextDecoder().decode(vocab.bytes.subarray(vocab.offsets[id], vocab.offsets[id + 1]));
     }
     // the mask at `"name": "` (the tokens of `"name": "` are `<tool_call>`, `\n`, `{"`, `name`, `":`, ` "`)
     expect(building).toEqual([6]);
@@ -148,11 +150,22 @@ describe("deferred automata for small tool sets", () => {
   it("is not where nothing is chosen next to a special token: a JSON value, a large tool set", () => {
     const { vocab } = qwen3();
     // an any-value property (a recursive alternation of seven JSON kinds) and a choice of five objects
-    const objects = ["a", "b", "c", "d", "e"].map((k) => ({ type: "object", properties: { [k]: { type: "string" }, [`${k}2`]: {}, [`${k}3`]: { type: "integer", minimum: 1 } }, required: [k] }));
-    const json = compileSchema({ type: "object", properties: { task: {}, pick: { anyOf: objects } } }).createMatcher(vocab);
+    const objects = ["a", "b", "c", "d", "e"].map((k) => ({
+      type: "object",
+      properties: { [k]: { type: "string" }, [`${k}2`]: {}, [`${k}3`]: { type: "integer", minimum: 1 } },
+      required: [k],
+    }));
+    const json = compileSchema({ type: "object", properties: { task: {}, pick: { anyOf: objects } } }).createMatcher(
+      vocab,
+    );
     expect(tableOf(json).automaton.nfa.deferred).toBe(false);
     expect(tableOf(json).automaton.nfa.lazy).toBe(false);
-    const large = compileTools(githubMcpTools(), { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } }).createMatcher(vocab);
+    const large = compileTools(githubMcpTools(), {
+      format: "qwen3",
+      toolChoice: "required",
+      parallel: false,
+      limits: { maxCompileMs: 600_000 },
+    }).createMatcher(vocab);
     expect(tableOf(large).automaton.nfa.lazy).toBe(true);
     expect(tableOf(large).automaton.nfa.deferred).toBe(false);
   });

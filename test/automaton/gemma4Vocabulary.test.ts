@@ -22,7 +22,12 @@ const WEATHER = [
     type: "function",
     function: {
       name: "get_weather",
-      parameters: { type: "object", properties: { city: { type: "string", maxLength: 12 }, days: { type: "integer", minimum: 1, maximum: 14 } }, required: ["city"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string", maxLength: 12 }, days: { type: "integer", minimum: 1, maximum: 14 } },
+        required: ["city"],
+        additionalProperties: false,
+      },
     },
   },
 ];
@@ -52,7 +57,9 @@ describe("Gemma 4's vocabulary (llama.cpp's models/ggml-vocab-gemma-4.gguf)", ()
     const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
     for (const [i, text] of texts.entries()) {
       const tokens = ids[i].trim() === "" ? [] : ids[i].trim().split(/\s+/).map(Number);
-      const bytes = tokens.flatMap((id) => (vocab.kind[id] === TOKEN_ATOM ? [...new TextEncoder().encode(vocab.atoms.get(id))] : [...vocab.tokenBytes(id)]));
+      const bytes = tokens.flatMap((id) =>
+        vocab.kind[id] === TOKEN_ATOM ? [...new TextEncoder().encode(vocab.atoms.get(id))] : [...vocab.tokenBytes(id)],
+      );
       expect(utf8.decode(Uint8Array.from(bytes)), `case ${i}`).toBe(text);
     }
   });
@@ -60,7 +67,8 @@ describe("Gemma 4's vocabulary (llama.cpp's models/ggml-vocab-gemma-4.gguf)", ()
   it("holds gemma4's markers, and its string delimiter <|\"|>, as single tokens", ({ skip }) => {
     if (file === undefined) skip();
     const texts = new Map([...vocab.atoms].map(([id, text]) => [text, id]));
-    for (const marker of [...FORMAT_DESCRIPTIONS.gemma4.specialTokens, '<|"|>']) expect(vocab.kind[texts.get(marker) ?? -1], marker).toBe(TOKEN_ATOM);
+    for (const marker of [...FORMAT_DESCRIPTIONS.gemma4.specialTokens, '<|"|>'])
+      expect(vocab.kind[texts.get(marker) ?? -1], marker).toBe(TOKEN_ATOM);
     expect(vocab.atoms.get(TURN_END)).toBe("<turn|>");
   });
 
@@ -70,7 +78,9 @@ describe("Gemma 4's vocabulary (llama.cpp's models/ggml-vocab-gemma-4.gguf)", ()
     checkRandomWalks(grammar, vocab, { seed: SEED, numRuns: tierRuns(2, 12), maxLength: tierRuns(16, 40) });
   }, 300_000);
 
-  it("gemma4: a call goes through its marker tokens, the string delimiter <|\"|> too, and ends at <turn|>", ({ skip }) => {
+  it('gemma4: a call goes through its marker tokens, the string delimiter <|"|> too, and ends at <turn|>', ({
+    skip,
+  }) => {
     if (file === undefined) skip();
     const texts = new Map([...vocab.atoms].map(([id, text]) => [text, id]));
     const compiled = compileTools(WEATHER, { format: "gemma4", toolChoice: "required", freeText: false });

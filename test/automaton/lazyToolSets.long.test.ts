@@ -41,12 +41,15 @@ describe("lazy automata for large tool sets (long)", () => {
       const m = c.createMatcher(vocab);
       ids.forEach((id, k) => {
         m.fillNextTokenBitmask(bits);
-        expect(bit(bits, id), `token ${id} at step ${k} of ${JSON.stringify(text.slice(0, 80))} (seed ${SEED})`).toBe(true);
+        expect(bit(bits, id), `token ${id} at step ${k} of ${JSON.stringify(text.slice(0, 80))} (seed ${SEED})`).toBe(
+          true,
+        );
         if (k % 7 === 0) {
           for (let t = 0; t < vocab.size; t++) {
             const ok = m.acceptToken(t);
             if (ok) m.rollback(1);
-            if (ok !== bit(bits, t)) throw new Error(`mask bit ${bit(bits, t)} but acceptToken ${ok} for ${t} at step ${k} (seed ${SEED})`);
+            if (ok !== bit(bits, t))
+              throw new Error(`mask bit ${bit(bits, t)} but acceptToken ${ok} for ${t} at step ${k} (seed ${SEED})`);
           }
           checked++;
         }

@@ -30,9 +30,14 @@ describe("lazy automata for large tool sets", () => {
     const m = c.createMatcher(vocab);
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
     m.fillNextTokenBitmask(bits);
-    expect(m.acceptString('<tool_call>\n{"name": "fs_home__read_file", "arguments": {"path": "a"}}\n</tool_call>')).toBe(true);
+    expect(
+      m.acceptString('<tool_call>\n{"name": "fs_home__read_file", "arguments": {"path": "a"}}\n</tool_call>'),
+    ).toBe(true);
     expect(m.isCompleted()).toBe(true);
-    const a = compileAutomaton(c.grammar, { specialTokens: c.specialTokens, maxStates: DEFAULT_LIMITS.maxAutomatonStates });
+    const a = compileAutomaton(c.grammar, {
+      specialTokens: c.specialTokens,
+      maxStates: DEFAULT_LIMITS.maxAutomatonStates,
+    });
     const reached = a.nfa.stateCount;
     a.buildAll();
     // one tool's call built (with the shared parts), not five hundred tools' arguments
@@ -72,20 +77,25 @@ describe("lazy automata for large tool sets", () => {
   it("a number's frame built for one grammar is copied, not rebuilt, by the next: masks exact on the Qwen3 vocabulary", () => {
     const { vocab, encode } = qwen3();
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
-    type Inner = { table: { automaton: { nfa: { stateCount: number; framesCopied: number; statesNumbered: number } } } };
+    type Inner = {
+      table: { automaton: { nfa: { stateCount: number; framesCopied: number; statesNumbered: number } } };
+    };
     // one call sampled from the GitHub tools that sets "page" (`minimum: 1`: its bound spelled in about 1,000 states)
     const first = compileTools(githubMcpTools(), policy);
     const random = seededRandom(SEED);
     let text: string | undefined;
     while (text === undefined) {
       const t = sampleGrammar(first.grammar, random, { extraRepeats: 1, maxLength: 400 });
-      if (t !== undefined && t.includes('"page": ')) text = t;
+      if (t?.includes('"page": ')) text = t;
     }
     const at = text.indexOf('"page": ') + '"page": '.length;
     // the same tools but one the call does not use: another grammar, another automaton, the same number rule
     const tools = githubMcpTools();
     const drop = tools.findIndex((t) => !text.includes(`"${t.name}"`));
-    const second = compileTools(tools.filter((_, i) => i !== drop), policy);
+    const second = compileTools(
+      tools.filter((_, i) => i !== drop),
+      policy,
+    );
     expect(second.schemaHash).not.toBe(first.schemaHash);
     const built: number[] = [];
     const numbered: number[] = [];
@@ -106,7 +116,8 @@ describe("lazy automata for large tool sets", () => {
       for (let id = 0; id < vocab.size; id++) {
         const ok = m.acceptToken(id);
         if (ok) m.rollback(1);
-        if (ok !== bit(bits, id)) expect.fail(`grammar ${c === first ? 1 : 2}, token ${id}: mask ${bit(bits, id)}, acceptToken ${ok}`);
+        if (ok !== bit(bits, id))
+          expect.fail(`grammar ${c === first ? 1 : 2}, token ${id}: mask ${bit(bits, id)}, acceptToken ${ok}`);
       }
       // the rest of the call, token by token, each token in its mask
       for (const id of encode(text.slice(at))) {
@@ -124,5 +135,4 @@ describe("lazy automata for large tool sets", () => {
     // and a grammar whose frames are copied keeps mask bit ⇔ acceptToken ⇔ accepted text on random walks
     checkRandomWalks(second.grammar, tinyVocab(), { seed: SEED, numRuns: 4, maxLength: 160 });
   });
-
 });

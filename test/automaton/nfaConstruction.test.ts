@@ -27,7 +27,10 @@ describe("NFA construction work", () => {
   ] as const) {
     it(`${name}: one walk of the grammar before the first state`, () => {
       const g = compileTools(tools(), policy).grammar;
-      const deadline = new Deadline({ maxCompileSteps: Number.MAX_SAFE_INTEGER, maxCompileMs: Number.POSITIVE_INFINITY });
+      const deadline = new Deadline({
+        maxCompileSteps: Number.MAX_SAFE_INTEGER,
+        maxCompileMs: Number.POSITIVE_INFINITY,
+      });
       const nfa = buildNfa(g, { specialTokens: "token-or-text", maxStates: 1_000_000, deadline });
       // nodes walked once + one evaluation per rule + the states built (three walks and more before)
       expect(deadline.stepsTaken).toBe(treeNodes(g) + g.rules.size + nfa.stateCount);

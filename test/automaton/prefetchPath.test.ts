@@ -70,7 +70,12 @@ describe("prefetch past string values", () => {
     // used to end the prefetch, and took what was left of the budget)
     const grammar: Grammar = {
       root: "root",
-      rules: new Map([["root", seq(lit("\u0001"), alt(seq(lit("\u0002"), rep(cls([0x61, 0x7a]), 1, null)), seq(lit("\u0003"), lit("done"))))]]),
+      rules: new Map([
+        [
+          "root",
+          seq(lit("\u0001"), alt(seq(lit("\u0002"), rep(cls([0x61, 0x7a]), 1, null)), seq(lit("\u0003"), lit("done")))),
+        ],
+      ]),
     };
     const m = createMatcher(grammar, vocab);
     const table = (m as unknown as { table: MaskTable }).table;

@@ -17,7 +17,9 @@ const tokenizer = new Tokenizer(tj, {});
 
 describe("Qwen3 vocabulary", () => {
   it("reads pieces, atoms and padding", () => {
-    expect(new TextDecoder().decode(vocab.tokenBytes(tokenizer.encode(" hello", { add_special_tokens: false }).ids[0]))).toBe(" hello");
+    expect(
+      new TextDecoder().decode(vocab.tokenBytes(tokenizer.encode(" hello", { add_special_tokens: false }).ids[0])),
+    ).toBe(" hello");
     expect(vocab.atoms.get(151657)).toBe("<tool_call>");
     expect(vocab.kind[151700]).toBe(0);
   });

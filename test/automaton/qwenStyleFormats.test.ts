@@ -30,7 +30,11 @@ const TOOLS = [
       name: "get_weather",
       parameters: {
         type: "object",
-        properties: { city: { type: "string", maxLength: 24 }, days: { type: "integer", minimum: 1, maximum: 14 }, units: { type: "object", properties: { metric: { type: "boolean" } }, additionalProperties: false } },
+        properties: {
+          city: { type: "string", maxLength: 24 },
+          days: { type: "integer", minimum: 1, maximum: 14 },
+          units: { type: "object", properties: { metric: { type: "boolean" } }, additionalProperties: false },
+        },
         required: ["city"],
         additionalProperties: false,
       },
@@ -44,15 +48,30 @@ const WALKED = LONG_TIER ? FORMATS : FORMATS.filter((f) => ["qwen3-coder", "glm-
 
 function load(): { vocab: Vocabulary; hf: Tokenizer } {
   const { tokenizerPackage, vocabularySize } = TINY_MODEL_FAMILIES.qwen3;
-  const json: unknown = JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${tokenizerPackage}/models/tokenizer.json`), "utf8"));
-  return { vocab: Vocabulary.fromTokenizerJson(json, { size: vocabularySize, eosTokenIds: [EOS] }), hf: new Tokenizer(json as never, {}) };
+  const json: unknown = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve(`${tokenizerPackage}/models/tokenizer.json`), "utf8"),
+  );
+  return {
+    vocab: Vocabulary.fromTokenizerJson(json, { size: vocabularySize, eosTokenIds: [EOS] }),
+    hf: new Tokenizer(json as never, {}),
+  };
 }
 
 describe("Qwen-token formats over Qwen3's vocabulary", () => {
   const { vocab, hf } = load();
 
   it("covers the formats that write Qwen's <tool_call> tokens", () => {
-    expect(FORMATS).toEqual(expect.arrayContaining(["qwen3", "qwen3-coder", "glm-4.5", "glm-4.7", "nemotron-3-nano", "step-3.5", "reka-edge"]));
+    expect(FORMATS).toEqual(
+      expect.arrayContaining([
+        "qwen3",
+        "qwen3-coder",
+        "glm-4.5",
+        "glm-4.7",
+        "nemotron-3-nano",
+        "step-3.5",
+        "reka-edge",
+      ]),
+    );
   });
 
   it.each(FORMATS)("%s: two rendered calls, tokenized by Qwen3's tokenizer, are accepted token by token", (format) => {
@@ -67,12 +86,21 @@ describe("Qwen-token formats over Qwen3's vocabulary", () => {
     const ids: number[] = hf.encode(text, { add_special_tokens: false }).ids;
     // the block markers are Qwen's special tokens, not their spelling
     expect(ids.filter((id) => vocab.atoms.get(id) === "<tool_call>")).toHaveLength(2);
-    for (const [i, id] of ids.entries()) expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
+    for (const [i, id] of ids.entries())
+      expect(m.acceptToken(id), `token ${i} (${id}) of ${JSON.stringify(text)}`).toBe(true);
     expect(m.isCompleted()).toBe(true);
     expect(m.acceptToken(EOS)).toBe(true);
   });
 
-  it.each(WALKED)("%s: the matcher agrees with accepts() on random walks under its masks", (format) => {
-    checkRandomWalks(compileTools(TOOLS, { format, toolChoice: "auto", parallel: true }).grammar, vocab, { seed: SEED, numRuns: RUNS, maxLength: WALK });
-  }, 300_000);
+  it.each(WALKED)(
+    "%s: the matcher agrees with accepts() on random walks under its masks",
+    (format) => {
+      checkRandomWalks(compileTools(TOOLS, { format, toolChoice: "auto", parallel: true }).grammar, vocab, {
+        seed: SEED,
+        numRuns: RUNS,
+        maxLength: WALK,
+      });
+    },
+    300_000,
+  );
 });

@@ -9,7 +9,7 @@ import type { Grammar } from "../../src/grammar/Grammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { twentyOpenAiTools } from "../../bench/toolSets.js";
-import { bit, decodePrefix, textOf, tinyPieces, tinyVocab } from "./tinyVocab.js";
+import { bit, decodePrefix, textOf, tinyVocab } from "./tinyVocab.js";
 
 /**
  * The automaton's contract, checked on random walks under its own masks:
@@ -22,7 +22,11 @@ const vocab = tinyVocab();
 const EOS = vocab.eosTokenIds[0];
 // a byte-level vocabulary (every single byte, the grammar's special tokens) to check forcedText's uniqueness
 const byteVocab = Vocabulary.fromPieces(
-  [...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), { text: "<tool_call>", special: true }, { text: "</tool_call>", special: true }],
+  [
+    ...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)),
+    { text: "<tool_call>", special: true },
+    { text: "</tool_call>", special: true },
+  ],
   { eosTokenIds: [] },
 );
 
@@ -35,7 +39,11 @@ const GRAMMARS: [string, Grammar][] = [
     "compileSchema: nested object",
     compileSchema({
       type: "object",
-      properties: { a: { type: "array", items: { type: "integer", minimum: -5, maximum: 120 }, maxItems: 3 }, b: { type: "string", maxLength: 4 }, c: {} },
+      properties: {
+        a: { type: "array", items: { type: "integer", minimum: -5, maximum: 120 }, maxItems: 3 },
+        b: { type: "string", maxLength: 4 },
+        c: {},
+      },
       required: ["a"],
     }).grammar,
   ],
@@ -44,7 +52,13 @@ const GRAMMARS: [string, Grammar][] = [
     {
       root: "root",
       rules: new Map([
-        ["root", seq(rep(alt(cls([0xe0, 0xff]), lit("日本"), lit("🎉"), cls([0x61, 0x7a])), 1, 6), opt(seq(token("<tool_call>"), ref("tail"))))],
+        [
+          "root",
+          seq(
+            rep(alt(cls([0xe0, 0xff]), lit("日本"), lit("🎉"), cls([0x61, 0x7a])), 1, 6),
+            opt(seq(token("<tool_call>"), ref("tail"))),
+          ),
+        ],
         ["tail", alt(lit("x"), seq(lit("["), ref("tail"), lit("]")))],
       ]),
     },
@@ -61,41 +75,49 @@ describe.each(GRAMMARS)("random walks: %s", (_name, gr) => {
   const acceptor = createAcceptor(gr);
   it("mask ⇔ acceptToken; walks end in accepted text; rollback restores masks", () => {
     fc.assert(
-      fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 60 }), fc.double({ min: 0, max: 1, noNaN: true }), (choices, eosBias) => {
-        const m = createMatcher(gr, vocab);
-        const ids: number[] = [];
-        const masks: Uint32Array[] = [];
-        let ended = false;
-        for (const c of choices) {
-          const bits = maskOf(m, vocab.size);
-          masks.push(bits);
-          const allowedIds: number[] = [];
-          for (let id = 0; id < vocab.size; id++) {
-            const ok = m.acceptToken(id);
-            if (ok) m.rollback(1);
-            if (ok !== bit(bits, id)) throw new Error(`mask bit ${bit(bits, id)} but acceptToken ${ok} for token ${id} after ${JSON.stringify(ids)}`);
-            if (ok) allowedIds.push(id);
+      fc.property(
+        fc.array(fc.nat(), { minLength: 1, maxLength: 60 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (choices, eosBias) => {
+          const m = createMatcher(gr, vocab);
+          const ids: number[] = [];
+          const masks: Uint32Array[] = [];
+          let ended = false;
+          for (const c of choices) {
+            const bits = maskOf(m, vocab.size);
+            masks.push(bits);
+            const allowedIds: number[] = [];
+            for (let id = 0; id < vocab.size; id++) {
+              const ok = m.acceptToken(id);
+              if (ok) m.rollback(1);
+              if (ok !== bit(bits, id))
+                throw new Error(
+                  `mask bit ${bit(bits, id)} but acceptToken ${ok} for token ${id} after ${JSON.stringify(ids)}`,
+                );
+              if (ok) allowedIds.push(id);
+            }
+            if (allowedIds.length === 0) throw new Error(`dead end after ${JSON.stringify(ids)}`);
+            const pick =
+              allowedIds.includes(EOS) && (c % 100) / 100 < eosBias ? EOS : allowedIds[c % allowedIds.length];
+            expect(m.acceptToken(pick)).toBe(true);
+            ids.push(pick);
+            if (pick === EOS) {
+              ended = true;
+              break;
+            }
           }
-          if (allowedIds.length === 0) throw new Error(`dead end after ${JSON.stringify(ids)}`);
-          const pick = allowedIds.includes(EOS) && (c % 100) / 100 < eosBias ? EOS : allowedIds[c % allowedIds.length];
-          expect(m.acceptToken(pick)).toBe(true);
-          ids.push(pick);
-          if (pick === EOS) {
-            ended = true;
-            break;
+          const text = decodePrefix(textOf(vocab, ids).bytes);
+          if (ended) expect(acceptor.accepts(text)).toBe(true);
+          else expect(acceptor.isPrefix(text)).toBe(true);
+          // rollback to a random step gives that step's mask again, and re-accepting gives the same masks
+          const back = choices[0] % ids.length;
+          m.rollback(ids.length - back);
+          for (let k = back; k < ids.length; k++) {
+            expect(maskOf(m, vocab.size)).toEqual(masks[k]);
+            expect(m.acceptToken(ids[k])).toBe(true);
           }
-        }
-        const text = decodePrefix(textOf(vocab, ids).bytes);
-        if (ended) expect(acceptor.accepts(text)).toBe(true);
-        else expect(acceptor.isPrefix(text)).toBe(true);
-        // rollback to a random step gives that step's mask again, and re-accepting gives the same masks
-        const back = choices[0] % ids.length;
-        m.rollback(ids.length - back);
-        for (let k = back; k < ids.length; k++) {
-          expect(maskOf(m, vocab.size)).toEqual(masks[k]);
-          expect(m.acceptToken(ids[k])).toBe(true);
-        }
-      }),
+        },
+      ),
       { seed: SEED, numRuns: 40 },
     );
   });

@@ -17,7 +17,10 @@ import { bit } from "./tinyVocab.js";
 describe("self-contained frames computed with the first mask", () => {
   const shared = qwen3();
   // a vocabulary of its own: no grammar of this process has computed a frame's mask for it yet
-  const vocab = Vocabulary.fromTokenizerJson(shared.tokenizerJson as never, { size: shared.vocab.size, eosTokenIds: shared.vocab.eosTokenIds });
+  const vocab = Vocabulary.fromTokenizerJson(shared.tokenizerJson as never, {
+    size: shared.vocab.size,
+    eosTokenIds: shared.vocab.eosTokenIds,
+  });
   const words = Math.ceil(vocab.size / 32);
   const tableOf = (m: object): MaskTable => (m as { table: MaskTable }).table;
 
@@ -28,7 +31,8 @@ describe("self-contained frames computed with the first mask", () => {
     const bits = new Uint32Array(words);
     m.fillNextTokenBitmask(bits);
     // an escape and characters of several bytes inside the string: a token may end after the backslash
-    const text = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Zürich\\n東京 \\"a\\" \\\\", "days": 3}}\n</tool_call>';
+    const text =
+      '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Zürich\\n東京 \\"a\\" \\\\", "days": 3}}\n</tool_call>';
     const ids = [...shared.encode(text), vocab.eosTokenIds[0]];
     const prefix = shared.encode('<tool_call>\n{"name": "get_weather", "arguments": {"location": "').length;
     let most = 0;
@@ -44,7 +48,8 @@ describe("self-contained frames computed with the first mask", () => {
         for (let t = 0; t < vocab.size; t++) {
           const ok = m.acceptToken(t);
           if (ok) m.rollback(1);
-          if (ok !== bit(bits, t)) expect.fail(`string start: mask bit ${bit(bits, t)} but acceptToken ${ok} for token ${t}`);
+          if (ok !== bit(bits, t))
+            expect.fail(`string start: mask bit ${bit(bits, t)} but acceptToken ${ok} for token ${t}`);
         }
       }
       expect(m.acceptToken(id)).toBe(true);
@@ -58,13 +63,21 @@ describe("self-contained frames computed with the first mask", () => {
   });
 
   it("a grammar built lazily (117 tools) builds its string frames with the grammar and computes them with its first mask", () => {
-    const own = Vocabulary.fromTokenizerJson(shared.tokenizerJson as never, { size: shared.vocab.size, eosTokenIds: shared.vocab.eosTokenIds });
-    const c = compileTools(githubMcpTools(), { format: "qwen3", toolChoice: "required", parallel: false, limits: { maxCompileMs: 600_000 } });
+    const own = Vocabulary.fromTokenizerJson(shared.tokenizerJson as never, {
+      size: shared.vocab.size,
+      eosTokenIds: shared.vocab.eosTokenIds,
+    });
+    const c = compileTools(githubMcpTools(), {
+      format: "qwen3",
+      toolChoice: "required",
+      parallel: false,
+      limits: { maxCompileMs: 600_000 },
+    });
     const random = seededRandom(7);
     const texts: string[] = [];
     while (texts.length < 3) {
       const t = sampleGrammar(c.grammar, random, { extraRepeats: 1, maxLength: 400 });
-      if (t !== undefined && t.includes('": "')) texts.push(t);
+      if (t?.includes('": "')) texts.push(t);
     }
     const bits = new Uint32Array(words);
     let most = 0;
@@ -89,7 +102,10 @@ describe("self-contained frames computed with the first mask", () => {
   it("a string with a minimum length is left to the steps: its frame starts with a chain, not with its loop", () => {
     // `minLength: 8` starts with eight R-states before the loop, each a walk of most of the trie that a decoding may
     // never reach (a value shorter than a token's bytes, an instance that takes another branch)
-    const c = compileSchema({ type: "object", properties: { a: { type: "string", minLength: 8 }, b: { type: "integer" } } });
+    const c = compileSchema({
+      type: "object",
+      properties: { a: { type: "string", minLength: 8 }, b: { type: "integer" } },
+    });
     const m = c.createMatcher(vocab);
     const table = tableOf(m);
     const before = table.nodesWalked;

@@ -18,10 +18,15 @@ const vocab = fuzzVocab();
 /** d levels of residue rules mod 3, each rule referenced three times by the level above. */
 function residueChain(depth: number): Grammar {
   const rules = new Map<string, GExpr>();
-  const digits = [cls([0x30, 0x30, 0x33, 0x33, 0x36, 0x36, 0x39, 0x39]), cls([0x31, 0x31, 0x34, 0x34, 0x37, 0x37]), cls([0x32, 0x32, 0x35, 0x35, 0x38, 0x38])];
+  const digits = [
+    cls([0x30, 0x30, 0x33, 0x33, 0x36, 0x36, 0x39, 0x39]),
+    cls([0x31, 0x31, 0x34, 0x34, 0x37, 0x37]),
+    cls([0x32, 0x32, 0x35, 0x35, 0x38, 0x38]),
+  ];
   for (let r = 0; r < 3; r++) rules.set(`l0-${r}`, r === 0 ? lit("") : lit("x"));
   for (let d = 1; d <= depth; d++) {
-    for (let r = 0; r < 3; r++) rules.set(`l${d}-${r}`, alt(...digits.map((c, k) => seq(c, ref(`l${d - 1}-${(r + 3 - k) % 3}`)))));
+    for (let r = 0; r < 3; r++)
+      rules.set(`l${d}-${r}`, alt(...digits.map((c, k) => seq(c, ref(`l${d - 1}-${(r + 3 - k) % 3}`)))));
   }
   rules.set("root", ref(`l${depth}-0`));
   return { root: "root", rules };
@@ -54,7 +59,9 @@ describe("shared rules keep the NFA linear", () => {
   });
 
   it("the nested-arrays tool set compiles to a matcher and its masks are exact", () => {
-    const tools = JSON.parse(readFileSync(new URL("../regressions/automaton-blowup-nested-arrays.tools.json", import.meta.url), "utf8")) as Parameters<typeof compileTools>[0];
+    const tools = JSON.parse(
+      readFileSync(new URL("../regressions/automaton-blowup-nested-arrays.tools.json", import.meta.url), "utf8"),
+    ) as Parameters<typeof compileTools>[0];
     const compiled = compileTools(tools, { format: "qwen3" });
     compiled.createMatcher(vocab);
     checkRandomWalks(compiled.grammar, vocab, {
@@ -67,7 +74,13 @@ describe("shared rules keep the NFA linear", () => {
 
   it("a large rule used twice is called, not copied, and masks stay exact", () => {
     const big = alt(...Array.from({ length: 40 }, (_, k) => lit(`w${k}`)));
-    const g: Grammar = { root: "root", rules: new Map<string, GExpr>([["root", seq(ref("big"), lit(","), ref("big"))], ["big", big]]) };
+    const g: Grammar = {
+      root: "root",
+      rules: new Map<string, GExpr>([
+        ["root", seq(ref("big"), lit(","), ref("big"))],
+        ["big", big],
+      ]),
+    };
     const A = compileAutomaton(g);
     expect(A.nfa.frameNames).toContain("big");
     checkRandomWalks(g, vocab, { seed: SEED, numRuns: 30, maxLength: 12 });
@@ -76,13 +89,18 @@ describe("shared rules keep the NFA linear", () => {
 
 describe("string frames are shared whatever follows the closing quote", () => {
   it("a loop followed by a merged literal calls the same self-contained frame", () => {
-    const str = (after: string): GExpr => seq(lit('"'), rep(cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0x10ffff]), 0, null), lit(after));
-    const keysOf = (g: Grammar): string[] => compileAutomaton(g).nfa.frameKey.filter((k): k is string => k !== undefined);
+    const str = (after: string): GExpr =>
+      seq(lit('"'), rep(cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0x10ffff]), 0, null), lit(after));
+    const keysOf = (g: Grammar): string[] =>
+      compileAutomaton(g).nfa.frameKey.filter((k): k is string => k !== undefined);
     const a = keysOf({ root: "root", rules: new Map<string, GExpr>([["root", seq(lit("{"), str('", "b": 1}'))]]) });
     const b = keysOf({ root: "root", rules: new Map<string, GExpr>([["root", seq(lit("["), str('"]'))]]) });
     expect(a.length).toBe(1);
     expect(a).toEqual(b);
-    const g: Grammar = { root: "root", rules: new Map<string, GExpr>([["root", alt(seq(lit("{"), str('", "b": 1}')), seq(lit("["), str('"]')))]]) };
+    const g: Grammar = {
+      root: "root",
+      rules: new Map<string, GExpr>([["root", alt(seq(lit("{"), str('", "b": 1}')), seq(lit("["), str('"]')))]]),
+    };
     checkRandomWalks(g, vocab, { seed: SEED, numRuns: 30, maxLength: 20 });
   });
 });
@@ -92,7 +110,12 @@ describe("long bounded repetitions", () => {
     const compiled = compileSchema({ type: "string", maxLength: 500 });
     const small = compileAutomaton(compileSchema({ type: "string", maxLength: 20 }).grammar).nfa.stateCount;
     expect(compileAutomaton(compiled.grammar).nfa.stateCount).toBeLessThan(small * 2); // inlined: about 25 times
-    checkRandomWalks(compiled.grammar, vocab, { seed: SEED, numRuns: 20, maxLength: 40, onText: (text) => expect(compiled.accepts(text)).toBe(true) });
+    checkRandomWalks(compiled.grammar, vocab, {
+      seed: SEED,
+      numRuns: 20,
+      maxLength: 40,
+      onText: (text) => expect(compiled.accepts(text)).toBe(true),
+    });
     const m = compiled.createMatcher(vocab);
     expect(m.acceptString(`"${"é".repeat(500)}`)).toBe(true);
     expect(m.acceptString("é")).toBe(false);

@@ -22,7 +22,7 @@ describe("byte tables sized from the NFA", () => {
   it("rarely grow while the bench's JSONSchemaBench instances are decoded", () => {
     const { vocab, encode } = qwen3();
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
-        let schemas = 0;
+    let schemas = 0;
     let masks = 0;
     let grew = 0;
     for (const rec of sampleRows()) {
@@ -34,7 +34,10 @@ describe("byte tables sized from the NFA", () => {
       } catch {
         continue;
       }
-      const texts = rec.tests.filter((t) => t.valid).map((t) => canonicalJson(t.data)).filter((t) => c.accepts(t));
+      const texts = rec.tests
+        .filter((t) => t.valid)
+        .map((t) => canonicalJson(t.data))
+        .filter((t) => c.accepts(t));
       if (texts.length === 0) continue;
       schemas++;
       for (const text of texts) {

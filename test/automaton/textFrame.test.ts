@@ -19,12 +19,21 @@ describe("the free-text frame", () => {
     for (let id = 0; id < vocab.size; id++) {
       const ok = m.acceptToken(id);
       if (ok) m.rollback(1);
-      if (ok !== bit(bits, id)) expect.fail(`${where}: mask bit ${bit(bits, id)} but acceptToken ${ok} for token ${id}`);
+      if (ok !== bit(bits, id))
+        expect.fail(`${where}: mask bit ${bit(bits, id)} but acceptToken ${ok} for token ${id}`);
     }
   };
 
   it("a second tool set's first mask walks a small part of the trie, and is exact", () => {
-    const weather = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }];
+    const weather = [
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        },
+      },
+    ];
     const first = compileTools(weather, { format: "qwen3" });
     const bits = new Uint32Array(words);
     createMatcher(first.grammar, vocab).fillNextTokenBitmask(bits);
@@ -43,9 +52,10 @@ describe("the free-text frame", () => {
     const c = compileTools(twentyOpenAiTools(), { format: "qwen3" });
     const m = createMatcher(c.grammar, vocab);
     const bits = new Uint32Array(words);
-    const text = 'Sure, <tool <b>let me</b> check.\n<tool_call>\n{"name": "get_weather", "arguments": {"location": "Zürich"}}\n</tool_call>';
+    const text =
+      'Sure, <tool <b>let me</b> check.\n<tool_call>\n{"name": "get_weather", "arguments": {"location": "Zürich"}}\n</tool_call>';
     // spelled with ordinary tokens: "<tool_call>" as text, not the special token
-    const ids = encode(text).flatMap((id) => (id === 151657 ? encode("<tool") .concat(encode("_call>")) : [id]));
+    const ids = encode(text).flatMap((id) => (id === 151657 ? encode("<tool").concat(encode("_call>")) : [id]));
     const checkAt = new Set([0, 1, 3, 5, 8, ids.length - 1]);
     ids.forEach((id, k) => {
       m.fillNextTokenBitmask(bits);

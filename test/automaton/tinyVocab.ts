@@ -10,14 +10,52 @@ export function tinyPieces(): PieceInput[] {
   const pieces: PieceInput[] = [];
   for (let b = 0x20; b < 0x7f; b++) pieces.push(String.fromCharCode(b));
   pieces.push("\n", "\t");
-  pieces.push('{"', '": ', '", "', '"}', "null", "true", "tr", "ue", "12", ", ", '"]', "[{", "}]", "}}", '{"name": "', '"arguments": ', "get_weather", "search_web", '"celsius"', "locat", "ion", "\\n", "\\u00", "1f");
+  pieces.push(
+    '{"',
+    '": ',
+    '", "',
+    '"}',
+    "null",
+    "true",
+    "tr",
+    "ue",
+    "12",
+    ", ",
+    '"]',
+    "[{",
+    "}]",
+    "}}",
+    '{"name": "',
+    '"arguments": ',
+    "get_weather",
+    "search_web",
+    '"celsius"',
+    "locat",
+    "ion",
+    "\\n",
+    "\\u00",
+    "1f",
+  );
   // é = C3 A9, 日 = E6 97 A5, 🎉 = F0 9F 8E 89, ÿ = C3 BF
-  pieces.push(Uint8Array.of(0xc3), Uint8Array.of(0xa9), Uint8Array.of(0xbf), Uint8Array.of(0xe6, 0x97), Uint8Array.of(0xa5), Uint8Array.of(0xf0), Uint8Array.of(0x9f, 0x8e), Uint8Array.of(0x89));
+  pieces.push(
+    Uint8Array.of(0xc3),
+    Uint8Array.of(0xa9),
+    Uint8Array.of(0xbf),
+    Uint8Array.of(0xe6, 0x97),
+    Uint8Array.of(0xa5),
+    Uint8Array.of(0xf0),
+    Uint8Array.of(0x9f, 0x8e),
+    Uint8Array.of(0x89),
+  );
   pieces.push(enc.encode("é"), enc.encode("日本"), enc.encode("🎉"), Uint8Array.of(0xa9, 0x22)); // é" split after the lead byte
   pieces.push(Uint8Array.of(0xff), Uint8Array.of(0xc3, 0x28)); // never valid UTF-8
   // every other byte alone, as in byte-level BPE vocabularies, so that any text can be spelled
   for (let b = 0x80; b < 0x100; b++) pieces.push(Uint8Array.of(b));
-  pieces.push({ text: "<tool_call>", special: true }, { text: "</tool_call>", special: true }, { text: "<|unused|>", special: true });
+  pieces.push(
+    { text: "<tool_call>", special: true },
+    { text: "</tool_call>", special: true },
+    { text: "<|unused|>", special: true },
+  );
   pieces.push({ text: "<|im_end|>", special: true });
   return pieces;
 }

@@ -17,7 +17,13 @@ import { qwen3 } from "../support/qwen3.js";
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
 const examples = join(import.meta.dirname, "..", "..", "examples");
 const byteVocab = Vocabulary.fromPieces(
-  [...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), { text: "<tool_call>", special: true }, "tr", "true", null],
+  [
+    ...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)),
+    { text: "<tool_call>", special: true },
+    "tr",
+    "true",
+    null,
+  ],
   { eosTokenIds: [256 + 3] },
 );
 const g = (root: ReturnType<typeof lit>): Grammar => ({ root: "root", rules: new Map([["root", root]]) });
@@ -47,7 +53,10 @@ describe("tokensToComplete", () => {
   });
 
   it("is exact through recursion: the closing brackets of nested arrays", () => {
-    const m = compileSchema({ $defs: { t: { type: "array", items: { $ref: "#/$defs/t" } } }, $ref: "#/$defs/t" }).createMatcher(byteVocab);
+    const m = compileSchema({
+      $defs: { t: { type: "array", items: { $ref: "#/$defs/t" } } },
+      $ref: "#/$defs/t",
+    }).createMatcher(byteVocab);
     expect(m.tokensToComplete()).toBe(2); // "[]"
     for (const ch of "[[[") expect(m.acceptToken(ch.charCodeAt(0))).toBe(true);
     expect(m.tokensToComplete()).toBe(3); // "]]]"
@@ -70,9 +79,30 @@ describe("fillNextTokenBitmaskWithin (Qwen3 vocabulary)", () => {
     .sort()
     .map((f) => [f, JSON.parse(readFileSync(join(examples, f), "utf8")) as unknown] as const);
   const cases: [string, ReturnType<typeof compileTools>][] = [
-    ...toolSets.map(([f, tools]) => [`${f} (required)`, compileTools(tools, { toolChoice: "required" })] as [string, ReturnType<typeof compileTools>]),
-    ["weather (auto, free text)", compileTools(toolSets.find(([f]) => f.startsWith("weather"))![1], { toolChoice: "auto" })],
-    ["recursive JSON", compileSchema({ $defs: { t: { type: "object", properties: { v: { type: "string" }, kids: { type: "array", items: { $ref: "#/$defs/t" } } }, required: ["v", "kids"] } }, $ref: "#/$defs/t" })],
+    ...toolSets.map(
+      ([f, tools]) =>
+        [`${f} (required)`, compileTools(tools, { toolChoice: "required" })] as [
+          string,
+          ReturnType<typeof compileTools>,
+        ],
+    ),
+    [
+      "weather (auto, free text)",
+      compileTools(toolSets.find(([f]) => f.startsWith("weather"))![1], { toolChoice: "auto" }),
+    ],
+    [
+      "recursive JSON",
+      compileSchema({
+        $defs: {
+          t: {
+            type: "object",
+            properties: { v: { type: "string" }, kids: { type: "array", items: { $ref: "#/$defs/t" } } },
+            required: ["v", "kids"],
+          },
+        },
+        $ref: "#/$defs/t",
+      }),
+    ],
   ];
 
   it.each(cases)("%s: random walks always end complete within the budget", (_name, compiled) => {
@@ -96,13 +126,22 @@ describe("fillNextTokenBitmaskWithin (Qwen3 vocabulary)", () => {
         expect(allowed.length, `seed ${SEED}, walk ${walk}: empty mask with ${left} tokens left`).toBeGreaterThan(0);
         // prefer ordinary tokens, so that walks run into the budget instead of ending early
         const ordinary = allowed.filter((id) => !EOS.includes(id));
-        const pick = ordinary.length > 0 && random() < 0.97 ? ordinary[Math.floor(random() * ordinary.length)] : allowed[Math.floor(random() * allowed.length)];
+        const pick =
+          ordinary.length > 0 && random() < 0.97
+            ? ordinary[Math.floor(random() * ordinary.length)]
+            : allowed[Math.floor(random() * allowed.length)];
         expect(m.acceptToken(pick)).toBe(true);
         if (EOS.includes(pick)) ended = true;
         else ids.push(pick);
       }
       expect(ended, `seed ${SEED}, walk ${walk}: no end within ${budget} tokens`).toBe(true);
-      const text = Buffer.concat(ids.map((id) => (vocab.atoms.has(id) ? Buffer.from(vocab.atoms.get(id)!) : Buffer.from(vocab.bytes.subarray(vocab.offsets[id], vocab.offsets[id + 1]))))).toString("utf8");
+      const text = Buffer.concat(
+        ids.map((id) =>
+          vocab.atoms.has(id)
+            ? Buffer.from(vocab.atoms.get(id)!)
+            : Buffer.from(vocab.bytes.subarray(vocab.offsets[id], vocab.offsets[id + 1])),
+        ),
+      ).toString("utf8");
       expect(compiled.accepts(text), `seed ${SEED}: ${JSON.stringify(text)}`).toBe(true);
     }
   });

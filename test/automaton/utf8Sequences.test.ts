@@ -13,7 +13,11 @@ describe("utf8Sequences", () => {
     }
   });
   it("a code point's encoding matches a sequence exactly when it is in the range", () => {
-    const cpArb = fc.oneof(fc.integer({ min: 0, max: 0x7ff }), fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }));
+    const cpArb = fc.oneof(
+      fc.integer({ min: 0, max: 0x7ff }),
+      fc.integer({ min: 0, max: 0xd7ff }),
+      fc.integer({ min: 0xe000, max: 0x10ffff }),
+    );
     fc.assert(
       fc.property(cpArb, cpArb, cpArb, (a, b, x) => {
         const lo = Math.min(a, b);

@@ -21,32 +21,40 @@ export function checkRandomWalks(
   const eos = vocab.eosTokenIds[0];
   const words = Math.ceil(vocab.size / 32);
   fc.assert(
-    fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: opts.maxLength }), fc.double({ min: 0, max: 1, noNaN: true }), (choices, eosBias) => {
-      const m = createMatcher(grammar, vocab);
-      const ids: number[] = [];
-      for (const c of choices) {
-        const bits = new Uint32Array(words);
-        m.fillNextTokenBitmask(bits);
-        const allowed: number[] = [];
-        for (let id = 0; id < vocab.size; id++) {
-          const ok = m.acceptToken(id);
-          if (ok) m.rollback(1);
-          if (ok !== bit(bits, id)) throw new Error(`mask bit ${bit(bits, id)} but acceptToken ${ok} for token ${id} after ${JSON.stringify(ids)}`);
-          if (ok) allowed.push(id);
+    fc.property(
+      fc.array(fc.nat(), { minLength: 1, maxLength: opts.maxLength }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (choices, eosBias) => {
+        const m = createMatcher(grammar, vocab);
+        const ids: number[] = [];
+        for (const c of choices) {
+          const bits = new Uint32Array(words);
+          m.fillNextTokenBitmask(bits);
+          const allowed: number[] = [];
+          for (let id = 0; id < vocab.size; id++) {
+            const ok = m.acceptToken(id);
+            if (ok) m.rollback(1);
+            if (ok !== bit(bits, id))
+              throw new Error(
+                `mask bit ${bit(bits, id)} but acceptToken ${ok} for token ${id} after ${JSON.stringify(ids)}`,
+              );
+            if (ok) allowed.push(id);
+          }
+          if (allowed.length === 0) throw new Error(`dead end after ${JSON.stringify(ids)}`);
+          const pick = allowed.includes(eos) && (c % 100) / 100 < eosBias ? eos : allowed[c % allowed.length];
+          expect(m.acceptToken(pick)).toBe(true);
+          ids.push(pick);
+          const text = decodePrefix(textOf(vocab, ids).bytes);
+          if (pick === eos) {
+            expect(acceptor.accepts(text)).toBe(true);
+            opts.onText?.(text);
+            return;
+          }
+          if (!acceptor.isPrefix(text))
+            throw new Error(`no completion of ${JSON.stringify(text)} after ${JSON.stringify(ids)}`);
         }
-        if (allowed.length === 0) throw new Error(`dead end after ${JSON.stringify(ids)}`);
-        const pick = allowed.includes(eos) && (c % 100) / 100 < eosBias ? eos : allowed[c % allowed.length];
-        expect(m.acceptToken(pick)).toBe(true);
-        ids.push(pick);
-        const text = decodePrefix(textOf(vocab, ids).bytes);
-        if (pick === eos) {
-          expect(acceptor.accepts(text)).toBe(true);
-          opts.onText?.(text);
-          return;
-        }
-        if (!acceptor.isPrefix(text)) throw new Error(`no completion of ${JSON.stringify(text)} after ${JSON.stringify(ids)}`);
-      }
-    }),
+      },
+    ),
     { seed: opts.seed, numRuns: opts.numRuns },
   );
 }

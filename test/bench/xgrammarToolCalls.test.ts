@@ -59,9 +59,18 @@ describe("XGrammar's own grammar for the benchmark's tool calls", () => {
 
   it("GitHub MCP's 117 tools, one required call: accepts toolgram's texts, refuses text before it and a second call", async () => {
     const tools = githubMcpTools();
-    const texts = sampled(compileTools(tools, { format: "qwen3", toolChoice: "required", parallel: false }).grammar, 30, 2);
+    const texts = sampled(
+      compileTools(tools, { format: "qwen3", toolChoice: "required", parallel: false }).grammar,
+      30,
+      2,
+    );
     const one = call("get_me", "{}");
-    const got = await accepts(tools, { toolChoice: "required", parallel: false }, [...texts, one, `hi ${one}`, `${one}\n${one}`]);
+    const got = await accepts(tools, { toolChoice: "required", parallel: false }, [
+      ...texts,
+      one,
+      `hi ${one}`,
+      `${one}\n${one}`,
+    ]);
     expect(texts.filter((_, i) => !got[i])).toEqual([]);
     expect(got.slice(texts.length)).toEqual([true, false, false]);
   });

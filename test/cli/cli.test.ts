@@ -18,7 +18,7 @@ const seedPath = join(ROOT, "examples", "seed.tools.json");
 const weather = readFileSync(weatherPath, "utf8");
 
 /** Text as the CLI writes it: ending in exactly one newline. */
-const asFile = (t: string): string => (t.endsWith("\n") ? t : t + "\n");
+const asFile = (t: string): string => (t.endsWith("\n") ? t : `${t}\n`);
 
 /** Runs the CLI in-process; `stdin` is what "-" reads. */
 async function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -38,7 +38,9 @@ describe("toolgram CLI", () => {
     const out = join(scratch, "w.gbnf");
     const r = await cli(["compile", "-", "--choice", "get_forecast", "--parallel", "1", "-o", out], weather);
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
-    expect(readFileSync(out, "utf8")).toBe(asFile(compileTools(JSON.parse(weather), { toolChoice: "get_forecast", parallel: 1 }).toGbnf()));
+    expect(readFileSync(out, "utf8")).toBe(
+      asFile(compileTools(JSON.parse(weather), { toolChoice: "get_forecast", parallel: 1 }).toGbnf()),
+    );
   });
 
   it("--format selects any parser format; an unknown one is INVALID_OPTION", async () => {
@@ -46,7 +48,9 @@ describe("toolgram CLI", () => {
       const r = await cli(["compile", weatherPath, "--format", format]);
       expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather), { format }).toGbnf()));
     }
-    expect((await cli(["compile", weatherPath, "--format", "no-such-format"])).stderr).toMatch(/^toolgram: INVALID_OPTION: unknown format/);
+    expect((await cli(["compile", weatherPath, "--format", "no-such-format"])).stderr).toMatch(
+      /^toolgram: INVALID_OPTION: unknown format/,
+    );
   });
 
   it("--no-free-text and --parallel false reach the compiler", async () => {
@@ -56,9 +60,13 @@ describe("toolgram CLI", () => {
 
   it("--whitespace N allows bounded JSON whitespace", async () => {
     const r = await cli(["compile", weatherPath, "--whitespace", "2"]);
-    expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather), { whitespace: { flexible: { maxRun: 2 } } }).toGbnf()));
+    expect(r.stdout).toBe(
+      asFile(compileTools(JSON.parse(weather), { whitespace: { flexible: { maxRun: 2 } } }).toGbnf()),
+    );
     expect((await cli(["compile", weatherPath, "--whitespace", "loose"])).code).toBe(2);
-    expect((await cli(["compile", weatherPath, "--whitespace", "100"])).stderr).toMatch(/^toolgram: INVALID_OPTION: whitespace/);
+    expect((await cli(["compile", weatherPath, "--whitespace", "100"])).stderr).toMatch(
+      /^toolgram: INVALID_OPTION: whitespace/,
+    );
   });
 
   it("emits json-schema and regex", async () => {
@@ -87,11 +95,19 @@ describe("toolgram CLI", () => {
 
   it("bad declarations exit 2 with CODE at PATH: message", async () => {
     const d = await cli(["compile", "-"], JSON.stringify([{ name: "a" }, { name: "a" }]));
-    expect(d).toEqual({ code: 2, stdout: "", stderr: 'toolgram: DUPLICATE_TOOL at /1: tool name "a" is declared twice (first at /0); names must be unique\n' });
-    const bad = JSON.stringify([{ name: "n", parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.1 } } } }]);
+    expect(d).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'toolgram: DUPLICATE_TOOL at /1: tool name "a" is declared twice (first at /0); names must be unique\n',
+    });
+    const bad = JSON.stringify([
+      { name: "n", parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.1 } } } },
+    ]);
     const u = await cli(["compile", "-"], bad);
     expect(u.code).toBe(2);
-    expect(u.stderr).toMatch(/^toolgram: UNSUPPORTED_KEYWORD at \/0\/parameters\/properties\/x\/multipleOf: tool "n": /);
+    expect(u.stderr).toMatch(
+      /^toolgram: UNSUPPORTED_KEYWORD at \/0\/parameters\/properties\/x\/multipleOf: tool "n": /,
+    );
     const relaxed = await cli(["compile", "-", "--no-strict"], bad);
     expect(relaxed.code).toBe(0);
     expect(relaxed.stderr).toMatch(/^toolgram: warning /);
@@ -105,7 +121,9 @@ describe("toolgram CLI", () => {
     const c = await cli(["compile", weatherPath, "--choice", "nope"]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/^toolgram: INVALID_OPTION: toolChoice names "nope"/);
-    expect((await cli(["compile", join(scratch, "missing.json")])).stderr).toMatch(/^toolgram: INVALID_INPUT: cannot read/);
+    expect((await cli(["compile", join(scratch, "missing.json")])).stderr).toMatch(
+      /^toolgram: INVALID_INPUT: cannot read/,
+    );
     expect((await cli(["frobnicate"])).code).toBe(2);
   });
 
@@ -118,7 +136,11 @@ describe("toolgram CLI", () => {
 
   // end to end through the executable, as a user runs it (each spawn pays tsx's start-up, so only two)
   it("bin/toolgram.js compiles the example like the API, and prints the version", () => {
-    const r = spawnSync(process.execPath, [BIN, "compile", "examples/weather.tools.json"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, [BIN, "compile", "examples/weather.tools.json"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather)).toGbnf()));
@@ -127,7 +149,12 @@ describe("toolgram CLI", () => {
   });
 
   it("a bad declaration through the executable exits 2 on stderr", () => {
-    const r = spawnSync(process.execPath, [BIN, "compile", "-"], { cwd: ROOT, input: '[{"name": ""}]', encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, [BIN, "compile", "-"], {
+      cwd: ROOT,
+      input: '[{"name": ""}]',
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toBe("toolgram: INVALID_TOOL at /0/name: a tool needs a non-empty string `name`\n");
   });

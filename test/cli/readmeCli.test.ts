@@ -19,9 +19,13 @@ async function helpOf(name: string): Promise<string> {
   const write = process.stdout.write.bind(process.stdout);
   const writeErr = process.stderr.write.bind(process.stderr);
   const log = console.log;
-  process.stdout.write = ((chunk: string | Uint8Array) => ((text += String(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => ((text += String(chunk)), true)) as typeof process.stderr.write;
-  console.log = (...args: unknown[]) => void (text += args.join(" ") + "\n");
+  process.stdout.write = ((chunk: string | Uint8Array) => (
+    (text += String(chunk)), true
+  )) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => (
+    (text += String(chunk)), true
+  )) as typeof process.stderr.write;
+  console.log = (...args: unknown[]) => void (text += `${args.join(" ")}\n`);
   try {
     await COMMANDS[name].run(["--help"], io);
   } finally {

@@ -29,12 +29,17 @@ function compileTimeError(f: () => unknown, code = "LIMIT_COMPILE_STEPS"): Limit
 
 /** An object schema with `n` properties: `n` subschemas to normalize and lower. */
 function wide(n: number): Record<string, unknown> {
-  return { type: "object", properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: "integer", minimum: i }])) };
+  return {
+    type: "object",
+    properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: "integer", minimum: i }])),
+  };
 }
 
 describe("the compile deadline is checked inside each stage", () => {
   it("normalizing", () => {
-    expect(compileTimeError(() => normalizeSchema(wide(600), OPTS, [], "", spent())).message).toMatch(/while normalizing the schema/);
+    expect(compileTimeError(() => normalizeSchema(wide(600), OPTS, [], "", spent())).message).toMatch(
+      /while normalizing the schema/,
+    );
   });
 
   it("lowering", () => {
@@ -46,7 +51,14 @@ describe("the compile deadline is checked inside each stage", () => {
   it("string automata, and an over-budget product is not mistaken for a too large one (strict: false)", () => {
     const spec = { minLength: 1, maxLength: 500, patterns: ["^(?:\\S+\\s+){0,49}\\S+$"], notPatterns: [], formats: [] };
     const warnings: never[] = [];
-    const ctx = { strict: false, limits: OPTS.limits, warnings, path: "/x", rules: new Map<string, GExpr>(), deadline: spent() };
+    const ctx = {
+      strict: false,
+      limits: OPTS.limits,
+      warnings,
+      path: "/x",
+      rules: new Map<string, GExpr>(),
+      deadline: spent(),
+    };
     compileTimeError(() => lowerStringContent(spec, ctx));
     expect(warnings).toEqual([]);
   });
@@ -55,7 +67,9 @@ describe("the compile deadline is checked inside each stage", () => {
     const rules = new Map<string, GExpr>([["root", ref("r0")]]);
     for (let i = 0; i < 1_000; i++) rules.set(`r${i}`, seq(lit("x"), ref(`r${i + 1}`)));
     rules.set("r1000", lit("y"));
-    expect(compileTimeError(() => optimize({ root: "root", rules }, spent())).message).toMatch(/while (optimizing|deduplicating|inlining|analyzing|keying|simplifying)/);
+    expect(compileTimeError(() => optimize({ root: "root", rules }, spent())).message).toMatch(
+      /while (optimizing|deduplicating|inlining|analyzing|keying|simplifying)/,
+    );
   });
 });
 
@@ -71,7 +85,14 @@ describe("compileSchema refuses a slow schema close to limits.maxCompileMs", () 
     const schema = row!.schema;
     const budget = 400;
     const e = withFakeClock((readings) => {
-      const err = compileTimeError(() => compileSchema(schema, { unknownKeywords: "ignore", limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }), "LIMIT_COMPILE_TIME");
+      const err = compileTimeError(
+        () =>
+          compileSchema(schema, {
+            unknownKeywords: "ignore",
+            limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY },
+          }),
+        "LIMIT_COMPILE_TIME",
+      );
       // the deadline started at reading 1 and expired at reading budget + 2: no stage went on reading after that
       expect(readings()).toBeLessThanOrEqual(budget + 3);
       return err;
@@ -113,15 +134,30 @@ const EXPLODING: [string, () => unknown][] = [
     "an allOf of five oneOfs of five objects (a product of 3,125 alternatives)",
     () => ({
       allOf: Array.from({ length: 5 }, (_, i) => ({
-        oneOf: Array.from({ length: 5 }, (_, j) => ({ type: "object", properties: { [`p${i}`]: { const: j } }, required: [`p${i}`] })),
+        oneOf: Array.from({ length: 5 }, (_, j) => ({
+          type: "object",
+          properties: { [`p${i}`]: { const: j } },
+          required: [`p${i}`],
+        })),
       })),
     }),
   ],
-  ["a long enum excluded from a pattern", () => ({ type: "string", pattern: "^[a-z]+[0-9]*$", not: { enum: Array.from({ length: 3_000 }, (_, i) => `v${i.toString(36)}x${i}`) } })],
+  [
+    "a long enum excluded from a pattern",
+    () => ({
+      type: "string",
+      pattern: "^[a-z]+[0-9]*$",
+      not: { enum: Array.from({ length: 3_000 }, (_, i) => `v${i.toString(36)}x${i}`) },
+    }),
+  ],
   [
     "a product of eight patterns under a maxLength",
     // 1,213,055 steps unbounded (at maxLength 200 it took 237,855 once the optimizer walked each body once)
-    () => ({ type: "string", maxLength: 1000, allOf: Array.from({ length: 8 }, (_, i) => ({ pattern: `[${String.fromCharCode(97 + i)}-z]{${i + 2}}` })) }),
+    () => ({
+      type: "string",
+      maxLength: 1000,
+      allOf: Array.from({ length: 8 }, (_, i) => ({ pattern: `[${String.fromCharCode(97 + i)}-z]{${i + 2}}` })),
+    }),
   ],
 ];
 
@@ -140,7 +176,9 @@ describe("exploding shapes are refused within the budget, in every stage", () =>
   const STEPS = 300_000;
   for (const [name, shape] of EXPLODING) {
     it(`${name}: LIMIT_COMPILE_STEPS at ${STEPS} steps (clock off)`, () => {
-      const e = refusal(() => compileSchema(shape(), { limits: { maxCompileSteps: STEPS, maxCompileMs: Number.POSITIVE_INFINITY } }));
+      const e = refusal(() =>
+        compileSchema(shape(), { limits: { maxCompileSteps: STEPS, maxCompileMs: Number.POSITIVE_INFINITY } }),
+      );
       expect(e.code).toBe("LIMIT_COMPILE_STEPS");
       expect(e.message).toContain(`more than ${STEPS} work steps`);
     }, 120_000);
@@ -152,7 +190,9 @@ describe("exploding shapes are refused within the budget, in every stage", () =>
     for (const [name, shape] of EXPLODING) {
       const schema = shape();
       withFakeClock((readings) => {
-        const e = refusal(() => compileSchema(schema, { limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }));
+        const e = refusal(() =>
+          compileSchema(schema, { limits: { maxCompileMs: budget, maxCompileSteps: Number.POSITIVE_INFINITY } }),
+        );
         expect(e.code, name).toBe("LIMIT_COMPILE_TIME");
         expect(readings(), name).toBeLessThanOrEqual(budget + 3);
       });
@@ -164,15 +204,23 @@ describe("exploding shapes are refused within the budget, in every stage", () =>
     let s: unknown = { type: "integer" };
     for (let i = 0; i < 12; i++) s = { anyOf: [s, { type: "array", items: s, maxItems: 2 }] };
     const compiled = compileSchema(s);
-    const e = refusal(() => toRegex(compiled.grammar, new Deadline({ maxCompileSteps: 20_000, maxCompileMs: Number.POSITIVE_INFINITY })));
+    const e = refusal(() =>
+      toRegex(compiled.grammar, new Deadline({ maxCompileSteps: 20_000, maxCompileMs: Number.POSITIVE_INFINITY })),
+    );
     expect(e.code).toBe("LIMIT_COMPILE_STEPS");
     expect(e.message).toMatch(/while printing the regex/);
-    expect(refusal(() => toGbnf(compiled.grammar, new Deadline({ maxCompileSteps: 100, maxCompileMs: Number.POSITIVE_INFINITY }))).message).toMatch(/while (printing the GBNF|analyzing the grammar|rewriting nullable repetitions)/);
+    expect(
+      refusal(() =>
+        toGbnf(compiled.grammar, new Deadline({ maxCompileSteps: 100, maxCompileMs: Number.POSITIVE_INFINITY })),
+      ).message,
+    ).toMatch(/while (printing the GBNF|analyzing the grammar|rewriting nullable repetitions)/);
     // a compiled grammar gives its own limits to the automaton built later: a long string compiles in a few steps,
     // and its automaton needs thousands of states
     const long = { type: "object", properties: { s: { type: "string", maxLength: 20_000 } } };
     const need = compileSchema(long, { limits: { maxCompileMs: Number.POSITIVE_INFINITY } }).compileSteps;
-    const tight = compileSchema(long, { limits: { maxCompileSteps: need + 1_000, maxCompileMs: Number.POSITIVE_INFINITY } });
+    const tight = compileSchema(long, {
+      limits: { maxCompileSteps: need + 1_000, maxCompileMs: Number.POSITIVE_INFINITY },
+    });
     expect(refusal(() => tight.createMatcher(tinyVocab())).message).toMatch(/while building the token automaton/);
     expect(compileSchema(long).createMatcher(tinyVocab()).acceptString('{"s": "abc"}')).toBe(true);
   }, 120_000);

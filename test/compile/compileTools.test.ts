@@ -12,10 +12,28 @@ function call(name: string, args: JsonValue): string {
   return `<tool_call>\n${canonicalJson({ name, arguments: args })}\n</tool_call>`;
 }
 
-const cityTool = (name: string): JsonObject => ({ name, parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } });
+const cityTool = (name: string): JsonObject => ({
+  name,
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+});
 
 describe("compileTools: names", () => {
-  const names = ["math.factorial", "get weather", 'say "hi"', "back\\slash", "line\nbreak", "</tool_call>", "<tool_call>", "天气", "root", "tool-call", "free-text", "7up", "a-b", "a_b"];
+  const names = [
+    "math.factorial",
+    "get weather",
+    'say "hi"',
+    "back\\slash",
+    "line\nbreak",
+    "</tool_call>",
+    "<tool_call>",
+    "天气",
+    "root",
+    "tool-call",
+    "free-text",
+    "7up",
+    "a-b",
+    "a_b",
+  ];
   const compiled = compileTools(names.map(cityTool));
 
   it.each(names)("a call of %j is accepted, spelled as its JSON string", (name) => {
@@ -24,8 +42,12 @@ describe("compileTools: names", () => {
   });
 
   it("a name must be spelled exactly (no raw newline or unescaped quote)", () => {
-    expect(compiled.accepts(`<tool_call>\n{"name": "line\nbreak", "arguments": {"city": "Oslo"}}\n</tool_call>`)).toBe(false);
-    expect(compiled.accepts(`<tool_call>\n{"name": "say "hi"", "arguments": {"city": "Oslo"}}\n</tool_call>`)).toBe(false);
+    expect(compiled.accepts(`<tool_call>\n{"name": "line\nbreak", "arguments": {"city": "Oslo"}}\n</tool_call>`)).toBe(
+      false,
+    );
+    expect(compiled.accepts(`<tool_call>\n{"name": "say "hi"", "arguments": {"city": "Oslo"}}\n</tool_call>`)).toBe(
+      false,
+    );
     expect(compiled.accepts(call("a.b", { city: "Oslo" }))).toBe(false);
   });
 
@@ -36,8 +58,32 @@ describe("compileTools: names", () => {
 
 describe("compileTools: artifacts", () => {
   const tools = [
-    { type: "function", function: { name: "get_weather", description: "d", parameters: { type: "object", properties: { city: { type: "string", maxLength: 8 }, unit: { type: "string", enum: ["c", "f"] } }, required: ["city"] } } },
-    { type: "function", function: { name: "count", parameters: { type: "object", properties: { n: { type: "integer", minimum: 0, maximum: 99 }, tags: { type: "array", items: { type: "string" }, maxItems: 2 } }, required: ["n"] } } },
+    {
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "d",
+        parameters: {
+          type: "object",
+          properties: { city: { type: "string", maxLength: 8 }, unit: { type: "string", enum: ["c", "f"] } },
+          required: ["city"],
+        },
+      },
+    },
+    {
+      type: "function",
+      function: {
+        name: "count",
+        parameters: {
+          type: "object",
+          properties: {
+            n: { type: "integer", minimum: 0, maximum: 99 },
+            tags: { type: "array", items: { type: "string" }, maxItems: 2 },
+          },
+          required: ["n"],
+        },
+      },
+    },
   ];
   const compiled = compileTools(tools);
 
@@ -85,7 +131,7 @@ describe("compileTools: artifacts", () => {
   });
 
   it("toJsonSchema returns a copy", () => {
-    (compiled.toJsonSchema() as JsonObject)["anyOf"] = [];
+    (compiled.toJsonSchema() as JsonObject).anyOf = [];
     expect((compiled.toJsonSchema() as { anyOf: unknown[] }).anyOf).toHaveLength(2);
   });
 
@@ -109,7 +155,18 @@ describe("compileTools: options and errors", () => {
   });
 
   it("errors in a tool's schema point into the input and name the tool", () => {
-    const t = { tools: [cityTool("ok"), { type: "function", function: { name: "bad", parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.1 } } } } }] };
+    const t = {
+      tools: [
+        cityTool("ok"),
+        {
+          type: "function",
+          function: {
+            name: "bad",
+            parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.1 } } },
+          },
+        },
+      ],
+    };
     try {
       compileTools(t);
       expect.unreachable();
@@ -137,18 +194,30 @@ describe("compileTools: options and errors", () => {
   });
 
   it("limits: maxCompileMs and maxTools", () => {
-    expect(() => compileTools([cityTool("a")], { limits: { maxCompileMs: 1e-9 } })).toThrow(expect.objectContaining({ code: "LIMIT_COMPILE_TIME" }));
-    expect(() => compileTools([cityTool("a"), cityTool("b")], { limits: { maxTools: 1 } })).toThrow(expect.objectContaining({ code: "LIMIT_TOOLS" }));
+    expect(() => compileTools([cityTool("a")], { limits: { maxCompileMs: 1e-9 } })).toThrow(
+      expect.objectContaining({ code: "LIMIT_COMPILE_TIME" }),
+    );
+    expect(() => compileTools([cityTool("a"), cityTool("b")], { limits: { maxTools: 1 } })).toThrow(
+      expect.objectContaining({ code: "LIMIT_TOOLS" }),
+    );
   });
 
   it("misspelled options are INVALID_OPTION, with a suggestion", () => {
-    expect(() => compileTools([cityTool("a")], { tool_choice: "required" } as never)).toThrow(/did you mean "toolChoice"/);
-    expect(() => compileSchema({}, { toolChoice: "auto" } as never)).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+    expect(() => compileTools([cityTool("a")], { tool_choice: "required" } as never)).toThrow(
+      /did you mean "toolChoice"/,
+    );
+    expect(() => compileSchema({}, { toolChoice: "auto" } as never)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
   });
 
   it("unknown format and specialTokens values are INVALID_OPTION", () => {
-    expect(() => compileTools([cityTool("a")], { format: "no-such-format" as "qwen3" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
-    expect(() => compileTools([cityTool("a")], { specialTokens: "both" as "token-only" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+    expect(() => compileTools([cityTool("a")], { format: "no-such-format" as "qwen3" })).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
+    expect(() => compileTools([cityTool("a")], { specialTokens: "both" as "token-only" })).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
   });
 
   it("flexible whitespace applies inside the envelope JSON and the arguments", () => {
@@ -172,7 +241,12 @@ describe("compileSchema", () => {
   });
 
   it("a non-recursive schema has a regex", () => {
-    const c = compileSchema({ type: "object", properties: { a: { type: "integer" } }, required: ["a"], additionalProperties: false });
+    const c = compileSchema({
+      type: "object",
+      properties: { a: { type: "integer" } },
+      required: ["a"],
+      additionalProperties: false,
+    });
     const re = new RegExp(c.toRegex(), "u");
     expect(re.test('{"a": 12}')).toBe(true);
     expect(re.test('{"a": 1.5}')).toBe(false);
@@ -186,7 +260,10 @@ describe("compileSchema", () => {
   });
 
   it("a schema rule cannot be named root twice", () => {
-    const c = compileSchema({ type: "object", properties: { root: { type: "object", properties: { root: { type: "integer" } } } } });
+    const c = compileSchema({
+      type: "object",
+      properties: { root: { type: "object", properties: { root: { type: "integer" } } } },
+    });
     expect(c.accepts('{"root": {"root": 1}}')).toBe(true);
   });
 });
@@ -196,7 +273,11 @@ describe("compileTools: additionalProperties forbid", () => {
     const c = compileTools([{ name: "noop", parameters: { type: "object", properties: {}, required: [] } }]);
     expect(c.accepts(call("noop", {}))).toBe(true);
     expect(c.accepts(call("noop", { x: 1 }))).toBe(false);
-    expect(compileTools([{ name: "noop", parameters: { type: "object", properties: {} } }], { additionalProperties: "spec" }).accepts(call("noop", { x: 1 }))).toBe(true);
+    expect(
+      compileTools([{ name: "noop", parameters: { type: "object", properties: {} } }], {
+        additionalProperties: "spec",
+      }).accepts(call("noop", { x: 1 })),
+    ).toBe(true);
   });
 
   it("a free-form object (no `properties`) stays open", () => {
@@ -205,7 +286,16 @@ describe("compileTools: additionalProperties forbid", () => {
   });
 
   it("keys declared in allOf branches are merged before closing", () => {
-    const c = compileTools([{ name: "f", parameters: { type: "object", properties: { a: { type: "integer" } }, allOf: [{ properties: { b: { type: "integer" } } }] } }]);
+    const c = compileTools([
+      {
+        name: "f",
+        parameters: {
+          type: "object",
+          properties: { a: { type: "integer" } },
+          allOf: [{ properties: { b: { type: "integer" } } }],
+        },
+      },
+    ]);
     expect(c.accepts(call("f", { a: 1, b: 2 }))).toBe(true);
     expect(c.accepts(call("f", { a: 1, c: 2 }))).toBe(false);
   });
@@ -214,8 +304,17 @@ describe("compileTools: additionalProperties forbid", () => {
 describe("compileTools: rule names across tools", () => {
   it("tools whose rule names meet (a + b/x, a-b + x) keep their own grammars", () => {
     // recursive properties force named rules that survive optimization; both are named "a-b-x" before merging
-    const tree = (leaf: string, self: string): JsonObject => ({ type: "array", items: { anyOf: [{ type: leaf }, { $ref: self }] } });
-    const a = { name: "a", parameters: { type: "object", properties: { b: { type: "object", properties: { x: tree("integer", "#/properties/b/properties/x") } } } } };
+    const tree = (leaf: string, self: string): JsonObject => ({
+      type: "array",
+      items: { anyOf: [{ type: leaf }, { $ref: self }] },
+    });
+    const a = {
+      name: "a",
+      parameters: {
+        type: "object",
+        properties: { b: { type: "object", properties: { x: tree("integer", "#/properties/b/properties/x") } } },
+      },
+    };
     const ab = { name: "a-b", parameters: { type: "object", properties: { x: tree("string", "#/properties/x") } } };
     const c = compileTools([a, ab]);
     expect([...c.grammar.rules.keys()].filter((n) => n.startsWith("a-b-x"))).toHaveLength(2);
@@ -229,9 +328,14 @@ describe("compileTools: rule names across tools", () => {
 
 describe("compileTools: grammar size across tools", () => {
   it("the whole tool set must fit limits.maxGrammarSize, not only each tool", () => {
-    const tools = Array.from({ length: 40 }, (_, i) => ({ name: `t${i}`, parameters: { type: "object", properties: { v: { type: "string", enum: ["alpha", "beta", "gamma", `d${i}`] } } } }));
+    const tools = Array.from({ length: 40 }, (_, i) => ({
+      name: `t${i}`,
+      parameters: { type: "object", properties: { v: { type: "string", enum: ["alpha", "beta", "gamma", `d${i}`] } } },
+    }));
     const one = compileTools(tools.slice(0, 1), { limits: { maxGrammarSize: 60 } });
     expect(one.accepts(call("t0", { v: "beta" }))).toBe(true);
-    expect(() => compileTools(tools, { limits: { maxGrammarSize: 60 } })).toThrow(expect.objectContaining({ code: "LIMIT_GRAMMAR_SIZE" }));
+    expect(() => compileTools(tools, { limits: { maxGrammarSize: 60 } })).toThrow(
+      expect.objectContaining({ code: "LIMIT_GRAMMAR_SIZE" }),
+    );
   });
 });

@@ -6,7 +6,18 @@ import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 const pieces = [
   { text: "<tool_call>", special: true },
   { text: "</tool_call>", special: true },
-  "\n", '{"name": "', "ping", '", "arguments": ', "{}", "}", "<", "tool_call>", "</", "Hi", " ", "x",
+  "\n",
+  '{"name": "',
+  "ping",
+  '", "arguments": ',
+  "{}",
+  "}",
+  "<",
+  "tool_call>",
+  "</",
+  "Hi",
+  " ",
+  "x",
   { text: "<|im_end|>", special: true },
 ];
 const EOS = pieces.length - 1;
@@ -48,7 +59,10 @@ describe("CompiledGrammar.createMatcher", () => {
   });
 
   it("the compile's limits.maxAutomatonStates caps the matcher (the option its error names)", () => {
-    const tools = [{ name: "ping" }, { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } }];
+    const tools = [
+      { name: "ping" },
+      { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+    ];
     const capped = compileTools(tools, { limits: { maxAutomatonStates: 40 } }); // the compile itself fits
     expect(() => capped.createMatcher(vocab)).toThrow(/maxAutomatonStates/);
     expect(() => compileTools(tools).createMatcher(vocab)).not.toThrow();

@@ -13,6 +13,8 @@ describe("committed grammars/", () => {
   it.each([...expected.keys()])("%s is current (run `npm run grammars` after changing the compiler)", (file) => {
     const path = join(GRAMMARS_DIR, file);
     expect(existsSync(path), `grammars/${file} is missing: run npm run grammars`).toBe(true);
-    expect(readFileSync(path, "utf8") === expected.get(file), `grammars/${file} is stale: run npm run grammars`).toBe(true);
+    expect(readFileSync(path, "utf8") === expected.get(file), `grammars/${file} is stale: run npm run grammars`).toBe(
+      true,
+    );
   });
 });

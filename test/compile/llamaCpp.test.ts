@@ -4,7 +4,8 @@ import { compileTools } from "../../src/compile.js";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
 import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlamaCpp.js";
 
-const call = (name: string, args: JsonValue): string => `<tool_call>\n${canonicalJson({ name, arguments: args })}\n</tool_call>`;
+const call = (name: string, args: JsonValue): string =>
+  `<tool_call>\n${canonicalJson({ name, arguments: args })}\n</tool_call>`;
 
 const samples = [
   call("get_weather", { city: "Paris" }),
@@ -22,7 +23,11 @@ const samples = [
 
 describe("examples through llama.cpp's grammar parser and engine", () => {
   it("every example grammar parses, and llama.cpp agrees with accepts() on samples", async () => {
-    const compiled = ["weather", "seed", "mcp-filesystem", "assistant"].map((n) => compileTools(JSON.parse(readFileSync(new URL(`../../examples/${n}.tools.json`, import.meta.url), "utf8")), { limits: { maxCompileMs: 600_000 } }));
+    const compiled = ["weather", "seed", "mcp-filesystem", "assistant"].map((n) =>
+      compileTools(JSON.parse(readFileSync(new URL(`../../examples/${n}.tools.json`, import.meta.url), "utf8")), {
+        limits: { maxCompileMs: 600_000 },
+      }),
+    );
     const results = await checkGbnfBatchWithLlamaCpp(compiled.map((c) => ({ grammar: c.toGbnf(), samples })));
     results.forEach((r, i) => {
       expect(r.error).toBeUndefined();

@@ -3,7 +3,20 @@ import * as api from "../../src/index.js";
 
 describe("public barrel", () => {
   it("exports the compile API, errors and helpers by name", () => {
-    for (const name of ["compileTools", "compileSchema", "CompiledGrammar", "normalizeTools", "canonicalJson", "quoteJsonString", "ToolgramError", "InvalidSchemaError", "UnsupportedSchemaError", "UnsatisfiableSchemaError", "LimitExceededError", "DEFAULT_LIMITS"]) {
+    for (const name of [
+      "compileTools",
+      "compileSchema",
+      "CompiledGrammar",
+      "normalizeTools",
+      "canonicalJson",
+      "quoteJsonString",
+      "ToolgramError",
+      "InvalidSchemaError",
+      "UnsupportedSchemaError",
+      "UnsatisfiableSchemaError",
+      "LimitExceededError",
+      "DEFAULT_LIMITS",
+    ]) {
       expect(api, name).toHaveProperty(name);
     }
     expect("default" in api).toBe(false);

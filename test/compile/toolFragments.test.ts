@@ -31,7 +31,9 @@ describe("tool fragments", () => {
     const hits = toolFragments.size;
     const warm = compileTools(tools, { format: "qwen3" });
     // the GitHub schemas were reused, not lowered again
-    expect(toolFragments.size - hits).toBe(distinct(tools) - distinct(tools.filter((t) => t.name.startsWith("github__"))));
+    expect(toolFragments.size - hits).toBe(
+      distinct(tools) - distinct(tools.filter((t) => t.name.startsWith("github__"))),
+    );
     expect(toGbnf(warm.grammar)).toBe(toGbnf(cold.grammar));
   });
 
@@ -50,13 +52,20 @@ describe("tool fragments", () => {
 
   it("keys the parameters by their exact JSON text: -0 and 0 are two fragments (a const spells them apart)", () => {
     toolFragments.clear();
-    const tool = (v: number) => [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { x: { enum: [v, 1] } }, required: ["x"] } } }];
+    const tool = (v: number) => [
+      {
+        type: "function",
+        function: { name: "f", parameters: { type: "object", properties: { x: { enum: [v, 1] } }, required: ["x"] } },
+      },
+    ];
     const call = (x: string): string => `<tool_call>\n{"name": "f", "arguments": {"x": ${x}}}\n</tool_call>`;
     const zero = compileTools(tool(0), { toolChoice: "required" });
     const minusZero = compileTools(tool(-0), { toolChoice: "required" });
     expect(toolFragments.size).toBe(2);
     expect([zero.accepts(call("0")), zero.accepts(call("-0"))]).toEqual([true, false]);
     expect([minusZero.accepts(call("0")), minusZero.accepts(call("-0"))]).toEqual([false, true]);
-    expect(parametersKey({ type: "object", properties: { a: { const: "x" } } })).toBe('{"type":"object","properties":{"a":{"const":"x"}}}');
+    expect(parametersKey({ type: "object", properties: { a: { const: "x" } } })).toBe(
+      '{"type":"object","properties":{"a":{"const":"x"}}}',
+    );
   });
 });

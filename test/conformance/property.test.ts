@@ -44,13 +44,16 @@ it("accepts() agrees with ajv on random schemas and instances", () => {
           checked++;
           if (got && !want) throw new Error(`invalid instance accepted: ${text} for ${JSON.stringify(schema)}`);
           // A documented narrowing: bounded numbers are spelled without exponent (canonicalJson writes 5e-324 with one)
-          if (!got && want && !(hasExponent(text) && /imum"/.test(JSON.stringify(schema)))) throw new Error(`valid instance rejected: ${text} for ${JSON.stringify(schema)}`);
+          if (!got && want && !(hasExponent(text) && /imum"/.test(JSON.stringify(schema))))
+            throw new Error(`valid instance rejected: ${text} for ${JSON.stringify(schema)}`);
         }
         return true;
       },
     ),
     { seed: SEED, numRuns: Number(process.env.FC_RUNS ?? tierRuns(100, 300)), verbose: 1 },
   );
-  console.log(`property: ${compiled} schemas compiled, ${refused} refused, ${checked} instances checked (seed ${SEED})`);
+  console.log(
+    `property: ${compiled} schemas compiled, ${refused} refused, ${checked} instances checked (seed ${SEED})`,
+  );
   expect(compiled).toBeGreaterThan(refused);
 });

@@ -26,13 +26,17 @@ const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, "../fixtures/json-schema-test-suite");
 const referee = new Referee();
 type Llg = Record<string, Record<string, Record<string, string>>>;
-const llguidance = JSON.parse(readFileSync(join(here, "../fixtures/peer-results/llguidance_expected_json_schema_test_suite.json"), "utf8"))["draft2020-12"] as Llg;
+const llguidance = JSON.parse(
+  readFileSync(join(here, "../fixtures/peer-results/llguidance_expected_json_schema_test_suite.json"), "utf8"),
+)["draft2020-12"] as Llg;
 
 for (const draft of ["draft2020-12", "draft7"] as const) {
   describe(`JSON-Schema-Test-Suite ${draft}`, () => {
     it("has no false positives and no regressions against the baseline", () => {
       const baselinePath = join(here, `baseline-${draft}.json`);
-      const baseline: Record<string, Verdict> = existsSync(baselinePath) ? JSON.parse(readFileSync(baselinePath, "utf8")) : {};
+      const baseline: Record<string, Verdict> = existsSync(baselinePath)
+        ? JSON.parse(readFileSync(baselinePath, "utf8"))
+        : {};
       const current: Record<string, Verdict> = {};
       const falsePositives: string[] = [];
       const crashes: string[] = [];
@@ -71,9 +75,15 @@ for (const draft of ["draft2020-12", "draft7"] as const) {
       for (const v of Object.values(current)) counts[v] = (counts[v] ?? 0) + 1;
       const regressions = Object.keys(baseline).filter((k) => baseline[k] === "pass" && current[k] !== "pass");
       const improvements = Object.keys(current).filter((k) => current[k] === "pass" && baseline[k] !== "pass");
-      console.log(`${draft}: ${Object.keys(current).length} tests ${JSON.stringify(counts)}; ${improvements.length} improvements over the baseline; ${overridden} optional format/content verdicts taken from ajv`);
-      if (compared) console.log(`${draft} vs llguidance on the ${compared} tests it lists: toolgram passes ${ours}, llguidance ${theirs}`);
-      if (process.env.UPDATE_BASELINE) writeFileSync(baselinePath, JSON.stringify(current, Object.keys(current).sort(), 1) + "\n");
+      console.log(
+        `${draft}: ${Object.keys(current).length} tests ${JSON.stringify(counts)}; ${improvements.length} improvements over the baseline; ${overridden} optional format/content verdicts taken from ajv`,
+      );
+      if (compared)
+        console.log(
+          `${draft} vs llguidance on the ${compared} tests it lists: toolgram passes ${ours}, llguidance ${theirs}`,
+        );
+      if (process.env.UPDATE_BASELINE)
+        writeFileSync(baselinePath, `${JSON.stringify(current, Object.keys(current).sort(), 1)}\n`);
       expect(falsePositives, "invalid instances accepted").toEqual([]);
       expect(crashes, "compiler crashes").toEqual([]);
       expect(regressions, "tests that passed in the baseline").toEqual([]);

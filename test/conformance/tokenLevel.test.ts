@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileSchema } from "../../src/compile.js";
-import { CompiledGrammar } from "../../src/CompiledGrammar.js";
+import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
 import { ToolgramError } from "../../src/errors.js";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
 import { loadTestSuite } from "../../src/conformance/loadTestSuite.js";
@@ -34,7 +34,9 @@ interface Tally {
 }
 
 function decode(vocab: ReturnType<typeof qwen3>["vocab"], ids: number[]): string {
-  const parts: Uint8Array[] = ids.map((id) => (vocab.atoms.has(id) ? new TextEncoder().encode(vocab.atoms.get(id)) : vocab.tokenBytes(id)));
+  const parts: Uint8Array[] = ids.map((id) =>
+    vocab.atoms.has(id) ? new TextEncoder().encode(vocab.atoms.get(id)) : vocab.tokenBytes(id),
+  );
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
   for (const p of parts) {
@@ -48,7 +50,15 @@ function run(cases: { id: string; schema: unknown; tests: { data: JsonValue; val
   const { vocab, encode } = qwen3();
   const bits = new Uint32Array(Math.ceil(vocab.size / 32));
   const eos = vocab.eosTokenIds[0];
-  const t: Tally = { schemas: 0, instances: 0, agree: 0, mismatches: [], invalidAccepted: [], matcherRefused: [], normalized: 0 };
+  const t: Tally = {
+    schemas: 0,
+    instances: 0,
+    agree: 0,
+    mismatches: [],
+    invalidAccepted: [],
+    matcherRefused: [],
+    normalized: 0,
+  };
   for (const c of cases) {
     let g: CompiledGrammar;
     try {
@@ -96,7 +106,11 @@ function judgeAll(
       t.instances++;
       m.reset();
       let ok = true;
-      for (const id of ids) if (!m.acceptToken(id)) { ok = false; break; }
+      for (const id of ids)
+        if (!m.acceptToken(id)) {
+          ok = false;
+          break;
+        }
       const tokenVerdict = ok && m.isCompleted();
       if (ok) {
         // the EOS bit must say the same as isCompleted()
@@ -115,25 +129,37 @@ function judgeAll(
 describe("token-level conformance (Qwen3 vocabulary)", () => {
   it("JSON-Schema-Test-Suite draft2020-12: matcher = accepts(), no invalid accepted", () => {
     // the quick tier checks every 4th suite case; the long tier all of them
-    const cases = tierSample(loadTestSuite(join(here, "../fixtures/json-schema-test-suite/draft2020-12"), "draft2020-12"), 4).map((c) => {
+    const cases = tierSample(
+      loadTestSuite(join(here, "../fixtures/json-schema-test-suite/draft2020-12"), "draft2020-12"),
+      4,
+    ).map((c) => {
       const byAjv = /^optional\/(format\/|content)/.test(c.file);
       return {
         id: `${c.file} | ${c.description}`,
         schema: c.schema,
-        tests: c.tests.map((x) => ({ data: x.data, valid: byAjv ? referee.validText(c.schema, canonicalJson(x.data)) : x.valid })),
+        tests: c.tests.map((x) => ({
+          data: x.data,
+          valid: byAjv ? referee.validText(c.schema, canonicalJson(x.data)) : x.valid,
+        })),
       };
     });
     const t = run(cases);
-    console.log(`token-level suite: ${t.schemas} schemas, ${t.instances} instances, ${t.agree} agree, ${t.matcherRefused.length} matchers refused, ${t.normalized} rewritten by the tokenizer's normalizer`);
+    console.log(
+      `token-level suite: ${t.schemas} schemas, ${t.instances} instances, ${t.agree} agree, ${t.matcherRefused.length} matchers refused, ${t.normalized} rewritten by the tokenizer's normalizer`,
+    );
     expect(t.matcherRefused.slice(0, 10)).toEqual([]);
     expect(t.mismatches.slice(0, 10)).toEqual([]);
     expect(t.invalidAccepted.slice(0, 10)).toEqual([]);
   }, 600_000);
 
   it("JSONSchemaBench sample: matcher = accepts(), no invalid accepted", () => {
-    const rows = readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => process.env.TOKEN_LEVEL_ALL || i % (LONG_TIER ? 3 : 24) === 0);
+    const rows = readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter(
+      (_, i) => process.env.TOKEN_LEVEL_ALL || i % (LONG_TIER ? 3 : 24) === 0,
+    );
     const t = run(rows.map((r) => ({ id: r.id, schema: r.schema, tests: r.tests ?? [] })));
-    console.log(`token-level JSONSchemaBench: ${t.schemas} schemas, ${t.instances} instances, ${t.agree} agree, ${t.normalized} rewritten by the tokenizer's normalizer, matchers refused: ${JSON.stringify(t.matcherRefused)}`);
+    console.log(
+      `token-level JSONSchemaBench: ${t.schemas} schemas, ${t.instances} instances, ${t.agree} agree, ${t.normalized} rewritten by the tokenizer's normalizer, matchers refused: ${JSON.stringify(t.matcherRefused)}`,
+    );
     // A matcher refused with a named limit fails closed (no verdict, no wrong one); a few very large real-world
     // schemas exceed limits.maxAutomatonStates. Bounded so that a regression cannot hide here.
     expect(t.matcherRefused.every((r) => r.endsWith(": LIMIT_AUTOMATON_SIZE"))).toBe(true);

@@ -9,7 +9,11 @@ import { dirname, join } from "node:path";
 import { validateDatasetFile } from "../../src/dataset/validateDataset.js";
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/datasets");
-const expected = JSON.parse(readFileSync(join(dir, "checks.expected.json"), "utf8")) as { line: number; note: string; codes: string[] }[];
+const expected = JSON.parse(readFileSync(join(dir, "checks.expected.json"), "utf8")) as {
+  line: number;
+  note: string;
+  codes: string[];
+}[];
 
 describe("dataset checks", async () => {
   const report = await validateDatasetFile(join(dir, "checks.jsonl"));

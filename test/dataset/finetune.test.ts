@@ -14,7 +14,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 for (const name of ["glaive_toolcall_en_demo.json", "llamafactory_reason_tool_use_demo_50.jsonl"]) {
   it(`report on ${name} matches the reviewed one`, async () => {
     const r = await validateDatasetFile(join(here, "../fixtures/finetune", name));
-    const text = formatReport(r) + "\n\nreceipt: " + JSON.stringify(r.receipt, null, 1) + "\n";
+    const text = `${formatReport(r)}\n\nreceipt: ${JSON.stringify(r.receipt, null, 1)}\n`;
     const expectedPath = join(here, `expected-${name.replace(/\.jsonl?$/, "")}.txt`);
     if (process.env.UPDATE_EXPECTED || !existsSync(expectedPath)) writeFileSync(expectedPath, text);
     expect(text).toBe(readFileSync(expectedPath, "utf8"));

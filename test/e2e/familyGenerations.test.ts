@@ -21,13 +21,18 @@ import { LONG_TIER } from "../support/tier.js";
  */
 // at most 10 per format and path in CI's e2e run (TOOLGRAM_E2E_FAMILY_SEEDS raises it): four formats at 50 seeds would
 // take most of CI's hour on two cores
-const SEEDS = Math.min(Number(process.env.TOOLGRAM_E2E_SEEDS ?? (LONG_TIER ? 4 : 1)), Number(process.env.TOOLGRAM_E2E_FAMILY_SEEDS ?? 10));
+const SEEDS = Math.min(
+  Number(process.env.TOOLGRAM_E2E_SEEDS ?? (LONG_TIER ? 4 : 1)),
+  Number(process.env.TOOLGRAM_E2E_FAMILY_SEEDS ?? 10),
+);
 const MAX_TOKENS = 256;
 const SAMPLING = { topK: 40, repeatPenalty: { penalty: 2, lastTokens: 64 } } as const;
 const TEMPERATURE = 1.5;
 // a guard against hangs, not a verdict: a loaded two-core machine runs a gbnf seed in up to a minute
 const TIMEOUT = 180_000 + SEEDS * 60_000;
-const tools = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "examples", "weather.tools.json"), "utf8")) as unknown;
+const tools = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "..", "examples", "weather.tools.json"), "utf8"),
+) as unknown;
 const MESSAGES = [{ role: "user" as const, content: "Use one of the tools, please." }];
 
 interface FormatCase {
@@ -61,20 +66,27 @@ function formatNamed(alias: string): FormatName | undefined {
 }
 
 const summary: string[] = [];
-afterAll(() => console.log(`e2e family generations (${SEEDS} seeds per format and path, maxTokens ${MAX_TOKENS}):\n  ${summary.join("\n  ")}`));
+afterAll(() =>
+  console.log(
+    `e2e family generations (${SEEDS} seeds per format and path, maxTokens ${MAX_TOKENS}):\n  ${summary.join("\n  ")}`,
+  ),
+);
 
 describe.each(CASES)("$format over the $family vocabulary", (c) => {
   let tiny: TinyModel | undefined;
   let model: LlamaModel | undefined;
   let vocab: Vocabulary;
-  let prompt: string;
+  let _prompt: string;
   afterAll(async () => {
     await model?.dispose();
   });
 
   async function setUp(): Promise<boolean> {
     if (model !== undefined) return true;
-    tiny = await buildTinyFamilyModel({ family: c.family, ...(c.llamaCppTemplate === undefined ? {} : { llamaCppTemplate: c.llamaCppTemplate }) });
+    tiny = await buildTinyFamilyModel({
+      family: c.family,
+      ...(c.llamaCppTemplate === undefined ? {} : { llamaCppTemplate: c.llamaCppTemplate }),
+    });
     if (tiny === undefined) return false;
     model = await loadLlamaModel(tiny.path);
     vocab = await Vocabulary.fromGguf(tiny.path);
@@ -87,38 +99,73 @@ describe.each(CASES)("$format over the $family vocabulary", (c) => {
   else if (c.knownLimit !== undefined) summary.push(`${c.format}: skipped (known limit: ${c.knownLimit})`);
 
   for (const engine of ["gbnf", "matcher"] as const) {
-    run(`${engine}: every generation ends within ${MAX_TOKENS} tokens with one call that parses (strict) and validates`, async () => {
-      if (!(await setUp())) return void summary.push(`${c.format}: skipped (llama.cpp's source is not available)`);
-      let tokens = 0;
-      let steered = 0;
-      const failures: string[] = [];
-      for (let seed = 1; seed <= SEEDS; seed++) {
-        // the format, reasoning and prompt come from the model's own chat template (no format named here)
-        const r = await generateToolCalls({ model: model!, vocab, tools, messages: MESSAGES, toolChoice: "required", parallel: false, engine, maxTokens: MAX_TOKENS, temperature: TEMPERATURE, seed, sampling: SAMPLING });
-        expect(r.turn.format).toBe(format);
-        expect(r.prompt).toContain("get_weather");
-        const ok = r.finishReason === "stop" && r.issues.length === 0 && r.calls.length === 1 && r.calls[0].valid;
-        // every seed runs, so that the summary counts them all; a failure names its seed, finish and budget state.
-        // llama.cpp's grammar would let special tokens (Llama 3's reserved ones) into a JSON string where toolgram's
-        // matcher does not; the budget guard (generateToolCalls passes guardTokens(vocab)) bans them, so the two never
-        // part and every seed must end in a valid call.
-        if (!ok) failures.push(`seed ${seed}: finish ${r.finishReason}, budget abandoned ${r.budgetAbandoned}, issues ${JSON.stringify(r.issues)}, text ${JSON.stringify(r.text)}`);
-        tokens += r.tokens.length;
-        if (r.budgetSteps > 0) steered++;
-      }
-      summary.push(`${c.format} (${c.family} vocabulary) ${engine}: ${SEEDS - failures.length}/${SEEDS} valid calls within ${MAX_TOKENS} tokens (mean ${(tokens / SEEDS).toFixed(0)} tokens; ${steered} closed by the budget)`);
-      expect(failures).toEqual([]);
-    }, TIMEOUT);
+    run(
+      `${engine}: every generation ends within ${MAX_TOKENS} tokens with one call that parses (strict) and validates`,
+      async () => {
+        if (!(await setUp())) return void summary.push(`${c.format}: skipped (llama.cpp's source is not available)`);
+        let tokens = 0;
+        let steered = 0;
+        const failures: string[] = [];
+        for (let seed = 1; seed <= SEEDS; seed++) {
+          // the format, reasoning and prompt come from the model's own chat template (no format named here)
+          const r = await generateToolCalls({
+            model: model!,
+            vocab,
+            tools,
+            messages: MESSAGES,
+            toolChoice: "required",
+            parallel: false,
+            engine,
+            maxTokens: MAX_TOKENS,
+            temperature: TEMPERATURE,
+            seed,
+            sampling: SAMPLING,
+          });
+          expect(r.turn.format).toBe(format);
+          expect(r.prompt).toContain("get_weather");
+          const ok = r.finishReason === "stop" && r.issues.length === 0 && r.calls.length === 1 && r.calls[0].valid;
+          // every seed runs, so that the summary counts them all; a failure names its seed, finish and budget state.
+          // llama.cpp's grammar would let special tokens (Llama 3's reserved ones) into a JSON string where toolgram's
+          // matcher does not; the budget guard (generateToolCalls passes guardTokens(vocab)) bans them, so the two never
+          // part and every seed must end in a valid call.
+          if (!ok)
+            failures.push(
+              `seed ${seed}: finish ${r.finishReason}, budget abandoned ${r.budgetAbandoned}, issues ${JSON.stringify(r.issues)}, text ${JSON.stringify(r.text)}`,
+            );
+          tokens += r.tokens.length;
+          if (r.budgetSteps > 0) steered++;
+        }
+        summary.push(
+          `${c.format} (${c.family} vocabulary) ${engine}: ${SEEDS - failures.length}/${SEEDS} valid calls within ${MAX_TOKENS} tokens (mean ${(tokens / SEEDS).toFixed(0)} tokens; ${steered} closed by the budget)`,
+        );
+        expect(failures).toEqual([]);
+      },
+      TIMEOUT,
+    );
   }
 
-  run("unconstrained control: the same prompts do not produce valid calls", async () => {
-    if (!(await setUp())) return;
-    let valid = 0;
-    for (let seed = 1; seed <= SEEDS; seed++) {
-      const r = await generateToolCalls({ model: model!, vocab, tools, messages: MESSAGES, engine: "none", maxTokens: MAX_TOKENS, temperature: TEMPERATURE, seed, sampling: SAMPLING });
-      if (r.calls.some((call) => call.valid)) valid++;
-    }
-    summary.push(`${c.format} (${c.family} vocabulary) unconstrained: ${valid}/${SEEDS} valid calls`);
-    expect(valid).toBe(0);
-  }, TIMEOUT);
+  run(
+    "unconstrained control: the same prompts do not produce valid calls",
+    async () => {
+      if (!(await setUp())) return;
+      let valid = 0;
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        const r = await generateToolCalls({
+          model: model!,
+          vocab,
+          tools,
+          messages: MESSAGES,
+          engine: "none",
+          maxTokens: MAX_TOKENS,
+          temperature: TEMPERATURE,
+          seed,
+          sampling: SAMPLING,
+        });
+        if (r.calls.some((call) => call.valid)) valid++;
+      }
+      summary.push(`${c.format} (${c.family} vocabulary) unconstrained: ${valid}/${SEEDS} valid calls`);
+      expect(valid).toBe(0);
+    },
+    TIMEOUT,
+  );
 });

@@ -4,7 +4,13 @@ import { join } from "node:path";
 import type { LlamaModel } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTinyModel, tinyModelPath } from "../../src/gguf/buildTinyModel.js";
-import { compiledFor, generateToolCalls, vocabularyOf, type GenerationEngine, type ToolCallGeneration } from "../../src/llama-cpp/generateToolCalls.js";
+import {
+  compiledFor,
+  generateToolCalls,
+  vocabularyOf,
+  type GenerationEngine,
+  type ToolCallGeneration,
+} from "../../src/llama-cpp/generateToolCalls.js";
 import { generateLazy } from "../../src/llama-cpp/generateLazy.js";
 import { LlamaGrammarProbe } from "../../src/llama-cpp/LlamaGrammarProbe.js";
 import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
@@ -31,7 +37,10 @@ const examples = join(import.meta.dirname, "..", "..", "examples");
 const toolSets = readdirSync(examples)
   .filter((f) => f.endsWith(".tools.json"))
   .sort()
-  .map((f) => ({ name: f.replace(/\.tools\.json$/, ""), tools: JSON.parse(readFileSync(join(examples, f), "utf8")) as unknown }));
+  .map((f) => ({
+    name: f.replace(/\.tools\.json$/, ""),
+    tools: JSON.parse(readFileSync(join(examples, f), "utf8")) as unknown,
+  }));
 const MESSAGES: ChatMessage[] = [{ role: "user", content: "Use one of the tools, please." }];
 
 let model: LlamaModel;
@@ -47,7 +56,19 @@ afterAll(async () => {
 });
 
 function generate(tools: unknown, engine: GenerationEngine, seed: number): Promise<ToolCallGeneration> {
-  return generateToolCalls({ model, tools, messages: MESSAGES, toolChoice: "required", parallel: false, engine, maxTokens: MAX_TOKENS, seed, temperature: TEMPERATURE, vocab, sampling: SAMPLING });
+  return generateToolCalls({
+    model,
+    tools,
+    messages: MESSAGES,
+    toolChoice: "required",
+    parallel: false,
+    engine,
+    maxTokens: MAX_TOKENS,
+    seed,
+    temperature: TEMPERATURE,
+    vocab,
+    sampling: SAMPLING,
+  });
 }
 
 /** Every token of `tokens` is allowed, in turn, by a fresh matcher of the grammar: the text is a viable prefix. */
@@ -59,39 +80,53 @@ function matcherAcceptsAll(tools: unknown, tokens: readonly number[]): boolean {
 const prng = seededRandom; // mulberry32: the token samples of the agreement check
 
 const summary: string[] = [];
-afterAll(() => console.log(`e2e generations (${SEEDS} seeds per tool set and path, maxTokens ${MAX_TOKENS}):\n  ${summary.join("\n  ")}`));
+afterAll(() =>
+  console.log(
+    `e2e generations (${SEEDS} seeds per tool set and path, maxTokens ${MAX_TOKENS}):\n  ${summary.join("\n  ")}`,
+  ),
+);
 
 describe.each(toolSets)("tool set $name", ({ name, tools }) => {
   for (const engine of ["gbnf", "matcher"] as const) {
-    it(`${engine}: every generation ends within ${MAX_TOKENS} tokens with one call that parses (strict) and validates`, async () => {
-      let steered = 0;
-      let tokens = 0;
-      for (let seed = 1; seed <= SEEDS; seed++) {
-        const r = await generate(tools, engine, seed);
-        const what = `seed ${seed}: ${JSON.stringify(r.text)}`;
-        expect(r.finishReason, what).toBe("stop");
-        expect(r.budgetAbandoned, what).toBe(false);
-        expect(r.issues, what).toEqual([]);
-        expect(r.calls.length, what).toBe(1);
-        expect(r.calls[0].valid, `seed ${seed}: ${JSON.stringify(r.calls[0].errors)}`).toBe(true);
-        expect(r.blocks[0]).toBe(r.text);
-        expect(matcherAcceptsAll(tools, r.tokens), what).toBe(true);
-        if (r.budgetSteps > 0) steered++;
-        tokens += r.tokens.length;
-      }
-      summary.push(`${name} ${engine}: ${SEEDS}/${SEEDS} valid calls within ${MAX_TOKENS} tokens (mean ${(tokens / SEEDS).toFixed(0)} tokens; ${steered} closed by the budget)`);
-    }, PER_SEED_TIMEOUT);
+    it(
+      `${engine}: every generation ends within ${MAX_TOKENS} tokens with one call that parses (strict) and validates`,
+      async () => {
+        let steered = 0;
+        let tokens = 0;
+        for (let seed = 1; seed <= SEEDS; seed++) {
+          const r = await generate(tools, engine, seed);
+          const what = `seed ${seed}: ${JSON.stringify(r.text)}`;
+          expect(r.finishReason, what).toBe("stop");
+          expect(r.budgetAbandoned, what).toBe(false);
+          expect(r.issues, what).toEqual([]);
+          expect(r.calls.length, what).toBe(1);
+          expect(r.calls[0].valid, `seed ${seed}: ${JSON.stringify(r.calls[0].errors)}`).toBe(true);
+          expect(r.blocks[0]).toBe(r.text);
+          expect(matcherAcceptsAll(tools, r.tokens), what).toBe(true);
+          if (r.budgetSteps > 0) steered++;
+          tokens += r.tokens.length;
+        }
+        summary.push(
+          `${name} ${engine}: ${SEEDS}/${SEEDS} valid calls within ${MAX_TOKENS} tokens (mean ${(tokens / SEEDS).toFixed(0)} tokens; ${steered} closed by the budget)`,
+        );
+      },
+      PER_SEED_TIMEOUT,
+    );
   }
 
-  it("unconstrained control: the same prompts do not produce valid calls", async () => {
-    let valid = 0;
-    for (let seed = 1; seed <= SEEDS; seed++) {
-      const r = await generate(tools, "none", seed);
-      if (r.calls.some((c) => c.valid)) valid++;
-    }
-    summary.push(`${name} unconstrained: ${valid}/${SEEDS} valid calls`);
-    expect(valid).toBe(0);
-  }, PER_SEED_TIMEOUT);
+  it(
+    "unconstrained control: the same prompts do not produce valid calls",
+    async () => {
+      let valid = 0;
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        const r = await generate(tools, "none", seed);
+        if (r.calls.some((c) => c.valid)) valid++;
+      }
+      summary.push(`${name} unconstrained: ${valid}/${SEEDS} valid calls`);
+      expect(valid).toBe(0);
+    },
+    PER_SEED_TIMEOUT,
+  );
 
   it("step agreement: at each step llama.cpp's grammar allows exactly the tokens the matcher allows (sampled)", async () => {
     const r = await generate(tools, "gbnf", 101);
@@ -113,8 +148,13 @@ describe.each(toolSets)("tool set $name", ({ name, tools }) => {
         if (model.isEogToken(id as never)) continue;
         ((bits[id >>> 5] >>> (id & 31)) & 1 ? allowed : disallowed).push(id);
       }
-      const sample = (ids: number[]): number[] => (ids.length <= 200 ? ids : Array.from({ length: 200 }, () => ids[Math.floor(random() * ids.length)]));
-      for (const id of sample(allowed)) if (!probe.allows(id)) disagreements.push(`step ${step}: matcher allows ${id} ${JSON.stringify(model.detokenize([id as never], true))}, llama.cpp does not`);
+      const sample = (ids: number[]): number[] =>
+        ids.length <= 200 ? ids : Array.from({ length: 200 }, () => ids[Math.floor(random() * ids.length)]);
+      for (const id of sample(allowed))
+        if (!probe.allows(id))
+          disagreements.push(
+            `step ${step}: matcher allows ${id} ${JSON.stringify(model.detokenize([id as never], true))}, llama.cpp does not`,
+          );
       for (const id of sample(disallowed)) {
         if (!probe.allows(id)) continue;
         // Known difference: llama.cpp reads special tokens (</tool_call>, <|box_end|>…) and single stray bytes as
@@ -123,16 +163,23 @@ describe.each(toolSets)("tool set $name", ({ name, tools }) => {
           known++;
           continue;
         }
-        disagreements.push(`step ${step}: llama.cpp allows ${id} ${JSON.stringify(model.detokenize([id as never], true))}, the matcher does not`);
+        disagreements.push(
+          `step ${step}: llama.cpp allows ${id} ${JSON.stringify(model.detokenize([id as never], true))}, the matcher does not`,
+        );
       }
-      if (probe.allows(IM_END) !== matcher.isCompleted()) disagreements.push(`step ${step}: end allowed by llama.cpp ${probe.allows(IM_END)}, matcher complete ${matcher.isCompleted()}`);
+      if (probe.allows(IM_END) !== matcher.isCompleted())
+        disagreements.push(
+          `step ${step}: end allowed by llama.cpp ${probe.allows(IM_END)}, matcher complete ${matcher.isCompleted()}`,
+        );
       checked += Math.min(allowed.length, 200) + Math.min(disallowed.length, 200) + 1;
       if (step === steps) break;
       const token = r.tokens[step];
       expect(matcher.acceptToken(token), `step ${step}: matcher refuses llama.cpp's token ${token}`).toBe(true);
       probe.accept(token);
     }
-    summary.push(`${name} agreement: ${steps + 1} steps, ${checked} token checks, ${disagreements.length} disagreements, ${known} known (special token or stray byte read as text by llama.cpp)`);
+    summary.push(
+      `${name} agreement: ${steps + 1} steps, ${checked} token checks, ${disagreements.length} disagreements, ${known} known (special token or stray byte read as text by llama.cpp)`,
+    );
     expect(disagreements.slice(0, 10)).toEqual([]);
   });
 });
@@ -142,8 +189,22 @@ describe("lazy grammar", () => {
     const { tools } = toolSets.find((t) => t.name === "weather") ?? toolSets[0];
     for (const engine of ["gbnf", "matcher"] as const) {
       // The random model seldom emits <tool_call> on its own: a logit bias makes it come after a few free tokens.
-      const r = await generateLazy({ model, tools, messages: MESSAGES, engine, parallel: false, maxTokens: MAX_TOKENS, seed: 3, temperature: TEMPERATURE, vocab, sampling: SAMPLING, triggerBias: 7 });
-      summary.push(`lazy ${engine}: triggered=${r.triggered} after ${r.freeTokens} free tokens, ${r.tokens.length} tokens, ${r.calls.filter((c) => c.valid).length} valid calls, finish=${r.finishReason}`);
+      const r = await generateLazy({
+        model,
+        tools,
+        messages: MESSAGES,
+        engine,
+        parallel: false,
+        maxTokens: MAX_TOKENS,
+        seed: 3,
+        temperature: TEMPERATURE,
+        vocab,
+        sampling: SAMPLING,
+        triggerBias: 7,
+      });
+      summary.push(
+        `lazy ${engine}: triggered=${r.triggered} after ${r.freeTokens} free tokens, ${r.tokens.length} tokens, ${r.calls.filter((c) => c.valid).length} valid calls, finish=${r.finishReason}`,
+      );
       expect(r.triggered).toBe(true);
       expect(r.tokens[r.freeTokens]).toBe(151657);
       expect(r.tokens.slice(0, r.freeTokens)).not.toContain(151657);

@@ -23,16 +23,30 @@ function factorDeep(e: GExpr): GExpr {
 
 describe("factorAlternatives", () => {
   it("shares leading text and merges single characters into one class", () => {
-    const items = [lit("\\b"), lit("\\t"), seq(lit("\\u000"), cls([0x30, 0x37])), seq(lit("\\u001"), cls([0x30, 0x39])), cls([0x41, 0x5a])];
+    const items = [
+      lit("\\b"),
+      lit("\\t"),
+      seq(lit("\\u000"), cls([0x30, 0x37])),
+      seq(lit("\\u001"), cls([0x30, 0x39])),
+      cls([0x41, 0x5a]),
+    ];
     expect(factorAlternatives(items)).toEqual([
-      seq(lit("\\"), alt(cls([0x62, 0x62, 0x74, 0x74]), seq(lit("u00"), alt(seq(lit("0"), cls([0x30, 0x37])), seq(lit("1"), cls([0x30, 0x39])))))),
+      seq(
+        lit("\\"),
+        alt(
+          cls([0x62, 0x62, 0x74, 0x74]),
+          seq(lit("u00"), alt(seq(lit("0"), cls([0x30, 0x37])), seq(lit("1"), cls([0x30, 0x39])))),
+        ),
+      ),
       cls([0x41, 0x5a]),
     ]);
   });
 
   it("leaves special tokens whole and keeps an alternative that becomes empty", () => {
     expect(factorAlternatives([token("<a>"), token("<b>")])).toEqual([token("<a>"), token("<b>")]);
-    expect(factorAlternatives([lit("ab"), lit("a")])).toEqual([seq(lit("a"), alt(lit("b"), { type: "literal", text: "" }))]);
+    expect(factorAlternatives([lit("ab"), lit("a")])).toEqual([
+      seq(lit("a"), alt(lit("b"), { type: "literal", text: "" })),
+    ]);
   });
 
   it("never changes the language (random grammars, samples and mutants; seed printed on failure)", () => {

@@ -20,7 +20,8 @@ const WEATHER = JSON.parse(readFileSync(join(here, "..", "..", "examples", "weat
 const POLICY = { format: "qwen3", toolChoice: "required", parallel: false } as const;
 
 /** toolgram's GBNF for the weather tools before it was shaped for llama.cpp's stack order (test/fixtures). */
-const before = (name: string) => readFileSync(join(here, "..", "fixtures", "gbnf-before-stack-order", `${name}.gbnf`), "utf8");
+const before = (name: string) =>
+  readFileSync(join(here, "..", "fixtures", "gbnf-before-stack-order", `${name}.gbnf`), "utf8");
 const BEFORE = before("weather-qwen3-required");
 
 const CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "';
@@ -46,7 +47,12 @@ function candidates(): Candidate[] {
 }
 
 /** llama.cpp's work and verdicts after `prefix`, and the matcher's verdicts on the same tokens. */
-function step(gbnf: string, prefix: string, cands: Candidate[], policy: Parameters<typeof compileTools>[1] = POLICY): { calls: number; stacks: number; refused: Set<number>; matcherRefused: Set<number> } {
+function step(
+  gbnf: string,
+  prefix: string,
+  cands: Candidate[],
+  policy: Parameters<typeof compileTools>[1] = POLICY,
+): { calls: number; stacks: number; refused: Set<number>; matcherRefused: Set<number> } {
   const model = LlamaGrammarModel.parse(gbnf);
   model.acceptText(prefix);
   const refused = model.reject(cands);
@@ -69,7 +75,9 @@ describe("llama.cpp's grammar sampler on toolgram's GBNF, counted", () => {
   ])("inside a string (%s): under half the character checks, the same tokens allowed", (_name, prefix, ratio) => {
     const b = step(BEFORE, prefix, cands);
     const a = step(after, prefix, cands);
-    console.log(`${JSON.stringify(prefix.slice(-8))}: ${cands.length} tokens, match_char calls ${b.calls} before, ${a.calls} after`);
+    console.log(
+      `${JSON.stringify(prefix.slice(-8))}: ${cands.length} tokens, match_char calls ${b.calls} before, ${a.calls} after`,
+    );
     expect(a.refused).toEqual(b.refused);
     expect(a.refused).toEqual(a.matcherRefused);
     expect(cands.length - a.refused.size).toBeGreaterThan(100_000);

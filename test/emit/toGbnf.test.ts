@@ -24,7 +24,9 @@ interface Job {
 }
 const jobs: Job[] = [];
 const randomGrammars = fc.sample(arbGrammar, { seed: SEED, numRuns: 60 });
-randomGrammars.forEach((g, i) => jobs.push({ name: `random-${i}`, gbnf: toGbnf(g), grammar: g, texts: textsOf(g, SEED + i, 15) }));
+randomGrammars.forEach((g, i) =>
+  jobs.push({ name: `random-${i}`, gbnf: toGbnf(g), grammar: g, texts: textsOf(g, SEED + i, 15) }),
+);
 for (const k of corpus) {
   if (k.leftRecursive) continue;
   jobs.push({ name: k.name, gbnf: toGbnf(k.grammar), grammar: k.grammar, texts: textsFor(k, 20).slice(0, 60) });
@@ -42,7 +44,12 @@ const digitCounts = grammar("root", [
     ),
   ],
 ]);
-jobs.push({ name: "digit-counts", gbnf: toGbnf(digitCounts), grammar: digitCounts, texts: ["1", "12", "123", "1234", "12345", "123456", "0", "01", "x", "xy", "xyy", "xyyy", "xyyyy"] });
+jobs.push({
+  name: "digit-counts",
+  gbnf: toGbnf(digitCounts),
+  grammar: digitCounts,
+  texts: ["1", "12", "123", "1234", "12345", "123456", "0", "01", "x", "xy", "xyy", "xyyy", "xyyyy"],
+});
 const broken = [
   'root ::= "a',
   'root ::= "\\q"',
@@ -55,10 +62,10 @@ const broken = [
 let results: GbnfCheck[] = [];
 
 beforeAll(async () => {
-  results = await checkGbnfBatchWithLlamaCpp(
-    [...jobs.map((j) => ({ grammar: j.gbnf, samples: j.texts })), ...broken],
-    { memoryLimitMb: 2048, timeoutMs: 60_000 },
-  );
+  results = await checkGbnfBatchWithLlamaCpp([...jobs.map((j) => ({ grammar: j.gbnf, samples: j.texts })), ...broken], {
+    memoryLimitMb: 2048,
+    timeoutMs: 60_000,
+  });
 }, 240_000);
 
 describe("toGbnf: llama.cpp accepts every emitted grammar and agrees with the reference acceptor", () => {
@@ -114,19 +121,51 @@ describe("toGbnf: text", () => {
 
   it("golden: repetition forms and class escapes", () => {
     const g = grammar("root", [
-      ["root", seq(rep(cls([0x61, 0x63]), 2, 5), rep(alt(lit("ab"), lit("c")), 0, 3), rep(lit("x"), 0, null), rep(lit("y"), 1, null), rep(lit("z"), 4, null), rep(lit("w"), 3, 3), ref("esc"))],
+      [
+        "root",
+        seq(
+          rep(cls([0x61, 0x63]), 2, 5),
+          rep(alt(lit("ab"), lit("c")), 0, 3),
+          rep(lit("x"), 0, null),
+          rep(lit("y"), 1, null),
+          rep(lit("z"), 4, null),
+          rep(lit("w"), 3, 3),
+          ref("esc"),
+        ),
+      ],
       ["esc", alt(cls([0x2d, 0x2d, 0x5b, 0x5e]), lit('"\\\n\t\r\u0001\u007fé😀'))],
     ]);
     expect(toGbnf(g)).toBe(
-      ['root ::= [a-c]{2,5} ("ab" | "c"){0,3} "x"* "y"+ "z"{4,} "w"{3} esc', 'esc ::= "\\"\\\\\\n\\t\\r\\x01\\x7Fé😀" | [\\-\\[-\\x5E]', ""].join("\n"),
+      [
+        'root ::= [a-c]{2,5} ("ab" | "c"){0,3} "x"* "y"+ "z"{4,} "w"{3} esc',
+        'esc ::= "\\"\\\\\\n\\t\\r\\x01\\x7Fé😀" | [\\-\\[-\\x5E]',
+        "",
+      ].join("\n"),
     );
   });
 
   it("golden: a repetition that may begin with more than one code point is a helper rule, empty alternative first, widest alternative last", () => {
     // a JSON string's content twice (one helper rule for both), at least two characters once, digits once or more
-    const content = alt(cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0xd7ff, 0xe000, 0x10ffff]), seq(lit("\\"), alt(cls([0x22, 0x22, 0x5c, 0x5c, 0x6e, 0x6e]), seq(lit("u00"), cls([0x30, 0x31]), cls([0x30, 0x39])))));
+    const content = alt(
+      cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0xd7ff, 0xe000, 0x10ffff]),
+      seq(
+        lit("\\"),
+        alt(cls([0x22, 0x22, 0x5c, 0x5c, 0x6e, 0x6e]), seq(lit("u00"), cls([0x30, 0x31]), cls([0x30, 0x39]))),
+      ),
+    );
     const g = grammar("root", [
-      ["root", seq(lit('"'), rep(content, 0, null), lit('", "'), rep(content, 2, null), lit('", '), rep(cls([0x30, 0x39]), 1, null), rep(lit("x"), 0, null))],
+      [
+        "root",
+        seq(
+          lit('"'),
+          rep(content, 0, null),
+          lit('", "'),
+          rep(content, 2, null),
+          lit('", '),
+          rep(cls([0x30, 0x39]), 1, null),
+          rep(lit("x"), 0, null),
+        ),
+      ],
       ["other", seq(lit('"'), rep(content, 0, null), lit('"'))],
     ]);
     expect(toGbnf(g)).toBe(
@@ -141,7 +180,9 @@ describe("toGbnf: text", () => {
   });
 
   it("the weather tools' GBNF: one helper rule for every string's content, its class the last alternative, no `(…)*` left", () => {
-    const weather = JSON.parse(readFileSync(join(here, "..", "..", "examples", "weather.tools.json"), "utf8")) as unknown[];
+    const weather = JSON.parse(
+      readFileSync(join(here, "..", "..", "examples", "weather.tools.json"), "utf8"),
+    ) as unknown[];
     const gbnf = compileTools(weather, { format: "qwen3", toolChoice: "required", parallel: false }).toGbnf();
     const loops = [...gbnf.matchAll(/^(\S+) ::= "" \| (.*)$/gm)];
     expect(loops).toHaveLength(1);
@@ -160,7 +201,9 @@ describe("toGbnf: text", () => {
 
   it("golden: bounds above the cap are split into helper rules", () => {
     const g = grammar("root", [["root", rep(lit("a"), 0, 2500)]]);
-    expect(toGbnf(g)).toBe(['root ::= (root-1? "a"{0,999} | root-1{2} "a"{0,500})', 'root-1 ::= "a"{1000}', ""].join("\n"));
+    expect(toGbnf(g)).toBe(
+      ['root ::= (root-1? "a"{0,999} | root-1{2} "a"{0,500})', 'root-1 ::= "a"{1000}', ""].join("\n"),
+    );
     expect(GBNF_MAX_REPEAT).toBe(1000);
   });
 
@@ -183,11 +226,16 @@ describe("toGbnf: text", () => {
       expect(() => toGbnf(k.grammar)).toThrow(ToolgramError);
       expect(() => toGbnf(k.grammar)).toThrow(/left-recursive/);
     }
-    expect(() => toGbnf(grammar("root", [["root", { type: "repeat", item: lit("a"), min: 3, max: 1 }]]))).toThrow(/max 1/);
+    expect(() => toGbnf(grammar("root", [["root", { type: "repeat", item: lit("a"), min: 3, max: 1 }]]))).toThrow(
+      /max 1/,
+    );
   });
 
   it("prints a root named otherwise as `root`, renaming a clashing rule", () => {
-    const g = grammar("main", [["main", seq(ref("root"), lit("!"))], ["root", lit("r")]]);
+    const g = grammar("main", [
+      ["main", seq(ref("root"), lit("!"))],
+      ["root", lit("r")],
+    ]);
     expect(toGbnf(g)).toBe('root ::= root-2 "!"\nroot-2 ::= "r"\n');
   });
 });

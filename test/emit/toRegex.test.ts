@@ -25,7 +25,8 @@ describe("toRegex", () => {
       const src = toRegex(k.grammar);
       expect(src.startsWith("^(?:") && src.endsWith(")$")).toBe(true);
       const re = new RegExp(src, "u");
-      for (const t of textsFor(k, 100)) expect([t.slice(0, 60), re.test(t)]).toEqual([t.slice(0, 60), accepts(k.grammar, t)]);
+      for (const t of textsFor(k, 100))
+        expect([t.slice(0, 60), re.test(t)]).toEqual([t.slice(0, 60), accepts(k.grammar, t)]);
       fc.assert(
         fc.property(fc.array(fc.constantFrom(...k.alphabet), { maxLength: 20 }), (chars) => {
           const t = chars.join("");
@@ -38,7 +39,10 @@ describe("toRegex", () => {
   }
 
   it("ignores a recursive rule that the root does not reach", () => {
-    const g = grammar("root", [["root", lit("a")], ["loop", seq(lit("("), { type: "ref", rule: "loop" })]]);
+    const g = grammar("root", [
+      ["root", lit("a")],
+      ["loop", seq(lit("("), { type: "ref", rule: "loop" })],
+    ]);
     expect(toRegex(g)).toBe("^(?:a)$");
   });
 

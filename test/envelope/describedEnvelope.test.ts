@@ -41,7 +41,8 @@ describe("every format: calls, policy and what is refused", () => {
       expect(ok(render([{ name: "get_weather", arguments: { city: "Paris", unit: "k" } }], format))).toBe(false);
       expect(ok(render([{ name: "get_weather", arguments: { city: "Paris", extra: 1 } }], format))).toBe(false);
       // a tagged-parameter format (and MiniMax M3's elements) writes the number 3 as the text of the string "3", which city admits
-      if (d.unit.kind !== "xml-parameters" && d.unit.kind !== "xml-elements") expect(ok(render([{ name: "get_weather", arguments: { city: 3 } }], format))).toBe(false);
+      if (d.unit.kind !== "xml-parameters" && d.unit.kind !== "xml-elements")
+        expect(ok(render([{ name: "get_weather", arguments: { city: 3 } }], format))).toBe(false);
       expect(ok(`${one} Done.`)).toBe(false);
       expect(ok(`${one}\n`)).toBe(false);
     });
@@ -95,25 +96,39 @@ describe("formats with an opening marker", () => {
   it("glaive blocks are joined by one newline", () => {
     const ok = lang("glaive");
     expect(ok(render([paris, ping], "glaive"))).toBe(true);
-    expect(ok(render([paris], "glaive") + "\n\n" + render([ping], "glaive"))).toBe(false);
+    expect(ok(`${render([paris], "glaive")}\n\n${render([ping], "glaive")}`)).toBe(false);
   });
 
   it("an optional id of 1-64 characters [A-Za-z0-9_-] after the name (tools-array, mistral)", () => {
     for (const format of ["tools-array", "mistral"] as const) {
       const ok = lang(format);
-      expect(ok(render([{ ...paris, id: "a1B2c3D4e" }, { ...ping, id: "call_0-x" }], format))).toBe(true);
+      expect(
+        ok(
+          render(
+            [
+              { ...paris, id: "a1B2c3D4e" },
+              { ...ping, id: "call_0-x" },
+            ],
+            format,
+          ),
+        ),
+      ).toBe(true);
       expect(ok(render([{ ...paris, id: "x".repeat(64) }], format))).toBe(true);
       expect(ok(render([{ ...paris, id: "x".repeat(65) }], format))).toBe(false);
       expect(ok(render([{ ...paris, id: "a b" }], format))).toBe(false);
       expect(ok(render([{ ...paris, id: "" }], format))).toBe(false);
     }
-    expect(lang("glaive")(`<functioncall> {"name": "get_weather", "id": "a", "arguments": '{"city": "Paris"}'}`)).toBe(false);
+    expect(lang("glaive")(`<functioncall> {"name": "get_weather", "id": "a", "arguments": '{"city": "Paris"}'}`)).toBe(
+      false,
+    );
   });
 
   it("mistral's [TOOL_CALLS] is a special token node; the other formats' markers are text", () => {
-    const ir = (format: FormatName): string => JSON.stringify([...compileTools(SMALL_TOOLS, { format }).grammar.rules.values()]);
+    const ir = (format: FormatName): string =>
+      JSON.stringify([...compileTools(SMALL_TOOLS, { format }).grammar.rules.values()]);
     expect(ir("mistral")).toContain('{"type":"token","text":"[TOOL_CALLS]"}');
-    for (const format of ["tools-array", "glaive", "llama3-json", "pythonic"] as const) expect(ir(format)).not.toContain('"type":"token"');
+    for (const format of ["tools-array", "glaive", "llama3-json", "pythonic"] as const)
+      expect(ir(format)).not.toContain('"type":"token"');
   });
 });
 
@@ -136,7 +151,10 @@ describe("formats whose call is the whole reply (llama3-json, pythonic)", () => 
       const one = render([paris], format);
       // a call after text is text to the parser, and the grammar's text
       expect(ok(`Sure. ${one}`)).toBe(true);
-      expect(parseToolCalls(`Sure. ${one}`, { tools: SMALL_TOOLS, format, mode: "strict" })).toMatchObject({ calls: [], issues: [] });
+      expect(parseToolCalls(`Sure. ${one}`, { tools: SMALL_TOOLS, format, mode: "strict" })).toMatchObject({
+        calls: [],
+        issues: [],
+      });
       expect(ok(` ${one}`)).toBe(false);
       expect(ok(`\n${one}`)).toBe(false);
       expect(ok(" leading space")).toBe(false);
@@ -151,7 +169,12 @@ describe("formats whose call is the whole reply (llama3-json, pythonic)", () => 
   });
 
   it("text never reads as a call: every accepted text above parses as content", () => {
-    for (const [format, text] of [["llama3-json", "<|python"], ["llama3-json", "<b>x</b>"], ["pythonic", "Hello [x("], ["llama3-json", "Hello {"]] as const) {
+    for (const [format, text] of [
+      ["llama3-json", "<|python"],
+      ["llama3-json", "<b>x</b>"],
+      ["pythonic", "Hello [x("],
+      ["llama3-json", "Hello {"],
+    ] as const) {
       const r = parseToolCalls(text, { tools: SMALL_TOOLS, format, mode: "strict" });
       expect(r).toMatchObject({ content: text, calls: [], issues: [], dropped: 0 });
     }
@@ -159,7 +182,9 @@ describe("formats whose call is the whole reply (llama3-json, pythonic)", () => 
 
   it("a required call cannot have text before it: freeText: true is INVALID_OPTION", () => {
     for (const format of ["llama3-json", "pythonic"] as const) {
-      expect(() => compileTools(SMALL_TOOLS, { format, toolChoice: "required", freeText: true })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+      expect(() => compileTools(SMALL_TOOLS, { format, toolChoice: "required", freeText: true })).toThrow(
+        expect.objectContaining({ code: "INVALID_OPTION" }),
+      );
       expect(lang(format, { freeText: false })("text")).toBe(false);
       expect(lang(format, { freeText: false })("")).toBe(true);
     }
@@ -214,28 +239,57 @@ describe("pythonic: keyword arguments and Python literals", () => {
       expect(ok(text)).toBe(true);
       expect(parseToolCalls(text, { tools: MIXED_TOOLS, format: "pythonic", mode: "strict" }).issues).toEqual([]);
     }
-    expect(parseToolCalls(`[note(text="a", n=1 )]`, { tools: MIXED_TOOLS, format: "pythonic", mode: "strict" }).dropped).toBe(1);
+    expect(
+      parseToolCalls(`[note(text="a", n=1 )]`, { tools: MIXED_TOOLS, format: "pythonic", mode: "strict" }).dropped,
+    ).toBe(1);
   });
 
   it("schemas that are not keyword arguments are refused with UNSUPPORTED_KEYWORD at their place", () => {
-    const refuse = (parameters: unknown, options: ToolCompileOptions = {}) => () => compileTools([{ name: "f", parameters }], { format: "pythonic", ...options });
-    expect(refuse({ type: "object", properties: { "not-an-id": { type: "string" } } })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_KEYWORD", schemaPath: "/0/parameters/properties/not-an-id" }));
-    expect(refuse({ type: "object", properties: { a: { type: "string" } } }, { additionalProperties: "spec" })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_KEYWORD", schemaPath: "/0/parameters/additionalProperties" }));
-    expect(refuse({ type: "object", patternProperties: { "^x": { type: "string" } } })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_KEYWORD" }));
-    expect(refuse({ anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object", properties: { b: { type: "string" } } }] })).toThrow(expect.objectContaining({ code: "UNSUPPORTED_KEYWORD", schemaPath: "/0/parameters" }));
+    const refuse =
+      (parameters: unknown, options: ToolCompileOptions = {}) =>
+      () =>
+        compileTools([{ name: "f", parameters }], { format: "pythonic", ...options });
+    expect(refuse({ type: "object", properties: { "not-an-id": { type: "string" } } })).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_KEYWORD", schemaPath: "/0/parameters/properties/not-an-id" }),
+    );
+    expect(refuse({ type: "object", properties: { a: { type: "string" } } }, { additionalProperties: "spec" })).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_KEYWORD", schemaPath: "/0/parameters/additionalProperties" }),
+    );
+    expect(refuse({ type: "object", patternProperties: { "^x": { type: "string" } } })).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_KEYWORD" }),
+    );
+    expect(
+      refuse({
+        anyOf: [
+          { type: "object", properties: { a: { type: "string" } } },
+          { type: "object", properties: { b: { type: "string" } } },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ code: "UNSUPPORTED_KEYWORD", schemaPath: "/0/parameters" }));
     // the same schemas compile in the JSON formats
-    expect(() => compileTools([{ name: "f", parameters: { type: "object", properties: { "not-an-id": { type: "string" } } } }], { format: "mistral" })).not.toThrow();
+    expect(() =>
+      compileTools([{ name: "f", parameters: { type: "object", properties: { "not-an-id": { type: "string" } } } }], {
+        format: "mistral",
+      }),
+    ).not.toThrow();
   });
 
   it("a tool name that is not one name token is INVALID_TOOL", () => {
-    expect(() => compileTools([{ name: "1st", parameters: { type: "object", properties: {} } }], { format: "pythonic" })).toThrow(expect.objectContaining({ code: "INVALID_TOOL" }));
-    expect(() => compileTools([{ name: "ns.get-x", parameters: { type: "object", properties: {} } }], { format: "pythonic" })).not.toThrow();
+    expect(() =>
+      compileTools([{ name: "1st", parameters: { type: "object", properties: {} } }], { format: "pythonic" }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_TOOL" }));
+    expect(() =>
+      compileTools([{ name: "ns.get-x", parameters: { type: "object", properties: {} } }], { format: "pythonic" }),
+    ).not.toThrow();
   });
 });
 
 describe("toJsonSchema describes the format's call objects", () => {
   it("parameters / arguments keys and the optional id", () => {
-    const schema = (format: FormatName) => compileTools([SMALL_TOOLS[1]], { format }).toJsonSchema() as { anyOf: { properties: Record<string, unknown>; required: string[] }[] };
+    const schema = (format: FormatName) =>
+      compileTools([SMALL_TOOLS[1]], { format }).toJsonSchema() as {
+        anyOf: { properties: Record<string, unknown>; required: string[] }[];
+      };
     expect(Object.keys(schema("tools-array").anyOf[0].properties)).toEqual(["name", "id", "parameters"]);
     expect(schema("tools-array").anyOf[0].required).toEqual(["name", "parameters"]);
     expect(Object.keys(schema("llama3-json").anyOf[0].properties)).toEqual(["name", "parameters"]);

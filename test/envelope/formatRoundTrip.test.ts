@@ -11,27 +11,15 @@ import type { JsonObject } from "../../src/json.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import { callIdForm, callIdPattern } from "../../src/formats/callIdForm.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
-import {
-  renderToolCalls,
-  type CallToRender,
-} from "../../src/parser/renderToolCalls.js";
+import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
-import {
-  mutateText,
-  sampleGrammar,
-  seededRandom,
-} from "../../src/testing/sampleGrammar.js";
+import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { jsonValue, SEED, trickyString } from "../parser/arbitraries.js";
 import { tierRotate } from "../support/tier.js";
 import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
 import { gemma4Writable } from "../../src/formats/gemma4Values.js";
-import {
-  DESCRIBED_FORMATS,
-  exampleTools,
-  mixedToolsFor,
-  SMALL_TOOLS,
-} from "./formatTools.js";
+import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor, SMALL_TOOLS } from "./formatTools.js";
 
 const toolSets = (format: FormatName): Record<string, unknown[]> => ({
   small: SMALL_TOOLS,
@@ -40,10 +28,7 @@ const toolSets = (format: FormatName): Record<string, unknown[]> => ({
   "mcp-filesystem": exampleTools("mcp-filesystem"),
 });
 
-const POLICIES: ToolCompileOptions[] = [
-  {},
-  { toolChoice: "required", parallel: 2 },
-];
+const POLICIES: ToolCompileOptions[] = [{}, { toolChoice: "required", parallel: 2 }];
 
 function strict(text: string, tools: readonly unknown[], format: FormatName) {
   return parseToolCalls(text, { tools, format, mode: "strict" });
@@ -65,10 +50,7 @@ describe("grammar → strict parse → render → grammar", () => {
     for (const { setName, tools, policy } of tierRotate(grid, formatIndex, 4)) {
       it(`${format}, ${setName}, ${JSON.stringify(policy)} (seed ${SEED})`, () => {
         const g = compileTools(tools, { format, ...policy });
-        const maxCalls = Math.min(
-          FORMAT_DESCRIPTIONS[format].maxCalls,
-          policy.parallel === 2 ? 2 : Infinity,
-        );
+        const maxCalls = Math.min(FORMAT_DESCRIPTIONS[format].maxCalls, policy.parallel === 2 ? 2 : Infinity);
         const random = seededRandom(SEED);
         const problems: string[] = [];
         let withCalls = 0;
@@ -80,21 +62,13 @@ describe("grammar → strict parse → render → grammar", () => {
           const r = strict(text, tools, format);
           // numbers beyond double range (1e400) are JSON the grammar spells but no call can carry
           if (
-            r.issues.some(
-              (i) =>
-                i.code === "INVALID_JSON" && /out of range/.test(i.message),
-            ) ||
+            r.issues.some((i) => i.code === "INVALID_JSON" && /out of range/.test(i.message)) ||
             /[eE]\+?0*[1-9][0-9]{2}/.test(text)
           ) {
             overflow++;
             continue;
           }
-          if (
-            r.issues.length > 0 ||
-            r.dropped > 0 ||
-            !r.calls.every((c) => c.valid) ||
-            r.calls.length > maxCalls
-          ) {
+          if (r.issues.length > 0 || r.dropped > 0 || !r.calls.every((c) => c.valid) || r.calls.length > maxCalls) {
             problems.push(
               `${JSON.stringify(r.issues.map((i) => `${i.code}: ${i.message}`))} :: ${JSON.stringify(text)}`,
             );
@@ -110,25 +84,19 @@ describe("grammar → strict parse → render → grammar", () => {
           // do not spell
           const accepted = g.accepts(again);
           if (!accepted && !/[0-9]e\+/.test(again))
-            problems.push(
-              `re-rendered text rejected :: ${JSON.stringify(again)}`,
-            );
+            problems.push(`re-rendered text rejected :: ${JSON.stringify(again)}`);
           const back = strict(again, tools, format);
           if (!accepted) {
             // strict parsing with tools defers to the grammar: such a call is dropped
             expect(back.dropped).toBeGreaterThan(0);
-            expect(new Set(back.issues.map((i) => i.code))).toEqual(
-              new Set(["NONCANONICAL"]),
-            );
+            expect(new Set(back.issues.map((i) => i.code))).toEqual(new Set(["NONCANONICAL"]));
             continue;
           }
           expect(back.issues).toEqual([]);
           expect(callsOf(back)).toEqual(callsOf(r));
         }
         expect(problems).toEqual([]);
-        expect(withCalls).toBeGreaterThan(
-          policy.toolChoice === "required" ? 20 : 2,
-        );
+        expect(withCalls).toBeGreaterThan(policy.toolChoice === "required" ? 20 : 2);
         expect(overflow).toBeLessThan(20);
       });
     }
@@ -176,9 +144,7 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
             }),
             deep: fc.record(
               {
-                q: fc
-                  .string({ maxLength: 5 })
-                  .filter((s) => [...s].length <= 5),
+                q: fc.string({ maxLength: 5 }).filter((s) => [...s].length <= 5),
                 on: fc.boolean(),
               },
               { requiredKeys: ["on"] },
@@ -187,11 +153,7 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
           { requiredKeys: [] },
         ),
         any: tagged
-          ? jsonValue.filter(
-              (v) =>
-                typeof v !== "string" &&
-                !forbidden.some((m) => JSON.stringify(v).includes(m)),
-            )
+          ? jsonValue.filter((v) => typeof v !== "string" && !forbidden.some((m) => JSON.stringify(v).includes(m)))
           : gemma4
             ? jsonValue.filter((v) => gemma4Writable(v, d))
             : elements
@@ -209,7 +171,13 @@ const noteArgs = (format: FormatName): fc.Arbitrary<JsonObject> => {
  * number or boolean and holds no forbidden text, a non-empty list (the empty element is "").
  */
 function elementsWritableAny(v: unknown, forbidden: readonly string[]): boolean {
-  if (typeof v === "string") return v !== "true" && v !== "false" && !/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(v) && !forbidden.some((m) => v.includes(m));
+  if (typeof v === "string")
+    return (
+      v !== "true" &&
+      v !== "false" &&
+      !/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(v) &&
+      !forbidden.some((m) => v.includes(m))
+    );
   if (Array.isArray(v)) return v.length > 0 && v.every((x) => elementsWritableAny(x, forbidden));
   return typeof v === "number" || typeof v === "boolean";
 }
@@ -224,30 +192,29 @@ function idArbFor(format: FormatName): fc.Arbitrary<string | undefined> | null {
       : null;
   return form === null
     ? null
-    : fc.option(
-        fc.stringMatching(
-          callIdPattern({ ...form, maxLength: Math.min(form.maxLength, 12) }),
-        ),
-        { nil: undefined },
-      );
+    : fc.option(fc.stringMatching(callIdPattern({ ...form, maxLength: Math.min(form.maxLength, 12) })), {
+        nil: undefined,
+      });
 }
 
 function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
   const withId = idArbFor(format) !== null;
   const idArb = idArbFor(format) ?? fc.constant(undefined);
   const call = fc.oneof(
-    fc
-      .record({ args: noteArgs(format), id: idArb })
-      .map(({ args, id }): CallToRender => ({
+    fc.record({ args: noteArgs(format), id: idArb }).map(
+      ({ args, id }): CallToRender => ({
         name: "note",
         arguments: args,
         ...(withId && id !== undefined ? { id } : {}),
-      })),
-    fc.record({ id: idArb }).map(({ id }): CallToRender => ({
-      name: "ping",
-      arguments: {},
-      ...(withId && id !== undefined ? { id } : {}),
-    })),
+      }),
+    ),
+    fc.record({ id: idArb }).map(
+      ({ id }): CallToRender => ({
+        name: "ping",
+        arguments: {},
+        ...(withId && id !== undefined ? { id } : {}),
+      }),
+    ),
   );
   const calls = fc.array(call, {
     minLength: 1,
@@ -319,32 +286,21 @@ const ALPHABET = [
   " to=functions.",
 ];
 
-function samplesAndMutants(
-  g: CompiledGrammar,
-  seed: number,
-  n: number,
-): string[] {
+function samplesAndMutants(g: CompiledGrammar, seed: number, n: number): string[] {
   const random = seededRandom(seed);
   const out: string[] = [];
   for (let k = 0; k < n; k++) {
     const s = sampleGrammar(g.grammar, random, { maxLength: 400 });
     if (s === undefined) continue;
     out.push(s);
-    for (let m = 0; m < 4; m++)
-      out.push(mutateText(s, ALPHABET, random, 1 + Math.floor(random() * 2)));
+    for (let m = 0; m < 4; m++) out.push(mutateText(s, ALPHABET, random, 1 + Math.floor(random() * 2)));
   }
   return out;
 }
 
 describe("toRegex and the token matcher agree with accepts()", () => {
   // every byte, the formats' special tokens and a few multi-character pieces, so any text can be spelled
-  const specials = [
-    "[TOOL_CALLS]",
-    "<|python_tag|>",
-    "<|channel|>",
-    "<|message|>",
-    "<|call|>",
-  ];
+  const specials = ["[TOOL_CALLS]", "<|python_tag|>", "<|channel|>", "<|message|>", "<|call|>"];
   /** The specials each format's grammar writes as token nodes (SMALL_TOOLS, no reasoning). */
   const TOKEN_NODES: Partial<Record<FormatName, string[]>> = {
     mistral: ["[TOOL_CALLS]"],
@@ -367,14 +323,7 @@ describe("toRegex and the token matcher agree with accepts()", () => {
   const vocab = Vocabulary.fromPieces(pieces, { eosTokenIds: [] });
   const enc = new TextEncoder();
   const pieceId = new Map(
-    pieces.map((p, i) => [
-      typeof p === "string"
-        ? p
-        : "text" in p
-          ? `special:${p.text}`
-          : `byte:${p[0]}`,
-      i,
-    ]),
+    pieces.map((p, i) => [typeof p === "string" ? p : "text" in p ? `special:${p.text}` : `byte:${p[0]}`, i]),
   );
 
   /**
@@ -386,16 +335,14 @@ describe("toRegex and the token matcher agree with accepts()", () => {
     const ids: number[] = [];
     let i = 0;
     while (i < text.length) {
-      const sp =
-        i >= from ? used.find((s) => text.startsWith(s, i)) : undefined;
+      const sp = i >= from ? used.find((s) => text.startsWith(s, i)) : undefined;
       if (sp) {
         ids.push(pieceId.get(`special:${sp}`) as number);
         i += sp.length;
         continue;
       }
       const ch = String.fromCodePoint(text.codePointAt(i) as number);
-      for (const b of enc.encode(ch))
-        ids.push(pieceId.get(`byte:${b}`) as number);
+      for (const b of enc.encode(ch)) ids.push(pieceId.get(`byte:${b}`) as number);
       i += ch.length;
     }
     return ids;
@@ -411,9 +358,7 @@ describe("toRegex and the token matcher agree with accepts()", () => {
         reasoning: "none",
       });
       const ir = JSON.stringify([...g.grammar.rules.values()]);
-      const used = specials.filter((sp) =>
-        ir.includes(JSON.stringify({ type: "token", text: sp })),
-      );
+      const used = specials.filter((sp) => ir.includes(JSON.stringify({ type: "token", text: sp })));
       expect(used).toEqual(TOKEN_NODES[format] ?? []);
       const re = new RegExp(`^(?:${g.toRegex()})$`, "u");
       let accepted = 0;
@@ -428,9 +373,7 @@ describe("toRegex and the token matcher agree with accepts()", () => {
         const open = FORMAT_DESCRIPTIONS[format].open;
         const at = open === null ? 0 : text.indexOf(open);
         const from = at < 0 ? text.length : at;
-        const walked =
-          tokenize(text, used, from).every((id) => m.acceptToken(id)) &&
-          m.isCompleted();
+        const walked = tokenize(text, used, from).every((id) => m.acceptToken(id)) && m.isCompleted();
         expect(walked, JSON.stringify(text)).toBe(want);
       }
       expect(accepted).toBeGreaterThan(25);

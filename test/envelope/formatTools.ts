@@ -1,8 +1,5 @@
 import { readFileSync } from "node:fs";
-import {
-  FORMAT_DESCRIPTIONS,
-  FORMAT_NAMES,
-} from "../../src/formats/descriptions.js";
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/formats/descriptions.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 
 /** The formats compiled by describedEnvelope: every format (qwen3, the default, also has its own tests). */
@@ -68,9 +65,7 @@ export const MIXED_TOOLS_TAGGED = MIXED_TOOLS.map((t) =>
 
 /** The mixed tools a format can carry (see MIXED_TOOLS_TAGGED). */
 export function mixedToolsFor(format: FormatName): unknown[] {
-  return FORMAT_DESCRIPTIONS[format].unit.kind === "xml-parameters"
-    ? MIXED_TOOLS_TAGGED
-    : MIXED_TOOLS;
+  return FORMAT_DESCRIPTIONS[format].unit.kind === "xml-parameters" ? MIXED_TOOLS_TAGGED : MIXED_TOOLS;
 }
 
 export const SMALL_TOOLS = [
@@ -89,10 +84,5 @@ export const SMALL_TOOLS = [
 ];
 
 export function exampleTools(name: string): unknown[] {
-  return JSON.parse(
-    readFileSync(
-      new URL(`../../examples/${name}.tools.json`, import.meta.url),
-      "utf8",
-    ),
-  ) as unknown[];
+  return JSON.parse(readFileSync(new URL(`../../examples/${name}.tools.json`, import.meta.url), "utf8")) as unknown[];
 }

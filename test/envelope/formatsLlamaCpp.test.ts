@@ -7,7 +7,28 @@ import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "./formatTools.js";
 
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
-const ALPHABET = ["'", "\\", '"', "(", "=", "{", "}", "[", "]", ",", " ", "\n", "True", "null", "<tools>", "[TOOL_CALLS]", "<functioncall>", "</parameter>", "<parameter=", "</tool_call>"];
+const ALPHABET = [
+  "'",
+  "\\",
+  '"',
+  "(",
+  "=",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  " ",
+  "\n",
+  "True",
+  "null",
+  "<tools>",
+  "[TOOL_CALLS]",
+  "<functioncall>",
+  "</parameter>",
+  "<parameter=",
+  "</tool_call>",
+];
 
 describe("every format's GBNF through llama.cpp's grammar parser and engine", () => {
   it("parses, and llama.cpp agrees with accepts() on renderings, samples and mutants", async () => {
@@ -18,7 +39,18 @@ describe("every format's GBNF through llama.cpp's grammar parser and engine", ()
         const kind = FORMAT_DESCRIPTIONS[format].unit.kind;
         // MiniMax M3's template drops null members, so its renderer refuses them (test/formats/minimaxM3.test.ts)
         const flag = kind === "xml-elements" ? { flag: false } : { flag: null };
-        const samples: string[] = [renderToolCalls([{ name: "note", arguments: { text: "it's \"quoted\"\nü", ...flag, tag: kind === "xml-parameters" ? "it's" : true } }], format), "Just text."];
+        const samples: string[] = [
+          renderToolCalls(
+            [
+              {
+                name: "note",
+                arguments: { text: 'it\'s "quoted"\nü', ...flag, tag: kind === "xml-parameters" ? "it's" : true },
+              },
+            ],
+            format,
+          ),
+          "Just text.",
+        ];
         for (let k = 0; k < 6; k++) {
           const s = sampleGrammar(g.grammar, random, { maxLength: 300 });
           if (s === undefined) continue;
@@ -34,7 +66,7 @@ describe("every format's GBNF through llama.cpp's grammar parser and engine", ()
       expect(r.samples).toEqual(cases[i].samples.map((s) => cases[i].g.accepts(s)));
     });
     // the samples discriminate: the rendered call is accepted for the tool set that declares it
-    expect(results.filter((r, i) => i % 2 === 0).every((r) => r.samples?.[0] === true)).toBe(true);
+    expect(results.filter((_r, i) => i % 2 === 0).every((r) => r.samples?.[0] === true)).toBe(true);
   }, 180_000);
 
   it("with a reasoning block (optional, and opened by the prompt), every format's GBNF agrees with accepts()", async () => {
@@ -48,7 +80,10 @@ describe("every format's GBNF through llama.cpp's grammar parser and engine", ()
         const random = seededRandom(SEED);
         // a turn of text as the format writes it (Functionary v3.2 addresses it: `all\n…`)
         const justText = renderToolCalls([], format, { content: "Just text." });
-        const samples: string[] = [`${r.reasoningMarkers.open}I should call it.${r.reasoningMarkers.close}${justText}`, justText];
+        const samples: string[] = [
+          `${r.reasoningMarkers.open}I should call it.${r.reasoningMarkers.close}${justText}`,
+          justText,
+        ];
         for (let k = 0; k < 6; k++) {
           const s = sampleGrammar(g.grammar, random, { maxLength: 300 });
           if (s === undefined) continue;

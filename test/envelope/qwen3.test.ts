@@ -4,8 +4,20 @@ import { qwen3 } from "../../src/formats/descriptions.js";
 import { canonicalJson, type JsonObject } from "../../src/json.js";
 
 const tools = [
-  { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } },
-  { type: "function", function: { name: "get_time", parameters: { type: "object", properties: { tz: { type: "string", enum: ["UTC", "CET"] } } } } },
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "get_time",
+      parameters: { type: "object", properties: { tz: { type: "string", enum: ["UTC", "CET"] } } },
+    },
+  },
 ];
 
 /** One call as Qwen3's chat template writes it. */
@@ -109,7 +121,9 @@ describe("qwen3 envelope: toolChoice, parallel, freeText", () => {
   });
 
   it("an unknown tool in toolChoice is INVALID_OPTION", () => {
-    expect(() => compileTools(tools, { toolChoice: "nope" })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+    expect(() => compileTools(tools, { toolChoice: "nope" })).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
   });
 
   it("<tool_call> and </tool_call> are token nodes in the IR", () => {

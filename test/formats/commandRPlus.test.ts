@@ -31,7 +31,15 @@ const TOOLS = [
         properties: {
           city: { type: "string", description: "City" },
           days: { type: "integer", description: "Days" },
-          stops: { type: "array", description: "Stops", items: { type: "object", properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" } } }, required: ["name"] } },
+          stops: {
+            type: "array",
+            description: "Stops",
+            items: {
+              type: "object",
+              properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" } } },
+              required: ["name"],
+            },
+          },
           options: { type: "object", description: "Options" },
           flags: { type: "array", description: "Flags", items: { type: "boolean" } },
         },
@@ -39,12 +47,29 @@ const TOOLS = [
       },
     },
   },
-  { type: "function", function: { name: "ping", description: "No arguments", parameters: { type: "object", properties: {} } } },
+  {
+    type: "function",
+    function: { name: "ping", description: "No arguments", parameters: { type: "object", properties: {} } },
+  },
 ];
 
 /** Arguments with every shape the layout spells: nested objects and arrays, empty ones, scalars, non-ASCII text. */
 const CALLS: { name: string; arguments: JsonObject }[][] = [
-  [{ name: "plan_trip", arguments: { city: "Zürich \"old\" town", days: 3, stops: [{ name: "Lake", tags: ["water", "view"] }, { name: "Museum", tags: [] }], options: { pace: { slow: true, rest: null }, empty: {}, list: [1.5, -2, []] }, flags: [true, false] } }],
+  [
+    {
+      name: "plan_trip",
+      arguments: {
+        city: 'Zürich "old" town',
+        days: 3,
+        stops: [
+          { name: "Lake", tags: ["water", "view"] },
+          { name: "Museum", tags: [] },
+        ],
+        options: { pace: { slow: true, rest: null }, empty: {}, list: [1.5, -2, []] },
+        flags: [true, false],
+      },
+    },
+  ],
   [
     { name: "plan_trip", arguments: { city: "Oslo" } },
     { name: "ping", arguments: {} },
@@ -52,12 +77,23 @@ const CALLS: { name: string; arguments: JsonObject }[][] = [
 ];
 
 describe.skipIf(source === undefined)("command-r-plus against Command R+'s own template", () => {
-  const template = (): ChatTemplate => new ChatTemplate(readFileSync(join(source!.dir, "models", "templates", "CohereForAI-c4ai-command-r-plus-tool_use.jinja"), "utf8"));
+  const template = (): ChatTemplate =>
+    new ChatTemplate(
+      readFileSync(join(source!.dir, "models", "templates", "CohereForAI-c4ai-command-r-plus-tool_use.jinja"), "utf8"),
+    );
 
   /** The assistant turn the template writes for `calls`: what follows the user turn's end and the turn's opening. */
   const turnOf = (calls: { name: string; arguments: JsonObject }[]): string => {
     const user = { role: "user" as const, content: "Q" };
-    const assistant = { role: "assistant" as const, content: "", tool_calls: calls.map((c, i) => ({ id: `call${i}`, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) };
+    const assistant = {
+      role: "assistant" as const,
+      content: "",
+      tool_calls: calls.map((c, i) => ({
+        id: `call${i}`,
+        type: "function" as const,
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    };
     const text = template().render({ messages: [user, assistant], tools: TOOLS, addGenerationPrompt: false });
     const open = "Q<|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>";
     const start = text.indexOf(open) + open.length;
@@ -85,7 +121,9 @@ describe.skipIf(source === undefined)("command-r-plus against Command R+'s own t
     expect(off).not.toBe(text);
     const g = compileTools(TOOLS, { format: "command_r_plus" });
     expect(g.accepts(off)).toBe(false);
-    expect(parseToolCalls(off, { tools: TOOLS, format: "command_r_plus", mode: "strict" }).issues.map((i) => i.code)).toContain("NONCANONICAL");
+    expect(
+      parseToolCalls(off, { tools: TOOLS, format: "command_r_plus", mode: "strict" }).issues.map((i) => i.code),
+    ).toContain("NONCANONICAL");
     const tolerant = parseToolCalls(off, { tools: TOOLS, format: "command_r_plus", mode: "tolerant" });
     expect(tolerant.calls.map((c) => c.arguments)).toEqual([CALLS[0][0].arguments]);
   });
@@ -94,14 +132,19 @@ describe.skipIf(source === undefined)("command-r-plus against Command R+'s own t
 describe("indentedJson and the depth bound", () => {
   it("lays a value out as json.dumps(indent=4) does at the given depth", () => {
     // python3 -c 'import json; print(json.dumps({"a": [1, {"b": []}], "c": {}}, indent=4))', then each line but the first indented 8 more
-    expect(indentedJson({ a: [1, { b: [] }], c: {} }, 4, 2)).toBe('{\n            "a": [\n                1,\n                {\n                    "b": []\n                }\n            ],\n            "c": {}\n        }');
+    expect(indentedJson({ a: [1, { b: [] }], c: {} }, 4, 2)).toBe(
+      '{\n            "a": [\n                1,\n                {\n                    "b": []\n                }\n            ],\n            "c": {}\n        }',
+    );
   });
 
   it("free-form values nest non-empty containers down to the bound, and only empty ones there", () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { v: {} } } } }];
+    const tools = [
+      { type: "function", function: { name: "f", parameters: { type: "object", properties: { v: {} } } } },
+    ];
     const g = compileTools(tools, { format: "command-r-plus" });
     // the arguments object is at depth 2 of the list; `v` at depth 3
-    const nested = (levels: number, leaf: JsonObject): JsonObject => (levels === 0 ? leaf : { k: nested(levels - 1, leaf) });
+    const nested = (levels: number, leaf: JsonObject): JsonObject =>
+      levels === 0 ? leaf : { k: nested(levels - 1, leaf) };
     const within = nested(MAX_INDENTED_DEPTH - 4, { x: 1 }); // its innermost non-empty object at depth MAX - 1
     const beyond = nested(MAX_INDENTED_DEPTH - 3, { x: 1 }); // at depth MAX
     const atBound = nested(MAX_INDENTED_DEPTH - 3, {});

@@ -6,7 +6,9 @@ import { ToolgramError } from "../../src/errors.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 
-const TOOLS = [{ name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }];
+const TOOLS = [
+  { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+];
 
 describe("format names and aliases", () => {
   it("every name and alias names one format", () => {
@@ -33,7 +35,12 @@ describe("format names and aliases", () => {
   });
 
   it("an unknown name is INVALID_OPTION listing the names and aliases", () => {
-    for (const f of [() => describeFormat("qwen"), () => compileTools(TOOLS, { format: "qwen" }), () => parseToolCalls("", { format: "qwen" }), () => renderToolCalls([], "qwen")]) {
+    for (const f of [
+      () => describeFormat("qwen"),
+      () => compileTools(TOOLS, { format: "qwen" }),
+      () => parseToolCalls("", { format: "qwen" }),
+      () => renderToolCalls([], "qwen"),
+    ]) {
       let err: unknown;
       try {
         f();

@@ -10,13 +10,33 @@ import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { familyVocab } from "../support/familyVocab.js";
 
 const TOOLS = [
-  { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] } },
-  { name: "edit", parameters: { type: "object", properties: { oldString: { type: "string" }, replaceAll: { type: "boolean" } }, required: ["oldString"] } },
+  {
+    name: "get_weather",
+    parameters: {
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "integer" } },
+      required: ["city"],
+    },
+  },
+  {
+    name: "edit",
+    parameters: {
+      type: "object",
+      properties: { oldString: { type: "string" }, replaceAll: { type: "boolean" } },
+      required: ["oldString"],
+    },
+  },
 ];
 
-const CASES: { format: FormatName; vocab: Parameters<typeof familyVocab>[0]; reasoning?: string; markers: string[] }[] = [
-  { format: "openai", vocab: "gptoss", reasoning: "Need the weather.", markers: ["<|channel|>", "<|message|>", "<|call|>", "<|end|>", "<|start|>"] },
-];
+const CASES: { format: FormatName; vocab: Parameters<typeof familyVocab>[0]; reasoning?: string; markers: string[] }[] =
+  [
+    {
+      format: "openai",
+      vocab: "gptoss",
+      reasoning: "Need the weather.",
+      markers: ["<|channel|>", "<|message|>", "<|call|>", "<|end|>", "<|start|>"],
+    },
+  ];
 
 const bit = (bits: Uint32Array, id: number): boolean => ((bits[id >>> 5] >>> (id & 31)) & 1) === 1;
 
@@ -24,9 +44,12 @@ describe("token-level conformance on the family's own vocabulary", () => {
   for (const c of CASES) {
     it(`${c.format} over ${c.vocab}`, () => {
       const { vocab, encode } = familyVocab(c.vocab);
-      const calls = [{ name: "get_weather", arguments: { city: "Paris \"naïve\" 日本", days: 3 } }];
+      const calls = [{ name: "get_weather", arguments: { city: 'Paris "naïve" 日本', days: 3 } }];
       const text = renderToolCalls(calls, c.format, c.reasoning === undefined ? {} : { reasoning: c.reasoning });
-      const g = compileTools(TOOLS, { format: c.format, ...(c.reasoning === undefined ? {} : { reasoning: "required" as const }) });
+      const g = compileTools(TOOLS, {
+        format: c.format,
+        ...(c.reasoning === undefined ? {} : { reasoning: "required" as const }),
+      });
       expect(g.accepts(text)).toBe(true);
       const ids = encode(text);
       // every marker is one special token of the vocabulary

@@ -146,7 +146,8 @@ describe.skipIf(source === undefined)("llama.cpp's chat-format names", () => {
   });
 
   it("a format's name resolves to it", () => {
-    for (const n of names.filter((x) => x in LLAMA_CPP_FORMATS)) expect(describeFormat(n).name).toBe(LLAMA_CPP_FORMATS[n]);
+    for (const n of names.filter((x) => x in LLAMA_CPP_FORMATS))
+      expect(describeFormat(n).name).toBe(LLAMA_CPP_FORMATS[n]);
   });
 
   it("a name that is no format is INVALID_OPTION saying what it is", () => {

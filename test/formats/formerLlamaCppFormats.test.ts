@@ -25,7 +25,9 @@ interface Case {
   reasoning?: string;
 }
 
-const fixture = JSON.parse(readFileSync(new URL("../fixtures/llama-cpp-former-formats/cases.json", import.meta.url), "utf8")) as { cases: Case[] };
+const fixture = JSON.parse(
+  readFileSync(new URL("../fixtures/llama-cpp-former-formats/cases.json", import.meta.url), "utf8"),
+) as { cases: Case[] };
 
 describe("llama.cpp's parser-test outputs of its former formats", () => {
   for (const c of fixture.cases) {
@@ -38,7 +40,11 @@ describe("llama.cpp's parser-test outputs of its former formats", () => {
   }
 
   it("every former name of the fixtures is a format (the cases are not read by a fallback)", () => {
-    expect([...new Set(fixture.cases.map((c) => describeFormat(c.format).name))].sort()).toEqual(["lfm2-json", "llama3-builtin", "mistral-v11"]);
+    expect([...new Set(fixture.cases.map((c) => describeFormat(c.format).name))].sort()).toEqual([
+      "lfm2-json",
+      "llama3-builtin",
+      "mistral-v11",
+    ]);
   });
 
   it("a call written canonically parses strictly back, and its canonical text is what llama.cpp's tests write", () => {
@@ -51,8 +57,13 @@ describe("llama.cpp's parser-test outputs of its former formats", () => {
   });
 
   it("strict parsing refuses a built-in call without `.call` and an LFM2 JSON list without its closing token", () => {
-    expect(parseToolCalls('<|python_tag|>brave_search(query="x")', { format: "llama3-builtin", mode: "strict" }).calls).toEqual([]);
-    const open = parseToolCalls('<|tool_call_start|>[{"name": "f", "arguments": {}}]', { format: "lfm2-json", mode: "strict" });
+    expect(
+      parseToolCalls('<|python_tag|>brave_search(query="x")', { format: "llama3-builtin", mode: "strict" }).calls,
+    ).toEqual([]);
+    const open = parseToolCalls('<|tool_call_start|>[{"name": "f", "arguments": {}}]', {
+      format: "lfm2-json",
+      mode: "strict",
+    });
     expect(open.issues.length).toBeGreaterThan(0);
   });
 });
@@ -62,17 +73,30 @@ const source = await llamaCppSource();
 describe.skipIf(source === undefined)("Llama 3.1's template with builtin_tools", () => {
   it("writes a call to a built-in tool as llama3-builtin's canonical text, ended by <|eom_id|>", () => {
     for (const file of ["meta-llama-Llama-3.1-8B-Instruct.jinja", "meta-llama-Llama-3.3-70B-Instruct.jinja"]) {
-      const t = new ChatTemplate(readFileSync(join(source?.dir ?? "", "models", "templates", file), "utf8"), { extraContext: { builtin_tools: ["brave_search", "wolfram_alpha"] } });
-      for (const [name, query] of [["brave_search", "weather in Paris"], ["wolfram_alpha", "integrate x^2 dx"]] as const) {
+      const t = new ChatTemplate(readFileSync(join(source?.dir ?? "", "models", "templates", file), "utf8"), {
+        extraContext: { builtin_tools: ["brave_search", "wolfram_alpha"] },
+      });
+      for (const [name, query] of [
+        ["brave_search", "weather in Paris"],
+        ["wolfram_alpha", "integrate x^2 dx"],
+      ] as const) {
         const rendered = t.render({
           messages: [
             { role: "user", content: "Hi" },
-            { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name, arguments: { query } } }] },
+            {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "c1", type: "function", function: { name, arguments: { query } } }],
+            },
           ],
         });
         const call = renderToolCalls([{ name, arguments: { query } }], "llama3-builtin");
         expect(rendered.endsWith(`<|start_header_id|>assistant<|end_header_id|>\n\n${call}<|eom_id|>`)).toBe(true);
-        expect(parseToolCalls(call, { format: "Llama 3.x with builtin tools", mode: "strict" }).calls.map((x) => x.arguments)).toEqual([{ query }]);
+        expect(
+          parseToolCalls(call, { format: "Llama 3.x with builtin tools", mode: "strict" }).calls.map(
+            (x) => x.arguments,
+          ),
+        ).toEqual([{ query }]);
       }
     }
   });
@@ -80,12 +104,20 @@ describe.skipIf(source === undefined)("Llama 3.1's template with builtin_tools",
 
 describe("Xiaomi MiMo", () => {
   it("MiMo-VL's outputs in llama.cpp's test-chat.cpp parse under the name as under qwen3", () => {
-    const f = JSON.parse(readFileSync(new URL("../fixtures/chat-outputs/MiMo-VL.json", import.meta.url), "utf8")) as { cases: { text: string; settings: Record<string, string>; expect: { content: string; toolCalls: { name: string; arguments: string }[] } }[] };
+    const f = JSON.parse(readFileSync(new URL("../fixtures/chat-outputs/MiMo-VL.json", import.meta.url), "utf8")) as {
+      cases: {
+        text: string;
+        settings: Record<string, string>;
+        expect: { content: string; toolCalls: { name: string; arguments: string }[] };
+      }[];
+    };
     const own = f.cases.filter((c) => c.settings.messages === undefined);
     expect(own.length).toBeGreaterThanOrEqual(2);
     for (const c of own) {
       const r = parseToolCalls(c.text, { format: "Xiaomi MiMo", mode: "strict" });
-      expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.expect.toolCalls.map((x) => ({ name: x.name, arguments: JSON.parse(x.arguments) as unknown })));
+      expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(
+        c.expect.toolCalls.map((x) => ({ name: x.name, arguments: JSON.parse(x.arguments) as unknown })),
+      );
       expect(r.content).toBe(c.expect.content);
     }
   });

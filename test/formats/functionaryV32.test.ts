@@ -31,13 +31,32 @@ describe("functionary-v3.2", () => {
     src = await llamaCppSource();
   }, 300_000);
 
-  it("the template's own turn of text then two calls: accepted, parsed strictly, rendered back byte for byte", ({ skip }) => {
+  it("the template's own turn of text then two calls: accepted, parsed strictly, rendered back byte for byte", ({
+    skip,
+  }) => {
     if (src === undefined) skip();
-    const t = new ChatTemplate(readFileSync(join((src as LlamaCppSource).dir, "models", "templates", "meetkai-functionary-medium-v3.2.jinja"), "utf8"));
+    const t = new ChatTemplate(
+      readFileSync(
+        join((src as LlamaCppSource).dir, "models", "templates", "meetkai-functionary-medium-v3.2.jinja"),
+        "utf8",
+      ),
+    );
     const user = { role: "user" as const, content: "Weather in Paris?" };
-    const toolCalls = CALLS.map((c, i) => ({ id: `c${i}`, type: "function" as const, function: { name: c.name, arguments: canonicalJson(c.arguments) } }));
-    const prompt = t.render({ messages: [user], tools: TOOLS.map((x) => ({ type: "function", function: x })), addGenerationPrompt: true });
-    const whole = t.render({ messages: [user, { role: "assistant", content: "Let me check.", tool_calls: toolCalls }], tools: TOOLS.map((x) => ({ type: "function", function: x })), addGenerationPrompt: false });
+    const toolCalls = CALLS.map((c, i) => ({
+      id: `c${i}`,
+      type: "function" as const,
+      function: { name: c.name, arguments: canonicalJson(c.arguments) },
+    }));
+    const prompt = t.render({
+      messages: [user],
+      tools: TOOLS.map((x) => ({ type: "function", function: x })),
+      addGenerationPrompt: true,
+    });
+    const whole = t.render({
+      messages: [user, { role: "assistant", content: "Let me check.", tool_calls: toolCalls }],
+      tools: TOOLS.map((x) => ({ type: "function", function: x })),
+      addGenerationPrompt: false,
+    });
     expect(prompt.endsWith(">>>")).toBe(true);
     // the render up to the turn's end, after the generation prompt (which wrote the first `>>>`)
     expect(whole.startsWith(prompt.slice(0, -3))).toBe(true);
@@ -52,7 +71,9 @@ describe("functionary-v3.2", () => {
   });
 
   it("llama.cpp's test cases: text to `all` is content, a message to a tool is its call", () => {
-    const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, "meetkai-functionary-medium-v3.2.json"), "utf8")) as { cases: ChatOutputCase[] };
+    const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, "meetkai-functionary-medium-v3.2.json"), "utf8")) as {
+      cases: ChatOutputCase[];
+    };
     // the continuation case continues a prefilled message: not a turn from its start
     const cases = fixture.cases.filter((c) => !("continue_final_message" in c.settings));
     expect(cases.length).toBe(2);
@@ -60,20 +81,39 @@ describe("functionary-v3.2", () => {
       const r = parseToolCalls(c.text, { format: "functionary_v3_2", mode: "strict" });
       expect(r.issues).toEqual([]);
       expect(r.content).toBe(c.expect?.content);
-      expect(r.calls.map((x) => ({ name: x.name, arguments: JSON.stringify(x.arguments) }))).toEqual((c.expect?.toolCalls ?? []).map((w) => ({ name: w.name, arguments: JSON.stringify(JSON.parse(w.arguments)) })));
+      expect(r.calls.map((x) => ({ name: x.name, arguments: JSON.stringify(x.arguments) }))).toEqual(
+        (c.expect?.toolCalls ?? []).map((w) => ({ name: w.name, arguments: JSON.stringify(JSON.parse(w.arguments)) })),
+      );
     }
   });
 
   it("the grammar and strict parsing hold the layout: one non-empty text message first, then calls", () => {
     const g = compileTools(TOOLS, { format: FORMAT });
-    const strictIssues = (t: string): string[] => parseToolCalls(t, { tools: TOOLS, format: FORMAT, mode: "strict" }).issues.map((i) => i.code);
-    for (const ok of ["", "all\nHi", 'get_weather\n{"city": "Paris"}', "all\nHi>>>ping\n{}", "ping\n{}>>>ping\n{}", "all\na>b"]) {
+    const strictIssues = (t: string): string[] =>
+      parseToolCalls(t, { tools: TOOLS, format: FORMAT, mode: "strict" }).issues.map((i) => i.code);
+    for (const ok of [
+      "",
+      "all\nHi",
+      'get_weather\n{"city": "Paris"}',
+      "all\nHi>>>ping\n{}",
+      "ping\n{}>>>ping\n{}",
+      "all\na>b",
+    ]) {
       expect(g.accepts(ok), ok).toBe(true);
       expect(strictIssues(ok), ok).toEqual([]);
     }
     // no recipient, an empty text message, text after a call or a second text message, a text ending in `>` before a
     // call (its `>>>` would open the call a character early), a newline after the last call
-    for (const bad of ["Hi", "all\n", "all\n>>>ping\n{}", "ping\n{}>>>all\nHi", "all\nA>>>all\nB", "all\nHi>>>>ping\n{}", "ping\n{}\n", ">>>ping\n{}"]) {
+    for (const bad of [
+      "Hi",
+      "all\n",
+      "all\n>>>ping\n{}",
+      "ping\n{}>>>all\nHi",
+      "all\nA>>>all\nB",
+      "all\nHi>>>>ping\n{}",
+      "ping\n{}\n",
+      ">>>ping\n{}",
+    ]) {
       expect(g.accepts(bad), bad).toBe(false);
       expect(strictIssues(bad).length, bad).toBeGreaterThan(0);
     }
@@ -81,7 +121,7 @@ describe("functionary-v3.2", () => {
   });
 
   it("tolerant reading: a reply without a recipient is text, never a failed call (no text is lost)", () => {
-    for (const text of ["Hello there", "Hello\nworld", "Sure thing:\n{\"a\": 1}", "ping", "x\n"]) {
+    for (const text of ["Hello there", "Hello\nworld", 'Sure thing:\n{"a": 1}', "ping", "x\n"]) {
       for (const mode of ["tolerant", "strict"] as const) {
         const r = parseToolCalls(text, { tools: TOOLS, format: FORMAT, mode });
         expect(r.calls, `${mode} ${text}`).toEqual([]);
@@ -92,7 +132,7 @@ describe("functionary-v3.2", () => {
       }
     }
     // a recipient closed by its newline and followed by arguments is still the call, as is text sent to `all`
-    expect(parseToolCalls('ping\n {}', { format: FORMAT }).calls.map((c) => c.name)).toEqual(["ping"]);
+    expect(parseToolCalls("ping\n {}", { format: FORMAT }).calls.map((c) => c.name)).toEqual(["ping"]);
     expect(parseToolCalls("all\nHi", { format: FORMAT }).content).toBe("Hi");
   });
 
@@ -102,13 +142,19 @@ describe("functionary-v3.2", () => {
     for (const [text, content, calls] of [
       ["ping\n{}>>>Hello there", "Hello there", ["ping"]],
       ['ping\n{}>>>Hello there>>>get_weather\n{"city": "Paris"}', "Hello there", ["ping", "get_weather"]],
-      ["all\nLet me check.>>>ping\n{}>>>Done, see:\n{\"a\": 1}", "Let me check.Done, see:\n{\"a\": 1}", ["ping"]],
+      ['all\nLet me check.>>>ping\n{}>>>Done, see:\n{"a": 1}', 'Let me check.Done, see:\n{"a": 1}', ["ping"]],
     ] as const) {
       const r = tolerant(text);
-      expect(r.calls.map((c) => c.name), text).toEqual(calls);
+      expect(
+        r.calls.map((c) => c.name),
+        text,
+      ).toEqual(calls);
       expect(r.dropped, text).toBe(0);
       expect(r.content, text).toBe(content);
-      expect(r.issues.map((i) => i.code), text).toEqual(["MESSAGE_NOT_A_CALL"]);
+      expect(
+        r.issues.map((i) => i.code),
+        text,
+      ).toEqual(["MESSAGE_NOT_A_CALL"]);
     }
     // the issue names what the message starts with and spans its `>>>` up to where the text stopped reading as a call
     const issue = tolerant("ping\n{}>>>Hello there").issues[0];
@@ -116,7 +162,10 @@ describe("functionary-v3.2", () => {
     expect(issue.span).toEqual([7, 16]);
     // a message written as a call (NAME, newline, `{`) to an undeclared tool is that call, not text
     const unknown = tolerant('ping\n{}>>>send_mail\n{"to": "x"}');
-    expect(unknown.calls.map((c) => [c.name, c.valid])).toEqual([["ping", true], ["send_mail", false]]);
+    expect(unknown.calls.map((c) => [c.name, c.valid])).toEqual([
+      ["ping", true],
+      ["send_mail", false],
+    ]);
     expect(unknown.issues.map((i) => i.code)).toEqual(["UNKNOWN_TOOL"]);
     expect(unknown.content).toBe("");
     // the rule reads the layout, not the tool list: `Done:` then a newline and `{` is written as a call to `Done:`
@@ -126,7 +175,11 @@ describe("functionary-v3.2", () => {
   });
 
   it("streams a later text message at every cut as the whole text (tolerant)", () => {
-    for (const text of ['ping\n{}>>>Hello there>>>get_weather\n{"city": "Paris"}', "ping\n{}>>>ping", 'all\nA>>>send_mail\n{"to": "x"}>>>x y']) {
+    for (const text of [
+      'ping\n{}>>>Hello there>>>get_weather\n{"city": "Paris"}',
+      "ping\n{}>>>ping",
+      'all\nA>>>send_mail\n{"to": "x"}>>>x y',
+    ]) {
       const batch = parseToolCalls(text, { tools: TOOLS, format: FORMAT });
       for (let cut = 0; cut <= text.length; cut++) {
         for (let cut2 = cut; cut2 <= text.length; cut2 += 3) {
@@ -156,10 +209,19 @@ describe("functionary-v3.2", () => {
     expect(() => renderToolCalls(CALLS, FORMAT, { content: "a>" })).toThrow(/>>>/);
     expect(renderToolCalls([], FORMAT, { content: "a>" })).toBe("all\na>");
     // with an optional reasoning block, a call starting like its opening would read as reasoning
-    const reasoning = { reasoning: "optional" as const, reasoningMarkers: { open: "<think>\n", close: "\n</think>\n\n" } };
-    expect(() => compileTools([{ name: "<think>", parameters: { type: "object" } }], { format: FORMAT, ...reasoning })).toThrow(/reasoning/);
+    const reasoning = {
+      reasoning: "optional" as const,
+      reasoningMarkers: { open: "<think>\n", close: "\n</think>\n\n" },
+    };
+    expect(() =>
+      compileTools([{ name: "<think>", parameters: { type: "object" } }], { format: FORMAT, ...reasoning }),
+    ).toThrow(/reasoning/);
     const g = compileTools(TOOLS, { format: FORMAT, ...reasoning });
-    const turn = renderToolCalls(CALLS, FORMAT, { reasoning: "R", reasoningMarkers: reasoning.reasoningMarkers, content: "Hi" });
+    const turn = renderToolCalls(CALLS, FORMAT, {
+      reasoning: "R",
+      reasoningMarkers: reasoning.reasoningMarkers,
+      content: "Hi",
+    });
     expect(turn).toBe('<think>\nR\n</think>\n\nall\nHi>>>get_weather\n{"city": "Paris"}>>>ping\n{}');
     expect(g.accepts(turn)).toBe(true);
     expect(parseToolCalls(turn, { tools: TOOLS, format: FORMAT, mode: "strict", ...reasoning }).issues).toEqual([]);

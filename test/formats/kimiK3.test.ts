@@ -15,7 +15,12 @@ const TOOLS = [
       name: "f",
       parameters: {
         type: "object",
-        properties: { s: { type: "string" }, n: { type: "integer" }, o: { type: ["integer", "null"] }, e: { enum: [1, true] } },
+        properties: {
+          s: { type: "string" },
+          n: { type: "integer" },
+          o: { type: ["integer", "null"] },
+          e: { enum: [1, true] },
+        },
         required: ["s", "n"],
         additionalProperties: false,
       },
@@ -25,20 +30,36 @@ const TOOLS = [
 
 const head = '<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|>';
 const tail = "<|close|>call<|sep|><|close|>tools<|sep|>";
-const arg = (k: string, type: string, v: string) => `<|open|>argument key="${k}" type="${type}"<|sep|>${v}<|close|>argument<|sep|>`;
+const arg = (k: string, type: string, v: string) =>
+  `<|open|>argument key="${k}" type="${type}"<|sep|>${v}<|close|>argument<|sep|>`;
 
 describe("kimi-k3", () => {
   const g = compileTools(TOOLS, { format: "kimi-k3", toolChoice: "required" });
 
   it("writes each value's JSON type, and the grammar allows only the type of the value the schema admits", () => {
     const text = renderToolCalls([{ name: "f", arguments: { s: "42", n: 3, o: null, e: true } }], "kimi-k3");
-    expect(text).toBe(head + arg("s", "string", "42") + arg("n", "number", "3") + arg("o", "null", "null") + arg("e", "boolean", "true") + tail);
+    expect(text).toBe(
+      head +
+        arg("s", "string", "42") +
+        arg("n", "number", "3") +
+        arg("o", "null", "null") +
+        arg("e", "boolean", "true") +
+        tail,
+    );
     expect(g.accepts(text)).toBe(true);
     expect(g.accepts(head + arg("s", "string", "x") + arg("n", "string", "3") + tail)).toBe(false);
-    expect(g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("o", "number", "null") + tail)).toBe(false);
-    expect(g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("o", "number", "5") + tail)).toBe(true);
-    expect(g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("e", "number", "1") + tail)).toBe(true);
-    expect(g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("e", "boolean", "1") + tail)).toBe(false);
+    expect(
+      g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("o", "number", "null") + tail),
+    ).toBe(false);
+    expect(g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("o", "number", "5") + tail)).toBe(
+      true,
+    );
+    expect(g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("e", "number", "1") + tail)).toBe(
+      true,
+    );
+    expect(g.accepts(head + arg("s", "string", "x") + arg("n", "number", "3") + arg("e", "boolean", "1") + tail)).toBe(
+      false,
+    );
   });
 
   it("reads a value by its written type, without the tools too", () => {
@@ -59,7 +80,10 @@ describe("kimi-k3", () => {
     expect(text).toContain('index="1"');
     expect(text).toContain('index="7"');
     expect(g.accepts(text)).toBe(true);
-    expect(parseToolCalls(text, { tools: TOOLS, format: "kimi-k3", mode: "strict" }).calls.map((c) => c.id)).toEqual(["1", "7"]);
+    expect(parseToolCalls(text, { tools: TOOLS, format: "kimi-k3", mode: "strict" }).calls.map((c) => c.id)).toEqual([
+      "1",
+      "7",
+    ]);
     expect(g.accepts(text.replace('index="7"', 'index="07"'))).toBe(false);
   });
 });

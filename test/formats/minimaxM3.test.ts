@@ -20,20 +20,22 @@ import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppS
  * strings holding `<` and `&` are accepted, parse back exactly and render byte for byte; what the template cannot
  * write back (null members, undeclared keys, keys that are no tags) is refused or left out, never guessed.
  */
-const TOOLS = (JSON.parse(readFileSync(join(OUTPUTS_DIR, "tools.json"), "utf8")) as { tools: Record<string, unknown> }).tools;
+const TOOLS = (JSON.parse(readFileSync(join(OUTPUTS_DIR, "tools.json"), "utf8")) as { tools: Record<string, unknown> })
+  .tools;
 const P = "]<]minimax[>[";
 const FORMAT = "minimax-m3";
 
 /** A turn with the calls' invokes, written as the template writes them. */
-const turn = (invokes: string[], before = "</mm:think>"): string => `${before}${P}<tool_call>\n${invokes.map((i) => `${i}\n`).join("")}${P}</tool_call>`;
+const turn = (invokes: string[], before = "</mm:think>"): string =>
+  `${before}${P}<tool_call>\n${invokes.map((i) => `${i}\n`).join("")}${P}</tool_call>`;
 const invoke = (name: string, body: string): string => `${P}<invoke name="${name}">${body}${P}</invoke>`;
 const el = (tag: string, body: string): string => `${P}<${tag}>${body}${P}</${tag}>`;
 const codes = (r: { issues: { code: string }[] }): string[] => r.issues.map((i) => i.code);
 
 describe("minimax-m3: llama.cpp's outputs", () => {
-  const cases = (JSON.parse(readFileSync(join(OUTPUTS_DIR, "MiniMax-M3.json"), "utf8")) as { cases: ChatOutputCase[] }).cases.filter(
-    (c) => !("is_partial" in c.settings) && (c.expect?.toolCalls.length ?? 0) > 0,
-  );
+  const cases = (
+    JSON.parse(readFileSync(join(OUTPUTS_DIR, "MiniMax-M3.json"), "utf8")) as { cases: ChatOutputCase[] }
+  ).cases.filter((c) => !("is_partial" in c.settings) && (c.expect?.toolCalls.length ?? 0) > 0);
 
   it("every complete output with calls is in the grammar's language and parses strictly into its calls (batch = stream)", () => {
     expect(cases.length).toBe(17);
@@ -65,7 +67,9 @@ describe("minimax-m3: llama.cpp's outputs", () => {
   it("the one output read otherwise: the object, which the schema admits too", () => {
     const c = cases.find((x) => x.line === 5389) as ChatOutputCase;
     const r = parseToolCalls(c.text, { format: FORMAT, tools: c.tools.map((t) => TOOLS[t]), mode: "strict" });
-    expect(r.calls.map((x) => [x.name, x.arguments, x.valid])).toEqual([["union_args", { label: { text: "hi" } }, true]]);
+    expect(r.calls.map((x) => [x.name, x.arguments, x.valid])).toEqual([
+      ["union_args", { label: { text: "hi" } }, true],
+    ]);
   });
 });
 
@@ -73,7 +77,8 @@ describe("minimax-m3: the template's own renders of every kind of value", () => 
   let src: LlamaCppSource | undefined;
   beforeAll(async () => {
     src = await llamaCppSource();
-    if (src === undefined) console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's bundle or git missing)");
+    if (src === undefined)
+      console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's bundle or git missing)");
   }, 300_000);
 
   const tool = {
@@ -89,8 +94,28 @@ describe("minimax-m3: the template's own renders of every kind of value", () => 
           budget: { type: "number" },
           confirmed: { type: "boolean" },
           code: { type: ["string", "integer"] },
-          origin: { type: "object", properties: { city: { type: "string" }, geo: { type: "object", properties: { lat: { type: "number" }, lon: { type: "number" } }, required: ["lat", "lon"] } } },
-          stops: { type: "array", items: { type: "object", properties: { city: { type: "string" }, nights: { type: "integer" }, tags: { type: "array", items: { type: "string" } } } } },
+          origin: {
+            type: "object",
+            properties: {
+              city: { type: "string" },
+              geo: {
+                type: "object",
+                properties: { lat: { type: "number" }, lon: { type: "number" } },
+                required: ["lat", "lon"],
+              },
+            },
+          },
+          stops: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                city: { type: "string" },
+                nights: { type: "integer" },
+                tags: { type: "array", items: { type: "string" } },
+              },
+            },
+          },
           scores: { type: "array", items: { type: ["number", "null"] } },
           flags: { type: "array", items: { type: "boolean" } },
           empty: { type: "string" },
@@ -119,10 +144,20 @@ describe("minimax-m3: the template's own renders of every kind of value", () => 
 
   /** The assistant turn the template writes for `calls` (after the generation prompt, without the turn's end). */
   const templateTurn = (calls: { name: string; arguments: JsonObject }[]): string => {
-    const t = new ChatTemplate(readFileSync(join((src as LlamaCppSource).dir, "models", "templates", "MiniMax-M3.jinja"), "utf8"));
+    const t = new ChatTemplate(
+      readFileSync(join((src as LlamaCppSource).dir, "models", "templates", "MiniMax-M3.jinja"), "utf8"),
+    );
     const user = { role: "user" as const, content: "hi" };
     const prompt = t.render({ messages: [user], tools: [tool], addGenerationPrompt: true });
-    const assistant = { role: "assistant" as const, content: "", tool_calls: calls.map((c, i) => ({ id: `c${i}`, type: "function" as const, function: { name: c.name, arguments: structuredClone(c.arguments) } })) };
+    const assistant = {
+      role: "assistant" as const,
+      content: "",
+      tool_calls: calls.map((c, i) => ({
+        id: `c${i}`,
+        type: "function" as const,
+        function: { name: c.name, arguments: structuredClone(c.arguments) },
+      })),
+    };
     const full = t.render({ messages: [user, assistant], tools: [tool], addGenerationPrompt: false });
     expect(full.startsWith(prompt)).toBe(true);
     const end = "[e~[\n";
@@ -130,7 +165,9 @@ describe("minimax-m3: the template's own renders of every kind of value", () => 
     return full.slice(prompt.length, full.length - end.length);
   };
 
-  it("nested objects, arrays of objects and scalars, booleans, numbers, null items, raw strings: accepted, read back exactly, rendered byte for byte", ({ skip }) => {
+  it("nested objects, arrays of objects and scalars, booleans, numbers, null items, raw strings: accepted, read back exactly, rendered byte for byte", ({
+    skip,
+  }) => {
     if (src === undefined) skip();
     const text = templateTurn([{ name: "plan_trip", arguments: args }]);
     // the template's spelling, as read from its render
@@ -142,37 +179,60 @@ describe("minimax-m3: the template's own renders of every kind of value", () => 
     expect(compileTools(tools, { format: FORMAT }).accepts(text)).toBe(true);
     const r = parseToolCalls(text, { format: FORMAT, tools, mode: "strict" });
     expect(r.issues).toEqual([]);
-    expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual([{ name: "plan_trip", arguments: args }]);
+    expect(r.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual([
+      { name: "plan_trip", arguments: args },
+    ]);
     expect(renderToolCalls([{ name: "plan_trip", arguments: args }], FORMAT)).toBe(text);
   });
 
   it("two calls with reasoning, as the template writes them", ({ skip }) => {
     if (src === undefined) skip();
     const small = { title: "a", days: 1 };
-    const t = new ChatTemplate(readFileSync(join((src as LlamaCppSource).dir, "models", "templates", "MiniMax-M3.jinja"), "utf8"));
+    const t = new ChatTemplate(
+      readFileSync(join((src as LlamaCppSource).dir, "models", "templates", "MiniMax-M3.jinja"), "utf8"),
+    );
     const user = { role: "user" as const, content: "hi" };
     const prompt = t.render({ messages: [user], tools: [tool], addGenerationPrompt: true });
-    const calls = [0, 1].map((i) => ({ id: `c${i}`, type: "function" as const, function: { name: "plan_trip", arguments: { ...small } } }));
-    const full = t.render({ messages: [user, { role: "assistant", content: "", reasoning_content: "think <b> & plan", tool_calls: calls }], tools: [tool], addGenerationPrompt: false });
+    const calls = [0, 1].map((i) => ({
+      id: `c${i}`,
+      type: "function" as const,
+      function: { name: "plan_trip", arguments: { ...small } },
+    }));
+    const full = t.render({
+      messages: [user, { role: "assistant", content: "", reasoning_content: "think <b> & plan", tool_calls: calls }],
+      tools: [tool],
+      addGenerationPrompt: false,
+    });
     const text = full.slice(prompt.length, full.length - "[e~[\n".length);
     expect(text.startsWith("<mm:think>think <b> & plan</mm:think>")).toBe(true);
     expect(compileTools([tool], { format: FORMAT, parallel: true }).accepts(text)).toBe(true);
     const r = parseToolCalls(text, { format: FORMAT, tools: [tool], mode: "strict" });
     expect(r.issues).toEqual([]);
     expect(r.reasoning).toBe("think <b> & plan");
-    expect(renderToolCalls([small, small].map((a) => ({ name: "plan_trip", arguments: a })), FORMAT, { reasoning: "think <b> & plan" })).toBe(text);
+    expect(
+      renderToolCalls(
+        [small, small].map((a) => ({ name: "plan_trip", arguments: a })),
+        FORMAT,
+        { reasoning: "think <b> & plan" },
+      ),
+    ).toBe(text);
   });
 
-  it("a null member: the template drops it; the renderer refuses it rather than write a call that reads back without it", ({ skip }) => {
+  it("a null member: the template drops it; the renderer refuses it rather than write a call that reads back without it", ({
+    skip,
+  }) => {
     if (src === undefined) skip();
     const text = templateTurn([{ name: "plan_trip", arguments: { title: "x", days: null } }]);
     expect(text).toBe(turn([invoke("plan_trip", el("title", "x"))]));
-    expect(() => renderToolCalls([{ name: "plan_trip", arguments: { title: "x", days: null } }], FORMAT)).toThrow(/arguments\.days.*null members/);
+    expect(() => renderToolCalls([{ name: "plan_trip", arguments: { title: "x", days: null } }], FORMAT)).toThrow(
+      /arguments\.days.*null members/,
+    );
   });
 });
 
 describe("minimax-m3: what cannot round-trip is refused or left out at compile time", () => {
-  const compile = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => compileTools([{ name: "f", parameters: { type: "object", properties, ...extra } }], { format: FORMAT });
+  const compile = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    compileTools([{ name: "f", parameters: { type: "object", properties, ...extra } }], { format: FORMAT });
 
   it("a required property admitting only null is refused, naming its path", () => {
     let err: unknown;
@@ -201,15 +261,31 @@ describe("minimax-m3: what cannot round-trip is refused or left out at compile t
     expect(g.accepts(turn([invoke("f", el("v", "forty-two"))]))).toBe(true);
     const tools = [{ name: "f", parameters: { type: "object", properties: { v: { type: ["string", "integer"] } } } }];
     expect(parseToolCalls(text, { format: FORMAT, tools, mode: "strict" }).calls[0].arguments).toEqual({ v: 42 });
-    expect(parseToolCalls(turn([invoke("f", el("v", "42"))]), { format: FORMAT, tools: [{ name: "f", parameters: { type: "object", properties: { v: { type: "string" } } } }], mode: "strict" }).calls[0].arguments).toEqual({ v: "42" });
+    expect(
+      parseToolCalls(turn([invoke("f", el("v", "42"))]), {
+        format: FORMAT,
+        tools: [{ name: "f", parameters: { type: "object", properties: { v: { type: "string" } } } }],
+        mode: "strict",
+      }).calls[0].arguments,
+    ).toEqual({ v: "42" });
   });
 
-  it("an empty element is \"\" before {} before []: the later kinds are written non-empty", () => {
+  it('an empty element is "" before {} before []: the later kinds are written non-empty', () => {
     const g = compile({ v: { anyOf: [{ type: "string" }, { type: "array", items: { type: "integer" } }] } });
     expect(g.accepts(turn([invoke("f", el("v", ""))]))).toBe(true);
     expect(g.accepts(turn([invoke("f", el("v", el("item", "1")))]))).toBe(true);
-    const tools = [{ name: "f", parameters: { type: "object", properties: { v: { anyOf: [{ type: "string" }, { type: "array", items: { type: "integer" } }] } } } }];
-    expect(parseToolCalls(turn([invoke("f", el("v", ""))]), { format: FORMAT, tools, mode: "strict" }).calls[0].arguments).toEqual({ v: "" });
+    const tools = [
+      {
+        name: "f",
+        parameters: {
+          type: "object",
+          properties: { v: { anyOf: [{ type: "string" }, { type: "array", items: { type: "integer" } }] } },
+        },
+      },
+    ];
+    expect(
+      parseToolCalls(turn([invoke("f", el("v", ""))]), { format: FORMAT, tools, mode: "strict" }).calls[0].arguments,
+    ).toEqual({ v: "" });
   });
 
   it("strings never hold the tag prefix; < and & stand as they are", () => {
@@ -220,7 +296,20 @@ describe("minimax-m3: what cannot round-trip is refused or left out at compile t
   });
 
   it("undeclared keys are left out (a closing tag repeats its key), with the warning NARROWED", () => {
-    const g = compileTools([{ name: "f", parameters: { type: "object", properties: { m: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } } } } }], { format: FORMAT });
+    const g = compileTools(
+      [
+        {
+          name: "f",
+          parameters: {
+            type: "object",
+            properties: {
+              m: { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "string" } },
+            },
+          },
+        },
+      ],
+      { format: FORMAT },
+    );
     expect(g.warnings.map((w) => w.code)).toContain("NARROWED");
     expect(g.accepts(turn([invoke("f", el("m", el("a", "x")))]))).toBe(true);
     expect(g.accepts(turn([invoke("f", el("m", el("b", "x")))]))).toBe(false);
@@ -230,7 +319,16 @@ describe("minimax-m3: what cannot round-trip is refused or left out at compile t
     for (const key of ["invoke", "tool_call", "a<b", "/x"]) {
       expect(() => compile({ [key]: { type: "string" } }), key).toThrow(ToolgramError);
     }
-    expect(() => compile({ u: { anyOf: [{ type: "array", items: { type: "string" } }, { type: "object", properties: { item: { type: "string" } } }] } })).toThrow(/item/);
+    expect(() =>
+      compile({
+        u: {
+          anyOf: [
+            { type: "array", items: { type: "string" } },
+            { type: "object", properties: { item: { type: "string" } } },
+          ],
+        },
+      }),
+    ).toThrow(/item/);
   });
 });
 
@@ -241,13 +339,15 @@ describe("minimax-m3: the lone </mm:think>", () => {
   it("a turn without reasoning starts with it, in every mode but required; the parser reads it as no reasoning", () => {
     for (const reasoning of ["none", "optional"] as const) {
       const g = compileTools(tools, { format: FORMAT, reasoning });
-      expect(g.accepts("</mm:think>" + calls), reasoning).toBe(true);
+      expect(g.accepts(`</mm:think>${calls}`), reasoning).toBe(true);
       expect(g.accepts(calls), reasoning).toBe(false);
-      const r = parseToolCalls("</mm:think>" + calls, { format: FORMAT, tools, mode: "strict", reasoning });
+      const r = parseToolCalls(`</mm:think>${calls}`, { format: FORMAT, tools, mode: "strict", reasoning });
       expect([codes(r), r.reasoning, r.content, r.calls.length], reasoning).toEqual([[], undefined, "", 1]);
     }
-    expect(compileTools(tools, { format: FORMAT, reasoning: "required" }).accepts("</mm:think>" + calls)).toBe(false);
-    expect(compileTools(tools, { format: FORMAT, reasoning: "required" }).accepts("<mm:think>r</mm:think>" + calls)).toBe(true);
+    expect(compileTools(tools, { format: FORMAT, reasoning: "required" }).accepts(`</mm:think>${calls}`)).toBe(false);
+    expect(
+      compileTools(tools, { format: FORMAT, reasoning: "required" }).accepts(`<mm:think>r</mm:think>${calls}`),
+    ).toBe(true);
   });
 
   it("its absence is REASONING_MISSING; the calls are still read", () => {
@@ -257,8 +357,10 @@ describe("minimax-m3: the lone </mm:think>", () => {
   });
 
   it("renderToolCalls writes it before a turn without reasoning, and the block with reasoning", () => {
-    expect(renderToolCalls([{ name: "f", arguments: { a: "x" } }], FORMAT)).toBe("</mm:think>" + calls);
-    expect(renderToolCalls([{ name: "f", arguments: { a: "x" } }], FORMAT, { reasoning: "r" })).toBe("<mm:think>r</mm:think>" + calls);
+    expect(renderToolCalls([{ name: "f", arguments: { a: "x" } }], FORMAT)).toBe(`</mm:think>${calls}`);
+    expect(renderToolCalls([{ name: "f", arguments: { a: "x" } }], FORMAT, { reasoning: "r" })).toBe(
+      `<mm:think>r</mm:think>${calls}`,
+    );
   });
 });
 
@@ -271,7 +373,11 @@ describe("minimax-m3: tolerant reading of a closing tag written without the pref
     expect(r.content).toBe("I will search.");
     expect(parseToolCalls(text, { format: FORMAT, mode: "strict", reasoning: "none" }).dropped).toBe(1);
     const held = turn([invoke("f", el("s", "a</s>b"))]);
-    const s = parseToolCalls(held, { format: FORMAT, mode: "strict", tools: [{ name: "f", parameters: { type: "object", properties: { s: { type: "string" } } } }] });
+    const s = parseToolCalls(held, {
+      format: FORMAT,
+      mode: "strict",
+      tools: [{ name: "f", parameters: { type: "object", properties: { s: { type: "string" } } } }],
+    });
     expect([codes(s), s.calls.map((c) => c.arguments)]).toEqual([[], [{ s: "a</s>b" }]]);
   });
 });

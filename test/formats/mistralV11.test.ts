@@ -38,7 +38,10 @@ describe("mistral-v11", () => {
   });
 
   it("tolerates spacing drifts, drops a call without [ARGS]", () => {
-    const r = parseToolCalls('[TOOL_CALLS] get_weather [ARGS] {"city": "Paris"}', { tools: TOOLS, format: "mistral-v11" });
+    const r = parseToolCalls('[TOOL_CALLS] get_weather [ARGS] {"city": "Paris"}', {
+      tools: TOOLS,
+      format: "mistral-v11",
+    });
     expect(r.calls.map((c) => c.arguments)).toEqual([{ city: "Paris" }]);
     expect(r.issues.map((i) => i.code)).toEqual(["WHITESPACE_AROUND_TAGS"]);
     const bad = parseToolCalls('[TOOL_CALLS]get_weather{"city": "Paris"}', { tools: TOOLS, format: "mistral-v11" });
@@ -47,7 +50,9 @@ describe("mistral-v11", () => {
   });
 
   it("refuses tool names the format cannot write", () => {
-    expect(() => compileTools([{ name: "get weather", parameters: { type: "object" } }], { format: "mistral-v11" })).toThrow(ToolgramError);
+    expect(() =>
+      compileTools([{ name: "get weather", parameters: { type: "object" } }], { format: "mistral-v11" }),
+    ).toThrow(ToolgramError);
     expect(() => renderToolCalls([{ name: "a[ARGS]b", arguments: {} }], "mistral-v11")).toThrow(/cannot be written/);
   });
 });
@@ -56,14 +61,25 @@ describe("mistral-v11-call-id (Mistral Small 3.2)", () => {
   const text = '[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris"}[TOOL_CALLS]ping[ARGS]{}';
 
   it("writes the id between the name and the arguments, and the grammar holds it to 9 alphanumerics", () => {
-    expect(renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" }, id: "a1B2c3D4e" }, { name: "ping", arguments: {} }], "mistral-v11-call-id")).toBe(text);
+    expect(
+      renderToolCalls(
+        [
+          { name: "get_weather", arguments: { city: "Paris" }, id: "a1B2c3D4e" },
+          { name: "ping", arguments: {} },
+        ],
+        "mistral-v11-call-id",
+      ),
+    ).toBe(text);
     const g = compileTools(TOOLS, { format: "mistral-v11-call-id" });
     expect(g.accepts(text)).toBe(true);
-    expect(g.accepts('[TOOL_CALLS]ping[CALL_ID]a1B2c3D4[ARGS]{}')).toBe(false);
-    expect(g.accepts('[TOOL_CALLS]ping[CALL_ID]a1B2c3D4_[ARGS]{}')).toBe(false);
+    expect(g.accepts("[TOOL_CALLS]ping[CALL_ID]a1B2c3D4[ARGS]{}")).toBe(false);
+    expect(g.accepts("[TOOL_CALLS]ping[CALL_ID]a1B2c3D4_[ARGS]{}")).toBe(false);
     const r = parseToolCalls(text, { tools: TOOLS, format: "mistral_args_call_id", mode: "strict" });
     expect(r.issues).toEqual([]);
-    expect(r.calls.map((c) => [c.name, c.id])).toEqual([["get_weather", "a1B2c3D4e"], ["ping", undefined]]);
+    expect(r.calls.map((c) => [c.name, c.id])).toEqual([
+      ["get_weather", "a1B2c3D4e"],
+      ["ping", undefined],
+    ]);
   });
 
   it("streams the name before the id", () => {
@@ -79,11 +95,15 @@ describe("mistral-nemo", () => {
   const text = '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1B2c3D4e"}]';
 
   it("writes the id last, and the grammar holds it to 9 alphanumerics", () => {
-    expect(renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" }, id: "a1B2c3D4e" }], "mistral-nemo")).toBe(text);
+    expect(
+      renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" }, id: "a1B2c3D4e" }], "mistral-nemo"),
+    ).toBe(text);
     const g = compileTools(TOOLS, { format: "mistral_nemo" });
     expect(g.accepts(text)).toBe(true);
     expect(g.accepts(text.replace("a1B2c3D4e", "call_1"))).toBe(false);
-    expect(g.accepts('[TOOL_CALLS][{"name": "get_weather", "id": "a1B2c3D4e", "arguments": {"city": "Paris"}}]')).toBe(false);
+    expect(g.accepts('[TOOL_CALLS][{"name": "get_weather", "id": "a1B2c3D4e", "arguments": {"city": "Paris"}}]')).toBe(
+      false,
+    );
     const strict = parseToolCalls(text, { tools: TOOLS, format: "mistral-nemo", mode: "strict" });
     expect(strict.issues).toEqual([]);
     expect(strict.calls[0].id).toBe("a1B2c3D4e");

@@ -11,7 +11,14 @@ import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 
 const TOOLS = [
-  { name: "write", parameters: { type: "object", properties: { path: { type: "string" }, text: { type: "string" } }, required: ["path", "text"] } },
+  {
+    name: "write",
+    parameters: {
+      type: "object",
+      properties: { path: { type: "string" }, text: { type: "string" } },
+      required: ["path", "text"],
+    },
+  },
   { name: "now", parameters: { type: "object", properties: {} } },
 ];
 const CALLS: { name: string; arguments: JsonObject }[] = [
@@ -23,7 +30,9 @@ describe("olmo-3", () => {
   const text = renderToolCalls(CALLS, "olmo3", { content: "Writing it." });
 
   it("writes one call a line inside the block, strings escaped as JSON", () => {
-    expect(text).toBe('Writing it.<function_calls>write(path="a.txt", text="f(x)\\n</function_calls>\\n\\"done\\")")\nnow()</function_calls>');
+    expect(text).toBe(
+      'Writing it.<function_calls>write(path="a.txt", text="f(x)\\n</function_calls>\\n\\"done\\")")\nnow()</function_calls>',
+    );
   });
 
   it("the grammar accepts it and strict parsing reads exactly the calls, strings holding ) and the closing marker", () => {
@@ -38,7 +47,10 @@ describe("olmo-3", () => {
     const commas = text.replace(")\nnow()", "), now()");
     expect(compileTools(TOOLS, { format: "olmo-3" }).accepts(commas)).toBe(false);
     expect(parseToolCalls(commas, { format: "olmo-3", mode: "strict" }).calls).toEqual([]);
-    expect(parseToolCalls(commas, { format: "olmo-3", mode: "tolerant" }).calls.map((c) => c.name)).toEqual(["write", "now"]);
+    expect(parseToolCalls(commas, { format: "olmo-3", mode: "tolerant" }).calls.map((c) => c.name)).toEqual([
+      "write",
+      "now",
+    ]);
   });
 
   it("a stream reports each call's name before its arguments end", () => {
@@ -60,7 +72,10 @@ describe("olmo-3", () => {
     expect(r.reasoning).toBe("I should write the file.");
     expect(r.calls.map((c) => c.name)).toEqual(["write", "now"]);
     // a call inside the reasoning is not a call
-    const inside = parseToolCalls("<function_calls>now()</function_calls></think>Done.", { format: "olmo-3", reasoning: "required" });
+    const inside = parseToolCalls("<function_calls>now()</function_calls></think>Done.", {
+      format: "olmo-3",
+      reasoning: "required",
+    });
     expect(inside.calls).toEqual([]);
     // without reasoning asked for (the Instruct models), the default reads no block
     expect(compileTools(TOOLS, { format: "olmo-3" }).reasoning).toBeNull();

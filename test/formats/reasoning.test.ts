@@ -34,8 +34,14 @@ function settings(format: FormatName): { label: string; options: ToolCompileOpti
   const markers = { open: own.open === "" ? "<think>" : own.open, close: own.close };
   return [
     { label: "optional", options: { reasoning: "optional", reasoningMarkers: markers, parallel: 2 } },
-    { label: "required + toolChoice required", options: { reasoning: "required", reasoningMarkers: markers, toolChoice: "required", parallel: 2 } },
-    { label: "required, opened by the prompt", options: { reasoning: "required", reasoningMarkers: PROMPT_OPENED, parallel: 2 } },
+    {
+      label: "required + toolChoice required",
+      options: { reasoning: "required", reasoningMarkers: markers, toolChoice: "required", parallel: 2 },
+    },
+    {
+      label: "required, opened by the prompt",
+      options: { reasoning: "required", reasoningMarkers: PROMPT_OPENED, parallel: 2 },
+    },
   ];
 }
 
@@ -46,7 +52,27 @@ function textBeforeCalls(format: FormatName, content: string, calls: number): st
 
 const parseOptionsOf = (o: ToolCompileOptions) => ({ reasoning: o.reasoning, reasoningMarkers: o.reasoningMarkers });
 
-const ALPHABET = ["<", ">", "/", "\n", " ", "{", "}", "[", "]", '"', "a", "<think>", "</think>", "<think>\n", "\n</think>\n\n", "<tool_call>", "</tool_call>", "[TOOL_CALLS]", "<|python_tag|>"];
+const ALPHABET = [
+  "<",
+  ">",
+  "/",
+  "\n",
+  " ",
+  "{",
+  "}",
+  "[",
+  "]",
+  '"',
+  "a",
+  "<think>",
+  "</think>",
+  "<think>\n",
+  "\n</think>\n\n",
+  "<tool_call>",
+  "</tool_call>",
+  "[TOOL_CALLS]",
+  "<|python_tag|>",
+];
 
 describe("reasoning: grammar → strict parse → render, for every format", () => {
   for (const format of FORMAT_NAMES) {
@@ -71,13 +97,26 @@ describe("reasoning: grammar → strict parse → render, for every format", () 
           if (r.reasoning !== undefined) withReasoning++;
           if (r.calls.length > 0) withCalls++;
           if (options.toolChoice === "required") expect(r.calls.length).toBeGreaterThan(0);
-          const calls = r.calls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id !== undefined ? { id: c.id } : {}) }));
-          const again = renderToolCalls(calls, format, { ...(r.reasoning !== undefined ? { reasoning: r.reasoning } : {}), reasoningMarkers: options.reasoningMarkers!, content: textBeforeCalls(format, r.content, calls.length) });
+          const calls = r.calls.map((c) => ({
+            name: c.name,
+            arguments: c.arguments,
+            ...(c.id !== undefined ? { id: c.id } : {}),
+          }));
+          const again = renderToolCalls(calls, format, {
+            ...(r.reasoning !== undefined ? { reasoning: r.reasoning } : {}),
+            reasoningMarkers: options.reasoningMarkers!,
+            content: textBeforeCalls(format, r.content, calls.length),
+          });
           if (!g.accepts(again)) {
             problems.push(`re-rendered text rejected :: ${JSON.stringify(again)}`);
             continue;
           }
-          const back = parseToolCalls(again, { tools: SMALL_TOOLS, format, mode: "strict", ...parseOptionsOf(options) });
+          const back = parseToolCalls(again, {
+            tools: SMALL_TOOLS,
+            format,
+            mode: "strict",
+            ...parseOptionsOf(options),
+          });
           expect(back.issues).toEqual([]);
           expect(back.reasoning).toBe(r.reasoning);
           expect(back.content).toBe(r.content);
@@ -92,11 +131,16 @@ describe("reasoning: grammar → strict parse → render, for every format", () 
 });
 
 describe("reasoning: regex, matcher and stream agree with accepts() / the batch", () => {
-  const vocab = Vocabulary.fromPieces(Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), { eosTokenIds: [] });
+  const vocab = Vocabulary.fromPieces(
+    Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)),
+    { eosTokenIds: [] },
+  );
   const enc = new TextEncoder();
   // the quick tier checks 2 of the 3 settings per format, rotating (the long tier all)
   for (const [formatIndex, format] of FORMAT_NAMES.entries()) {
-    for (const { label, options } of tierRotate(settings(format), formatIndex, 3).concat(tierRotate(settings(format), formatIndex + 1, 3))) {
+    for (const { label, options } of tierRotate(settings(format), formatIndex, 3).concat(
+      tierRotate(settings(format), formatIndex + 1, 3),
+    )) {
       it(`${format}, ${label} (seed ${SEED})`, () => {
         const g = compileTools(SMALL_TOOLS, { format, ...options });
         const re = new RegExp(`^(?:${g.toRegex()})$`, "u");
@@ -106,23 +150,39 @@ describe("reasoning: regex, matcher and stream agree with accepts() / the batch"
         for (let k = 0; k < 15; k++) {
           const s = sampleGrammar(g.grammar, random, { maxLength: 300 });
           if (s === undefined) continue;
-          for (const text of [s, ...Array.from({ length: 4 }, () => mutateText(s, ALPHABET, random, 1 + Math.floor(random() * 2)))]) {
+          for (const text of [
+            s,
+            ...Array.from({ length: 4 }, () => mutateText(s, ALPHABET, random, 1 + Math.floor(random() * 2))),
+          ]) {
             total++;
             const want = g.accepts(text);
             if (want) accepted++;
             expect(re.test(text), JSON.stringify(text)).toBe(want);
             const m = g.createMatcher(vocab);
             // bytes only: markers that are special tokens are accepted as their text ("token-or-text")
-            expect([...enc.encode(text)].every((b) => m.acceptToken(b)) && m.isCompleted(), JSON.stringify(text)).toBe(want);
+            expect([...enc.encode(text)].every((b) => m.acceptToken(b)) && m.isCompleted(), JSON.stringify(text)).toBe(
+              want,
+            );
             // the stream equals the batch at a random chunking, and the reasoning deltas make up the reasoning
-            const po = { tools: SMALL_TOOLS, format, mode: want ? ("strict" as const) : ("tolerant" as const), ...parseOptionsOf(options) };
+            const po = {
+              tools: SMALL_TOOLS,
+              format,
+              mode: want ? ("strict" as const) : ("tolerant" as const),
+              ...parseOptionsOf(options),
+            };
             const batch = parseToolCalls(text, po);
             const stream = new ToolCallStream(po);
             const events: StreamEvent[] = [];
-            for (const c of chunked(text, Array.from({ length: 4 }, () => Math.floor(random() * 1000)))) events.push(...stream.push(c));
+            for (const c of chunked(
+              text,
+              Array.from({ length: 4 }, () => Math.floor(random() * 1000)),
+            ))
+              events.push(...stream.push(c));
             events.push(...stream.flush());
             expect(stream.end()).toEqual(batch);
-            expect(events.flatMap((e) => (e.type === "reasoning" ? [e.delta] : [])).join("")).toBe(batch.reasoning ?? "");
+            expect(events.flatMap((e) => (e.type === "reasoning" ? [e.delta] : [])).join("")).toBe(
+              batch.reasoning ?? "",
+            );
             for (const c of batch.calls) expect(text.slice(c.span[0], c.span[1])).toBe(c.raw);
           }
         }
@@ -144,7 +204,12 @@ describe("reasoning in the parser", () => {
     expect(r.content).toBe("Sure. ");
     expect(r.issues).toEqual([]);
     expect(text.slice(...r.calls[0].span)).toBe(call);
-    expect(renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" } }], "qwen3", { reasoning: "Let me see.", content: "Sure. " })).toBe(text);
+    expect(
+      renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" } }], "qwen3", {
+        reasoning: "Let me see.",
+        content: "Sure. ",
+      }),
+    ).toBe(text);
   });
 
   it("a call inside the reasoning is not a call, and says so", () => {
@@ -190,7 +255,21 @@ describe("reasoning in the parser", () => {
 });
 
 describe("constrainedText", () => {
-  const piece = fc.constantFrom("<", "/", "t", "k", ">", "\n", "a", "<think>", "</think>", "\n</think>\n\n", "<tool_call>", " ", "é");
+  const piece = fc.constantFrom(
+    "<",
+    "/",
+    "t",
+    "k",
+    ">",
+    "\n",
+    "a",
+    "<think>",
+    "</think>",
+    "\n</think>\n\n",
+    "<tool_call>",
+    " ",
+    "é",
+  );
   const texts = fc.array(piece, { maxLength: 8 }).map((a) => a.join(""));
   const cases: TextConstraint[] = [
     { avoid: ["<tool_call>"], before: "\n</think>\n\n" },

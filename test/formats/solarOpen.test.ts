@@ -18,12 +18,22 @@ const text =
 
 describe("solar-open", () => {
   it("writes the id before the name marker (none: the marker alone), and the grammar holds the layout", () => {
-    expect(renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" }, id: "call_1" }, { name: "ping", arguments: {} }], "solar_open")).toBe(text);
+    expect(
+      renderToolCalls(
+        [
+          { name: "get_weather", arguments: { city: "Paris" }, id: "call_1" },
+          { name: "ping", arguments: {} },
+        ],
+        "solar_open",
+      ),
+    ).toBe(text);
     const g = compileTools(TOOLS, { format: "solar-open" });
     expect(g.accepts(text)).toBe(true);
     expect(g.accepts(`Checking. ${text}`)).toBe(true);
     // the name before the id, a missing name marker, an id with a space: rejected
-    expect(g.accepts(text.replace("call_1<|tool_call:name|>get_weather", "get_weather<|tool_call:name|>call_1"))).toBe(false);
+    expect(g.accepts(text.replace("call_1<|tool_call:name|>get_weather", "get_weather<|tool_call:name|>call_1"))).toBe(
+      false,
+    );
     expect(g.accepts(text.replace("<|tool_call:begin|><|tool_call:name|>ping", "<|tool_call:begin|>ping"))).toBe(false);
     expect(g.accepts(text.replace("call_1", "call 1"))).toBe(false);
     const r = parseToolCalls(text, { tools: TOOLS, format: "solar-open", mode: "strict" });
@@ -43,7 +53,8 @@ describe("solar-open", () => {
   });
 
   it("reads a block without the name marker tolerantly, as the name", () => {
-    const drift = '<|tool_calls|><|tool_call:begin|>get_weather<|tool_call:args|>{"city": "Paris"}<|tool_call:end|><|calls|>';
+    const drift =
+      '<|tool_calls|><|tool_call:begin|>get_weather<|tool_call:args|>{"city": "Paris"}<|tool_call:end|><|calls|>';
     const r = parseToolCalls(drift, { tools: TOOLS, format: "solar-open" });
     expect(r.calls.map((c) => [c.name, c.id])).toEqual([["get_weather", undefined]]);
     expect(r.issues.map((i) => i.code)).toEqual(["NAME_SEPARATOR"]);

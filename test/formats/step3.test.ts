@@ -9,7 +9,14 @@ import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 
 const TOOLS = [
-  { name: "run_code", parameters: { type: "object", properties: { code: { type: "string" }, lines: { type: "integer" } }, required: ["code", "lines"] } },
+  {
+    name: "run_code",
+    parameters: {
+      type: "object",
+      properties: { code: { type: "string" }, lines: { type: "integer" } },
+      required: ["code", "lines"],
+    },
+  },
 ];
 const CALL = { name: "run_code", arguments: { code: "if a < b: print(a)", lines: 1 } };
 

@@ -17,13 +17,17 @@ interface Case {
   call: { name: string; arguments: JsonObject };
 }
 
-const fixture = JSON.parse(readFileSync(new URL("../fixtures/template-instructions/smollm3.json", import.meta.url), "utf8")) as { cases: Case[] };
+const fixture = JSON.parse(
+  readFileSync(new URL("../fixtures/template-instructions/smollm3.json", import.meta.url), "utf8"),
+) as { cases: Case[] };
 
 describe("a family's own tool-call instruction", () => {
   for (const c of fixture.cases) {
     it(`${c.format}: the instruction's example layout is the format's canonical call`, () => {
       const example = c.instruction.slice(c.instruction.lastIndexOf("<tool_call>\n"));
-      const filled = example.replace("<function-name>", JSON.stringify(c.call.name)).replace("<args-json-object>", JSON.stringify(c.call.arguments).replace(/":/g, '": '));
+      const filled = example
+        .replace("<function-name>", JSON.stringify(c.call.name))
+        .replace("<args-json-object>", JSON.stringify(c.call.arguments).replace(/":/g, '": '));
       expect(renderToolCalls([c.call], c.format)).toBe(filled);
       const r = parseToolCalls(filled, { format: c.format, mode: "strict" });
       expect(r.issues).toEqual([]);

@@ -23,7 +23,9 @@ interface Case {
   options?: { reasoning: "optional" | "required"; reasoningMarkers?: { open: string; close: string } };
 }
 
-const fixture = JSON.parse(readFileSync(new URL("../fixtures/vllm-tool-parsers/cases.json", import.meta.url), "utf8")) as { cases: Case[] };
+const fixture = JSON.parse(
+  readFileSync(new URL("../fixtures/vllm-tool-parsers/cases.json", import.meta.url), "utf8"),
+) as { cases: Case[] };
 
 describe("vLLM's tool-parser test outputs parse into their expected calls", () => {
   for (const c of fixture.cases) {

@@ -46,23 +46,31 @@ function afterReasoning(c: Case): string {
 }
 
 describe.each(Object.entries(FAMILIES))("%s: llama.cpp's real outputs", (format, templates) => {
-  it.each(templates)("%s: every complete output with calls parses into the expected calls (batch = stream)", (template) => {
-    const cases = casesOf(template);
-    expect(cases.length).toBeGreaterThan(0);
-    for (const c of cases) {
-      const tools = c.tools.map((t) => TOOLS[t]);
-      const text = afterReasoning(c);
-      const r = parseToolCalls(text, { format, tools });
-      const where = `${template} line ${c.line}`;
-      expect(r.dropped, where).toBe(0);
-      expect(
-        r.calls.map((x) => ({ name: x.name, arguments: x.arguments })),
-        where,
-      ).toEqual(c.expect!.toolCalls.map((x) => ({ name: x.name, arguments: JSON.parse(x.arguments === "" ? "{}" : x.arguments) as unknown })));
-      // one character at a time, the stream reads the same
-      const s = new ToolCallStream({ format, tools });
-      for (const ch of text) s.push(ch);
-      expect(s.end(), where).toEqual(r);
-    }
-  });
+  it.each(templates)(
+    "%s: every complete output with calls parses into the expected calls (batch = stream)",
+    (template) => {
+      const cases = casesOf(template);
+      expect(cases.length).toBeGreaterThan(0);
+      for (const c of cases) {
+        const tools = c.tools.map((t) => TOOLS[t]);
+        const text = afterReasoning(c);
+        const r = parseToolCalls(text, { format, tools });
+        const where = `${template} line ${c.line}`;
+        expect(r.dropped, where).toBe(0);
+        expect(
+          r.calls.map((x) => ({ name: x.name, arguments: x.arguments })),
+          where,
+        ).toEqual(
+          c.expect!.toolCalls.map((x) => ({
+            name: x.name,
+            arguments: JSON.parse(x.arguments === "" ? "{}" : x.arguments) as unknown,
+          })),
+        );
+        // one character at a time, the stream reads the same
+        const s = new ToolCallStream({ format, tools });
+        for (const ch of text) s.push(ch);
+        expect(s.end(), where).toEqual(r);
+      }
+    },
+  );
 });

@@ -6,25 +6,35 @@
 import { describe, expect, it } from "vitest";
 import { compileTools, parseToolCalls, renderToolCalls } from "../../src/index.js";
 
-const tools = [{
-  type: "function",
-  function: {
-    name: "annotate",
-    parameters: {
-      type: "object",
-      properties: {
-        path: { type: "string" },
-        note: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
-        tags: { type: "array", items: { type: "string" } },
+const tools = [
+  {
+    type: "function",
+    function: {
+      name: "annotate",
+      parameters: {
+        type: "object",
+        properties: {
+          path: { type: "string" },
+          note: {
+            type: "object",
+            properties: { text: { type: "string" } },
+            required: ["text"],
+            additionalProperties: false,
+          },
+          tags: { type: "array", items: { type: "string" } },
+        },
+        required: ["path", "note", "tags"],
       },
-      required: ["path", "note", "tags"],
     },
   },
-}];
+];
 
 describe("qwen3-coder: markers never inside a JSON-valued parameter", () => {
   const compiled = compileTools(tools, { format: "qwen3-coder", toolChoice: "required" });
-  const call = { name: "annotate", arguments: { path: "a<b.txt", note: { text: "x</parameter>\n</function>y" }, tags: ["</tool_call>", "<"] } };
+  const call = {
+    name: "annotate",
+    arguments: { path: "a<b.txt", note: { text: "x</parameter>\n</function>y" }, tags: ["</tool_call>", "<"] },
+  };
 
   it("renders nested < as \\u003c, and the grammar accepts exactly that spelling", () => {
     const text = renderToolCalls([call], "qwen3-coder");
@@ -35,7 +45,15 @@ describe("qwen3-coder: markers never inside a JSON-valued parameter", () => {
   });
 
   it("reads a nested `\\u003c` beside a number in another spelling the grammar emits (0e-97) strictly", () => {
-    const numbers = [{ type: "function", function: { name: "mark", parameters: { type: "object", properties: { at: { type: "array", items: {} } }, required: ["at"] } } }];
+    const numbers = [
+      {
+        type: "function",
+        function: {
+          name: "mark",
+          parameters: { type: "object", properties: { at: { type: "array", items: {} } }, required: ["at"] },
+        },
+      },
+    ];
     const g = compileTools(numbers, { format: "qwen3-coder", toolChoice: "required" });
     const canonical = renderToolCalls([{ name: "mark", arguments: { at: ["<", 0, 1.5] } }], "qwen3-coder");
     const respelled = canonical.replace("0, 1.5]", "0e-97, 15e-1]");

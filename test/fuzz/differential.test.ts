@@ -12,9 +12,21 @@ import { tierRuns } from "../support/tier.js";
 const SEED = Number(process.env.FC_SEED ?? 4242);
 
 it(`differential fuzz, seed ${SEED}`, () => {
-  const stats = runCampaign({ seed: SEED, cases: Number(process.env.FUZZ_CASES ?? tierRuns(25, 60)), vocab: fuzzVocab() });
-  console.log(`fuzz seed ${SEED}: ${stats.cases} cases, ${stats.compiled} compiled, ${stats.refused} refused, ${stats.texts} texts, ${stats.accepted} accepted, ${stats.disagreements.length} disagreements`);
+  const stats = runCampaign({
+    seed: SEED,
+    cases: Number(process.env.FUZZ_CASES ?? tierRuns(25, 60)),
+    vocab: fuzzVocab(),
+  });
+  console.log(
+    `fuzz seed ${SEED}: ${stats.cases} cases, ${stats.compiled} compiled, ${stats.refused} refused, ${stats.texts} texts, ${stats.accepted} accepted, ${stats.disagreements.length} disagreements`,
+  );
   expect(stats.compiled).toBeGreaterThan(stats.cases / 2);
   expect(stats.accepted).toBeGreaterThan(0);
-  expect(stats.disagreements.slice(0, 5).map((d) => `${d.problem} :: ${JSON.stringify(d.text).slice(0, 300)} :: ${JSON.stringify(d.input).slice(0, 400)}`)).toEqual([]);
+  expect(
+    stats.disagreements
+      .slice(0, 5)
+      .map(
+        (d) => `${d.problem} :: ${JSON.stringify(d.text).slice(0, 300)} :: ${JSON.stringify(d.input).slice(0, 400)}`,
+      ),
+  ).toEqual([]);
 });

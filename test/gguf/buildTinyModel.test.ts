@@ -79,7 +79,10 @@ describe("buildTinyModel", () => {
   it("Vocabulary.fromGguf reads the same bytes and atoms as fromTokenizerJson of the source tokenizer, and its template", async () => {
     const files = await loadQwen3TokenizerFiles();
     const fromGguf = await Vocabulary.fromGguf(first.path);
-    const fromJson = Vocabulary.fromTokenizerJson(files.tokenizer, { eosTokenIds: [151645], size: TINY_QWEN3.vocabularySize });
+    const fromJson = Vocabulary.fromTokenizerJson(files.tokenizer, {
+      eosTokenIds: [151645],
+      size: TINY_QWEN3.vocabularySize,
+    });
     expect(fromGguf.size).toBe(fromJson.size);
     expect(fromGguf.eosTokenIds).toEqual([151645]);
     expect(Buffer.from(fromGguf.kind).equals(Buffer.from(fromJson.kind))).toBe(true);

@@ -32,7 +32,10 @@ const CASES: Case[] = [
     notEog: ["<tool_call>"],
     control: ["<|im_start|>", "<|im_end|>"],
     userDefined: ["<tool_call>", "</tool_call>", "<think>"],
-    texts: ["<|im_start|>assistant\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call><|im_end|>", "Hello wörld 123"],
+    texts: [
+      '<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call><|im_end|>',
+      "Hello wörld 123",
+    ],
     templateMarker: "<tool_call>",
   },
   {
@@ -46,7 +49,7 @@ const CASES: Case[] = [
       '<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>',
       "<|channel|>analysis<|message|>Thinking… 12345 ünïcödé<|end|>",
     ],
-    templateMarker: "render_tool_namespace(\"functions\", tools)",
+    templateMarker: 'render_tool_namespace("functions", tools)',
   },
   {
     family: "deepseek_v3",
@@ -69,7 +72,10 @@ const CASES: Case[] = [
     notEog: ["<|start_header_id|>"],
     control: ["<|begin_of_text|>", "<|eot_id|>", "<|start_header_id|>"],
     userDefined: [],
-    texts: ['<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>', "Environment: ipython 2024"],
+    texts: [
+      '<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>',
+      "Environment: ipython 2024",
+    ],
     templateMarker: "Environment: ipython",
   },
 ];
@@ -82,7 +88,8 @@ describe.each(TIERED)("tiny model with the $family vocabulary", (c) => {
   it("is written as llama.cpp's converter would, loads in node-llama-cpp, and tokenizes as the HF tokenizer", async () => {
     const family = TINY_MODEL_FAMILIES[c.family];
     const tiny = await buildTinyFamilyModel({ family: c.family });
-    if (tiny === undefined) return void console.warn("skipped: llama.cpp's source (node-llama-cpp + git) is not available");
+    if (tiny === undefined)
+      return void console.warn("skipped: llama.cpp's source (node-llama-cpp + git) is not available");
     expect(tiny.chatTemplate).toContain(c.templateMarker);
     const gguf = ggufTokenizer(await readGguf(tiny.path));
     expect(gguf.pre).toBe(family.pre);
@@ -98,14 +105,16 @@ describe.each(TIERED)("tiny model with the $family vocabulary", (c) => {
       expect(model.tokens.eos).toBe(idOf(family.eosToken));
       expect(model.tokens.bos).toBe(idOf(family.bosToken));
       for (const piece of c.eog) expect(model.isEogToken(idOf(piece) as never), `${piece} ends generation`).toBe(true);
-      for (const piece of c.notEog) expect(model.isEogToken(idOf(piece) as never), `${piece} does not end generation`).toBe(false);
+      for (const piece of c.notEog)
+        expect(model.isEogToken(idOf(piece) as never), `${piece} does not end generation`).toBe(false);
       for (const text of c.texts) {
         const llama = [...model.tokenize(text, true)].map(Number);
         expect(llama, text).toEqual(hf.encode(text, { add_special_tokens: false }).ids);
         expect(model.detokenize(llama as never, true), text).toBe(text);
       }
       // every special token of the family is one token to llama.cpp, as to the HF tokenizer
-      for (const piece of [...c.control, ...c.userDefined]) expect([...model.tokenize(piece, true)].map(Number), piece).toEqual([idOf(piece)]);
+      for (const piece of [...c.control, ...c.userDefined])
+        expect([...model.tokenize(piece, true)].map(Number), piece).toEqual([idOf(piece)]);
     } finally {
       await model.dispose();
     }

@@ -70,9 +70,11 @@ describe("writeGguf / readGguf", () => {
     expect(header.dataOffset).toBe(encodeGgufHead(file).length);
     const bytes = await readFile(path);
     expect(bytes.length).toBe(header.dataOffset + 64);
-    expect(new Float32Array(bytes.buffer.slice(bytes.byteOffset + header.dataOffset, bytes.byteOffset + header.dataOffset + 12))).toEqual(
-      new Float32Array([1, 2, 3]),
-    );
+    expect(
+      new Float32Array(
+        bytes.buffer.slice(bytes.byteOffset + header.dataOffset, bytes.byteOffset + header.dataOffset + 12),
+      ),
+    ).toEqual(new Float32Array([1, 2, 3]));
     const b = bytes.subarray(header.dataOffset + 32, header.dataOffset + 40);
     expect([...new Uint16Array(b.buffer.slice(b.byteOffset, b.byteOffset + 8))]).toEqual([0x3c00, 0x4000, 0xc000, 0]);
   });
@@ -105,14 +107,24 @@ describe("writeGguf / readGguf", () => {
   });
 
   it("refuses bad input with ToolgramError", async () => {
-    expect(() => encodeGgufHead({ metadata: [["x", { type: "uint8", value: 256 }]], tensors: [] })).toThrow(ToolgramError);
-    expect(() => encodeGgufHead({ metadata: [["x", { type: "int32", value: 1.5 }]], tensors: [] })).toThrow(ToolgramError);
-    expect(() =>
-      encodeGgufHead({ metadata: [["x", { type: "bool", value: true }], ["x", { type: "bool", value: false }]], tensors: [] }),
-    ).toThrow(/twice/);
-    expect(() => encodeGgufHead({ metadata: [], tensors: [{ name: "t", dims: [4], type: "F32", data: new Uint8Array(8) }] })).toThrow(
-      /need 16/,
+    expect(() => encodeGgufHead({ metadata: [["x", { type: "uint8", value: 256 }]], tensors: [] })).toThrow(
+      ToolgramError,
     );
+    expect(() => encodeGgufHead({ metadata: [["x", { type: "int32", value: 1.5 }]], tensors: [] })).toThrow(
+      ToolgramError,
+    );
+    expect(() =>
+      encodeGgufHead({
+        metadata: [
+          ["x", { type: "bool", value: true }],
+          ["x", { type: "bool", value: false }],
+        ],
+        tensors: [],
+      }),
+    ).toThrow(/twice/);
+    expect(() =>
+      encodeGgufHead({ metadata: [], tensors: [{ name: "t", dims: [4], type: "F32", data: new Uint8Array(8) }] }),
+    ).toThrow(/need 16/);
     const notGguf = join(dir, "not.gguf");
     await writeFile(notGguf, "hello world, not a model");
     await expect(readGguf(notGguf)).rejects.toThrow(/bad magic/);

@@ -21,10 +21,13 @@ const DEPTH = 5_000;
 /** r0 → r1 → … → r{DEPTH}, each rule "x" then the next (optional), listed deepest first (the worst order). */
 function ruleChain(refsPerRule: 1 | 2): Grammar {
   const rules = new Map<string, GExpr>();
-  rules.set("r" + DEPTH, lit("y"));
+  rules.set(`r${DEPTH}`, lit("y"));
   for (let i = DEPTH - 1; i >= 0; i--) {
     const next = ref(`r${i + 1}`);
-    rules.set(`r${i}`, refsPerRule === 1 ? seq(lit("x"), rep(next, 0, 1)) : alt(seq(lit("x"), next), seq(lit("z"), next)));
+    rules.set(
+      `r${i}`,
+      refsPerRule === 1 ? seq(lit("x"), rep(next, 0, 1)) : alt(seq(lit("x"), next), seq(lit("z"), next)),
+    );
   }
   return { root: "r0", rules };
 }
@@ -41,27 +44,41 @@ function naiveFixpoint(g: Grammar, holds: (e: GExpr, set: Set<string>) => boolea
   const out = new Set<string>();
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [name, body] of g.rules) if (!out.has(name) && holds(body, out)) (out.add(name), (changed = true));
+    for (const [name, body] of g.rules) if (!out.has(name) && holds(body, out)) out.add(name), (changed = true);
   }
   return out;
 }
 function naiveNullable(e: GExpr, s: Set<string>): boolean {
   switch (e.type) {
-    case "literal": case "token": return e.text.length === 0;
-    case "charClass": return false;
-    case "ref": return s.has(e.rule);
-    case "seq": return e.items.every((x) => naiveNullable(x, s));
-    case "alt": return e.items.some((x) => naiveNullable(x, s));
-    case "repeat": return (e.max === null || e.max >= e.min) && (e.min === 0 || naiveNullable(e.item, s));
+    case "literal":
+    case "token":
+      return e.text.length === 0;
+    case "charClass":
+      return false;
+    case "ref":
+      return s.has(e.rule);
+    case "seq":
+      return e.items.every((x) => naiveNullable(x, s));
+    case "alt":
+      return e.items.some((x) => naiveNullable(x, s));
+    case "repeat":
+      return (e.max === null || e.max >= e.min) && (e.min === 0 || naiveNullable(e.item, s));
   }
 }
 function naiveProductive(e: GExpr, s: Set<string>): boolean {
   switch (e.type) {
-    case "literal": case "charClass": case "token": return true;
-    case "ref": return s.has(e.rule);
-    case "seq": return e.items.every((x) => naiveProductive(x, s));
-    case "alt": return e.items.some((x) => naiveProductive(x, s));
-    case "repeat": return e.min === 0 || naiveProductive(e.item, s);
+    case "literal":
+    case "charClass":
+    case "token":
+      return true;
+    case "ref":
+      return s.has(e.rule);
+    case "seq":
+      return e.items.every((x) => naiveProductive(x, s));
+    case "alt":
+      return e.items.some((x) => naiveProductive(x, s));
+    case "repeat":
+      return e.min === 0 || naiveProductive(e.item, s);
   }
 }
 
@@ -87,7 +104,7 @@ describe("grammar analyses", () => {
     }
     // a cycle through the whole chain
     const g = ruleChain(1);
-    g.rules.set("r" + DEPTH, rep(ref("r0"), 0, 1));
+    g.rules.set(`r${DEPTH}`, rep(ref("r0"), 0, 1));
     expect(recursiveRules(g)).toHaveLength(DEPTH + 1);
   });
 
@@ -109,7 +126,7 @@ describe("grammar analyses", () => {
       expect(nfa.stateCount).toBeGreaterThan(DEPTH);
       // the matcher reads the deepest text: x^DEPTH y
       const m = createMatcher(g, tinyVocab());
-      expect(m.acceptString("x".repeat(DEPTH) + "y")).toBe(true);
+      expect(m.acceptString(`${"x".repeat(DEPTH)}y`)).toBe(true);
       expect(m.isCompleted()).toBe(true);
     }
     const opt = optimize(ruleChain(1));

@@ -10,8 +10,19 @@ function arbExpr(rule: number, nRules: number): fc.Arbitrary<GExpr> {
   const { expr } = fc.letrec<{ expr: GExpr }>((tie) => ({
     expr: fc.oneof(
       { depthSize: "small", withCrossShrink: true },
-      fc.constantFrom<GExpr>(lit("a"), lit("ab"), lit("é-"), cls([0x61, 0x62]), cls([0xe9, 0xe9, 0x2d, 0x2d]), seq(), NOTHING, token("b")),
-      fc.integer({ min: 0, max: nRules - 1 }).map((j): GExpr => (j > rule ? ref(`r${j}`) : seq(lit("("), ref(`r${j}`), lit(")")))),
+      fc.constantFrom<GExpr>(
+        lit("a"),
+        lit("ab"),
+        lit("é-"),
+        cls([0x61, 0x62]),
+        cls([0xe9, 0xe9, 0x2d, 0x2d]),
+        seq(),
+        NOTHING,
+        token("b"),
+      ),
+      fc
+        .integer({ min: 0, max: nRules - 1 })
+        .map((j): GExpr => (j > rule ? ref(`r${j}`) : seq(lit("("), ref(`r${j}`), lit(")")))),
       fc.array(tie("expr"), { minLength: 2, maxLength: 3 }).map((xs) => seq(...xs)),
       fc.array(tie("expr"), { minLength: 2, maxLength: 3 }).map((xs) => alt(...xs)),
       fc
@@ -27,7 +38,12 @@ function arbExpr(rule: number, nRules: number): fc.Arbitrary<GExpr> {
 }
 export const arbGrammar: fc.Arbitrary<Grammar> = fc
   .tuple(arbExpr(0, 4), arbExpr(1, 4), arbExpr(2, 4), arbExpr(3, 4))
-  .map((bodies) => grammar("r0", bodies.map((b, i) => [`r${i}`, b] as [string, GExpr])));
+  .map((bodies) =>
+    grammar(
+      "r0",
+      bodies.map((b, i) => [`r${i}`, b] as [string, GExpr]),
+    ),
+  );
 
 export function textsOf(g: Grammar, seed: number, n: number): string[] {
   const random = seededRandom(seed);
@@ -38,4 +54,3 @@ export function textsOf(g: Grammar, seed: number, n: number): string[] {
   }
   return out;
 }
-

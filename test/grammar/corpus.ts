@@ -30,19 +30,34 @@ const re = (src: string) => {
 const c = (s: string) => s.codePointAt(0) as number;
 
 // JSON string content: any scalar but `"`, `\` and controls, or an escape
-const jsonChar = alt(cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0x10ffff]), seq(lit("\\"), cls([c('"'), c('"'), c("\\"), c("\\"), c("n"), c("n"), c("t"), c("t")])));
+const jsonChar = alt(
+  cls([0x20, 0x21, 0x23, 0x5b, 0x5d, 0x10ffff]),
+  seq(lit("\\"), cls([c('"'), c('"'), c("\\"), c("\\"), c("n"), c("n"), c("t"), c("t")])),
+);
 const jsonString = seq(lit('"'), rep(ref("char"), 0, null), lit('"'));
 
 export const corpus: CorpusCase[] = [
   {
     name: "tool-call",
     grammar: grammar("root", [
-      ["root", seq(token("<tool_call>"), lit('\n{"name": "get_weather", "arguments": {"city": '), ref("string"), opt(seq(lit(', "days": '), ref("int"))), lit("}}\n"), token("</tool_call>"))],
+      [
+        "root",
+        seq(
+          token("<tool_call>"),
+          lit('\n{"name": "get_weather", "arguments": {"city": '),
+          ref("string"),
+          opt(seq(lit(', "days": '), ref("int"))),
+          lit("}}\n"),
+          token("</tool_call>"),
+        ),
+      ],
       ["string", jsonString],
       ["char", jsonChar],
       ["int", alt(lit("0"), seq(cls([c("1"), c("9")]), rep(cls([c("0"), c("9")]), 0, null)))],
     ]),
-    oracle: re(String.raw`<tool_call>\n\{"name": "get_weather", "arguments": \{"city": "(?:[^"\\\u0000-\u001f]|\\["\\nt])*"(?:, "days": (?:0|[1-9][0-9]*))?\}\}\n</tool_call>`),
+    oracle: re(
+      String.raw`<tool_call>\n\{"name": "get_weather", "arguments": \{"city": "(?:[^"\\\u0000-\u001f]|\\["\\nt])*"(?:, "days": (?:0|[1-9][0-9]*))?\}\}\n</tool_call>`,
+    ),
     alphabet: ['"', "\\", "n", "a", "é", "😀", "\u0001", "1", "0", ",", " ", "}", "<"],
     recursive: false,
     samples: ['<tool_call>\n{"name": "get_weather", "arguments": {"city": "Par\\"is"}}\n</tool_call>'],
@@ -50,7 +65,18 @@ export const corpus: CorpusCase[] = [
   {
     name: "bounded-repeats",
     grammar: grammar("root", [
-      ["root", seq(rep(cls([c("a"), c("c")]), 2, 5), lit("-"), rep(alt(lit("ab"), lit("c")), 0, 3), lit("-"), rep(rep(lit("x"), 1, 3), 2, 4), lit("-"), rep(lit("y"), 3, 3))],
+      [
+        "root",
+        seq(
+          rep(cls([c("a"), c("c")]), 2, 5),
+          lit("-"),
+          rep(alt(lit("ab"), lit("c")), 0, 3),
+          lit("-"),
+          rep(rep(lit("x"), 1, 3), 2, 4),
+          lit("-"),
+          rep(lit("y"), 3, 3),
+        ),
+      ],
     ]),
     oracle: re("[a-c]{2,5}-(?:ab|c){0,3}-(?:x{1,3}){2,4}-y{3}"),
     alphabet: ["a", "b", "c", "x", "y", "-"],
@@ -60,7 +86,15 @@ export const corpus: CorpusCase[] = [
   {
     name: "unicode-classes",
     grammar: grammar("root", [
-      ["root", seq(lit("é😀"), rep(ref("greek"), 1, null), opt(ref("not-ascii")), rep(cls([0x1f600, 0x1f64f, 0x10fffe, 0x10ffff]), 0, 2))],
+      [
+        "root",
+        seq(
+          lit("é😀"),
+          rep(ref("greek"), 1, null),
+          opt(ref("not-ascii")),
+          rep(cls([0x1f600, 0x1f64f, 0x10fffe, 0x10ffff]), 0, 2),
+        ),
+      ],
       ["greek", cls([0x3b1, 0x3c9])],
       ["not-ascii", cls([0x80, 0x10ffff])],
     ]),
@@ -88,7 +122,10 @@ export const corpus: CorpusCase[] = [
   {
     name: "nested-lists",
     grammar: grammar("value", [
-      ["value", alt(lit("1"), seq(lit("["), opt(seq(ref("value"), rep(seq(lit(","), ref("value")), 0, null))), lit("]")))],
+      [
+        "value",
+        alt(lit("1"), seq(lit("["), opt(seq(ref("value"), rep(seq(lit(","), ref("value")), 0, null))), lit("]"))),
+      ],
     ]),
     oracle: (s) => {
       let prev = "";
@@ -134,7 +171,10 @@ export const corpus: CorpusCase[] = [
     name: "nullable-loops",
     // x? (y | "")* ((z?)(q?))* : nullable items under unbounded repeats
     grammar: grammar("root", [
-      ["root", seq(ref("a"), rep(ref("b"), 0, null), rep(seq(opt(lit("z")), opt(lit("q"))), 1, null), rep(seq(), 0, null))],
+      [
+        "root",
+        seq(ref("a"), rep(ref("b"), 0, null), rep(seq(opt(lit("z")), opt(lit("q"))), 1, null), rep(seq(), 0, null)),
+      ],
       ["a", opt(lit("x"))],
       ["b", alt(lit("y"), seq())],
     ]),
@@ -158,13 +198,26 @@ export const corpus: CorpusCase[] = [
   {
     name: "large-bounds",
     grammar: grammar("root", [
-      ["root", seq(rep(lit("a"), 0, 2500), lit("|"), rep(lit("b"), 1200, 1200), lit("|"), rep(alt(lit("cd"), lit("e")), 2001, null), lit("|"), rep(cls([c("0"), c("9")]), 1000, 3001))],
+      [
+        "root",
+        seq(
+          rep(lit("a"), 0, 2500),
+          lit("|"),
+          rep(lit("b"), 1200, 1200),
+          lit("|"),
+          rep(alt(lit("cd"), lit("e")), 2001, null),
+          lit("|"),
+          rep(cls([c("0"), c("9")]), 1000, 3001),
+        ),
+      ],
     ]),
     oracle: re("a{0,2500}\\|b{1200}\\|(?:cd|e){2001,}\\|[0-9]{1000,3001}"),
     alphabet: ["a", "b", "|", "e", "1"],
     recursive: false,
     samples: [
-      ...[0, 999, 1000, 1001, 2000, 2499, 2500, 2501].map((n) => `${"a".repeat(n)}|${"b".repeat(1200)}|${"e".repeat(2001)}|${"1".repeat(1000)}`),
+      ...[0, 999, 1000, 1001, 2000, 2499, 2500, 2501].map(
+        (n) => `${"a".repeat(n)}|${"b".repeat(1200)}|${"e".repeat(2001)}|${"1".repeat(1000)}`,
+      ),
       ...[1199, 1201].map((n) => `|${"b".repeat(n)}|${"e".repeat(2001)}|${"1".repeat(1000)}`),
       ...[2000, 2002, 3000].map((n) => `|${"b".repeat(1200)}|${"cd".repeat(n)}|${"1".repeat(1000)}`),
       ...[999, 1001, 2999, 3000, 3001, 3002].map((n) => `|${"b".repeat(1200)}|${"e".repeat(2001)}|${"1".repeat(n)}`),
@@ -174,17 +227,37 @@ export const corpus: CorpusCase[] = [
     name: "large-nested-bounds",
     // groups whose expansion llama.cpp multiplies (rules per group x bound) must become helper rules
     grammar: grammar("root", [
-      ["root", seq(rep(seq(lit("a"), rep(lit("b"), 0, 999)), 0, 1500), lit("|"), rep(alt(seq(lit("c"), rep(cls([0x30, 0x39]), 0, 30)), lit("d")), 60, 70))],
+      [
+        "root",
+        seq(
+          rep(seq(lit("a"), rep(lit("b"), 0, 999)), 0, 1500),
+          lit("|"),
+          rep(alt(seq(lit("c"), rep(cls([0x30, 0x39]), 0, 30)), lit("d")), 60, 70),
+        ),
+      ],
     ]),
     oracle: re("(?:ab{0,999}){0,1500}\\|(?:c[0-9]{0,30}|d){60,70}"),
     alphabet: ["a", "b", "|", "c", "d", "1"],
     recursive: false,
-    samples: [`${"a".repeat(1500)}|${"d".repeat(60)}`, `${"a".repeat(1501)}|${"d".repeat(60)}`, `a${"b".repeat(999)}|${"c".repeat(70)}`, `a${"b".repeat(1000)}|${"c".repeat(70)}`, `|${"d".repeat(71)}`],
+    samples: [
+      `${"a".repeat(1500)}|${"d".repeat(60)}`,
+      `${"a".repeat(1501)}|${"d".repeat(60)}`,
+      `a${"b".repeat(999)}|${"c".repeat(70)}`,
+      `a${"b".repeat(1000)}|${"c".repeat(70)}`,
+      `|${"d".repeat(71)}`,
+    ],
   },
   {
     name: "escapes",
     grammar: grammar("root", [
-      ["root", alt(lit('"\\\n\r\t\u0000\u001f\u007f[]-^{}()|.*+?/'), rep(cls([c("-"), c("-"), c("\\"), c("^"), c("]"), c("]"), 0, 0x1f]), 1, null), rep(cls([0x0, 0x2c, 0x2e, 0x10ffff]), 2, 2))],
+      [
+        "root",
+        alt(
+          lit('"\\\n\r\t\u0000\u001f\u007f[]-^{}()|.*+?/'),
+          rep(cls([c("-"), c("-"), c("\\"), c("^"), c("]"), c("]"), 0, 0x1f]), 1, null),
+          rep(cls([0x0, 0x2c, 0x2e, 0x10ffff]), 2, 2),
+        ),
+      ],
     ]),
     oracle: re(String.raw`"\\\n\r\t\u0000\u001f\u007f\[\]-\^\{\}\(\)\|\.\*\+\?\/|[\-\\-\^\]\u0000-\u001f]+|[^-]{2}`),
     alphabet: ["-", "\\", "]", "^", "[", "\u0000", "\n", "a", '"', "\u007f"],
@@ -207,4 +280,3 @@ export function textsFor(k: CorpusCase, n: number, seed = SEED): string[] {
   }
   return out;
 }
-

@@ -10,7 +10,8 @@ import { Deadline } from "../../src/Deadline.js";
 const SEED = 20261122;
 
 /** A body's key with references to its own rule read as one placeholder (`a ::= "b" a` and `c ::= "b" c` are equal). */
-const keyModuloSelf = (name: string, body: GExpr): string => exprKey(body, undefined, (r) => (r === name ? "SELF" : JSON.stringify(r)));
+const keyModuloSelf = (name: string, body: GExpr): string =>
+  exprKey(body, undefined, (r) => (r === name ? "SELF" : JSON.stringify(r)));
 
 /**
  * The round-based definition: re-key every rule (modulo self-reference), merge equal bodies into the first, until
@@ -29,7 +30,12 @@ function dedupeByRounds(g: Grammar): Grammar {
     }
     if (alias.size === 0) return { root: g.root, rules };
     const next = new Map<string, GExpr>();
-    for (const [name, body] of rules) if (!alias.has(name)) next.set(name, mapRefs(body, (r) => (alias.has(r.rule) ? ref(alias.get(r.rule) as string) : r)));
+    for (const [name, body] of rules)
+      if (!alias.has(name))
+        next.set(
+          name,
+          mapRefs(body, (r) => (alias.has(r.rule) ? ref(alias.get(r.rule) as string) : r)),
+        );
     rules = next;
   }
 }
@@ -89,10 +95,13 @@ describe("dedupeRules (incremental)", () => {
   it("leaves the bodies that refer to no merged rule alone (counted in steps)", () => {
     // two equal small rules first, then many large bodies that do not refer to them: after the merge, rewriting
     // every later body's references (a walk of each) would cost as much again as keying them
-    const rules = new Map<string, GExpr>([["root", seq(ref("d1"), ref("d2"), ...Array.from({ length: 200 }, (_, i) => ref(`big${i}`)))]]);
+    const rules = new Map<string, GExpr>([
+      ["root", seq(ref("d1"), ref("d2"), ...Array.from({ length: 200 }, (_, i) => ref(`big${i}`)))],
+    ]);
     rules.set("d1", lit("dup"));
     rules.set("d2", lit("dup"));
-    for (let i = 0; i < 200; i++) rules.set(`big${i}`, seq(...Array.from({ length: 60 }, (_, k) => alt(lit(`w${i}-${k}`), rep(lit("z"), 0, k)))));
+    for (let i = 0; i < 200; i++)
+      rules.set(`big${i}`, seq(...Array.from({ length: 60 }, (_, k) => alt(lit(`w${i}-${k}`), rep(lit("z"), 0, k)))));
     const keyOnly = Deadline.fromLimits({ maxCompileSteps: 1e9, maxCompileMs: Number.POSITIVE_INFINITY });
     for (const e of rules.values()) exprKey(e, keyOnly);
     const d = Deadline.fromLimits({ maxCompileSteps: 1e9, maxCompileMs: Number.POSITIVE_INFINITY });

@@ -9,11 +9,14 @@ describe("foldExpr", () => {
   it("gives every leaf one shared empty array of values, and computes a shared subtree once", () => {
     const shared = seq(lit("k"), ref("v"));
     // built as objects: the smart constructors would flatten `shared` into the first sequence
-    const e: GExpr = { type: "alt", items: [{ type: "seq", items: [lit("a"), shared, rep(cls([0x30, 0x39]), 1, 3)] }, shared, lit("b")] };
+    const e: GExpr = {
+      type: "alt",
+      items: [{ type: "seq", items: [lit("a"), shared, rep(cls([0x30, 0x39]), 1, 3)] }, shared, lit("b")],
+    };
     const leafValues = new Set<readonly number[]>();
     let calls = 0;
     let innerArrays = 0;
-    const size = foldExpr<number>(e, (x, kids, kidNodes) => {
+    const size = foldExpr<number>(e, (_x, kids, kidNodes) => {
       calls++;
       expect(kids.length).toBe(kidNodes.length);
       if (kidNodes.length === 0) leafValues.add(kids);

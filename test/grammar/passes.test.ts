@@ -43,7 +43,13 @@ describe("passes preserve the language", () => {
 
 describe("what each pass does", () => {
   it("removeDeadRules drops unreachable rules and keeps order", () => {
-    const g = grammar("root", [["root", seq(ref("b"), ref("a"))], ["x", lit("x")], ["a", lit("a")], ["b", ref("a")], ["y", ref("x")]]);
+    const g = grammar("root", [
+      ["root", seq(ref("b"), ref("a"))],
+      ["x", lit("x")],
+      ["a", lit("a")],
+      ["b", ref("a")],
+      ["y", ref("x")],
+    ]);
     expect([...removeDeadRules(g).rules.keys()]).toEqual(["root", "a", "b"]);
   });
 
@@ -63,7 +69,8 @@ describe("what each pass does", () => {
 
   it("dedupeRules merges rules whose bodies differ only in references to themselves", () => {
     // two tools' any-value rules: each refers to itself, so their bodies are not equal as they stand
-    const value = (self: string) => alt(lit("n"), seq(lit("["), ref(self), rep(seq(lit(","), ref(self)), 0, null), lit("]")));
+    const value = (self: string) =>
+      alt(lit("n"), seq(lit("["), ref(self), rep(seq(lit(","), ref(self)), 0, null), lit("]")));
     const g = grammar("root", [
       ["root", alt(ref("a-value"), seq(lit("b:"), ref("b-value")), seq(lit("c:"), ref("c-list")))],
       ["a-value", value("a-value")],
@@ -109,7 +116,15 @@ describe("what each pass does", () => {
     expect(recursiveRules(g)).toEqual(["a", "b", "self"]);
     expect(isRecursive(g)).toBe(true);
     expect(leftRecursiveRules(g)).toEqual(["self"]);
-    expect(isRecursive(grammar("root", [["root", ref("l")], ["l", lit("l")], ["self", ref("self")]]))).toBe(false);
+    expect(
+      isRecursive(
+        grammar("root", [
+          ["root", ref("l")],
+          ["l", lit("l")],
+          ["self", ref("self")],
+        ]),
+      ),
+    ).toBe(false);
     for (const k of corpus) {
       expect(isRecursive(k.grammar)).toBe(k.recursive);
       expect(leftRecursiveRules(k.grammar).length > 0).toBe(k.leftRecursive ?? false);
@@ -130,7 +145,8 @@ describe("passes preserve the language of random grammars", () => {
         const out = pass(g);
         validateGrammar(out);
         for (const t of texts) {
-          if (accepts(out, t) !== accepts(g, t)) throw new Error(`${name} changed the verdict on ${JSON.stringify(t)} (grammar #${i}, seed ${SEED})`);
+          if (accepts(out, t) !== accepts(g, t))
+            throw new Error(`${name} changed the verdict on ${JSON.stringify(t)} (grammar #${i}, seed ${SEED})`);
         }
       }
     });

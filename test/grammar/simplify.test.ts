@@ -26,7 +26,13 @@ describe("simplify", () => {
   });
 
   it("merges literals across nesting levels and drops epsilons", () => {
-    const e: GExpr = { type: "seq", items: [lit("a"), { type: "seq", items: [lit("b"), { type: "seq", items: [] }, { type: "seq", items: [lit("c"), ref("r")] }] }] };
+    const e: GExpr = {
+      type: "seq",
+      items: [
+        lit("a"),
+        { type: "seq", items: [lit("b"), { type: "seq", items: [] }, { type: "seq", items: [lit("c"), ref("r")] }] },
+      ],
+    };
     expect(exprKey(simplify(e))).toBe(exprKey(seq(lit("abc"), ref("r"))));
   });
 
@@ -47,7 +53,10 @@ describe("simplify", () => {
       }
     };
     for (const k of corpus) check(k.grammar);
-    fc.assert(fc.property(arbGrammar, (g) => check(g)), { seed: SEED, numRuns: 300 });
+    fc.assert(
+      fc.property(arbGrammar, (g) => check(g)),
+      { seed: SEED, numRuns: 300 },
+    );
   });
 
   it("is checked against the compile's deadline", () => {
@@ -60,7 +69,13 @@ describe("simplify", () => {
 
 describe("the optimizer's fixed point", () => {
   it("inlineRules returns the grammar itself when there is nothing to do", () => {
-    const g: Grammar = { root: "root", rules: new Map<string, GExpr>([["root", seq(ref("a"), ref("a"))], ["a", seq(lit("x"), rep(ref("a"), 0, 1))]]) };
+    const g: Grammar = {
+      root: "root",
+      rules: new Map<string, GExpr>([
+        ["root", seq(ref("a"), ref("a"))],
+        ["a", seq(lit("x"), rep(ref("a"), 0, 1))],
+      ]),
+    };
     expect(inlineRules(g)).toBe(g);
   });
 

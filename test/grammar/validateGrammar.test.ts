@@ -37,7 +37,16 @@ describe("validateGrammar", () => {
   }
 
   it("rejects bad rule names and a missing root", () => {
-    expect(() => validateGrammar(grammar("root", [["root", { type: "literal", text: "a" }], ["Bad_Name", { type: "literal", text: "a" }]]))).toThrow(/Bad_Name/);
-    expect(() => validateGrammar(grammar("main", [["root", { type: "literal", text: "a" }]]))).toThrow(/"main" is not defined/);
+    expect(() =>
+      validateGrammar(
+        grammar("root", [
+          ["root", { type: "literal", text: "a" }],
+          ["Bad_Name", { type: "literal", text: "a" }],
+        ]),
+      ),
+    ).toThrow(/Bad_Name/);
+    expect(() => validateGrammar(grammar("main", [["root", { type: "literal", text: "a" }]]))).toThrow(
+      /"main" is not defined/,
+    );
   });
 });

@@ -22,7 +22,11 @@ interface Result {
 
 function runFrom(from: number): Promise<{ results: Map<number, Result>; died?: { index: number; reason: string } }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=1024", "--import", "tsx", join(here, "runHostile.ts"), String(from)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--max-old-space-size=1024", "--import", "tsx", join(here, "runHostile.ts"), String(from)],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     const results = new Map<number, Result>();
     let current = -1;
     let buf = "";
@@ -51,7 +55,10 @@ function runFrom(from: number): Promise<{ results: Map<number, Result>; died?: {
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()).slice(-4000));
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      const died = current >= 0 && !results.has(current) ? { index: current, reason: `${signal ?? "exit " + code}: ${stderr.slice(-1500)}` } : undefined;
+      const died =
+        current >= 0 && !results.has(current)
+          ? { index: current, reason: `${signal ?? `exit ${code}`}: ${stderr.slice(-1500)}` }
+          : undefined;
       resolve({ results, died });
     });
   });

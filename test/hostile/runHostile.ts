@@ -32,5 +32,7 @@ for (let i = from; i < HOSTILE_CASES.length; i++) {
     }
   }
   const ms = performance.now() - t0;
-  process.stdout.write(`END ${i} ${JSON.stringify({ outcome, ms, message, gbnfBytes: gbnf?.length ?? 0, gbnf: gbnf && gbnf.length < 2_000_000 ? gbnf : undefined })}\n`);
+  process.stdout.write(
+    `END ${i} ${JSON.stringify({ outcome, ms, message, gbnfBytes: gbnf?.length ?? 0, gbnf: gbnf && gbnf.length < 2_000_000 ? gbnf : undefined })}\n`,
+  );
 }

@@ -10,33 +10,51 @@ import { folderOf, importCircles, readImportGraph } from "../support/importGraph
 
 const LAYERS: Record<string, number> = {
   // foundation: errors, options, the one clock, JSON spelling
-  "errors.ts": 0, "diagnostic.ts": 0, "json.ts": 0, "options.ts": 0, "Deadline.ts": 0, "cacheDir.ts": 0,
+  "errors.ts": 0,
+  "diagnostic.ts": 0,
+  "json.ts": 0,
+  "options.ts": 0,
+  "Deadline.ts": 0,
+  "cacheDir.ts": 0,
   // data structures of every stage (bounded per-process tables)
   util: 0,
   // IRs and plain data
-  grammar: 1, formats: 1, schema: 1,
-  regex: 2, tools: 2,
+  grammar: 1,
+  formats: 1,
+  schema: 1,
+  regex: 2,
+  tools: 2,
   lower: 3,
-  envelope: 4, emit: 4,
+  envelope: 4,
+  emit: 4,
   gguf: 5,
   vocab: 6,
   automaton: 7,
-  "compile.ts": 8, "CompiledGrammar.ts": 8, "ToolFragmentCache.ts": 8,
+  "compile.ts": 8,
+  "CompiledGrammar.ts": 8,
+  "ToolFragmentCache.ts": 8,
   // readers of model output and templates may use the compiler, never the reverse
-  parser: 9, templates: 9,
-  convert: 10, dataset: 10, logits: 10, conformance: 10,
+  parser: 9,
+  templates: 9,
+  convert: 10,
+  dataset: 10,
+  logits: 10,
+  conformance: 10,
   "llama-cpp": 11,
   testing: 12,
   // the public barrels
-  "index.ts": 13, "testing.ts": 13,
+  "index.ts": 13,
+  "testing.ts": 13,
   // applications on top of the public API
-  server: 14, cli: 14,
+  server: 14,
+  cli: 14,
 };
 
 function layerOf(file: string): number {
   const key = folderOf(file) === "." ? file : folderOf(file);
   const layer = LAYERS[key];
-  if (layer === undefined) throw new Error(`src/${file}: ${key} has no layer in test/layout/imports.test.ts; give it one`);
+  if (layer === undefined)
+    throw new Error(`src/${file}: ${key} has no layer in test/layout/imports.test.ts; give it one`);
   return layer;
 }
 
@@ -69,7 +87,8 @@ describe("the formats room", () => {
     const outside: string[] = [];
     for (const [file, targets] of graph.edges) {
       if (!file.startsWith("formats/")) continue;
-      for (const t of targets) if (!t.startsWith("formats/") && t !== "errors.ts" && t !== "json.ts") outside.push(`${file} → ${t}`);
+      for (const t of targets)
+        if (!t.startsWith("formats/") && t !== "errors.ts" && t !== "json.ts") outside.push(`${file} → ${t}`);
     }
     expect(outside).toEqual([]);
   });
@@ -77,9 +96,22 @@ describe("the formats room", () => {
 
 describe("the import graph reader", () => {
   it("finds a circle and the files in it", () => {
-    const edges = new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", ["a.ts"]], ["d.ts", ["a.ts"]]]);
+    const edges = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+      ["d.ts", ["a.ts"]],
+    ]);
     expect(importCircles({ files: ["a.ts", "b.ts", "c.ts", "d.ts"], edges })).toEqual([["a.ts", "b.ts", "c.ts"]]);
     expect(importCircles({ files: ["x.ts"], edges: new Map([["x.ts", ["x.ts"]]]) })).toEqual([["x.ts"]]);
-    expect(importCircles({ files: ["a.ts", "b.ts"], edges: new Map([["a.ts", ["b.ts"]], ["b.ts", []]]) })).toEqual([]);
+    expect(
+      importCircles({
+        files: ["a.ts", "b.ts"],
+        edges: new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", []],
+        ]),
+      }),
+    ).toEqual([]);
   });
 });

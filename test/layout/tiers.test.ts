@@ -13,18 +13,14 @@ function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return testFiles(path);
-    return e.name.endsWith(".test.ts")
-      ? [relative(root, path).split("\\").join("/")]
-      : [];
+    return e.name.endsWith(".test.ts") ? [relative(root, path).split("\\").join("/")] : [];
   });
 }
 
 describe("test tiers", () => {
   it("every file that subsamples by tier runs whole in the long tier", () => {
     const tiered = testFiles(join(root, "test")).filter((f) =>
-      /\b(LONG_TIER|tierSample|tierRuns|tierRotate)\b/.test(
-        readFileSync(join(root, f), "utf8"),
-      ),
+      /\b(LONG_TIER|tierSample|tierRuns|tierRotate)\b/.test(readFileSync(join(root, f), "utf8")),
     );
     expect(tiered.length).toBeGreaterThan(5);
     const covered = (f: string) =>
@@ -38,8 +34,6 @@ describe("test tiers", () => {
 
   it("every listed file exists", () => {
     const all = new Set(testFiles(join(root, "test")));
-    expect(
-      [...LONG_FILES, ...SAMPLED_FILES].filter((f) => !all.has(f)),
-    ).toEqual([]);
+    expect([...LONG_FILES, ...SAMPLED_FILES].filter((f) => !all.has(f))).toEqual([]);
   });
 });

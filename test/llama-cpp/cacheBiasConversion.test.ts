@@ -4,7 +4,10 @@ import { cacheBiasConversion, type BiasArrays } from "../../src/llama-cpp/cacheB
 
 // A stand-in for node-llama-cpp's sequence: its `_resolveSamplerConfig` converts a bias (here a list of ids) the way
 // `getTokenBiasesForAddon` does, and counts the conversions.
-function fakeSequence(convert: (ids: number[]) => number[]): { sequence: LlamaContextSequence; conversions: () => number } {
+function fakeSequence(convert: (ids: number[]) => number[]): {
+  sequence: LlamaContextSequence;
+  conversions: () => number;
+} {
   let conversions = 0;
   const sequence = {
     _resolveSamplerConfig(options: { tokenBias?: unknown }): Record<string, unknown> {
@@ -13,7 +16,11 @@ function fakeSequence(convert: (ids: number[]) => number[]): { sequence: LlamaCo
       if (bias === undefined || bias.length === 0) return { temperature: 1 };
       conversions++;
       const keys = convert(bias);
-      return { temperature: 1, tokenBiasKeys: Uint32Array.from(keys), tokenBiasValues: new Float32Array(keys.length).fill(-Infinity) };
+      return {
+        temperature: 1,
+        tokenBiasKeys: Uint32Array.from(keys),
+        tokenBiasValues: new Float32Array(keys.length).fill(-Infinity),
+      };
     },
   };
   return { sequence: sequence as unknown as LlamaContextSequence, conversions: () => conversions };
@@ -22,7 +29,9 @@ function fakeSequence(convert: (ids: number[]) => number[]): { sequence: LlamaCo
 const bias = [3, 17, 40] as unknown as TokenBias;
 const arrays: BiasArrays = { keys: Uint32Array.from([3, 17, 40]), values: new Float32Array(3).fill(-Infinity) };
 const resolve = (sequence: LlamaContextSequence, tokenBias: unknown): Record<string, unknown> =>
-  (sequence as unknown as { _resolveSamplerConfig(o: unknown): Record<string, unknown> })._resolveSamplerConfig({ tokenBias });
+  (sequence as unknown as { _resolveSamplerConfig(o: unknown): Record<string, unknown> })._resolveSamplerConfig({
+    tokenBias,
+  });
 
 describe("cacheBiasConversion", () => {
   it("converts only the first step's bias (the check), then hands over the cached arrays with the rest of the configuration", () => {
@@ -52,7 +61,8 @@ describe("cacheBiasConversion", () => {
   it("steps aside for the rest of the generation when node-llama-cpp's conversion differs from the cached arrays", () => {
     const { sequence, conversions } = fakeSequence((ids) => [...ids].reverse());
     const { stats } = cacheBiasConversion(sequence, () => arrays);
-    for (let step = 0; step < 4; step++) expect([...(resolve(sequence, bias).tokenBiasKeys as Uint32Array)]).toEqual([40, 17, 3]);
+    for (let step = 0; step < 4; step++)
+      expect([...(resolve(sequence, bias).tokenBiasKeys as Uint32Array)]).toEqual([40, 17, 3]);
     expect(conversions()).toBe(4);
     expect(stats).toEqual({ cachedSteps: 0, convertedSteps: 1, enabled: false });
   });

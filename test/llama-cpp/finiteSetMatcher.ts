@@ -22,7 +22,8 @@ export function tokenByteStrings(tokenizer: GgufTokenizer): string[] {
   return tokenizer.tokens.map((piece, id) => {
     const type = tokenizer.tokenTypes[id];
     if (type === GgufTokenType.unused) return "";
-    if (type === GgufTokenType.control || type === GgufTokenType.userDefined) return Buffer.from(piece, "utf8").toString("latin1");
+    if (type === GgufTokenType.control || type === GgufTokenType.userDefined)
+      return Buffer.from(piece, "utf8").toString("latin1");
     let out = "";
     for (const ch of piece) {
       const b = decode.get(ch);

@@ -13,7 +13,9 @@ import { tinyQwen3 } from "../support/tinyQwen3.js";
  * (`[^"\\…]`, which also names the surrogate block) refused every token ending in the lead byte 0xED, though
  * U+D000..U+D7FF are allowed. Every Qwen3 token with an incomplete tail is checked, on the tiny model's vocabulary.
  */
-const TOOLS = [{ name: "note", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }];
+const TOOLS = [
+  { name: "note", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+];
 
 let model: LlamaModel;
 let vocab: Vocabulary;
@@ -60,9 +62,12 @@ describe("llama.cpp and the matcher inside a string, on tokens ending mid-charac
       checked++;
       if (b[b.length - 1] === 0xed) endsInEd++;
       const ours = ((bits[id >>> 5] >>> (id & 31)) & 1) === 1;
-      if (ours !== probe.allows(id)) disagreements.push(`${id} ${Buffer.from(b).toString("hex")}: matcher ${ours}, llama.cpp ${!ours}`);
+      if (ours !== probe.allows(id))
+        disagreements.push(`${id} ${Buffer.from(b).toString("hex")}: matcher ${ours}, llama.cpp ${!ours}`);
     }
-    console.log(`partial-UTF-8 tokens inside a string: ${checked} checked (${endsInEd} end in 0xED), ${disagreements.length} disagreements`);
+    console.log(
+      `partial-UTF-8 tokens inside a string: ${checked} checked (${endsInEd} end in 0xED), ${disagreements.length} disagreements`,
+    );
     expect(endsInEd).toBeGreaterThan(0);
     expect(disagreements.slice(0, 10)).toEqual([]);
   });

@@ -36,7 +36,10 @@ afterAll(async () => {
  * judges them apart from any grammar: tokens whose text begins with NUL (always refused) and tokens it treats as
  * control tokens (the tiny model's `</s>`, its piece is empty).
  */
-async function disagreements(compiled: ReturnType<typeof compileTools>, prefix: string): Promise<{ diffs: string[]; allowed: number; skipped: number }> {
+async function disagreements(
+  compiled: ReturnType<typeof compileTools>,
+  prefix: string,
+): Promise<{ diffs: string[]; allowed: number; skipped: number }> {
   const probe = await LlamaGrammarProbe.create(model, compiled.toGbnf());
   const matcher = compiled.createMatcher(vocab);
   for (const t of model.tokenize(prefix, true) as number[]) {
@@ -50,13 +53,17 @@ async function disagreements(compiled: ReturnType<typeof compileTools>, prefix: 
   let skipped = 0;
   for (let id = 0; id < vocab.size; id++) {
     const eos = vocab.eosTokenIds.includes(id);
-    if (!eos && (vocab.kind[id] !== TOKEN_TEXT || vocab.tokenBytes(id)[0] === 0 || model.detokenize([id as never], false) === "")) {
+    if (
+      !eos &&
+      (vocab.kind[id] !== TOKEN_TEXT || vocab.tokenBytes(id)[0] === 0 || model.detokenize([id as never], false) === "")
+    ) {
       if (vocab.kind[id] === TOKEN_TEXT) skipped++;
       continue;
     }
     const ours = ((bits[id >>> 5] >>> (id & 31)) & 1) === 1;
     if (ours) allowed++;
-    if (ours !== probe.allows(id)) diffs.push(`${id} ${JSON.stringify(model.detokenize([id as never], true))}: matcher ${ours}`);
+    if (ours !== probe.allows(id))
+      diffs.push(`${id} ${JSON.stringify(model.detokenize([id as never], true))}: matcher ${ours}`);
   }
   return { diffs, allowed, skipped };
 }

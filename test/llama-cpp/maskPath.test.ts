@@ -52,8 +52,15 @@ describe("the matcher path through node-llama-cpp", () => {
   it("computing each mask during the forward pass gives the same tokens as computing it after", async () => {
     for (const seed of [1, 2, 3]) {
       const common = { model, prompt: PROMPT, maxTokens: 48, seed, ...sampling, jumpForward: false };
-      const overlapped = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
-      const serial = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab), overlapMasks: false });
+      const overlapped = await generateWithMask({
+        ...common,
+        matcher: compiledFor(tools, "required", false).createMatcher(vocab),
+      });
+      const serial = await generateWithMask({
+        ...common,
+        matcher: compiledFor(tools, "required", false).createMatcher(vocab),
+        overlapMasks: false,
+      });
       expect(overlapped.tokens).toEqual(serial.tokens);
       expect(overlapped.text.startsWith("<tool_call>")).toBe(true);
       expect(serial.overlappedMasks).toBe(0);
@@ -69,7 +76,14 @@ describe("the matcher path through node-llama-cpp", () => {
     let resampled = 0;
     let steps = 0;
     for (const seed of [4, 5]) {
-      const r = await generateWithMask({ model, prompt: PROMPT, maxTokens: 48, seed, ...sampling, matcher: recordingMatcher(masks) });
+      const r = await generateWithMask({
+        model,
+        prompt: PROMPT,
+        maxTokens: 48,
+        seed,
+        ...sampling,
+        matcher: recordingMatcher(masks),
+      });
       resampled += r.resampledSteps;
       steps += r.tokens.length;
     }
@@ -79,7 +93,14 @@ describe("the matcher path through node-llama-cpp", () => {
     expect(cache.hits - hits0).toBeGreaterThan(0);
     // the same generation again meets only masks already built
     const before = cache.builds;
-    const again = await generateWithMask({ model, prompt: PROMPT, maxTokens: 48, seed: 4, ...sampling, matcher: recordingMatcher(masks) });
+    const again = await generateWithMask({
+      model,
+      prompt: PROMPT,
+      maxTokens: 48,
+      seed: 4,
+      ...sampling,
+      matcher: recordingMatcher(masks),
+    });
     expect(cache.builds).toBe(before);
     expect(again.tokens.length).toBeGreaterThan(0);
     expect(steps).toBeGreaterThan(masks.size);
@@ -95,7 +116,15 @@ describe("the matcher path through node-llama-cpp", () => {
     const sequence: string[] = [];
     let steps = 0;
     for (const seed of [6, 7, 6]) {
-      const r = await generateWithMask({ model, prompt: PROMPT, maxTokens: 64, seed, ...sampling, matcher: recordingMatcher(masks, sequence), biasCache: cache });
+      const r = await generateWithMask({
+        model,
+        prompt: PROMPT,
+        maxTokens: 64,
+        seed,
+        ...sampling,
+        matcher: recordingMatcher(masks, sequence),
+        biasCache: cache,
+      });
       steps += r.tokens.length;
     }
     // a mask is read for every step (the last one too, where nothing is left to sample)
@@ -114,8 +143,15 @@ describe("the matcher path through node-llama-cpp", () => {
   it("hands llama.cpp each mask's bias as arrays built once per mask, not converted by node-llama-cpp at every step, with the same tokens", async () => {
     for (const seed of [1, 8]) {
       const common = { model, prompt: PROMPT, maxTokens: 64, seed, ...sampling, jumpForward: false };
-      const cached = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
-      const converted = await generateWithMask({ ...common, matcher: compiledFor(tools, "required", false).createMatcher(vocab), biasConversion: "node-llama-cpp" });
+      const cached = await generateWithMask({
+        ...common,
+        matcher: compiledFor(tools, "required", false).createMatcher(vocab),
+      });
+      const converted = await generateWithMask({
+        ...common,
+        matcher: compiledFor(tools, "required", false).createMatcher(vocab),
+        biasConversion: "node-llama-cpp",
+      });
       expect(cached.tokens).toEqual(converted.tokens);
       // node-llama-cpp's own conversion of a mask's bias: every step with one on its path, and on the cached path only
       // the first, which checks the cached arrays against it
@@ -131,7 +167,15 @@ describe("the matcher path through node-llama-cpp", () => {
     try {
       const sequence = context.getSequence();
       const before = (sequence as unknown as { _resolveSamplerConfig: unknown })._resolveSamplerConfig;
-      const r = await generateWithMask({ model, sequence, prompt: PROMPT, maxTokens: 16, seed: 2, ...sampling, matcher: compiledFor(tools, "required", false).createMatcher(vocab) });
+      const r = await generateWithMask({
+        model,
+        sequence,
+        prompt: PROMPT,
+        maxTokens: 16,
+        seed: 2,
+        ...sampling,
+        matcher: compiledFor(tools, "required", false).createMatcher(vocab),
+      });
       expect(r.cachedBiasSteps).toBeGreaterThan(0);
       expect(Object.hasOwn(sequence, "_resolveSamplerConfig")).toBe(false);
       expect((sequence as unknown as { _resolveSamplerConfig: unknown })._resolveSamplerConfig).toBe(before);
@@ -152,9 +196,17 @@ describe("the matcher path through node-llama-cpp", () => {
         acceptToken: (token) => inner.acceptToken(token),
         isCompleted: () => inner.isCompleted(),
       };
-      await expect(generateWithMask({ model, prompt: PROMPT, maxTokens: 32, seed: 1, ...sampling, matcher: failing, overlapMasks })).rejects.toThrow(
-        `mask 5 failed (overlap ${overlapMasks})`,
-      );
+      await expect(
+        generateWithMask({
+          model,
+          prompt: PROMPT,
+          maxTokens: 32,
+          seed: 1,
+          ...sampling,
+          matcher: failing,
+          overlapMasks,
+        }),
+      ).rejects.toThrow(`mask 5 failed (overlap ${overlapMasks})`);
     }
   });
 

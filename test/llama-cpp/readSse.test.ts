@@ -20,7 +20,8 @@ async function collect(chunks: string[]): Promise<string[]> {
   return out;
 }
 
-const BODY = 'data: {"content":"a"}\n\n: keep-alive comment\n\nevent: x\ndata: {"content":"日本"}\r\n\r\ndata: line1\ndata: line2\n\ndata: [DONE]\n\ndata: after\n\n';
+const BODY =
+  'data: {"content":"a"}\n\n: keep-alive comment\n\nevent: x\ndata: {"content":"日本"}\r\n\r\ndata: line1\ndata: line2\n\ndata: [DONE]\n\ndata: after\n\n';
 const EXPECTED = ['{"content":"a"}', '{"content":"日本"}', "line1\nline2"];
 
 describe("readSse", () => {
@@ -51,7 +52,13 @@ describe("readSse", () => {
 
 describe("checkGbnfRepetitions", () => {
   it("accepts sane bounds and braces inside literals, classes and comments", () => {
-    for (const g of ['root ::= "a"{3}', 'root ::= [a-z]{1,20}', 'root ::= "x"{2,}', 'root ::= "{5,1}" [{}] # {9,1}\n', 'root ::= "\\"{3,1}"']) {
+    for (const g of [
+      'root ::= "a"{3}',
+      "root ::= [a-z]{1,20}",
+      'root ::= "x"{2,}',
+      'root ::= "{5,1}" [{}] # {9,1}\n',
+      'root ::= "\\"{3,1}"',
+    ]) {
       expect(() => checkGbnfRepetitions(g), g).not.toThrow();
     }
   });
@@ -66,8 +73,8 @@ describe("checkGbnfRepetitions", () => {
 describe("startLlamaServer", () => {
   it("rejects with the process's output when the binary exits at once", async () => {
     // Node itself stands in for a binary that does not understand llama-server's arguments.
-    await expect(startLlamaServer({ binary: process.execPath, model: "missing.gguf", startupTimeoutMs: 20_000 })).rejects.toThrow(
-      /did not start/,
-    );
+    await expect(
+      startLlamaServer({ binary: process.execPath, model: "missing.gguf", startupTimeoutMs: 20_000 }),
+    ).rejects.toThrow(/did not start/);
   });
 });

@@ -2,7 +2,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileTools, parseToolCalls, toOpenAIToolCalls } from "../../src/index.js";
-import { buildTinyModel, findLlamaServer, generateToolCalls, loadLlamaModel, renderQwen3Prompt, completion, startLlamaServer, templateTools, tinyModelPath } from "../../src/llama-cpp/index.js";
+import {
+  buildTinyModel,
+  findLlamaServer,
+  generateToolCalls,
+  loadLlamaModel,
+  renderQwen3Prompt,
+  completion,
+  startLlamaServer,
+  templateTools,
+  tinyModelPath,
+} from "../../src/llama-cpp/index.js";
 import { tinyQwen3 } from "../support/tinyQwen3.js";
 
 /**
@@ -38,25 +48,28 @@ describe("README examples", () => {
     await model.dispose();
   });
 
-  it.skipIf(server === undefined)("llama-server: /completion with toolgram's GBNF, calls as OpenAI tool_calls", async () => {
-    const tiny = await tinyQwen3();
-    const llamaServer = await startLlamaServer({ binary: server!, model: tiny.path });
-    try {
-      const url = llamaServer.url;
-      // example: llama-server
-      const compiled = compileTools(tools, { toolChoice: "required", parallel: false });
-      // llama-server refuses `grammar` together with `tools`: toolgram renders the tools into the prompt itself
-      const prompt = renderQwen3Prompt(messages, { tools: templateTools(tools, compiled.tools) });
-      const response = await completion(url, { prompt, grammar: compiled.toGbnf(), n_predict: 256 });
-      const { calls } = parseToolCalls(response.content, { tools, format: "qwen3", mode: "strict" });
-      const toolCalls = toOpenAIToolCalls(calls); // [{ id, type: "function", function: { name, arguments: "{…}" } }]
-      // end example
-      expect(response.stop_type === "limit" || calls.every((c) => c.valid)).toBe(true);
-      if (response.stop_type !== "limit") expect(toolCalls.length).toBe(1);
-    } finally {
-      await llamaServer.stop();
-    }
-  });
+  it.skipIf(server === undefined)(
+    "llama-server: /completion with toolgram's GBNF, calls as OpenAI tool_calls",
+    async () => {
+      const tiny = await tinyQwen3();
+      const llamaServer = await startLlamaServer({ binary: server!, model: tiny.path });
+      try {
+        const url = llamaServer.url;
+        // example: llama-server
+        const compiled = compileTools(tools, { toolChoice: "required", parallel: false });
+        // llama-server refuses `grammar` together with `tools`: toolgram renders the tools into the prompt itself
+        const prompt = renderQwen3Prompt(messages, { tools: templateTools(tools, compiled.tools) });
+        const response = await completion(url, { prompt, grammar: compiled.toGbnf(), n_predict: 256 });
+        const { calls } = parseToolCalls(response.content, { tools, format: "qwen3", mode: "strict" });
+        const toolCalls = toOpenAIToolCalls(calls); // [{ id, type: "function", function: { name, arguments: "{…}" } }]
+        // end example
+        expect(response.stop_type === "limit" || calls.every((c) => c.valid)).toBe(true);
+        if (response.stop_type !== "limit") expect(toolCalls.length).toBe(1);
+      } finally {
+        await llamaServer.stop();
+      }
+    },
+  );
 
   it("the README shows both examples verbatim", () => {
     const source = readFileSync(join(import.meta.dirname, "readmeExamples.test.ts"), "utf8");
@@ -66,7 +79,10 @@ describe("README examples", () => {
       const end = source.indexOf("// end example", start);
       const lines = source.slice(start, end).split("\n").slice(1);
       const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
-      const body = lines.map((l) => l.slice(indent)).join("\n").trimEnd();
+      const body = lines
+        .map((l) => l.slice(indent))
+        .join("\n")
+        .trimEnd();
       expect(readme, `README is missing the ${name} example`).toContain(body);
     }
   });

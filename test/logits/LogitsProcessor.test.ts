@@ -22,7 +22,11 @@ const tools = [
     type: "function",
     function: {
       name: "get_weather",
-      parameters: { type: "object", properties: { city: { type: "string" }, unit: { enum: ["celsius", "fahrenheit"] } }, required: ["city"] },
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string" }, unit: { enum: ["celsius", "fahrenheit"] } },
+        required: ["city"],
+      },
     },
   },
 ];
@@ -36,7 +40,10 @@ function generate(rows: number, maxNewTokens: number, seed: number, budget: bool
   const ids: bigint[][] = Array.from({ length: rows }, () => [...prompt]);
   const done = new Array<boolean>(rows).fill(false);
   for (let step = 0; step < maxNewTokens && !done.every(Boolean); step++) {
-    const logits = { data: Float32Array.from({ length: rows * vocab.size }, () => rand() * 4 - 2), dims: [rows, vocab.size] };
+    const logits = {
+      data: Float32Array.from({ length: rows * vocab.size }, () => rand() * 4 - 2),
+      dims: [rows, vocab.size],
+    };
     expect(processor(ids, logits)).toBe(logits);
     for (let r = 0; r < rows; r++) {
       if (done[r]) continue;
@@ -72,7 +79,10 @@ describe("createLogitsProcessor", () => {
       for (const row of ids) {
         expect(row.length).toBeLessThanOrEqual(60);
         const text = decoder.decode(textOf(vocab, row).bytes);
-        expect(parseToolCalls(text, { tools, mode: "strict" }).calls.map((c) => c.valid), `seed ${seed}: ${text}`).toEqual([true]);
+        expect(
+          parseToolCalls(text, { tools, mode: "strict" }).calls.map((c) => c.valid),
+          `seed ${seed}: ${text}`,
+        ).toEqual([true]);
       }
     }
   });
@@ -93,6 +103,8 @@ describe("createLogitsProcessor", () => {
 
   it("refuses logits whose size does not match the batch", () => {
     const processor = createLogitsProcessor(compiled, vocab);
-    expect(() => processor([[1n], [2n]], { data: new Float32Array(vocab.size), dims: [1, vocab.size] })).toThrow(RangeError);
+    expect(() => processor([[1n], [2n]], { data: new Float32Array(vocab.size), dims: [1, vocab.size] })).toThrow(
+      RangeError,
+    );
   });
 });

@@ -11,9 +11,13 @@ describe("applyMask", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 200 }),
-        fc.array(fc.constantFrom(0, 0xffffffff, 0x80000001, 0x55555555), { maxLength: 8 }).chain((pattern) =>
-          fc.array(fc.integer({ min: 0, max: 0xffffffff }), { maxLength: 8 }).map((random) => Uint32Array.from([...pattern, ...random])),
-        ),
+        fc
+          .array(fc.constantFrom(0, 0xffffffff, 0x80000001, 0x55555555), { maxLength: 8 })
+          .chain((pattern) =>
+            fc
+              .array(fc.integer({ min: 0, max: 0xffffffff }), { maxLength: 8 })
+              .map((random) => Uint32Array.from([...pattern, ...random])),
+          ),
         (n, bits) => {
           const before = Float32Array.from({ length: n }, (_, i) => (i % 7) - 3.5);
           const logits = applyMask(Float32Array.from(before), bits);
@@ -33,10 +37,13 @@ describe("applyMask", () => {
   });
 
   // Node 20 has no Float16Array; the browser test runs this case in Chromium, which has it
-  it.skipIf(typeof (globalThis as { Float16Array?: unknown }).Float16Array !== "function")("masks a Float16Array", () => {
-    const F16 = (globalThis as unknown as { Float16Array: new (a: number[]) => Float32Array }).Float16Array;
-    const logits = new F16([0.5, 1.5, -2, 8]);
-    applyMask(logits, Uint32Array.of(0b1001));
-    expect([...logits]).toEqual([0.5, -Infinity, -Infinity, 8]);
-  });
+  it.skipIf(typeof (globalThis as { Float16Array?: unknown }).Float16Array !== "function")(
+    "masks a Float16Array",
+    () => {
+      const F16 = (globalThis as unknown as { Float16Array: new (a: number[]) => Float32Array }).Float16Array;
+      const logits = new F16([0.5, 1.5, -2, 8]);
+      applyMask(logits, Uint32Array.of(0b1001));
+      expect([...logits]).toEqual([0.5, -Infinity, -Infinity, 8]);
+    },
+  );
 });

@@ -28,7 +28,9 @@ function resolveTransformers(): string | undefined {
 }
 
 if (!entry) {
-  console.warn("test/logits/transformers: skipped — @huggingface/transformers is not installed (set TOOLGRAM_TRANSFORMERS_DIR to a folder where it is)");
+  console.warn(
+    "test/logits/transformers: skipped — @huggingface/transformers is not installed (set TOOLGRAM_TRANSFORMERS_DIR to a folder where it is)",
+  );
 }
 
 describe.skipIf(!entry)("createLogitsProcessor inside transformers.js", () => {
@@ -37,7 +39,15 @@ describe.skipIf(!entry)("createLogitsProcessor inside transformers.js", () => {
     const hf = await import(pathToFileURL(entry!.replace(/transformers\.node\.cjs$/, "transformers.node.mjs")).href);
     const { LogitsProcessorList, RepetitionPenaltyLogitsProcessor, TemperatureLogitsWarper, Tensor, softmax } = hf;
     const { vocab } = qwen3();
-    const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string", maxLength: 12 } }, required: ["city"] } } }];
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          parameters: { type: "object", properties: { city: { type: "string", maxLength: 12 } }, required: ["city"] },
+        },
+      },
+    ];
     const compiled = compileTools(tools, { toolChoice: "required", parallel: false });
     const maxNewTokens = 40;
     const list = new LogitsProcessorList();
@@ -45,7 +55,10 @@ describe.skipIf(!entry)("createLogitsProcessor inside transformers.js", () => {
     list.push(createLogitsProcessor(compiled, vocab, { maxNewTokens }));
     list.push(new TemperatureLogitsWarper(0.7));
     const rows = 2;
-    const ids: bigint[][] = [[151644n, 77091n, 198n], [151644n, 77091n, 198n]]; // <|im_start|>assistant\n
+    const ids: bigint[][] = [
+      [151644n, 77091n, 198n],
+      [151644n, 77091n, 198n],
+    ]; // <|im_start|>assistant\n
     const start = ids[0].length;
     const done = [false, false];
     let seed = 1;
@@ -73,7 +86,10 @@ describe.skipIf(!entry)("createLogitsProcessor inside transformers.js", () => {
         bytes.push(...(atom !== undefined ? new TextEncoder().encode(atom) : vocab.tokenBytes(id)));
       }
       const text = new TextDecoder().decode(Uint8Array.from(bytes));
-      expect(parseToolCalls(text, { tools, mode: "strict" }).calls.map((c) => c.valid), text).toEqual([true]);
+      expect(
+        parseToolCalls(text, { tools, mode: "strict" }).calls.map((c) => c.valid),
+        text,
+      ).toEqual([true]);
     }
   });
 });

@@ -13,10 +13,13 @@ function nodes(t: DigitTrie): number {
 function texts(t: DigitTrie): string[] {
   if (t.kind === "free") {
     const out: string[] = [];
-    for (let n = t.min; n <= (t.max ?? t.min); n++) for (let v = 0; v < 10 ** n; v++) out.push(n === 0 ? "" : String(v).padStart(n, "0"));
+    for (let n = t.min; n <= (t.max ?? t.min); n++)
+      for (let v = 0; v < 10 ** n; v++) out.push(n === 0 ? "" : String(v).padStart(n, "0"));
     return out;
   }
-  return t.branches.flatMap((b) => Array.from({ length: b.hi - b.lo + 1 }, (_, d) => texts(b.next).map((s) => String(b.lo + d) + s)).flat());
+  return t.branches.flatMap((b) =>
+    Array.from({ length: b.hi - b.lo + 1 }, (_, d) => texts(b.next).map((s) => String(b.lo + d) + s)).flat(),
+  );
 }
 
 describe("naturalRangeTrie", () => {
@@ -40,7 +43,16 @@ describe("naturalRangeTrie", () => {
   });
 
   it("spells exactly the canonical texts of the range", () => {
-    for (const [lo, hi] of [[0n, 0n], [0n, 1234n], [7n, 7n], [5n, 10n], [9n, 1000n], [10n, 99n], [123n, 4567n], [100n, 9999n]] as const) {
+    for (const [lo, hi] of [
+      [0n, 0n],
+      [0n, 1234n],
+      [7n, 7n],
+      [5n, 10n],
+      [9n, 1000n],
+      [10n, 99n],
+      [123n, 4567n],
+      [100n, 9999n],
+    ] as const) {
       const want = Array.from({ length: Number(hi - lo) + 1 }, (_, i) => String(lo + BigInt(i)));
       expect(texts(naturalRangeTrie(lo, hi)!).sort()).toEqual(want.sort());
     }

@@ -17,7 +17,8 @@ function checkArrays(node: ArrayNode, schema: object, pool: JsonValue[], oracle?
   };
   const arrays: JsonValue[][] = [[]];
   for (let len = 1; len <= 5; len++) {
-    for (let i = 0; i < 12; i++) arrays.push(Array.from({ length: len }, (_, j) => pool[(i * 7 + j * 3 + len) % pool.length]));
+    for (let i = 0; i < 12; i++)
+      arrays.push(Array.from({ length: len }, (_, j) => pool[(i * 7 + j * 3 + len) % pool.length]));
   }
   for (const a of arrays) {
     const text = canonicalJson(a);
@@ -29,24 +30,49 @@ const pool: JsonValue[] = [1, "a", 2, "b", 3, null, true];
 
 describe("lowerArray", () => {
   it("items with min/maxItems", () => {
-    checkArrays(arr({ items: int(), minItems: 1, maxItems: 3 }), { type: "array", items: { type: "integer" }, minItems: 1, maxItems: 3 }, [1, 2, 3, 4]);
-    checkArrays(arr({ items: int(), minItems: 2 }), { type: "array", items: { type: "integer" }, minItems: 2 }, [1, "x", 3]);
+    checkArrays(
+      arr({ items: int(), minItems: 1, maxItems: 3 }),
+      { type: "array", items: { type: "integer" }, minItems: 1, maxItems: 3 },
+      [1, 2, 3, 4],
+    );
+    checkArrays(arr({ items: int(), minItems: 2 }), { type: "array", items: { type: "integer" }, minItems: 2 }, [
+      1,
+      "x",
+      3,
+    ]);
   });
   it("prefixItems, closed and open", () => {
-    checkArrays(arr({ prefixItems: [str(), int()], items: null, minItems: 1 }), { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false, minItems: 1 }, pool);
-    checkArrays(arr({ prefixItems: [str(), int()], items: { kind: "null", path: "" }, minItems: 0, maxItems: 4 }), { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: { type: "null" }, maxItems: 4 }, ["a", 1, null, null, null]);
+    checkArrays(
+      arr({ prefixItems: [str(), int()], items: null, minItems: 1 }),
+      { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false, minItems: 1 },
+      pool,
+    );
+    checkArrays(
+      arr({ prefixItems: [str(), int()], items: { kind: "null", path: "" }, minItems: 0, maxItems: 4 }),
+      { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: { type: "null" }, maxItems: 4 },
+      ["a", 1, null, null, null],
+    );
   });
   it("contains whose schema is the item schema or disjoint from it", () => {
     // items are integers or strings by position; contains integers
-    checkArrays(arr({ prefixItems: [str(), int(), str()], items: int(), contains: { schema: int(), min: 2, max: 3 } }),
-      { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }, { type: "string" }], items: { type: "integer" }, contains: { type: "integer" }, minContains: 2, maxContains: 3 },
+    checkArrays(
+      arr({ prefixItems: [str(), int(), str()], items: int(), contains: { schema: int(), min: 2, max: 3 } }),
+      {
+        type: "array",
+        prefixItems: [{ type: "string" }, { type: "integer" }, { type: "string" }],
+        items: { type: "integer" },
+        contains: { type: "integer" },
+        minContains: 2,
+        maxContains: 3,
+      },
       ["a", 1, "b", 2, 3, 4],
       // ajv 8 accepts [] here (it skips contains when prefixItems and items are both present), so the spec is the oracle
       (a) => {
         const typed = a.every((v, i) => (i === 0 || i === 2 ? typeof v === "string" : Number.isInteger(v)));
         const n = a.filter((v) => Number.isInteger(v)).length;
         return typed && n >= 2 && n <= 3;
-      });
+      },
+    );
   });
   it("contains that items may or may not match is refused in strict mode", () => {
     expect(() => lowerNode(arr({ items: any(), contains: { schema: int(), min: 1 } }))).toThrow(/contains/);
@@ -61,7 +87,9 @@ describe("lowerArray", () => {
     expect(containsLengths([false], false, 1, undefined)).toBeNull();
   });
   it("refuses repeat bounds above the limit", () => {
-    expect(() => lowerNode(arr({ items: int(), maxItems: 50 }), { limits: { maxRepeatBound: 10 } })).toThrow(/maxRepeatBound/);
+    expect(() => lowerNode(arr({ items: int(), maxItems: 50 }), { limits: { maxRepeatBound: 10 } })).toThrow(
+      /maxRepeatBound/,
+    );
   });
   it("flexible whitespace", () => {
     const { acceptor } = lowerNode(arr({ items: int() }), { whitespace: { flexible: { maxRun: 1 } } });

@@ -16,7 +16,10 @@ describe("numbers shared by kind and bounds", () => {
     toolFragments.clear();
     const before = numberLowerings.lowered;
     const first = compileTools(githubMcpTools(), policy);
-    const numbers = githubMcpTools().reduce((n, t) => n + (JSON.stringify(t.inputSchema).match(/"type":"(number|integer)"/g)?.length ?? 0), 0);
+    const numbers = githubMcpTools().reduce(
+      (n, t) => n + (JSON.stringify(t.inputSchema).match(/"type":"(number|integer)"/g)?.length ?? 0),
+      0,
+    );
     expect(numbers).toBeGreaterThan(50);
     expect(numberLowerings.lowered - before).toBeLessThanOrEqual(5);
     toolFragments.clear();

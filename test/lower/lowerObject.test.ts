@@ -20,7 +20,10 @@ function checkSubsets(node: ObjectNode, schema: object, opts = {}): void {
     const text = canonicalJson(value);
     expect({ text, accepted: acceptor.accepts(text) }).toEqual({ text, accepted: validate(value) });
     // the same members in another order, with a stray comma, or a key twice are never accepted
-    if (sub.length >= 2) expect(acceptor.accepts(canonicalJson(Object.fromEntries([...sub].reverse().map((k) => [k, VALUES[k]]))))).toBe(false);
+    if (sub.length >= 2)
+      expect(acceptor.accepts(canonicalJson(Object.fromEntries([...sub].reverse().map((k) => [k, VALUES[k]]))))).toBe(
+        false,
+      );
     if (sub.length >= 1) {
       expect(acceptor.accepts(text.replace("{", "{, "))).toBe(false);
       expect(acceptor.accepts(text.replace(/}$/, ", }"))).toBe(false);
@@ -31,10 +34,20 @@ function checkSubsets(node: ObjectNode, schema: object, opts = {}): void {
 }
 
 const props = (req: string[]) =>
-  ["a", "b", "c", "d", "e"].map((key) => ({ key, schema: "ace".includes(key) ? str(`/properties/${key}`) : int({ path: `/properties/${key}` }), required: req.includes(key) }));
+  ["a", "b", "c", "d", "e"].map((key) => ({
+    key,
+    schema: "ace".includes(key) ? str(`/properties/${key}`) : int({ path: `/properties/${key}` }),
+    required: req.includes(key),
+  }));
 const schemaOf = (req: string[], extra: object = {}) => ({
   type: "object",
-  properties: { a: { type: "string" }, b: { type: "integer" }, c: { type: "string" }, d: { type: "integer" }, e: { type: "string" } },
+  properties: {
+    a: { type: "string" },
+    b: { type: "integer" },
+    c: { type: "string" },
+    d: { type: "integer" },
+    e: { type: "string" },
+  },
   required: req,
   additionalProperties: false,
   ...extra,
@@ -42,10 +55,14 @@ const schemaOf = (req: string[], extra: object = {}) => ({
 
 describe("lowerObject: declared properties", () => {
   for (const req of [[], ["a"], ["c"], ["e"], ["b", "d"], ["a", "b", "c", "d", "e"]]) {
-    it(`every subset with required ${JSON.stringify(req)}`, () => checkSubsets(obj({ properties: props(req) }), schemaOf(req)));
+    it(`every subset with required ${JSON.stringify(req)}`, () =>
+      checkSubsets(obj({ properties: props(req) }), schemaOf(req)));
   }
   it("min/maxProperties count members", () => {
-    checkSubsets(obj({ properties: props(["c"]), minProperties: 2, maxProperties: 3 }), schemaOf(["c"], { minProperties: 2, maxProperties: 3 }));
+    checkSubsets(
+      obj({ properties: props(["c"]), minProperties: 2, maxProperties: 3 }),
+      schemaOf(["c"], { minProperties: 2, maxProperties: 3 }),
+    );
   });
   it("dependentRequired over declared keys", () => {
     const dr = { a: ["d"], d: ["b"], e: ["a"] };
@@ -61,10 +78,28 @@ describe("lowerObject: declared properties", () => {
 });
 
 describe("lowerObject: undeclared keys", () => {
-  const node = obj({ properties: props(["a"]).slice(0, 2), additionalProperties: int({ path: "/additionalProperties" }) });
-  const schema = { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"], additionalProperties: { type: "integer" } };
-  const texts = ['{"a": "x"}', '{"a": "x", "z": 1}', '{"a": "x", "z": 1, "y": 2}', '{"a": "x", "z": "no"}', '{"a": "x", "a": 1}',
-    '{"a": "x", "b": 1, "b": 2}', '{"a": "x", "b": 1, "bb": 2}', '{"z": 1}', '{"a": "x", "": 3}', '{"a": "x", "z": 1, "z": 2}'];
+  const node = obj({
+    properties: props(["a"]).slice(0, 2),
+    additionalProperties: int({ path: "/additionalProperties" }),
+  });
+  const schema = {
+    type: "object",
+    properties: { a: { type: "string" }, b: { type: "integer" } },
+    required: ["a"],
+    additionalProperties: { type: "integer" },
+  };
+  const texts = [
+    '{"a": "x"}',
+    '{"a": "x", "z": 1}',
+    '{"a": "x", "z": 1, "y": 2}',
+    '{"a": "x", "z": "no"}',
+    '{"a": "x", "a": 1}',
+    '{"a": "x", "b": 1, "b": 2}',
+    '{"a": "x", "b": 1, "bb": 2}',
+    '{"z": 1}',
+    '{"a": "x", "": 3}',
+    '{"a": "x", "z": 1, "z": 2}',
+  ];
   it("accepted texts are valid, extras exclude declared keys", () => {
     const { acceptor } = lowerNode(node);
     const validate = ajv.compile(schema);
@@ -87,7 +122,9 @@ describe("lowerObject: undeclared keys", () => {
     expect(acceptor.accepts('{"k": 1}')).toBe(true);
   });
   it("propertyNames enum lists the undeclared keys", () => {
-    const { acceptor } = lowerNode(obj({ additionalProperties: int(), propertyNames: { kind: "enum", path: "/propertyNames", values: ["p", "q"] } }));
+    const { acceptor } = lowerNode(
+      obj({ additionalProperties: int(), propertyNames: { kind: "enum", path: "/propertyNames", values: ["p", "q"] } }),
+    );
     expect(acceptor.accepts('{"p": 1, "q": 2}')).toBe(true);
     expect(acceptor.accepts('{"r": 1}')).toBe(false);
   });

@@ -31,7 +31,14 @@ describe("lowerSchema", () => {
       path: "/$defs/node",
       properties: [
         { key: "v", schema: int({ path: "/$defs/node/properties/v" }), required: true },
-        { key: "kids", schema: arr({ path: "/$defs/node/properties/kids", items: { kind: "ref", path: "/$defs/node/properties/kids/items", target: "node" } }), required: false },
+        {
+          key: "kids",
+          schema: arr({
+            path: "/$defs/node/properties/kids",
+            items: { kind: "ref", path: "/$defs/node/properties/kids/items", target: "node" },
+          }),
+          required: false,
+        },
       ],
     });
     const { acceptor, ctx } = lowerNode({ kind: "ref", path: "", target: "node" }, {}, new Map([["node", tree]]));
@@ -40,19 +47,45 @@ describe("lowerSchema", () => {
     expect(acceptor.accepts('{"v": 1, "kids": [{"v": "x"}]}')).toBe(false);
   });
   it("unions are alternatives", () => {
-    const { acceptor } = lowerNode({ kind: "union", path: "", options: [str(), int({ minimum: { value: 3, exclusive: false } })] });
+    const { acceptor } = lowerNode({
+      kind: "union",
+      path: "",
+      options: [str(), int({ minimum: { value: 3, exclusive: false } })],
+    });
     expect([acceptor.accepts('"s"'), acceptor.accepts("3"), acceptor.accepts("2")]).toEqual([true, true, false]);
   });
   it("grammar size is capped", () => {
-    expect(() => lowerNode({ kind: "enum", path: "", values: Array.from({ length: 200 }, (_, i) => i) }, { limits: { maxGrammarSize: 100 } })).toThrow(/maxGrammarSize/);
-    expect(() => lowerNode({ kind: "enum", path: "", values: [1, 2, 3] }, { limits: { maxEnumSize: 2 } })).toThrow(/maxEnumSize/);
+    expect(() =>
+      lowerNode(
+        { kind: "enum", path: "", values: Array.from({ length: 200 }, (_, i) => i) },
+        { limits: { maxGrammarSize: 100 } },
+      ),
+    ).toThrow(/maxGrammarSize/);
+    expect(() => lowerNode({ kind: "enum", path: "", values: [1, 2, 3] }, { limits: { maxEnumSize: 2 } })).toThrow(
+      /maxEnumSize/,
+    );
   });
 });
 
 describe("sharing and limits", () => {
   it("a node object used twice is lowered once", () => {
-    const shared = obj({ path: "/$defs/addr", properties: [{ key: "street", schema: str(), required: true }, { key: "zip", schema: int({ minimum: { value: 10000, exclusive: false }, maximum: { value: 99999, exclusive: false } }), required: false }] });
-    const root = obj({ properties: [{ key: "bill", schema: shared, required: true }, { key: "ship", schema: shared, required: true }] });
+    const shared = obj({
+      path: "/$defs/addr",
+      properties: [
+        { key: "street", schema: str(), required: true },
+        {
+          key: "zip",
+          schema: int({ minimum: { value: 10000, exclusive: false }, maximum: { value: 99999, exclusive: false } }),
+          required: false,
+        },
+      ],
+    });
+    const root = obj({
+      properties: [
+        { key: "bill", schema: shared, required: true },
+        { key: "ship", schema: shared, required: true },
+      ],
+    });
     const { acceptor, ctx } = lowerNode(root);
     expect([...ctx.rules.keys()].filter((k) => k.startsWith("t-addr"))).toEqual(["t-addr-first-0"]);
     expect(acceptor.accepts('{"bill": {"street": "a"}, "ship": {"street": "b", "zip": 12345}}')).toBe(true);
@@ -61,7 +94,9 @@ describe("sharing and limits", () => {
   it("multipleOf: integer moduli above the cap are refused, beyond-cap bounds too", () => {
     expect(() => lowerNode(int({ multipleOf: [2048] }))).toThrow(/1024/);
     expect(() => lowerNode(int({ multipleOf: [5], minimum: { value: 1e16, exclusive: false } }))).toThrow(/10\^15/);
-    const { acceptor, ctx } = lowerNode(int({ multipleOf: [5], minimum: { value: 1e16, exclusive: false } }), { strict: false });
+    const { acceptor, ctx } = lowerNode(int({ multipleOf: [5], minimum: { value: 1e16, exclusive: false } }), {
+      strict: false,
+    });
     expect(ctx.warnings).toHaveLength(1);
     expect(acceptor.accepts("10000000000000001")).toBe(true); // over-approximated, as the warning says
   });

@@ -33,7 +33,15 @@ describe("string contents shared across compiles", () => {
   });
 
   it("other limits or strictness lower the content again", () => {
-    const tools = [{ type: "function", function: { name: "when", parameters: { type: "object", properties: { at: { type: "string", format: "date-time" } }, required: ["at"] } } }];
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: "when",
+          parameters: { type: "object", properties: { at: { type: "string", format: "date-time" } }, required: ["at"] },
+        },
+      },
+    ];
     stringContents.clear();
     toolFragments.clear();
     compileTools(tools, policy);
@@ -51,7 +59,15 @@ describe("string contents shared across compiles", () => {
 
   it("a large content (a pattern of 5,000 alternatives) is not kept for later compiles", () => {
     const big = `^(${Array.from({ length: 5000 }, (_, i) => `w${i}`).join("|")})$`;
-    const tools = [{ type: "function", function: { name: "pick", parameters: { type: "object", properties: { w: { type: "string", pattern: big } }, required: ["w"] } } }];
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: "pick",
+          parameters: { type: "object", properties: { w: { type: "string", pattern: big } }, required: ["w"] },
+        },
+      },
+    ];
     stringContents.clear();
     toolFragments.clear();
     const n = stringContents.lowered;

@@ -6,12 +6,22 @@ import { obj } from "./support/nodes.js";
 // JSONSchemaBench Github_hard---o21075: one "at most N words" string schema under many properties; each copy needed an
 // automaton of thousands of states and as many rules (deduplicated only afterwards), and the compile ran out of time.
 const words = (path: string): StringNode => ({
-  kind: "string", path, minLength: 1, maxLength: 60, patterns: ["^(?:\\S+\\s+){0,9}\\S+$"], notPatterns: [], formats: [],
+  kind: "string",
+  path,
+  minLength: 1,
+  maxLength: 60,
+  patterns: ["^(?:\\S+\\s+){0,9}\\S+$"],
+  notPatterns: [],
+  formats: [],
 });
 
 describe("a string schema repeated under several properties", () => {
   const node = obj({
-    properties: ["a", "b", "c"].map((name: string) => ({ key: name, schema: words(`/properties/${name}`), required: true })),
+    properties: ["a", "b", "c"].map((name: string) => ({
+      key: name,
+      schema: words(`/properties/${name}`),
+      required: true,
+    })),
   });
 
   it("is lowered once: its rules are shared", () => {

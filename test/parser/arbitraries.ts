@@ -11,10 +11,37 @@ export const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
 
 /** Strings rich in what the scanners care about: markers, quotes, brackets, escapes, newlines. */
 const tricky = fc.constantFrom(
-  "<tool_call>", "</tool_call>", "<tool_", "</tool", "<tools>", "</tools>", "[TOOL_CALLS]", "<functioncall>",
-  "<|python_tag|>", '"', "'", "\\", "\u201c", "\u201d", "{", "}", "[", "]", "(", ")", ",", ":", "\n", " ", "\t", "é", "😀",
+  "<tool_call>",
+  "</tool_call>",
+  "<tool_",
+  "</tool",
+  "<tools>",
+  "</tools>",
+  "[TOOL_CALLS]",
+  "<functioncall>",
+  "<|python_tag|>",
+  '"',
+  "'",
+  "\\",
+  "\u201c",
+  "\u201d",
+  "{",
+  "}",
+  "[",
+  "]",
+  "(",
+  ")",
+  ",",
+  ":",
+  "\n",
+  " ",
+  "\t",
+  "é",
+  "😀",
 );
-export const trickyString = fc.array(fc.oneof(tricky, fc.string({ maxLength: 4 })), { maxLength: 12 }).map((a) => a.join(""));
+export const trickyString = fc
+  .array(fc.oneof(tricky, fc.string({ maxLength: 4 })), { maxLength: 12 })
+  .map((a) => a.join(""));
 
 const key = fc.oneof(fc.constantFrom("city", "q", "n", "flag", "items"), fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/));
 const leaf: fc.Arbitrary<JsonValue> = fc.oneof(
@@ -32,20 +59,38 @@ export const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((t
     fc.dictionary(key, tie("v"), { maxKeys: 3 }) as fc.Arbitrary<JsonValue>,
   ),
 })).v;
-export const argsObject: fc.Arbitrary<JsonObject> = fc.dictionary(key, jsonValue, { maxKeys: 4 }) as fc.Arbitrary<JsonObject>;
+export const argsObject: fc.Arbitrary<JsonObject> = fc.dictionary(key, jsonValue, {
+  maxKeys: 4,
+}) as fc.Arbitrary<JsonObject>;
 
-export const toolName = fc.oneof(fc.constantFrom("get_weather", "search", "f"), fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/));
+export const toolName = fc.oneof(
+  fc.constantFrom("get_weather", "search", "f"),
+  fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/),
+);
 
 export function callArb(format: FormatName): fc.Arbitrary<CallToRender> {
   const u = FORMAT_DESCRIPTIONS[format].unit;
-  const idForm = u.kind === "json-object" && u.idKey !== null && u.nameKey !== null ? callIdForm(u.idForm) : u.kind === "name-then-json" && u.idMarker !== undefined ? callIdForm(u.idForm) : null;
+  const idForm =
+    u.kind === "json-object" && u.idKey !== null && u.nameKey !== null
+      ? callIdForm(u.idForm)
+      : u.kind === "name-then-json" && u.idMarker !== undefined
+        ? callIdForm(u.idForm)
+        : null;
   // ids the format can write (a name-then-json id must match its form: the renderer refuses others)
-  const ids = idForm === null ? fc.constant(undefined) : fc.option(fc.stringMatching(callIdPattern({ ...idForm, maxLength: Math.min(idForm.maxLength, 9) })), { nil: undefined });
-  return fc.record({ name: toolName, arguments: argsObject, id: ids }).map((c) => {
-    const out: CallToRender = { name: c.name, arguments: c.arguments };
-    if (c.id !== undefined) out.id = c.id;
-    return out;
-  }).filter((c) => writableTagged(format, c));
+  const ids =
+    idForm === null
+      ? fc.constant(undefined)
+      : fc.option(fc.stringMatching(callIdPattern({ ...idForm, maxLength: Math.min(idForm.maxLength, 9) })), {
+          nil: undefined,
+        });
+  return fc
+    .record({ name: toolName, arguments: argsObject, id: ids })
+    .map((c) => {
+      const out: CallToRender = { name: c.name, arguments: c.arguments };
+      if (c.id !== undefined) out.id = c.id;
+      return out;
+    })
+    .filter((c) => writableTagged(format, c));
 }
 
 /**
@@ -76,32 +121,48 @@ function writableTagged(format: FormatName, c: CallToRender): boolean {
  */
 function writableElements(prefix: string, itemTag: string, v: JsonValue): boolean {
   if (v === null) return false;
-  if (typeof v === "string") return v !== "" && v !== "true" && v !== "false" && !/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(v) && !v.includes(prefix);
+  if (typeof v === "string")
+    return (
+      v !== "" &&
+      v !== "true" &&
+      v !== "false" &&
+      !/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(v) &&
+      !v.includes(prefix)
+    );
   if (Array.isArray(v)) return v.length > 0 && v.every((x) => writableElements(prefix, itemTag, x));
   if (typeof v === "object") {
     const keys = Object.keys(v);
-    return keys.length > 0 && !keys.every((k) => k === itemTag) && keys.every((k) => writableElements(prefix, itemTag, v[k]));
+    return (
+      keys.length > 0 && !keys.every((k) => k === itemTag) && keys.every((k) => writableElements(prefix, itemTag, v[k]))
+    );
   }
   return true;
 }
 
 export function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {
   const u = FORMAT_DESCRIPTIONS[format].unit;
-  const calls = fc.array(callArb(format), { minLength: 1, maxLength: FORMAT_DESCRIPTIONS[format].maxCalls === 1 ? 1 : 3 });
+  const calls = fc.array(callArb(format), {
+    minLength: 1,
+    maxLength: FORMAT_DESCRIPTIONS[format].maxCalls === 1 ? 1 : 3,
+  });
   // Kimi K2's ids are the calls' heads (`functions.NAME:IDX`), counted through the turn: what parsing reads back
   const indexed = u.kind === "named-json" ? u.callIndex : undefined;
   // Kimi K3's `index="N"`, counted from 1, is the call's id too
   const numbered = u.kind === "xml-parameters" ? u.callIndex : undefined;
   if (numbered !== undefined) return calls.map((cs) => cs.map((c, i) => ({ ...c, id: String(i + numbered.base) })));
-  return indexed === undefined ? calls : calls.map((cs) => cs.map((c, i) => ({ ...c, id: `${indexed.namePrefix}${c.name}${indexed.indexSeparator}${i}` })));
+  return indexed === undefined
+    ? calls
+    : calls.map((cs) =>
+        cs.map((c, i) => ({ ...c, id: `${indexed.namePrefix}${c.name}${indexed.indexSeparator}${i}` })),
+      );
 }
 
 /** A realistic reply: text, then the rendered calls (start-anchored formats: the calls alone). */
 export function replyArb(format: FormatName): fc.Arbitrary<string> {
   const anchored = FORMAT_DESCRIPTIONS[format].open === null && FORMAT_DESCRIPTIONS[format].section === undefined;
-  return fc.tuple(anchored ? fc.constant("") : trickyString, callsArb(format), fc.boolean()).map(([pre, calls, sep]) =>
-    (pre ? pre + (sep ? "\n" : "") : "") + renderToolCalls(calls, format),
-  );
+  return fc
+    .tuple(anchored ? fc.constant("") : trickyString, callsArb(format), fc.boolean())
+    .map(([pre, calls, sep]) => (pre ? pre + (sep ? "\n" : "") : "") + renderToolCalls(calls, format));
 }
 
 /** Mutations of a text: delete, insert tricky text, duplicate, truncate. */

@@ -21,10 +21,12 @@ function fakeIO(stdin: string): CliIO & { out: string; err: string } {
   return io;
 }
 
-const clean = "Sure.\n" + renderToolCalls([
-  { name: "get_weather", arguments: { city: "Paris" } },
-  { name: "search", arguments: { query: "q", limit: 2 } },
-]);
+const clean =
+  "Sure.\n" +
+  renderToolCalls([
+    { name: "get_weather", arguments: { city: "Paris" } },
+    { name: "search", arguments: { query: "q", limit: 2 } },
+  ]);
 
 describe("toolgram parse", () => {
   it("prints the calls as JSON and exits 0 when all are valid", async () => {
@@ -55,7 +57,9 @@ describe("toolgram parse", () => {
   });
 
   it("UNDECLARED_ARGUMENT unless --additional-properties spec", async () => {
-    const tools = JSON.stringify([{ name: "t", parameters: { type: "object", properties: { a: { type: "integer" } } } }]);
+    const tools = JSON.stringify([
+      { name: "t", parameters: { type: "object", properties: { a: { type: "integer" } } } },
+    ]);
     const dir = mkdtempSync(join(tmpdir(), "toolgram-cli-"));
     try {
       const file = join(dir, "tools.json");
@@ -74,7 +78,10 @@ describe("toolgram parse", () => {
   it("--stream prints events as JSON lines, ending with the same calls", async () => {
     const io = fakeIO(clean);
     expect(await parseCommand(["--tools", TOOLS_FILE, "--stream", "-"], io)).toBe(0);
-    const events = io.out.trim().split("\n").map((l) => JSON.parse(l) as { type: string; name?: string; call?: { name: string } | null });
+    const events = io.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; name?: string; call?: { name: string } | null });
     expect(events.filter((e) => e.type === "call_name").map((e) => e.name)).toEqual(["get_weather", "search"]);
     expect(events.filter((e) => e.type === "call_end").map((e) => e.call?.name)).toEqual(["get_weather", "search"]);
   });
@@ -94,13 +101,21 @@ describe("toolgram parse", () => {
 
 describe("toolgram types", () => {
   it("names interfaces in PascalCase", () => {
-    expect(["get_weather", "search", "getWeather", "web-search.v2", "3d"].map(pascalCase)).toEqual(["GetWeather", "Search", "GetWeather", "WebSearchV2", "T3d"]);
+    expect(["get_weather", "search", "getWeather", "web-search.v2", "3d"].map(pascalCase)).toEqual([
+      "GetWeather",
+      "Search",
+      "GetWeather",
+      "WebSearchV2",
+      "T3d",
+    ]);
   });
 
   it("writes an interface per tool and the ToolCall union", async () => {
     const io = fakeIO("");
     expect(await typesCommand([TOOLS_FILE], io)).toBe(0);
-    expect(io.out).toMatch(/export interface GetWeatherArgs \{\s*city: string\s*unit\?: \("celsius" \| "fahrenheit"\)\s*\}/);
+    expect(io.out).toMatch(
+      /export interface GetWeatherArgs \{\s*city: string\s*unit\?: \("celsius" \| "fahrenheit"\)\s*\}/,
+    );
     expect(io.out).toContain('| { name: "get_weather"; arguments: GetWeatherArgs }');
     expect(io.out).toContain('| { name: "search"; arguments: SearchArgs }');
     // a tool whose object declares no properties takes any keys, as in the grammar
@@ -111,6 +126,9 @@ describe("toolgram types", () => {
     const io = fakeIO("");
     expect(await typesCommand([TOOLS_FILE], io)).toBe(0);
     const committed = readFileSync(fileURLToPath(new URL("./types/tools.ts", import.meta.url)), "utf8");
-    expect(committed, "run: npx tsx src/cli/main.ts types test/fixtures/outputs/tools.json -o test/parser/types/tools.ts").toBe(io.out);
+    expect(
+      committed,
+      "run: npx tsx src/cli/main.ts types test/fixtures/outputs/tools.json -o test/parser/types/tools.ts",
+    ).toBe(io.out);
   });
 });

@@ -14,7 +14,11 @@ import { typesCommand } from "../../src/cli/commands/types.js";
 
 const TOOLS_FILE = fileURLToPath(new URL("../fixtures/outputs/tools.json", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const silentIO: CliIO = { stdout: () => undefined, stderr: () => undefined, readText: async (path) => readFileSync(path, "utf8") };
+const silentIO: CliIO = {
+  stdout: () => undefined,
+  stderr: () => undefined,
+  readText: async (path) => readFileSync(path, "utf8"),
+};
 
 it("the declarations type parseToolCalls<ToolCall> (checked with tsc)", async () => {
   const dir = mkdtempSync(join(tmpdir(), "toolgram-types-"));
@@ -23,12 +27,37 @@ it("the declarations type parseToolCalls<ToolCall> (checked with tsc)", async ()
     const entry = JSON.stringify(join(REPO, "src/parser/parseToolCalls.js"));
     const sample = (body: string) =>
       `import { parseToolCalls } from ${entry};\nimport type { ToolCall } from "./tools.js";\nconst r = parseToolCalls<ToolCall>("", { tools: [] });\nfor (const c of r.calls) {\n${body}\n}\n`;
-    writeFileSync(join(dir, "good.ts"), sample(`  if (c.name === "get_weather") { const city: string = c.arguments.city; void city; }\n  else if (c.name === "search") { const n: number | undefined = c.arguments.limit; void n; }`));
-    writeFileSync(join(dir, "bad.ts"), sample(`  if (c.name === "get_weather") { const n: number = c.arguments.city; void n; }`));
+    writeFileSync(
+      join(dir, "good.ts"),
+      sample(
+        `  if (c.name === "get_weather") { const city: string = c.arguments.city; void city; }\n  else if (c.name === "search") { const n: number | undefined = c.arguments.limit; void n; }`,
+      ),
+    );
+    writeFileSync(
+      join(dir, "bad.ts"),
+      sample(`  if (c.name === "get_weather") { const n: number = c.arguments.city; void n; }`),
+    );
     // one tsc run over both: the good sample compiles, the bad one fails on the wrong argument type
     let output = "";
     try {
-      execFileSync(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", join(dir, "good.ts"), join(dir, "bad.ts")], { encoding: "utf8" });
+      execFileSync(
+        process.execPath,
+        [
+          join(REPO, "node_modules/typescript/bin/tsc"),
+          "--noEmit",
+          "--strict",
+          "--skipLibCheck",
+          "--module",
+          "nodenext",
+          "--moduleResolution",
+          "nodenext",
+          "--target",
+          "es2022",
+          join(dir, "good.ts"),
+          join(dir, "bad.ts"),
+        ],
+        { encoding: "utf8" },
+      );
     } catch (e) {
       output = String((e as { stdout?: string }).stdout ?? e);
     }

@@ -9,10 +9,18 @@ import { SEED, chunked } from "./arbitraries.js";
 /** Two drifts real models make that tolerant parsing repairs (issue codes MISSING_CLOSING_BRACKETS, FENCED_CALL). */
 const TOOLS = [
   { name: "read_file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-  { name: "list_dir", parameters: { type: "object", properties: { path: { type: "string" }, depth: { type: "integer" } } } },
+  {
+    name: "list_dir",
+    parameters: { type: "object", properties: { path: { type: "string" }, depth: { type: "integer" } } },
+  },
 ];
 
-function parse(text: string, mode: ParseMode = "tolerant", format: FormatName = "qwen3", tools: readonly unknown[] | null = TOOLS) {
+function parse(
+  text: string,
+  mode: ParseMode = "tolerant",
+  format: FormatName = "qwen3",
+  tools: readonly unknown[] | null = TOOLS,
+) {
   const o: ParseOptions = { format, mode };
   if (tools) o.tools = tools;
   return parseToolCalls(text, o);
@@ -71,7 +79,10 @@ describe("a closed block whose JSON lacks its last closing brackets", () => {
   });
 
   it("is never repaired when the block was cut off (the input ended)", () => {
-    for (const cut of ['<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}', '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}\n']) {
+    for (const cut of [
+      '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}',
+      '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}\n',
+    ]) {
       const r = parse(cut);
       expect(r.calls).toEqual([]);
       expect(codes(r)).toEqual(["TRUNCATED"]);
@@ -135,7 +146,7 @@ describe("a call in a Markdown code block, without the format's markers", () => 
       '```json\n{"path": "a.txt"}\n```',
       '```json\n{"name": "read_file", "arguments": {"path": "a.txt"}\n```', // not JSON
       '```python\nprint("hi")\n```',
-      "```json\n{\"name\": \"read_file\", \"arguments\": {}}", // never closed
+      '```json\n{"name": "read_file", "arguments": {}}', // never closed
     ]) {
       const r = parse(text);
       expect(r.calls, text).toEqual([]);
@@ -166,7 +177,7 @@ describe("a call in a Markdown code block, without the format's markers", () => 
   });
 
   it("an unclosed code block holds back no more than its bound, and stream = batch", () => {
-    const text = "```json\n{" + "a".repeat(70000) + "``` then text";
+    const text = `\`\`\`json\n{${"a".repeat(70000)}\`\`\` then text`;
     const r = parse(text);
     expect(r.content).toBe(text);
     const s = new ToolCallStream({ tools: TOOLS });

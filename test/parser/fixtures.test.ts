@@ -10,14 +10,22 @@ interface Fixture {
   description: string;
   input: string;
   mode?: ParseMode;
-  expected: { content: string; calls: Array<{ name: string; arguments: unknown; valid: boolean; id?: string }>; issues: string[]; dropped: number };
+  expected: {
+    content: string;
+    calls: Array<{ name: string; arguments: unknown; valid: boolean; id?: string }>;
+    issues: string[];
+    dropped: number;
+  };
 }
 
 const root = new URL("../fixtures/outputs/", import.meta.url);
-const formats = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const formats = readdirSync(root, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
 
 describe("output fixtures", () => {
-  it("cover every format", () => expect(formats.sort()).toEqual(["glaive", "llama3-json", "mistral", "pythonic", "qwen3", "tools-array"]));
+  it("cover every format", () =>
+    expect(formats.sort()).toEqual(["glaive", "llama3-json", "mistral", "pythonic", "qwen3", "tools-array"]));
   for (const format of formats) {
     for (const file of readdirSync(new URL(`${format}/`, root)).filter((f) => f.endsWith(".json"))) {
       const fx = JSON.parse(readFileSync(new URL(`${format}/${file}`, root), "utf8")) as Fixture;
@@ -26,7 +34,12 @@ describe("output fixtures", () => {
         const r = parseToolCalls(fx.input, opts);
         expect({
           content: r.content,
-          calls: r.calls.map((c) => ({ name: c.name, arguments: c.arguments, valid: c.valid, ...(c.id !== undefined ? { id: c.id } : {}) })),
+          calls: r.calls.map((c) => ({
+            name: c.name,
+            arguments: c.arguments,
+            valid: c.valid,
+            ...(c.id !== undefined ? { id: c.id } : {}),
+          })),
           issues: r.issues.map((i) => i.code),
           dropped: r.dropped,
         }).toEqual(fx.expected);

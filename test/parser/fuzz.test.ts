@@ -9,7 +9,12 @@ import { TOOLS } from "./tools.js";
 describe("fuzz: never throws, stable", () => {
   for (const format of FORMAT_NAMES) {
     it(format, () => {
-      const input = fc.oneof(fc.string({ unit: "binary", maxLength: 60 }), trickyString, mutated(replyArb(format)), mutated(trickyString));
+      const input = fc.oneof(
+        fc.string({ unit: "binary", maxLength: 60 }),
+        trickyString,
+        mutated(replyArb(format)),
+        mutated(trickyString),
+      );
       fc.assert(
         fc.property(input, fc.constantFrom("strict", "tolerant" as const), (t, mode) => {
           const a = parseToolCalls(t, { tools: TOOLS, format, mode });
@@ -27,12 +32,12 @@ describe("fuzz: never throws, stable", () => {
   it("adversarial sizes parse without throwing (a quadratic parse would hit the timeout)", () => {
     const cases = [
       "<tool_call>".repeat(50_000),
-      "<tool_call>\n" + "[".repeat(100_000),
-      "<tool_call>\n" + '{"a": "'.repeat(50_000),
+      `<tool_call>\n${"[".repeat(100_000)}`,
+      `<tool_call>\n${'{"a": "'.repeat(50_000)}`,
       "</tool_call>".repeat(50_000),
-      "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"s\": \"" + "x".repeat(1_000_000) + "\"}}\n</tool_call>",
+      `<tool_call>\n{"name": "f", "arguments": {"s": "${"x".repeat(1_000_000)}"}}\n</tool_call>`,
       "<".repeat(200_000),
-      "'".repeat(100_000) + "<tool_call>",
+      `${"'".repeat(100_000)}<tool_call>`,
       // every close marker sits inside an unbalanced string: the end-of-input re-reading must not go quadratic
       "<tool_call>'\"</tool_call>".repeat(30_000),
     ];
@@ -48,4 +53,12 @@ describe("fuzz: never throws, stable", () => {
   });
 });
 
-const DROP_CODES = new Set(["INVALID_JSON", "TRUNCATED", "NOT_A_CALL", "MISSING_NAME", "ARGUMENTS_NOT_OBJECT", "NONCANONICAL", "NESTING_TOO_DEEP"]);
+const DROP_CODES = new Set([
+  "INVALID_JSON",
+  "TRUNCATED",
+  "NOT_A_CALL",
+  "MISSING_NAME",
+  "ARGUMENTS_NOT_OBJECT",
+  "NONCANONICAL",
+  "NESTING_TOO_DEEP",
+]);

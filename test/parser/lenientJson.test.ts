@@ -56,7 +56,12 @@ describe("parsePythonCall", () => {
   it("reads the canonical Python spelling of any arguments", () => {
     fc.assert(
       fc.property(argsObject, (args) => {
-        const text = "f(" + Object.entries(args).map(([k, v]) => `${k}=${pythonLiteral(v)}`).join(", ") + ")";
+        const text =
+          "f(" +
+          Object.entries(args)
+            .map(([k, v]) => `${k}=${pythonLiteral(v)}`)
+            .join(", ") +
+          ")";
         const r = parsePythonCall(text);
         expect(r).toEqual({ ok: true, name: "f", arguments: args, repairs: [] });
       }),

@@ -35,23 +35,42 @@ const summary = (r: ReturnType<typeof parseToolCalls>) => ({
 
 describe("tolerant reading of a section's markers without their padding", () => {
   it("llama.cpp's MiniMax M2 outputs: `</think>\\n\\n<minimax:tool_call>` leaves no content", () => {
-    const text = 'Let\'s call a tool:\n</think>\n\n<minimax:tool_call>\n<invoke name="empty_args">\n</invoke>\n</minimax:tool_call>';
-    expect(summary(parse(text, THINKING))).toEqual({ content: "", reasoning: "Let's call a tool:", calls: [["empty_args", {}]], issues: ["WHITESPACE_AROUND_TAGS"] });
+    const text =
+      'Let\'s call a tool:\n</think>\n\n<minimax:tool_call>\n<invoke name="empty_args">\n</invoke>\n</minimax:tool_call>';
+    expect(summary(parse(text, THINKING))).toEqual({
+      content: "",
+      reasoning: "Let's call a tool:",
+      calls: [["empty_args", {}]],
+      issues: ["WHITESPACE_AROUND_TAGS"],
+    });
     // the same turn as the template writes it (a newline before the section) is canonical: no issue, strict too
     const canonical = text.replace("\n\n<minimax", "\n\n\n<minimax");
     expect(summary(parse(canonical, THINKING)).issues).toEqual([]);
     expect(summary(parse(canonical, { ...THINKING, mode: "strict" })).issues).toEqual([]);
-    expect(renderToolCalls([{ name: "empty_args", arguments: {} }], "minimax-m2", { reasoning: "Let's call a tool:", reasoningMarkers: THINKING.reasoningMarkers })).toBe(canonical);
+    expect(
+      renderToolCalls([{ name: "empty_args", arguments: {} }], "minimax-m2", {
+        reasoning: "Let's call a tool:",
+        reasoningMarkers: THINKING.reasoningMarkers,
+      }),
+    ).toBe(canonical);
   });
 
   it("vLLM's MiniMax M2 test outputs: no newlines at all, text before the section stays content", () => {
-    const text = 'Let me check. <minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter></invoke></minimax:tool_call>';
+    const text =
+      'Let me check. <minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter></invoke></minimax:tool_call>';
     const r = summary(parse(text, M2));
     expect(r.content).toBe("Let me check. ");
     expect(r.calls).toEqual([["get_weather", { city: "Seattle" }]]);
     expect(r.issues.every((c) => c === "WHITESPACE_AROUND_TAGS")).toBe(true);
-    const two = '<minimax:tool_call><invoke name="fn_a"><parameter name="x">1</parameter></invoke><invoke name="fn_b"><parameter name="y">2</parameter></invoke></minimax:tool_call>';
-    expect(summary(parse(two, M2))).toMatchObject({ content: "", calls: [["fn_a", { x: 1 }], ["fn_b", { y: 2 }]] });
+    const two =
+      '<minimax:tool_call><invoke name="fn_a"><parameter name="x">1</parameter></invoke><invoke name="fn_b"><parameter name="y">2</parameter></invoke></minimax:tool_call>';
+    expect(summary(parse(two, M2))).toMatchObject({
+      content: "",
+      calls: [
+        ["fn_a", { x: 1 }],
+        ["fn_b", { y: 2 }],
+      ],
+    });
   });
 
   it("strict parsing wants the exact markers", () => {
@@ -62,7 +81,12 @@ describe("tolerant reading of a section's markers without their padding", () => 
 
   it("only the marker's own padding is taken: other whitespace stays content", () => {
     const text = 'Hi\n\n\n<minimax:tool_call>\n<invoke name="f">\n</invoke>\n</minimax:tool_call>';
-    expect(summary(parse(text, M2))).toEqual({ content: "Hi\n\n", reasoning: undefined, calls: [["f", {}]], issues: [] });
+    expect(summary(parse(text, M2))).toEqual({
+      content: "Hi\n\n",
+      reasoning: undefined,
+      calls: [["f", {}]],
+      issues: [],
+    });
   });
 
   it("MiniMax-M1: `<tool_calls>` without its newlines is still the section", () => {
@@ -89,24 +113,31 @@ describe("tolerant reading of a section's markers without their padding", () => 
   it("grammars keep a section marker's core out of free text, reasoning and raw values, as strict parsing does", () => {
     const tools = [{ name: "f", parameters: { type: "object", properties: { a: { type: "string" } } } }];
     const g = compileTools(tools, M2);
-    const call = (a: string): string => `\n<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">${a}</parameter>\n</invoke>\n</minimax:tool_call>`;
+    const call = (a: string): string =>
+      `\n<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">${a}</parameter>\n</invoke>\n</minimax:tool_call>`;
     expect(g.accepts(call("x"))).toBe(true);
     for (const marker of ["</minimax:tool_call>", "<minimax:tool_call>"]) {
       // a raw value holding it: the grammar refuses, the renderer too (the parser would end the block there)
       expect(g.accepts(call(`x${marker}y`)), marker).toBe(false);
       expect(g.accepts(call(`x\n${marker}\ny`)), marker).toBe(false);
-      expect(() => renderToolCalls([{ name: "f", arguments: { a: `x${marker}` } }], "minimax-m2")).toThrow(/cannot be written/);
+      expect(() => renderToolCalls([{ name: "f", arguments: { a: `x${marker}` } }], "minimax-m2")).toThrow(
+        /cannot be written/,
+      );
     }
     // free text holding the opening marker's core: not text to the grammar, a section to strict parsing
     const text = "Calling<minimax:tool_call> now";
     expect(g.accepts(text)).toBe(false);
-    expect(parseToolCalls(text, { ...M2, tools, mode: "strict" }).issues.map((i) => i.code)).toContain("SECTION_LAYOUT");
+    expect(parseToolCalls(text, { ...M2, tools, mode: "strict" }).issues.map((i) => i.code)).toContain(
+      "SECTION_LAYOUT",
+    );
     // reasoning holding it: the grammar refuses, and the parser says a call there is no call
     const thinking = compileTools(tools, THINKING);
-    const reasoned = "I will use <minimax:tool_call> here\n</think>\n\n" + call("x");
+    const reasoned = `I will use <minimax:tool_call> here\n</think>\n\n${call("x")}`;
     expect(thinking.accepts(reasoned)).toBe(false);
-    expect(parseToolCalls(reasoned, { ...THINKING, tools, mode: "strict" }).issues.map((i) => i.code)).toContain("CALL_IN_REASONING");
-    expect(thinking.accepts("I will call it\n</think>\n\n" + call("x"))).toBe(true);
+    expect(parseToolCalls(reasoned, { ...THINKING, tools, mode: "strict" }).issues.map((i) => i.code)).toContain(
+      "CALL_IN_REASONING",
+    );
+    expect(thinking.accepts(`I will call it\n</think>\n\n${call("x")}`)).toBe(true);
   });
 
   it("a block left open ends at the section's closing marker in any spacing", () => {

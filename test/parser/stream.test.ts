@@ -50,7 +50,8 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
   }
 
   it("one-character chunks equal the batch on a multi-call reply", () => {
-    const t = 'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "a</tool_call>b"}}\n</tool_call>\n<tool_call>\n{"name": "search", "arguments": {"query": "x", "limit": 2}}\n</tool_call>';
+    const t =
+      'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "a</tool_call>b"}}\n</tool_call>\n<tool_call>\n{"name": "search", "arguments": {"query": "x", "limit": 2}}\n</tool_call>';
     const { result } = streamed([...t], "qwen3", "tolerant");
     expect(result).toEqual(parseToolCalls(t, { tools: TOOLS }));
     expect(result.calls.map((c) => c.name)).toEqual(["get_weather", "search"]);
@@ -62,7 +63,11 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
     const ev = s.push('call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>');
     expect(ev.filter((e) => e.type === "text")).toEqual([]);
     expect(ev.map((e) => e.type)).toEqual(["call_start", "call_name", "arguments_delta", "call_end"]);
-    expect(ev.find((e) => e.type === "arguments_delta")).toEqual({ type: "arguments_delta", index: 0, delta: '{"city": "Paris"}' });
+    expect(ev.find((e) => e.type === "arguments_delta")).toEqual({
+      type: "arguments_delta",
+      index: 0,
+      delta: '{"city": "Paris"}',
+    });
     // a held prefix that turns out not to be a marker is released
     const s2 = new ToolCallStream();
     expect(s2.push("a <tool_")).toEqual([{ type: "text", delta: "a " }]);
@@ -81,8 +86,8 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
   });
 
   it("is linear: a million one-byte chunks", () => {
-    const call = '<tool_call>\n{"name": "search", "arguments": {"query": "' + "x".repeat(200) + '", "limit": 1}}\n</tool_call>\n';
-    const unit = "Some text with < and > and <tool_ but no call. " + call;
+    const call = `<tool_call>\n{"name": "search", "arguments": {"query": "${"x".repeat(200)}", "limit": 1}}\n</tool_call>\n`;
+    const unit = `Some text with < and > and <tool_ but no call. ${call}`;
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
     // no verdict on the clock: a quadratic stream would run for hours here and hit the test's timeout
     const s = new ToolCallStream({ tools: TOOLS });
@@ -106,14 +111,18 @@ describe("ToolCallStream reports each call's name as soon as it is known", () =>
           const { events, result } = streamed(chunked(text, cuts), format, "tolerant");
           expect(result.calls.map((c) => c.name)).toEqual(calls.map((c) => c.name));
           for (let index = 0; index < calls.length; index++) {
-            const at = events.findIndex((e) => (e.type === "call_name" || e.type === "call_start") && e.index === index && e.name !== undefined);
+            const at = events.findIndex(
+              (e) => (e.type === "call_name" || e.type === "call_start") && e.index === index && e.name !== undefined,
+            );
             expect(at, `call ${index}'s name is reported`).toBeGreaterThanOrEqual(0);
             expect((events[at] as { name: string }).name).toBe(calls[index].name);
             const firstArgs = events.findIndex((e) => e.type === "arguments_delta" && e.index === index);
             const end = events.findIndex((e) => e.type === "call_end" && e.index === index);
             if (firstArgs >= 0) expect(at).toBeLessThan(firstArgs);
             expect(at).toBeLessThan(end);
-            expect(events.filter((e) => e.type === "call_name" && e.index === index)).toHaveLength(at >= 0 && events[at].type === "call_name" ? 1 : 0);
+            expect(events.filter((e) => e.type === "call_name" && e.index === index)).toHaveLength(
+              at >= 0 && events[at].type === "call_name" ? 1 : 0,
+            );
           }
         }),
         { seed: SEED, numRuns: tierRuns(40, 100) },

@@ -16,7 +16,9 @@ interface Case {
   calls: { name: string; arguments: Record<string, unknown> }[];
 }
 
-const fixture = JSON.parse(readFileSync(new URL("../fixtures/vllm-tool-parsers/cases.json", import.meta.url), "utf8")) as { cases: Case[] };
+const fixture = JSON.parse(
+  readFileSync(new URL("../fixtures/vllm-tool-parsers/cases.json", import.meta.url), "utf8"),
+) as { cases: Case[] };
 
 function streamed(chunks: string[], format: string, mode: ParseMode) {
   const s = new ToolCallStream({ format, mode });
@@ -55,7 +57,9 @@ describe("Llama 4's <|python_start|> wrapper streams as it parses", () => {
   }
 
   it("keeps text after the wrapper, and an end marker without a start prefix, as content", () => {
-    const after = parseToolCalls("<|python_start|>[get_weather(city='LA')]<|python_end|> Done.", { format: "pythonic" });
+    const after = parseToolCalls("<|python_start|>[get_weather(city='LA')]<|python_end|> Done.", {
+      format: "pythonic",
+    });
     expect(after.calls.map((x) => x.name)).toEqual(["get_weather"]);
     expect(after.content).toBe(" Done.");
     const bare = parseToolCalls("[get_weather(city='LA')]<|python_end|>", { format: "pythonic" });
@@ -75,7 +79,10 @@ describe("Granite 3.1's <tool_call> spelling of <|tool_call|> streams as it pars
         const batch = parseToolCalls(c.text, { format: c.format, mode });
         if (mode === "tolerant") {
           expect(batch.calls.map((x) => ({ name: x.name, arguments: x.arguments }))).toEqual(c.calls);
-          expect(batch.issues.map((i) => [i.code, i.span])).toContainEqual(["OPEN_MARKER_VARIANT", [0, "<tool_call>".length]]);
+          expect(batch.issues.map((i) => [i.code, i.span])).toContainEqual([
+            "OPEN_MARKER_VARIANT",
+            [0, "<tool_call>".length],
+          ]);
           expect(batch.content).toBe("");
         } else {
           // the grammar writes the token: the other spelling is text to strict parsing
@@ -95,7 +102,11 @@ interface ChatOutputCase {
 }
 
 function chatOutputs(file: string): ChatOutputCase[] {
-  return (JSON.parse(readFileSync(new URL(`../fixtures/chat-outputs/${file}`, import.meta.url), "utf8")) as { cases: ChatOutputCase[] }).cases;
+  return (
+    JSON.parse(readFileSync(new URL(`../fixtures/chat-outputs/${file}`, import.meta.url), "utf8")) as {
+      cases: ChatOutputCase[];
+    }
+  ).cases;
 }
 
 /** llama.cpp's test-chat outputs with one call, and where its recipient's closing marker ends. */

@@ -21,7 +21,15 @@ const TOOL_SETS: Record<string, unknown[]> = {
       parameters: {
         type: "object",
         properties: {
-          guests: { type: "array", items: { type: "object", properties: { name: { type: "string", maxLength: 8 }, age: { type: "integer" } }, required: ["name"] }, maxItems: 3 },
+          guests: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: { name: { type: "string", maxLength: 8 }, age: { type: "integer" } },
+              required: ["name"],
+            },
+            maxItems: 3,
+          },
           when: { enum: ["today", "tomorrow"] },
           note: { type: ["string", "null"] },
         },
@@ -31,12 +39,45 @@ const TOOL_SETS: Record<string, unknown[]> = {
     { name: "ping", parameters: { type: "object", properties: {} } },
   ],
   openai: [
-    { type: "function", function: { name: "lookup", parameters: { type: "object", properties: { id: { type: "integer", minimum: 0 }, flag: { type: "boolean" } }, required: ["id", "flag"] } } },
+    {
+      type: "function",
+      function: {
+        name: "lookup",
+        parameters: {
+          type: "object",
+          properties: { id: { type: "integer", minimum: 0 }, flag: { type: "boolean" } },
+          required: ["id", "flag"],
+        },
+      },
+    },
   ],
 };
 
 /** Characters that matter to the envelope and to JSON, and whole markers. */
-const ALPHABET = ["<", ">", "/", "\n", " ", "t", "l", "_", "{", "}", "[", "]", '"', ",", ":", "1", "a", "\\", "<tool_call>", "</tool_call>", "<tool_call", "tool_call>"];
+const ALPHABET = [
+  "<",
+  ">",
+  "/",
+  "\n",
+  " ",
+  "t",
+  "l",
+  "_",
+  "{",
+  "}",
+  "[",
+  "]",
+  '"',
+  ",",
+  ":",
+  "1",
+  "a",
+  "\\",
+  "<tool_call>",
+  "</tool_call>",
+  "<tool_call",
+  "tool_call>",
+];
 
 function strictClean(text: string, tools: readonly unknown[]): boolean {
   const r = parseToolCalls(text, { tools, mode: "strict" });
@@ -100,18 +141,22 @@ describe("strict mode agrees with the compiled grammar", () => {
   it.each([
     ["rendered call", call, true],
     ["rendered calls", two, true],
-    ["text before the calls", "Let me check.\n" + two, true],
-    ["'<' characters in the text before", "<<<t" + call, true],
-    ["a partial marker in the text before", "<tool_call <tool_call" + call, true],
-    ["a closing marker in the text before", "</tool_call>" + call, true],
+    ["text before the calls", `Let me check.\n${two}`, true],
+    ["'<' characters in the text before", `<<<t${call}`, true],
+    ["a partial marker in the text before", `<tool_call <tool_call${call}`, true],
+    ["a closing marker in the text before", `</tool_call>${call}`, true],
     ["text only", "no calls <tool_call here", true],
-    ["text after the last call", call + "\n]<too,l", false],
-    ["a newline after the last call", call + "\n", false],
-    ["text between calls", call + "\nand\n" + call, false],
+    ["text after the last call", `${call}\n]<too,l`, false],
+    ["a newline after the last call", `${call}\n`, false],
+    ["text between calls", `${call}\nand\n${call}`, false],
     ["no separator between calls", call + call, false],
     ["an undeclared argument", renderToolCalls([{ name: "f", arguments: { anything: 1 } }]), true],
     ["a number in exponent notation", '<tool_call>\n{"name": "f", "arguments": {"x": 1E+2}}\n</tool_call>', true],
-    ["a string escape the grammar does not spell", '<tool_call>\n{"name": "f", "arguments": {"x": "\\u0041"}}\n</tool_call>', false],
+    [
+      "a string escape the grammar does not spell",
+      '<tool_call>\n{"name": "f", "arguments": {"x": "\\u0041"}}\n</tool_call>',
+      false,
+    ],
     ["compact separators", '<tool_call>\n{"name": "f", "arguments": {"x":1}}\n</tool_call>', false],
   ])("%s", (_label, text, expected) => {
     expect(g.accepts(text)).toBe(expected);
@@ -119,7 +164,15 @@ describe("strict mode agrees with the compiled grammar", () => {
   });
 
   it("reports an undeclared key as UNDECLARED_ARGUMENT, as the grammar rejects it", () => {
-    const set = [{ name: "t", parameters: { type: "object", properties: { a: { type: "integer" }, o: { type: "object", properties: { x: { type: "string" } } } } } }];
+    const set = [
+      {
+        name: "t",
+        parameters: {
+          type: "object",
+          properties: { a: { type: "integer" }, o: { type: "object", properties: { x: { type: "string" } } } },
+        },
+      },
+    ];
     const cg = compileTools(set);
     const top = renderToolCalls([{ name: "t", arguments: { a: 1, b: 2 } }]);
     const inner = renderToolCalls([{ name: "t", arguments: { o: { x: "s", y: true } } }]);
@@ -134,7 +187,12 @@ describe("strict mode agrees with the compiled grammar", () => {
       expect(compileTools(set, { additionalProperties: "spec" }).accepts(text)).toBe(true);
     }
     // a schema that closes its object itself keeps the ordinary code
-    const closed = [{ name: "t", parameters: { type: "object", properties: { a: { type: "integer" } }, additionalProperties: false } }];
+    const closed = [
+      {
+        name: "t",
+        parameters: { type: "object", properties: { a: { type: "integer" } }, additionalProperties: false },
+      },
+    ];
     const r = parseToolCalls(top, { tools: closed });
     expect(r.issues.map((i) => i.code)).toEqual(["INVALID_ARGUMENTS"]);
   });

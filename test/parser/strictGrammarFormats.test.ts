@@ -15,7 +15,14 @@ import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampl
 import { SEED } from "./arbitraries.js";
 
 const TOOLS = [
-  { name: "f", parameters: { type: "object", properties: { n: { type: "integer", minimum: 0, maximum: 10 }, s: { type: "string" } }, required: ["n"] } },
+  {
+    name: "f",
+    parameters: {
+      type: "object",
+      properties: { n: { type: "integer", minimum: 0, maximum: 10 }, s: { type: "string" } },
+      required: ["n"],
+    },
+  },
   { name: "g", parameters: { type: "object", properties: {} } },
 ];
 
@@ -24,12 +31,27 @@ function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f
   const text = renderToolCalls(calls, format);
   const u = FORMAT_DESCRIPTIONS[format].unit;
   // Kimi K3 writes the value's type before it (DSML: its string flag)
-  const tagged = u.kind === "xml-parameters" ? u.keyOpen + "n" + u.keyClose + (u.valueType !== undefined ? xmlValueTypeName("number", u.valueType.names) + u.valueType.close : "") : null;
+  const tagged =
+    u.kind === "xml-parameters"
+      ? u.keyOpen +
+        "n" +
+        u.keyClose +
+        (u.valueType !== undefined ? xmlValueTypeName("number", u.valueType.names) + u.valueType.close : "")
+      : null;
   // MiniMax M3's `P<n>1P</n>`
   const element = u.kind === "xml-elements" ? `${u.tagPrefix}<n>` : null;
-  const at = element !== null ? text.indexOf(element + "1") + element.length : u.kind === "python-call" ? text.indexOf("n=1") + 2 : u.kind === "gemma4-call" ? text.indexOf("n:1") + 2 : tagged !== null ? text.indexOf(tagged + "1") + tagged.length : text.indexOf('"n": 1') + 5;
+  const at =
+    element !== null
+      ? text.indexOf(`${element}1`) + element.length
+      : u.kind === "python-call"
+        ? text.indexOf("n=1") + 2
+        : u.kind === "gemma4-call"
+          ? text.indexOf("n:1") + 2
+          : tagged !== null
+            ? text.indexOf(`${tagged}1`) + tagged.length
+            : text.indexOf('"n": 1') + 5;
   expect(at).toBeGreaterThan(2);
-  return text.slice(0, at) + "1e0" + text.slice(at + 1);
+  return `${text.slice(0, at)}1e0${text.slice(at + 1)}`;
 }
 
 function streamed(text: string, format: FormatName) {
@@ -73,14 +95,21 @@ describe("strict mode with tools: the compiled grammar decides, in every format"
       const r = parseToolCalls(text, { tools: TOOLS, format, mode: "strict" });
       expect(r.calls.map((c) => c.valid)).toEqual([false]);
       expect(codes(r)).toEqual(["INVALID_ARGUMENTS"]);
-      const u = parseToolCalls(renderToolCalls([{ name: "nope", arguments: {} }], format), { tools: TOOLS, format, mode: "strict" });
+      const u = parseToolCalls(renderToolCalls([{ name: "nope", arguments: {} }], format), {
+        tools: TOOLS,
+        format,
+        mode: "strict",
+      });
       expect(codes(u)).toEqual(["UNKNOWN_TOOL"]);
     });
   }
 
   for (const format of ["qwen3", "tools-array", "mistral", "glaive", "pythonic"] as const) {
     it(`${format}: only the call the grammar refuses is dropped`, () => {
-      const calls: CallToRender[] = [{ name: "g", arguments: {} }, { name: "f", arguments: { n: 1 } }];
+      const calls: CallToRender[] = [
+        { name: "g", arguments: {} },
+        { name: "f", arguments: { n: 1 } },
+      ];
       const text = exponentSpelled(format, calls);
       const r = parseToolCalls(text, { tools: TOOLS, format, mode: "strict" });
       expect(r.calls.map((c) => c.name)).toEqual(["g"]);
@@ -110,12 +139,15 @@ describe("strict mode with tools: the compiled grammar decides, in every format"
       expect(compileTools(TOOLS, { format }).accepts(text)).toBe(false);
       const r = parseToolCalls(text, { tools: TOOLS, format, mode: "strict" });
       expect([r.calls.length, r.dropped, codes(r)], format).toEqual([0, 1, ["NONCANONICAL"]]);
-      expect(parseToolCalls(text, { tools: TOOLS, format }).calls.map((c) => c.arguments), format).toEqual([{ n: 1, s: "A" }]);
+      expect(
+        parseToolCalls(text, { tools: TOOLS, format }).calls.map((c) => c.arguments),
+        format,
+      ).toEqual([{ n: 1, s: "A" }]);
     }
   });
 
   it("llama3-json: the <|python_tag|> prefix (never generated) is not canonical", () => {
-    const text = "<|python_tag|>" + renderToolCalls([{ name: "g", arguments: {} }], "llama3-json");
+    const text = `<|python_tag|>${renderToolCalls([{ name: "g", arguments: {} }], "llama3-json")}`;
     expect(compileTools(TOOLS, { format: "llama3-json" }).accepts(text)).toBe(false);
     for (const tools of [TOOLS, undefined]) {
       const r = parseToolCalls(text, { tools, format: "llama3-json", mode: "strict" });
@@ -126,7 +158,9 @@ describe("strict mode with tools: the compiled grammar decides, in every format"
 
   it("tools that do not compile for a format leave the parser's own check", () => {
     // a non-identifier argument name: pythonic refuses the tool, the parser still reads the JSON formats strictly
-    const odd = [{ name: "h", parameters: { type: "object", properties: { "a-b": { type: "integer", minimum: 0, maximum: 3 } } } }];
+    const odd = [
+      { name: "h", parameters: { type: "object", properties: { "a-b": { type: "integer", minimum: 0, maximum: 3 } } } },
+    ];
     expect(() => compileTools(odd, { format: "pythonic" })).toThrow();
     const r = parseToolCalls("[h(x=1e0)]", { tools: odd, format: "pythonic", mode: "strict" });
     expect(r.dropped).toBe(0);
@@ -134,7 +168,29 @@ describe("strict mode with tools: the compiled grammar decides, in every format"
   });
 
   /** Characters and markers that matter to the formats' calls. */
-  const ALPHABET = [" ", "'", "(", ")", "=", "{", "}", "[", "]", '"', ",", ":", "1", "0", "-", "e", ".", "a", "\\", "True", "null"];
+  const ALPHABET = [
+    " ",
+    "'",
+    "(",
+    ")",
+    "=",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    ",",
+    ":",
+    "1",
+    "0",
+    "-",
+    "e",
+    ".",
+    "a",
+    "\\",
+    "True",
+    "null",
+  ];
 
   for (const format of FORMAT_NAMES) {
     it(`${format}: strict with no issues ⇔ the grammar accepts, on mutated replies with one call (seed ${SEED})`, () => {
@@ -154,13 +210,20 @@ describe("strict mode with tools: the compiled grammar decides, in every format"
           const tolerant = parseToolCalls(text, { tools: TOOLS, format });
           // compared where the verdict is about a call: the text reads as exactly one valid call, and starts with
           // whitespace only where the format's calls do (MiniMax M2's section opens with a newline)
-          if (tolerant.dropped > 0 || tolerant.calls.length !== 1 || !tolerant.calls[0].valid || (/^\s/.test(text) && !/^\s/.test(sample))) continue;
+          if (
+            tolerant.dropped > 0 ||
+            tolerant.calls.length !== 1 ||
+            !tolerant.calls[0].valid ||
+            (/^\s/.test(text) && !/^\s/.test(sample))
+          )
+            continue;
           validated++;
           const accepted = g.accepts(text);
           if (!accepted) refused++;
           const r = parseToolCalls(text, { tools: TOOLS, format, mode: "strict" });
           const clean = r.issues.length === 0 && r.dropped === 0;
-          if (clean !== accepted) problems.push(`accepts=${accepted} strict=${JSON.stringify(codes(r))} :: ${JSON.stringify(text)}`);
+          if (clean !== accepted)
+            problems.push(`accepts=${accepted} strict=${JSON.stringify(codes(r))} :: ${JSON.stringify(text)}`);
         }
       }
       expect(validated).toBeGreaterThan(20);

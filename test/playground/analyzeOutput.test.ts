@@ -3,13 +3,30 @@ import { analyzeOutput, describeBytes } from "../../playground/src/analyzeOutput
 import { compileTools } from "../../src/index.js";
 
 // The playground's verdict on typed model output: the longest accepted prefix and what the grammar expected there.
-const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 7 } }, required: ["city"] } } }];
+const tools = [
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer", minimum: 1, maximum: 7 } },
+        required: ["city"],
+      },
+    },
+  },
+];
 const compiled = compileTools(tools, { toolChoice: "required", parallel: false });
 const call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n</tool_call>';
 
 describe("analyzeOutput", () => {
   it("accepts a whole call", () => {
-    expect(analyzeOutput(compiled, call)).toMatchObject({ acceptedLength: call.length, complete: true, leaves: false, bytesToComplete: 0 });
+    expect(analyzeOutput(compiled, call)).toMatchObject({
+      acceptedLength: call.length,
+      complete: true,
+      leaves: false,
+      bytesToComplete: 0,
+    });
   });
 
   it("stops where the text leaves the language and names what was expected", () => {
@@ -32,6 +49,12 @@ describe("analyzeOutput", () => {
   });
 
   it("describes allowed bytes as characters and ranges", () => {
-    expect(describeBytes([0x0a, 0x20, 0x30, 0x31, 0x32, 0x33, 0x7d, 0xc3])).toEqual(["a non-ASCII character", "\\n", "space", "0–3", "}"]);
+    expect(describeBytes([0x0a, 0x20, 0x30, 0x31, 0x32, 0x33, 0x7d, 0xc3])).toEqual([
+      "a non-ASCII character",
+      "\\n",
+      "space",
+      "0–3",
+      "}",
+    ]);
   });
 });

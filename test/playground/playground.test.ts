@@ -14,7 +14,8 @@ import { chromiumPath, launchChromium } from "../support/chromium.js";
  * permalink. Screenshots go to test-artifacts/playground/.
  */
 const chromium = chromiumPath();
-if (!chromium) console.warn("test/playground: skipped — no Chromium (apt-get install chromium, or set TOOLGRAM_CHROMIUM)");
+if (!chromium)
+  console.warn("test/playground: skipped — no Chromium (apt-get install chromium, or set TOOLGRAM_CHROMIUM)");
 
 const artifacts = join(process.cwd(), "test-artifacts", "playground");
 const TOOLS = [
@@ -25,14 +26,20 @@ const TOOLS = [
       description: "Reserve a table",
       parameters: {
         type: "object",
-        properties: { restaurant: { type: "string", maxLength: 40 }, guests: { type: "integer", minimum: 1, maximum: 12 }, time: { type: "string", enum: ["18:00", "19:30", "21:00"] } },
+        properties: {
+          restaurant: { type: "string", maxLength: 40 },
+          guests: { type: "integer", minimum: 1, maximum: 12 },
+          time: { type: "string", enum: ["18:00", "19:30", "21:00"] },
+        },
         required: ["restaurant", "guests"],
       },
     },
   },
 ];
-const VALID = '<tool_call>\n{"name": "book_table", "arguments": {"restaurant": "Chez Nous", "guests": 4, "time": "19:30"}}\n</tool_call>';
-const INVALID = '<tool_call>\n{"name": "book_table", "arguments": {"restaurant": "Chez Nous", "guests": 40}}\n</tool_call>';
+const VALID =
+  '<tool_call>\n{"name": "book_table", "arguments": {"restaurant": "Chez Nous", "guests": 4, "time": "19:30"}}\n</tool_call>';
+const INVALID =
+  '<tool_call>\n{"name": "book_table", "arguments": {"restaurant": "Chez Nous", "guests": 40}}\n</tool_call>';
 
 describe.skipIf(!chromium)("playground in Chromium", () => {
   let server: Server;
@@ -58,12 +65,21 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
   });
 
   const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  // Playwright's locator.innerText (the rendered text), not the DOM property the lint rule is about
+  // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator method
   const text = (testId: string) => page.getByTestId(testId).innerText();
-  const probe = () => page.evaluate(() => (globalThis as unknown as { __playground: { samples: number; samplesOk: number; vocabLoaded: boolean } }).__playground);
+  const probe = () =>
+    page.evaluate(
+      () =>
+        (globalThis as unknown as { __playground: { samples: number; samplesOk: number; vocabLoaded: boolean } })
+          .__playground,
+    );
 
   it("loads, compiles a pasted tool set and shows its GBNF", async () => {
     await page.goto(url);
-    await page.waitForFunction(() => (globalThis as unknown as { __playground?: { ready: boolean } }).__playground?.ready);
+    await page.waitForFunction(
+      () => (globalThis as unknown as { __playground?: { ready: boolean } }).__playground?.ready,
+    );
     await page.getByTestId("tools").fill(JSON.stringify(TOOLS, null, 2));
     await expect.poll(() => text("compile-result")).toMatch(/✓ 1 tool compiled/);
     const gbnf = await text("grammar");
@@ -92,7 +108,9 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
   });
 
   it("shows a compile error with its code and highlights the schema path in the editor", async () => {
-    const bad = structuredClone(TOOLS) as unknown as { function: { parameters: { properties: Record<string, unknown> } } }[];
+    const bad = structuredClone(TOOLS) as unknown as {
+      function: { parameters: { properties: Record<string, unknown> } };
+    }[];
     bad[0].function.parameters.properties.guests = { type: "integer", minimun: 1 }; // a typo: refused, never ignored
     await page.getByTestId("tools").fill(JSON.stringify(bad, null, 2));
     await expect.poll(() => text("compile-result")).toMatch(/✗/);
@@ -118,9 +136,11 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
     await page.getByTestId("tok-choices").locator(".tok.special", { hasText: "<tool_call>" }).click();
     await expect.poll(() => text("tok-text")).toContain("<tool_call>");
     await page.getByTestId("tok-forced").click();
-    await expect.poll(() => text("tok-decoded")).toBe('<tool_call>\n{"name": "book_table", "arguments": {"restaurant": "');
+    await expect
+      .poll(() => text("tok-decoded"))
+      .toBe('<tool_call>\n{"name": "book_table", "arguments": {"restaurant": "');
     for (let i = 0; i < 3; i++) await page.getByTestId("tok-step").click();
-    await expect.poll(async () => (await page.getByTestId("tok-text").locator(".tok").count())).toBeGreaterThan(4);
+    await expect.poll(async () => await page.getByTestId("tok-text").locator(".tok").count()).toBeGreaterThan(4);
     await shot("5-tokens");
   });
 
@@ -139,7 +159,9 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
   it("applyMask masks a Float16Array (Chromium has one; Node 20 does not)", async () => {
     // applyMask is self-contained: its own source runs in the page
     const out = await page.evaluate((src) => {
-      const F16 = (globalThis as unknown as { Float16Array?: new (a: number[]) => { length: number; [i: number]: number } }).Float16Array;
+      const F16 = (
+        globalThis as unknown as { Float16Array?: new (a: number[]) => { length: number; [i: number]: number } }
+      ).Float16Array;
       if (!F16) return "no Float16Array";
       const mask = new Function(`return (${src})`)() as (l: unknown, b: Uint32Array) => ArrayLike<number>;
       const logits = new F16([0.5, 1.5, -2, 8, 3, 4]);
@@ -150,12 +172,16 @@ describe.skipIf(!chromium)("playground in Chromium", () => {
 
   it("reopens the same state from the permalink", async () => {
     await page.getByTestId("output").fill(VALID);
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toMatch(/^#s=/);
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash))
+      .toMatch(/^#s=/);
     await page.waitForTimeout(600); // the hash is written 400 ms after the last edit
     const link = page.url();
     const other = await browser.newPage();
     await other.goto(link);
-    await other.waitForFunction(() => (globalThis as unknown as { __playground?: { ready: boolean } }).__playground?.ready);
+    await other.waitForFunction(
+      () => (globalThis as unknown as { __playground?: { ready: boolean } }).__playground?.ready,
+    );
     expect(JSON.parse(await other.getByTestId("tools").inputValue())).toEqual(TOOLS);
     expect(await other.getByTestId("output").inputValue()).toBe(VALID);
     expect(await other.getByTestId("choice").inputValue()).toBe("required");

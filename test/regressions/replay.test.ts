@@ -13,8 +13,12 @@ import { fuzzVocab } from "../support/fuzzVocab.js";
 import { qwen3 } from "../support/qwen3.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const files = readdirSync(here).filter((f) => /^fuzz-.*\.json$/.test(f)).sort();
-const toolSets = readdirSync(here).filter((f) => f.endsWith(".tools.json")).sort();
+const files = readdirSync(here)
+  .filter((f) => /^fuzz-.*\.json$/.test(f))
+  .sort();
+const toolSets = readdirSync(here)
+  .filter((f) => f.endsWith(".tools.json"))
+  .sort();
 
 describe("tool sets that once broke a stage", () => {
   for (const f of toolSets) {
@@ -30,16 +34,27 @@ describe("tool sets that once broke a stage", () => {
 });
 
 // declared only when there are counterexamples (an empty suite is an error in vitest)
-if (files.length) describe("fuzz counterexamples", () => {
-  for (const f of files) {
-    it(f, () => {
-      const c = JSON.parse(readFileSync(join(here, f), "utf8")) as { vocab: string; text: string; input: { schema?: unknown; tools?: unknown[] } };
-      const q = c.vocab === "qwen3" ? qwen3() : undefined;
-      const vocab = q ? q.vocab : fuzzVocab();
-      const tools = c.input.tools;
-      const g = tools ? compileTools(tools) : compileSchema(c.input.schema);
-      const d = judgeText(g, c.text, vocab, tools ? { kind: "tools", tools } : { kind: "json", schema: c.input.schema }, q?.encode);
-      expect(d?.problem).toBeUndefined();
-    });
-  }
-});
+if (files.length)
+  describe("fuzz counterexamples", () => {
+    for (const f of files) {
+      it(f, () => {
+        const c = JSON.parse(readFileSync(join(here, f), "utf8")) as {
+          vocab: string;
+          text: string;
+          input: { schema?: unknown; tools?: unknown[] };
+        };
+        const q = c.vocab === "qwen3" ? qwen3() : undefined;
+        const vocab = q ? q.vocab : fuzzVocab();
+        const tools = c.input.tools;
+        const g = tools ? compileTools(tools) : compileSchema(c.input.schema);
+        const d = judgeText(
+          g,
+          c.text,
+          vocab,
+          tools ? { kind: "tools", tools } : { kind: "json", schema: c.input.schema },
+          q?.encode,
+        );
+        expect(d?.problem).toBeUndefined();
+      });
+    }
+  });

@@ -11,10 +11,51 @@ import { irAccepts, makeAjv, norm } from "./support.js";
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
 
 const VALUES: JsonValue[] = [
-  null, true, false, 0, 1, -1, 2, 3, 1.5, 10, 100, -0.5, "", "a", "ab", "abc", "b", "ba", "x@y.io", "2024-01-02",
-  [], [1], [1, 2], ["a"], ["a", 1], [null, null, null], [[1]], {}, { a: 1 }, { a: "x" }, { b: 2 }, { a: 1, b: "y" },
-  { k: "a" }, { k: "b", x: 1 }, { k: "a", x: 1, y: 2 }, { c: null }, { a: { a: 1 } }, { a: [1, "a"] }, { ab: 1, a: 2 },
-  { a: { a: { a: "x" } } }, { b: { k: "a" }, a: null }, [[["a"]]], [{ a: 1 }, { a: 2 }], ["a", "b", "ab"], { x: [], ba: "b" },
+  null,
+  true,
+  false,
+  0,
+  1,
+  -1,
+  2,
+  3,
+  1.5,
+  10,
+  100,
+  -0.5,
+  "",
+  "a",
+  "ab",
+  "abc",
+  "b",
+  "ba",
+  "x@y.io",
+  "2024-01-02",
+  [],
+  [1],
+  [1, 2],
+  ["a"],
+  ["a", 1],
+  [null, null, null],
+  [[1]],
+  {},
+  { a: 1 },
+  { a: "x" },
+  { b: 2 },
+  { a: 1, b: "y" },
+  { k: "a" },
+  { k: "b", x: 1 },
+  { k: "a", x: 1, y: 2 },
+  { c: null },
+  { a: { a: 1 } },
+  { a: [1, "a"] },
+  { ab: 1, a: 2 },
+  { a: { a: { a: "x" } } },
+  { b: { k: "a" }, a: null },
+  [[["a"]]],
+  [{ a: 1 }, { a: 2 }],
+  ["a", "b", "ab"],
+  { x: [], ba: "b" },
 ];
 
 const key = fc.constantFrom("a", "b", "k", "x", "ab");
@@ -24,17 +65,28 @@ type S = Record<string, unknown> | boolean;
 
 const schemaArb: fc.Arbitrary<S> = fc.letrec<{ s: S; leaf: Record<string, unknown> }>((tie) => ({
   leaf: fc.oneof(
-    fc.record({ type: fc.oneof(fc.constantFrom("string", "number", "integer", "object", "array", "boolean", "null"), fc.subarray(["string", "integer", "null", "object"], { minLength: 1 })) }),
-    fc.record({ minLength: fc.nat(3) }), fc.record({ maxLength: fc.nat(3) }),
+    fc.record({
+      type: fc.oneof(
+        fc.constantFrom("string", "number", "integer", "object", "array", "boolean", "null"),
+        fc.subarray(["string", "integer", "null", "object"], { minLength: 1 }),
+      ),
+    }),
+    fc.record({ minLength: fc.nat(3) }),
+    fc.record({ maxLength: fc.nat(3) }),
     fc.record({ pattern: fc.constantFrom("^a", "b$", "^[ab]+$", "x") }),
     fc.record({ format: fc.constantFrom("email", "date") }),
-    fc.record({ minimum: fc.integer({ min: -1, max: 3 }) }), fc.record({ maximum: fc.integer({ min: -1, max: 3 }) }),
-    fc.record({ exclusiveMinimum: fc.integer({ min: -1, max: 3 }) }), fc.record({ exclusiveMaximum: fc.integer({ min: 0, max: 3 }) }),
+    fc.record({ minimum: fc.integer({ min: -1, max: 3 }) }),
+    fc.record({ maximum: fc.integer({ min: -1, max: 3 }) }),
+    fc.record({ exclusiveMinimum: fc.integer({ min: -1, max: 3 }) }),
+    fc.record({ exclusiveMaximum: fc.integer({ min: 0, max: 3 }) }),
     fc.record({ multipleOf: fc.constantFrom(2, 0.5, 3) }),
-    fc.record({ const: val }), fc.record({ enum: fc.array(val, { minLength: 1, maxLength: 4 }) }),
+    fc.record({ const: val }),
+    fc.record({ enum: fc.array(val, { minLength: 1, maxLength: 4 }) }),
     fc.record({ required: fc.uniqueArray(key, { maxLength: 2 }) }),
-    fc.record({ minItems: fc.nat(2) }), fc.record({ maxItems: fc.nat(2) }),
-    fc.record({ minProperties: fc.nat(2) }), fc.record({ maxProperties: fc.nat(2) }),
+    fc.record({ minItems: fc.nat(2) }),
+    fc.record({ maxItems: fc.nat(2) }),
+    fc.record({ minProperties: fc.nat(2) }),
+    fc.record({ maxProperties: fc.nat(2) }),
     fc.constant({ $ref: "#/$defs/d" }),
     fc.record({ dependentRequired: fc.dictionary(key, fc.uniqueArray(key, { maxLength: 2 }), { maxKeys: 1 }) }),
   ),
@@ -43,11 +95,29 @@ const schemaArb: fc.Arbitrary<S> = fc.letrec<{ s: S; leaf: Record<string, unknow
     tie("leaf"),
     fc.boolean(),
     fc.tuple(tie("leaf"), tie("leaf")).map(([x, y]) => ({ ...x, ...y })),
-    fc.record({ properties: fc.dictionary(key, tie("s"), { maxKeys: 2 }) }, { requiredKeys: [] }).chain((p) =>
-      fc.record({ additionalProperties: fc.oneof(fc.boolean(), tie("s")), required: fc.uniqueArray(key, { maxLength: 2 }) }, { requiredKeys: [] }).map((x) => ({ type: "object", ...p, ...x }))),
-    fc.record({ patternProperties: fc.dictionary(fc.constantFrom("^a", "b"), tie("s"), { maxKeys: 1 }), additionalProperties: fc.boolean() }, { requiredKeys: ["patternProperties"] }),
+    fc
+      .record({ properties: fc.dictionary(key, tie("s"), { maxKeys: 2 }) }, { requiredKeys: [] })
+      .chain((p) =>
+        fc
+          .record(
+            { additionalProperties: fc.oneof(fc.boolean(), tie("s")), required: fc.uniqueArray(key, { maxLength: 2 }) },
+            { requiredKeys: [] },
+          )
+          .map((x) => ({ type: "object", ...p, ...x })),
+      ),
+    fc.record(
+      {
+        patternProperties: fc.dictionary(fc.constantFrom("^a", "b"), tie("s"), { maxKeys: 1 }),
+        additionalProperties: fc.boolean(),
+      },
+      { requiredKeys: ["patternProperties"] },
+    ),
     fc.record({ propertyNames: fc.record({ maxLength: fc.nat(1) }) }),
-    fc.record({ items: tie("s") }), fc.record({ prefixItems: fc.array(tie("s"), { minLength: 1, maxLength: 2 }), items: fc.oneof(fc.boolean(), tie("s")) }, { requiredKeys: ["prefixItems"] }),
+    fc.record({ items: tie("s") }),
+    fc.record(
+      { prefixItems: fc.array(tie("s"), { minLength: 1, maxLength: 2 }), items: fc.oneof(fc.boolean(), tie("s")) },
+      { requiredKeys: ["prefixItems"] },
+    ),
     fc.record({ contains: tie("s"), minContains: fc.nat(2) }, { requiredKeys: ["contains"] }),
     fc.record({ allOf: fc.array(tie("s"), { minLength: 1, maxLength: 3 }) }),
     fc.record({ anyOf: fc.array(tie("s"), { minLength: 1, maxLength: 3 }) }),
@@ -55,14 +125,30 @@ const schemaArb: fc.Arbitrary<S> = fc.letrec<{ s: S; leaf: Record<string, unknow
     fc.record({ not: tie("s") }),
     fc.record({ if: tie("s"), then: tie("s"), else: tie("s") }, { requiredKeys: ["if"] }),
     fc.record({ dependentSchemas: fc.dictionary(key, tie("s"), { minKeys: 1, maxKeys: 1 }) }),
-    fc.record({ properties: fc.dictionary(key, tie("s"), { maxKeys: 2 }), unevaluatedProperties: fc.oneof(fc.boolean(), tie("s")) }),
-    fc.record({ prefixItems: fc.array(tie("s"), { minLength: 1, maxLength: 2 }), unevaluatedItems: fc.oneof(fc.boolean(), tie("s")) }),
-    fc.record({ type: fc.constant("object"), properties: fc.dictionary(key, tie("s"), { maxKeys: 2 }), patternProperties: fc.dictionary(fc.constantFrom("^a", "b"), tie("s"), { maxKeys: 1 }), additionalProperties: fc.oneof(fc.boolean(), tie("s")) }, { requiredKeys: ["type"] }),
+    fc.record({
+      properties: fc.dictionary(key, tie("s"), { maxKeys: 2 }),
+      unevaluatedProperties: fc.oneof(fc.boolean(), tie("s")),
+    }),
+    fc.record({
+      prefixItems: fc.array(tie("s"), { minLength: 1, maxLength: 2 }),
+      unevaluatedItems: fc.oneof(fc.boolean(), tie("s")),
+    }),
+    fc.record(
+      {
+        type: fc.constant("object"),
+        properties: fc.dictionary(key, tie("s"), { maxKeys: 2 }),
+        patternProperties: fc.dictionary(fc.constantFrom("^a", "b"), tie("s"), { maxKeys: 1 }),
+        additionalProperties: fc.oneof(fc.boolean(), tie("s")),
+      },
+      { requiredKeys: ["type"] },
+    ),
   ),
 })).s;
 
 /** A root schema with one definition `#/$defs/d`, which leaves may reference (recursively too). */
-const rootArb: fc.Arbitrary<S> = fc.tuple(schemaArb, schemaArb).map(([root, d]) => (typeof root === "object" ? { ...root, $defs: { d } } : root));
+const rootArb: fc.Arbitrary<S> = fc
+  .tuple(schemaArb, schemaArb)
+  .map(([root, d]) => (typeof root === "object" ? { ...root, $defs: { d } } : root));
 
 function check(strict: boolean): { compared: number; refused: number } {
   const ajv = makeAjv();
@@ -98,7 +184,14 @@ function check(strict: boolean): { compared: number; refused: number } {
         compared++;
       }
     }),
-    { seed: SEED, numRuns: Number(process.env.TOOLGRAM_RUNS ?? 500), endOnFailure: true, reporter: (d) => { if (d.failed) throw new Error(`seed ${SEED}: ${fc.defaultReportMessage(d)}`); } },
+    {
+      seed: SEED,
+      numRuns: Number(process.env.TOOLGRAM_RUNS ?? 500),
+      endOnFailure: true,
+      reporter: (d) => {
+        if (d.failed) throw new Error(`seed ${SEED}: ${fc.defaultReportMessage(d)}`);
+      },
+    },
   );
   return { compared, refused };
 }

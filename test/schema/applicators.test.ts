@@ -3,23 +3,48 @@ import { irAccepts, norm, thrown } from "./support.js";
 
 describe("allOf", () => {
   it("merges scalars: types intersect, bounds tighten, patterns/formats/multipleOf collect", () => {
-    expect(norm({ allOf: [{ type: ["string", "number"] }, { type: ["number", "null"] }, { minimum: 1 }, { minimum: 3, maximum: 9 }, { multipleOf: 2 }, { multipleOf: 3 }] }).root)
-      .toEqual({ kind: "number", path: "", integer: false, minimum: { value: 3, exclusive: false }, maximum: { value: 9, exclusive: false }, multipleOf: [2, 3] });
-    expect(norm({ type: "string", allOf: [{ pattern: "^a" }, { pattern: "b$", maxLength: 4 }, { format: "email" }] }).root)
-      .toMatchObject({ kind: "string", patterns: ["^a", "b$"], maxLength: 4, formats: ["email"] });
+    expect(
+      norm({
+        allOf: [
+          { type: ["string", "number"] },
+          { type: ["number", "null"] },
+          { minimum: 1 },
+          { minimum: 3, maximum: 9 },
+          { multipleOf: 2 },
+          { multipleOf: 3 },
+        ],
+      }).root,
+    ).toEqual({
+      kind: "number",
+      path: "",
+      integer: false,
+      minimum: { value: 3, exclusive: false },
+      maximum: { value: 9, exclusive: false },
+      multipleOf: [2, 3],
+    });
+    expect(
+      norm({ type: "string", allOf: [{ pattern: "^a" }, { pattern: "b$", maxLength: 4 }, { format: "email" }] }).root,
+    ).toMatchObject({ kind: "string", patterns: ["^a", "b$"], maxLength: 4, formats: ["email"] });
   });
 
   it("intersects enums", () => {
-    expect(norm({ allOf: [{ enum: [1, 2, 3] }, { enum: [2, 3, 4] }, { not: { const: 3 } }] }).root).toEqual({ kind: "enum", path: "", values: [2] });
+    expect(norm({ allOf: [{ enum: [1, 2, 3] }, { enum: [2, 3, 4] }, { not: { const: 3 } }] }).root).toEqual({
+      kind: "enum",
+      path: "",
+      values: [2],
+    });
   });
 
   it("merges object properties, required and additionalProperties", () => {
-    const ir = norm({ allOf: [
-      { type: "object", properties: { a: { type: "string" }, b: {} }, required: ["a"], additionalProperties: false },
-      { properties: { a: { maxLength: 3 }, c: { type: "number" } }, required: ["b"] },
-    ] });
+    const ir = norm({
+      allOf: [
+        { type: "object", properties: { a: { type: "string" }, b: {} }, required: ["a"], additionalProperties: false },
+        { properties: { a: { maxLength: 3 }, c: { type: "number" } }, required: ["b"] },
+      ],
+    });
     expect(ir.root).toMatchObject({
-      kind: "object", additionalProperties: false,
+      kind: "object",
+      additionalProperties: false,
       properties: [
         { key: "a", required: true, schema: { kind: "string", maxLength: 3 } },
         { key: "b", required: true },
@@ -32,17 +57,36 @@ describe("allOf", () => {
   });
 
   it("a key required by one branch and forbidden by another makes the schema unsatisfiable", () => {
-    expect(thrown(() => norm({ allOf: [{ type: "object", properties: { a: {} }, additionalProperties: false }, { required: ["z"] }] })).code).toBe("UNSATISFIABLE");
+    expect(
+      thrown(() =>
+        norm({ allOf: [{ type: "object", properties: { a: {} }, additionalProperties: false }, { required: ["z"] }] }),
+      ).code,
+    ).toBe("UNSATISFIABLE");
   });
 
   it("distributes over unions", () => {
-    const ir = norm({ allOf: [{ anyOf: [{ type: "string" }, { type: "integer" }, { type: "boolean" }] }, { anyOf: [{ type: "number" }, { type: "boolean" }] }] });
+    const ir = norm({
+      allOf: [
+        { anyOf: [{ type: "string" }, { type: "integer" }, { type: "boolean" }] },
+        { anyOf: [{ type: "number" }, { type: "boolean" }] },
+      ],
+    });
     expect(ir.root).toMatchObject({ kind: "union", options: [{ kind: "number", integer: true }, { kind: "boolean" }] });
   });
 
   it("merges arrays item by item", () => {
-    const ir = norm({ allOf: [{ type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } }, { type: "array", items: { minimum: 0 }, maxItems: 3 }] });
-    expect(ir.root).toMatchObject({ kind: "array", prefixItems: [{ kind: "string" }], items: { kind: "number", minimum: { value: 0 } }, maxItems: 3 });
+    const ir = norm({
+      allOf: [
+        { type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } },
+        { type: "array", items: { minimum: 0 }, maxItems: 3 },
+      ],
+    });
+    expect(ir.root).toMatchObject({
+      kind: "array",
+      prefixItems: [{ kind: "string" }],
+      items: { kind: "number", minimum: { value: 0 } },
+      maxItems: 3,
+    });
   });
 
   it("conflicting types are unsatisfiable at the root", () => {
@@ -51,7 +95,9 @@ describe("allOf", () => {
   });
 
   it("combining patternProperties with another branch's additionalProperties is refused in strict mode", () => {
-    const s = { allOf: [{ patternProperties: { "^x": { type: "string" } } }, { additionalProperties: { type: "number" } }] };
+    const s = {
+      allOf: [{ patternProperties: { "^x": { type: "string" } } }, { additionalProperties: { type: "number" } }],
+    };
     expect(thrown(() => norm(s)).code).toBe("UNSUPPORTED_KEYWORD");
     const w: { code: string }[] = [];
     const ir = norm(s, { strict: false }, w as never);
@@ -62,18 +108,28 @@ describe("allOf", () => {
 
 describe("anyOf and oneOf", () => {
   it("anyOf is a union; never branches are pruned", () => {
-    expect(norm({ anyOf: [{ type: "string" }, { type: "null" }, false] }).root).toMatchObject({ kind: "union", options: [{ kind: "string" }, { kind: "null" }] });
+    expect(norm({ anyOf: [{ type: "string" }, { type: "null" }, false] }).root).toMatchObject({
+      kind: "union",
+      options: [{ kind: "string" }, { kind: "null" }],
+    });
   });
 
   it("oneOf with disjoint kinds, enums, ranges or discriminators is a union", () => {
     for (const s of [
       { oneOf: [{ type: "string" }, { type: "integer" }] },
       { oneOf: [{ enum: ["a", "b"] }, { enum: ["c"] }] },
-      { oneOf: [{ type: "number", maximum: 0 }, { type: "number", exclusiveMinimum: 0 }] },
-      { oneOf: [
-        { type: "object", properties: { kind: { const: "circle" }, r: { type: "number" } }, required: ["kind"] },
-        { type: "object", properties: { kind: { const: "square" }, side: { type: "number" } }, required: ["kind"] },
-      ] },
+      {
+        oneOf: [
+          { type: "number", maximum: 0 },
+          { type: "number", exclusiveMinimum: 0 },
+        ],
+      },
+      {
+        oneOf: [
+          { type: "object", properties: { kind: { const: "circle" }, r: { type: "number" } }, required: ["kind"] },
+          { type: "object", properties: { kind: { const: "square" }, side: { type: "number" } }, required: ["kind"] },
+        ],
+      },
     ]) {
       const { root } = norm(s);
       expect(root.kind, JSON.stringify(s)).toBe(root.kind === "enum" ? "enum" : "union");
@@ -103,11 +159,17 @@ describe("anyOf and oneOf", () => {
 
 describe("not", () => {
   it("of types: the other kinds", () => {
-    expect(norm({ not: { type: ["string", "object", "array", "number"] } }).root).toMatchObject({ kind: "union", options: [{ kind: "boolean" }, { kind: "null" }] });
+    expect(norm({ not: { type: ["string", "object", "array", "number"] } }).root).toMatchObject({
+      kind: "union",
+      options: [{ kind: "boolean" }, { kind: "null" }],
+    });
   });
 
   it("of const/enum on strings: notValues", () => {
-    expect(norm({ type: "string", not: { enum: ["a", "b"] } }).root).toMatchObject({ kind: "string", notValues: ["a", "b"] });
+    expect(norm({ type: "string", not: { enum: ["a", "b"] } }).root).toMatchObject({
+      kind: "string",
+      notValues: ["a", "b"],
+    });
   });
 
   it("of a number: the open intervals around it", () => {
@@ -118,7 +180,10 @@ describe("not", () => {
   });
 
   it("of a pattern: notPatterns", () => {
-    expect(norm({ type: "string", not: { pattern: "^x" } }).root).toMatchObject({ kind: "string", notPatterns: ["^x"] });
+    expect(norm({ type: "string", not: { pattern: "^x" } }).root).toMatchObject({
+      kind: "string",
+      notPatterns: ["^x"],
+    });
   });
 
   it("of required: objects lacking a key", () => {
@@ -128,7 +193,10 @@ describe("not", () => {
   });
 
   it("of what cannot be complemented is refused (strict) or dropped (non-strict)", () => {
-    const s = { type: "array", not: { uniqueItems: false, items: { type: "string" }, prefixItems: [{ type: "number" }] } };
+    const s = {
+      type: "array",
+      not: { uniqueItems: false, items: { type: "string" }, prefixItems: [{ type: "number" }] },
+    };
     const e = thrown(() => norm(s));
     expect(e.code).toBe("UNSUPPORTED_KEYWORD");
     expect(e.schemaPath).toBe("/not");
@@ -155,8 +223,12 @@ describe("if/then/else", () => {
 
   it("a const discriminator on a required property", () => {
     const ir = norm({
-      type: "object", properties: { kind: { enum: ["a", "b"] } }, required: ["kind"],
-      if: { properties: { kind: { const: "a" } } }, then: { required: ["x"] }, else: { required: ["y"] },
+      type: "object",
+      properties: { kind: { enum: ["a", "b"] } },
+      required: ["kind"],
+      if: { properties: { kind: { const: "a" } } },
+      then: { required: ["x"] },
+      else: { required: ["y"] },
     });
     expect(irAccepts(ir, { kind: "a", x: 1 })).toBe(true);
     expect(irAccepts(ir, { kind: "a", y: 1 })).toBe(false);

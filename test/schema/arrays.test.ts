@@ -3,10 +3,19 @@ import { irAccepts, norm, thrown } from "./support.js";
 
 describe("arrays", () => {
   it("prefixItems then items (2020-12)", () => {
-    const { root } = norm({ type: "array", prefixItems: [{ type: "string" }], items: { type: "integer" }, minItems: 1, maxItems: 3 });
+    const { root } = norm({
+      type: "array",
+      prefixItems: [{ type: "string" }],
+      items: { type: "integer" },
+      minItems: 1,
+      maxItems: 3,
+    });
     expect(root).toMatchObject({
-      kind: "array", prefixItems: [{ kind: "string", path: "/prefixItems/0" }], items: { kind: "number", integer: true, path: "/items" },
-      minItems: 1, maxItems: 3,
+      kind: "array",
+      prefixItems: [{ kind: "string", path: "/prefixItems/0" }],
+      items: { kind: "number", integer: true, path: "/items" },
+      minItems: 1,
+      maxItems: 3,
     });
   });
 
@@ -30,7 +39,9 @@ describe("arrays", () => {
 
   it("minItems above maxItems is unsatisfiable", () => {
     expect(thrown(() => norm({ type: "array", minItems: 3, maxItems: 2 })).code).toBe("UNSATISFIABLE");
-    expect(thrown(() => norm({ type: "array", prefixItems: [{}], items: false, minItems: 2 })).code).toBe("UNSATISFIABLE");
+    expect(thrown(() => norm({ type: "array", prefixItems: [{}], items: false, minItems: 2 })).code).toBe(
+      "UNSATISFIABLE",
+    );
   });
 
   it("uniqueItems: true is refused unless at most one item is allowed; false is ignored", () => {
@@ -45,8 +56,13 @@ describe("arrays", () => {
   });
 
   it("unevaluatedItems acts as items when nothing else evaluates items, and is refused beside applicators", () => {
-    expect(norm({ type: "array", prefixItems: [{}], unevaluatedItems: false }).root).toMatchObject({ items: null, maxItems: 1 });
+    expect(norm({ type: "array", prefixItems: [{}], unevaluatedItems: false }).root).toMatchObject({
+      items: null,
+      maxItems: 1,
+    });
     expect(norm({ type: "array", items: {}, unevaluatedItems: false }).root).toMatchObject({ items: { kind: "any" } });
-    expect(thrown(() => norm({ allOf: [{ prefixItems: [{}] }], unevaluatedItems: false })).code).toBe("UNSUPPORTED_KEYWORD");
+    expect(thrown(() => norm({ allOf: [{ prefixItems: [{}] }], unevaluatedItems: false })).code).toBe(
+      "UNSUPPORTED_KEYWORD",
+    );
   });
 });

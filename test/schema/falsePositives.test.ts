@@ -14,7 +14,10 @@ describe("a property named __proto__", () => {
     const copy = cloneJson(schema, "", 64) as { properties: Record<string, unknown> };
     expect(Object.keys(copy.properties)).toEqual(["__proto__"]);
     expect(Object.getPrototypeOf(copy.properties)).toBe(Object.prototype);
-    const closed = closeObjects(JSON.parse('{"properties":{},"__proto__":{"type":"string"}}')) as Record<string, unknown>;
+    const closed = closeObjects(JSON.parse('{"properties":{},"__proto__":{"type":"string"}}')) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(closed)).toEqual(["properties", "__proto__", "additionalProperties"]);
     expect(Object.getPrototypeOf(closed)).toBe(Object.prototype);
   });
@@ -27,11 +30,19 @@ describe("a property named __proto__", () => {
   });
 
   it("is a dependentRequired trigger like any other key", () => {
-    const g = compileSchema(JSON.parse('{"properties":{"__proto__":{},"a":{}},"dependentRequired":{"__proto__":["a"]}}'));
+    const g = compileSchema(
+      JSON.parse('{"properties":{"__proto__":{},"a":{}},"dependentRequired":{"__proto__":["a"]}}'),
+    );
     expect(g.accepts('{"__proto__": 1}')).toBe(false);
     expect(g.accepts('{"__proto__": 1, "a": 2}')).toBe(true);
-    const ir = normalizeSchema(JSON.parse('{"dependencies":{"__proto__":["a"]}}'), resolveSchemaOptions({}, { additionalProperties: "spec" }), []);
-    expect(ir.root.kind === "union" ? JSON.stringify(ir.root.options[0]) : JSON.stringify(ir.root)).toContain('"dependentRequired":{"__proto__":["a"]}');
+    const ir = normalizeSchema(
+      JSON.parse('{"dependencies":{"__proto__":["a"]}}'),
+      resolveSchemaOptions({}, { additionalProperties: "spec" }),
+      [],
+    );
+    expect(ir.root.kind === "union" ? JSON.stringify(ir.root.options[0]) : JSON.stringify(ir.root)).toContain(
+      '"dependentRequired":{"__proto__":["a"]}',
+    );
   });
 });
 
@@ -81,7 +92,10 @@ describe("a $id inside an unknown keyword", () => {
 
   it("nor is one inside an annotation or an extension keyword, while one in a real subschema is", () => {
     const decoy = { $id: "https://example.com/t.json", type: "integer" };
-    const real = { $ref: "https://example.com/t.json", definitions: { t: { $id: "https://example.com/t.json", type: "string" } } };
+    const real = {
+      $ref: "https://example.com/t.json",
+      definitions: { t: { $id: "https://example.com/t.json", type: "string" } },
+    };
     for (const place of [{ "x-decoy": decoy }, { default: decoy }, { _decoy: { items: decoy } }]) {
       const g = compileSchema({ ...real, ...place }, IGNORE);
       expect(g.accepts('"s"'), JSON.stringify(place)).toBe(true);

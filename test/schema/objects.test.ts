@@ -3,28 +3,56 @@ import { irAccepts, norm, thrown } from "./support.js";
 
 describe("objects", () => {
   it("keeps declaration order and marks required", () => {
-    const { root } = norm({ type: "object", properties: { z: { type: "string" }, a: { type: "number" } }, required: ["a"] });
-    expect(root).toMatchObject({ kind: "object", properties: [{ key: "z", required: false }, { key: "a", required: true }] });
+    const { root } = norm({
+      type: "object",
+      properties: { z: { type: "string" }, a: { type: "number" } },
+      required: ["a"],
+    });
+    expect(root).toMatchObject({
+      kind: "object",
+      properties: [
+        { key: "z", required: false },
+        { key: "a", required: true },
+      ],
+    });
   });
 
   it("a required key not declared gets the additionalProperties schema", () => {
-    const { root } = norm({ type: "object", properties: { a: {} }, required: ["b"], additionalProperties: { type: "integer" } });
-    expect(root).toMatchObject({ properties: [{ key: "a" }, { key: "b", required: true, schema: { kind: "number", integer: true } }] });
+    const { root } = norm({
+      type: "object",
+      properties: { a: {} },
+      required: ["b"],
+      additionalProperties: { type: "integer" },
+    });
+    expect(root).toMatchObject({
+      properties: [{ key: "a" }, { key: "b", required: true, schema: { kind: "number", integer: true } }],
+    });
   });
 
   it("a required key matching a pattern gets the pattern's schema", () => {
-    const { root } = norm({ type: "object", patternProperties: { "^x": { type: "string" } }, required: ["xa"], additionalProperties: false });
+    const { root } = norm({
+      type: "object",
+      patternProperties: { "^x": { type: "string" } },
+      required: ["xa"],
+      additionalProperties: false,
+    });
     expect(root).toMatchObject({ properties: [{ key: "xa", required: true, schema: { kind: "string" } }] });
   });
 
   it("a required key that additionalProperties: false forbids makes the object unsatisfiable", () => {
-    const e = thrown(() => norm({ type: "object", properties: { a: {} }, required: ["b"], additionalProperties: false }));
+    const e = thrown(() =>
+      norm({ type: "object", properties: { a: {} }, required: ["b"], additionalProperties: false }),
+    );
     expect(e.code).toBe("UNSATISFIABLE");
     expect(e.message).toContain('"b"');
   });
 
   it("declared properties also obey matching patternProperties", () => {
-    const ir = norm({ type: "object", properties: { ab: { type: "string" } }, patternProperties: { "^a": { minLength: 2 } } });
+    const ir = norm({
+      type: "object",
+      properties: { ab: { type: "string" } },
+      patternProperties: { "^a": { minLength: 2 } },
+    });
     expect(irAccepts(ir, { ab: "x" })).toBe(false);
     expect(irAccepts(ir, { ab: "xy" })).toBe(true);
   });
@@ -33,15 +61,33 @@ describe("objects", () => {
     const opts = { additionalProperties: "forbid" as const };
     const closed = norm({ type: "object", properties: { a: {} } }, opts);
     expect(closed.root).toMatchObject({ additionalProperties: false });
-    expect(norm({ type: "object", properties: { a: {} }, additionalProperties: true }, opts).root).toMatchObject({ additionalProperties: { kind: "any" } });
-    expect(norm({ type: "object", properties: { a: {} }, patternProperties: { x: {} } }, opts).root).toMatchObject({ additionalProperties: { kind: "any" } });
+    expect(norm({ type: "object", properties: { a: {} }, additionalProperties: true }, opts).root).toMatchObject({
+      additionalProperties: { kind: "any" },
+    });
+    expect(norm({ type: "object", properties: { a: {} }, patternProperties: { x: {} } }, opts).root).toMatchObject({
+      additionalProperties: { kind: "any" },
+    });
     expect(norm({ type: "object" }, opts).root).toMatchObject({ additionalProperties: { kind: "any" } });
-    expect(norm({ type: "object", properties: { a: {} } }).root).toMatchObject({ additionalProperties: { kind: "any" } });
+    expect(norm({ type: "object", properties: { a: {} } }).root).toMatchObject({
+      additionalProperties: { kind: "any" },
+    });
   });
 
   it("propertyNames, min/maxProperties, dependentRequired and draft-7 dependencies", () => {
-    const ir = norm({ type: "object", propertyNames: { maxLength: 2 }, minProperties: 1, maxProperties: 2, dependentRequired: { a: ["b"] }, dependencies: { c: ["a"] } });
-    expect(ir.root).toMatchObject({ minProperties: 1, maxProperties: 2, dependentRequired: { a: ["b"], c: ["a"] }, propertyNames: { kind: "string", maxLength: 2 } });
+    const ir = norm({
+      type: "object",
+      propertyNames: { maxLength: 2 },
+      minProperties: 1,
+      maxProperties: 2,
+      dependentRequired: { a: ["b"] },
+      dependencies: { c: ["a"] },
+    });
+    expect(ir.root).toMatchObject({
+      minProperties: 1,
+      maxProperties: 2,
+      dependentRequired: { a: ["b"], c: ["a"] },
+      propertyNames: { kind: "string", maxLength: 2 },
+    });
     expect(irAccepts(ir, { abc: 1 })).toBe(false);
     expect(irAccepts(ir, { a: 1 })).toBe(false);
     expect(irAccepts(ir, { a: 1, b: 2 })).toBe(true);
@@ -56,7 +102,9 @@ describe("objects", () => {
   });
 
   it("a required key that propertyNames rejects makes the object unsatisfiable", () => {
-    expect(thrown(() => norm({ type: "object", required: ["long"], propertyNames: { maxLength: 2 } })).code).toBe("UNSATISFIABLE");
+    expect(thrown(() => norm({ type: "object", required: ["long"], propertyNames: { maxLength: 2 } })).code).toBe(
+      "UNSATISFIABLE",
+    );
   });
 
   it("dependentSchemas and schema-form dependencies apply when the key is present", () => {
@@ -69,13 +117,16 @@ describe("objects", () => {
   });
 
   it("unevaluatedProperties: like additionalProperties without applicators, refused with them", () => {
-    expect(norm({ type: "object", properties: { a: {} }, unevaluatedProperties: false }).root).toMatchObject({ additionalProperties: false });
+    expect(norm({ type: "object", properties: { a: {} }, unevaluatedProperties: false }).root).toMatchObject({
+      additionalProperties: false,
+    });
     const e = thrown(() => norm({ allOf: [{ properties: { a: {} } }], unevaluatedProperties: false }));
     expect(e.code).toBe("UNSUPPORTED_KEYWORD");
     expect(e.schemaPath).toBe("/unevaluatedProperties");
     // applicators that evaluate no property do not matter
-    expect(norm({ type: "object", anyOf: [{ required: ["a"] }], properties: { a: {} }, unevaluatedProperties: false }).root)
-      .toMatchObject({ additionalProperties: false });
+    expect(
+      norm({ type: "object", anyOf: [{ required: ["a"] }], properties: { a: {} }, unevaluatedProperties: false }).root,
+    ).toMatchObject({ additionalProperties: false });
   });
 
   it("required must be an array of strings", () => {
@@ -85,7 +136,12 @@ describe("objects", () => {
   });
 
   it("keys such as __proto__ and constructor are ordinary keys", () => {
-    const ir = norm({ type: "object", properties: { constructor: { type: "string" } }, required: ["constructor"], dependentRequired: { toString: ["x"] } });
+    const ir = norm({
+      type: "object",
+      properties: { constructor: { type: "string" } },
+      required: ["constructor"],
+      dependentRequired: { toString: ["x"] },
+    });
     expect(irAccepts(ir, { constructor: "x" })).toBe(true);
     expect(irAccepts(ir, {})).toBe(false);
   });

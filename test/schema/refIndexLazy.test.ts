@@ -23,7 +23,11 @@ describe("the $ref index is built on first use", () => {
       properties: { a: { $ref: "#/$defs/num" }, b: { $ref: "#word" }, c: { $ref: "https://example.com/flag" } },
       required: ["a", "b", "c"],
       additionalProperties: false,
-      $defs: { num: { type: "integer" }, w: { $anchor: "word", enum: ["x", "y"] }, f: { $id: "https://example.com/flag", type: "boolean" } },
+      $defs: {
+        num: { type: "integer" },
+        w: { $anchor: "word", enum: ["x", "y"] },
+        f: { $id: "https://example.com/flag", type: "boolean" },
+      },
     });
     expect(refIndexes.built).toBe(before + 1);
     expect(c.accepts('{"a": 1, "b": "x", "c": true}')).toBe(true);

@@ -4,7 +4,13 @@ import { irAccepts, norm, thrown } from "./support.js";
 describe("strings", () => {
   it("collects lengths, patterns and formats", () => {
     expect(norm({ type: "string", minLength: 1, maxLength: 5, pattern: "^a", format: "email" }).root).toEqual({
-      kind: "string", path: "", minLength: 1, maxLength: 5, patterns: ["^a"], notPatterns: [], formats: ["email"],
+      kind: "string",
+      path: "",
+      minLength: 1,
+      maxLength: 5,
+      patterns: ["^a"],
+      notPatterns: [],
+      formats: ["email"],
     });
   });
 
@@ -22,9 +28,13 @@ describe("strings", () => {
   });
 
   it('unknown formats under unknownKeywords: "error": strict refuses, non-strict ignores with a warning', () => {
-    expect(thrown(() => norm({ type: "string", format: "phone" }, { unknownKeywords: "error" })).code).toBe("UNSUPPORTED_FORMAT");
+    expect(thrown(() => norm({ type: "string", format: "phone" }, { unknownKeywords: "error" })).code).toBe(
+      "UNSUPPORTED_FORMAT",
+    );
     const w: { code: string }[] = [];
-    expect(norm({ type: "string", format: "phone" }, { strict: false, unknownKeywords: "error" }, w as never).root.kind).toBe("string");
+    expect(
+      norm({ type: "string", format: "phone" }, { strict: false, unknownKeywords: "error" }, w as never).root.kind,
+    ).toBe("string");
     expect(w[0].code).toBe("OVER_APPROXIMATED");
   });
 
@@ -45,19 +55,31 @@ describe("strings", () => {
 describe("numbers", () => {
   it("bounds, exclusive bounds and multipleOf", () => {
     expect(norm({ type: "number", minimum: 1, exclusiveMaximum: 5, multipleOf: 0.5 }).root).toEqual({
-      kind: "number", path: "", integer: false, minimum: { value: 1, exclusive: false },
-      maximum: { value: 5, exclusive: true }, multipleOf: [0.5],
+      kind: "number",
+      path: "",
+      integer: false,
+      minimum: { value: 1, exclusive: false },
+      maximum: { value: 5, exclusive: true },
+      multipleOf: [0.5],
     });
   });
 
   it("the tighter of minimum and exclusiveMinimum wins", () => {
-    expect(norm({ type: "number", minimum: 3, exclusiveMinimum: 3 }).root).toMatchObject({ minimum: { value: 3, exclusive: true } });
-    expect(norm({ type: "number", minimum: 4, exclusiveMinimum: 3 }).root).toMatchObject({ minimum: { value: 4, exclusive: false } });
+    expect(norm({ type: "number", minimum: 3, exclusiveMinimum: 3 }).root).toMatchObject({
+      minimum: { value: 3, exclusive: true },
+    });
+    expect(norm({ type: "number", minimum: 4, exclusiveMinimum: 3 }).root).toMatchObject({
+      minimum: { value: 4, exclusive: false },
+    });
   });
 
   it("draft-4 boolean exclusiveMinimum/Maximum become exclusive bounds with a warning", () => {
     const w: { code: string }[] = [];
-    const ir = norm({ type: "number", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }, {}, w as never);
+    const ir = norm(
+      { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false },
+      {},
+      w as never,
+    );
     expect(ir.root).toMatchObject({ minimum: { value: 0, exclusive: true }, maximum: { value: 9, exclusive: false } });
     expect(w.map((x) => x.code)).toContain("DRAFT4_KEYWORD");
   });
@@ -69,7 +91,10 @@ describe("numbers", () => {
   });
 
   it("int32 format makes an integer range; multipleOf must be positive", () => {
-    expect(norm({ type: "number", format: "int32" }).root).toMatchObject({ integer: true, maximum: { value: 2147483647 } });
+    expect(norm({ type: "number", format: "int32" }).root).toMatchObject({
+      integer: true,
+      maximum: { value: 2147483647 },
+    });
     expect(thrown(() => norm({ multipleOf: 0 })).code).toBe("INVALID_SCHEMA");
   });
 });

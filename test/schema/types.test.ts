@@ -53,7 +53,12 @@ describe("boolean schemas and type", () => {
   it("paths are JSON Pointers under basePath", async () => {
     const { normalizeSchema } = await import("../../src/schema/normalizeSchema.js");
     const { resolveSchemaOptions } = await import("../../src/options.js");
-    const ir = normalizeSchema({ type: "object", properties: { "a/b": { type: "string" } } }, resolveSchemaOptions({}, { additionalProperties: "spec" }), [], "/tools/0/parameters");
+    const ir = normalizeSchema(
+      { type: "object", properties: { "a/b": { type: "string" } } },
+      resolveSchemaOptions({}, { additionalProperties: "spec" }),
+      [],
+      "/tools/0/parameters",
+    );
     expect(ir.root.path).toBe("/tools/0/parameters");
     if (ir.root.kind !== "object") throw new Error("object expected");
     expect(ir.root.properties[0].schema.path).toBe("/tools/0/parameters/properties/a~1b");
@@ -66,7 +71,9 @@ describe("keyword tables", () => {
   });
 
   it('unknownKeywords: "error" refuses every unknown keyword, sorted, with their paths', () => {
-    const e = thrown(() => norm({ type: "object", properties: { a: { type: "string", zeta: 1, alpha: 2 } } }, { unknownKeywords: "error" }));
+    const e = thrown(() =>
+      norm({ type: "object", properties: { a: { type: "string", zeta: 1, alpha: 2 } } }, { unknownKeywords: "error" }),
+    );
     expect(e.name).toBe("UnsupportedSchemaError");
     expect(e.code).toBe("UNKNOWN_KEYWORD");
     expect(e.schemaPath).toBe("/properties/a");
@@ -90,7 +97,10 @@ describe("enum and const", () => {
   });
 
   it("const with enum keeps the common value; object equality ignores key order", () => {
-    expect(norm({ const: { a: 1, b: 2 }, enum: [{ b: 2, a: 1 }, 3] }).root).toMatchObject({ kind: "enum", values: [{ b: 2, a: 1 }] });
+    expect(norm({ const: { a: 1, b: 2 }, enum: [{ b: 2, a: 1 }, 3] }).root).toMatchObject({
+      kind: "enum",
+      values: [{ b: 2, a: 1 }],
+    });
   });
 
   it("an empty enum, or one emptied by its siblings, is unsatisfiable", () => {
@@ -100,7 +110,10 @@ describe("enum and const", () => {
 
   it("as an optional property, an empty enum is a never node (the key must be absent)", () => {
     const { root } = norm({ type: "object", properties: { a: { enum: [] } } });
-    expect(root).toMatchObject({ kind: "object", properties: [{ key: "a", schema: { kind: "never" }, required: false }] });
+    expect(root).toMatchObject({
+      kind: "object",
+      properties: [{ key: "a", schema: { kind: "never" }, required: false }],
+    });
   });
 
   it("refuses enums above limits.maxEnumSize", () => {

@@ -38,10 +38,36 @@ describe("likelyTypoOf", () => {
 
   it("leaves vendor keywords and typos of annotations alone", () => {
     for (const k of [
-      "self", "markdownDescription", "discriminator", "gallery_properties", "valid_values", "decription", "titel",
-      "readonly", "propertyOrder", "defaultSnippets", "enumDescriptions", "markdownEnumDescriptions", "deprecationMessage",
-      "errorMessage", "doNotSuggest", "tsType", "javaType", "links", "media", "note", "in", "of", "options", "headerTemplate",
-      "patternErrorMessage", "allowTrailingCommas", "examplse", "definitons", "@type", "@id",
+      "self",
+      "markdownDescription",
+      "discriminator",
+      "gallery_properties",
+      "valid_values",
+      "decription",
+      "titel",
+      "readonly",
+      "propertyOrder",
+      "defaultSnippets",
+      "enumDescriptions",
+      "markdownEnumDescriptions",
+      "deprecationMessage",
+      "errorMessage",
+      "doNotSuggest",
+      "tsType",
+      "javaType",
+      "links",
+      "media",
+      "note",
+      "in",
+      "of",
+      "options",
+      "headerTemplate",
+      "patternErrorMessage",
+      "allowTrailingCommas",
+      "examplse",
+      "definitons",
+      "@type",
+      "@id",
     ]) {
       expect([k, likelyTypoOf(k)]).toEqual([k, undefined]);
     }
@@ -70,7 +96,9 @@ describe('unknownKeywords: "error-on-typos" (the default)', () => {
       expect(e.message).toContain(`did you mean "${suggestion}" for "${keyword}"?`);
     }
     // nested: the path of the schema object that holds it
-    const nested = thrown(() => compileSchema({ type: "object", properties: { name: { type: "string", minLenght: 1 } } }));
+    const nested = thrown(() =>
+      compileSchema({ type: "object", properties: { name: { type: "string", minLenght: 1 } } }),
+    );
     expect(nested.code).toBe("UNKNOWN_KEYWORD");
     expect(nested.schemaPath).toBe("/properties/name");
   });
@@ -83,7 +111,9 @@ describe('unknownKeywords: "error-on-typos" (the default)', () => {
         self: { vendor: "com.acme", name: "event", format: "jsonschema", version: "1-0-0" },
         markdownDescription: "**x**",
         discriminator: { propertyName: "kind" },
-        properties: { a: { type: "string", decription: "typo of an annotation", gallery_properties: ["x"], valid_values: ["y"] } },
+        properties: {
+          a: { type: "string", decription: "typo of an annotation", gallery_properties: ["x"], valid_values: ["y"] },
+        },
       },
       {},
       w,
@@ -107,7 +137,13 @@ describe('unknownKeywords: "error-on-typos" (the default)', () => {
   });
 
   it("compileSchema compiles a schema with vendor keywords, and the grammar is exact", () => {
-    const g = compileSchema({ type: "object", properties: { n: { type: "integer", markdownDescription: "n" } }, required: ["n"], additionalProperties: false, self: {} });
+    const g = compileSchema({
+      type: "object",
+      properties: { n: { type: "integer", markdownDescription: "n" } },
+      required: ["n"],
+      additionalProperties: false,
+      self: {},
+    });
     expect(g.accepts('{"n": 1}')).toBe(true);
     expect(g.accepts('{"n": "1"}')).toBe(false);
     expect(g.warnings.map((d) => d.code)).toEqual(["IGNORED_KEYWORD", "IGNORED_KEYWORD"]);
@@ -134,8 +170,12 @@ describe('unknownKeywords: "error-on-typos" (the default)', () => {
 
 describe('unknownKeywords: "error" and "ignore"', () => {
   it('"error" keeps refusing every unknown keyword and format name', () => {
-    expect(thrown(() => norm({ type: "string", markdownDescription: "m" }, { unknownKeywords: "error" })).code).toBe("UNKNOWN_KEYWORD");
-    expect(thrown(() => norm({ type: "string", format: "color" }, { unknownKeywords: "error" })).code).toBe("UNSUPPORTED_FORMAT");
+    expect(thrown(() => norm({ type: "string", markdownDescription: "m" }, { unknownKeywords: "error" })).code).toBe(
+      "UNKNOWN_KEYWORD",
+    );
+    expect(thrown(() => norm({ type: "string", format: "color" }, { unknownKeywords: "error" })).code).toBe(
+      "UNSUPPORTED_FORMAT",
+    );
   });
 
   it('"ignore" reads even typos as annotations (the spec and ajv\'s reading)', () => {

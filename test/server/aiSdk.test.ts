@@ -9,7 +9,10 @@ let server: RunningServer;
 
 function sdkTools() {
   return Object.fromEntries(
-    TOOLS.map((t) => [t.function.name, tool({ description: t.function.description, inputSchema: jsonSchema(t.function.parameters as never) })]),
+    TOOLS.map((t) => [
+      t.function.name,
+      tool({ description: t.function.description, inputSchema: jsonSchema(t.function.parameters as never) }),
+    ]),
   );
 }
 
@@ -23,10 +26,19 @@ describe("toolgram serve with the Vercel AI SDK", () => {
 
   it("generateText and streamText return the same valid calls for the same seed", async () => {
     const provider = createOpenAICompatible({ name: "toolgram", baseURL: `${server.url}/v1`, apiKey: "sdk-key" });
-    const request = { model: provider.chatModel("tiny"), tools: sdkTools(), toolChoice: "required" as const, prompt: "Weather in Paris?", seed: 21, maxOutputTokens: 96 };
+    const request = {
+      model: provider.chatModel("tiny"),
+      tools: sdkTools(),
+      toolChoice: "required" as const,
+      prompt: "Weather in Paris?",
+      seed: 21,
+      maxOutputTokens: 96,
+    };
     const whole = await generateText(request);
     expect(whole.toolCalls.length).toBeGreaterThan(0);
-    const asOpenAI = whole.toolCalls.map((c) => ({ function: { name: c.toolName, arguments: JSON.stringify(c.input) } }));
+    const asOpenAI = whole.toolCalls.map((c) => ({
+      function: { name: c.toolName, arguments: JSON.stringify(c.input) },
+    }));
     expectValidCalls(asOpenAI);
     expect(whole.finishReason).toBe("tool-calls");
 
@@ -38,6 +50,8 @@ describe("toolgram serve with the Vercel AI SDK", () => {
 
   it("a wrong key is refused with 401", async () => {
     const provider = createOpenAICompatible({ name: "toolgram", baseURL: `${server.url}/v1`, apiKey: "wrong" });
-    await expect(generateText({ model: provider.chatModel("tiny"), prompt: "hi", maxOutputTokens: 4, maxRetries: 0 })).rejects.toThrow(/API key/);
+    await expect(
+      generateText({ model: provider.chatModel("tiny"), prompt: "hi", maxOutputTokens: 4, maxRetries: 0 }),
+    ).rejects.toThrow(/API key/);
   });
 });

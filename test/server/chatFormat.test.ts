@@ -11,13 +11,21 @@ describe("the server's chat format comes from the model's own template", () => {
   });
 
   it("a template that renders no tool call, or does not parse, is refused by name", () => {
-    expect(() => chatFormatFor("{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}")).toThrow(/does not render tool calls/);
+    expect(() => chatFormatFor("{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}")).toThrow(
+      /does not render tool calls/,
+    );
     expect(() => chatFormatFor("{{ unclosed")).toThrow(/does not render tool calls/);
   });
 
   it("Qwen3's renderTurn writes a canonical turn back byte for byte (stateless replay)", () => {
     const text = 'Sure\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
-    const turn = qwen3ChatFormat.renderTurn({ role: "assistant", content: "Sure", tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] });
+    const turn = qwen3ChatFormat.renderTurn({
+      role: "assistant",
+      content: "Sure",
+      tool_calls: [
+        { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+      ],
+    });
     expect(turn).toBe(text);
   });
 });

@@ -3,7 +3,14 @@ import { runCli } from "../../src/cli/main.js";
 
 function io() {
   const out = { stdout: "", stderr: "" };
-  return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), readText: async () => "" } };
+  return {
+    out,
+    io: {
+      stdout: (t: string) => void (out.stdout += t),
+      stderr: (t: string) => void (out.stderr += t),
+      readText: async () => "",
+    },
+  };
 }
 
 describe("toolgram serve: usage", () => {
@@ -11,7 +18,11 @@ describe("toolgram serve: usage", () => {
     const help = io();
     expect(await runCli(["serve", "--help"], help.io)).toBe(0);
     expect(help.out.stdout).toContain("--upstream URL");
-    for (const argv of [["serve"], ["serve", "--model", "m.gguf", "--upstream", "http://127.0.0.1:1"], ["serve", "--model", "m.gguf", "--port", "70000"]]) {
+    for (const argv of [
+      ["serve"],
+      ["serve", "--model", "m.gguf", "--upstream", "http://127.0.0.1:1"],
+      ["serve", "--model", "m.gguf", "--port", "70000"],
+    ]) {
       const bad = io();
       expect(await runCli(argv, bad.io)).toBe(2);
       expect(bad.out.stderr).toMatch(/toolgram serve: /);

@@ -8,7 +8,12 @@ import { postRaw, tinyModel } from "./support.js";
  */
 let server: RunningServer;
 /** A generation that would run for thousands of tokens: plain chat on random weights rarely ends by itself. */
-const LONG = { messages: [{ role: "user", content: "Tell me a long story." }], max_tokens: 3000, seed: 1, stream: true };
+const LONG = {
+  messages: [{ role: "user", content: "Tell me a long story." }],
+  max_tokens: 3000,
+  seed: 1,
+  stream: true,
+};
 
 async function health(): Promise<{ busy: number; queued: number }> {
   return (await (await fetch(`${server.url}/health`)).json()) as { busy: number; queued: number };
@@ -31,7 +36,12 @@ async function completionTokens(): Promise<number> {
 /** Starts a long streaming request and resolves once its first chunk has arrived. */
 async function startLong(): Promise<{ abort: () => void; done: Promise<unknown> }> {
   const controller = new AbortController();
-  const response = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(LONG), signal: controller.signal });
+  const response = await fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(LONG),
+    signal: controller.signal,
+  });
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
   // the role chunk, then generated text
@@ -64,15 +74,24 @@ describe("toolgram serve: disconnects and the queue", () => {
     const generated = (await completionTokens()) - before;
     console.log(`the disconnected generation stopped after ${generated} of ${LONG.max_tokens} tokens`);
     expect(generated).toBeLessThan(LONG.max_tokens);
-    const next = await postRaw(server.url, JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 4, seed: 2 }));
+    const next = await postRaw(
+      server.url,
+      JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 4, seed: 2 }),
+    );
     expect(next.status).toBe(200);
   });
 
   it("past the queue bound: 429 with Retry-After; the queued request is served once the slot frees", async () => {
     const long = await startLong();
-    const queued = postRaw(server.url, JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 4, seed: 3 }));
+    const queued = postRaw(
+      server.url,
+      JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 4, seed: 3 }),
+    );
     await waitFor((h) => h.queued === 1);
-    const refused = await postRaw(server.url, JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 4 }));
+    const refused = await postRaw(
+      server.url,
+      JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 4 }),
+    );
     expect(refused.status).toBe(429);
     expect(refused.json.error.type).toBe("rate_limit_error");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -83,7 +102,16 @@ describe("toolgram serve: disconnects and the queue", () => {
   });
 
   it("a stop sequence ends the content before it", async () => {
-    const r = await postRaw(server.url, JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 200, seed: 4, response_format: { type: "json_object" }, stop: ['"'] }));
+    const r = await postRaw(
+      server.url,
+      JSON.stringify({
+        messages: [{ role: "user", content: "hi" }],
+        max_tokens: 200,
+        seed: 4,
+        response_format: { type: "json_object" },
+        stop: ['"'],
+      }),
+    );
     expect(r.status).toBe(200);
     // A JSON object's first key opens with a quote: the content stops right before it.
     expect(r.json.choices[0].message.content).toMatch(/^\{\s*$/);

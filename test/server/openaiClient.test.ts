@@ -16,10 +16,6 @@ describe("toolgram serve (in process) with the openai client", () => {
     server = await startServer({ model: await tinyModel(), port: 0 });
     client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "unused" });
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-
   it("lists the model and reports health", async () => {
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(["tiny-qwen3-0.gguf"]);
@@ -28,16 +24,33 @@ describe("toolgram serve (in process) with the openai client", () => {
   });
 
   afterAll(async () => {
-    // what the requests above left in /metrics: grammar compiles and cache hits, mask time per token, tokens
+    // what the requests above (every test of this file) left left in /metrics: grammar compiles and cache hits, mask time per token, tokens
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    for (const name of ["toolgram_grammar_compile_seconds_count", 'toolgram_grammar_cache_lookups_total{result="hit"}', "toolgram_mask_seconds_per_token_count", 'toolgram_tokens_total{kind="cached"}']) {
-      expect(Number(new RegExp(`^${name.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(metrics)?.[1]), name).toBeGreaterThan(0);
+    for (const name of [
+      "toolgram_grammar_compile_seconds_count",
+      'toolgram_grammar_cache_lookups_total{result="hit"}',
+      "toolgram_mask_seconds_per_token_count",
+      'toolgram_tokens_total{kind="cached"}',
+    ]) {
+      expect(
+        Number(new RegExp(`^${name.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(metrics)?.[1]),
+        name,
+      ).toBeGreaterThan(0);
     }
     expect(metrics).toMatch(/^toolgram_queue_depth 0$/m);
+    await server?.close();
   });
 
   it("tool_choice required: valid calls, finish_reason tool_calls; streamed = non-streamed for the same seed", async () => {
-    const request = { model: "tiny", messages, tools: TOOLS, tool_choice: "required" as const, max_completion_tokens: 96, seed: 7, temperature: 1 };
+    const request = {
+      model: "tiny",
+      messages,
+      tools: TOOLS,
+      tool_choice: "required" as const,
+      max_completion_tokens: 96,
+      seed: 7,
+      temperature: 1,
+    };
     const whole = await client.chat.completions.create(request);
     const choice = whole.choices[0];
     expect(choice.finish_reason).toBe("tool_calls");
@@ -47,7 +60,11 @@ describe("toolgram serve (in process) with the openai client", () => {
     for (const c of calls) expect(c.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
     expect(whole.usage?.completion_tokens).toBeLessThanOrEqual(96);
 
-    const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      ...request,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const streamed: Array<{ id: string; name: string; arguments: string }> = [];
     let content = "";
     let finish: string | null = null;
@@ -69,14 +86,22 @@ describe("toolgram serve (in process) with the openai client", () => {
       if (c.finish_reason) finish = c.finish_reason;
     }
     expect(finish).toBe("tool_calls");
-    expect(usage).toMatchObject({ completion_tokens: whole.usage?.completion_tokens, prompt_tokens: whole.usage?.prompt_tokens });
+    expect(usage).toMatchObject({
+      completion_tokens: whole.usage?.completion_tokens,
+      prompt_tokens: whole.usage?.prompt_tokens,
+    });
     expect(content).toBe(choice.message.content ?? "");
     expect(streamed.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(withoutIds(calls));
   });
 
   it("tool_choice named and allowed_tools: only that tool; auto: valid calls or text", async () => {
     const named = await client.chat.completions.create({
-      model: "tiny", messages, tools: TOOLS, tool_choice: { type: "function", function: { name: "get_time" } }, max_tokens: 96, seed: 3,
+      model: "tiny",
+      messages,
+      tools: TOOLS,
+      tool_choice: { type: "function", function: { name: "get_time" } },
+      max_tokens: 96,
+      seed: 3,
     });
     const namedCalls = named.choices[0].message.tool_calls ?? [];
     expect(namedCalls.length).toBeGreaterThan(0);
@@ -84,15 +109,30 @@ describe("toolgram serve (in process) with the openai client", () => {
     expect(namedCalls.every((c) => c.type === "function" && c.function.name === "get_time")).toBe(true);
 
     const allowed = await client.chat.completions.create({
-      model: "tiny", messages, tools: TOOLS, max_tokens: 96, seed: 4, parallel_tool_calls: false,
-      tool_choice: { type: "allowed_tools", allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "get_weather" } }] } },
+      model: "tiny",
+      messages,
+      tools: TOOLS,
+      max_tokens: 96,
+      seed: 4,
+      parallel_tool_calls: false,
+      tool_choice: {
+        type: "allowed_tools",
+        allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "get_weather" } }] },
+      },
     });
     const allowedCalls = allowed.choices[0].message.tool_calls ?? [];
     expect(allowedCalls.length).toBe(1);
     expect(allowedCalls[0].type === "function" && allowedCalls[0].function.name).toBe("get_weather");
 
     for (const seed of [1, 2]) {
-      const auto = await client.chat.completions.create({ model: "tiny", messages, tools: TOOLS, tool_choice: "auto", max_tokens: 64, seed });
+      const auto = await client.chat.completions.create({
+        model: "tiny",
+        messages,
+        tools: TOOLS,
+        tool_choice: "auto",
+        max_tokens: 64,
+        seed,
+      });
       const m = auto.choices[0].message;
       expectValidCalls((m.tool_calls ?? []).filter((c) => c.type === "function"));
       expect(["stop", "tool_calls", "length"]).toContain(auto.choices[0].finish_reason);
@@ -102,7 +142,14 @@ describe("toolgram serve (in process) with the openai client", () => {
   });
 
   it("two turns: the calls and their results go back; the second prompt reuses the first turn's KV cache", async () => {
-    const first = await client.chat.completions.create({ model: "tiny", messages, tools: TOOLS, tool_choice: "required", max_tokens: 96, seed: 11 });
+    const first = await client.chat.completions.create({
+      model: "tiny",
+      messages,
+      tools: TOOLS,
+      tool_choice: "required",
+      max_tokens: 96,
+      seed: 11,
+    });
     const assistant = first.choices[0].message;
     const calls = (assistant.tool_calls ?? []).filter((c) => c.type === "function");
     expectValidCalls(calls);
@@ -115,13 +162,19 @@ describe("toolgram serve (in process) with the openai client", () => {
       messages: [
         ...messages,
         { role: "assistant", content: assistant.content, tool_calls: assistant.tool_calls },
-        ...calls.map((c) => ({ role: "tool" as const, tool_call_id: c.id, content: JSON.stringify({ ok: true, for: c.function.name }) })),
+        ...calls.map((c) => ({
+          role: "tool" as const,
+          tool_call_id: c.id,
+          content: JSON.stringify({ ok: true, for: c.function.name }),
+        })),
       ],
     });
     expectValidCalls((second.choices[0].message.tool_calls ?? []).filter((c) => c.type === "function"));
     const firstPrompt = first.usage!.prompt_tokens;
     const cached = second.usage!.prompt_tokens_details?.cached_tokens ?? 0;
-    console.log(`turn 1: ${firstPrompt} prompt + ${first.usage!.completion_tokens} generated tokens; turn 2: ${second.usage!.prompt_tokens} prompt tokens, ${cached} reused from the KV cache`);
+    console.log(
+      `turn 1: ${firstPrompt} prompt + ${first.usage!.completion_tokens} generated tokens; turn 2: ${second.usage!.prompt_tokens} prompt tokens, ${cached} reused from the KV cache`,
+    );
     // The whole first prompt and the generated tokens after it were already evaluated (all but the last, which the
     // turn ended on without feeding it back): the replayed turn is the model's exact bytes, tokenized as sampled.
     expect(cached).toBeGreaterThanOrEqual(firstPrompt + first.usage!.completion_tokens - 1);
@@ -129,9 +182,17 @@ describe("toolgram serve (in process) with the openai client", () => {
   });
 
   it("response_format json_schema strict: the content is one JSON value of the schema", async () => {
-    const schema = { type: "object", properties: { answer: { type: "integer", minimum: 0, maximum: 9 } }, required: ["answer"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { answer: { type: "integer", minimum: 0, maximum: 9 } },
+      required: ["answer"],
+      additionalProperties: false,
+    };
     const r = await client.chat.completions.create({
-      model: "tiny", messages: [{ role: "user", content: "Pick a digit." }], max_tokens: 48, seed: 5,
+      model: "tiny",
+      messages: [{ role: "user", content: "Pick a digit." }],
+      max_tokens: 48,
+      seed: 5,
       response_format: { type: "json_schema", json_schema: { name: "digit", schema, strict: true } },
     });
     const value = JSON.parse(r.choices[0].message.content ?? "") as { answer: number };

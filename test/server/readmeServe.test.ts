@@ -26,7 +26,11 @@ describe("README serve example", () => {
     expect(serve).toMatch(/^npx toolgram serve .* --port 8080 &$/);
     expect(curl).toMatch(/^curl -s http:\/\/127\.0\.0\.1:8080\/v1\/chat\/completions /);
     const port = await freePort();
-    const child = spawn("bash", ["-c", `exec ${serve.replace(/ &$/, "").replace("--port 8080", `--port ${port}`)}`], { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("bash", ["-c", `exec ${serve.replace(/ &$/, "").replace("--port 8080", `--port ${port}`)}`], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -42,12 +46,19 @@ describe("README serve example", () => {
       expect(url).toBe(`http://127.0.0.1:${port}`);
       const r = spawnSync("bash", ["-c", curl.replace("127.0.0.1:8080", `127.0.0.1:${port}`)], { encoding: "utf8" });
       expect(r.status, r.stderr).toBe(0);
-      const body = JSON.parse(r.stdout) as { choices: Array<{ finish_reason: string; message: { tool_calls: Array<{ function: { name: string; arguments: string } }> } }> };
+      const body = JSON.parse(r.stdout) as {
+        choices: Array<{
+          finish_reason: string;
+          message: { tool_calls: Array<{ function: { name: string; arguments: string } }> };
+        }>;
+      };
       expect(body.choices[0].finish_reason).toBe("tool_calls");
       const calls = body.choices[0].message.tool_calls;
       expect(calls.length).toBeGreaterThan(0);
       // validated against the tools the curl command itself declares
-      const request = JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1]) as { tools: Array<{ function: { name: string; parameters: object } }> };
+      const request = JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1]) as {
+        tools: Array<{ function: { name: string; parameters: object } }>;
+      };
       expectValidCalls(calls, request.tools);
     } finally {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");

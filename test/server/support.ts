@@ -11,7 +11,10 @@ export const TOOLS = [
       description: "Current weather for a city",
       parameters: {
         type: "object",
-        properties: { city: { type: "string", maxLength: 24 }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
+        properties: {
+          city: { type: "string", maxLength: 24 },
+          unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+        },
         required: ["city"],
       },
     },
@@ -47,13 +50,24 @@ export function expectValidCalls(
 }
 
 /** A call without its minted id, to compare two runs. */
-export function withoutIds(calls: ReadonlyArray<{ function: { name: string; arguments: string } }> | undefined): Array<{ name: string; arguments: string }> {
+export function withoutIds(
+  calls: ReadonlyArray<{ function: { name: string; arguments: string } }> | undefined,
+): Array<{ name: string; arguments: string }> {
   return (calls ?? []).map((c) => ({ name: c.function.name, arguments: c.function.arguments }));
 }
 
 /** POSTs raw text to the chat endpoint. */
-export async function postRaw(url: string, body: string | Uint8Array, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
-  const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+export async function postRaw(
+  url: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: bodies of many shapes (errors, completions), each test reads its own
+): Promise<{ status: number; json: any; headers: Headers }> {
+  const r = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
   const text = await r.text();
   let json: unknown;
   try {

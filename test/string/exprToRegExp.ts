@@ -13,7 +13,8 @@ function src(e: GExpr): string {
       return Array.from(e.text, (ch) => hex(ch.codePointAt(0)!)).join("");
     case "charClass": {
       let s = "";
-      for (let i = 0; i < e.ranges.length; i += 2) s += e.ranges[i] === e.ranges[i + 1] ? hex(e.ranges[i]) : `${hex(e.ranges[i])}-${hex(e.ranges[i + 1])}`;
+      for (let i = 0; i < e.ranges.length; i += 2)
+        s += e.ranges[i] === e.ranges[i + 1] ? hex(e.ranges[i]) : `${hex(e.ranges[i])}-${hex(e.ranges[i + 1])}`;
       return `[${s}]`;
     }
     case "seq":

@@ -14,9 +14,10 @@ const SHAPES: Record<string, RegExp> = {
   ipv4: /^(?:\d{1,3}\.){3}\d{1,3}$/,
   ipv6: /^(?:[0-9a-fA-F]{0,4}:){2,7}(?:[0-9a-fA-F]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?$/,
   uuid: /^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/,
-  uri: /^[a-z][a-z0-9+.-]{0,4}:(?:\/\/[a-z0-9.:@%\[\]]{0,8})?(?:\/[a-z0-9%~!.]{0,4}){0,3}(?:\?[a-z=&]{0,4})?(?:#[a-z/]{0,3})?$/,
-  "uri-reference": /^(?:[a-z][a-z0-9]{0,3}:)?(?:\/\/[a-z0-9.:@\[\]]{0,8})?(?:\/[a-z0-9%"~]{0,4}){0,3}(?:\?[a-z=&]{0,4})?(?:#[a-z/]{0,3})?$/,
-  "uri-template": /^(?:[a-z\/]{0,4}|\{[+#]?[a-z0-9_]{1,3}(?::[0-9]{1,4}|\*)?(?:,[a-z]{1,2})*\}|%[0-9a-fA-F]{2}){0,4}$/,
+  uri: /^[a-z][a-z0-9+.-]{0,4}:(?:\/\/[a-z0-9.:@%[\]]{0,8})?(?:\/[a-z0-9%~!.]{0,4}){0,3}(?:\?[a-z=&]{0,4})?(?:#[a-z/]{0,3})?$/,
+  "uri-reference":
+    /^(?:[a-z][a-z0-9]{0,3}:)?(?:\/\/[a-z0-9.:@[\]]{0,8})?(?:\/[a-z0-9%"~]{0,4}){0,3}(?:\?[a-z=&]{0,4})?(?:#[a-z/]{0,3})?$/,
+  "uri-template": /^(?:[a-z/]{0,4}|\{[+#]?[a-z0-9_]{1,3}(?::[0-9]{1,4}|\*)?(?:,[a-z]{1,2})*\}|%[0-9a-fA-F]{2}){0,4}$/,
   "json-pointer": /^(?:\/(?:[a-z~]|~0|~1){0,4}){0,3}$/,
   "json-pointer-uri-fragment": /^#(?:\/(?:[a-z~%]|~0|~1|%[0-9a-f]{2}){0,4}){0,3}$/,
   "relative-json-pointer": /^\d{1,2}(?:#|(?:\/(?:[a-z~]|~0|~1){0,3}){0,3})$/,
@@ -55,16 +56,47 @@ describe("format corner cases", () => {
       ["1900-02-29", "2023-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-01-00", "20230101", "2023-1-01"],
     ],
     time: [
-      ["23:59:60Z", "23:59:60+00:00", "23:59:60.5z", "12:34:56.789+05:30", "00:00:00-23:59", "23:59:59.9999999999999999Z", "23:59:60.99999999999999644728632119949907064437866210937Z"],
-      ["12:34:56", "24:00:00Z", "12:60:00Z", "12:00:60Z", "12:00:00+24:00", "12:00:00+01:60", "12:00:59.9999999999999999Z", "23:59:60.999999999999996447286321199499070644378662109375Z"],
+      [
+        "23:59:60Z",
+        "23:59:60+00:00",
+        "23:59:60.5z",
+        "12:34:56.789+05:30",
+        "00:00:00-23:59",
+        "23:59:59.9999999999999999Z",
+        "23:59:60.99999999999999644728632119949907064437866210937Z",
+      ],
+      [
+        "12:34:56",
+        "24:00:00Z",
+        "12:60:00Z",
+        "12:00:60Z",
+        "12:00:00+24:00",
+        "12:00:00+01:60",
+        "12:00:59.9999999999999999Z",
+        "23:59:60.999999999999996447286321199499070644378662109375Z",
+      ],
       // RFC 3339 time-numoffset is ("+" / "-") time-hour ":" time-minute
       ["00:00:00-2359", "12:00:00+01", "12:00:00+0100", "23:59:60+0000", "23:59:60-00"],
     ],
     "date-time": [
-      ["2024-02-29T12:00:00Z", "2024-02-29t12:00:00z", "2024-02-29 12:00:00+01:00", "1985-04-12T23:20:50.52Z", "1996-12-19T16:39:57-08:00", "1990-12-31T23:59:60Z", "1937-01-01T12:00:27.87+00:20"],
+      [
+        "2024-02-29T12:00:00Z",
+        "2024-02-29t12:00:00z",
+        "2024-02-29 12:00:00+01:00",
+        "1985-04-12T23:20:50.52Z",
+        "1996-12-19T16:39:57-08:00",
+        "1990-12-31T23:59:60Z",
+        "1937-01-01T12:00:27.87+00:20",
+      ],
       ["2023-02-29T12:00:00Z", "2024-02-29T12:00:00", "2024-02-29TT12:00:00Z", "2024-02-29\n\n12:00:00Z"],
       // RFC 3339's examples above; ajv also takes any \s as the separator and offsets without a colon
-      ["2024-02-29\u00a012:00:00Z", "2024-02-29\u200012:00:00Z", "2024-02-29\t12:00:00Z", "2024-02-29T12:00:00+0100", "2024-02-29T12:00:00+01"],
+      [
+        "2024-02-29\u00a012:00:00Z",
+        "2024-02-29\u200012:00:00Z",
+        "2024-02-29\t12:00:00Z",
+        "2024-02-29T12:00:00+0100",
+        "2024-02-29T12:00:00+01",
+      ],
     ],
     duration: [
       ["P1Y", "PT1S", "P1W", "P1Y2M3DT4H5M6S", "P0D", "P1Y2M", "PT1H2M", "P3DT12H"],
@@ -72,10 +104,21 @@ describe("format corner cases", () => {
       // RFC 3339 Appendix A: dur-year = 1*DIGIT "Y" [dur-month], dur-hour = 1*DIGIT "H" [dur-minute]
       ["P1Y2D", "PT1H2S", "P1Y3DT1S"],
     ],
-    byte: [["", "QUJD", "QUI=", "QQ=="], ["QUJ", "Q===", "QUJD!", "Q", "x\ry"], ["!!!\n", "\u2028", "x\r\ny", "x\nQUJD"]],
+    byte: [
+      ["", "QUJD", "QUI=", "QQ=="],
+      ["QUJ", "Q===", "QUJD!", "Q", "x\ry"],
+      ["!!!\n", "\u2028", "x\r\ny", "x\nQUJD"],
+    ],
     email: [
-      ["a@b.c", "A.B@X-Y.Z", "x+y@example.com", "jsmith@example.com", "!#$%&'*+-/=?^_`{}|~@example.org", `a@${"x".repeat(63)}.c`],
-      ["a@b", ".a@b.c", "a..b@c.d", "a@-b.c", "a@b-.c", "\"a b\"@c.d", "a@[127.0.0.1]", "a.@b.c"],
+      [
+        "a@b.c",
+        "A.B@X-Y.Z",
+        "x+y@example.com",
+        "jsmith@example.com",
+        "!#$%&'*+-/=?^_`{}|~@example.org",
+        `a@${"x".repeat(63)}.c`,
+      ],
+      ["a@b", ".a@b.c", "a..b@c.d", "a@-b.c", "a@b-.c", '"a b"@c.d', "a@[127.0.0.1]", "a.@b.c"],
     ],
     uuid: [
       ["123e4567-e89b-12d3-a456-426614174000", "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"],
@@ -83,11 +126,38 @@ describe("format corner cases", () => {
       // RFC 4122 §3 defines the bare string; "urn:uuid:" makes it the URN
       ["URN:UUID:123E4567-E89B-12D3-A456-426614174000", "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],
     ],
-    ipv4: [["0.0.0.0", "255.255.255.255", "192.0.2.33"], ["256.0.0.0", "01.1.1.1", "1.1.1", "1.1.1.1.1"]],
+    ipv4: [
+      ["0.0.0.0", "255.255.255.255", "192.0.2.33"],
+      ["256.0.0.0", "01.1.1.1", "1.1.1", "1.1.1.1.1"],
+    ],
     ipv6: [
       // RFC 4291 §2.2's examples
-      ["::", "::1", "1::", "2001:db8::8a2e:370:7334", "::ffff:192.168.0.1", "1:2:3:4:5:6:7:8", "ABCD:EF01:2345:6789:ABCD:EF01:2345:6789", "2001:DB8:0:0:8:800:200C:417A", "2001:DB8::8:800:200C:417A", "FF01::101", "0:0:0:0:0:0:13.1.68.3", "::13.1.68.3", "::FFFF:129.144.52.38", "1:2:3:4:5:6:7::"],
-      [":::", "1:2:3:4:5:6:7:8:9", "12345::", "1::2::3", ":1:2:3:4:5:6:7", "::1.2.3.256", "fe80::1%eth0", "1:2:3:4:5:6:7:8::"],
+      [
+        "::",
+        "::1",
+        "1::",
+        "2001:db8::8a2e:370:7334",
+        "::ffff:192.168.0.1",
+        "1:2:3:4:5:6:7:8",
+        "ABCD:EF01:2345:6789:ABCD:EF01:2345:6789",
+        "2001:DB8:0:0:8:800:200C:417A",
+        "2001:DB8::8:800:200C:417A",
+        "FF01::101",
+        "0:0:0:0:0:0:13.1.68.3",
+        "::13.1.68.3",
+        "::FFFF:129.144.52.38",
+        "1:2:3:4:5:6:7::",
+      ],
+      [
+        ":::",
+        "1:2:3:4:5:6:7:8:9",
+        "12345::",
+        "1::2::3",
+        ":1:2:3:4:5:6:7",
+        "::1.2.3.256",
+        "fe80::1%eth0",
+        "1:2:3:4:5:6:7:8::",
+      ],
     ],
     hostname: [
       ["a", "a.b", "example.com", "xn--bcher-kva.example", "1.2.3.4", "a-b.c", "x".repeat(63)],
@@ -96,25 +166,82 @@ describe("format corner cases", () => {
       ["a.", "a-b.c."],
     ],
     uri: [
-      ["http://example.com/a?b#c", "urn:isbn:123", "mailto:a@b.c", "ftp://ftp.is.co.za/rfc/rfc1808.txt", "http://www.ietf.org/rfc/rfc2396.txt", "ldap://[2001:db8::7]/c=GB?objectClass?one", "news:comp.infosystems.www.servers.unix", "tel:+1-816-555-1212", "telnet://192.0.2.16:80/", "urn:oasis:names:specification:docbook:dtd:xml:4.1.2", "foo://example.com:8042/over/there?name=ferret#nose"],
-      ["a:", "//example.com", "/a/b", "http://exa mple.com", "", "http://a/%zz", "1a:b", "http://a/b c", 'http://a/"b"', 'http://"a"/', "a:b?\"", "a:#\""],
+      [
+        "http://example.com/a?b#c",
+        "urn:isbn:123",
+        "mailto:a@b.c",
+        "ftp://ftp.is.co.za/rfc/rfc1808.txt",
+        "http://www.ietf.org/rfc/rfc2396.txt",
+        "ldap://[2001:db8::7]/c=GB?objectClass?one",
+        "news:comp.infosystems.www.servers.unix",
+        "tel:+1-816-555-1212",
+        "telnet://192.0.2.16:80/",
+        "urn:oasis:names:specification:docbook:dtd:xml:4.1.2",
+        "foo://example.com:8042/over/there?name=ferret#nose",
+      ],
+      [
+        "a:",
+        "//example.com",
+        "/a/b",
+        "http://exa mple.com",
+        "",
+        "http://a/%zz",
+        "1a:b",
+        "http://a/b c",
+        'http://a/"b"',
+        'http://"a"/',
+        'a:b?"',
+        'a:#"',
+      ],
       // RFC 3986: an authority follows "//", never one "/"
       ["a:/[::1]", "a:/[v1.x]/b", "a://[::1:2:3.04.5.6]/"],
     ],
     "uri-reference": [
-      ["", "/a/b", "//example.com", "a/b", "./a:b", "?q", "#f", "../../g", "g;x?y#s", "http://a/b/c/d;p?q", "//[::1]:80/x", "a:b"],
+      [
+        "",
+        "/a/b",
+        "//example.com",
+        "a/b",
+        "./a:b",
+        "?q",
+        "#f",
+        "../../g",
+        "g;x?y#s",
+        "http://a/b/c/d;p?q",
+        "//[::1]:80/x",
+        "a:b",
+      ],
       ["http://exa mple.com", "%zz", "a b", "\\a", "http://a/%"],
       // RFC 3986 §4.2: a relative reference's first segment has no ":" (segment-nz-nc); '"' is not a URI character
       ["://", ":a", "1:b/c", "/[::1]", '"', 'a/"b"', "//[::03.1.1.1]"],
     ],
     "uri-template": [
-      ["http://x/{a}", "{+a,b:3}", "", "{var}", "{+path}/here", "{#x,hello,y}", "X{.var:3}", "{/list*}", "{?x,y}", "{;x,y,empty}", "%20", "é{a}"],
+      [
+        "http://x/{a}",
+        "{+a,b:3}",
+        "",
+        "{var}",
+        "{+path}/here",
+        "{#x,hello,y}",
+        "X{.var:3}",
+        "{/list*}",
+        "{?x,y}",
+        "{;x,y,empty}",
+        "%20",
+        "é{a}",
+      ],
       ["{", "{a", "a b", "{a:0}", "{a,}", "{}", "a>b", "{a.b}"],
       // RFC 6570 §2.1: literals exclude DEL, the C1 controls and non-characters
       ["\u007f", "a\u0085b", "\ufdd0", "\uffff"],
     ],
-    "json-pointer": [["", "/", "/a~0b/~1", "/😀", "/foo/0", "/a~1b", "/c%d", "/ "], ["a", "/~2", "/~", "#/a"]],
-    "relative-json-pointer": [["0", "1#", "12/a/b", "0/foo/bar", "2/highly/nested/objects"], ["01", "-1", "#", "1/~", "+1"]],
+    "json-pointer": [
+      ["", "/", "/a~0b/~1", "/😀", "/foo/0", "/a~1b", "/c%d", "/ "],
+      ["a", "/~2", "/~", "#/a"],
+    ],
+    "relative-json-pointer": [
+      ["0", "1#", "12/a/b", "0/foo/bar", "2/highly/nested/objects"],
+      ["01", "-1", "#", "1/~", "+1"],
+    ],
     "json-pointer-uri-fragment": [
       ["#", "#/a", "#/a%20b", "#/~0~1", "#/%C3%A9", "#/%F0%9F%98%80", "#/%25"],
       ["/a", "#a", "#/a b", "#/~2"],
@@ -132,7 +259,9 @@ describe("format corner cases", () => {
   }
 
   it("hostname needs a maxLength <= 253", () => {
-    expect(() => judge(spec({ formats: ["hostname"] }))).toThrow(expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }));
+    expect(() => judge(spec({ formats: ["hostname"] }))).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }),
+    );
     const j = judge(spec({ formats: ["hostname"], maxLength: 253 }));
     for (const v of ["a", "a.b", "a-b.c", "x".repeat(63)]) expect(j.grammar(v)).toBe(true);
     for (const v of ["", "-a", "a-", "x".repeat(64), "a..b"]) expect(j.grammar(v)).toBe(false);
@@ -148,7 +277,9 @@ describe("format corner cases", () => {
 
   it("refuses unsupported formats, ignores them with strict: false", () => {
     expect(() => judge(spec({ formats: ["regex"] }))).toThrow(expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }));
-    expect(() => judge(spec({ formats: ["idn-email"] }))).toThrow(expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }));
+    expect(() => judge(spec({ formats: ["idn-email"] }))).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }),
+    );
   });
 
   it("number formats and annotations do not constrain strings", () => {

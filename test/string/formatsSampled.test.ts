@@ -10,7 +10,9 @@ import { RFC_CHECKERS } from "./rfcFormats.js";
 // valid under ajv-formats AND under the format's standard grammar (checked by parsers written from the RFCs' ABNF in
 // rfcFormats.ts, independent from the regular expressions toolgram compiles).
 
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: unknown) => void;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (
+  a: unknown,
+) => void;
 const ajv = new Ajv2020({ strict: false, validateFormats: true });
 addFormats(ajv);
 
@@ -33,7 +35,14 @@ describe("strings sampled from each format's grammar are valid under ajv-formats
         const value = JSON.parse(text) as string;
         const verdict = { ajv: validate(value) === true, rfc: rfc(value), checkFormat: checkFormat(format, value) };
         if (!verdict.ajv || !verdict.rfc || !verdict.checkFormat) {
-          expect({ format, value, seed: SEED, ...verdict }).toEqual({ format, value, seed: SEED, ajv: true, rfc: true, checkFormat: true });
+          expect({ format, value, seed: SEED, ...verdict }).toEqual({
+            format,
+            value,
+            seed: SEED,
+            ajv: true,
+            rfc: true,
+            checkFormat: true,
+          });
         }
       }
       expect(sampled).toBeGreaterThan(SAMPLES / 2);

@@ -10,7 +10,9 @@ import type { StringConstraints } from "../../src/schema/SchemaNode.js";
 import { exprToRegExp } from "./exprToRegExp.js";
 import { RFC_CHECKERS } from "./rfcFormats.js";
 
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: unknown) => void;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (
+  a: unknown,
+) => void;
 const ajv = new Ajv2020({ strict: false, validateFormats: true });
 addFormats(ajv);
 
@@ -21,7 +23,13 @@ export const SEED = Number(process.env.FC_SEED ?? 20240611);
  * limits (work steps, automaton states) apply; the clock limit is tested on a fake clock (patterns.test.ts).
  */
 export function context(over: Partial<StringLowerContext> = {}): StringLowerContext {
-  return { strict: true, limits: { ...DEFAULT_LIMITS, maxCompileMs: Number.POSITIVE_INFINITY }, warnings: [], path: "/s", ...over };
+  return {
+    strict: true,
+    limits: { ...DEFAULT_LIMITS, maxCompileMs: Number.POSITIVE_INFINITY },
+    warnings: [],
+    path: "/s",
+    ...over,
+  };
 }
 
 export function spec(over: Partial<StringConstraints>): StringConstraints {
@@ -88,7 +96,26 @@ export function isWellFormed(s: string): boolean {
 }
 
 /** Characters that exercise escapes, non-BMP code points and line terminators. */
-export const TRICKY = ['"', "\\", "\n", "\r", "\t", "\b", "\f", "\u0000", "\u001f", "\u007f", "\u2028", "\u00a0", "é", "😀", "𝒜", " ", "/", "~"];
+export const TRICKY = [
+  '"',
+  "\\",
+  "\n",
+  "\r",
+  "\t",
+  "\b",
+  "\f",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "\u2028",
+  "\u00a0",
+  "é",
+  "😀",
+  "𝒜",
+  " ",
+  "/",
+  "~",
+];
 
 /** Strings over an alphabet (plus tricky characters), well-formed. */
 export function stringsOver(alphabet: string[], maxLength = 12): fc.Arbitrary<string> {
@@ -98,28 +125,37 @@ export function stringsOver(alphabet: string[], maxLength = 12): fc.Arbitrary<st
 /** Random edits of a string: insert, delete, replace one character from the alphabet. */
 export function mutated(base: fc.Arbitrary<string>, alphabet: string[]): fc.Arbitrary<string> {
   const chars = [...alphabet, ...TRICKY];
-  return fc.tuple(base, fc.nat(), fc.constantFrom(...chars), fc.constantFrom("ins", "del", "rep")).map(([s, i, c, op]) => {
-    const cps = Array.from(s);
-    const k = cps.length === 0 ? 0 : i % (cps.length + (op === "ins" ? 1 : 0));
-    if (op === "ins") cps.splice(k, 0, c);
-    else if (op === "del") cps.splice(k, 1);
-    else cps.splice(k, 1, c);
-    return cps.join("");
-  });
+  return fc
+    .tuple(base, fc.nat(), fc.constantFrom(...chars), fc.constantFrom("ins", "del", "rep"))
+    .map(([s, i, c, op]) => {
+      const cps = Array.from(s);
+      const k = cps.length === 0 ? 0 : i % (cps.length + (op === "ins" ? 1 : 0));
+      if (op === "ins") cps.splice(k, 0, c);
+      else if (op === "del") cps.splice(k, 1);
+      else cps.splice(k, 1, c);
+      return cps.join("");
+    });
 }
 
 /**
  * Asserts grammar verdict === the reference verdict (ajv, and each format's RFC checker) for every generated value;
  * the failure message carries the seed.
  */
-export function checkAgreement(j: Judge, arb: fc.Arbitrary<string>, numRuns = 300, allowNarrowing?: (v: string) => boolean): void {
+export function checkAgreement(
+  j: Judge,
+  arb: fc.Arbitrary<string>,
+  numRuns = 300,
+  allowNarrowing?: (v: string) => boolean,
+): void {
   fc.assert(
     fc.property(arb.filter(isWellFormed), (v) => {
       const g = j.grammar(v);
       const a = j.reference(v);
       if (g === a) return true;
       if (!g && a && allowNarrowing?.(v)) return true;
-      throw new Error(`grammar ${g} vs reference ${a} (ajv ${j.ajv(v)}, rfc ${j.rfc(v)}) on ${JSON.stringify(v)} (seed ${SEED})`);
+      throw new Error(
+        `grammar ${g} vs reference ${a} (ajv ${j.ajv(v)}, rfc ${j.rfc(v)}) on ${JSON.stringify(v)} (seed ${SEED})`,
+      );
     }),
     { seed: SEED, numRuns },
   );

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { regexToNfa } from "../../src/regex/regexToNfa.js";
-import { complement, determinize, dfaAccepts, intersect, isEmpty, lengthRange, minimize, type Dfa } from "../../src/regex/Dfa.js";
+import {
+  complement,
+  determinize,
+  dfaAccepts,
+  intersect,
+  isEmpty,
+  lengthRange,
+  minimize,
+  type Dfa,
+} from "../../src/regex/Dfa.js";
 import { dfaToExpr } from "../../src/regex/dfaToExpr.js";
 import { dfaToRules } from "../../src/regex/dfaToRules.js";
 import { createAcceptor } from "../../src/grammar/accepts.js";
@@ -19,7 +28,19 @@ function searchDfa(p: string): Dfa {
   return minimize(determinize(regexToNfa(rSeq(ANY_STAR, parsePattern(p, ""), ANY_STAR), 100_000, ""), 100_000, ""));
 }
 
-const PATTERNS = ["^(a|b)*abb$", "a+b", "^a?$", "b$", "^(ab)*$", "^[^a]*$", "ba|ab", "^.{3}$", "a^b", "(^a|b$)", "^😀+b?$"];
+const PATTERNS = [
+  "^(a|b)*abb$",
+  "a+b",
+  "^a?$",
+  "b$",
+  "^(ab)*$",
+  "^[^a]*$",
+  "ba|ab",
+  "^.{3}$",
+  "a^b",
+  "(^a|b$)",
+  "^😀+b?$",
+];
 const strings = fc.string({ unit: fc.constantFrom("a", "b", "c", "😀", "\n"), maxLength: 8 });
 
 describe("code-point automata", () => {
@@ -27,7 +48,10 @@ describe("code-point automata", () => {
     for (const p of PATTERNS) {
       const d = searchDfa(p);
       const re = new RegExp(p, "u");
-      fc.assert(fc.property(strings, (s) => dfaAccepts(d, s) === re.test(s)), { seed: SEED, numRuns: 200 });
+      fc.assert(
+        fc.property(strings, (s) => dfaAccepts(d, s) === re.test(s)),
+        { seed: SEED, numRuns: 200 },
+      );
     }
   });
 
@@ -47,7 +71,10 @@ describe("code-point automata", () => {
         const rp = new RegExp(p, "u");
         const rq = new RegExp(q, "u");
         fc.assert(
-          fc.property(strings, (s) => dfaAccepts(both, s) === (rp.test(s) && rq.test(s)) && dfaAccepts(notP, s) === !rp.test(s)),
+          fc.property(
+            strings,
+            (s) => dfaAccepts(both, s) === (rp.test(s) && rq.test(s)) && dfaAccepts(notP, s) === !rp.test(s),
+          ),
           { seed: SEED, numRuns: 60 },
         );
       }
@@ -62,7 +89,10 @@ describe("code-point automata", () => {
       const rules = new Map<string, GExpr>();
       const root = dfaToRules(d, rules, "t", (e) => e);
       const acc = createAcceptor({ rules: new Map([["root", root], ...rules]), root: "root" });
-      fc.assert(fc.property(strings, (s) => expr.test(s) === re.test(s) && acc.accepts(s) === re.test(s)), { seed: SEED, numRuns: 100 });
+      fc.assert(
+        fc.property(strings, (s) => expr.test(s) === re.test(s) && acc.accepts(s) === re.test(s)),
+        { seed: SEED, numRuns: 100 },
+      );
     }
   });
 

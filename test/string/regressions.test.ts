@@ -29,8 +29,26 @@ describe("pattern corner cases", () => {
 // excluded. `.*W1.*|.*W2.*|…` determinized to an automaton remembering which words matched (2^18 states; refused
 // after 40 s); `.*(W1|W2|…).*` is the same language with an automaton of about the words' total length.
 describe("an unanchored alternation of many words", () => {
-  const words = ["Normal", "Fighting", "Flying", "Poison", "Ground", "Rock", "Bug", "Ghost", "Steel", "Fire", "Water",
-    "Grass", "Electric", "Psychic", "Ice", "Dragon", "Dark", "Fairy"];
+  const words = [
+    "Normal",
+    "Fighting",
+    "Flying",
+    "Poison",
+    "Ground",
+    "Rock",
+    "Bug",
+    "Ghost",
+    "Steel",
+    "Fire",
+    "Water",
+    "Grass",
+    "Electric",
+    "Psychic",
+    "Ice",
+    "Dragon",
+    "Dark",
+    "Fairy",
+  ];
   it("is a small automaton, and exact", () => {
     const s = spec({ patterns: [words.join("|")], notValues: words, maxLength: 40 });
     const j = judge(s, undefined);
@@ -39,6 +57,7 @@ describe("an unanchored alternation of many words", () => {
   });
   it("keeps anchored and unanchored alternatives apart", () => {
     const j = judge(spec({ patterns: ["^ab|cd$|^ef$|gh"] }));
-    for (const v of ["abx", "xab", "xcd", "cdx", "ef", "efx", "xghx", "", "gh"]) expect([v, j.grammar(v)]).toEqual([v, j.ajv(v)]);
+    for (const v of ["abx", "xab", "xcd", "cdx", "ef", "efx", "xghx", "", "gh"])
+      expect([v, j.grammar(v)]).toEqual([v, j.ajv(v)]);
   });
 });

@@ -5,7 +5,7 @@
  */
 
 const ALPHA = /^[A-Za-z]$/;
-const DIGIT = /^[0-9]$/;
+const _DIGIT = /^[0-9]$/;
 const HEX = /^[0-9A-Fa-f]$/;
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 const SUB_DELIMS = /^[!$&'()*+,;=]$/;
@@ -104,7 +104,8 @@ function uriReference(s: string, requireScheme: boolean): boolean {
   const segments = path.split("/");
   if (!segments.every(isSegment)) return false;
   // a relative reference's first segment (path-noscheme) has no ":", or it would read as a scheme
-  if (scheme === undefined && hasAuthority === undefined && !path.startsWith("/") && segments[0].includes(":")) return false;
+  if (scheme === undefined && hasAuthority === undefined && !path.startsWith("/") && segments[0].includes(":"))
+    return false;
   const qf = (x: string): boolean => pctOr(x, (c) => isPchar(c) || c === "/" || c === "?");
   if (hasQuery !== undefined && !qf(query)) return false;
   if (hasFragment !== undefined && !qf(fragment)) return false;
@@ -243,7 +244,8 @@ function templateLiteral(cp: number): boolean {
   if ((cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xf900 && cp <= 0xfdcf) || (cp >= 0xfdf0 && cp <= 0xffef)) return true;
   if (cp >= 0x10000 && cp <= 0xefffd && (cp & 0xffff) <= 0xfffd && !(cp >= 0xe0000 && cp < 0xe1000)) return true;
   // iprivate
-  if ((cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0xf0000 && cp <= 0xffffd) || (cp >= 0x100000 && cp <= 0x10fffd)) return true;
+  if ((cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0xf0000 && cp <= 0xffffd) || (cp >= 0x100000 && cp <= 0x10fffd))
+    return true;
   return false;
 }
 
@@ -265,7 +267,8 @@ export function rfcUriTemplate(s: string): boolean {
     if (close < 0) return false;
     let body = cps.slice(i + 1, close).join("");
     if (/^[+#./;?&=,!@|]/.test(body)) body = body.slice(1);
-    const varspec = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\*)?$/;
+    const varspec =
+      /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\*)?$/;
     if (!body.split(",").every((v) => varspec.test(v))) return false;
     i = close;
   }

@@ -37,7 +37,10 @@ export class LlamaGrammarModel {
   matchCalls = 0;
   private stacks: Stack[];
 
-  private constructor(private readonly rules: Element[][], root: number) {
+  private constructor(
+    private readonly rules: Element[][],
+    root: number,
+  ) {
     this.stacks = [];
     const rule = rules[root];
     let i = 0;
@@ -152,7 +155,10 @@ export class LlamaGrammarModel {
 
   /** `llama_grammar_reject_candidates` on the current stacks: the ids of the candidates refused. */
   reject(candidates: readonly Candidate[]): Set<number> {
-    const refused = this.rejectFor(this.stacks, candidates.map((c) => ({ c, at: 0 })));
+    const refused = this.rejectFor(
+      this.stacks,
+      candidates.map((c) => ({ c, at: 0 })),
+    );
     return new Set(refused.map((r) => r.c.id));
   }
 
@@ -290,7 +296,8 @@ class Parser {
     while (this.at() !== 0) {
       const name = this.name();
       this.space(false);
-      if (String.fromCodePoint(...this.s.slice(this.i, this.i + 3)) !== "::=") throw new Error(`expecting ::= at ${this.i}`);
+      if (String.fromCodePoint(...this.s.slice(this.i, this.i + 3)) !== "::=")
+        throw new Error(`expecting ::= at ${this.i}`);
       this.i += 3;
       this.space(true);
       this.alternates(name, this.symbol(name), false);

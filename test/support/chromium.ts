@@ -10,11 +10,22 @@ export function chromiumPath(): string | undefined {
 /** Headless Chromium with no background network traffic (Playwright gives each launch a fresh temporary profile). */
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
   const executablePath = chromiumPath();
-  if (!executablePath) throw new Error("no Chromium: install the distribution's package (apt-get install chromium) or set TOOLGRAM_CHROMIUM");
+  if (!executablePath)
+    throw new Error(
+      "no Chromium: install the distribution's package (apt-get install chromium) or set TOOLGRAM_CHROMIUM",
+    );
   const browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   return {
     browser,

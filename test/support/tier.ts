@@ -11,7 +11,8 @@ export type Tier = "quick" | "long" | "e2e";
 
 export const TIER: Tier = ((): Tier => {
   const t = process.env.TOOLGRAM_TIER ?? "quick";
-  if (t !== "quick" && t !== "long" && t !== "e2e") throw new Error(`TOOLGRAM_TIER must be quick, long or e2e, not ${JSON.stringify(t)}`);
+  if (t !== "quick" && t !== "long" && t !== "e2e")
+    throw new Error(`TOOLGRAM_TIER must be quick, long or e2e, not ${JSON.stringify(t)}`);
   return t;
 })();
 

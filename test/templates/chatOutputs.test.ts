@@ -12,7 +12,11 @@ interface Fixture {
 
 const files = readdirSync(OUTPUTS_DIR).filter((f) => f.endsWith(".json") && f !== "tools.json");
 const fixtures = files.map((f) => JSON.parse(readFileSync(join(OUTPUTS_DIR, f), "utf8")) as Fixture);
-const tools = (JSON.parse(readFileSync(join(OUTPUTS_DIR, "tools.json"), "utf8")) as { tools: Record<string, { name: string; parameters: unknown }> }).tools;
+const tools = (
+  JSON.parse(readFileSync(join(OUTPUTS_DIR, "tools.json"), "utf8")) as {
+    tools: Record<string, { name: string; parameters: unknown }>;
+  }
+).tools;
 const partial = (c: ChatOutputCase): boolean => "is_partial" in c.settings;
 
 describe("test/fixtures/chat-outputs", () => {
@@ -44,13 +48,18 @@ describe("chat-outputs against llama.cpp's source", () => {
   let src: LlamaCppSource | undefined;
   beforeAll(async () => {
     src = await llamaCppSource();
-    if (src === undefined) console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's bundle or git missing)");
+    if (src === undefined)
+      console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's bundle or git missing)");
   }, 120_000);
 
   it("is what tests/test-chat.cpp holds (run npm run templates:extract-outputs)", ({ skip }) => {
     if (src === undefined) skip();
-    const { byTemplate } = extractCases(readFileSync(join((src as LlamaCppSource).dir, "tests", "test-chat.cpp"), "utf8"));
-    expect([...byTemplate.keys()].map((t) => basename(t).replace(/\.jinja$/, ".json")).sort()).toEqual([...files].sort());
+    const { byTemplate } = extractCases(
+      readFileSync(join((src as LlamaCppSource).dir, "tests", "test-chat.cpp"), "utf8"),
+    );
+    expect([...byTemplate.keys()].map((t) => basename(t).replace(/\.jinja$/, ".json")).sort()).toEqual(
+      [...files].sort(),
+    );
     for (const f of fixtures) expect(byTemplate.get(f.template), f.template).toEqual(f.cases);
   });
 });

@@ -37,7 +37,8 @@ describe("formatFromChatTemplate on hand-written templates", () => {
   });
 
   it("refuses a template that renders no tool call, saying so", () => {
-    const plain = "{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}{% if add_generation_prompt %}assistant: {% endif %}";
+    const plain =
+      "{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}{% if add_generation_prompt %}assistant: {% endif %}";
     expect(() => formatFromChatTemplate(plain)).toThrow(/renders no tool call/);
     try {
       formatFromChatTemplate(plain);
@@ -53,7 +54,9 @@ describe("formatFromChatTemplate on hand-written templates", () => {
   });
 
   it("refuses a template that does not parse", () => {
-    expect(() => formatFromChatTemplate("{% for m in messages %}")).toThrow(expect.objectContaining({ code: "INVALID_TEMPLATE" }));
+    expect(() => formatFromChatTemplate("{% for m in messages %}")).toThrow(
+      expect.objectContaining({ code: "INVALID_TEMPLATE" }),
+    );
   });
 
   it("never depends on the clock: strftime_now reads the fixed date", () => {
@@ -77,9 +80,13 @@ describe("@huggingface/jinja gaps the report names", () => {
   });
 
   it("lists' append and pop (Kimi K2's call-id queue) work through ChatTemplate's shim, with Python's semantics", () => {
-    const t = new ChatTemplate("{% set q = namespace(ids=[]) %}{% set _ = q.ids.append('a') %}{% set _ = q.ids.append('b') %}{{ q.ids.pop(0) }}{{ q.ids | length }}{{ q.ids.pop() }}{{ q.ids }}");
+    const t = new ChatTemplate(
+      "{% set q = namespace(ids=[]) %}{% set _ = q.ids.append('a') %}{% set _ = q.ids.append('b') %}{{ q.ids.pop(0) }}{{ q.ids | length }}{{ q.ids.pop() }}{{ q.ids }}",
+    );
     expect(t.render({ messages: [] })).toBe("a1b[]");
-    expect(() => new ChatTemplate("{% set x = [] %}{{ x.pop() }}").render({ messages: [] })).toThrow(/pop from empty list/);
+    expect(() => new ChatTemplate("{% set x = [] %}{{ x.pop() }}").render({ messages: [] })).toThrow(
+      /pop from empty list/,
+    );
   });
 });
 
@@ -89,18 +96,23 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
   beforeAll(async () => {
     src = await llamaCppSource();
     if (src === undefined) {
-      console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's llama/gitRelease.bundle or git missing)");
+      console.warn(
+        "skipped: llama.cpp's source is not available (node-llama-cpp's llama/gitRelease.bundle or git missing)",
+      );
       return;
     }
     outcomes = judgeTemplates(src);
   }, 300_000);
 
-  const template = (name: string): string => readFileSync(join((src as LlamaCppSource).dir, "models", "templates", name), "utf8");
+  const template = (name: string): string =>
+    readFileSync(join((src as LlamaCppSource).dir, "models", "templates", name), "utf8");
 
   it("names a format for every template that renders tool calls", ({ skip }) => {
     if (src === undefined) skip();
     expect(outcomes.length).toBe(68);
-    const unnamed = outcomes.filter((o) => o.rendersToolCalls && o.format === undefined).map((o) => `${o.file}: ${o.reason}`);
+    const unnamed = outcomes
+      .filter((o) => o.rendersToolCalls && o.format === undefined)
+      .map((o) => `${o.file}: ${o.reason}`);
     expect(unnamed).toEqual([]);
     // a ratchet: fewer would be a regression (more: update the numbers and the report)
     expect(outcomes.filter((o) => o.renders).length).toBe(68);
@@ -113,7 +125,10 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     let checked = 0;
     const misses: string[] = [];
     for (const file of readdirSync(OUTPUTS_DIR).filter((f) => f.endsWith(".json") && f !== "tools.json")) {
-      const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as { template: string; cases: ChatOutputCase[] };
+      const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as {
+        template: string;
+        cases: ChatOutputCase[];
+      };
       const format = outcomes.find((o) => `models/templates/${o.file}` === fixture.template)?.format;
       if (format === undefined) continue; // not rendered or no tool calls: docs/chat-templates.md says why
       // the fixed text of the first call up to its name, as the template renders it (e.g. `<tool_call>\n<function=`)
@@ -135,7 +150,10 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     let checked = 0;
     const misses: string[] = [];
     for (const file of readdirSync(OUTPUTS_DIR).filter((f) => f.endsWith(".json") && f !== "tools.json")) {
-      const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as { template: string; cases: ChatOutputCase[] };
+      const fixture = JSON.parse(readFileSync(join(OUTPUTS_DIR, file), "utf8")) as {
+        template: string;
+        cases: ChatOutputCase[];
+      };
       const format = outcomes.find((o) => `models/templates/${o.file}` === fixture.template)?.format;
       const end = format?.reasoningMarkers.end.trim() ?? "";
       if (format === undefined || format.reasoning === "none" || end === "") continue;
@@ -163,7 +181,11 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
       // templates that write call ids render the probe's; templates that number the calls (Command R7B's
       // `"tool_call_id": "0"`) render their positions, which toolgram writes as the calls' ids
       const numbered = f.markers.skeleton.includes("⟨INDEX0⟩");
-      const calls = f.markers.writesCallId ? plain.map((c, i) => ({ ...c, id: PROBE.callIds[i] })) : numbered ? plain.map((c, i) => ({ ...c, id: String(i) })) : plain;
+      const calls = f.markers.writesCallId
+        ? plain.map((c, i) => ({ ...c, id: PROBE.callIds[i] }))
+        : numbered
+          ? plain.map((c, i) => ({ ...c, id: String(i) }))
+          : plain;
       // a call turn's own end-of-turn token (FormatDescription.callTurnEnd) follows the calls, it is not theirs
       const d = describeFormat(f.format);
       const reply = withoutCallTurnEnd(d, turn);
@@ -173,14 +195,25 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
       const lead = d.reasoning?.closeAlone === true ? d.reasoning.close : "";
       const own = d.messages?.first ?? "";
       expect(f.markers.beforeCalls.endsWith(own)).toBe(true);
-      expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(lead + reply.slice(f.markers.beforeCalls.length - own.length));
+      expect(renderToolCalls(calls, f.format as FormatName), o.file).toBe(
+        lead + reply.slice(f.markers.beforeCalls.length - own.length),
+      );
     }
     // and where it does not, the renderer differs (Bielik's leading newline, DeepSeek DSML's two: text before the calls)
-    for (const o of outcomes.filter((x) => x.format !== undefined && !x.format.implemented && ["qwen3", "deepseek-v3.2", "deepseek-v4"].includes(x.format.format))) {
+    for (const o of outcomes.filter(
+      (x) =>
+        x.format !== undefined &&
+        !x.format.implemented &&
+        ["qwen3", "deepseek-v3.2", "deepseek-v4"].includes(x.format.format),
+    )) {
       const f = o.format as TemplateFormat;
-      expect(renderToolCalls(PROBE_CALLS.two.map((c, i) => ({ ...c, id: PROBE.callIds[i] })), f.format as FormatName), o.file).not.toBe(
-        (f.probe.twoCalls?.body ?? "").slice(f.markers.beforeCalls.length),
-      );
+      expect(
+        renderToolCalls(
+          PROBE_CALLS.two.map((c, i) => ({ ...c, id: PROBE.callIds[i] })),
+          f.format as FormatName,
+        ),
+        o.file,
+      ).not.toBe((f.probe.twoCalls?.body ?? "").slice(f.markers.beforeCalls.length));
     }
   });
 
@@ -214,7 +247,11 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("openai-gpt-oss-120b.jinja"));
     expect([f.format, f.reasoning, f.singleCall]).toEqual(["openai", "optional", true]);
-    expect(f.reasoningMarkers).toMatchObject({ start: "<|channel|>analysis<|message|>", end: "<|end|><|start|>assistant", field: "thinking" });
+    expect(f.reasoningMarkers).toMatchObject({
+      start: "<|channel|>analysis<|message|>",
+      end: "<|end|><|start|>assistant",
+      field: "thinking",
+    });
   });
 
   it("infers DeepSeek V3.1's forced-open <think> from its generation prompts", ({ skip }) => {
@@ -250,21 +287,36 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     expect([f.format, f.implemented, f.markers.sectionEnd]).toEqual(["nemotron-v2", true, "]</TOOLCALL>"]);
   });
 
-  it("cuts Command R7B's turn end, the tail its call turn shares with its content turn from a marker on", ({ skip }) => {
+  it("cuts Command R7B's turn end, the tail its call turn shares with its content turn from a marker on", ({
+    skip,
+  }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja"));
     // the template appends the next turn's opening itself; a content turn closes <|END_RESPONSE|> before the turn end
     expect(f.turnEnd).toBe("<|END_RESPONSE|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>");
-    expect(f.probe.oneCall?.text.endsWith("]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")).toBe(true);
+    expect(
+      f.probe.oneCall?.text.endsWith("]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
+    ).toBe(true);
     expect(f.probe.oneCall?.body.endsWith("]<|END_ACTION|>")).toBe(true);
-    expect([f.format, f.implemented, f.reasoning, f.markers.sectionEnd]).toEqual(["command-r7b", true, "optional", "\n]<|END_ACTION|>"]);
+    expect([f.format, f.implemented, f.reasoning, f.markers.sectionEnd]).toEqual([
+      "command-r7b",
+      true,
+      "optional",
+      "\n]<|END_ACTION|>",
+    ]);
     expect(f.markers.skeleton).toBe('\n    {"tool_call_id": "⟨INDEX0⟩", "tool_name": "⟨NAME⟩", "parameters": ⟨ARGS⟩}');
   });
 
   it("reads Solar Open's reasoning from the message's `reasoning`, a message of its own", ({ skip }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("upstage-Solar-Open-100B.jinja"));
-    expect([f.format, f.implemented, f.reasoning, f.reasoningMarkers.start, f.reasoningMarkers.end]).toEqual(["solar-open", true, "optional", "<|think|>", "<|end|><|begin|>assistant"]);
+    expect([f.format, f.implemented, f.reasoning, f.reasoningMarkers.start, f.reasoningMarkers.end]).toEqual([
+      "solar-open",
+      true,
+      "optional",
+      "<|think|>",
+      "<|end|><|begin|>assistant",
+    ]);
     expect(f.markers.writesCallId).toBe(true);
   });
 
@@ -272,6 +324,8 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("moonshotai-Kimi-K2.jinja"));
     expect(f.format).toBe("kimi-k2");
-    expect(f.markers.skeleton).toBe("<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩<|tool_call_end|>");
+    expect(f.markers.skeleton).toBe(
+      "<|tool_call_begin|>functions.⟨NAME⟩:⟨INDEX0⟩<|tool_call_argument_begin|>⟨ARGS⟩<|tool_call_end|>",
+    );
   });
 });

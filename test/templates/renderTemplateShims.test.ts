@@ -31,13 +31,19 @@ describe("ChatTemplate's Python shims", () => {
   });
 
   it("reject and select with the equalto test (Llama 3.1's builtin_tools)", () => {
-    expect(render("{{ ['brave_search', 'code_interpreter', 'wolfram_alpha'] | reject('equalto', 'code_interpreter') | join(', ') }}")).toBe("brave_search, wolfram_alpha");
+    expect(
+      render(
+        "{{ ['brave_search', 'code_interpreter', 'wolfram_alpha'] | reject('equalto', 'code_interpreter') | join(', ') }}",
+      ),
+    ).toBe("brave_search, wolfram_alpha");
     expect(render("{{ [1, 2, 1] | select('equalto', 1) | length }}")).toBe("2");
     expect(() => render("{{ [1, 2] | reject('odd') | length }}")).toThrow(/only the equalto test/);
   });
 
   it("a loop unpacks tuples as it unpacks lists (Functionary v3.2)", () => {
-    expect(render('{% for f, n in [("maximum", "Max"), ("minimum", "Min")] %}{{ f }}={{ n }} {% endfor %}')).toBe("maximum=Max minimum=Min ");
+    expect(render('{% for f, n in [("maximum", "Max"), ("minimum", "Min")] %}{{ f }}={{ n }} {% endfor %}')).toBe(
+      "maximum=Max minimum=Min ",
+    );
     expect(render('{% for a, b in [("x", 1), ["y", 2]] if b > 1 %}{{ a }}{% endfor %}')).toBe("y");
     expect(() => render('{% for a, b in [("x", 1, 2)] %}{% endfor %}')).toThrow(/Too many items to unpack/);
   });
@@ -57,7 +63,7 @@ describe("ChatTemplate's Python shims", () => {
 
 describe("ChatTemplate's context variables a caller passes (FireFunction v2)", () => {
   const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-  it("`functions` is the tools' JSON (2-space indent), \"\" without tools; `datetime` the fixed date as llama.cpp writes it", () => {
+  it('`functions` is the tools\' JSON (2-space indent), "" without tools; `datetime` the fixed date as llama.cpp writes it', () => {
     const t = new ChatTemplate("{{ 'x' + functions + '|' + datetime }}");
     expect(t.render({ messages: [], tools })).toBe(`x${JSON.stringify(tools, null, 2)}|Jan 02 2026`);
     expect(t.render({ messages: [] })).toBe("x|Jan 02 2026");

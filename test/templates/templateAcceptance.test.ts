@@ -11,39 +11,51 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
-import { acceptanceTable, checkTemplateAcceptance, type TemplateAcceptance } from "../../src/testing/templateAcceptance.js";
+import {
+  acceptanceTable,
+  checkTemplateAcceptance,
+  type TemplateAcceptance,
+} from "../../src/testing/templateAcceptance.js";
 import { listTemplates } from "../../scripts/templates-acceptance.js";
 
-const EXPECTED = JSON.parse(readFileSync(new URL("./template-acceptance.expected.json", import.meta.url), "utf8")) as { pass: string[] };
+const EXPECTED = JSON.parse(readFileSync(new URL("./template-acceptance.expected.json", import.meta.url), "utf8")) as {
+  pass: string[];
+};
 
 const source = await llamaCppSource();
 
-describe.skipIf(source === undefined)("every llama.cpp chat template: grammar, strict parse and render agree with the template", () => {
-  let results: TemplateAcceptance[] = [];
-  beforeAll(() => {
-    results = listTemplates(source!.dir).map(({ name, text }) => checkTemplateAcceptance(name, text));
-    console.log(`template acceptance (llama.cpp ${source!.tag}):\n${acceptanceTable(results)}`);
-  }, 300_000);
+describe.skipIf(source === undefined)(
+  "every llama.cpp chat template: grammar, strict parse and render agree with the template",
+  () => {
+    let results: TemplateAcceptance[] = [];
+    beforeAll(() => {
+      results = listTemplates(source!.dir).map(({ name, text }) => checkTemplateAcceptance(name, text));
+      console.log(`template acceptance (llama.cpp ${source!.tag}):\n${acceptanceTable(results)}`);
+    }, 300_000);
 
-  it("finds the templates", () => {
-    expect(results.length).toBeGreaterThan(60);
-  });
-
-  it("every template listed as passing still passes", () => {
-    const byName = new Map(results.map((r) => [r.template, r]));
-    const regressions = EXPECTED.pass.flatMap((t) => {
-      const r = byName.get(t);
-      return r?.status === "pass" ? [] : [`${t}: ${r === undefined ? "missing" : `${r.status}: ${r.reason}`}`];
+    it("finds the templates", () => {
+      expect(results.length).toBeGreaterThan(60);
     });
-    expect(regressions).toEqual([]);
-    const fresh = results.filter((r) => r.status === "pass" && !EXPECTED.pass.includes(r.template)).map((r) => r.template);
-    if (fresh.length > 0) console.log(`newly passing (add to test/templates/template-acceptance.expected.json): ${fresh.join(", ")}`);
-  });
 
-  it("a failure always says why", () => {
-    for (const r of results) if (r.status !== "pass") expect(r.reason, r.template).not.toBe("");
-  });
-});
+    it("every template listed as passing still passes", () => {
+      const byName = new Map(results.map((r) => [r.template, r]));
+      const regressions = EXPECTED.pass.flatMap((t) => {
+        const r = byName.get(t);
+        return r?.status === "pass" ? [] : [`${t}: ${r === undefined ? "missing" : `${r.status}: ${r.reason}`}`];
+      });
+      expect(regressions).toEqual([]);
+      const fresh = results
+        .filter((r) => r.status === "pass" && !EXPECTED.pass.includes(r.template))
+        .map((r) => r.template);
+      if (fresh.length > 0)
+        console.log(`newly passing (add to test/templates/template-acceptance.expected.json): ${fresh.join(", ")}`);
+    });
+
+    it("a failure always says why", () => {
+      for (const r of results) if (r.status !== "pass") expect(r.reason, r.template).not.toBe("");
+    });
+  },
+);
 
 if (source === undefined) {
   describe("template acceptance", () => {

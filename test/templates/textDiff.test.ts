@@ -7,7 +7,8 @@ const SEED = 12;
 const text = fc.string({ unit: fc.constantFrom("<", ">", "[", "]", "a", "b", "|", "\n"), maxLength: 24 });
 
 /** Inside an opened marker at the end: an opener after the last closer. */
-const endsInsideMarker = (s: string): boolean => Math.max(s.lastIndexOf("<"), s.lastIndexOf("[")) > Math.max(s.lastIndexOf(">"), s.lastIndexOf("]"));
+const endsInsideMarker = (s: string): boolean =>
+  Math.max(s.lastIndexOf("<"), s.lastIndexOf("[")) > Math.max(s.lastIndexOf(">"), s.lastIndexOf("]"));
 /** Starts inside a marker that closes later: a closer before the first opener. */
 const startsInsideMarker = (s: string): boolean => {
   const first = (c: string): number => (s.indexOf(c) < 0 ? Infinity : s.indexOf(c));
@@ -39,7 +40,9 @@ describe("textDiff", () => {
 
   it("keeps whole markers: `<|assistant|><think>` against `<|assistant|></think>`", () => {
     expect(markerPrefix("<|assistant|><think>", "<|assistant|></think>")).toBe("<|assistant|>");
-    expect(markerSuffix('"}}\n</tool_call>\n<tool_call>\n{"name": "', '<tool_call>\n{"name": "')).toBe('<tool_call>\n{"name": "');
+    expect(markerSuffix('"}}\n</tool_call>\n<tool_call>\n{"name": "', '<tool_call>\n{"name": "')).toBe(
+      '<tool_call>\n{"name": "',
+    );
     expect(markerSuffix("x</arg_value>\n<arg_key>", "NAME>\n<arg_key>")).toBe("\n<arg_key>");
   });
 

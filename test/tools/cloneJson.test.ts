@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { githubMcpTools } from "../../bench/toolSets.js";
 import { Deadline } from "../../src/Deadline.js";
-import { LimitExceededError, ToolgramError } from "../../src/errors.js";
+import { LimitExceededError, type ToolgramError } from "../../src/errors.js";
 import { clonePaths, cloneJson } from "../../src/tools/cloneJson.js";
 
 describe("cloneJson", () => {
@@ -16,12 +16,19 @@ describe("cloneJson", () => {
 
   it("points an error at the value that raised it", () => {
     const bad = { tools: [{ name: "a", parameters: { properties: { "x/y": { minimum: Number.NaN } } } }] };
-    expect(() => cloneJson(bad, "")).toThrow(expect.objectContaining({ code: "INVALID_INPUT", schemaPath: "/tools/0/parameters/properties/x~1y/minimum" }));
+    expect(() => cloneJson(bad, "")).toThrow(
+      expect.objectContaining({ code: "INVALID_INPUT", schemaPath: "/tools/0/parameters/properties/x~1y/minimum" }),
+    );
     const cyclic: Record<string, unknown> = { a: [1, 2] };
     (cyclic.a as unknown[]).push(cyclic);
     expect(() => cloneJson(cyclic, "/base")).toThrow(expect.objectContaining({ schemaPath: "/base/a/2" }));
     try {
-      cloneJson({ a: { b: [0, 1, 2, 3] } }, "", undefined, Deadline.fromLimits({ maxCompileSteps: 18, maxCompileMs: Number.POSITIVE_INFINITY }));
+      cloneJson(
+        { a: { b: [0, 1, 2, 3] } },
+        "",
+        undefined,
+        Deadline.fromLimits({ maxCompileSteps: 18, maxCompileMs: Number.POSITIVE_INFINITY }),
+      );
       expect.unreachable();
     } catch (e) {
       // four steps a value: the fifth value read (the root, a, b, b/0, b/1) is the one the budget stops at

@@ -10,14 +10,19 @@ const rows = readFileSync(new URL("../fixtures/llamafactory-tools/tools.jsonl", 
   .filter(Boolean)
   .map((l) => JSON.parse(l) as { row: number; tools: string });
 const byRow = (n: number): string => (rows.find((r) => r.row === n) as { tools: string }).tools;
-const call = (name: string, args: JsonValue): string => `<tool_call>\n${canonicalJson({ name, arguments: args })}\n</tool_call>`;
+const call = (name: string, args: JsonValue): string =>
+  `<tool_call>\n${canonicalJson({ name, arguments: args })}\n</tool_call>`;
 
 describe("real xLAM-style tool lists (LLaMA-Factory demo data)", () => {
   it("row 20: dict/int with `required` beside parameters", () => {
     const warnings: Diagnostic[] = [];
     const [t] = normalizeTools(byRow(20), warnings);
     expect(t.name).toBe("recent_unique_tournaments");
-    expect(t.parameters).toMatchObject({ type: "object", properties: { team_id: { type: "integer" } }, required: ["team_id"] });
+    expect(t.parameters).toMatchObject({
+      type: "object",
+      properties: { team_id: { type: "integer" } },
+      required: ["team_id"],
+    });
     expect(new Set(warnings.map((w) => w.code))).toEqual(new Set(["NONSTANDARD_TYPE", "NONSTANDARD_SCHEMA"]));
   });
 

@@ -7,7 +7,11 @@ import { schemaHash } from "../../src/tools/schemaHash.js";
 describe("schemaHash", () => {
   it.each<JsonValue>([
     { type: "string" },
-    { type: "object", properties: { city: { type: "string", description: "São Paulo, 東京, 🎉" } }, required: ["city"] },
+    {
+      type: "object",
+      properties: { city: { type: "string", description: "São Paulo, 東京, 🎉" } },
+      required: ["city"],
+    },
     { enum: ["a".repeat(1000), null, 1.5, true] },
   ])("equals node:crypto's sha256 of the canonical JSON (%#)", (schema) => {
     const expected = createHash("sha256").update(canonicalJson(schema), "utf8").digest("hex");

@@ -33,8 +33,14 @@ describe("BoundedMap", () => {
       it("a set of a held key replaces it as the newest and evicts nothing", () => {
         const m = new BoundedMap<string, number>({ maxEntries: 2, order });
         m.set("a", 1).set("b", 2).set("a", 3);
-        expect([...m.entries()]).toEqual([["b", 2], ["a", 3]]);
-        expect([...m]).toEqual([["b", 2], ["a", 3]]);
+        expect([...m.entries()]).toEqual([
+          ["b", 2],
+          ["a", 3],
+        ]);
+        expect([...m]).toEqual([
+          ["b", 2],
+          ["a", 3],
+        ]);
         expect([...m.values()]).toEqual([2, 3]);
       });
 

@@ -23,7 +23,7 @@ describe("byte-level alphabet", () => {
 describe("Vocabulary.fromTokenizerJson", () => {
   it("reads a byte-level BPE tokenizer: atoms, EOS, padding", () => {
     const tj = {
-      model: { type: "BPE", vocab: { a: 0, "Ġb": 1, "Ċ": 2, "{\"": 3, "Ã": 4 } },
+      model: { type: "BPE", vocab: { a: 0, Ġb: 1, Ċ: 2, '{"': 3, Ã: 4 } },
       added_tokens: [
         { id: 5, content: "<|end|>", special: true },
         { id: 6, content: "<tool_call>", special: false },
@@ -44,8 +44,16 @@ describe("Vocabulary.fromTokenizerJson", () => {
   });
   it("reads a SentencePiece tokenizer with byte fallback", () => {
     const tj = {
-      model: { type: "BPE", byte_fallback: true, vocab: { "<unk>": 0, "<s>": 1, "</s>": 2, "<0x0A>": 3, "▁hi": 4, "x": 5 } },
-      added_tokens: [{ id: 0, content: "<unk>", special: true }, { id: 1, content: "<s>", special: true }, { id: 2, content: "</s>", special: true }],
+      model: {
+        type: "BPE",
+        byte_fallback: true,
+        vocab: { "<unk>": 0, "<s>": 1, "</s>": 2, "<0x0A>": 3, "▁hi": 4, x: 5 },
+      },
+      added_tokens: [
+        { id: 0, content: "<unk>", special: true },
+        { id: 1, content: "<s>", special: true },
+        { id: 2, content: "</s>", special: true },
+      ],
       decoder: { type: "Sequence", decoders: [{ type: "Replace" }, { type: "ByteFallback" }] },
     };
     const v = Vocabulary.fromTokenizerJson(tj, { eosTokenIds: [2] });
@@ -56,7 +64,11 @@ describe("Vocabulary.fromTokenizerJson", () => {
   it("reads SentencePiece user-defined pieces listed as added tokens as text, other added tokens as atoms", () => {
     // the shape of Gemma 3's tokenizer.json (the real file is checked id by id in test/automaton/familyVocabularies)
     const tj = {
-      model: { type: "BPE", byte_fallback: true, vocab: { "<pad>": 0, "<eos>": 1, "<start_of_turn>": 2, "\n": 3, "▁▁": 4, "<b>": 5, "<unused0>": 6, "x": 7 } },
+      model: {
+        type: "BPE",
+        byte_fallback: true,
+        vocab: { "<pad>": 0, "<eos>": 1, "<start_of_turn>": 2, "\n": 3, "▁▁": 4, "<b>": 5, "<unused0>": 6, x: 7 },
+      },
       added_tokens: [
         { id: 0, content: "<pad>", special: true },
         { id: 1, content: "<eos>", special: true },
@@ -70,8 +82,18 @@ describe("Vocabulary.fromTokenizerJson", () => {
       decoder: { type: "Sequence", decoders: [{ type: "Replace" }, { type: "ByteFallback" }, { type: "Fuse" }] },
     };
     const v = Vocabulary.fromTokenizerJson(tj, { eosTokenIds: [1] });
-    expect([3, 4, 5, 7].map((id) => [v.kind[id], dec(v.tokenBytes(id))])).toEqual([[TOKEN_TEXT, "\n"], [TOKEN_TEXT, "  "], [TOKEN_TEXT, "<b>"], [TOKEN_TEXT, "x"]]);
-    expect([0, 2, 6, 8].map((id) => [v.kind[id], v.atoms.get(id)])).toEqual([[TOKEN_ATOM, "<pad>"], [TOKEN_ATOM, "<start_of_turn>"], [TOKEN_ATOM, "<unused0>"], [TOKEN_ATOM, "<tool_call>"]]);
+    expect([3, 4, 5, 7].map((id) => [v.kind[id], dec(v.tokenBytes(id))])).toEqual([
+      [TOKEN_TEXT, "\n"],
+      [TOKEN_TEXT, "  "],
+      [TOKEN_TEXT, "<b>"],
+      [TOKEN_TEXT, "x"],
+    ]);
+    expect([0, 2, 6, 8].map((id) => [v.kind[id], v.atoms.get(id)])).toEqual([
+      [TOKEN_ATOM, "<pad>"],
+      [TOKEN_ATOM, "<start_of_turn>"],
+      [TOKEN_ATOM, "<unused0>"],
+      [TOKEN_ATOM, "<tool_call>"],
+    ]);
   });
   it("rejects an EOS id outside the vocabulary", () => {
     expect(() => Vocabulary.fromPieces(["a"], { eosTokenIds: [3] })).toThrow(/outside/);
@@ -91,7 +113,8 @@ describe("token trie", () => {
       expect(t.next[i]).toBeGreaterThan(i);
       for (let j = i + 1; j < t.next[i]; j++) expect(t.depth[j]).toBeGreaterThan(t.depth[i]);
       if (t.next[i] < t.nodeCount) expect(t.depth[t.next[i]]).toBeLessThanOrEqual(t.depth[i]);
-      for (let k = t.tokBegin[i]; k < t.tokBegin[i + 1]; k++) found.set(t.tokIds[k], Buffer.from(path).toString("latin1"));
+      for (let k = t.tokBegin[i]; k < t.tokBegin[i + 1]; k++)
+        found.set(t.tokIds[k], Buffer.from(path).toString("latin1"));
     }
     expect(found.size).toBe(pieces.length);
     pieces.forEach((p, id) => expect(found.get(id)).toBe(Buffer.from(new TextEncoder().encode(p)).toString("latin1")));

@@ -20,12 +20,32 @@ function gguf(kv: [string, number, (b: Buf) => void][]): Buffer {
 }
 class Buf {
   parts: Buffer[] = [];
-  raw(x: Buffer): void { this.parts.push(x); }
-  u32(v: number): void { const x = Buffer.alloc(4); x.writeUInt32LE(v); this.parts.push(x); }
-  u64(v: number): void { const x = Buffer.alloc(8); x.writeBigUInt64LE(BigInt(v)); this.parts.push(x); }
-  f32(v: number): void { const x = Buffer.alloc(4); x.writeFloatLE(v); this.parts.push(x); }
-  str(s: string): void { const x = Buffer.from(s, "utf8"); this.u64(x.length); this.parts.push(x); }
-  done(): Buffer { return Buffer.concat(this.parts); }
+  raw(x: Buffer): void {
+    this.parts.push(x);
+  }
+  u32(v: number): void {
+    const x = Buffer.alloc(4);
+    x.writeUInt32LE(v);
+    this.parts.push(x);
+  }
+  u64(v: number): void {
+    const x = Buffer.alloc(8);
+    x.writeBigUInt64LE(BigInt(v));
+    this.parts.push(x);
+  }
+  f32(v: number): void {
+    const x = Buffer.alloc(4);
+    x.writeFloatLE(v);
+    this.parts.push(x);
+  }
+  str(s: string): void {
+    const x = Buffer.from(s, "utf8");
+    this.u64(x.length);
+    this.parts.push(x);
+  }
+  done(): Buffer {
+    return Buffer.concat(this.parts);
+  }
 }
 
 describe("Vocabulary.fromGguf", () => {
@@ -36,10 +56,42 @@ describe("Vocabulary.fromGguf", () => {
       ["general.architecture", 8, (b) => b.str("qwen3")],
       ["qwen3.embedding_length", 4, (b) => b.u32(64)],
       ["tokenizer.ggml.model", 8, (b) => b.str("gpt2")],
-      ["tokenizer.ggml.tokens", 9, (b) => { b.u32(8); b.u64(tokens.length); tokens.forEach((t) => b.str(t)); }],
-      ["tokenizer.ggml.scores", 9, (b) => { b.u32(6); b.u64(tokens.length); tokens.forEach(() => b.f32(0)); }],
-      ["tokenizer.ggml.token_type", 9, (b) => { b.u32(5); b.u64(types.length); types.forEach((t) => b.u32(t)); }],
-      ["tokenizer.ggml.merges", 9, (b) => { b.u32(8); b.u64(1); b.str("Ġ b"); }],
+      [
+        "tokenizer.ggml.tokens",
+        9,
+        (b) => {
+          b.u32(8);
+          b.u64(tokens.length);
+          tokens.forEach((t) => b.str(t));
+        },
+      ],
+      [
+        "tokenizer.ggml.scores",
+        9,
+        (b) => {
+          b.u32(6);
+          b.u64(tokens.length);
+          tokens.forEach(() => b.f32(0));
+        },
+      ],
+      [
+        "tokenizer.ggml.token_type",
+        9,
+        (b) => {
+          b.u32(5);
+          b.u64(types.length);
+          types.forEach((t) => b.u32(t));
+        },
+      ],
+      [
+        "tokenizer.ggml.merges",
+        9,
+        (b) => {
+          b.u32(8);
+          b.u64(1);
+          b.str("Ġ b");
+        },
+      ],
       ["tokenizer.ggml.eos_token_id", 4, (b) => b.u32(3)],
       ["tokenizer.chat_template", 8, (b) => b.str("{{ messages }}")],
     ]);
@@ -71,10 +123,32 @@ describe("Vocabulary.fromGguf", () => {
     // ▁ written as a space; <table> user-defined too; <start_of_turn> control
     const tokens = ["<pad>", "\n", "\n\n", "\t\t", "  ", "<table>", "<start_of_turn>", "▁x", "<0x0A>"];
     const v = Vocabulary.fromGgufTokenizer(
-      { model: "llama", pre: "default", tokens, tokenTypes: [3, 4, 4, 4, 4, 4, 3, 1, 6], merges: [], eosTokenId: undefined, bosTokenId: undefined, paddingTokenId: undefined, addBosToken: undefined, chatTemplate: undefined },
+      {
+        model: "llama",
+        pre: "default",
+        tokens,
+        tokenTypes: [3, 4, 4, 4, 4, 4, 3, 1, 6],
+        merges: [],
+        eosTokenId: undefined,
+        bosTokenId: undefined,
+        paddingTokenId: undefined,
+        addBosToken: undefined,
+        chatTemplate: undefined,
+      },
       { eosTokenIds: [] },
     );
-    expect([1, 2, 3, 4, 7, 8].map((id) => [v.kind[id], new TextDecoder().decode(v.tokenBytes(id))])).toEqual([[TOKEN_TEXT, "\n"], [TOKEN_TEXT, "\n\n"], [TOKEN_TEXT, "\t\t"], [TOKEN_TEXT, "  "], [TOKEN_TEXT, " x"], [TOKEN_TEXT, "\n"]]);
-    expect([0, 5, 6].map((id) => [v.kind[id], v.atoms.get(id)])).toEqual([[TOKEN_ATOM, "<pad>"], [TOKEN_ATOM, "<table>"], [TOKEN_ATOM, "<start_of_turn>"]]);
+    expect([1, 2, 3, 4, 7, 8].map((id) => [v.kind[id], new TextDecoder().decode(v.tokenBytes(id))])).toEqual([
+      [TOKEN_TEXT, "\n"],
+      [TOKEN_TEXT, "\n\n"],
+      [TOKEN_TEXT, "\t\t"],
+      [TOKEN_TEXT, "  "],
+      [TOKEN_TEXT, " x"],
+      [TOKEN_TEXT, "\n"],
+    ]);
+    expect([0, 5, 6].map((id) => [v.kind[id], v.atoms.get(id)])).toEqual([
+      [TOKEN_ATOM, "<pad>"],
+      [TOKEN_ATOM, "<table>"],
+      [TOKEN_ATOM, "<start_of_turn>"],
+    ]);
   });
 });

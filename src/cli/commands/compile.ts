@@ -52,11 +52,14 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
     io.stdout(compileUsage);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError(`compile needs exactly one input file (or - for standard input)\n\n${compileUsage}`);
+  if (positionals.length !== 1)
+    throw new UsageError(`compile needs exactly one input file (or - for standard input)\n\n${compileUsage}`);
   const emit = (values.emit as string | undefined) ?? "gbnf";
-  if (!["gbnf", "regex", "json-schema"].includes(emit)) throw new UsageError(`--emit must be gbnf, regex or json-schema, got ${emit}`);
+  if (!["gbnf", "regex", "json-schema"].includes(emit))
+    throw new UsageError(`--emit must be gbnf, regex or json-schema, got ${emit}`);
   if (values.strict && values["no-strict"]) throw new UsageError("--strict and --no-strict contradict each other");
-  if (values["free-text"] && values["no-free-text"]) throw new UsageError("--free-text and --no-free-text contradict each other");
+  if (values["free-text"] && values["no-free-text"])
+    throw new UsageError("--free-text and --no-free-text contradict each other");
 
   const text = await io.readText(positionals[0]);
   const strict = !values["no-strict"];
@@ -80,10 +83,15 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
     if (values.reasoning !== undefined) options.reasoning = values.reasoning as ToolCompileOptions["reasoning"];
     compiled = compileTools(readToolsText(text), options);
   }
-  for (const w of compiled.warnings) io.stderr(formatWarning(w) + "\n");
+  for (const w of compiled.warnings) io.stderr(`${formatWarning(w)}\n`);
 
-  const output = emit === "gbnf" ? compiled.toGbnf() : emit === "regex" ? compiled.toRegex() : JSON.stringify(compiled.toJsonSchema(), null, 2);
-  const out = output.endsWith("\n") ? output : output + "\n";
+  const output =
+    emit === "gbnf"
+      ? compiled.toGbnf()
+      : emit === "regex"
+        ? compiled.toRegex()
+        : JSON.stringify(compiled.toJsonSchema(), null, 2);
+  const out = output.endsWith("\n") ? output : `${output}\n`;
   if (values.out !== undefined) writeFileSync(values.out as string, out);
   else io.stdout(out);
   return 0;
@@ -94,7 +102,11 @@ async function ggufToolOptions(path: string): Promise<ToolCompileOptions> {
   const vocab = await Vocabulary.fromGguf(path);
   if (vocab.chatTemplate === undefined) throw new UsageError(`${path} has no tokenizer.chat_template; pass --format`);
   const t = toolOptionsFromTemplate(vocab.chatTemplate);
-  return { format: t.format, reasoning: t.reasoning, ...(t.reasoningMarkers ? { reasoningMarkers: t.reasoningMarkers } : {}) };
+  return {
+    format: t.format,
+    reasoning: t.reasoning,
+    ...(t.reasoningMarkers ? { reasoningMarkers: t.reasoningMarkers } : {}),
+  };
 }
 
 /** JSON when the text is JSON; otherwise the text itself (a `<tools>` block is read by normalizeTools). */

@@ -8,13 +8,13 @@ export const convertUsage = `toolgram convert FILE --to qwen3|openai|sharegpt [-
   Converts a function-calling dataset between row formats (JSONL out). Rows that cannot be read are reported and skipped.`;
 
 export async function convertCommand(argv: string[]): Promise<number> {
-  const valueOf = (n: string): string | undefined => (argv.includes(n) ? argv[argv.indexOf(n) + 1] : undefined);
-  const to = valueOf("--to");
-  const input = valueOf("--input") ?? "auto";
-  const outPath = valueOf("-o");
+  const flagValue = (n: string): string | undefined => (argv.includes(n) ? argv[argv.indexOf(n) + 1] : undefined);
+  const to = flagValue("--to");
+  const input = flagValue("--input") ?? "auto";
+  const outPath = flagValue("-o");
   const file = argv.find((a, i) => !a.startsWith("-") && !["--to", "--input", "-o"].includes(argv[i - 1]));
   if (!file || !to || !["qwen3", "openai", "sharegpt"].includes(to)) {
-    process.stderr.write(convertUsage + "\n");
+    process.stderr.write(`${convertUsage}\n`);
     return 2;
   }
   const out = outPath ? createWriteStream(outPath) : process.stdout;
@@ -23,7 +23,7 @@ export async function convertCommand(argv: string[]): Promise<number> {
   for await (const { line, text } of readRows(file)) {
     try {
       const conv = readConversation(JSON.parse(text), input === "auto" ? undefined : (input as RowFormat));
-      out.write(JSON.stringify(convertConversation(conv, to as ConvertTarget)) + "\n");
+      out.write(`${JSON.stringify(convertConversation(conv, to as ConvertTarget))}\n`);
       n++;
     } catch (e) {
       if (!(e instanceof RowFormatError) && !(e instanceof SyntaxError)) throw e;

@@ -15,7 +15,10 @@ export async function modelTiny(argv: string[]): Promise<number> {
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = (): string | undefined => inline ?? argv[++i];
     if (flag === "--help" || flag === "-h") {
       process.stdout.write(USAGE);

@@ -47,7 +47,8 @@ export async function parseCommand(argv: string[], io: CliIO = processIO): Promi
   const mode = (values.mode as string | undefined) ?? "tolerant";
   if (mode !== "strict" && mode !== "tolerant") throw new UsageError(`--mode must be strict or tolerant, got ${mode}`);
   const additional = (values["additional-properties"] as string | undefined) ?? "forbid";
-  if (additional !== "forbid" && additional !== "spec") throw new UsageError(`--additional-properties must be forbid or spec, got ${additional}`);
+  if (additional !== "forbid" && additional !== "spec")
+    throw new UsageError(`--additional-properties must be forbid or spec, got ${additional}`);
 
   const tools = readTools(await io.readText(values.tools));
   const stream = new ToolCallStream({ tools, format, mode: mode as ParseMode, additionalProperties: additional });
@@ -55,7 +56,7 @@ export async function parseCommand(argv: string[], io: CliIO = processIO): Promi
   let result: ParseResult;
   if (values.stream) {
     const emit = (events: unknown[]): void => {
-      for (const e of events) io.stdout(JSON.stringify(e) + "\n");
+      for (const e of events) io.stdout(`${JSON.stringify(e)}\n`);
     };
     if (input === "-" && io === processIO) {
       // events as the reply arrives, so `model | toolgram parse --stream` shows calls while they are written
@@ -70,9 +71,9 @@ export async function parseCommand(argv: string[], io: CliIO = processIO): Promi
   } else {
     stream.push(await io.readText(input));
     result = stream.end();
-    io.stdout(JSON.stringify(result.calls, null, 2) + "\n");
+    io.stdout(`${JSON.stringify(result.calls, null, 2)}\n`);
   }
-  for (const i of result.issues) io.stderr(formatIssue(i) + "\n");
+  for (const i of result.issues) io.stderr(`${formatIssue(i)}\n`);
   return result.dropped > 0 || result.calls.some((c) => !c.valid) ? 1 : 0;
 }
 

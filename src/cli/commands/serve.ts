@@ -41,7 +41,8 @@ const FLAGS = {
 function integer(values: Record<string, string | boolean>, name: string, min: number, max: number): number | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
-  if (typeof v !== "string" || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} needs an integer in ${min}..${max}, got ${String(v)}`);
+  if (typeof v !== "string" || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new UsageError(`--${name} needs an integer in ${min}..${max}, got ${String(v)}`);
   return Number(v);
 }
 
@@ -55,7 +56,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const model = values.model as string | undefined;
   const upstream = values.upstream as string | undefined;
-  if ((model === undefined) === (upstream === undefined)) throw new UsageError("give exactly one of --model FILE and --upstream URL");
+  if ((model === undefined) === (upstream === undefined))
+    throw new UsageError("give exactly one of --model FILE and --upstream URL");
   const apiKey = (values["api-key"] as string | undefined) ?? (process.env.TOOLGRAM_API_KEY || undefined);
   const options = {
     ...(model === undefined ? {} : { model }),

@@ -21,7 +21,9 @@ function opt(argv: string[], name: string): string | undefined {
 export function formatReport(r: DatasetReport, examplesPerCode = 3): string {
   const lines: string[] = [];
   const s = r.stats;
-  lines.push(`${s.rows} rows, ${s.assistantTurns} assistant turns (${s.callTurns} with calls, ${s.parallelTurns} parallel, ${s.noCallTurns} without), ${s.toolCalls} calls, ${s.toolsDeclared} tools declared`);
+  lines.push(
+    `${s.rows} rows, ${s.assistantTurns} assistant turns (${s.callTurns} with calls, ${s.parallelTurns} parallel, ${s.noCallTurns} without), ${s.toolCalls} calls, ${s.toolsDeclared} tools declared`,
+  );
   lines.push(`${r.errors} error(s), ${r.warnings} warning(s)`);
   const byCode = new Map<string, DatasetIssue[]>();
   for (const i of [...r.issues, ...r.datasetIssues]) byCode.set(i.code, [...(byCode.get(i.code) ?? []), i]);
@@ -29,23 +31,33 @@ export function formatReport(r: DatasetReport, examplesPerCode = 3): string {
     const ex = byCode.get(code) ?? [];
     lines.push(`\n${code} × ${n} — ${DATASET_CODES[code as keyof typeof DATASET_CODES]}`);
     for (const i of ex.slice(0, examplesPerCode)) {
-      const where = [i.row !== undefined ? `line ${i.row}` : "", i.messageIndex !== undefined ? `message ${i.messageIndex}` : "", i.pointer ? i.pointer : ""].filter(Boolean).join(", ");
-      lines.push(`  ${i.severity}: ${where ? where + ": " : ""}${i.message}`);
+      const where = [
+        i.row !== undefined ? `line ${i.row}` : "",
+        i.messageIndex !== undefined ? `message ${i.messageIndex}` : "",
+        i.pointer ? i.pointer : "",
+      ]
+        .filter(Boolean)
+        .join(", ");
+      lines.push(`  ${i.severity}: ${where ? `${where}: ` : ""}${i.message}`);
     }
   }
   return lines.join("\n");
 }
 
 export async function validateDatasetCommand(argv: string[]): Promise<number> {
-  const file = argv.find((a, i) => !a.startsWith("--") && !["--input", "--drift", "--receipt", "--fix"].includes(argv[i - 1]));
+  const file = argv.find(
+    (a, i) => !a.startsWith("--") && !["--input", "--drift", "--receipt", "--fix"].includes(argv[i - 1]),
+  );
   const input = opt(argv, "--input") ?? "auto";
   const drift = opt(argv, "--drift") ?? "warning";
   if (!file || argv.includes("--help")) {
-    process.stderr.write(validateDatasetUsage + "\n");
+    process.stderr.write(`${validateDatasetUsage}\n`);
     return file ? 0 : 2;
   }
   if (!FORMATS.has(input) || (drift !== "error" && drift !== "warning")) {
-    process.stderr.write(`toolgram: INVALID_OPTION: --input must be one of ${[...FORMATS].join(", ")}; --drift error|warning\n`);
+    process.stderr.write(
+      `toolgram: INVALID_OPTION: --input must be one of ${[...FORMATS].join(", ")}; --drift error|warning\n`,
+    );
     return 2;
   }
   let size: number;
@@ -81,19 +93,23 @@ export async function validateDatasetCommand(argv: string[]): Promise<number> {
             leftOut.push(`row ${o.row}: ${[...new Set(blocking.map((i) => i.code))].join(", ") || "unreadable"}`);
             return;
           }
-          const fixed = o.issues.length ? rewriteRowCanonical(value as JsonValue, o.conversation) : JSON.parse(text ?? "null");
-          fixStream.write(JSON.stringify(fixed) + "\n");
+          const fixed = o.issues.length
+            ? rewriteRowCanonical(value as JsonValue, o.conversation)
+            : JSON.parse(text ?? "null");
+          fixStream.write(`${JSON.stringify(fixed)}\n`);
         }
       : undefined,
   });
-  if (tty) process.stderr.write("\r" + " ".repeat(40) + "\r");
+  if (tty) process.stderr.write(`\r${" ".repeat(40)}\r`);
   if (fixStream) await new Promise<void>((res) => fixStream.end(res));
   const receiptPath = opt(argv, "--receipt");
-  if (receiptPath) writeFileSync(receiptPath, JSON.stringify(report.receipt, null, 2) + "\n");
-  if (argv.includes("--json")) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
-  else process.stdout.write(formatReport(report) + "\n");
+  if (receiptPath) writeFileSync(receiptPath, `${JSON.stringify(report.receipt, null, 2)}\n`);
+  if (argv.includes("--json")) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else process.stdout.write(`${formatReport(report)}\n`);
   if (fixOut) {
-    process.stderr.write(`fix: ${report.stats.rows - leftOut.length} row(s) written to ${fixOut}, ${leftOut.length} left out\n`);
+    process.stderr.write(
+      `fix: ${report.stats.rows - leftOut.length} row(s) written to ${fixOut}, ${leftOut.length} left out\n`,
+    );
     for (const l of leftOut.slice(0, 50)) process.stderr.write(`  left out ${l}\n`);
     if (leftOut.length > 50) process.stderr.write(`  … and ${leftOut.length - 50} more\n`);
   }

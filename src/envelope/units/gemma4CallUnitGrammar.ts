@@ -30,7 +30,11 @@ export const gemma4CallUnitGrammar: UnitGrammar = {
       checkToolName(name, path) {
         // the reader takes the name up to the arguments' `{`
         if (!/^[^\s<>{}]+$/u.test(name)) {
-          throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes the tool name between ${JSON.stringify(u.namePrefix)} and "{", and ${JSON.stringify(name)} cannot stand there (whitespace, < > { or }); rename the tool or use another format`, path);
+          throw new ToolgramError(
+            "INVALID_TOOL",
+            `format ${d.name} writes the tool name between ${JSON.stringify(u.namePrefix)} and "{", and ${JSON.stringify(name)} cannot stand there (whitespace, < > { or }); rename the tool or use another format`,
+            path,
+          );
         }
       },
     };

@@ -23,7 +23,9 @@ export const jsonObjectUnitGrammar: UnitGrammar = {
   ruleNames: ["call-id"],
   firstCharacter: "{",
   argumentSpelling(d) {
-    return unitOf(d).argumentsEncoding === "single-quoted-json" ? { rewrite: (e: GExpr) => replaceCodePoint(e, 0x27, "\\u0027") } : undefined;
+    return unitOf(d).argumentsEncoding === "single-quoted-json"
+      ? { rewrite: (e: GExpr) => replaceCodePoint(e, 0x27, "\\u0027") }
+      : undefined;
   },
   call(d: FormatDescription, t: EnvelopeTool, input: EnvelopeGrammarInput): GExpr {
     const u = unitOf(d);
@@ -31,7 +33,10 @@ export const jsonObjectUnitGrammar: UnitGrammar = {
     const key = (k: string): GExpr => seq(lit(quoteJsonString(k)), s.keySeparator);
     if (u.nameKey === null) return seq(s.objectOpen, key(t.name), t.arguments, s.objectClose);
     const name = seq(key(u.nameKey), lit(quoteJsonString(t.name)));
-    const args = seq(key(u.argumentsKey), u.argumentsEncoding === "single-quoted-json" ? seq(lit("'"), t.arguments, lit("'")) : t.arguments);
+    const args = seq(
+      key(u.argumentsKey),
+      u.argumentsEncoding === "single-quoted-json" ? seq(lit("'"), t.arguments, lit("'")) : t.arguments,
+    );
     if (u.idKey === null) return seq(s.objectOpen, name, s.itemSeparator, args, s.objectClose);
     const idValue = seq(key(u.idKey), lit('"'), callIdGrammar(callIdForm(u.idForm)), lit('"'));
     switch (u.idPosition ?? "after-name") {
@@ -39,9 +44,23 @@ export const jsonObjectUnitGrammar: UnitGrammar = {
         // the id opens the object, so the object's first key is optional: no separate rule
         return seq(s.objectOpen, opt(seq(idValue, s.itemSeparator)), name, s.itemSeparator, args, s.objectClose);
       case "last":
-        return seq(s.objectOpen, name, s.itemSeparator, args, opt(input.addRule("call-id", seq(s.itemSeparator, idValue))), s.objectClose);
+        return seq(
+          s.objectOpen,
+          name,
+          s.itemSeparator,
+          args,
+          opt(input.addRule("call-id", seq(s.itemSeparator, idValue))),
+          s.objectClose,
+        );
       default:
-        return seq(s.objectOpen, name, opt(input.addRule("call-id", seq(s.itemSeparator, idValue))), s.itemSeparator, args, s.objectClose);
+        return seq(
+          s.objectOpen,
+          name,
+          opt(input.addRule("call-id", seq(s.itemSeparator, idValue))),
+          s.itemSeparator,
+          args,
+          s.objectClose,
+        );
     }
   },
 };

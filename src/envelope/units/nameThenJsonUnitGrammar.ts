@@ -22,7 +22,11 @@ export const nameThenJsonUnitGrammar: UnitGrammar = {
     return {
       checkToolName(name, path) {
         if (!u.namePattern.test(name)) {
-          throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes a call as NAME${u.argumentsMarker}{…}, and the tool name ${JSON.stringify(name)} does not match ${u.namePattern}; rename the tool or use another format`, path);
+          throw new ToolgramError(
+            "INVALID_TOOL",
+            `format ${d.name} writes a call as NAME${u.argumentsMarker}{…}, and the tool name ${JSON.stringify(name)} does not match ${u.namePattern}; rename the tool or use another format`,
+            path,
+          );
         }
       },
     };
@@ -32,7 +36,13 @@ export const nameThenJsonUnitGrammar: UnitGrammar = {
     const marker = (m: string) => (d.specialTokens.includes(m) ? token(m) : lit(m));
     if (u.idFirst === true && u.idMarker !== undefined) {
       // `ID + idMarker + NAME`: the marker always, the id optional
-      return seq(opt(callIdGrammar(callIdForm(u.idForm))), marker(u.idMarker), lit(t.name), marker(u.argumentsMarker), t.arguments);
+      return seq(
+        opt(callIdGrammar(callIdForm(u.idForm))),
+        marker(u.idMarker),
+        lit(t.name),
+        marker(u.argumentsMarker),
+        t.arguments,
+      );
     }
     const id = u.idMarker === undefined ? lit("") : opt(seq(marker(u.idMarker), callIdGrammar(callIdForm(u.idForm))));
     return seq(lit(t.name), id, marker(u.argumentsMarker), t.arguments);

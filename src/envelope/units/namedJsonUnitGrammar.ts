@@ -37,6 +37,11 @@ export const namedJsonUnitGrammar: UnitGrammar = {
     const c = u.callIndex;
     // Kimi K2's `functions.NAME:IDX`: any index (the parser reads it as the call's id), no leading zeros
     const head = c === undefined ? lit(t.name) : seq(lit(c.namePrefix + t.name + c.indexSeparator), CALL_INDEX);
-    return seq(head, markerText(u.nameClose, d.specialTokens), t.arguments, markerText(u.argumentsClose, d.specialTokens));
+    return seq(
+      head,
+      markerText(u.nameClose, d.specialTokens),
+      t.arguments,
+      markerText(u.argumentsClose, d.specialTokens),
+    );
   },
 };

@@ -20,7 +20,11 @@ export const pythonCallUnitGrammar: UnitGrammar = {
       ...(d.unit.kind === "python-call" && d.unit.quote === "single" ? { rewrite: singleQuoteStrings } : {}),
       checkToolName(name, path) {
         if (!PYTHON_CALL_NAME.test(name)) {
-          throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes a call as name(...), and the tool name ${JSON.stringify(name)} is not a Python-style name ([A-Za-z_][A-Za-z0-9_.-]*); rename the tool or use another format`, path);
+          throw new ToolgramError(
+            "INVALID_TOOL",
+            `format ${d.name} writes a call as name(...), and the tool name ${JSON.stringify(name)} is not a Python-style name ([A-Za-z_][A-Za-z0-9_.-]*); rename the tool or use another format`,
+            path,
+          );
         }
       },
     };

@@ -1,5 +1,10 @@
 import { ToolgramError } from "../../errors.js";
-import { xmlElementKeyProblem, xmlElementsForbidden, xmlElementsUnit, xmlElementValueText } from "../../formats/xmlElementValues.js";
+import {
+  xmlElementKeyProblem,
+  xmlElementsForbidden,
+  xmlElementsUnit,
+  xmlElementValueText,
+} from "../../formats/xmlElementValues.js";
 import { lit, seq } from "../../grammar/build.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 
@@ -28,7 +33,11 @@ export const xmlElementsUnitGrammar: UnitGrammar = {
       checkToolName(name, path) {
         // the reader takes the name up to its closing quote, and the name must not hold the tag prefix
         if (!/^[^\s"<>]+$/u.test(name) || name.includes(u.tagPrefix)) {
-          throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes the tool name as ${JSON.stringify(d.open + "NAME" + u.nameClose)}, and ${JSON.stringify(name)} cannot stand there (whitespace, " < or >); rename the tool or use another format`, path);
+          throw new ToolgramError(
+            "INVALID_TOOL",
+            `format ${d.name} writes the tool name as ${JSON.stringify(`${d.open}NAME${u.nameClose}`)}, and ${JSON.stringify(name)} cannot stand there (whitespace, " < or >); rename the tool or use another format`,
+            path,
+          );
         }
       },
     };

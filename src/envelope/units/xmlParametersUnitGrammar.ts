@@ -37,8 +37,17 @@ export const xmlParametersUnitGrammar: UnitGrammar = {
         const end = u.nameClose.trim();
         // a message's recipient (Muse Glimmer) ends at its own closing marker
         const recipientEnd = u.recipient?.close.trim() ?? "";
-        if (/\s/.test(name) || (end !== "" && name.includes(end)) || (recipientEnd !== "" && name.includes(recipientEnd)) || forbidden.some((f) => name.includes(f))) {
-          throw new ToolgramError("INVALID_TOOL", `format ${d.name} writes the tool name between ${JSON.stringify(u.nameOpen)} and ${JSON.stringify(u.nameClose)}, and ${JSON.stringify(name)} cannot stand there (whitespace or a marker); rename the tool or use another format`, path);
+        if (
+          /\s/.test(name) ||
+          (end !== "" && name.includes(end)) ||
+          (recipientEnd !== "" && name.includes(recipientEnd)) ||
+          forbidden.some((f) => name.includes(f))
+        ) {
+          throw new ToolgramError(
+            "INVALID_TOOL",
+            `format ${d.name} writes the tool name between ${JSON.stringify(u.nameOpen)} and ${JSON.stringify(u.nameClose)}, and ${JSON.stringify(name)} cannot stand there (whitespace or a marker); rename the tool or use another format`,
+            path,
+          );
         }
       },
     };
@@ -48,7 +57,8 @@ export const xmlParametersUnitGrammar: UnitGrammar = {
     // Kimi K3's `index="N"`: any index (the parser reads it as the call's id), no leading zeros
     const index = u.callIndex === undefined ? EPSILON : seq(CALL_INDEX, lit(u.callIndex.close));
     // a message to the tool (Muse Glimmer) names it as the recipient first
-    const recipient = u.recipient === undefined ? EPSILON : seq(lit(t.name), markerText(u.recipient.close, d.specialTokens));
+    const recipient =
+      u.recipient === undefined ? EPSILON : seq(lit(t.name), markerText(u.recipient.close, d.specialTokens));
     return seq(recipient, lit(u.nameOpen + t.name + u.nameClose), index, t.arguments, lit(u.callClose));
   },
 };

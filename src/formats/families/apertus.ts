@@ -9,11 +9,18 @@ import { PLAIN_FIELDS } from "./plainFields.js";
 export const apertus: FormatDescription = {
   ...PLAIN_FIELDS,
   name: "apertus",
-  family: "Apertus (`<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>`)",
+  family: 'Apertus (`<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>`)',
   // llama.cpp's chat format "Apertus"
   aliases: ["Apertus"],
   open: "<|tools_prefix|>",
   close: "<|tools_suffix|>",
   grouping: "list",
-  unit: { kind: "json-object", nameKey: null, argumentsKey: "arguments", argumentsAliases: [], idKey: null, argumentsEncoding: "object" },
+  unit: {
+    kind: "json-object",
+    nameKey: null,
+    argumentsKey: "arguments",
+    argumentsAliases: [],
+    idKey: null,
+    argumentsEncoding: "object",
+  },
 };

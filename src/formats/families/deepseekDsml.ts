@@ -33,7 +33,7 @@ const DSML_UNIT: XmlParametersUnit = {
 export const deepseekV32: FormatDescription = {
   ...PLAIN_FIELDS,
   name: "deepseek-v3.2",
-  family: "DeepSeek V3.2 (DSML `function_calls`, parameters marked `string=\"true\"` or `\"false\"`)",
+  family: 'DeepSeek V3.2 (DSML `function_calls`, parameters marked `string="true"` or `"false"`)',
   // vLLM: deepseek_v32 (llama.cpp's parser has no chat-format name of its own for it)
   aliases: ["deepseek_v32"],
   grouping: "block",

@@ -10,7 +10,7 @@ import type { FormatDescription } from "../FormatDescription.js";
  */
 export const kimiK3: FormatDescription = {
   name: "kimi-k3",
-  family: "Kimi K3 (`call tool=\"NAME\" index=\"N\"` tags, arguments with their JSON types)",
+  family: 'Kimi K3 (`call tool="NAME" index="N"` tags, arguments with their JSON types)',
   // the name formatFromChatTemplate proposes (vLLM's and llama.cpp's spelling of the family's formats)
   aliases: ["kimi_k3"],
   section: { open: "<|close|>response<|sep|><|open|>tools<|sep|>", close: "<|close|>tools<|sep|>" },
@@ -37,5 +37,9 @@ export const kimiK3: FormatDescription = {
   },
   maxCalls: Infinity,
   // the prompt always opens the block: formatFromChatTemplate reads `required` with an empty opening
-  reasoning: { open: "<|open|>think<|sep|>", close: "<|close|>think<|sep|><|open|>response<|sep|>", defaultMode: "none" },
+  reasoning: {
+    open: "<|open|>think<|sep|>",
+    close: "<|close|>think<|sep|><|open|>response<|sep|>",
+    defaultMode: "none",
+  },
 };

@@ -39,7 +39,13 @@ export const mistralV11CallId: FormatDescription = {
   name: "mistral-v11-call-id",
   family: "Mistral Small 3.2 (`[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`, 9-character ids)",
   aliases: ["mistral_args_call_id"],
-  unit: { kind: "name-then-json", argumentsMarker: "[ARGS]", namePattern: /^[A-Za-z0-9_.-]{1,64}$/, idMarker: "[CALL_ID]", idForm: MISTRAL_ID },
+  unit: {
+    kind: "name-then-json",
+    argumentsMarker: "[ARGS]",
+    namePattern: /^[A-Za-z0-9_.-]{1,64}$/,
+    idMarker: "[CALL_ID]",
+    idForm: MISTRAL_ID,
+  },
   reasoning: null,
 };
 
@@ -50,7 +56,7 @@ export const mistralV11CallId: FormatDescription = {
 export const mistralNemo: FormatDescription = {
   ...plain,
   name: "mistral-nemo",
-  family: "Mistral Nemo (`[TOOL_CALLS][{\"name\", \"arguments\", \"id\"}]`, the id last)",
+  family: 'Mistral Nemo (`[TOOL_CALLS][{"name", "arguments", "id"}]`, the id last)',
   // llama.cpp's former chat-format name
   aliases: ["mistral_nemo", "Mistral Nemo"],
   open: "[TOOL_CALLS]",

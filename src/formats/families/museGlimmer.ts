@@ -34,5 +34,10 @@ export const museGlimmer: FormatDescription = {
     callClose: "",
   },
   // any number of messages to `self` before the answer, as llama.cpp reads them (`zero_or_more(start + analysis)`)
-  reasoning: { open: " to=self<|message|>", close: "<|eom|><|start|>assistant to=", defaultMode: "optional", again: "self<|message|>" },
+  reasoning: {
+    open: " to=self<|message|>",
+    close: "<|eom|><|start|>assistant to=",
+    defaultMode: "optional",
+    again: "self<|message|>",
+  },
 };

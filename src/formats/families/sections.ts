@@ -8,7 +8,13 @@ import { jsonCallUnit, PLAIN_FIELDS } from "./plainFields.js";
 const plain = { ...PLAIN_FIELDS, grouping: "block" as const };
 
 /** DeepSeek's tool-call markers: one special token each in its vocabulary (and its `<think>` markers). */
-const DEEPSEEK_TOKENS = ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>"];
+const DEEPSEEK_TOKENS = [
+  "<｜tool▁calls▁begin｜>",
+  "<｜tool▁calls▁end｜>",
+  "<｜tool▁call▁begin｜>",
+  "<｜tool▁call▁end｜>",
+  "<｜tool▁sep｜>",
+];
 
 /**
  * R1's template opens the reasoning in the generation prompt (`<｜Assistant｜><think>\n`) and drops it from the
@@ -68,8 +74,19 @@ export const kimiK2: FormatDescription = {
   section: { open: "<|tool_calls_section_begin|>", close: "<|tool_calls_section_end|>" },
   open: "<|tool_call_begin|>",
   close: "<|tool_call_end|>",
-  specialTokens: ["<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"],
-  unit: { kind: "named-json", nameClose: "<|tool_call_argument_begin|>", argumentsClose: "", callIndex: { namePrefix: "functions.", indexSeparator: ":" } },
+  specialTokens: [
+    "<|tool_calls_section_begin|>",
+    "<|tool_calls_section_end|>",
+    "<|tool_call_begin|>",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+  ],
+  unit: {
+    kind: "named-json",
+    nameClose: "<|tool_call_argument_begin|>",
+    argumentsClose: "",
+    callIndex: { namePrefix: "functions.", indexSeparator: ":" },
+  },
   reasoning: { open: "<think>", close: "</think>", defaultMode: "none" },
 };
 

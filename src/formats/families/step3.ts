@@ -2,7 +2,13 @@ import type { FormatDescription } from "../FormatDescription.js";
 import { PLAIN_FIELDS } from "./plainFields.js";
 
 /** Step-3's tool-call markers (full-width bars, as DeepSeek's but with `_` where DeepSeek writes `▁`). */
-const STEP3_TOKENS = ["<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>", "<｜tool_sep｜>"];
+const STEP3_TOKENS = [
+  "<｜tool_calls_begin｜>",
+  "<｜tool_calls_end｜>",
+  "<｜tool_call_begin｜>",
+  "<｜tool_call_end｜>",
+  "<｜tool_sep｜>",
+];
 
 /**
  * StepFun Step-3, as vLLM's `step3` parser reads calls (and SGLang's Step3Detector documents them):

@@ -7,7 +7,12 @@ import { foldExpr } from "./foldExpr.js";
  * ticked per node. `refName` renames references (a key that does not depend on the grammar's rule names); `known` may
  * give the key of a sub-expression already computed (memoized elsewhere), which is then used as it is.
  */
-export function exprKey(e: GExpr, deadline?: Deadline, refName?: (rule: string) => string, known?: (e: GExpr) => string | undefined): string {
+export function exprKey(
+  e: GExpr,
+  deadline?: Deadline,
+  refName?: (rule: string) => string,
+  known?: (e: GExpr) => string | undefined,
+): string {
   // one buffer for the whole tree: joining the children's strings at every level would copy a deep chain's tail
   // once per level (quadratic)
   const out: string[] = [];

@@ -16,22 +16,22 @@ export function isNullable(e: GExpr, rules: ReadonlySet<string>, memo: Map<GExpr
   return foldExpr<boolean>(
     e,
     (x, kids) => {
-    switch (x.type) {
-      case "literal":
-      case "token":
-        return x.text.length === 0;
-      case "charClass":
-        return false;
-      case "ref":
-        return rules.has(x.rule);
-      case "seq":
-        return kids.every(Boolean);
-      case "alt":
-        return kids.some(Boolean);
-      case "repeat":
-        return (x.max === null || x.max >= x.min) && (x.min === 0 || kids[0]);
-    }
-  },
+      switch (x.type) {
+        case "literal":
+        case "token":
+          return x.text.length === 0;
+        case "charClass":
+          return false;
+        case "ref":
+          return rules.has(x.rule);
+        case "seq":
+          return kids.every(Boolean);
+        case "alt":
+          return kids.some(Boolean);
+        case "repeat":
+          return (x.max === null || x.max >= x.min) && (x.min === 0 || kids[0]);
+      }
+    },
     memo,
   );
 }

@@ -9,7 +9,12 @@ export type TokenAvailable = (text: string) => boolean;
 const allTokens: TokenAvailable = () => true;
 
 /** Rules that derive at least one finite text (least fixpoint). `graph`: the grammar's `referenceGraph`, if known. */
-export function productiveRules(g: Grammar, tokenOk: TokenAvailable = allTokens, deadline?: Deadline, graph?: ReadonlyMap<string, readonly string[]>): Set<string> {
+export function productiveRules(
+  g: Grammar,
+  tokenOk: TokenAvailable = allTokens,
+  deadline?: Deadline,
+  graph?: ReadonlyMap<string, readonly string[]>,
+): Set<string> {
   return leastRuleFixpoint(g, (body, set) => isProductive(body, set, tokenOk), deadline, graph);
 }
 
@@ -17,7 +22,12 @@ export function productiveRules(g: Grammar, tokenOk: TokenAvailable = allTokens,
  * Whether `e` derives at least one finite text, given the productive rules. `memo` may be shared by calls with the
  * same `rules` and `tokenOk` (it caches every sub-expression's answer). Iterative.
  */
-export function isProductive(e: GExpr, rules: ReadonlySet<string>, tokenOk: TokenAvailable = allTokens, memo: Map<GExpr, boolean> = new Map()): boolean {
+export function isProductive(
+  e: GExpr,
+  rules: ReadonlySet<string>,
+  tokenOk: TokenAvailable = allTokens,
+  memo: Map<GExpr, boolean> = new Map(),
+): boolean {
   return foldExpr<boolean>(
     e,
     (x, kids) => {

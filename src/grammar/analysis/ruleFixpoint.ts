@@ -10,7 +10,12 @@ import { referenceGraph } from "./refs.js";
  * first, a tool set's root was evaluated again each time one of its hundreds of tools joined the set). `graph` is
  * the grammar's `referenceGraph` when the caller has it.
  */
-export function leastRuleFixpoint(g: Grammar, holds: (body: GExpr, set: ReadonlySet<string>) => boolean, deadline?: Deadline, graph: ReadonlyMap<string, readonly string[]> = referenceGraph(g, deadline)): Set<string> {
+export function leastRuleFixpoint(
+  g: Grammar,
+  holds: (body: GExpr, set: ReadonlySet<string>) => boolean,
+  deadline?: Deadline,
+  graph: ReadonlyMap<string, readonly string[]> = referenceGraph(g, deadline),
+): Set<string> {
   const referrers = new Map<string, string[]>();
   for (const [name, refs] of graph) {
     for (const r of refs) {

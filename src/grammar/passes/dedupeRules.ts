@@ -13,7 +13,13 @@ const SELF = ref("@self");
  * Kleene's iteration from empty languages both are given the same language at every step (their bodies are the same
  * expression once merged names are read as one), so the least solution gives them the same language.
  */
-function bodyKey(name: string, e: GExpr, selfRef: boolean, keys: StructuralIds | undefined, deadline: Deadline | undefined): string | number {
+function bodyKey(
+  name: string,
+  e: GExpr,
+  selfRef: boolean,
+  keys: StructuralIds | undefined,
+  deadline: Deadline | undefined,
+): string | number {
   if (!selfRef) return keys ? keys.of(e, deadline) : exprKey(e, deadline);
   if (!keys) return exprKey(e, deadline, (r) => (r === name ? SELF.rule : JSON.stringify(r)));
   return keys.ofModulo(e, name, (body) => mapRefs(body, (r) => (r.rule === name ? SELF : r), deadline), deadline);
@@ -110,7 +116,11 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: StructuralId
   const rules = new Map<string, GExpr>();
   for (const name of g.rules.keys()) {
     const e = body.get(name);
-    if (e !== undefined) rules.set(name, refersToMerged(name) ? mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline) : e);
+    if (e !== undefined)
+      rules.set(
+        name,
+        refersToMerged(name) ? mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline) : e,
+      );
   }
   return { root: g.root, rules };
 }

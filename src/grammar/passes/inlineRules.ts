@@ -29,7 +29,8 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   // full expansion of inlinable rules; terminates because none of them is on a cycle. Callees first, in an
   // iterative depth-first post-order (a chain of single-use rules can be deeper than the call stack)
   const expanded = new Map<string, GExpr>();
-  const withExpanded = (e: GExpr): GExpr => mapRefs(e, (r) => (inlinable.has(r.rule) ? (expanded.get(r.rule) as GExpr) : r));
+  const withExpanded = (e: GExpr): GExpr =>
+    mapRefs(e, (r) => (inlinable.has(r.rule) ? (expanded.get(r.rule) as GExpr) : r));
   const expandRule = (name: string): void => {
     const stack: { v: string; i: number }[] = [{ v: name, i: 0 }];
     while (stack.length > 0) {

@@ -12,19 +12,19 @@ export function mapRefs(e: GExpr, f: (r: Ref) => GExpr, deadline?: Deadline): GE
   return foldExpr<GExpr>(
     e,
     (x, kids) => {
-    switch (x.type) {
-      case "ref":
-        return f(x);
-      case "seq":
-      case "alt":
-        // `kids` is a fresh array of this node's values (see foldExpr): it becomes the new node's items as it is
-        return sameItems(kids, x.items) ? x : { type: x.type, items: kids as GExpr[] };
-      case "repeat":
-        return kids[0] === x.item ? x : { type: "repeat", item: kids[0], min: x.min, max: x.max };
-      default:
-        return x;
-    }
-  },
+      switch (x.type) {
+        case "ref":
+          return f(x);
+        case "seq":
+        case "alt":
+          // `kids` is a fresh array of this node's values (see foldExpr): it becomes the new node's items as it is
+          return sameItems(kids, x.items) ? x : { type: x.type, items: kids as GExpr[] };
+        case "repeat":
+          return kids[0] === x.item ? x : { type: "repeat", item: kids[0], min: x.min, max: x.max };
+        default:
+          return x;
+      }
+    },
     new Map(),
     tick,
   );

@@ -87,7 +87,7 @@ export function naturalRangeTrie(lo: bigint, hi: bigint | null): DigitTrie | nul
   // every length strictly between the bounds' is whole: one branch for all of them (a bound near Number.MAX_VALUE
   // has 309 digits, and a branch per length made the trie, and each grammar built from it, 300 times larger)
   if (H.length - 1 > L.length) out.push({ lo: 1, hi: 9, next: { kind: "free", min: L.length, max: H.length - 2 } });
-  push(sameLength("1" + "0".repeat(H.length - 1), H));
+  push(sameLength(`1${"0".repeat(H.length - 1)}`, H));
   return branch(mergeRuns(out));
 }
 
@@ -96,7 +96,15 @@ function mergeRuns(bs: { lo: number; hi: number; next: DigitTrie }[]): { lo: num
   const out: { lo: number; hi: number; next: DigitTrie }[] = [];
   for (const b of bs) {
     const p = out[out.length - 1];
-    if (p !== undefined && p.lo === b.lo && p.hi === b.hi && p.next.kind === "free" && b.next.kind === "free" && p.next.max !== null && p.next.max + 1 === b.next.min) {
+    if (
+      p !== undefined &&
+      p.lo === b.lo &&
+      p.hi === b.hi &&
+      p.next.kind === "free" &&
+      b.next.kind === "free" &&
+      p.next.max !== null &&
+      p.next.max + 1 === b.next.min
+    ) {
       out[out.length - 1] = { lo: p.lo, hi: p.hi, next: { kind: "free", min: p.next.min, max: b.next.max } };
     } else out.push(b);
   }

@@ -5,7 +5,14 @@ import { alt, cls, lit, NOTHING, opt, rep, seq } from "../../grammar/build.js";
 import type { NumberBound, NumberNode } from "../../schema/SchemaNode.js";
 import { naturalRangeTrie, type DigitTrie } from "./digitTrie.js";
 import {
-  cmpDec, floorDec, fractionDigits, isIntegerDec, lowerThreshold, negDec, upperThreshold, type Threshold,
+  cmpDec,
+  floorDec,
+  fractionDigits,
+  isIntegerDec,
+  lowerThreshold,
+  negDec,
+  upperThreshold,
+  type Threshold,
 } from "./exactDecimal.js";
 import { fractionRange } from "./fractionRange.js";
 import { renderTrie, renderTrieModulo } from "./renderTrie.js";
@@ -115,8 +122,17 @@ function lowerNumberUncached(node: NumberNode, env: NumberLowerEnv): GExpr {
       const cap = 10n ** BigInt(MULTIPLE_OF_MAX_DIGITS) - 1n;
       if ((loI !== null && loI > cap) || (hiI !== null && hiI < -cap)) {
         const why = `multipleOf is enforced on integers below 10^${MULTIPLE_OF_MAX_DIGITS} only, and the bounds leave none of them`;
-        if (env.strict) throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `${why}; drop multipleOf or compile with strict: false`, node.path + "/multipleOf");
-        env.warnings.push({ code: "OVER_APPROXIMATED", message: `${why}; multipleOf is not enforced`, schemaPath: node.path + "/multipleOf" });
+        if (env.strict)
+          throw new UnsupportedSchemaError(
+            "UNSUPPORTED_KEYWORD",
+            `${why}; drop multipleOf or compile with strict: false`,
+            `${node.path}/multipleOf`,
+          );
+        env.warnings.push({
+          code: "OVER_APPROXIMATED",
+          message: `${why}; multipleOf is not enforced`,
+          schemaPath: `${node.path}/multipleOf`,
+        });
         return lowerNumber({ ...node, multipleOf: undefined }, env);
       }
       loI = loI === null || loI < -cap ? -cap : loI;
@@ -132,7 +148,8 @@ function lowerNumberUncached(node: NumberNode, env: NumberLowerEnv): GExpr {
       return renderTrieModulo(t, k, `${env.ruleBase}${sign}mod${k}`, env.addRule);
     };
     const pos = hiI !== null && hiI < 0n ? null : naturalRangeTrie(loI === null ? 0n : loI, hiI);
-    const neg = loI !== null && loI > 0n ? null : naturalRangeTrie(hiI === null ? 0n : -hiI, loI === null ? null : -loI);
+    const neg =
+      loI !== null && loI > 0n ? null : naturalRangeTrie(hiI === null ? 0n : -hiI, loI === null ? null : -loI);
     return alt(render(pos, "-p-"), seq(lit("-"), render(neg, "-n-")));
   }
 
@@ -180,10 +197,14 @@ function multipleOfModulus(node: NumberNode, env: NumberLowerEnv): number | unde
         throw new UnsupportedSchemaError(
           "UNSUPPORTED_KEYWORD",
           `${why}; use an integer multipleOf <= ${MAX_INTEGER_MULTIPLE_OF}, or compile with strict: false to accept any number here`,
-          node.path + "/multipleOf",
+          `${node.path}/multipleOf`,
         );
       }
-      env.warnings.push({ code: "OVER_APPROXIMATED", message: `${why}; the grammar does not enforce it`, schemaPath: node.path + "/multipleOf" });
+      env.warnings.push({
+        code: "OVER_APPROXIMATED",
+        message: `${why}; the grammar does not enforce it`,
+        schemaPath: `${node.path}/multipleOf`,
+      });
       continue;
     }
     enforced = true;
@@ -194,10 +215,14 @@ function multipleOfModulus(node: NumberNode, env: NumberLowerEnv): number | unde
         throw new UnsupportedSchemaError(
           "UNSUPPORTED_KEYWORD",
           `the multipleOf values combine to ${l}, above the exactly enforced maximum ${MAX_INTEGER_MULTIPLE_OF}; simplify them, or compile with strict: false`,
-          node.path + "/multipleOf",
+          `${node.path}/multipleOf`,
         );
       }
-      env.warnings.push({ code: "OVER_APPROXIMATED", message: `combined multipleOf ${l} is not enforced`, schemaPath: node.path + "/multipleOf" });
+      env.warnings.push({
+        code: "OVER_APPROXIMATED",
+        message: `combined multipleOf ${l} is not enforced`,
+        schemaPath: `${node.path}/multipleOf`,
+      });
       return 1;
     }
   }

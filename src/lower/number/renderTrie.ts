@@ -15,7 +15,12 @@ export function renderTrie(t: DigitTrie): GExpr {
  * so the grammar has at most nodes x k rules (the caller caps k and the digit count). `addRule` registers a rule and
  * returns a reference to it.
  */
-export function renderTrieModulo(t: DigitTrie, k: number, name: string, addRule: (name: string, e: GExpr) => GExpr): GExpr {
+export function renderTrieModulo(
+  t: DigitTrie,
+  k: number,
+  name: string,
+  addRule: (name: string, e: GExpr) => GExpr,
+): GExpr {
   const memo = new Map<string, GExpr>();
   const ids = new Map<DigitTrie, number>();
   const idOf = (n: DigitTrie): number => {

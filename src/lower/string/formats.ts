@@ -10,9 +10,30 @@ import { parsePattern } from "./parsePattern.js";
  * says so (as ajv's non-unicode `i` flag does).
  */
 export const STRING_FORMATS: readonly string[] = Object.freeze([
-  "date", "time", "date-time", "iso-time", "iso-date-time", "duration", "uri", "uri-reference", "uri-template",
-  "email", "hostname", "ipv4", "ipv6", "uuid", "json-pointer", "json-pointer-uri-fragment", "relative-json-pointer",
-  "byte", "password", "binary", "int32", "int64", "float", "double",
+  "date",
+  "time",
+  "date-time",
+  "iso-time",
+  "iso-date-time",
+  "duration",
+  "uri",
+  "uri-reference",
+  "uri-template",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+  "json-pointer",
+  "json-pointer-uri-fragment",
+  "relative-json-pointer",
+  "byte",
+  "password",
+  "binary",
+  "int32",
+  "int64",
+  "float",
+  "double",
 ]);
 
 /** Formats that constrain numbers only, or nothing: a string always satisfies them (as in ajv). */

@@ -22,7 +22,7 @@ const HEX = "0123456789abcdef";
 export function spellCodePoint(cp: number): string {
   const short = SHORT.get(cp);
   if (short !== undefined) return short;
-  if (cp < 0x20) return "\\u00" + HEX[cp >> 4] + HEX[cp & 15];
+  if (cp < 0x20) return `\\u00${HEX[cp >> 4]}${HEX[cp & 15]}`;
   return String.fromCodePoint(cp);
 }
 
@@ -56,7 +56,7 @@ function spellClassUncached(ranges: Ranges): GExpr {
     if (digits.length === 0) return;
     const d = normalizeRanges(digits);
     const last = d.length === 2 && d[0] === d[1] ? lit(String.fromCharCode(d[0])) : cls(d);
-    parts.push(seq(lit("\\u00" + hi), last));
+    parts.push(seq(lit(`\\u00${hi}`), last));
   });
   // a single literal code point reads better as a literal
   const first = parts[0];

@@ -9,7 +9,18 @@ import { complement, determinize, intersect, lengthRange, minimize, type Dfa } f
 import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
 import { regexToNfa } from "../../regex/regexToNfa.js";
-import { expansionSize, hasAnchor, rAlt, rChars, rLit, rRep, rSeq, R_EMPTY, R_NEVER, type RNode } from "../../regex/RegexNode.js";
+import {
+  expansionSize,
+  hasAnchor,
+  rAlt,
+  rChars,
+  rLit,
+  rRep,
+  rSeq,
+  R_EMPTY,
+  R_NEVER,
+  type RNode,
+} from "../../regex/RegexNode.js";
 import type { StringConstraints } from "../../schema/SchemaNode.js";
 import { formatRegex } from "./formats.js";
 import { spellExpr } from "./jsonSpelling.js";
@@ -81,7 +92,10 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
   for (const f of spec.formats) {
     if (f === "hostname" && !ctx.strict && (max === undefined || max > 253)) {
       // keep the label syntax, drop only the total-length rule a grammar cannot count
-      relax(ctx, `format "hostname": the 253-character total length is not enforced (add "maxLength": 253 to enforce it)`);
+      relax(
+        ctx,
+        `format "hostname": the 253-character total length is not enforced (add "maxLength": 253 to enforce it)`,
+      );
       pos.push({ node: formatRegex(f, path, 253)!, anchorFree: true, search: false });
       continue;
     }
@@ -196,7 +210,9 @@ function searchLang(node: RNode): Lang {
     if (!g) groups.set(key, (g = { start: anchoredStart, end: anchoredEnd, bodies: [] }));
     g.bodies.push(rSeq(...items));
   }
-  const out = [...groups.values()].map((g) => rSeq(g.start ? R_EMPTY : ANY_STAR, rAlt(...g.bodies), g.end ? R_EMPTY : ANY_STAR));
+  const out = [...groups.values()].map((g) =>
+    rSeq(g.start ? R_EMPTY : ANY_STAR, rAlt(...g.bodies), g.end ? R_EMPTY : ANY_STAR),
+  );
   return { node: rAlt(...out), anchorFree: true, search };
 }
 
@@ -280,7 +296,9 @@ function excludeValues(values: string[], min: number, max: number | undefined): 
       const used: number[] = [];
       for (const cp of [...n.children.keys()].sort((a, b) => a - b)) used.push(cp, cp);
       const rest = Math.max(0, min - depth - 1);
-      parts.push(seq(cls(subtractRanges(ALL_SCALARS, used)), rep(any, rest, max === undefined ? null : max - depth - 1)));
+      parts.push(
+        seq(cls(subtractRanges(ALL_SCALARS, used)), rep(any, rest, max === undefined ? null : max - depth - 1)),
+      );
       for (const [cp, c] of [...n.children].sort((a, b) => a[0] - b[0])) {
         parts.push(seq(lit(String.fromCodePoint(cp)), walk(c, depth + 1)));
       }
@@ -348,7 +366,8 @@ function viaAutomata(
   const dfas: Dfa[] = [];
   for (const l of pos) dfas.push(toDfa(l.node, ctx, deadline));
   for (const l of neg) dfas.push(minimize(complement(toDfa(l.node, ctx, deadline)), deadline, ctx.path));
-  if (notValues.length) dfas.push(minimize(complement(toDfa(rAlt(...notValues.map(rLit)), ctx, deadline)), deadline, ctx.path));
+  if (notValues.length)
+    dfas.push(minimize(complement(toDfa(rAlt(...notValues.map(rLit)), ctx, deadline)), deadline, ctx.path));
   dfas.sort((a, b) => a.accept.length - b.accept.length);
   let acc = dfas[0];
   for (let i = 1; i < dfas.length; i++) {

@@ -146,4 +146,3 @@ export function parsePattern(source: string, path: string, opts: PatternOptions 
   }
   return alternatives(ast.alternatives);
 }
-

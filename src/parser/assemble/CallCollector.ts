@@ -3,11 +3,19 @@ import type { ErrorObject } from "ajv";
 import { ISSUE_CODES, type IssueCode } from "../issueCodes.js";
 import type { ScanEvents } from "../scan/BlockScanner.js";
 import type { ToolValidators } from "../toolValidators.js";
-import type { ParseIssue, ParseMode, ParsedToolCall, StreamEvent, ToolCallConstraint, ToolCallShape } from "../types.js";
+import type {
+  ParseIssue,
+  ParseMode,
+  ParsedToolCall,
+  StreamEvent,
+  ToolCallConstraint,
+  ToolCallShape,
+} from "../types.js";
 import type { UnitCall } from "../units/UnitCodec.js";
 
 /** Why strict mode with tools drops a call that parsed canonically and validates. */
-export const GRAMMAR_REFUSED = "the call is not one the compiled grammar accepts (a number spelling it narrows, an id it does not allow, or a constraint the schema check alone misses)";
+export const GRAMMAR_REFUSED =
+  "the call is not one the compiled grammar accepts (a number spelling it narrows, an id it does not allow, or a constraint the schema check alone misses)";
 
 /**
  * Where the calls, issues and stream events of one parse accumulate: the scanner reports call starts, names and

@@ -37,7 +37,13 @@ export function assembleFencedCall<T extends ToolCallConstraint>(
   if (!c.ok || !out.isDeclared(c.call.name)) return "text";
   const span: [number, number] = [at, at + text.length];
   if (out.mode === "strict") {
-    out.drop("FENCED_CALL", `a call of ${JSON.stringify(c.call.name)} in a Markdown code block, without the ${d.name} markers (strict mode reads only the format's own rendering)`, span, -1, text);
+    out.drop(
+      "FENCED_CALL",
+      `a call of ${JSON.stringify(c.call.name)} in a Markdown code block, without the ${d.name} markers (strict mode reads only the format's own rendering)`,
+      span,
+      -1,
+      text,
+    );
     return "reported";
   }
   out.addCall(c.call, text, span, ["FENCED_CALL", ...c.repairs.map((x) => x.code)], out.callStart());

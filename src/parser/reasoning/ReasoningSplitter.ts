@@ -59,7 +59,7 @@ export class ReasoningSplitter {
         this.buf = "";
         this.state = "after";
         return { reasoningDelta: "", rest };
-      } else if (((open !== null && open.startsWith(this.buf)) || (lone !== null && lone.startsWith(this.buf))) && !final) {
+      } else if ((open?.startsWith(this.buf) || lone?.startsWith(this.buf)) && !final) {
         return { reasoningDelta: "", rest: "" };
       } else {
         if (this.r?.mode === "required" || lone !== null) this.issue("REASONING_MISSING", [0, 0]);

@@ -5,7 +5,10 @@ import type { ReasoningSplitter } from "./ReasoningSplitter.js";
  * The result of the turn after the reasoning block, in the whole text's offsets, with the reasoning and its issues
  * (first: they come first in the text).
  */
-export function withReasoning<T extends ToolCallConstraint>(r: ParseResult<T>, splitter: ReasoningSplitter | null): ParseResult<T> {
+export function withReasoning<T extends ToolCallConstraint>(
+  r: ParseResult<T>,
+  splitter: ReasoningSplitter | null,
+): ParseResult<T> {
   if (splitter === null) return r;
   const { reasoning, issues } = splitter.result();
   const k = splitter.offset;

@@ -118,14 +118,24 @@ export class BlockScanner {
       // Kimi K2's `functions.NAME:IDX`: the name sits between the prefix and the index
       const indexed = d.unit.kind === "named-json" ? d.unit.callIndex : undefined;
       // a message's recipient (Muse Glimmer) is the name, first
-      const open = d.unit.kind === "xml-parameters" ? (d.unit.recipient === undefined ? d.unit.nameOpen : "") : (indexed?.namePrefix ?? "");
-      this.nameWatch = { open, matched: 0, name: "", stops: NAME_STOPS + d.unit.nameClose.slice(0, 1) + (indexed?.indexSeparator.slice(0, 1) ?? "") };
+      const open =
+        d.unit.kind === "xml-parameters"
+          ? d.unit.recipient === undefined
+            ? d.unit.nameOpen
+            : ""
+          : (indexed?.namePrefix ?? "");
+      this.nameWatch = {
+        open,
+        matched: 0,
+        name: "",
+        stops: NAME_STOPS + d.unit.nameClose.slice(0, 1) + (indexed?.indexSeparator.slice(0, 1) ?? ""),
+      };
     } else if (d.grouping === "block" && d.unit.kind === "xml-elements") {
       // MiniMax M3's `NAME">`: the block's opening marker ends at the name, which ends at its quote
       this.nameWatch = { open: "", matched: 0, name: "", stops: NAME_STOPS };
     } else if (d.grouping === "block" && d.unit.kind === "gemma4-call") {
       // Gemma 4's `call:NAME{`: the name ends at its arguments' brace
-      this.nameWatch = { open: d.unit.namePrefix, matched: 0, name: "", stops: NAME_STOPS + "{" };
+      this.nameWatch = { open: d.unit.namePrefix, matched: 0, name: "", stops: `${NAME_STOPS}{` };
     }
   }
 
@@ -414,7 +424,8 @@ export class BlockScanner {
   /** Appends the scanned text up to `upTo` to the block, emitting the arguments text it holds. */
   private save(upTo: number): void {
     const s = this.scanText;
-    if (this.argsFrom >= 0 && upTo > this.argsFrom) this.events.argumentsDelta(this.callSlot(), s.slice(this.argsFrom, upTo));
+    if (this.argsFrom >= 0 && upTo > this.argsFrom)
+      this.events.argumentsDelta(this.callSlot(), s.slice(this.argsFrom, upTo));
     this.argsFrom = this.argsActive ? upTo : -1;
     if (upTo > this.seg) {
       this.parts.push(s.slice(this.seg, upTo));

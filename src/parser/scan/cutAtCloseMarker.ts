@@ -7,7 +7,10 @@ import type { ScannedBlock } from "./ScannedBlock.js";
  * body's start; the text after the cut is to be scanned again. Returns null when the block holds no closing marker.
  * `cancelled`: the slots of units that lay wholly past the cut (their text is read again from the rest).
  */
-export function cutAtCloseMarker(b: ScannedBlock, d: FormatDescription): { block: ScannedBlock; rest: string; restAt: number; cancelled: number[] } | null {
+export function cutAtCloseMarker(
+  b: ScannedBlock,
+  d: FormatDescription,
+): { block: ScannedBlock; rest: string; restAt: number; cancelled: number[] } | null {
   if (d.close === null) return null;
   const k = b.text.indexOf(d.close, b.bodyStart);
   if (k < 0) return null;

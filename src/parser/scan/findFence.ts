@@ -28,7 +28,8 @@ export function findFence(
   resumeAt = 0,
 ): { end: number; contentStart: number; contentEnd: number } | null | { need: true; searched: number } {
   const limit = f + MAX_FENCE_LENGTH;
-  const undecided = (searched: number): { need: true; searched: number } | null => (final || s.length >= limit ? null : { need: true, searched });
+  const undecided = (searched: number): { need: true; searched: number } | null =>
+    final || s.length >= limit ? null : { need: true, searched };
   let j = f + FENCE.length;
   for (let k = 0; k < 16 && j < s.length && LANG.test(s[j]); k++) j++;
   while (j < s.length && j < limit && SPACE.has(s[j])) j++;

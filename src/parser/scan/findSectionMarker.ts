@@ -4,7 +4,10 @@ import { splitMarker } from "../../formats/splitMarker.js";
  * Where a section marker (SectionDescription's `open` or `close`) stands in the text: `start`/`end` bound what the
  * marker covers (consumed: neither content nor a call), `exact` says whether that is the marker itself.
  */
-export type SectionMarkerHit = { kind: "found"; start: number; end: number; exact: boolean } | { kind: "wait"; start: number } | { kind: "none" };
+export type SectionMarkerHit =
+  | { kind: "found"; start: number; end: number; exact: boolean }
+  | { kind: "wait"; start: number }
+  | { kind: "none" };
 
 /**
  * The first section marker whose core starts in `s[from, to)`: the core (the marker without its leading and trailing
@@ -16,7 +19,13 @@ export type SectionMarkerHit = { kind: "found"; start: number; end: number; exac
  * `wait`: the core ends the text, which may still grow into the trailing whitespace (streaming; never when `final`):
  * the text from `start` on is held back. Text before `from` is never taken.
  */
-export function findSectionMarker(s: string, from: number, to: number, marker: string, final: boolean): SectionMarkerHit {
+export function findSectionMarker(
+  s: string,
+  from: number,
+  to: number,
+  marker: string,
+  final: boolean,
+): SectionMarkerHit {
   const { lead, core, trail } = splitMarker(marker);
   const k = s.slice(from, Math.min(s.length, to + core.length - 1)).indexOf(core);
   if (k < 0) return { kind: "none" };

@@ -9,8 +9,8 @@ export type StartDecision =
   /** `at`: offset of the block's first character (after leading whitespace); `bodyAt`: after any start prefix. */
   | { kind: "yes"; at: number; bodyAt: number };
 
-const PY_START = /^\[\s*[A-Za-z_][A-Za-z0-9_.\-]*\s*\(/;
-const PY_PARTIAL = /^\[\s*(?:[A-Za-z_][A-Za-z0-9_.\-]*\s*)?$/;
+const PY_START = /^\[\s*[A-Za-z_][A-Za-z0-9_.-]*\s*\(/;
+const PY_PARTIAL = /^\[\s*(?:[A-Za-z_][A-Za-z0-9_.-]*\s*)?$/;
 
 /**
  * For formats whose call is the whole reply (no opening marker): does `head` (the first characters seen) start a

@@ -58,5 +58,7 @@ export interface UnitCodec {
    * marker is not the value's) and reports the name as soon as the marker comes. `idMarker`: a marker between the
    * name and `marker` after which the call's id comes (`NAME[CALL_ID]ID[ARGS]{…}`); the name is reported there.
    */
-  namePrefix?(d: FormatDescription): { marker: string; nameCharacter: RegExp; idMarker?: string; idFirst?: boolean } | undefined;
+  namePrefix?(
+    d: FormatDescription,
+  ): { marker: string; nameCharacter: RegExp; idMarker?: string; idFirst?: boolean } | undefined;
 }

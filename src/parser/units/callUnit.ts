@@ -35,7 +35,14 @@ export function renderCallUnit(call: UnitCall, d: FormatDescription): string {
  * Reads one call unit (see renderCallUnit). Strict mode accepts only the canonical text (up to the number spellings a
  * grammar emits). `whole`: the unit's block was closed by its marker (see UnitCodec.read). Never throws.
  */
-export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMode, whole = true, kinds?: ValueKinds, parameters?: ToolParameters): UnitResult {
+export function parseCallUnit(
+  text: string,
+  d: FormatDescription,
+  mode: ParseMode,
+  whole = true,
+  kinds?: ValueKinds,
+  parameters?: ToolParameters,
+): UnitResult {
   const codec = UNIT_CODECS[d.unit.kind];
   const r = codec.read(text, d, whole, kinds, parameters);
   if (mode === "tolerant" || !r.ok) return r;
@@ -46,7 +53,11 @@ export function parseCallUnit(text: string, d: FormatDescription, mode: ParseMod
     } catch {
       canonical = "";
     }
-    return { ok: false, code: "NONCANONICAL", message: `not the canonical ${d.name} rendering of the call (expected ${JSON.stringify(canonical.slice(0, 200))})` };
+    return {
+      ok: false,
+      code: "NONCANONICAL",
+      message: `not the canonical ${d.name} rendering of the call (expected ${JSON.stringify(canonical.slice(0, 200))})`,
+    };
   }
   return r;
 }

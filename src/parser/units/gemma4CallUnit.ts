@@ -31,7 +31,9 @@ export const gemma4CallUnit: UnitCodec = {
   },
 };
 
-type Read = { ok: true; name: string; args: JsonObject; repairs: Repair[] } | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME" | "INVALID_JSON"; message: string; at?: number };
+type Read =
+  | { ok: true; name: string; args: JsonObject; repairs: Repair[] }
+  | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME" | "INVALID_JSON"; message: string; at?: number };
 
 function readCall(text: string, d: FormatDescription): Read {
   const u = gemma4Unit(d);
@@ -41,13 +43,31 @@ function readCall(text: string, d: FormatDescription): Read {
   const lead = /^\s*/.exec(text.slice(i))?.[0] ?? "";
   if (lead !== "") repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: i });
   i += lead.length;
-  if (!text.startsWith(u.namePrefix, i)) return { ok: false, code: "NOT_A_CALL", message: `the call does not start with ${JSON.stringify(u.namePrefix)}`, at: i };
+  if (!text.startsWith(u.namePrefix, i))
+    return {
+      ok: false,
+      code: "NOT_A_CALL",
+      message: `the call does not start with ${JSON.stringify(u.namePrefix)}`,
+      at: i,
+    };
   i += u.namePrefix.length;
   const brace = text.indexOf("{", i);
-  if (brace < 0) return { ok: false, code: "MISSING_NAME", message: "the call's name is not followed by its arguments ({…})", at: i };
+  if (brace < 0)
+    return {
+      ok: false,
+      code: "MISSING_NAME",
+      message: "the call's name is not followed by its arguments ({…})",
+      at: i,
+    };
   const nameText = text.slice(i, brace);
   const name = nameText.trim();
-  if (name === "" || /[\s<>]/.test(name)) return { ok: false, code: "MISSING_NAME", message: `no function name before the arguments (${JSON.stringify(nameText.slice(0, 40))})`, at: i };
+  if (name === "" || /[\s<>]/.test(name))
+    return {
+      ok: false,
+      code: "MISSING_NAME",
+      message: `no function name before the arguments (${JSON.stringify(nameText.slice(0, 40))})`,
+      at: i,
+    };
   if (name !== nameText) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: i });
   const p = new ValueReader(text, brace, u.stringDelimiter, repairs);
   let args: JsonValue;
@@ -56,11 +76,18 @@ function readCall(text: string, d: FormatDescription): Read {
   } catch (e) {
     return { ok: false, code: "INVALID_JSON", message: e instanceof Error ? e.message : String(e), at: p.i };
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return { ok: false, code: "NOT_A_CALL", message: "the arguments are not an object", at: brace };
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return { ok: false, code: "NOT_A_CALL", message: "the arguments are not an object", at: brace };
   let end = text.length;
   if (d.beforeClose !== "" && text.endsWith(d.beforeClose)) end -= d.beforeClose.length;
   const rest = text.slice(p.i, end);
-  if (rest.trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(rest.slice(0, 40))} after the call`, at: p.i };
+  if (rest.trim() !== "")
+    return {
+      ok: false,
+      code: "NOT_A_CALL",
+      message: `unexpected text ${JSON.stringify(rest.slice(0, 40))} after the call`,
+      at: p.i,
+    };
   if (rest !== "") repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: p.i });
   return { ok: true, name, args, repairs: dedupe(repairs) };
 }

@@ -4,7 +4,8 @@
  * integer part. Bounded numbers' grammars accept no exponent at all; that narrowing is the grammar's, and only
  * `compiled.accepts(raw)` checks it.
  */
-const NUMBER = /-?(?:[0-9](?:\.[0-9]+)?[eE]\+?0*(?:30[0-7]|[12][0-9][0-9]|[1-9][0-9]|[0-9])(?![0-9])|(?:0|[1-9][0-9]{0,307})(?:\.[0-9]+)?(?:[eE]-[0-9]+)?(?![0-9]))/y;
+const NUMBER =
+  /-?(?:[0-9](?:\.[0-9]+)?[eE]\+?0*(?:30[0-7]|[12][0-9][0-9]|[1-9][0-9]|[0-9])(?![0-9])|(?:0|[1-9][0-9]{0,307})(?:\.[0-9]+)?(?:[eE]-[0-9]+)?(?![0-9]))/y;
 /** `text` is one number in a spelling a compiled grammar can emit (see NUMBER). */
 export function isGrammarNumber(text: string): boolean {
   NUMBER.lastIndex = 0;
@@ -24,8 +25,8 @@ const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\bfnrt]|\\u00(?:0[0-7be-f]|1[0-9a-f
 export function isCompactJson(text: string, indent?: { width: number; depth: number }): boolean {
   // the text between tokens: compact, or an indented layout's (see indentedJson) at the current depth
   const depth = (): number => (indent === undefined ? 0 : indent.depth + stack.length);
-  const line = (d: number): string => (indent === undefined ? "" : "\n" + " ".repeat(indent.width * d));
-  const separator = (): string => (indent === undefined ? ", " : "," + line(depth()));
+  const line = (d: number): string => (indent === undefined ? "" : `\n${" ".repeat(indent.width * d)}`);
+  const separator = (): string => (indent === undefined ? ", " : `,${line(depth())}`);
   let i = 0;
   const token = (re: RegExp): boolean => {
     re.lastIndex = i;

@@ -12,12 +12,21 @@ export const jsonObjectUnit: UnitCodec = {
     if (u.nameKey === null) return canonicalJson({ [call.name]: call.arguments });
     const id = u.idKey !== null && call.id !== undefined ? { [u.idKey]: call.id } : {};
     const position = u.idPosition ?? "after-name";
-    const head: JsonObject = position === "first" ? { ...id, [u.nameKey]: call.name } : position === "after-name" ? { [u.nameKey]: call.name, ...id } : { [u.nameKey]: call.name };
+    const head: JsonObject =
+      position === "first"
+        ? { ...id, [u.nameKey]: call.name }
+        : position === "after-name"
+          ? { [u.nameKey]: call.name, ...id }
+          : { [u.nameKey]: call.name };
     const tail: JsonObject = position === "last" ? id : {};
     if (u.argumentsEncoding === "single-quoted-json") {
       // \u0027 keeps the quoted text free of the delimiter while staying valid JSON
-      const argText = "'" + canonicalJson(call.arguments).replaceAll("'", "\\u0027") + "'";
-      return canonicalJson(head).slice(0, -1) + `, ${canonicalJson(u.argumentsKey)}: ${argText}` + (Object.keys(tail).length > 0 ? ", " + canonicalJson(tail).slice(1) : "}");
+      const argText = `'${canonicalJson(call.arguments).replaceAll("'", "\\u0027")}'`;
+      return (
+        canonicalJson(head).slice(0, -1) +
+        `, ${canonicalJson(u.argumentsKey)}: ${argText}` +
+        (Object.keys(tail).length > 0 ? `, ${canonicalJson(tail).slice(1)}` : "}")
+      );
     }
     const unit = { ...head, [u.argumentsKey]: call.arguments, ...tail };
     return u.indent === undefined ? canonicalJson(unit) : indentedJson(unit, u.indent.width, u.indent.depth);
@@ -57,7 +66,10 @@ export const jsonObjectUnit: UnitCodec = {
       args = args.replace(/\\(u0027|[^])/g, (m, e: string) => (e === "u0027" ? "'" : m));
     }
     // an indented unit's arguments sit one depth deeper than the unit
-    return args.startsWith("{") && isCompactJson(args, u.indent === undefined ? undefined : { width: u.indent.width, depth: u.indent.depth + 1 });
+    return (
+      args.startsWith("{") &&
+      isCompactJson(args, u.indent === undefined ? undefined : { width: u.indent.width, depth: u.indent.depth + 1 })
+    );
   },
 };
 
@@ -79,7 +91,11 @@ function readJsonUnit(text: string, d: FormatDescription, whole: boolean): UnitR
   if (glaive) {
     const args = parseLenientJson(glaive[3]);
     if (!args.ok || glaive[3].slice(args.end).trim() !== "") {
-      return { ok: false, code: args.ok ? "INVALID_JSON" : args.code, message: args.ok ? "text after the arguments JSON" : args.message };
+      return {
+        ok: false,
+        code: args.ok ? "INVALID_JSON" : args.code,
+        message: args.ok ? "text after the arguments JSON" : args.message,
+      };
     }
     for (const r of args.repairs) repairs.push({ code: r.code, at: -1 });
     let name: unknown;
@@ -88,7 +104,8 @@ function readJsonUnit(text: string, d: FormatDescription, whole: boolean): UnitR
     } catch {
       return { ok: false, code: "INVALID_JSON", message: "the name is not a JSON string" };
     }
-    if (!isJsonObject(args.value)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
+    if (!isJsonObject(args.value))
+      return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
     checkLayout(text, glaive[1].length, text.length - glaive[4].length, d, repairs);
     return { ok: true, call: { name: String(name), arguments: args.value }, repairs };
   }
@@ -109,7 +126,11 @@ function readJsonUnit(text: string, d: FormatDescription, whole: boolean): UnitR
       const trimmed = text.trimEnd();
       const fixed = parseLenientJson(trimmed + closers + text.slice(trimmed.length));
       if (fixed.ok && fixed.end <= trimmed.length + closers.length) {
-        r = { ...fixed, end: text.trimEnd().length, repairs: [{ code: "MISSING_CLOSING_BRACKETS", at: trimmed.length }, ...fixed.repairs] };
+        r = {
+          ...fixed,
+          end: text.trimEnd().length,
+          repairs: [{ code: "MISSING_CLOSING_BRACKETS", at: trimmed.length }, ...fixed.repairs],
+        };
       }
     }
   }
@@ -156,7 +177,8 @@ export function interpretCall(value: JsonValue, u: JsonObjectUnit, repairs: Repa
   if (!isJsonObject(value)) return { ok: false, code: "NOT_A_CALL", message: "the value is not a JSON object" };
   if (u.nameKey === null) return interpretKeyedCall(value, repairs);
   const name = value[u.nameKey];
-  if (typeof name !== "string") return { ok: false, code: "MISSING_NAME", message: `the call has no string "${u.nameKey}"` };
+  if (typeof name !== "string")
+    return { ok: false, code: "MISSING_NAME", message: `the call has no string "${u.nameKey}"` };
   const keys = Object.keys(value);
   const has = (k: string) => Object.hasOwn(value, k);
   let argKey: string | undefined = has(u.argumentsKey) ? u.argumentsKey : undefined;
@@ -187,7 +209,8 @@ export function interpretCall(value: JsonValue, u: JsonObjectUnit, repairs: Repa
       repairs.push({ code: "ARGUMENTS_NOT_STRING", at: -1 });
     }
   }
-  if (!isJsonObject(args)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
+  if (!isJsonObject(args))
+    return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
   const call: UnitCall = { name, arguments: args };
   const id = value[u.idKey ?? "id"];
   if (typeof id === "string") call.id = id;
@@ -197,15 +220,22 @@ export function interpretCall(value: JsonValue, u: JsonObjectUnit, repairs: Repa
 /** `{"NAME": {…}}`: one key, the tool's name, holding the arguments (JsonObjectUnit with `nameKey: null`). */
 function interpretKeyedCall(value: JsonObject, repairs: Repair[]): UnitResult {
   const keys = Object.keys(value);
-  if (keys.length !== 1) return { ok: false, code: keys.length === 0 ? "MISSING_NAME" : "NOT_A_CALL", message: `the call object must have one key, the tool's name (got ${keys.length})` };
+  if (keys.length !== 1)
+    return {
+      ok: false,
+      code: keys.length === 0 ? "MISSING_NAME" : "NOT_A_CALL",
+      message: `the call object must have one key, the tool's name (got ${keys.length})`,
+    };
   let args: JsonValue = value[keys[0]];
   if (typeof args === "string") {
     const inner = parseLenientJson(args);
-    if (!inner.ok || args.slice(inner.end).trim() !== "") return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are a string that is not JSON" };
+    if (!inner.ok || args.slice(inner.end).trim() !== "")
+      return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are a string that is not JSON" };
     repairs.push({ code: "ARGUMENTS_AS_STRING", at: -1 }, ...inner.repairs.map((x) => ({ code: x.code, at: -1 })));
     args = inner.value;
   }
-  if (!isJsonObject(args)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
+  if (!isJsonObject(args))
+    return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
   return { ok: true, call: { name: keys[0], arguments: args }, repairs: dedupe(repairs) };
 }
 

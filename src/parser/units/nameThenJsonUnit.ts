@@ -12,14 +12,20 @@ import type { UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
 export const nameThenJsonUnit: UnitCodec = {
   render(call: UnitCall, d: FormatDescription): string {
     const u = unitOf(d);
-    if (!u.namePattern.test(call.name)) throw new TypeError(`the tool name ${JSON.stringify(call.name)} does not match ${u.namePattern}`);
+    if (!u.namePattern.test(call.name))
+      throw new TypeError(`the tool name ${JSON.stringify(call.name)} does not match ${u.namePattern}`);
     return headText(call, u) + u.argumentsMarker + canonicalJson(call.arguments);
   },
 
   read(text: string, d: FormatDescription): UnitResult {
     const u = unitOf(d);
     const k = text.indexOf(u.argumentsMarker);
-    if (k < 0) return { ok: false, code: "INVALID_JSON", message: `no ${JSON.stringify(u.argumentsMarker)} after the tool name` };
+    if (k < 0)
+      return {
+        ok: false,
+        code: "INVALID_JSON",
+        message: `no ${JSON.stringify(u.argumentsMarker)} after the tool name`,
+      };
     const repairs: Repair[] = [];
     let head = text.slice(0, k);
     let id: string | undefined;
@@ -44,8 +50,10 @@ export const nameThenJsonUnit: UnitCodec = {
     if (!r.ok) return { ok: false, code: r.code, message: r.message, at: r.at };
     repairs.push(...r.repairs);
     if (text.slice(r.end).trim() !== "") repairs.push({ code: "TRAILING_TEXT_IN_BLOCK", at: r.end });
-    else if ((text.slice(r.end) !== "" || /^\s/.test(text.slice(from))) && repairs.length === 0) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: from });
-    if (!isJsonObject(r.value)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
+    else if ((text.slice(r.end) !== "" || /^\s/.test(text.slice(from))) && repairs.length === 0)
+      repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: from });
+    if (!isJsonObject(r.value))
+      return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
     const call: UnitCall = { name, arguments: r.value };
     if (id !== undefined && id !== "") call.id = id;
     return { ok: true, call, repairs };
@@ -54,12 +62,18 @@ export const nameThenJsonUnit: UnitCodec = {
   namePrefix(d: FormatDescription) {
     // what the scanner lets through as a name: tolerant reading judges it (strict mode checks namePattern)
     const u = unitOf(d);
-    return { marker: u.argumentsMarker, nameCharacter: /[^\s{}[\]()<>"']/, ...(u.idMarker !== undefined ? { idMarker: u.idMarker } : {}), ...(u.idFirst === true ? { idFirst: true } : {}) };
+    return {
+      marker: u.argumentsMarker,
+      nameCharacter: /[^\s{}[\]()<>"']/,
+      ...(u.idMarker !== undefined ? { idMarker: u.idMarker } : {}),
+      ...(u.idFirst === true ? { idFirst: true } : {}),
+    };
   },
 
   isCanonical(text: string, call: UnitCall, d: FormatDescription): boolean {
     const u = unitOf(d);
-    if (call.id !== undefined && (u.idMarker === undefined || !callIdPattern(callIdForm(u.idForm)).test(call.id))) return false;
+    if (call.id !== undefined && (u.idMarker === undefined || !callIdPattern(callIdForm(u.idForm)).test(call.id)))
+      return false;
     const before = headText(call, u) + u.argumentsMarker;
     if (!u.namePattern.test(call.name) || !text.startsWith(before)) return false;
     const args = text.slice(before.length);
@@ -75,7 +89,10 @@ function idPart(call: UnitCall, u: NameThenJsonUnit): string {
   if (u.idMarker === undefined || call.id === undefined) return "";
   // before the name marker (idFirst), an id cannot hold a marker's `<` either
   const writable = u.idFirst === true ? /^[^\s[\]{}<>]+$/ : /^[^\s[\]{}]+$/;
-  if (!writable.test(call.id)) throw new TypeError(`the call id ${JSON.stringify(call.id)} cannot be written beside ${u.idMarker} (empty, whitespace, brackets${u.idFirst === true ? " or a marker" : ""})`);
+  if (!writable.test(call.id))
+    throw new TypeError(
+      `the call id ${JSON.stringify(call.id)} cannot be written beside ${u.idMarker} (empty, whitespace, brackets${u.idFirst === true ? " or a marker" : ""})`,
+    );
   return u.idMarker + call.id;
 }
 

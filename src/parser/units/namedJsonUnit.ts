@@ -36,7 +36,8 @@ export const namedJsonUnit: UnitCodec = {
       if (brace < 0) return { ok: false, code: "NOT_A_CALL", message: "the call has no arguments object" };
       name = m[1];
       argsAt = brace;
-      if (u.nameClose !== "" || body.slice(m[0].length, brace) !== "") repairs.push({ code: "NAME_SEPARATOR", at: m[0].length });
+      if (u.nameClose !== "" || body.slice(m[0].length, brace) !== "")
+        repairs.push({ code: "NAME_SEPARATOR", at: m[0].length });
     }
     let trimmedName = name.trim();
     if (trimmedName === "") return { ok: false, code: "MISSING_NAME", message: "the call has no tool name" };
@@ -56,16 +57,26 @@ export const namedJsonUnit: UnitCodec = {
       if (closers !== null) {
         const trimmed = body.trimEnd();
         const fixed = parseLenientJson(trimmed + closers, argsAt);
-        if (fixed.ok) r = { ...fixed, end: trimmed.length, repairs: [{ code: "MISSING_CLOSING_BRACKETS", at: trimmed.length }, ...fixed.repairs] };
+        if (fixed.ok)
+          r = {
+            ...fixed,
+            end: trimmed.length,
+            repairs: [{ code: "MISSING_CLOSING_BRACKETS", at: trimmed.length }, ...fixed.repairs],
+          };
       }
     }
     if (!r.ok) return { ok: false, code: r.code, message: r.message, at: r.at };
     repairs.push(...r.repairs);
-    if (!isJsonObject(r.value)) return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
+    if (!isJsonObject(r.value))
+      return { ok: false, code: "ARGUMENTS_NOT_OBJECT", message: "the arguments are not a JSON object" };
     const rest = body.slice(Math.min(r.end, body.length));
     if (rest !== u.argumentsClose && !repairs.some((x) => x.code === "MISSING_CLOSING_BRACKETS")) {
       if (rest.trim() === u.argumentsClose.trim()) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: r.end });
-      else repairs.push({ code: /^[\s}\]]*$/.test(rest) ? "EXTRA_CLOSING_BRACKETS" : "TRAILING_TEXT_IN_BLOCK", at: r.end });
+      else
+        repairs.push({
+          code: /^[\s}\]]*$/.test(rest) ? "EXTRA_CLOSING_BRACKETS" : "TRAILING_TEXT_IN_BLOCK",
+          at: r.end,
+        });
     }
     const call: UnitCall = { name: trimmedName, arguments: r.value };
     if (id !== undefined) call.id = id;

@@ -16,7 +16,11 @@ export const pythonCallUnit: UnitCodec = {
     const suffix = callSuffixOf(d);
     // the parser reads `brave_search.call` as one dotted name: the tool's name is what comes before the suffix
     if (suffix !== "" && !(p.name.endsWith(suffix) && p.name.length > suffix.length)) {
-      return { ok: false, code: "INVALID_JSON", message: `a call is written NAME${suffix}(…), not ${JSON.stringify(p.name.slice(0, 64))}(…)` };
+      return {
+        ok: false,
+        code: "INVALID_JSON",
+        message: `a call is written NAME${suffix}(…), not ${JSON.stringify(p.name.slice(0, 64))}(…)`,
+      };
     }
     const name = p.name.slice(0, p.name.length - suffix.length);
     for (const v of Object.values(p.arguments)) {
@@ -53,14 +57,16 @@ export const pythonCallUnit: UnitCodec = {
 function renderPythonCall(call: UnitCall, d: FormatDescription): string {
   const quote = d.unit.kind === "python-call" ? (d.unit.quote ?? "double") : "double";
   const args = Object.entries(call.arguments).map(([k, v]) => {
-    if (!PYTHON_IDENTIFIER.test(k)) throw new TypeError(`argument name ${JSON.stringify(k)} is not a Python identifier`);
+    if (!PYTHON_IDENTIFIER.test(k))
+      throw new TypeError(`argument name ${JSON.stringify(k)} is not a Python identifier`);
     return `${k}=${pythonLiteral(v, quote)}`;
   });
   return `${call.name}${callSuffixOf(d)}(${args.join(", ")})`;
 }
 
 /** Strings, numbers (JSON spellings), names, and single other characters. */
-const PY_TOKEN = /"(?:[^"\\]|\\[^])*"|'(?:[^'\\]|\\[^])*'|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_.\-]*|[^]/gy;
+const PY_TOKEN =
+  /"(?:[^"\\]|\\[^])*"|'(?:[^'\\]|\\[^])*'|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_.-]*|[^]/gy;
 
 function isFiniteJson(v: JsonValue): boolean {
   if (typeof v === "number") return Number.isFinite(v);

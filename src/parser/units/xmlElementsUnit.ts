@@ -1,6 +1,12 @@
 import type { JsonObject, JsonValue } from "../../json.js";
 import type { FormatDescription } from "../../formats/FormatDescription.js";
-import { readXmlElements, readXmlElementValue, xmlElementsArgumentsText, xmlElementsUnit as elementsUnit, type XmlElementsReadIssue } from "../../formats/xmlElementValues.js";
+import {
+  readXmlElements,
+  readXmlElementValue,
+  xmlElementsArgumentsText,
+  xmlElementsUnit as elementsUnit,
+  type XmlElementsReadIssue,
+} from "../../formats/xmlElementValues.js";
 import type { Repair } from "../lenientJson.js";
 import type { ToolParameters, UnitCall, UnitCodec, UnitResult } from "./UnitCodec.js";
 
@@ -37,7 +43,9 @@ export const xmlElementsUnit: UnitCodec = {
   },
 };
 
-type Read = { ok: true; name: string; args: JsonObject; repairs: Repair[] } | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME" | "INVALID_JSON"; message: string; at?: number };
+type Read =
+  | { ok: true; name: string; args: JsonObject; repairs: Repair[] }
+  | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME" | "INVALID_JSON"; message: string; at?: number };
 
 function readCall(text: string, d: FormatDescription, parameters: ToolParameters | undefined): Read {
   const u = elementsUnit(d);
@@ -45,10 +53,22 @@ function readCall(text: string, d: FormatDescription, parameters: ToolParameters
   let i = 0;
   if (text.startsWith(d.afterOpen)) i = d.afterOpen.length;
   const close = text.indexOf(u.nameClose, i);
-  if (close < 0) return { ok: false, code: "MISSING_NAME", message: `the call's name is not closed by ${JSON.stringify(u.nameClose)}`, at: i };
+  if (close < 0)
+    return {
+      ok: false,
+      code: "MISSING_NAME",
+      message: `the call's name is not closed by ${JSON.stringify(u.nameClose)}`,
+      at: i,
+    };
   const nameText = text.slice(i, close);
   const name = nameText.trim();
-  if (name === "" || /[\s<>"]/.test(name)) return { ok: false, code: "MISSING_NAME", message: `no function name before ${JSON.stringify(u.nameClose)} (${JSON.stringify(nameText.slice(0, 40))})`, at: i };
+  if (name === "" || /[\s<>"]/.test(name))
+    return {
+      ok: false,
+      code: "MISSING_NAME",
+      message: `no function name before ${JSON.stringify(u.nameClose)} (${JSON.stringify(nameText.slice(0, 40))})`,
+      at: i,
+    };
   if (name !== nameText) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: i });
   let end = text.length;
   if (d.beforeClose !== "" && text.endsWith(d.beforeClose)) end -= d.beforeClose.length;
@@ -74,7 +94,8 @@ function readCall(text: string, d: FormatDescription, parameters: ToolParameters
 function memberSchema(root: JsonValue, key: string): JsonValue | undefined {
   if (root === null || typeof root !== "object" || Array.isArray(root)) return undefined;
   const props = root.properties;
-  if (props === null || typeof props !== "object" || Array.isArray(props) || !Object.hasOwn(props, key)) return undefined;
+  if (props === null || typeof props !== "object" || Array.isArray(props) || !Object.hasOwn(props, key))
+    return undefined;
   return props[key];
 }
 

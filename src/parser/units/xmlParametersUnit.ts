@@ -39,7 +39,10 @@ export const xmlParametersUnit: UnitCodec = {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
       // a written type (Kimi K3's JSON type, DSML's string flag) says how the value is spelled; else the schema, else the text
       const written = p.type === undefined ? undefined : xmlValueKindOfName(p.type, u.valueType?.names);
-      const v = written === undefined ? readValue(p.value, kinds?.(s.name, p.key), repairs, p.at) : readTyped(p.value, written, kinds?.(s.name, p.key), repairs, p.at);
+      const v =
+        written === undefined
+          ? readValue(p.value, kinds?.(s.name, p.key), repairs, p.at)
+          : readTyped(p.value, written, kinds?.(s.name, p.key), repairs, p.at);
       if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
@@ -71,14 +74,16 @@ export const xmlParametersUnit: UnitCodec = {
     const u = xmlUnit(d);
     const entries = Object.entries(call.arguments);
     if (entries.length !== s.params.length) return false;
-    if (u.callIndex !== undefined && (call.id === undefined || !CALL_INDEX_TEXT.test(call.id) || call.id !== s.index)) return false;
+    if (u.callIndex !== undefined && (call.id === undefined || !CALL_INDEX_TEXT.test(call.id) || call.id !== s.index))
+      return false;
     let out = recipientText(u, call.name) + u.nameOpen + call.name + u.nameClose + indexText(u, call.id);
     for (let i = 0; i < entries.length; i++) {
       const [k, v] = entries[i];
       const written = s.params[i].value;
       let value: string;
       if (typeof v === "string") value = v;
-      else if (isGrammarNumber(written) || (!written.includes("<") && isCompactJson(unescapeAngles(written)))) value = written;
+      else if (isGrammarNumber(written) || (!written.includes("<") && isCompactJson(unescapeAngles(written))))
+        value = written;
       else value = jsonValueText(v);
       out += u.keyOpen + k + u.keyClose + typeText(u, v) + value + u.valueClose;
     }
@@ -141,14 +146,18 @@ export function jsonValueText(v: JsonValue): string {
 
 function refuseMarker(what: string, text: string, close: string): void {
   const core = close.trim();
-  if (core !== "" && text.includes(core)) throw new TypeError(`${what} contains ${JSON.stringify(core)}, which ends it in this format`);
+  if (core !== "" && text.includes(core))
+    throw new TypeError(`${what} contains ${JSON.stringify(core)}, which ends it in this format`);
 }
 
 function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
   const text = typeof v === "string" ? v : jsonValueText(v);
   const bad = rawValueForbidden(d).find((m) => text.includes(m));
   // a JSON value holding a marker would be cut there by the reader just as a raw one
-  if (bad !== undefined) throw new TypeError(`the value of ${JSON.stringify(key)} contains ${JSON.stringify(bad)}, which a ${d.name} value cannot hold`);
+  if (bad !== undefined)
+    throw new TypeError(
+      `the value of ${JSON.stringify(key)} contains ${JSON.stringify(bad)}, which a ${d.name} value cannot hold`,
+    );
   return text;
 }
 
@@ -159,7 +168,7 @@ function readValue(text: string, kind: "string" | "json" | undefined, repairs: R
   if (kind === undefined) {
     try {
       const v = JSON.parse(t) as JsonValue;
-      if (typeof v !== "string" && isFinite(v)) return v;
+      if (typeof v !== "string" && allFinite(v)) return v;
     } catch {
       // not JSON: raw text
     }
@@ -171,7 +180,7 @@ function readValue(text: string, kind: "string" | "json" | undefined, repairs: R
     return py;
   }
   const r = parseLenientJson(t);
-  if (r.ok && t.slice(r.end).trim() === "" && isFinite(r.value)) {
+  if (r.ok && t.slice(r.end).trim() === "" && allFinite(r.value)) {
     repairs.push(...r.repairs.map((x) => ({ code: x.code, at })));
     return r.value;
   }
@@ -185,7 +194,13 @@ function readValue(text: string, kind: "string" | "json" | undefined, repairs: R
  * string parameter is its JSON string when it is one (`"Paris"`), else its text; a string-typed value of a non-string
  * parameter is read as JSON, as the schema wants.
  */
-function readTyped(text: string, typed: "string" | "json", kind: "string" | "json" | undefined, repairs: Repair[], at: number): JsonValue {
+function readTyped(
+  text: string,
+  typed: "string" | "json",
+  kind: "string" | "json" | undefined,
+  repairs: Repair[],
+  at: number,
+): JsonValue {
   if (kind !== undefined && kind !== typed) repairs.push({ code: "VALUE_TYPE_MISMATCH", at });
   if (typed === "string") return kind === "json" ? readValue(text, "json", repairs, at) : text;
   const v = readValue(text, "json", repairs, at);
@@ -195,10 +210,10 @@ function readTyped(text: string, typed: "string" | "json", kind: "string" | "jso
 /** Python's spellings, which templates rendering `value | string` in Python's Jinja write. */
 const PYTHON_KEYWORDS: Record<string, JsonValue> = { True: true, False: false, None: null };
 
-function isFinite(v: JsonValue): boolean {
+function allFinite(v: JsonValue): boolean {
   if (typeof v === "number") return Number.isFinite(v);
-  if (Array.isArray(v)) return v.every(isFinite);
-  if (isJsonObject(v)) return Object.values(v).every(isFinite);
+  if (Array.isArray(v)) return v.every(allFinite);
+  if (isJsonObject(v)) return Object.values(v).every(allFinite);
   return true;
 }
 
@@ -236,7 +251,16 @@ function marker(m: string): Marker {
   return { lead, core, trail, loose: new RegExp(src, "g") };
 }
 
-type MarkerName = "recipientClose" | "nameOpen" | "nameClose" | "keyOpen" | "keyClose" | "valueClose" | "callClose" | "indexClose" | "typeClose";
+type MarkerName =
+  | "recipientClose"
+  | "nameOpen"
+  | "nameClose"
+  | "keyOpen"
+  | "keyClose"
+  | "valueClose"
+  | "callClose"
+  | "indexClose"
+  | "typeClose";
 const markers = new WeakMap<XmlParametersUnit, Record<MarkerName, Marker>>();
 
 function markersOf(u: XmlParametersUnit): Record<MarkerName, Marker> {
@@ -274,7 +298,10 @@ function find(text: string, from: number, m: Marker): { start: number; end: numb
  * The structure of a unit, tolerantly: each drift from the exact markers and padding is a repair
  * (WHITESPACE_AROUND_TAGS). Values are the exact text between a key's closing marker and the value's closing one.
  */
-function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME"; message: string } {
+function scan(
+  text: string,
+  d: FormatDescription,
+): Scanned | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME"; message: string } {
   const u = xmlUnit(d);
   const m = markersOf(u);
   const repairs: Repair[] = [];
@@ -297,7 +324,12 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
   if (u.recipient !== undefined) {
     // a message to the tool (Muse Glimmer): its recipient, the name, up to the recipient's closing marker
     const rc = find(text, i, m.recipientClose);
-    if (rc === null) return { ok: false, code: "MISSING_NAME", message: `the message's recipient is not closed by ${JSON.stringify(u.recipient.close)}` };
+    if (rc === null)
+      return {
+        ok: false,
+        code: "MISSING_NAME",
+        message: `the message's recipient is not closed by ${JSON.stringify(u.recipient.close)}`,
+      };
     const written = text.slice(i, rc.start);
     recipient = written.trim();
     if (recipient !== written || !rc.exact) ws();
@@ -311,13 +343,22 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     repairs.push({ code: "TEXT_BEFORE_CALL", at: i });
     i = open.start;
   }
-  if (!open || text.slice(i, open.start).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `the call does not start with ${JSON.stringify(u.nameOpen)}` };
+  if (!open || text.slice(i, open.start).trim() !== "")
+    return { ok: false, code: "NOT_A_CALL", message: `the call does not start with ${JSON.stringify(u.nameOpen)}` };
   if (!open.exact) ws();
   i = open.end;
   // the name ends at its closing marker, or where the first parameter or the call's end begins
   const ends = [m.nameClose, m.keyOpen, m.callClose].map((x) => find(text, i, x)).filter((x) => x !== null);
-  const nameEnd = m.nameClose.core === "" ? ends.reduce((a, b) => Math.min(a, b.start), text.length) : (find(text, i, m.nameClose)?.start ?? -1);
-  if (nameEnd < 0) return { ok: false, code: "MISSING_NAME", message: `the function name is not closed by ${JSON.stringify(u.nameClose)}` };
+  const nameEnd =
+    m.nameClose.core === ""
+      ? ends.reduce((a, b) => Math.min(a, b.start), text.length)
+      : (find(text, i, m.nameClose)?.start ?? -1);
+  if (nameEnd < 0)
+    return {
+      ok: false,
+      code: "MISSING_NAME",
+      message: `the function name is not closed by ${JSON.stringify(u.nameClose)}`,
+    };
   let nameText = text.slice(i, nameEnd);
   if (m.nameClose.core === "") {
     // the name closes with whitespace only (GLM): take the name's own line
@@ -341,7 +382,12 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     // Kimi K3's `index="N"`: digits up to the index's closing marker
     const c = find(text, i, m.indexClose);
     const written = c === null ? "" : text.slice(i, c.start);
-    if (c === null || !/^\s*[0-9]+\s*$/.test(written)) return { ok: false, code: "NOT_A_CALL", message: `the call's index is not digits closed by ${JSON.stringify(u.callIndex.close)}` };
+    if (c === null || !/^\s*[0-9]+\s*$/.test(written))
+      return {
+        ok: false,
+        code: "NOT_A_CALL",
+        message: `the call's index is not digits closed by ${JSON.stringify(u.callIndex.close)}`,
+      };
     index = written.trim();
     if (index !== written || !c.exact) ws();
     i = c.end;
@@ -359,7 +405,12 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (text.slice(j, i) !== m.keyOpen.lead) ws();
     if (!k.exact) ws();
     const kc = find(text, k.end, m.keyClose);
-    if (!kc) return { ok: false, code: "NOT_A_CALL", message: `a parameter name is not closed by ${JSON.stringify(u.keyClose)}` };
+    if (!kc)
+      return {
+        ok: false,
+        code: "NOT_A_CALL",
+        message: `a parameter name is not closed by ${JSON.stringify(u.keyClose)}`,
+      };
     const key = text.slice(k.end, kc.start);
     if (key.trim() !== key || !kc.exact) ws();
     i = kc.end;
@@ -368,7 +419,12 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     if (u.valueType !== undefined) {
       // Kimi K3's `type="T"` before the value
       const tc = find(text, i, m.typeClose);
-      if (!tc) return { ok: false, code: "NOT_A_CALL", message: `a parameter's type is not closed by ${JSON.stringify(u.valueType.close)}` };
+      if (!tc)
+        return {
+          ok: false,
+          code: "NOT_A_CALL",
+          message: `a parameter's type is not closed by ${JSON.stringify(u.valueType.close)}`,
+        };
       type = text.slice(i, tc.start);
       if (type.trim() !== type || !tc.exact) ws();
       type = type.trim();
@@ -394,12 +450,23 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     }
     params.push(type === undefined ? { key: key.trim(), value, at } : { key: key.trim(), value, at, type });
   }
-  if (params.length === 0 && u.emptyArguments !== undefined && u.emptyArguments !== "" && text.startsWith(u.emptyArguments, i)) i += u.emptyArguments.length;
+  if (
+    params.length === 0 &&
+    u.emptyArguments !== undefined &&
+    u.emptyArguments !== "" &&
+    text.startsWith(u.emptyArguments, i)
+  )
+    i += u.emptyArguments.length;
   if (m.callClose.core !== "") {
     skipWs(m.callClose.lead);
     const c = find(text, i, m.callClose);
     if (!c || c.start !== i) {
-      if (text.slice(i).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} in the call` };
+      if (text.slice(i).trim() !== "")
+        return {
+          ok: false,
+          code: "NOT_A_CALL",
+          message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} in the call`,
+        };
       repairs.push({ code: "MISSING_CALL_CLOSE", at: i });
     } else {
       if (!c.exact) ws();
@@ -407,10 +474,16 @@ function scan(text: string, d: FormatDescription): Scanned | { ok: false; code: 
     }
   }
   if (text.slice(i) !== m.callClose.trail + d.beforeClose) {
-    if (text.slice(i).trim() !== "") return { ok: false, code: "NOT_A_CALL", message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} after the call` };
+    if (text.slice(i).trim() !== "")
+      return {
+        ok: false,
+        code: "NOT_A_CALL",
+        message: `unexpected text ${JSON.stringify(text.slice(i, i + 40))} after the call`,
+      };
     ws();
   }
-  const r: Scanned = index === undefined ? { ok: true, name, params, repairs } : { ok: true, name, index, params, repairs };
+  const r: Scanned =
+    index === undefined ? { ok: true, name, params, repairs } : { ok: true, name, index, params, repairs };
   if (recipient !== undefined) r.recipient = recipient;
   return r;
 }

@@ -15,7 +15,11 @@ export interface Lowered {
 }
 
 /** Lowers a hand-built node (with optional defs) into a one-root grammar and its reference acceptor. */
-export function lowerNode(root: SchemaNode, opts: SchemaCompileOptions = {}, defs = new Map<string, SchemaNode>()): Lowered {
+export function lowerNode(
+  root: SchemaNode,
+  opts: SchemaCompileOptions = {},
+  defs = new Map<string, SchemaNode>(),
+): Lowered {
   const ir: SchemaIR = { root, defs };
   const ctx = createLowerContext(resolveSchemaOptions(opts, { additionalProperties: "spec" }), "t", []);
   const expr = lowerSchema(ir, ctx);
