@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolgramError } from "../src/errors.js";
 import { formatFromProbe, type TemplateFormat } from "../src/templates/formatFromChatTemplate.js";
+import { FORMAT_DESCRIPTIONS } from "../src/formats/descriptions.js";
+import type { FormatName } from "../src/formats/FormatName.js";
 import { KNOWN_FORMATS } from "../src/templates/knownFormats.js";
 import { probeTemplate, PROBE, type TemplateProbe } from "../src/templates/probeTemplate.js";
 import { llamaCppSource, type LlamaCppSource } from "../src/testing/llamaCppSource.js";
@@ -158,12 +160,9 @@ function section(o: TemplateOutcome): string {
     out.push(`- **tool calls not recognised**: ${o.reason}`);
   } else {
     const aliases = f.aliases.length ? ` (aliases: ${f.aliases.join(", ")})` : "";
-    const today = KNOWN_FORMATS.find((k) => k.name === f.format)?.exact !== undefined;
     const status = f.implemented
       ? " — implemented in toolgram today, this exact layout"
-      : today
-        ? " — toolgram's format of that name, but this template's layout differs from it (see the markers)"
-        : " — proposed";
+      : " — toolgram's format of that name, but this template's layout differs from it (see the markers)";
     out.push(`- format: **${f.format}**${status}${aliases}`);
     const r = f.reasoningMarkers;
     out.push(
@@ -256,21 +255,15 @@ export function renderReport(src: LlamaCppSource, outcomes: TemplateOutcome[]): 
   }
   lines.push("", "✓ = toolgram implements the format today, with this exact layout.", "");
   lines.push("## Formats", "", "| format | aliases | families | templates |", "| --- | --- | --- | --- |");
-  for (const k of KNOWN_FORMATS) {
+  // the formats a template layout names, in the matchers' order; aliases and families are the descriptions'
+  for (const name of Object.keys(KNOWN_FORMATS) as FormatName[]) {
+    const d = FORMAT_DESCRIPTIONS[name];
     const users = named
-      .filter((o) => (o.format as TemplateFormat).format === k.name)
+      .filter((o) => (o.format as TemplateFormat).format === name)
       .map((o) => o.file.replace(/\.jinja$/, ""));
-    lines.push(
-      `| ${k.name}${k.exact !== undefined ? " (toolgram)" : ""} | ${k.aliases.join(", ")} | ${k.families.replaceAll("|", "\\|")} | ${users.join(", ")} |`,
-    );
+    lines.push(`| ${name} | ${d.aliases.join(", ")} | ${d.family.replaceAll("|", "\\|")} | ${users.join(", ")} |`);
   }
-  lines.push(
-    "",
-    "(toolgram) = a format toolgram has today under that name; the ✓ above marks the templates it matches exactly.",
-    "",
-    "## Templates",
-    "",
-  );
+  lines.push("", "## Templates", "");
   for (const o of outcomes) lines.push(section(o));
   return lines.join("\n").replace(/\n+$/, "\n");
 }

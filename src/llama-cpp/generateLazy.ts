@@ -12,11 +12,11 @@ import {
 } from "./generateToolCalls.js";
 import { describeFormat } from "../formats/describeFormat.js";
 import { ToolgramError } from "../errors.js";
-import type { ModelTurnOptions } from "./ModelChat.js";
+import type { ModelTurnOptions } from "../prompt/ModelChat.js";
 import { BudgetSteering } from "./BudgetSteering.js";
 import { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
-import { templateTools } from "./qwen3ChatPrompt.js";
+import { templateTools } from "../prompt/qwen3ChatPrompt.js";
 import { samplingOptions, withSequence } from "./withSequence.js";
 
 /** Qwen3's `<tool_call>` special token. */

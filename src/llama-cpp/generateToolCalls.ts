@@ -12,8 +12,8 @@ import { guardTokens } from "./BudgetSteering.js";
 import { generateWithGbnf } from "./generateWithGbnf.js";
 import { generateWithMask } from "./generateWithMask.js";
 import { modelPathOf } from "./loadNodeLlamaCpp.js";
-import { templateTools, type ChatMessage } from "./qwen3ChatPrompt.js";
-import { modelChatFor, type ModelChat, type ModelTurnOptions } from "./ModelChat.js";
+import { templateTools, type ChatMessage } from "../prompt/qwen3ChatPrompt.js";
+import { modelChatFor, type ModelChat, type ModelTurnOptions } from "../prompt/ModelChat.js";
 import type { FormatOption } from "../formats/describeFormat.js";
 import type { ReasoningMode } from "../formats/FormatDescription.js";
 

@@ -16,7 +16,14 @@ export {
   type ToolCallGeneration,
 } from "./generateToolCalls.js";
 export { generateLazy, QWEN3_TOOL_CALL_TOKEN, type GenerateLazyOptions, type LazyGeneration } from "./generateLazy.js";
-export { modelChatFor, type ModelChat, type ModelChatOptions, type ModelTurnOptions } from "./ModelChat.js";
+export {
+  modelChatFor,
+  type ModelChat,
+  type ModelChatOptions,
+  type ModelTurnOptions,
+  type PromptMessage,
+  type PromptOptions,
+} from "../prompt/ModelChat.js";
 export { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
 export {
   renderQwen3Prompt,
@@ -25,7 +32,7 @@ export {
   type ChatMessage,
   type ChatToolCall,
   type Qwen3PromptOptions,
-} from "./qwen3ChatPrompt.js";
+} from "../prompt/qwen3ChatPrompt.js";
 export type { GenerateOptions, GenerateResult, FinishReason } from "./generationTypes.js";
 export { generateWithGbnf, type GenerateWithGbnfOptions } from "./generateWithGbnf.js";
 export {

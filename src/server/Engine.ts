@@ -38,7 +38,7 @@ export interface Engine {
   readonly slots: number;
   /** "in-process" or "upstream", for /health. */
   readonly kind: string;
-  /** The model's own chat template, when the engine can read it (it picks the server's ChatFormat). */
+  /** The model's own chat template, when the engine can read it (it picks the server's prompt, serverChatFor). */
   readonly chatTemplate: string | undefined;
   generate(request: EngineRequest): Promise<EngineResult>;
   /** Whether the engine can serve (upstream: llama-server answers /health). */

@@ -1,5 +1,5 @@
 import type { Limits } from "../options.js";
-import type { ChatFormat } from "./ChatFormat.js";
+import type { ModelChat } from "../prompt/ModelChat.js";
 import type { Engine } from "./Engine.js";
 import type { GrammarCache } from "./GrammarCache.js";
 import type { Metrics } from "./Metrics.js";
@@ -19,7 +19,8 @@ export interface ServerSettings {
 /** Everything a request handler reads; built once per server. */
 export interface ServerState {
   readonly engine: Engine;
-  readonly format: ChatFormat;
+  /** How prompts are written and calls read (the model's format). */
+  readonly chat: ModelChat;
   readonly grammars: GrammarCache;
   readonly replay: ReplayStore;
   readonly scheduler: Scheduler;

@@ -6,7 +6,6 @@ export { startServer, type RunningServer } from "./startServer.js";
 export type { ServeOptions } from "./ServeOptions.js";
 export { createApp } from "./createApp.js";
 export { ApiError, type ApiErrorBody, type ApiErrorType } from "./ApiError.js";
-export { qwen3ChatFormat, chatFormatFor, type ChatFormat, type PromptMessage } from "./ChatFormat.js";
 export type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 export { InProcessEngine, type InProcessEngineOptions } from "./InProcessEngine.js";
 export { UpstreamEngine, type UpstreamEngineOptions } from "./UpstreamEngine.js";

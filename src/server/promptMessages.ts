@@ -1,6 +1,6 @@
-import type { ChatMessage } from "../llama-cpp/index.js";
+import type { PromptMessage } from "../prompt/ModelChat.js";
+import type { ChatMessage } from "../prompt/qwen3ChatPrompt.js";
 import type { RequestMessage } from "./ChatRequest.js";
-import type { PromptMessage } from "./ChatFormat.js";
 import type { ReplayStore } from "./ReplayStore.js";
 
 /**

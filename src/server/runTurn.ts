@@ -23,7 +23,7 @@ export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
   }
   const request = readChatRequest(body, state.engine.modelId);
   const grammar = planGrammar(request, state.grammars, state.settings.limits);
-  const prompt = state.format.render(promptMessages(request.messages, state.replay), request.tools);
+  const prompt = state.chat.render(promptMessages(request.messages, state.replay), { tools: request.tools });
   return { request, grammar, prompt };
 }
 
@@ -45,7 +45,7 @@ export async function runTurn(
   onDelta: (d: Delta) => void,
 ): Promise<TurnOutcome> {
   const { request, grammar, prompt } = prepared;
-  const assembler = new TurnAssembler({ format: state.format.format, tools: grammar.tools, stop: request.stop });
+  const assembler = new TurnAssembler({ format: state.chat.format, tools: grammar.tools, stop: request.stop });
   const stop = new AbortController();
   const result = await state.engine.generate({
     prompt,
@@ -64,7 +64,7 @@ export async function runTurn(
   for (const d of assembler.end()) onDelta(d);
   const turn = assembler.turn;
   if (turn.calls.length > 0) {
-    const rendered = state.format.renderTurn({
+    const rendered = state.chat.renderTurn({
       role: "assistant",
       content: turn.content === "" ? null : turn.content,
       tool_calls: turn.calls.map((c) => ({

@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { ToolgramError } from "../errors.js";
-import { chatFormatFor, type ChatFormat } from "./ChatFormat.js";
+import type { ModelChat } from "../prompt/ModelChat.js";
+import { serverChatFor } from "./serverChat.js";
 import { createApp } from "./createApp.js";
 import type { Engine } from "./Engine.js";
 import { GrammarCache } from "./GrammarCache.js";
@@ -51,16 +52,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!hit) metrics.compileSeconds.observe(ms / 1000);
     },
   });
-  let format: ChatFormat;
+  let chat: ModelChat;
   try {
-    format = chatFormatFor(engine.chatTemplate);
+    chat = serverChatFor(engine.chatTemplate);
   } catch (e) {
     await engine.close();
     throw e;
   }
   const state: ServerState = {
     engine,
-    format,
+    chat,
     grammars,
     replay: new ReplayStore(options.replayTurns ?? 10_000),
     scheduler: new Scheduler(parallel, options.maxQueue ?? 64),

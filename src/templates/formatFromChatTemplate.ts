@@ -1,4 +1,6 @@
 import { ToolgramError } from "../errors.js";
+import { FORMAT_DESCRIPTIONS } from "../formats/descriptions.js";
+import type { FormatName } from "../formats/FormatName.js";
 import { recognizeFormat } from "./knownFormats.js";
 import { probeTemplate, type TemplateProbe } from "./probeTemplate.js";
 import { readCallLayout, type CallLayout } from "./readCallLayout.js";
@@ -6,11 +8,14 @@ import { readReasoning, type ReasoningLayout } from "./readReasoning.js";
 import type { RenderOptions } from "./renderTemplate.js";
 
 export interface TemplateFormat {
-  /** toolgram's format name when implemented today, else a stable proposed name (see `implemented`). */
-  format: string;
-  /** toolgram implements `format` today, with exactly the layout this template renders. */
+  /** toolgram's format for the template's calls. */
+  format: FormatName;
+  /**
+   * toolgram renders exactly the layout this template renders under `format`; false when the template writes
+   * text of its own around the calls (Bielik's newline before them, for one), read as text before the calls.
+   */
   implemented: boolean;
-  /** Other names for the format (vLLM tool-parser names, llama.cpp's). */
+  /** Other names for the format (vLLM tool-parser names, llama.cpp's): its description's. */
   aliases: readonly string[];
   reasoning: ReasoningLayout["mode"];
   /** The reasoning block's markers, exact. */
@@ -57,9 +62,9 @@ export function formatFromProbe(probe: TemplateProbe): TemplateFormat {
     );
   }
   return {
-    format: known.name,
-    implemented: known.exact?.(markers) ?? false,
-    aliases: known.aliases,
+    format: known.format,
+    implemented: known.exact,
+    aliases: FORMAT_DESCRIPTIONS[known.format].aliases,
     reasoning: reasoningMarkers.mode,
     reasoningMarkers,
     markers,

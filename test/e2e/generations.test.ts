@@ -14,7 +14,7 @@ import {
 import { generateLazy } from "../../src/llama-cpp/generateLazy.js";
 import { LlamaGrammarProbe } from "../../src/llama-cpp/LlamaGrammarProbe.js";
 import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
-import type { ChatMessage } from "../../src/llama-cpp/qwen3ChatPrompt.js";
+import type { ChatMessage } from "../../src/prompt/qwen3ChatPrompt.js";
 import { TOKEN_TEXT, type Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { LONG_TIER } from "../support/tier.js";
 

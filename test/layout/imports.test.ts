@@ -36,6 +36,8 @@ const LAYERS: Record<string, number> = {
   // readers of model output and templates may use the compiler, never the reverse
   parser: 9,
   templates: 9,
+  // a conversation written as a model's prompt (chat templates, toolgram's Qwen3 renderer): for llama-cpp and server
+  prompt: 10,
   convert: 10,
   dataset: 10,
   logits: 10,

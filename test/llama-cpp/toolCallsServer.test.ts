@@ -5,7 +5,7 @@ import { compileTools } from "../../src/compile.js";
 import { toOpenAIToolCalls } from "../../src/convert/openai.js";
 import { buildTinyModel, tinyModelPath } from "../../src/gguf/buildTinyModel.js";
 import { findLlamaServer } from "../../src/llama-cpp/llamaServerBinary.js";
-import { renderQwen3Prompt, templateTools } from "../../src/llama-cpp/qwen3ChatPrompt.js";
+import { renderQwen3Prompt, templateTools } from "../../src/prompt/qwen3ChatPrompt.js";
 import {
   chatCompletion,
   completion,

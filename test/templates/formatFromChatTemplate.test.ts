@@ -237,7 +237,7 @@ describe("formatFromChatTemplate over llama.cpp's models/templates", () => {
   it("reads Qwen3-Coder's XML parameters", ({ skip }) => {
     if (src === undefined) skip();
     const f = formatFromChatTemplate(template("Qwen3-Coder.jinja"));
-    expect(f.format).toBe("qwen3_coder");
+    expect([f.format, f.implemented]).toEqual(["qwen3-coder", true]);
     expect(f.markers.arguments).toBe("tagged");
     expect(f.markers.argumentMarkers).toEqual({ open: "\n<parameter=", middle: ">\n", close: "\n</parameter>" });
     expect(f.probe.typedCall?.body).toContain("<parameter=NN_ARG_NUM_NN>\n42\n</parameter>");

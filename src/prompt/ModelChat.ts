@@ -1,0 +1,231 @@
+import type { JsonValue } from "../json.js";
+import { ToolgramError } from "../errors.js";
+import { describeFormat, type FormatOption } from "../formats/describeFormat.js";
+import type { ReasoningMode } from "../formats/FormatDescription.js";
+import type { FormatName } from "../formats/FormatName.js";
+import { formatFromChatTemplate, type TemplateFormat } from "../templates/formatFromChatTemplate.js";
+import { ChatTemplate } from "../templates/renderTemplate.js";
+import { BoundedMap } from "../util/BoundedMap.js";
+import { renderQwen3Prompt, type ChatMessage } from "./qwen3ChatPrompt.js";
+import { argumentsPolicy, templateMessages } from "./templateMessages.js";
+
+/** The options `compileTools` and the parser take for a model's turn. */
+export interface ModelTurnOptions {
+  /** toolgram's format name. */
+  readonly format: string;
+  readonly reasoning: ReasoningMode;
+  /** The template's own reasoning markers, when it has them. */
+  readonly reasoningMarkers?: { readonly open: string; readonly close: string };
+}
+
+/** A message to render: a chat message, or an earlier assistant turn to splice back byte for byte (exact replay). */
+export type PromptMessage = ChatMessage | { readonly role: "assistant"; readonly verbatim: string };
+
+export interface PromptOptions {
+  /** The tools as the template's `tools` variable (templateTools). */
+  readonly tools?: readonly JsonValue[];
+  readonly enableThinking?: boolean;
+  /** End with the opened assistant turn. @defaultValue true */
+  readonly addGenerationPrompt?: boolean;
+}
+
+/**
+ * How a model's prompts are written and its tool calls read: the one prompt abstraction of generateToolCalls and
+ * `toolgram serve`. The prompt is the model's chat template, or toolgram's Qwen3 renderer (a model without a
+ * template; the server's Qwen3 / Hermes models).
+ */
+export interface ModelChat extends ModelTurnOptions {
+  readonly format: FormatName;
+  /** Where the prompt comes from: the model's chat template, or toolgram's Qwen3 renderer. */
+  readonly promptSource: "chat-template" | "qwen3";
+  /**
+   * The whole prompt for `messages`, ending with the opened assistant turn (`addGenerationPrompt`, default true). A
+   * `verbatim` turn is written as the template writes an assistant's content, with exactly its bytes; a template that
+   * does not write content as given refuses it (TEMPLATE_RENDER).
+   */
+  render(messages: readonly PromptMessage[], options?: PromptOptions): string;
+  /**
+   * One assistant turn as a later prompt writes it back, from after the turn's opening to before its end: when it
+   * equals the text the model generated for the turn, re-rendering the parsed turn replays it exactly.
+   */
+  renderTurn(message: ChatMessage): string;
+}
+
+export interface ModelChatOptions {
+  /** A format name or alias; overrides the template's. */
+  readonly format?: FormatOption;
+  /** Overrides the default (see `modelChatFor`). */
+  readonly reasoning?: ReasoningMode;
+  /** The template's `bos_token` / `eos_token` (the model's tokens' text). */
+  readonly bosToken?: string;
+  readonly eosToken?: string;
+}
+
+/** Readings by template text, the oldest dropped first. */
+const readings = new BoundedMap<string, TemplateFormat | ToolgramError>({ maxEntries: 16, order: "insertion" });
+
+/** formatFromChatTemplate once per template text (probing renders a dozen conversations). */
+function readTemplate(template: string): TemplateFormat | ToolgramError {
+  let r = readings.get(template);
+  if (r === undefined) {
+    try {
+      r = formatFromChatTemplate(template);
+    } catch (e) {
+      if (!(e instanceof ToolgramError)) throw e;
+      r = e;
+    }
+    readings.set(template, r);
+  }
+  return r;
+}
+
+/**
+ * The prompt renderer and turn options for a model's chat template (the GGUF's `tokenizer.chat_template`):
+ *  - format: `options.format`, else the one `formatFromChatTemplate` reads from the template; a template whose calls
+ *    are no format toolgram has is refused (UNRECOGNIZED_TEMPLATE, naming what it writes);
+ *  - reasoning: `options.reasoning`, else "required" when the template's generation prompt opens the block (every
+ *    reply starts inside it), else the format's own default (a template that merely can show reasoning, as Qwen3's,
+ *    does not make the grammar offer it: pass `reasoning: "optional"` to let the model think first); the block's
+ *    markers are the template's;
+ *  - the prompt is the template rendered with @huggingface/jinja. Without a template, Qwen3's prompt is rendered
+ *    (toolgram's Qwen3 renderer) and any other format is refused.
+ */
+export function modelChatFor(template: string | undefined, options: ModelChatOptions = {}): ModelChat {
+  // generation calls this once per turn: parse and probe a template once per options
+  const key = JSON.stringify([
+    template ?? null,
+    options.format ?? null,
+    options.reasoning ?? null,
+    options.bosToken ?? "",
+    options.eosToken ?? "",
+  ]);
+  let chat = chats.get(key);
+  if (chat === undefined) {
+    chat = buildModelChat(template, options);
+    chats.set(key, chat);
+  }
+  return chat;
+}
+
+/** Chats by template and options, the oldest dropped first. */
+const chats = new BoundedMap<string, ModelChat>({ maxEntries: 16, order: "insertion" });
+
+function buildModelChat(template: string | undefined, options: ModelChatOptions): ModelChat {
+  const explicit = options.format === undefined ? undefined : describeFormat(options.format);
+  if (template === undefined || template === "") {
+    const d = explicit ?? describeFormat("qwen3");
+    if (d.name !== "qwen3") {
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        `the model has no chat template (tokenizer.chat_template) to write a ${d.name} prompt with; pass chatTemplate`,
+      );
+    }
+    return qwen3Chat(options.reasoning ?? d.reasoning?.defaultMode ?? "none");
+  }
+  const read = readTemplate(template);
+  if (explicit === undefined && read instanceof ToolgramError)
+    throw new ToolgramError(read.code, `${read.message}; pass format to generate anyway`, "", { cause: read });
+  const format = explicit?.name ?? (read as TemplateFormat).format;
+  // the template's reasoning layout holds for its own format only
+  const layout = read instanceof ToolgramError || read.format !== format ? undefined : read;
+  const d = describeFormat(format);
+  const reasoning =
+    options.reasoning ?? (layout?.reasoning === "required" ? "required" : (d.reasoning?.defaultMode ?? "none"));
+  const markers =
+    layout !== undefined && layout.reasoning !== "none"
+      ? { open: layout.reasoningMarkers.start, close: layout.reasoningMarkers.end }
+      : undefined;
+  return {
+    format,
+    reasoning,
+    ...(markers === undefined ? {} : { reasoningMarkers: markers }),
+    ...templatePrompt(template, options, read instanceof ToolgramError ? undefined : read, layout),
+  };
+}
+
+/** Qwen3's `<|im_start|>assistant\n` … `<|im_end|>\n` around an assistant turn. */
+const QWEN3_TURN_OPEN = "<|im_start|>assistant\n";
+const QWEN3_TURN_END = "<|im_end|>\n";
+
+/** Qwen3 / Hermes written by toolgram's own renderer (renderQwen3Prompt). */
+function qwen3Chat(reasoning: ReasoningMode): ModelChat {
+  return {
+    format: "qwen3",
+    reasoning,
+    promptSource: "qwen3",
+    render: (messages, o = {}) =>
+      renderQwen3Prompt(messages.map(asContent), {
+        ...(o.tools === undefined ? {} : { tools: o.tools }),
+        enableThinking: o.enableThinking,
+        addGenerationPrompt: o.addGenerationPrompt,
+      }),
+    renderTurn: (message) => {
+      const text = renderQwen3Prompt([message], { addGenerationPrompt: false });
+      return text.slice(QWEN3_TURN_OPEN.length, text.length - QWEN3_TURN_END.length);
+    },
+  };
+}
+
+/** Qwen3's renderer writes an assistant's content verbatim (outside `<think>`), so a turn's exact bytes go in as it. */
+function asContent(m: PromptMessage): ChatMessage {
+  return "verbatim" in m ? { role: "assistant", content: m.verbatim } : m;
+}
+
+/** The prompt of a chat template: rendered with @huggingface/jinja, replayed turns spliced in where content goes. */
+function templatePrompt(
+  template: string,
+  options: ModelChatOptions,
+  read: TemplateFormat | undefined,
+  layout: TemplateFormat | undefined,
+): Pick<ModelChat, "promptSource" | "render" | "renderTurn"> {
+  const chat = new ChatTemplate(template, { bosToken: options.bosToken ?? "", eosToken: options.eosToken ?? "" });
+  const args = argumentsPolicy(chat, read?.argumentsAs ?? "object");
+  const field = layout?.reasoningMarkers.field ?? read?.probe.reasoningField;
+  const render = (messages: readonly PromptMessage[], o: PromptOptions = {}): string => {
+    const text = chat.render({
+      messages: templateMessages(messages.map(withSpliceMark), args, field),
+      ...(o.tools === undefined || o.tools.length === 0 ? {} : { tools: [...o.tools] }),
+      addGenerationPrompt: o.addGenerationPrompt ?? true,
+      ...(o.enableThinking === undefined ? {} : { enableThinking: o.enableThinking }),
+    });
+    return spliced(text, messages);
+  };
+  const turnEnd = read?.turnEnd ?? "";
+  return {
+    promptSource: "chat-template",
+    render,
+    renderTurn: (message) => {
+      const user: ChatMessage = { role: "user", content: "U" };
+      const opened = render([user]);
+      const written = render([user, message], { addGenerationPrompt: false });
+      // a template that writes history otherwise than the generation prompt opens it: never an exact replay
+      if (!written.startsWith(opened)) return written;
+      const turn = written.slice(opened.length);
+      return turnEnd !== "" && turn.endsWith(turnEnd) ? turn.slice(0, turn.length - turnEnd.length) : turn;
+    },
+  };
+}
+
+/** A needle in a verbatim turn's place, as the template probes use (no template writes it otherwise). */
+const spliceMark = (i: number): string => `VV_REPLAYED_TURN_${i}_VV`;
+
+function withSpliceMark(m: PromptMessage, i: number): ChatMessage {
+  return "verbatim" in m ? { role: "assistant", content: spliceMark(i) } : m;
+}
+
+/** `text` with each verbatim turn's bytes where the template wrote its mark. */
+function spliced(text: string, messages: readonly PromptMessage[]): string {
+  let out = text;
+  messages.forEach((m, i) => {
+    if (!("verbatim" in m)) return;
+    const parts = out.split(spliceMark(i));
+    if (parts.length !== 2) {
+      throw new ToolgramError(
+        "TEMPLATE_RENDER",
+        `the chat template does not write an assistant's content as given (${parts.length - 1} copies), so an earlier turn cannot be replayed byte for byte`,
+      );
+    }
+    out = parts[0] + m.verbatim + parts[1];
+  });
+  return out;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { Vocabulary } from "../../src/index.js";
+import { modelChatFor } from "../../src/prompt/ModelChat.js";
+import { renderQwen3Prompt } from "../../src/prompt/qwen3ChatPrompt.js";
+import { serverChatFor } from "../../src/server/serverChat.js";
+import { tinyModel } from "./support.js";
+
+describe("the server's prompt comes from the model's own template", () => {
+  it("the tiny model's embedded Qwen3 template gives toolgram's Qwen3 / Hermes renderer", async () => {
+    const vocab = await Vocabulary.fromGguf(await tinyModel());
+    expect(vocab.chatTemplate).toBeDefined();
+    const chat = serverChatFor(vocab.chatTemplate);
+    expect(chat).toBe(modelChatFor(undefined));
+    expect([chat.format, chat.promptSource]).toEqual(["qwen3", "qwen3"]);
+  });
+
+  it("a template that renders no tool call, or does not parse, is refused by name", () => {
+    expect(() => serverChatFor("{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}")).toThrow(
+      /does not render tool calls/,
+    );
+    expect(() => serverChatFor("{{ unclosed")).toThrow(/does not render tool calls/);
+  });
+
+  it("Qwen3's renderTurn writes a canonical turn back byte for byte (stateless replay)", () => {
+    const text = 'Sure\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    const turn = serverChatFor(undefined).renderTurn({
+      role: "assistant",
+      content: "Sure",
+      tool_calls: [
+        { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+      ],
+    });
+    expect(turn).toBe(text);
+  });
+
+  it("a replayed turn's bytes go in as they were generated, between the turn's opening and end", () => {
+    // not canonical: no newline between the content and the call, compact arguments
+    const generated = 'Sure<tool_call>\n{"name": "get_weather", "arguments": {"city":"Paris"}}\n</tool_call>';
+    const prompt = serverChatFor(undefined).render([
+      { role: "user", content: "Weather?" },
+      { role: "assistant", verbatim: generated },
+      { role: "tool", content: "sunny" },
+    ]);
+    expect(prompt).toBe(
+      `${renderQwen3Prompt([{ role: "user", content: "Weather?" }], { addGenerationPrompt: false })}<|im_start|>assistant\n${generated}<|im_end|>\n` +
+        "<|im_start|>user\n<tool_response>\nsunny\n</tool_response><|im_end|>\n<|im_start|>assistant\n",
+    );
+  });
+});
