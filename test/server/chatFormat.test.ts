@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Vocabulary } from "../../src/index.js";
-import { chatFormatFor, qwen3ChatFormat } from "../../src/server/index.js";
+import { chatFormatFor, qwen3ChatFormat } from "../../src/server/ChatFormat.js";
 import { tinyModel } from "./support.js";
 
 describe("the server's chat format comes from the model's own template", () => {
