@@ -5,6 +5,7 @@ import { readCallLayout, type CallLayout } from "./readCallLayout.js";
 import { readReasoning, type ReasoningLayout } from "./readReasoning.js";
 import type { RenderOptions } from "./renderTemplate.js";
 
+/** What {@link formatFromChatTemplate} read from a chat template: the tool-call format, reasoning and markers. */
 export interface TemplateFormat {
   /** toolgram's format name when implemented today, else a stable proposed name (see `implemented`). */
   format: string;
