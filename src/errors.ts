@@ -36,6 +36,10 @@ export type ToolgramErrorCode =
   | "LIMIT_AUTOMATON_SIZE"
   | "LIMIT_TOOLS";
 
+/**
+ * The base of every error toolgram throws for bad input: a stable `code`, a JSON-Pointer `schemaPath` into the
+ * input, and a message that says how to fix it.
+ */
 export class ToolgramError extends Error {
   readonly code: ToolgramErrorCode;
   /** JSON Pointer into the user's input (schema or tool list); "" is the root. */

@@ -1,5 +1,7 @@
 export type JsonPrimitive = null | boolean | number | string;
+/** Any JSON value (what `JSON.parse` returns). */
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object: string keys to {@link JsonValue}s. */
 export type JsonObject = { [key: string]: JsonValue };
 
 export function isJsonObject(v: unknown): v is JsonObject {

@@ -34,6 +34,7 @@ export interface Limits {
   maxAutomatonStates: number;
 }
 
+/** The default {@link Limits}: the compile budget and the size bounds that keep a hostile schema from exhausting memory. */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxRepetitionExpansion: 100_000,
   maxRepeatBound: 100_000,
@@ -58,6 +59,10 @@ export type WhitespaceOption =
       flexible: { maxRun: number };
     };
 
+/**
+ * Options of {@link compileSchema}, and the schema options of {@link compileTools}: strictness, whitespace,
+ * unknown keywords and limits.
+ */
 export interface SchemaCompileOptions {
   /** Refuse what cannot be enforced exactly (default). `false`: over-approximate and record a warning. @defaultValue true */
   strict?: boolean;

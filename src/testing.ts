@@ -1,7 +1,21 @@
 /**
- * toolgram/testing: helpers for testing grammars — llama.cpp's own parser and grammar engine as a referee (in a
- * memory-capped child process), random members of a grammar and their mutations, and the conformance harness.
+ * toolgram/testing: check grammars in a project's own CI.
+ *
+ * What this entry offers, and why only that: a project that ships grammars built with toolgram (or written by hand)
+ * wants three checks in its own tests —
+ * - llama.cpp as a referee of the GBNF: {@link checkGbnfWithLlamaCpp} / {@link checkGbnfBatchWithLlamaCpp} parse it
+ *   with llama.cpp's own parser (node-llama-cpp, an optional peer, in a memory-capped child process) and run sample
+ *   texts through llama.cpp's grammar engine;
+ * - random members of a grammar and their mutations: {@link sampleGrammar}, {@link mutateText}, {@link seededRandom}
+ *   (reproducible positive and near-miss negative samples for differential tests);
+ * - the conformance judge of a schema: {@link judgeSchema} compiles a schema and checks its acceptor against
+ *   instances labelled valid/invalid.
+ * toolgram's own conformance corpus runner, its ajv referee and the llama.cpp source locator stay internal: they read
+ * toolgram's test data layout, not a user's.
+ *
+ * @packageDocumentation
  */
+
 export {
   checkGbnfWithLlamaCpp,
   checkGbnfBatchWithLlamaCpp,
@@ -17,14 +31,3 @@ export {
   type SchemaJudgement,
   type SchemaCompiler,
 } from "./conformance/judgeSchema.js";
-export {
-  judgeRow,
-  readCorpus,
-  summarize,
-  CONFORMANCE_OPTIONS,
-  type CorpusRow,
-  type CorpusResult,
-  type SchemaOutcome,
-} from "./conformance/judgeCorpus.js";
-export { Referee } from "./conformance/referee.js";
-export { llamaCppSource, type LlamaCppSource } from "./testing/llamaCppSource.js";

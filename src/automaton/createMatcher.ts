@@ -5,6 +5,7 @@ import { Automaton, type AutomatonOptions } from "./Automaton.js";
 import { MaskTable } from "./MaskTable.js";
 import { TokenMatcher } from "./TokenMatcher.js";
 
+/** Options of `compiled.createMatcher(vocab, options)`: how special tokens may spell markers, and a bound on states. */
 export interface MatcherOptions {
   /**
    * `"token-or-text"`: a `token` node accepts its special token or the same text spelled by ordinary tokens.

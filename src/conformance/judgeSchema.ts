@@ -16,12 +16,14 @@ import type { SchemaCompileOptions } from "../options.js";
  */
 export type Verdict = "pass" | "refused" | "unsatisfiable" | "false-negative" | "false-positive" | "crash" | "timeout";
 
+/** One labelled instance for {@link judgeSchema}: a JSON value and whether the schema should accept it. */
 export interface InstanceTest {
   description?: string;
   data: JsonValue;
   valid: boolean;
 }
 
+/** What {@link judgeSchema} found: one verdict per instance, and why a compile was refused. */
 export interface SchemaJudgement {
   verdicts: Verdict[];
   compileMs: number;
@@ -38,6 +40,16 @@ export type SchemaCompiler = (
   options?: SchemaCompileOptions,
 ) => { accepts(text: string): boolean; compileSteps?: number };
 
+/**
+ * Compiles `schema` and checks its exact acceptor on labelled instances: one verdict per instance (a
+ * `false-positive` is an invalid instance the grammar accepts). Pass `limits: { maxCompileMs: Infinity }` for verdicts
+ * that do not depend on the machine's speed.
+ *
+ * @example
+ * ```ts
+ * const { verdicts } = judgeSchema(compileSchema, { type: "integer" }, [{ data: 1, valid: true }, { data: "1", valid: false }]);
+ * ```
+ */
 export function judgeSchema(
   compile: SchemaCompiler,
   schema: unknown,

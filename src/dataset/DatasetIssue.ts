@@ -23,8 +23,10 @@ export const DATASET_CODES = {
   TOOL_NEVER_CALLED: "tools declared but never called anywhere in the dataset",
 } as const;
 
+/** The code of a dataset issue: one of {@link DATASET_CODES}. */
 export type DatasetCode = keyof typeof DATASET_CODES;
 
+/** One problem found in a dataset row: its code, severity and a message naming the row and the call. */
 export interface DatasetIssue {
   code: DatasetCode;
   severity: "error" | "warning";

@@ -27,6 +27,7 @@ export interface DatasetReceipt {
   fileSha256?: string;
 }
 
+/** What {@link validateDataset} found: statistics, errors and warnings, counts per code, and a receipt of the run. */
 export interface DatasetReport {
   stats: DatasetStats;
   errors: number;
@@ -39,6 +40,10 @@ export interface DatasetReport {
   receipt: DatasetReceipt;
 }
 
+/**
+ * Options of {@link validateDataset} and {@link validateDatasetFile}: the validator's options, a cap on the issues
+ * kept, and a callback per row.
+ */
 export interface ValidateOptions extends ValidateDatasetOptions {
   /** Row-level issues kept in the report (the counts cover all). @defaultValue 1000 */
   maxIssues?: number;

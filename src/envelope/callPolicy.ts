@@ -32,6 +32,7 @@ export interface CallPolicy {
   freeText: boolean;
 }
 
+/** Which calls a turn may hold: `toolChoice`, `parallel` and `freeText`. */
 export interface CallPolicyOptions {
   /** @defaultValue "auto" */
   toolChoice?: ToolChoice;

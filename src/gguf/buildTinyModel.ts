@@ -31,6 +31,7 @@ export const TINY_QWEN3 = {
   padToken: "<|endoftext|>",
 } as const;
 
+/** Options of {@link buildTinyModel}: the seed and model family of the tiny random-weight model. */
 export interface BuildTinyModelOptions {
   /** PRNG seed for the weights; the same seed always yields the same file. @defaultValue 0 */
   readonly seed?: number;
@@ -45,6 +46,7 @@ export interface BuildTinyModelOptions {
   readonly chatTemplate?: string;
 }
 
+/** A tiny model written by {@link buildTinyModel}: its path, hash, size, seed, family, tokenizer file and chat template. */
 export interface TinyModel {
   readonly path: string;
   readonly sha256: string;

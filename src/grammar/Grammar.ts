@@ -60,6 +60,10 @@ export interface Token {
   text: string;
 }
 
+/**
+ * The grammar IR behind every artifact: named rules over {@link GExpr} expressions, from `root`
+ * (`compiled.grammar`).
+ */
 export interface Grammar {
   /** Rules in a deterministic order (the root first). */
   rules: Map<string, GExpr>;

@@ -22,6 +22,7 @@ import { samplingOptions, withSequence } from "./withSequence.js";
 /** Qwen3's `<tool_call>` special token. */
 export const QWEN3_TOOL_CALL_TOKEN = 151657;
 
+/** Options of {@link generateLazy}: those of {@link generateToolCalls} except the tool choice, which the model makes. */
 export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "toolChoice" | "engine"> {
   readonly engine: "gbnf" | "matcher";
   /**
@@ -36,6 +37,7 @@ export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "too
   readonly triggerBias?: number;
 }
 
+/** What {@link generateLazy} produced: the turn, whether the tool-call trigger came, and the free tokens before it. */
 export interface LazyGeneration extends ToolCallGeneration {
   /** Tokens generated freely before the trigger (all of them when it never came). */
   readonly freeTokens: number;

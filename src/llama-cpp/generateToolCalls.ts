@@ -20,6 +20,7 @@ import type { ReasoningMode } from "../formats/FormatDescription.js";
 /** How the output is constrained: llama.cpp's grammar sampler on toolgram's GBNF, toolgram's token matcher, or not at all. */
 export type GenerationEngine = "gbnf" | "matcher" | "none";
 
+/** Options of {@link generateToolCalls}: the model, the conversation and tools, the policy and the sampler. */
 export interface GenerateToolCallsOptions {
   /** A model loaded with node-llama-cpp; its chat template (the GGUF's `tokenizer.chat_template`) decides the format. */
   readonly model: LlamaModel;
@@ -66,6 +67,7 @@ export interface GenerateToolCallsOptions {
   readonly enableThinking?: boolean;
 }
 
+/** What {@link generateToolCalls} produced: the text, the parsed calls (always valid under a constraint) and timings. */
 export interface ToolCallGeneration {
   /** The generated assistant text. */
   readonly text: string;

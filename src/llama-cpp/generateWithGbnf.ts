@@ -7,6 +7,7 @@ import { checkGbnfRepetitions } from "./checkGbnfRepetitions.js";
 import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { promptTokens, samplingOptions, withSequence } from "./withSequence.js";
 
+/** Options of {@link generateWithGbnf}: the generation settings and the GBNF grammar llama.cpp enforces. */
 export interface GenerateWithGbnfOptions extends GenerateOptions {
   /** A GBNF grammar with a `root` rule, enforced by llama.cpp's own grammar sampler; undefined = unconstrained. */
   readonly gbnf: string | undefined;

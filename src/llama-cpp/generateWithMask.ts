@@ -26,6 +26,7 @@ export interface TokenMaskMatcher {
   fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): boolean;
 }
 
+/** Options of {@link generateWithMask}: the generation settings and the token matcher whose masks constrain sampling. */
 export interface GenerateWithMaskOptions extends GenerateOptions {
   readonly matcher: TokenMaskMatcher;
   /**
@@ -58,6 +59,10 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
   readonly biasCache?: MaskBiasCache;
 }
 
+/**
+ * What {@link generateWithMask} produced: a {@link GenerateResult} and counts of how the masks were applied (forced tokens,
+ * budget steps, resampled steps, cached and converted biases).
+ */
 export interface GenerateWithMaskResult extends GenerateResult {
   /** Tokens appended by jump-forward decoding rather than sampled. */
   readonly forcedTokens: number;

@@ -46,8 +46,10 @@ export interface GenerateOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Why a generation stopped: `stop` (the model or the grammar ended it) or `length` (the token budget ran out). */
 export type FinishReason = "stop" | "length";
 
+/** The outcome of one constrained generation: text, finish reason and token counts. */
 export interface GenerateResult {
   readonly text: string;
   /** Generated token ids, without the end-of-generation token. */

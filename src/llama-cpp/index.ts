@@ -1,38 +1,27 @@
 /**
  * toolgram/llama-cpp: run toolgram's artifacts in llama.cpp, in process through node-llama-cpp (an optional peer
  * dependency, imported on first use) or through a llama-server process.
+ *
+ * In process: load a GGUF ({@link loadLlamaModel}) and generate tool calls that always parse ({@link generateToolCalls},
+ * {@link generateLazy}, or the lower-level {@link generateWithGbnf} / {@link generateWithMask}). Through llama-server:
+ * find or start one ({@link findLlamaServer}, {@link startLlamaServer}) and call its completion endpoints with a
+ * toolgram grammar. Prompts: {@link modelChatFor} (a model's own chat template) and {@link renderQwen3Prompt}.
+ * GGUF files: {@link readGguf} (metadata without tensors) and a tiny random-weight model for tests
+ * ({@link buildTinyModel}).
+ *
+ * @packageDocumentation
  */
-export { cacheDir } from "../cacheDir.js";
-export { loadNodeLlamaCpp, getCpuLlama, loadLlamaModel, modelPathOf, type NodeLlamaCpp } from "./loadNodeLlamaCpp.js";
+
+// in process: node-llama-cpp
+export { loadLlamaModel } from "./loadNodeLlamaCpp.js";
 export {
   generateToolCalls,
-  compiledFor,
   vocabularyOf,
-  readToolCallTurn,
-  modelChatOf,
-  formatEogTokens,
   type GenerateToolCallsOptions,
   type GenerationEngine,
   type ToolCallGeneration,
 } from "./generateToolCalls.js";
-export { generateLazy, QWEN3_TOOL_CALL_TOKEN, type GenerateLazyOptions, type LazyGeneration } from "./generateLazy.js";
-export {
-  modelChatFor,
-  type ModelChat,
-  type ModelChatOptions,
-  type ModelTurnOptions,
-  type PromptMessage,
-  type PromptOptions,
-} from "../prompt/ModelChat.js";
-export { LlamaGrammarProbe } from "./LlamaGrammarProbe.js";
-export {
-  renderQwen3Prompt,
-  templateJson,
-  templateTools,
-  type ChatMessage,
-  type ChatToolCall,
-  type Qwen3PromptOptions,
-} from "../prompt/qwen3ChatPrompt.js";
+export { generateLazy, type GenerateLazyOptions, type LazyGeneration } from "./generateLazy.js";
 export type { GenerateOptions, GenerateResult, FinishReason } from "./generationTypes.js";
 export { generateWithGbnf, type GenerateWithGbnfOptions } from "./generateWithGbnf.js";
 export {
@@ -41,9 +30,28 @@ export {
   type GenerateWithMaskResult,
   type TokenMaskMatcher,
 } from "./generateWithMask.js";
+
+// prompts
+export {
+  modelChatFor,
+  type ModelChat,
+  type ModelChatOptions,
+  type ModelTurnOptions,
+  type PromptMessage,
+  type PromptOptions,
+} from "../prompt/ModelChat.js";
+export {
+  renderQwen3Prompt,
+  templateTools,
+  type ChatMessage,
+  type ChatToolCall,
+  type Qwen3PromptOptions,
+} from "../prompt/qwen3ChatPrompt.js";
+
+// llama-server
+export { findLlamaServer } from "./llamaServerBinary.js";
 export {
   startLlamaServer,
-  freePort,
   completion,
   completionStream,
   chatCompletion,
@@ -57,17 +65,8 @@ export {
   type ChatCompletionResponse,
   type ChatCompletionChunk,
 } from "./server.js";
-export { readSse } from "./readSse.js";
-export { checkGbnfRepetitions, MAX_GBNF_REPETITION } from "./checkGbnfRepetitions.js";
-export { findLlamaServer, llamaCppBundlePath, llamaServerCachePath } from "./llamaServerBinary.js";
-export {
-  buildTinyModel,
-  tinyModelPath,
-  TINY_QWEN3,
-  type BuildTinyModelOptions,
-  type TinyModel,
-} from "../gguf/buildTinyModel.js";
+
+// GGUF files
 export { readGguf, type GgufHeader, type GgufTensorInfo } from "../gguf/readGguf.js";
-export { ggufTokenizer, GgufTokenType, type GgufTokenizer } from "../gguf/ggufTokenizer.js";
-export { writeGguf, encodeGgufHead } from "../gguf/writeGguf.js";
-export type { GgufFile, GgufTensor, GgufValue } from "../gguf/ggufTypes.js";
+export type { GgufValue } from "../gguf/ggufTypes.js";
+export { buildTinyModel, tinyModelPath, type BuildTinyModelOptions, type TinyModel } from "../gguf/buildTinyModel.js";

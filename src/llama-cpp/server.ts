@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { readSse } from "./readSse.js";
 
+/** Options of {@link startLlamaServer}: the llama-server binary, the model, the port, threads, context size and extra arguments. */
 export interface StartLlamaServerOptions {
   /** Path of the llama-server executable (see `findLlamaServer`). */
   readonly binary: string;
@@ -21,6 +22,7 @@ export interface StartLlamaServerOptions {
   readonly onLog?: (line: string) => void;
 }
 
+/** A llama-server process started by {@link startLlamaServer}: its URL, port and pid, and `stop()`. */
 export interface LlamaServerHandle {
   /** Base URL, e.g. "http://127.0.0.1:41234". */
   readonly url: string;
@@ -143,6 +145,7 @@ export interface CompletionRequest {
   readonly [field: string]: unknown;
 }
 
+/** llama-server's answer to `/completion` (the fields toolgram reads). */
 export interface CompletionResponse {
   readonly content: string;
   readonly tokens_predicted?: number;
@@ -171,6 +174,7 @@ export interface ChatCompletionRequest {
   readonly [field: string]: unknown;
 }
 
+/** llama-server's answer to `/v1/chat/completions` (the fields toolgram reads). */
 export interface ChatCompletionResponse {
   readonly choices: ReadonlyArray<{
     readonly finish_reason: string | null;

@@ -14,6 +14,7 @@ export interface LogitsTensorLike {
 /** A token id as runtimes pass it: transformers.js uses `bigint`. */
 export type TokenIdLike = number | bigint;
 
+/** Options of {@link createLogitsProcessor}: the matcher's options and the token budget the output must end within. */
 export interface LogitsProcessorOptions {
   /** Options of `compiled.createMatcher` (e.g. `specialTokens`). */
   matcher?: MatcherOptions;

@@ -75,4 +75,5 @@ export const ISSUE_CODES = {
   UNDECLARED_ARGUMENT: "the arguments have a key the tool's parameters do not declare (compiled grammars forbid it)",
 } as const;
 
+/** The code of a parse issue: one of {@link ISSUE_CODES}. */
 export type IssueCode = keyof typeof ISSUE_CODES;

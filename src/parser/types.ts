@@ -64,6 +64,7 @@ export interface ParseIssue {
   instancePath?: string;
 }
 
+/** What {@link parseToolCalls} read: the free text, the calls, and the issues met (the parser never throws). */
 export interface ParseResult<T extends ToolCallConstraint = ToolCallShape> {
   /** The text outside call blocks (and outside the reasoning block), in order. */
   content: string;
@@ -75,6 +76,7 @@ export interface ParseResult<T extends ToolCallConstraint = ToolCallShape> {
   dropped: number;
 }
 
+/** Options of {@link parseToolCalls} and {@link ToolCallStream}: the tools, the format and the mode. */
 export interface ParseOptions extends ReasoningOptions {
   /**
    * Declared tools, in any shape tool ingestion reads (normalized `{ name, parameters }`, OpenAI, MCP, Anthropic);

@@ -51,6 +51,10 @@ export interface ModelChat extends ModelTurnOptions {
   renderTurn(message: ChatMessage): string;
 }
 
+/**
+ * Options of {@link modelChatFor}: the format and reasoning to use instead of what the template says, and the BOS/EOS
+ * token texts.
+ */
 export interface ModelChatOptions {
   /** A format name or alias; overrides the template's. */
   readonly format?: FormatOption;

@@ -24,6 +24,7 @@ export interface ChatMessage {
   readonly name?: string;
 }
 
+/** Options of {@link renderQwen3Prompt}: the tools to declare, whether to open the assistant's turn, and thinking. */
 export interface Qwen3PromptOptions {
   /** Tools as the template's `tools` variable: each is written as one JSON line inside `<tools>`. */
   readonly tools?: readonly JsonValue[];

@@ -14,6 +14,7 @@ import type { ServeOptions } from "./ServeOptions.js";
 import type { ServerState } from "./ServerState.js";
 import { UpstreamEngine } from "./UpstreamEngine.js";
 
+/** A server started by {@link startServer}: its URL and port, its state (for metrics and tests), and `close()`. */
 export interface RunningServer {
   /** e.g. "http://127.0.0.1:8080" */
   readonly url: string;

@@ -7,6 +7,7 @@ import { readCallLayout, type CallLayout } from "./readCallLayout.js";
 import { readReasoning, type ReasoningLayout } from "./readReasoning.js";
 import type { RenderOptions } from "./renderTemplate.js";
 
+/** What {@link formatFromChatTemplate} read from a chat template: the tool-call format, reasoning and markers. */
 export interface TemplateFormat {
   /** toolgram's format for the template's calls. */
   format: FormatName;

@@ -5,6 +5,7 @@ import { ToolgramError } from "../errors.js";
 /** A typed part of a message's content (OpenAI's `{type: "text"}`; Mistral's `{type: "thinking"}`). */
 export type TemplateContentPart = { type: "text"; text: string } | { type: "thinking"; thinking: string };
 
+/** One message as chat templates read it (the OpenAI chat shape). */
 export interface TemplateMessage {
   role: "system" | "user" | "assistant" | "tool";
   content: string | TemplateContentPart[] | null;

@@ -15,12 +15,14 @@ export interface GbnfCheck {
   samples?: boolean[];
 }
 
+/** A grammar to check, with texts to run through llama.cpp's grammar engine. */
 export interface GbnfCheckItem {
   grammar: string;
   /** Texts to run through llama.cpp's grammar engine (code point by code point, as `isTextCompatible` does). */
   samples?: string[];
 }
 
+/** Options of {@link checkGbnfWithLlamaCpp}: the child process's memory cap and time limit. */
 export interface GbnfCheckOptions {
   /**
    * Address-space cap of the child process in MiB (`ulimit -v`): llama.cpp allocates without bound on some grammars.

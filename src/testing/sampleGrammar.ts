@@ -17,6 +17,7 @@ export function seededRandom(seed: number): Random {
 
 class OutOfBudget extends Error {}
 
+/** Options of {@link sampleGrammar}: how far samples may grow and how often to retry. */
 export interface SampleOptions {
   /** Extra repetitions drawn above a repeat's minimum, at most. @defaultValue 3 */
   extraRepeats?: number;

@@ -8,6 +8,7 @@ import { buildTokenTrie, type TokenTrie } from "./TokenTrie.js";
 /** One vocabulary entry for {@link Vocabulary.fromPieces}: a text piece, raw bytes, or either with a `special` flag. */
 export type PieceInput = string | Uint8Array | { bytes?: Uint8Array; text?: string; special?: boolean } | null;
 
+/** Options of the {@link Vocabulary} constructors: the vocabulary size and the end-of-generation token ids. */
 export interface VocabularyOptions {
   /** Ids of end-of-generation tokens: allowed exactly when the output is a complete match. */
   eosTokenIds: readonly number[];
