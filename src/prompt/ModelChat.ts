@@ -21,9 +21,11 @@ export interface ModelTurnOptions {
 /** A message to render: a chat message, or an earlier assistant turn to splice back byte for byte (exact replay). */
 export type PromptMessage = ChatMessage | { readonly role: "assistant"; readonly verbatim: string };
 
+/** What {@link ModelChat.render} writes besides the messages. */
 export interface PromptOptions {
   /** The tools as the template's `tools` variable (templateTools). */
   readonly tools?: readonly JsonValue[];
+  /** The template's `enable_thinking` variable (Qwen3 and others open or skip the reasoning block by it). */
   readonly enableThinking?: boolean;
   /** End with the opened assistant turn. @defaultValue true */
   readonly addGenerationPrompt?: boolean;
