@@ -48,6 +48,8 @@ export const ISSUE_CODES = {
   RAW_VALUE_HOLDS_MARKER: "a raw parameter value contains the parameter's closing marker",
   VALUE_TYPE_MISMATCH:
     "a tagged parameter's type marker (DeepSeek's string=\"true|false\") contradicts the parameter's schema (read as the schema says)",
+  VALUE_READ_BY_SCHEMA:
+    "a tagged parameter's raw value that reads as JSON of a type its schema does not admit, kept as the string the schema admits (`42` for `anyOf: [string, null]`)",
   UNCLOSED_SECTION: "the section holding the calls (e.g. <｜tool▁calls▁begin｜>) has no closing marker",
   // dropped: the call is lost
   INVALID_JSON: "the call's JSON cannot be read",

@@ -35,3 +35,55 @@ function ofAll(kinds: Array<"string" | "json" | undefined>): "string" | "json" |
   if (kinds.length === 0) return undefined;
   return kinds.every((k) => k === kinds[0]) ? kinds[0] : undefined;
 }
+
+/** A JSON Schema type name (`integer` for whole numbers). */
+export type JsonTypeName = "string" | "number" | "integer" | "boolean" | "null" | "object" | "array";
+
+const ALL_TYPES: readonly JsonTypeName[] = ["string", "number", "integer", "boolean", "null", "object", "array"];
+
+/**
+ * The JSON types the schema of parameter `key` admits, from its own keywords (`type`, `const`, `enum`, `anyOf` /
+ * `oneOf`, a local `$ref`); undefined when they do not say (no such parameter, or a schema without those keywords).
+ * `number` admits integers too. Tolerant reading types a raw value by it (`42` for `anyOf: [string, null]` is a string).
+ */
+export function admittedTypes(parameters: JsonObject, key: string): ReadonlySet<JsonTypeName> | undefined {
+  const props = parameters.properties;
+  if (!isJsonObject(props) || !Object.hasOwn(props, key)) return undefined;
+  return typesOf(props[key], parameters, 0);
+}
+
+function typesOf(s: JsonValue, root: JsonObject, depth: number): Set<JsonTypeName> | undefined {
+  if (!isJsonObject(s) || depth > 16) return undefined;
+  if (typeof s.$ref === "string") {
+    const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(s.$ref);
+    const defs = m ? root[m[1]] : undefined;
+    return m && isJsonObject(defs)
+      ? typesOf(defs[decodeURIComponent(m[2]).replace(/~1/g, "/").replace(/~0/g, "~")], root, depth + 1)
+      : undefined;
+  }
+  if (Object.hasOwn(s, "const")) return new Set([typeOfValue(s.const as JsonValue)]);
+  if (Array.isArray(s.enum)) return new Set(s.enum.map(typeOfValue));
+  const named = typeof s.type === "string" ? [s.type] : Array.isArray(s.type) ? s.type : undefined;
+  if (named !== undefined) {
+    const types = named.filter((t): t is JsonTypeName => ALL_TYPES.includes(t as JsonTypeName));
+    // a number admits whole numbers too
+    return new Set(types.includes("number") ? [...types, "integer"] : types);
+  }
+  const options = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : null;
+  if (options === null) return undefined;
+  const out = new Set<JsonTypeName>();
+  for (const o of options) {
+    const t = typesOf(o, root, depth + 1);
+    if (t === undefined) return undefined;
+    for (const x of t) out.add(x);
+  }
+  return out;
+}
+
+/** The JSON type of a value (`integer` for a whole number). */
+export function typeOfValue(v: JsonValue): JsonTypeName {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v as "string" | "boolean" | "object";
+}

@@ -1,5 +1,7 @@
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
 import { ToolgramError } from "../errors.js";
+import { withJinja2Syntax } from "./jinja2Syntax.js";
+import { percentFormat, pyStr } from "./pythonStrings.js";
 
 /** A chat message as chat templates read it (OpenAI's shape, plus `reasoning_content`). */
 /** A typed part of a message's content (OpenAI's `{type: "text"}`; Mistral's `{type: "thinking"}`). */
@@ -55,7 +57,7 @@ export class ChatTemplate {
     this.source = source;
     this.options = options;
     try {
-      this.template = new Template(source);
+      this.template = new Template(withJinja2Syntax(source));
     } catch (e) {
       throw new ToolgramError(
         "INVALID_TEMPLATE",
@@ -135,6 +137,7 @@ interface InterpreterHooks {
     environment: unknown,
   ): RuntimeValue;
   evaluate(node: unknown, environment: unknown): RuntimeValue;
+  evaluateArguments(args: unknown[], environment: unknown): [RuntimeValue[], Map<string, RuntimeValue>];
 }
 
 /**
@@ -159,14 +162,26 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     if (n.type === "ObjectLiteral")
       return objectLiteral(n.value as [unknown, unknown][], (x) => hooks.evaluate(x, environment));
     const loop = n as { type?: string; loopvar?: { type: string }; iterable?: { type: string; lhs?: unknown } };
-    if (loop.type === "For" && loop.loopvar?.type === "TupleLiteral" && loop.iterable !== undefined) {
-      // `for a, b in [("x", "y"), …]`: Python unpacks a tuple as it unpacks a list; the library only a list
+    if (loop.type === "For" && loop.iterable !== undefined) {
+      // `for a, b in [("x", "y"), …]`: Python unpacks a tuple as it unpacks a list; the library only a list. And
+      // `for c in "text"` walks the characters (Python's iteration of a string); the library refuses a string
       const select = loop.iterable.type === "SelectExpression";
+      const iterable = hooks.evaluate(select ? loop.iterable.lhs : loop.iterable, environment);
       const items = {
         type: EVALUATED,
-        value: tuplesAsLists(hooks.evaluate(select ? loop.iterable.lhs : loop.iterable, environment)),
+        value: iterable.type === "StringValue" ? characters(iterable) : tuplesAsLists(iterable),
       };
       return evaluate({ ...loop, iterable: select ? { ...loop.iterable, lhs: items } : items }, environment);
+    }
+    const binary = n as { type?: string; operator?: { value: string }; left?: unknown; right?: unknown };
+    if (binary.type === "BinaryExpression" && (binary.operator?.value === "%" || binary.operator?.value === "~")) {
+      const left = hooks.evaluate(binary.left, environment);
+      // `and` / `or` never get here, so both sides are evaluated as the library would, once each
+      const right = hooks.evaluate(binary.right, environment);
+      const shimmed = pythonOperator(binary.operator.value, left, right);
+      if (shimmed !== undefined) return shimmed;
+      const operand = (value: RuntimeValue) => ({ type: EVALUATED, value });
+      return evaluate({ ...binary, left: operand(left), right: operand(right) }, environment);
     }
     return evaluate(node, environment);
   };
@@ -186,8 +201,17 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     }
     if (name === "string" && operand.type === "ObjectValue")
       return applyFilter(operand, { type: "Identifier", value: "tojson" }, environment);
+    // Python's str(None) and Jinja2's str(Undefined); the library refuses both
+    if (name === "string" && (operand.type === "NullValue" || operand.type === "UndefinedValue"))
+      return runtimeValue(pyStr(operand));
     const call = filterNode as { type: string; callee?: { type: string; value?: unknown }; args?: unknown[] };
     const callee = call.type === "CallExpression" && call.callee?.type === "Identifier" ? call.callee.value : undefined;
+    if ((name === "format" || callee === "format") && operand.type === "StringValue") {
+      // Jinja2's `format` filter: `value % args`, or `value % kwargs` for `%(key)s` fields (never both)
+      const [args, kwargs] = hooks.evaluateArguments(call.args ?? [], environment);
+      if (args.length > 0 && kwargs.size > 0) throw new Error("format: positional and keyword arguments mixed");
+      return runtimeValue(percentFormat(operand.value as string, kwargs.size > 0 ? kwargs : args));
+    }
     if ((callee === "reject" || callee === "select") && operand.type === "ArrayValue") {
       // Llama 3.1's `builtin_tools | reject('equalto', 'code_interpreter')`: Jinja2's filters with its `equalto` test
       const args = (call.args ?? []).map((a) => hooks.evaluate(a, environment));
@@ -209,6 +233,9 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
       if (property.type === "UndefinedValue") return property;
       if (property.type === "IntegerValue" && isMapping(object))
         return (object.value as Map<unknown, RuntimeValue>).get(property.value) ?? runtimeValue(undefined);
+      // a key no dict holds (a list, None): Jinja2's subscript catches Python's TypeError / KeyError and gives
+      // undefined (MiniCPM3's `basic_type_map[json_spec.type]` for a schema `type: ["string", "null"]`)
+      if (isMapping(object) && property.type !== "StringValue") return runtimeValue(undefined);
       return member(
         { ...expr, object: { type: EVALUATED, value: object }, property: { type: EVALUATED, value: property } },
         environment,
@@ -229,6 +256,37 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     return member(expr, environment);
   };
   return interpreter;
+}
+
+/**
+ * Jinja2's `%` on a string (Python's printf-style formatting: a tuple gives the values, a mapping the `%(key)s` fields,
+ * anything else is the one value), and `~` with an undefined or None operand (Jinja2 joins `str()` of each: "" and
+ * "None"). Undefined otherwise: the library's own operator then runs, its outputs left as they are. `+` with an undefined
+ * operand stays an error, as Jinja2's default Undefined raises on arithmetic.
+ */
+function pythonOperator(operator: string, left: RuntimeValue, right: RuntimeValue): RuntimeValue | undefined {
+  if (operator === "%" && left.type === "StringValue") {
+    const args =
+      right.type === "TupleValue"
+        ? (right.value as RuntimeValue[])
+        : isMapping(right)
+          ? (right.value as Map<unknown, RuntimeValue>)
+          : [right];
+    return runtimeValue(percentFormat(left.value as string, args));
+  }
+  const lenient = (v: RuntimeValue) => v.type === "UndefinedValue" || v.type === "NullValue";
+  if (operator === "~" && (lenient(left) || lenient(right))) return runtimeValue(`${textOf(left)}${textOf(right)}`);
+  return undefined;
+}
+
+/** What `~` writes for a value: Python's str() for undefined and None, the library's text for the rest. */
+function textOf(v: RuntimeValue): string {
+  return v.type === "UndefinedValue" || v.type === "NullValue" ? pyStr(v) : String(v.value);
+}
+
+/** A string's characters (code points, as Python iterates a string) as a list. */
+function characters(s: RuntimeValue): RuntimeValue {
+  return runtimeValue(Array.from(s.value as string));
 }
 
 /** A list whose tuple items are lists of the same items (for the library's loop unpacking); anything else as is. */

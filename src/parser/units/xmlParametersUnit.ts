@@ -3,7 +3,8 @@ import type { FormatDescription, XmlParametersUnit } from "../../formats/FormatD
 import { rawValueForbidden } from "../../formats/rawValueForbidden.js";
 import { parseLenientJson, type Repair } from "../lenientJson.js";
 import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
-import type { UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
+import { admittedTypes, type JsonTypeName, typeOfValue } from "../valueKind.js";
+import type { ToolParameters, UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
 import { CALL_INDEX_TEXT, xmlValueKindOfName, xmlValueType, xmlValueTypeName } from "../../formats/xmlValueType.js";
 
 /**
@@ -29,8 +30,14 @@ export const xmlParametersUnit: UnitCodec = {
     return out + u.callClose;
   },
 
-  read(text: string, d: FormatDescription, _whole: boolean, kinds?: ValueKinds): UnitResult {
-    const s = scan(text, d);
+  read(
+    text: string,
+    d: FormatDescription,
+    _whole: boolean,
+    kinds?: ValueKinds,
+    parameters?: ToolParameters,
+  ): UnitResult {
+    const s = scan(text, d, parameters);
     if (!s.ok) return s;
     const u = xmlUnit(d);
     const args: JsonObject = {};
@@ -39,11 +46,17 @@ export const xmlParametersUnit: UnitCodec = {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
       // a written type (Kimi K3's JSON type, DSML's string flag) says how the value is spelled; else the schema, else the text
       const written = p.type === undefined ? undefined : xmlValueKindOfName(p.type, u.valueType?.names);
+      const kind = kinds?.(s.name, p.key);
+      const schema = parameters?.(s.name);
       const v =
-        written === undefined
-          ? readValue(p.value, kinds?.(s.name, p.key), repairs, p.at)
-          : readTyped(p.value, written, kinds?.(s.name, p.key), repairs, p.at);
-      if (typeof v === "string" && v.includes(u.valueClose)) repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
+        written !== undefined
+          ? readTyped(p.value, written, kind, repairs, p.at)
+          : kind === undefined && schema !== undefined
+            ? readBySchema(p.value, admittedTypes(schema, p.key), repairs, p.at)
+            : readValue(p.value, kind, repairs, p.at);
+      const close = u.valueClose.trim();
+      if (typeof v === "string" && close !== "" && v.includes(close))
+        repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
     // the message's recipient names the tool too (Muse Glimmer): the invoked name is the call's
@@ -207,6 +220,41 @@ function readTyped(
   return kind === "string" && typeof v !== "string" ? text : v;
 }
 
+/**
+ * A value whose parameter's schema admits strings and other types (`anyOf: [string, null]`, `type: [integer, null]`):
+ * read by the types it admits (`admitted`; undefined when the schema does not say). The text's JSON (or Python)
+ * value when its type is admitted; else the text itself when strings are admitted (VALUE_READ_BY_SCHEMA: `42` for
+ * a string-or-null parameter is the string "42"); else as by the text alone, and validation reports it.
+ */
+function readBySchema(
+  text: string,
+  admitted: ReadonlySet<JsonTypeName> | undefined,
+  repairs: Repair[],
+  at: number,
+): JsonValue {
+  if (admitted === undefined) return readValue(text, undefined, repairs, at);
+  const t = text.trim();
+  const own: Repair[] = [];
+  const v = readJsonOrPython(t, own, at);
+  if (v !== undefined && typeof v !== "string" && admitted.has(typeOfValue(v))) {
+    repairs.push(...own);
+    return v;
+  }
+  if (admitted.has("string")) {
+    if (v !== undefined && typeof v !== "string") repairs.push({ code: "VALUE_READ_BY_SCHEMA", at });
+    return text;
+  }
+  return readValue(text, undefined, repairs, at);
+}
+
+/** The text's JSON value, read leniently (Python's repr of a dict: `{'k': 'v', 'n': None}`), or undefined. */
+function readJsonOrPython(t: string, repairs: Repair[], at: number): JsonValue | undefined {
+  const r = parseLenientJson(t);
+  if (!r.ok || t.slice(r.end).trim() !== "" || !allFinite(r.value)) return undefined;
+  repairs.push(...r.repairs.map((x) => ({ code: x.code, at })));
+  return r.value;
+}
+
 /** Python's spellings, which templates rendering `value | string` in Python's Jinja write. */
 const PYTHON_KEYWORDS: Record<string, JsonValue> = { True: true, False: false, None: null };
 
@@ -236,11 +284,13 @@ interface Marker {
   trail: string;
   /** The core with each whitespace run matching any whitespace (tolerant reading). */
   loose: RegExp;
+  /** `loose` matching only where it is tried (sticky). */
+  here: RegExp;
 }
 
 function marker(m: string): Marker {
   // a marker of whitespace only (GLM's `\n` after the name) is what follows the text before it: all trail
-  if (m.trim() === "") return { lead: "", core: "", trail: m, loose: /(?:)/g };
+  if (m.trim() === "") return { lead: "", core: "", trail: m, loose: /(?:)/g, here: /(?:)/y };
   const lead = /^\s*/.exec(m)?.[0] ?? "";
   const trail = m.length > lead.length ? (/\s*$/.exec(m)?.[0] ?? "") : "";
   const core = m.slice(lead.length, m.length - trail.length);
@@ -248,7 +298,7 @@ function marker(m: string): Marker {
     .split(/\s+/)
     .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .join("\\s*");
-  return { lead, core, trail, loose: new RegExp(src, "g") };
+  return { lead, core, trail, loose: new RegExp(src, "g"), here: new RegExp(src, "y") };
 }
 
 type MarkerName =
@@ -301,6 +351,7 @@ function find(text: string, from: number, m: Marker): { start: number; end: numb
 function scan(
   text: string,
   d: FormatDescription,
+  parameters?: ToolParameters,
 ): Scanned | { ok: false; code: "NOT_A_CALL" | "MISSING_NAME"; message: string } {
   const u = xmlUnit(d);
   const m = markersOf(u);
@@ -368,6 +419,20 @@ function scan(
   }
   const name = nameText.trim();
   if (name === "") return { ok: false, code: "MISSING_NAME", message: "the call has no function name" };
+  // a name is one word: one that runs over a line or into a tag lost its closing marker (`bad_func\n</function`)
+  if (/[\s<>]/.test(name))
+    return {
+      ok: false,
+      code: "MISSING_NAME",
+      message: `the function name ${JSON.stringify(name)} is broken (not closed by ${JSON.stringify(u.nameClose)})`,
+    };
+  const placedFrom = placedCloses(text, m);
+  const declared = parameters?.(name)?.properties;
+  const seen = new Set<string>();
+  // a parameter that opens where a value's closing marker was left out: one the tool declares and the call has not
+  // written yet (any name when the tool's schema is unknown)
+  const isNewKey = (key: string): boolean =>
+    !seen.has(key) && (!isJsonObject(declared) || Object.hasOwn(declared, key));
   if (name !== nameText) ws();
   i += nameText.length;
   if (m.nameClose.core !== "") {
@@ -432,9 +497,15 @@ function scan(
       expectTrail(m.typeClose.trail);
     }
     const at = i;
-    const vc = find(text, i, m.valueClose);
+    const end = valueEnd(text, i, m, placedFrom, isNewKey);
+    const vc = end.kind === "closed" ? end.close : null;
     let value: string;
-    if (!vc) {
+    if (end.kind === "before-key") {
+      // the value's closing marker was left out before the next parameter
+      value = text.slice(i, end.at).replace(/\s+$/, "");
+      i = end.at;
+      repairs.push({ code: "UNCLOSED_PARAMETER", at });
+    } else if (!vc) {
       // the value runs to the call's closing marker, or to the end
       const cc = find(text, i, m.callClose);
       value = text.slice(i, cc ? cc.start : text.length).replace(/\s+$/, "");
@@ -448,6 +519,7 @@ function scan(
       i = vc.end;
       expectTrail(m.valueClose.trail);
     }
+    seen.add(key.trim());
     params.push(type === undefined ? { key: key.trim(), value, at } : { key: key.trim(), value, at, type });
   }
   if (
@@ -486,6 +558,75 @@ function scan(
     index === undefined ? { ok: true, name, params, repairs } : { ok: true, name, index, params, repairs };
   if (recipient !== undefined) r.recipient = recipient;
   return r;
+}
+
+type Found = { start: number; end: number; exact: boolean };
+
+/**
+ * Where the value starting at `from` ends. Its closing marker is the first one the structure goes on after (the next
+ * parameter, the call's close, or the end; `placedFrom`): a value may hold the marker itself (a coding model writing a
+ * parser or a template), and the marker then counts as text as long as the rest still reads one way. A parameter
+ * opening on its own line before the first marker, whose name is a new key (`isNewKey`), ends the value there instead
+ * when that marker is where the structure goes on: the value's closing marker was left out. No marker: unclosed.
+ */
+function valueEnd(
+  text: string,
+  from: number,
+  m: Record<MarkerName, Marker>,
+  placedFrom: (from: number) => Found | null,
+  isNewKey: (key: string) => boolean,
+): { kind: "closed"; close: Found } | { kind: "before-key"; at: number } | { kind: "unclosed" } {
+  const first = find(text, from, m.valueClose);
+  if (first === null) return { kind: "unclosed" };
+  const placed = placedFrom(from);
+  if (placed !== null && placed.start === first.start) {
+    for (let p = from; ; ) {
+      const k = find(text, p, m.keyOpen);
+      if (k === null || k.start >= first.start) break;
+      const kc = find(text, k.end, m.keyClose);
+      const lineStart = k.start > from && /(^|\n)[ \t]*$/.test(text.slice(from, k.start));
+      if (lineStart && kc !== null && kc.start < first.start && isNewKey(text.slice(k.end, kc.start).trim()))
+        return { kind: "before-key", at: k.start };
+      p = k.end;
+    }
+  }
+  return { kind: "closed", close: placed ?? first };
+}
+
+/**
+ * The first value-closing marker at or after a position that the structure goes on after (structureFollows), or
+ * null. Values are read left to right, so one search serves every later value that starts before the marker found:
+ * the scan stays linear however many markers the values hold.
+ */
+function placedCloses(text: string, m: Record<MarkerName, Marker>): (from: number) => Found | null {
+  let cached: Found | null | undefined;
+  return (from) => {
+    if (cached === null || (cached !== undefined && cached.start >= from)) return cached;
+    cached = null;
+    for (let p = from; ; ) {
+      const c = find(text, p, m.valueClose);
+      if (c === null || c.end <= p) break;
+      if (structureFollows(text, c.end, m)) {
+        cached = c;
+        break;
+      }
+      p = c.end;
+    }
+    return cached;
+  };
+}
+
+/** After a value's closing marker ending at `at`: the next parameter, the call's close, or the end (spaces aside). */
+function structureFollows(text: string, at: number, m: Record<MarkerName, Marker>): boolean {
+  let j = at;
+  while (j < text.length && /\s/.test(text[j])) j++;
+  if (j === text.length) return true;
+  // matched where it stands, never searched for further on (a search per marker would make the scan quadratic)
+  return [m.keyOpen, m.callClose].some((x) => {
+    if (x.core === "") return false;
+    x.here.lastIndex = j;
+    return x.here.test(text);
+  });
 }
 
 function dedupe(repairs: Repair[]): Repair[] {

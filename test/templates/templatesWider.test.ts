@@ -1,0 +1,75 @@
+/**
+ * The wider template corpus (test/fixtures/templates-wider: serving engines' and fine-tuning frameworks' tool chat
+ * templates, beyond llama.cpp's models/templates), checked by scripts/templates-wider-report.ts: every template that
+ * rendered the probe's calls still does, and every template whose own renderings parsed back into the same calls still
+ * does (a ratchet: templates-wider.expected.json lists them; a template that newly passes a step is printed).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  checkWiderTemplate,
+  listWiderTemplates,
+  type WiderResult,
+  widerCounts,
+  widerManifest,
+  widerTable,
+  widerTemplatesDir,
+} from "../../scripts/templates-wider-report.js";
+
+const EXPECTED = JSON.parse(readFileSync(new URL("./templates-wider.expected.json", import.meta.url), "utf8")) as {
+  renderCalls: string[];
+  parsedBack: string[];
+};
+
+const dir = widerTemplatesDir();
+if (dir === undefined)
+  console.warn("test/templates/templatesWider: skipped — set TOOLGRAM_WIDER_TEMPLATES to the folder of the templates");
+
+describe("the wider template corpus's provenance", () => {
+  it("names, for every template, its repository, commit and license", () => {
+    const entries = widerManifest();
+    expect(entries.length).toBeGreaterThan(0);
+    for (const t of entries) {
+      expect(t.repo, t.file).toMatch(/^[\w.-]+\/[\w.-]+$/);
+      expect(t.commit, t.file).toMatch(/^[0-9a-f]{40}$/);
+      expect(t.license, t.file).toMatch(/^(Apache-2\.0|MIT)$/);
+    }
+  });
+});
+
+describe.skipIf(dir === undefined)("the wider template corpus", () => {
+  const templates = dir === undefined ? [] : listWiderTemplates(dir);
+  let results: WiderResult[] = [];
+  beforeAll(() => {
+    results = templates.map((t) => checkWiderTemplate(t.file, t.text));
+    console.log(`wider template corpus:\n${widerTable(results)}`);
+  }, 300_000);
+
+  it("every manifest entry has its file in the folder", () => {
+    const files = readdirSync(dir as string).filter((f) => f.endsWith(".jinja"));
+    expect(files).toEqual(expect.arrayContaining(templates.map((t) => t.file)));
+    for (const t of templates) expect(t.text.length, t.file).toBeGreaterThan(0);
+  });
+
+  it("every template listed as rendering calls still renders them", () => {
+    const rendering = results.filter((r) => r.renders === "calls").map((r) => r.file);
+    expect(rendering).toEqual(expect.arrayContaining(EXPECTED.renderCalls));
+    const extra = rendering.filter((f) => !EXPECTED.renderCalls.includes(f));
+    if (extra.length > 0) console.log(`newly rendering calls (add to the expected list): ${extra.join(", ")}`);
+  });
+
+  it("every template listed as parsing back still parses back into the same calls", () => {
+    const back = results.filter((r) => r.parsedBack).map((r) => r.file);
+    expect(back).toEqual(expect.arrayContaining(EXPECTED.parsedBack));
+    const extra = back.filter((f) => !EXPECTED.parsedBack.includes(f));
+    if (extra.length > 0) console.log(`newly parsing back (add to the expected list): ${extra.join(", ")}`);
+  });
+
+  it("the counts are consistent: parsed back ⊆ accepted ⊆ detected ⊆ rendering calls", () => {
+    const c = widerCounts(results);
+    expect(c.templates).toBe(templates.length);
+    expect(c.parsedBack).toBeLessThanOrEqual(c.accepted);
+    expect(c.accepted).toBeLessThanOrEqual(c.detected);
+    expect(c.detected).toBeLessThanOrEqual(c.renderCalls);
+  });
+});
