@@ -10,8 +10,8 @@ import { accepts } from "../../src/grammar/accepts.js";
 import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
 import { checkGbnfBatchWithLlamaCpp, type GbnfCheck } from "../../src/testing/checkGbnfWithLlamaCpp.js";
-import { arbGrammar, textsOf } from "../grammar/arbGrammar.js";
-import { SEED, corpus, grammar, textsFor } from "../grammar/corpus.js";
+import { arbGrammar, textsOf } from "../support/grammar/arbGrammar.js";
+import { SEED, corpus, grammar, textsFor } from "../support/grammar/corpus.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -15,11 +15,11 @@ import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolC
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { jsonValue, SEED, trickyString } from "../parser/arbitraries.js";
+import { jsonValue, SEED, trickyString } from "../support/parser/arbitraries.js";
 import { tierRotate } from "../support/tier.js";
 import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
 import { gemma4Writable } from "../../src/formats/gemma4Values.js";
-import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor, SMALL_TOOLS } from "./formatTools.js";
+import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor, SMALL_TOOLS } from "../support/envelope/formatTools.js";
 
 const toolSets = (format: FormatName): Record<string, unknown[]> => ({
   small: SMALL_TOOLS,

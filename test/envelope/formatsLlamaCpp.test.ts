@@ -4,7 +4,7 @@ import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlamaCpp.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
-import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "./formatTools.js";
+import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "../support/envelope/formatTools.js";
 
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
 const ALPHABET = [

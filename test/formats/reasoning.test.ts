@@ -19,8 +19,8 @@ import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { StreamEvent } from "../../src/parser/types.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { SMALL_TOOLS } from "../envelope/formatTools.js";
-import { chunked, SEED } from "../parser/arbitraries.js";
+import { SMALL_TOOLS } from "../support/envelope/formatTools.js";
+import { chunked, SEED } from "../support/parser/arbitraries.js";
 import { tierRotate } from "../support/tier.js";
 
 const THINK = { open: "<think>\n", close: "\n</think>\n\n" };

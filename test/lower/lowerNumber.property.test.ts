@@ -12,7 +12,7 @@ import {
   type Dec,
 } from "../../src/lower/number/exactDecimal.js";
 import type { NumberNode } from "../../src/schema/SchemaNode.js";
-import { ajv, numberAcceptor, numberSchema } from "./support/numberHarness.js";
+import { ajv, numberAcceptor, numberSchema } from "../support/lower/numberHarness.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261122);
 const RUNS = Number(process.env.FC_RUNS ?? 50);

@@ -12,7 +12,7 @@ import {
 } from "../../src/convert/index.js";
 import { ToolgramError } from "../../src/errors.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
-import { SEED, callsArb } from "./arbitraries.js";
+import { SEED, callsArb } from "../support/parser/arbitraries.js";
 
 const text =
   '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>';

@@ -6,7 +6,7 @@ import { callsLayoutText } from "../../src/formats/layoutText.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
-import { SEED, callsArb } from "./arbitraries.js";
+import { SEED, callsArb } from "../support/parser/arbitraries.js";
 
 describe("render → parse round trip", () => {
   for (const format of FORMAT_NAMES) {

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { FORMAT_NAMES } from "../../src/formats/index.js";
 import { tierRotate, tierRuns } from "../support/tier.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
-import { SEED, mutated, replyArb, trickyString } from "./arbitraries.js";
-import { TOOLS } from "./tools.js";
+import { SEED, mutated, replyArb, trickyString } from "../support/parser/arbitraries.js";
+import { TOOLS } from "../support/parser/tools.js";
 
 describe("fuzz: never throws, stable", () => {
   for (const format of FORMAT_NAMES) {

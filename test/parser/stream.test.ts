@@ -7,8 +7,8 @@ import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import type { ParseMode, StreamEvent } from "../../src/parser/types.js";
-import { SEED, callsArb, chunked, mutated, replyArb, trickyString } from "./arbitraries.js";
-import { TOOLS } from "./tools.js";
+import { SEED, callsArb, chunked, mutated, replyArb, trickyString } from "../support/parser/arbitraries.js";
+import { TOOLS } from "../support/parser/tools.js";
 
 function streamed(chunks: string[], format: FormatName, mode: ParseMode) {
   const s = new ToolCallStream({ tools: TOOLS, format, mode });

@@ -2,7 +2,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, jsonSchema, streamText, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { expectValidCalls, tinyModel, TOOLS } from "./support.js";
+import { expectValidCalls, tinyModel, TOOLS } from "../support/server/serverHarness.js";
 
 /** The Vercel AI SDK's OpenAI-compatible provider, a second client people use, against `toolgram serve`. */
 let server: RunningServer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Vocabulary } from "../../src/index.js";
 import { chatFormatFor, qwen3ChatFormat } from "../../src/server/index.js";
-import { tinyModel } from "./support.js";
+import { tinyModel } from "../support/server/serverHarness.js";
 
 describe("the server's chat format comes from the model's own template", () => {
   it("the tiny model's embedded Qwen3 template gives the Qwen3 / Hermes format", async () => {

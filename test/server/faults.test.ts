@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { postRaw, tinyModel } from "./support.js";
+import { postRaw, tinyModel } from "../support/server/serverHarness.js";
 
 /**
  * Slots and the queue: a client that disconnects frees its slot (its generation stops), and past the queue bound a

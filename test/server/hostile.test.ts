@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { postRaw, tinyModel, TOOLS } from "./support.js";
+import { postRaw, tinyModel, TOOLS } from "../support/server/serverHarness.js";
 
 /**
  * A hostile request corpus against `toolgram serve`: every request gets a 4xx in OpenAI's error shape (never a 5xx,

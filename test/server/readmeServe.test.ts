@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../src/llama-cpp/index.js";
-import { expectValidCalls } from "./support.js";
+import { expectValidCalls } from "../support/server/serverHarness.js";
 
 /**
  * The README's "Serve" example, run as written: the `npx toolgram serve` line starts the CLI (on a free port instead

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findLlamaServer, startLlamaServer, type LlamaServerHandle } from "../../src/llama-cpp/index.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { expectValidCalls, postRaw, tinyModel, TOOLS, withoutIds } from "./support.js";
+import { expectValidCalls, postRaw, tinyModel, TOOLS, withoutIds } from "../support/server/serverHarness.js";
 
 /**
  * `toolgram serve --upstream` in front of a real llama-server on the tiny model: the same client tests as in

@@ -18,8 +18,8 @@ import type { GExpr } from "../../src/grammar/Grammar.js";
 import { parsePattern } from "../../src/lower/string/parsePattern.js";
 import { rAlt, rChars, rRep, rSeq } from "../../src/regex/RegexNode.js";
 import { ALL_SCALARS } from "../../src/grammar/ranges.js";
-import { exprToRegExp } from "./exprToRegExp.js";
-import { SEED } from "./judge.js";
+import { exprToRegExp } from "../support/lower/string/exprToRegExp.js";
+import { SEED } from "../support/lower/string/judge.js";
 
 const ANY_STAR = rRep(rChars(ALL_SCALARS), 0, null);
 

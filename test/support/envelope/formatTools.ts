@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../src/formats/descriptions.js";
-import type { FormatName } from "../../src/formats/FormatName.js";
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../../src/formats/descriptions.js";
+import type { FormatName } from "../../../src/formats/FormatName.js";
 
 /** The formats compiled by describedEnvelope: every format (qwen3, the default, also has its own tests). */
 export const DESCRIBED_FORMATS: readonly FormatName[] = FORMAT_NAMES;
@@ -84,5 +84,7 @@ export const SMALL_TOOLS = [
 ];
 
 export function exampleTools(name: string): unknown[] {
-  return JSON.parse(readFileSync(new URL(`../../examples/${name}.tools.json`, import.meta.url), "utf8")) as unknown[];
+  return JSON.parse(
+    readFileSync(new URL(`../../../examples/${name}.tools.json`, import.meta.url), "utf8"),
+  ) as unknown[];
 }

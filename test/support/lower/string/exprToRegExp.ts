@@ -1,4 +1,4 @@
-import type { GExpr } from "../../src/grammar/Grammar.js";
+import type { GExpr } from "../../../../src/grammar/Grammar.js";
 
 /** Test-only: a grammar expression (no refs/tokens) as an anchored JavaScript RegExp with the `u` flag. */
 export function exprToRegExp(e: GExpr): RegExp {

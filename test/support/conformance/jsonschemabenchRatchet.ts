@@ -10,9 +10,9 @@ import { expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { compileSchema } from "../../src/compile.js";
-import { judgeRow, readCorpus, summarize, type SchemaOutcome } from "../../src/conformance/judgeCorpus.js";
-import { LONG_TIER, tierSample } from "../support/tier.js";
+import { compileSchema } from "../../../src/compile.js";
+import { judgeRow, readCorpus, summarize, type SchemaOutcome } from "../../../src/conformance/judgeCorpus.js";
+import { LONG_TIER, tierSample } from "../tier.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -20,7 +20,7 @@ export function jsonSchemaBenchShard(shard: number, shards: number): void {
   it(`JSONSchemaBench sample, shard ${shard + 1}/${shards}: no invalid accepted, no crash, no regression`, () => {
     // the quick tier judges every 16th schema of the shard against the same baseline; the long tier all of them
     const rows = tierSample(
-      readCorpus(join(here, "../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => i % shards === shard),
+      readCorpus(join(here, "../../fixtures/jsonschemabench/sample.jsonl")).filter((_, i) => i % shards === shard),
       16,
     );
     const results = rows.map((r) => judgeRow(compileSchema, r));

@@ -1,6 +1,6 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import { expect } from "vitest";
-import { tinyQwen3 } from "../support/tinyQwen3.js";
+import { tinyQwen3 } from "../tinyQwen3.js";
 
 /** The tools every server test declares. */
 export const TOOLS = [

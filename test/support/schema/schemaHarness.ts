@@ -1,11 +1,11 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { Diagnostic } from "../../src/diagnostic.js";
-import type { JsonValue } from "../../src/json.js";
-import { type SchemaCompileOptions, resolveSchemaOptions } from "../../src/options.js";
-import type { SchemaIR } from "../../src/schema/SchemaNode.js";
-import { normalizeSchema } from "../../src/schema/normalizeSchema.js";
-import { valueMatches } from "../../src/schema/valueMatches.js";
+import type { Diagnostic } from "../../../src/diagnostic.js";
+import type { JsonValue } from "../../../src/json.js";
+import { type SchemaCompileOptions, resolveSchemaOptions } from "../../../src/options.js";
+import type { SchemaIR } from "../../../src/schema/SchemaNode.js";
+import { normalizeSchema } from "../../../src/schema/normalizeSchema.js";
+import { valueMatches } from "../../../src/schema/valueMatches.js";
 
 /** Normalizes with the JSON-mode defaults (strict, additionalProperties per spec) unless told otherwise. */
 export function norm(schema: unknown, o: SchemaCompileOptions = {}, warnings: Diagnostic[] = []): SchemaIR {

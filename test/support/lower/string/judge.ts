@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsImport from "ajv-formats";
-import { createAcceptor } from "../../src/grammar/accepts.js";
-import type { GExpr } from "../../src/grammar/Grammar.js";
-import { quoteJsonString } from "../../src/json.js";
-import { DEFAULT_LIMITS } from "../../src/options.js";
-import { lowerStringContent, type StringLowerContext } from "../../src/lower/string/lowerStringContent.js";
-import type { StringConstraints } from "../../src/schema/SchemaNode.js";
+import { createAcceptor } from "../../../../src/grammar/accepts.js";
+import type { GExpr } from "../../../../src/grammar/Grammar.js";
+import { quoteJsonString } from "../../../../src/json.js";
+import { DEFAULT_LIMITS } from "../../../../src/options.js";
+import { lowerStringContent, type StringLowerContext } from "../../../../src/lower/string/lowerStringContent.js";
+import type { StringConstraints } from "../../../../src/schema/SchemaNode.js";
 import { exprToRegExp } from "./exprToRegExp.js";
 import { RFC_CHECKERS } from "./rfcFormats.js";
 

@@ -2,8 +2,8 @@
  * Child-process runner for the hostile cases: prints `START i` before and `END i <json>` after each case, so that the
  * parent can tell which case killed or hung the process. Run with a heap cap (--max-old-space-size).
  */
-import { compileSchema, compileTools } from "../../src/compile.js";
-import { ToolgramError } from "../../src/errors.js";
+import { compileSchema, compileTools } from "../../../src/compile.js";
+import { ToolgramError } from "../../../src/errors.js";
 import { HOSTILE_CASES } from "./hostileCases.js";
 
 const from = Number(process.argv[2] ?? 0);

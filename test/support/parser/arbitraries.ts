@@ -1,10 +1,10 @@
 import fc from "fast-check";
-import type { JsonObject, JsonValue } from "../../src/json.js";
-import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
-import { callIdForm, callIdPattern } from "../../src/formats/callIdForm.js";
-import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
-import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
-import type { FormatName } from "../../src/formats/FormatName.js";
+import type { JsonObject, JsonValue } from "../../../src/json.js";
+import { FORMAT_DESCRIPTIONS } from "../../../src/formats/descriptions.js";
+import { callIdForm, callIdPattern } from "../../../src/formats/callIdForm.js";
+import { rawValueForbidden } from "../../../src/formats/rawValueForbidden.js";
+import { renderToolCalls, type CallToRender } from "../../../src/parser/renderToolCalls.js";
+import type { FormatName } from "../../../src/formats/FormatName.js";
 
 /** Fixed seed for every property here; a failure prints it (fast-check also prints its own replay path). */
 export const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { expect } from "vitest";
-import { createMatcher } from "../../src/automaton/createMatcher.js";
-import { createAcceptor } from "../../src/grammar/accepts.js";
-import type { Grammar } from "../../src/grammar/Grammar.js";
-import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
-import { bit, decodePrefix, textOf } from "./tinyVocab.js";
+import { createMatcher } from "../../../src/automaton/createMatcher.js";
+import { createAcceptor } from "../../../src/grammar/accepts.js";
+import type { Grammar } from "../../../src/grammar/Grammar.js";
+import type { Vocabulary } from "../../../src/vocab/Vocabulary.js";
+import type { TokenMatcher } from "../../../src/automaton/TokenMatcher.js";
+import { bit, decodePrefix, textOf } from "../tinyVocab.js";
 
 /**
  * Random walks under the matcher's own masks. At every step: mask bit ⇔ acceptToken for every id, the mask is not

@@ -1,5 +1,5 @@
-import type { TokenMaskMatcher } from "../../src/llama-cpp/generateWithMask.js";
-import { GgufTokenType, type GgufTokenizer } from "../../src/gguf/ggufTokenizer.js";
+import type { TokenMaskMatcher } from "../../../src/llama-cpp/generateWithMask.js";
+import { GgufTokenType, type GgufTokenizer } from "../../../src/gguf/ggufTokenizer.js";
 
 /** GPT-2's byte-to-unicode alphabet, inverted: the piece character of each byte back to the byte. */
 function byteDecoder(): Map<string, number> {
