@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
-import { checkAgreement, context, judge, mutated, spec, stringsOver } from "../support/lower/string/judge.js";
-import { lowerStringContent, lowerStringValue } from "../../src/lower/string/lowerStringContent.js";
+import { checkAgreement, context, judge, mutated, spec, stringsOver } from "../../support/lower/string/judge.js";
+import { lowerStringContent, lowerStringValue } from "../../../src/lower/string/lowerStringContent.js";
 
 /** Patterns with the alphabet their counter-examples are drawn from. */
 const PATTERNS: [string, string[]][] = [

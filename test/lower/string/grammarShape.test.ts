@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { GExpr } from "../../src/grammar/Grammar.js";
-import { validateGrammar } from "../../src/grammar/validateGrammar.js";
-import { lowerStringContent } from "../../src/lower/string/lowerStringContent.js";
-import { STRING_FORMATS } from "../../src/lower/string/formats.js";
-import { context, spec } from "../support/lower/string/judge.js";
+import type { GExpr } from "../../../src/grammar/Grammar.js";
+import { validateGrammar } from "../../../src/grammar/validateGrammar.js";
+import { lowerStringContent } from "../../../src/lower/string/lowerStringContent.js";
+import { STRING_FORMATS } from "../../../src/lower/string/formats.js";
+import { context, spec } from "../../support/lower/string/judge.js";
 
 describe("lowered string grammars satisfy the IR invariants", () => {
   const specs = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { checkAgreement, context, judge, mutated, spec, stringsOver } from "../support/lower/string/judge.js";
+import { checkAgreement, context, judge, mutated, spec, stringsOver } from "../../support/lower/string/judge.js";
 
 /** ajv-formats' own regular expressions (anchored), used to generate valid-looking candidates. */
 const SHAPES: Record<string, RegExp> = {

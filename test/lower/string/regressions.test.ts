@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judge, spec } from "../support/lower/string/judge.js";
+import { judge, spec } from "../../support/lower/string/judge.js";
 
 /** Cases named after what could break: surrogate escapes, class corner cases, spelling of controls. */
 describe("pattern corner cases", () => {
