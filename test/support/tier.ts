@@ -27,18 +27,18 @@ export const LONG_TIER = TIER !== "quick";
  * `toolgram types` through `npm run typecheck`, which compiles test/parser/types).
  */
 export const LONG_FILES: readonly string[] = [
-  "test/conformance/tokenLevel.test.ts",
-  "test/server/upstream.test.ts",
-  "test/server/faults.test.ts",
-  "test/server/hostile.test.ts",
-  "test/automaton/tokenBudget.test.ts",
+  "test/conformance/tokenLevel.long.test.ts",
+  "test/server/upstream.long.test.ts",
+  "test/server/faults.long.test.ts",
+  "test/server/hostile.long.test.ts",
+  "test/automaton/tokenBudget.long.test.ts",
   "test/automaton/lazyToolSets.long.test.ts",
-  "test/llama-cpp/llamaServer.test.ts",
-  "test/llama-cpp/toolCallsServer.test.ts",
-  "test/server/aiSdk.test.ts",
-  "test/server/readmeServe.test.ts",
-  "test/lower/lowerNumber.property.test.ts",
-  "test/playground/playground.test.ts",
+  "test/llama-cpp/llamaServer.long.test.ts",
+  "test/llama-cpp/toolCallsServer.long.test.ts",
+  "test/server/aiSdk.long.test.ts",
+  "test/server/readmeServe.long.test.ts",
+  "test/lower/lowerNumber.property.long.test.ts",
+  "test/playground/playground.long.test.ts",
   "test/parser/cliTypes.long.test.ts",
 ];
 

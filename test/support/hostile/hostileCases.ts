@@ -1,6 +1,6 @@
 /**
  * Adversarial schemas and tool sets. Each case says what must happen: it compiles within the limits, or it is refused
- * with its own error code. Run in a capped child process by hostile.test.ts (see runHostile.ts).
+ * with its own error code. Run in a capped child process by test/hostile/hostile.test.ts (see runHostile.ts).
  */
 export interface HostileCase {
   name: string;

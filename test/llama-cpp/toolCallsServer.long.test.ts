@@ -17,7 +17,7 @@ import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 
 const binary = await findLlamaServer();
 const SKIP_REASON = "llama-server is not built: run `npm run llama-server` (≈ 15 min once) to enable these tests";
-if (binary === undefined) console.warn(`test/llama-cpp/toolCallsServer.test.ts skipped: ${SKIP_REASON}`);
+if (binary === undefined) console.warn(`test/llama-cpp/toolCallsServer.long.test.ts skipped: ${SKIP_REASON}`);
 
 const tools = JSON.parse(
   readFileSync(join(import.meta.dirname, "..", "..", "examples", "weather.tools.json"), "utf8"),

@@ -13,7 +13,7 @@ import {
 
 const binary = await findLlamaServer();
 const SKIP_REASON = "llama-server is not built: run `npm run llama-server` (≈ 15 min once) to enable these tests";
-if (binary === undefined) console.warn(`test/llama-cpp/llamaServer.test.ts skipped: ${SKIP_REASON}`);
+if (binary === undefined) console.warn(`test/llama-cpp/llamaServer.long.test.ts skipped: ${SKIP_REASON}`);
 
 const SEED = 0;
 const PROMPT = "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n";

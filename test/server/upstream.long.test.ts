@@ -10,7 +10,7 @@ import { expectValidCalls, postRaw, tinyModel, TOOLS, withoutIds } from "../supp
  */
 const binary = await findLlamaServer();
 const SKIP_REASON = "llama-server is not built: run `npm run llama-server` (≈ 15 min once) to enable these tests";
-if (binary === undefined) console.warn(`test/server/upstream.test.ts skipped: ${SKIP_REASON}`);
+if (binary === undefined) console.warn(`test/server/upstream.long.test.ts skipped: ${SKIP_REASON}`);
 
 let llama: LlamaServerHandle;
 let server: RunningServer;
