@@ -46,8 +46,8 @@ describe("grammar → strict parse → render → grammar", () => {
     const grid = Object.entries(toolSets(format)).flatMap(([setName, tools]) =>
       POLICIES.map((policy) => ({ setName, tools, policy })),
     );
-    // the quick tier runs 2 of the 8 (tool set, policy) pairs per format, rotating, so each pair runs for some formats
-    for (const { setName, tools, policy } of tierRotate(grid, formatIndex, 4)) {
+    // the quick tier runs 1 of the 8 (tool set, policy) pairs per format, rotating, so each pair runs for some formats
+    for (const { setName, tools, policy } of tierRotate(grid, formatIndex, 8)) {
       it(`${format}, ${setName}, ${JSON.stringify(policy)} (seed ${SEED})`, () => {
         const g = compileTools(tools, { format, ...policy });
         const maxCalls = Math.min(FORMAT_DESCRIPTIONS[format].maxCalls, policy.parallel === 2 ? 2 : Infinity);

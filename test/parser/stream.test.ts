@@ -43,7 +43,7 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
               last = c.span[1];
             }
           }),
-          { seed: SEED, numRuns: tierRuns(60, 150) },
+          { seed: SEED, numRuns: tierRuns(30, 150) },
         );
       });
     }
@@ -125,7 +125,7 @@ describe("ToolCallStream reports each call's name as soon as it is known", () =>
             );
           }
         }),
-        { seed: SEED, numRuns: tierRuns(40, 100) },
+        { seed: SEED, numRuns: tierRuns(20, 100) },
       );
     });
   }
