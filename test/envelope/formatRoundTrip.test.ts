@@ -16,7 +16,7 @@ import type { FormatName } from "../../src/formats/FormatName.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { jsonValue, SEED, trickyString } from "../support/parser/arbitraries.js";
-import { tierRotate } from "../support/tier.js";
+import { tierRotate, tierRuns } from "../support/tier.js";
 import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
 import { gemma4Writable } from "../../src/formats/gemma4Values.js";
 import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor, SMALL_TOOLS } from "../support/envelope/formatTools.js";
@@ -249,7 +249,8 @@ describe("render → accepts → strict parse → the same calls", () => {
           expect(r.calls.every((c) => c.valid)).toBe(true);
           expect(callsOf(r)).toEqual(calls);
         }),
-        { seed: SEED, numRuns: 150 },
+        // the quick tier renders 50 call lists per format (the long tier 150)
+        { seed: SEED, numRuns: tierRuns(50, 150) },
       );
     });
   }
