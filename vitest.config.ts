@@ -1,14 +1,10 @@
 import { defineConfig } from "vitest/config";
-import { E2E_FILES, LONG_FILES, SAMPLED_FILES, TIER } from "./test/support/tier.js";
+import { TIER } from "./test/support/tier.js";
+import { tierFiles } from "./test/support/tierFiles.js";
 
-// The tier decides the files (test/support/tier.ts): npm test runs the quick tier, npm run test:long the long one,
-// npm run e2e the generations.
-const include = {
-  quick: ["test/**/*.test.ts"],
-  long: [...LONG_FILES, ...SAMPLED_FILES, "test/conformance/**/*.test.ts"],
-  e2e: [...E2E_FILES],
-}[TIER];
-const exclude = TIER === "quick" ? [...LONG_FILES, ...E2E_FILES] : [];
+// The tier decides the files, and each file's name and imports decide its tiers (test/support/tierFiles.ts): npm test
+// runs the quick tier, npm run test:long the long one, npm run e2e the generations.
+const { include, exclude } = tierFiles(TIER, import.meta.dirname);
 
 export default defineConfig({
   test: {

@@ -3,7 +3,7 @@ import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { cls, lit, ref, rep, seq, token, alt } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { bit, tinyPieces, tinyVocab } from "./tinyVocab.js";
+import { bit, tinyPieces, tinyVocab } from "../support/tinyVocab.js";
 
 const g = (root: GExpr, extra: [string, GExpr][] = []): Grammar => ({
   root: "root",

@@ -6,8 +6,8 @@ import { compileSchema } from "../../src/compile.js";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
 import { sampleRow } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit } from "./tinyVocab.js";
-import { exactMask } from "./walkCheck.js";
+import { bit } from "../support/tinyVocab.js";
+import { exactMask } from "../support/automaton/walkCheck.js";
 
 /**
  * A schema that allows any value somewhere (`{}`, a property without `type`) has the same recursive any-value rule as

@@ -4,7 +4,7 @@ import { compileSchema } from "../../src/compile.js";
 import { canonicalJson } from "../../src/json.js";
 import { sampleRow } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
-import { exactMask } from "./walkCheck.js";
+import { exactMask } from "../support/automaton/walkCheck.js";
 
 /**
  * A walk that enters a keyed rule frame at a large trie subtree asks for the frame's closure key (the text of the

@@ -3,7 +3,7 @@ import { compileSchema } from "../../src/compile.js";
 import { decodableCase, sampleRows, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
 import { LONG_TIER } from "../support/tier.js";
-import { bit } from "./tinyVocab.js";
+import { bit } from "../support/tinyVocab.js";
 
 /**
  * Cold masks over the real Qwen3 vocabulary, as the JSONSchemaBench bench workload meets them: every schema is new,

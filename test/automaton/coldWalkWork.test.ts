@@ -7,7 +7,7 @@ import { cls, lit, rep, seq } from "../../src/grammar/build.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
 import { firstDecodableCases, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
-import { exactMask } from "./walkCheck.js";
+import { exactMask } from "../support/automaton/walkCheck.js";
 
 /**
  * The work of a cold mask on JSONSchemaBench schemas (every step a first visit), counted:

@@ -5,8 +5,8 @@ import { compileTools } from "../../src/compile.js";
 import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit } from "./tinyVocab.js";
-import { exactMask } from "./walkCheck.js";
+import { bit } from "../support/tinyVocab.js";
+import { exactMask } from "../support/automaton/walkCheck.js";
 
 /**
  * A configuration inside a frame called from somewhere (a string argument, a number, the rest of a key) gets a mask

@@ -3,7 +3,7 @@ import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema } from "../../src/compile.js";
 import { firstDecodableCases, type DecodableCase } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
-import { exactMask } from "./walkCheck.js";
+import { exactMask } from "../support/automaton/walkCheck.js";
 
 /**
  * A mask composed from a frame's dense local part (inside a string: most of the vocabulary) and the tokens its caller

@@ -5,8 +5,8 @@ import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { compileSchema } from "../../src/compile.js";
 import { fuzzVocab } from "../support/fuzzVocab.js";
-import { bit } from "./tinyVocab.js";
-import { checkRandomWalks } from "./walkCheck.js";
+import { bit } from "../support/tinyVocab.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 
 /**
  * A mask never allows a token after which no completion exists. Parts of a grammar that derive no finite text

@@ -6,7 +6,7 @@ import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { toolFragments } from "../../src/ToolFragmentCache.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit } from "./tinyVocab.js";
+import { bit } from "../support/tinyVocab.js";
 
 /**
  * A tool set small enough to be built whole (the 20-tool set: about 2,750 NFA states) is deferred: its first mask

@@ -15,7 +15,7 @@ import {
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import { TOKEN_ATOM, TOKEN_NONE, TOKEN_TEXT, Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { LONG_TIER } from "../support/tier.js";
-import { checkRandomWalks } from "./walkCheck.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 
 /**
  * Token-level conformance over each family's real vocabulary (gpt-oss's o200k_harmony, DeepSeek V3's, Llama 3's, Gemma

@@ -3,7 +3,7 @@ import type { Automaton } from "../../src/automaton/Automaton.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema } from "../../src/compile.js";
 import { qwen3 } from "../support/qwen3.js";
-import { exactMask } from "./walkCheck.js";
+import { exactMask } from "../support/automaton/walkCheck.js";
 
 /**
  * A mask walk inside one frame that neither calls nor returns (an enum's values, a key's letters) follows the frame's

@@ -8,7 +8,7 @@ import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
 import { TOKEN_ATOM, Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { tierRuns } from "../support/tier.js";
-import { checkRandomWalks } from "./walkCheck.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 
 /**
  * Gemma 4's real vocabulary: no npm package has its tokenizer, but llama.cpp's source carries it as a vocabulary-only

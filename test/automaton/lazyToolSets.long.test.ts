@@ -7,8 +7,8 @@ import { composedMcpTools, githubMcpTools, prng } from "../../bench/toolSets.js"
 import { compileTools } from "../../src/compile.js";
 import { sampleGrammar } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { bit, tinyVocab } from "./tinyVocab.js";
-import { checkRandomWalks } from "./walkCheck.js";
+import { bit, tinyVocab } from "../support/tinyVocab.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 
 /** The lazy automata of large tool sets (see lazyToolSets.test.ts) on more walks, 500 tools and the Qwen3 vocabulary. */
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);

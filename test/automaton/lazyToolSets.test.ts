@@ -5,8 +5,8 @@ import { compileTools } from "../../src/compile.js";
 import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { DEFAULT_LIMITS } from "../../src/options.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit, tinyVocab } from "./tinyVocab.js";
-import { checkRandomWalks } from "./walkCheck.js";
+import { bit, tinyVocab } from "../support/tinyVocab.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 
 /**
  * Large tool sets get a lazily built automaton: the tools' alternatives are a trie of their first literals and each

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { twentyToolGrammar } from "../../bench/handGrammars.js";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { bit } from "./tinyVocab.js";
+import { bit } from "../support/tinyVocab.js";
 
 /** Integration with the real Qwen3 vocabulary (151,936 logits, `<tool_call>` = 151657, padding past 151668). */
 // the package's exports hide package.json: resolve its entry point (dist/…) and step up to the models folder

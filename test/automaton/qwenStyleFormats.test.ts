@@ -10,7 +10,7 @@ import { TINY_MODEL_FAMILIES } from "../../src/gguf/tinyModelFamilies.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { LONG_TIER } from "../support/tier.js";
-import { checkRandomWalks } from "./walkCheck.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 
 /**
  * Token-level conformance on Qwen3's real vocabulary for every format whose markers are Qwen's special tokens

@@ -9,7 +9,7 @@ import type { Grammar } from "../../src/grammar/Grammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { twentyOpenAiTools } from "../../bench/toolSets.js";
-import { bit, decodePrefix, textOf, tinyVocab } from "./tinyVocab.js";
+import { bit, decodePrefix, textOf, tinyVocab } from "../support/tinyVocab.js";
 
 /**
  * The automaton's contract, checked on random walks under its own masks:

@@ -5,7 +5,7 @@ import { compileSchema, compileTools } from "../../src/compile.js";
 import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit } from "./tinyVocab.js";
+import { bit } from "../support/tinyVocab.js";
 
 /**
  * A string's content is a self-contained frame whose local mask is nearly the whole vocabulary: a walk of the whole

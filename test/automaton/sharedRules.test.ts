@@ -5,7 +5,7 @@ import { compileSchema, compileTools } from "../../src/compile.js";
 import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { fuzzVocab } from "../support/fuzzVocab.js";
-import { checkRandomWalks } from "./walkCheck.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 
 /**
  * Rules referenced from several places are inlined only while that keeps the NFA small: a chain of rules each

@@ -4,7 +4,7 @@ import { compileSchema } from "../../src/compile.js";
 import { canonicalJson } from "../../src/json.js";
 import { sampleRows } from "../../bench/jsonSchemaBenchSample.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit } from "./tinyVocab.js";
+import { bit } from "../support/tinyVocab.js";
 import { twentyToolGrammar, twentyTools } from "../../bench/handGrammars.js";
 import { prng, sampleArguments, twentyOpenAiTools } from "../../bench/toolSets.js";
 import type { Automaton } from "../../src/automaton/Automaton.js";

@@ -3,7 +3,7 @@ import { twentyOpenAiTools } from "../../bench/toolSets.js";
 import { compileAutomaton, createMatcher, maskTableFor } from "../../src/automaton/createMatcher.js";
 import { compileTools } from "../../src/compile.js";
 import { qwen3 } from "../support/qwen3.js";
-import { bit } from "./tinyVocab.js";
+import { bit } from "../support/tinyVocab.js";
 
 /**
  * Free text before the calls is a frame of its own, keyed by its structure: its masks (nearly the whole vocabulary)

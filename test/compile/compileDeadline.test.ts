@@ -8,7 +8,7 @@ import { optimize } from "../../src/grammar/passes/optimize.js";
 import { createLowerContext, lowerSchema } from "../../src/lower/lowerSchema.js";
 import { lowerStringContent } from "../../src/lower/string/lowerStringContent.js";
 import { resolveSchemaOptions } from "../../src/options.js";
-import { tinyVocab } from "../automaton/tinyVocab.js";
+import { tinyVocab } from "../support/tinyVocab.js";
 import { toGbnf } from "../../src/emit/toGbnf.js";
 import { toRegex } from "../../src/emit/toRegex.js";
 import { normalizeSchema } from "../../src/schema/normalizeSchema.js";

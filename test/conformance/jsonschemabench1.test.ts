@@ -1,3 +1,3 @@
-import { jsonSchemaBenchShard } from "./jsonschemabenchRatchet.js";
+import { jsonSchemaBenchShard } from "../support/conformance/jsonschemabenchRatchet.js";
 
 jsonSchemaBenchShard(0, 2);

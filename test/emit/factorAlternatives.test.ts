@@ -4,8 +4,8 @@ import { factorAlternatives } from "../../src/emit/factorAlternatives.js";
 import { accepts } from "../../src/grammar/accepts.js";
 import { alt, cls, lit, seq, token } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
-import { arbGrammar, textsOf } from "../grammar/arbGrammar.js";
-import { SEED } from "../grammar/corpus.js";
+import { arbGrammar, textsOf } from "../support/grammar/arbGrammar.js";
+import { SEED } from "../support/grammar/corpus.js";
 
 /** `e` with every alternation factored, as toGbnf prints it. */
 function factorDeep(e: GExpr): GExpr {

@@ -6,6 +6,7 @@ import { compileTools } from "../../src/compile.js";
 import { TOKEN_TEXT } from "../../src/vocab/Vocabulary.js";
 import { type Candidate, LlamaGrammarModel } from "../support/LlamaGrammarModel.js";
 import { qwen3 } from "../support/qwen3.js";
+import { tierSample } from "../support/tier.js";
 
 /**
  * The work llama.cpp's grammar sampler does on toolgram's GBNF, counted on a model of its engine
@@ -69,10 +70,16 @@ describe("llama.cpp's grammar sampler on toolgram's GBNF, counted", () => {
   const cands = candidates();
   const after = compileTools(WEATHER, POLICY).toGbnf();
 
-  it.each([
-    ["a string's first character", CALL, 0.45],
-    ["the middle of a string", `${CALL}Par`, 0.45],
-  ])("inside a string (%s): under half the character checks, the same tokens allowed", (_name, prefix, ratio) => {
+  // each case counts llama.cpp's checks over the whole vocabulary, twice: the quick tier takes one of each pair
+  it.each(
+    tierSample(
+      [
+        ["a string's first character", CALL, 0.45],
+        ["the middle of a string", `${CALL}Par`, 0.45],
+      ] as const,
+      2,
+    ),
+  )("inside a string (%s): under half the character checks, the same tokens allowed", (_name, prefix, ratio) => {
     const b = step(BEFORE, prefix, cands);
     const a = step(after, prefix, cands);
     console.log(
@@ -95,10 +102,15 @@ describe("llama.cpp's grammar sampler on toolgram's GBNF, counted", () => {
     expect(a.calls).toBeLessThan(2.1 * cands.length);
   });
 
-  it.each([
-    ["the start", "", 0.3],
-    ["text that begins like the call tag", "Let me check. <tool", 0.35],
-  ])("free text before a call (%s): the text class first, the same tokens allowed", (_name, prefix, ratio) => {
+  it.each(
+    tierSample(
+      [
+        ["text that begins like the call tag", "Let me check. <tool", 0.35],
+        ["the start", "", 0.3],
+      ] as const,
+      2,
+    ),
+  )("free text before a call (%s): the text class first, the same tokens allowed", (_name, prefix, ratio) => {
     const policy = { format: "qwen3" } as const;
     const b = step(before("weather-qwen3"), prefix, cands, policy);
     const a = step(compileTools(WEATHER, policy).toGbnf(), prefix, cands, policy);

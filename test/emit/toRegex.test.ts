@@ -4,7 +4,7 @@ import { toRegex } from "../../src/emit/toRegex.js";
 import { ToolgramError } from "../../src/errors.js";
 import { accepts } from "../../src/grammar/accepts.js";
 import { cls, lit, rep, seq } from "../../src/grammar/build.js";
-import { SEED, corpus, grammar, textsFor } from "../grammar/corpus.js";
+import { SEED, corpus, grammar, textsFor } from "../support/grammar/corpus.js";
 
 describe("toRegex", () => {
   for (const k of corpus) {

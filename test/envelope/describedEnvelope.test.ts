@@ -4,7 +4,7 @@ import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolCalls.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
-import { DESCRIBED_FORMATS, MIXED_TOOLS, SMALL_TOOLS } from "./formatTools.js";
+import { DESCRIBED_FORMATS, MIXED_TOOLS, SMALL_TOOLS } from "../support/envelope/formatTools.js";
 
 const paris: CallToRender = { name: "get_weather", arguments: { city: "Paris" } };
 const oslo: CallToRender = { name: "get_weather", arguments: { city: "Oslo", unit: "c" } };

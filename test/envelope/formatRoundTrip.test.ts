@@ -15,11 +15,11 @@ import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolC
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { jsonValue, SEED, trickyString } from "../parser/arbitraries.js";
-import { tierRotate } from "../support/tier.js";
+import { jsonValue, SEED, trickyString } from "../support/parser/arbitraries.js";
+import { tierRotate, tierRuns } from "../support/tier.js";
 import { rawValueForbidden } from "../../src/formats/rawValueForbidden.js";
 import { gemma4Writable } from "../../src/formats/gemma4Values.js";
-import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor, SMALL_TOOLS } from "./formatTools.js";
+import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor, SMALL_TOOLS } from "../support/envelope/formatTools.js";
 
 const toolSets = (format: FormatName): Record<string, unknown[]> => ({
   small: SMALL_TOOLS,
@@ -46,8 +46,8 @@ describe("grammar → strict parse → render → grammar", () => {
     const grid = Object.entries(toolSets(format)).flatMap(([setName, tools]) =>
       POLICIES.map((policy) => ({ setName, tools, policy })),
     );
-    // the quick tier runs 2 of the 8 (tool set, policy) pairs per format, rotating, so each pair runs for some formats
-    for (const { setName, tools, policy } of tierRotate(grid, formatIndex, 4)) {
+    // the quick tier runs 1 of the 8 (tool set, policy) pairs per format, rotating, so each pair runs for some formats
+    for (const { setName, tools, policy } of tierRotate(grid, formatIndex, 8)) {
       it(`${format}, ${setName}, ${JSON.stringify(policy)} (seed ${SEED})`, () => {
         const g = compileTools(tools, { format, ...policy });
         const maxCalls = Math.min(FORMAT_DESCRIPTIONS[format].maxCalls, policy.parallel === 2 ? 2 : Infinity);
@@ -249,7 +249,8 @@ describe("render → accepts → strict parse → the same calls", () => {
           expect(r.calls.every((c) => c.valid)).toBe(true);
           expect(callsOf(r)).toEqual(calls);
         }),
-        { seed: SEED, numRuns: 150 },
+        // the quick tier renders 50 call lists per format (the long tier 150)
+        { seed: SEED, numRuns: tierRuns(50, 150) },
       );
     });
   }

@@ -4,7 +4,8 @@ import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlamaCpp.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
-import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "./formatTools.js";
+import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "../support/envelope/formatTools.js";
+import { tierRotate } from "../support/tier.js";
 
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
 const ALPHABET = [
@@ -74,8 +75,9 @@ describe("every format's GBNF through llama.cpp's grammar parser and engine", ()
       { reasoning: "optional", reasoningMarkers: { open: "<think>\n", close: "\n</think>\n\n" } },
       { reasoning: "required", reasoningMarkers: { open: "", close: "</think>" } },
     ] as const;
-    const cases = DESCRIBED_FORMATS.flatMap((format) =>
-      settings.map((r) => {
+    // the quick tier checks one of the two settings per format, in turn (the long tier both)
+    const cases = DESCRIBED_FORMATS.flatMap((format, formatIndex) =>
+      tierRotate(settings, formatIndex, 2).map((r) => {
         const g = compileTools(exampleTools("weather"), { format, parallel: 2, ...r });
         const random = seededRandom(SEED);
         // a turn of text as the format writes it (Functionary v3.2 addresses it: `all\n…`)

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { accepts, createAcceptor } from "../../src/grammar/accepts.js";
 import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
-import { SEED, corpus, grammar, textsFor } from "./corpus.js";
+import { SEED, corpus, grammar, textsFor } from "../support/grammar/corpus.js";
 
 // Work bounds of the recognizer (Earley items), measured and given headroom: a regression to superlinear work fails
 // them on any machine, where a time limit would depend on the machine and its load.

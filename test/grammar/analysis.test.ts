@@ -12,9 +12,9 @@ import { alt, lit, ref, rep, seq } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { optimize } from "../../src/grammar/passes/optimize.js";
 import { mapRefs } from "../../src/grammar/passes/rewrite.js";
-import { arbGrammar } from "./arbGrammar.js";
-import { SEED } from "./corpus.js";
-import { tinyVocab } from "../automaton/tinyVocab.js";
+import { arbGrammar } from "../support/grammar/arbGrammar.js";
+import { SEED } from "../support/grammar/corpus.js";
+import { tinyVocab } from "../support/tinyVocab.js";
 
 const DEPTH = 5_000;
 

@@ -6,8 +6,8 @@ import type { GExpr } from "../../src/grammar/Grammar.js";
 import { githubMcpTools } from "../../bench/toolSets.js";
 import { compileTools } from "../../src/compile.js";
 import { toolFragments } from "../../src/ToolFragmentCache.js";
-import { arbGrammar } from "./arbGrammar.js";
-import { SEED } from "./corpus.js";
+import { arbGrammar } from "../support/grammar/arbGrammar.js";
+import { SEED } from "../support/grammar/corpus.js";
 
 /**
  * "Small enough to inline" is asked of every value the lowerer builds and every body the inliner sees; it walks at

@@ -12,8 +12,8 @@ import { removeNullableLoops } from "../../src/grammar/passes/removeNullableLoop
 import { grammarKey } from "../../src/grammar/analysis/exprKey.js";
 import { validateGrammar } from "../../src/grammar/validateGrammar.js";
 import fc from "fast-check";
-import { arbGrammar, textsOf } from "./arbGrammar.js";
-import { SEED, corpus, grammar, textsFor } from "./corpus.js";
+import { arbGrammar, textsOf } from "../support/grammar/arbGrammar.js";
+import { SEED, corpus, grammar, textsFor } from "../support/grammar/corpus.js";
 
 const passes: [string, (g: Grammar) => Grammar][] = [
   ["removeDeadRules", removeDeadRules],

@@ -7,8 +7,8 @@ import { optimize } from "../../src/grammar/passes/optimize.js";
 import { exprKey } from "../../src/grammar/analysis/exprKey.js";
 import { simplify } from "../../src/grammar/passes/rewrite.js";
 import fc from "fast-check";
-import { arbGrammar } from "./arbGrammar.js";
-import { SEED, corpus } from "./corpus.js";
+import { arbGrammar } from "../support/grammar/arbGrammar.js";
+import { SEED, corpus } from "../support/grammar/corpus.js";
 
 // JSONSchemaBench Handwritten---string2: inlining an automaton's chain of single-use rules nests sequences thousands
 // deep; simplify rebuilt every level (quadratic: the compile overran its 5 s budget to 18 s, unchecked inside).

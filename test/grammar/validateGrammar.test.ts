@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
 import type { GExpr } from "../../src/grammar/Grammar.js";
 import { validateGrammar } from "../../src/grammar/validateGrammar.js";
-import { corpus, grammar } from "./corpus.js";
+import { corpus, grammar } from "../support/grammar/corpus.js";
 
 describe("validateGrammar", () => {
   it("accepts the corpus", () => {

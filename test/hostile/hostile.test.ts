@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { HOSTILE_CASES } from "./hostileCases.js";
+import { HOSTILE_CASES } from "../support/hostile/hostileCases.js";
 import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlamaCpp.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,7 +24,13 @@ function runFrom(from: number): Promise<{ results: Map<number, Result>; died?: {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--max-old-space-size=1024", "--import", "tsx", join(here, "runHostile.ts"), String(from)],
+      [
+        "--max-old-space-size=1024",
+        "--import",
+        "tsx",
+        join(here, "..", "support", "hostile", "runHostile.ts"),
+        String(from),
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     const results = new Map<number, Result>();

@@ -6,6 +6,7 @@ import { eogTable, generateWithMask, type TokenMaskMatcher } from "../../src/lla
 import { loadLlamaModel, loadNodeLlamaCpp } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 import { MaskBiasCache } from "../../src/llama-cpp/MaskBiasCache.js";
 import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
+import { tierSample } from "../support/tier.js";
 import { tinyQwen3 } from "../support/tinyQwen3.js";
 
 // How the matcher path drives node-llama-cpp: one sampler per generation, masks computed during the forward pass,
@@ -50,7 +51,8 @@ function recordingMatcher(masks: Set<string>, sequence: string[] = []): TokenMas
 
 describe("the matcher path through node-llama-cpp", () => {
   it("computing each mask during the forward pass gives the same tokens as computing it after", async () => {
-    for (const seed of [1, 2, 3]) {
+    // each seed is two generations on the model: the quick tier takes one seed per case, the long tier all
+    for (const seed of tierSample([1, 2, 3], 3)) {
       const common = { model, prompt: PROMPT, maxTokens: 48, seed, ...sampling, jumpForward: false };
       const overlapped = await generateWithMask({
         ...common,
@@ -141,7 +143,7 @@ describe("the matcher path through node-llama-cpp", () => {
   });
 
   it("hands llama.cpp each mask's bias as arrays built once per mask, not converted by node-llama-cpp at every step, with the same tokens", async () => {
-    for (const seed of [1, 8]) {
+    for (const seed of tierSample([8, 1], 2)) {
       const common = { model, prompt: PROMPT, maxTokens: 64, seed, ...sampling, jumpForward: false };
       const cached = await generateWithMask({
         ...common,

@@ -9,7 +9,7 @@ import { readGguf } from "../../src/gguf/readGguf.js";
 import { generateWithGbnf } from "../../src/llama-cpp/generateWithGbnf.js";
 import { generateWithMask } from "../../src/llama-cpp/generateWithMask.js";
 import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
-import { FiniteSetMatcher, tokenByteStrings } from "./finiteSetMatcher.js";
+import { FiniteSetMatcher, tokenByteStrings } from "../support/llama-cpp/finiteSetMatcher.js";
 import { tierSample } from "../support/tier.js";
 import { tinyQwen3 } from "../support/tinyQwen3.js";
 

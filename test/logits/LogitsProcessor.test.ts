@@ -3,7 +3,7 @@ import { compileTools, parseToolCalls } from "../../src/index.js";
 import { createLogitsProcessor } from "../../src/logits/index.js";
 import { seededRandom } from "../../src/testing/sampleGrammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { textOf, tinyPieces } from "../automaton/tinyVocab.js";
+import { textOf, tinyPieces } from "../support/tinyVocab.js";
 
 // The processor contract a per-step runtime relies on, with the runtime's own loop written out: logits in a
 // [batch, vocab] tensor, bigint ids appended to each row after sampling, the processor called before each sample.

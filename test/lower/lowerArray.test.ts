@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
 import { containsLengths } from "../../src/lower/lowerArray.js";
 import type { ArrayNode } from "../../src/schema/SchemaNode.js";
-import { ajv, lowerNode } from "./support/lowerHarness.js";
-import { any, arr, int, str } from "./support/nodes.js";
+import { ajv, lowerNode } from "../support/lower/lowerHarness.js";
+import { any, arr, int, str } from "../support/lower/nodes.js";
 
 /** Verdicts on arrays built from the pool, every length up to 5: accepted === valid (canonical texts). */
 function checkArrays(node: ArrayNode, schema: object, pool: JsonValue[], oracle?: (a: JsonValue[]) => boolean): void {

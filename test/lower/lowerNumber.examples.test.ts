@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NumberNode } from "../../src/schema/SchemaNode.js";
-import { ajv, numberAcceptor, numberSchema } from "./support/numberHarness.js";
+import { ajv, numberAcceptor, numberSchema } from "../support/lower/numberHarness.js";
 
 function node(p: Partial<NumberNode>): NumberNode {
   return { kind: "number", path: "", integer: false, ...p };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ObjectNode } from "../../src/schema/SchemaNode.js";
-import { ajv, lowerNode } from "./support/lowerHarness.js";
-import { any, int, obj, str } from "./support/nodes.js";
+import { ajv, lowerNode } from "../support/lower/lowerHarness.js";
+import { any, int, obj, str } from "../support/lower/nodes.js";
 
 /** Accepted => ajv-valid on every text; `accepted` lists texts that must be accepted. */
 function check(node: ObjectNode, schema: object, texts: string[], accepted: string[]): void {

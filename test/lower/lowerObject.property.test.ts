@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
 import type { ObjectNode, PropertyNode } from "../../src/schema/SchemaNode.js";
-import { ajv, lowerNode } from "./support/lowerHarness.js";
-import { int, obj, str } from "./support/nodes.js";
+import { ajv, lowerNode } from "../support/lower/lowerHarness.js";
+import { int, obj, str } from "../support/lower/nodes.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261122);
 const RUNS = Number(process.env.FC_RUNS ?? 60);

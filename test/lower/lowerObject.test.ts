@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, type JsonObject, type JsonValue } from "../../src/json.js";
 import type { ObjectNode } from "../../src/schema/SchemaNode.js";
-import { ajv, lowerNode } from "./support/lowerHarness.js";
-import { any, int, obj, str } from "./support/nodes.js";
+import { ajv, lowerNode } from "../support/lower/lowerHarness.js";
+import { any, int, obj, str } from "../support/lower/nodes.js";
 
 /** All subsets of `keys`, in declaration order. */
 function subsets<T>(keys: T[]): T[][] {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, type JsonValue } from "../../src/json.js";
 import { ruleNameFromPath, uniqueRuleName } from "../../src/lower/ruleName.js";
 import type { SchemaNode } from "../../src/schema/SchemaNode.js";
-import { lowerNode } from "./support/lowerHarness.js";
-import { arr, int, obj, str } from "./support/nodes.js";
+import { lowerNode } from "../support/lower/lowerHarness.js";
+import { arr, int, obj, str } from "../support/lower/nodes.js";
 
 describe("lowerSchema", () => {
   it("never matches nothing; null and boolean are literals", () => {

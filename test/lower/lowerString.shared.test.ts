@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StringNode } from "../../src/schema/SchemaNode.js";
-import { lowerNode } from "./support/lowerHarness.js";
-import { obj } from "./support/nodes.js";
+import { lowerNode } from "../support/lower/lowerHarness.js";
+import { obj } from "../support/lower/nodes.js";
 
 // JSONSchemaBench Github_hard---o21075: one "at most N words" string schema under many properties; each copy needed an
 // automaton of thousands of states and as many rules (deduplicated only afterwards), and the compile ran out of time.

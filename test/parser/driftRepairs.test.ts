@@ -4,7 +4,7 @@ import type { FormatName } from "../../src/formats/FormatName.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { ParseMode, ParseOptions, StreamEvent } from "../../src/parser/types.js";
-import { SEED, chunked } from "./arbitraries.js";
+import { SEED, chunked } from "../support/parser/arbitraries.js";
 
 /** Two drifts real models make that tolerant parsing repairs (issue codes MISSING_CLOSING_BRACKETS, FENCED_CALL). */
 const TOOLS = [

@@ -4,7 +4,7 @@ import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import type { ParseMode } from "../../src/parser/types.js";
-import { TOOLS } from "./tools.js";
+import { TOOLS } from "../support/parser/tools.js";
 
 interface Fixture {
   description: string;

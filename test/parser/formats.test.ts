@@ -6,7 +6,8 @@ import { callsLayoutText } from "../../src/formats/layoutText.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
-import { SEED, callsArb } from "./arbitraries.js";
+import { SEED, callsArb } from "../support/parser/arbitraries.js";
+import { tierRuns } from "../support/tier.js";
 
 describe("render → parse round trip", () => {
   for (const format of FORMAT_NAMES) {
@@ -30,7 +31,7 @@ describe("render → parse round trip", () => {
             // rendering what was parsed gives the same text: one canonical text per call list
             expect(renderToolCalls(r.calls, format)).toBe(text);
           }),
-          { seed: SEED, numRuns: 200 },
+          { seed: SEED, numRuns: tierRuns(50, 200) },
         );
       });
     }

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { FORMAT_NAMES } from "../../src/formats/index.js";
 import { tierRotate, tierRuns } from "../support/tier.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
-import { SEED, mutated, replyArb, trickyString } from "./arbitraries.js";
-import { TOOLS } from "./tools.js";
+import { SEED, mutated, replyArb, trickyString } from "../support/parser/arbitraries.js";
+import { TOOLS } from "../support/parser/tools.js";
 
 describe("fuzz: never throws, stable", () => {
   for (const format of FORMAT_NAMES) {
@@ -24,7 +24,7 @@ describe("fuzz: never throws, stable", () => {
           for (const c of a.calls) expect(t.slice(...c.span)).toBe(c.raw);
           expect(a.content.length).toBeLessThanOrEqual(t.length);
         }),
-        { seed: SEED, numRuns: Number(process.env.TOOLGRAM_FUZZ_RUNS ?? tierRuns(40, 250)) },
+        { seed: SEED, numRuns: Number(process.env.TOOLGRAM_FUZZ_RUNS ?? tierRuns(20, 250)) },
       );
     });
   }
@@ -41,10 +41,10 @@ describe("fuzz: never throws, stable", () => {
       // every close marker sits inside an unbalanced string: the end-of-input re-reading must not go quadratic
       "<tool_call>'\"</tool_call>".repeat(30_000),
     ];
-    // the quick tier parses 2 of the 8 inputs per format, rotating, so each input still meets a quarter of the formats
+    // the quick tier parses 1 of the 8 inputs per format, rotating, so each input still meets an eighth of the formats
     // (the long tier: every input with every format)
     FORMAT_NAMES.forEach((format, formatIndex) => {
-      for (const t of tierRotate(cases, formatIndex, 4)) {
+      for (const t of tierRotate(cases, formatIndex, 8)) {
         // no verdict on the clock here (tests count work, never milliseconds): a quadratic parse of these inputs
         // would run for minutes and hit the test's timeout; their parse times are benchmarked in bench/parse.ts
         expect(() => parseToolCalls(t, { tools: TOOLS, format }), `${format}: ${t.slice(0, 20)}`).not.toThrow();

@@ -4,7 +4,7 @@ import { canonicalJson } from "../../src/json.js";
 import { parseLenientJson } from "../../src/parser/lenientJson.js";
 import { parsePythonCall, pythonLiteral } from "../../src/parser/pythonCall.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
-import { SEED, argsObject, jsonValue } from "./arbitraries.js";
+import { SEED, argsObject, jsonValue } from "../support/parser/arbitraries.js";
 
 describe("parseLenientJson", () => {
   it("reads standard JSON exactly, with no repairs", () => {

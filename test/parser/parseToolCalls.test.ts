@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import type { IssueCode } from "../../src/parser/issueCodes.js";
-import { TOOLS } from "./tools.js";
+import { TOOLS } from "../support/parser/tools.js";
 
 const Q = (json: string) => `<tool_call>\n${json}\n</tool_call>`;
 const codes = (text: string, mode: "strict" | "tolerant" = "tolerant") =>

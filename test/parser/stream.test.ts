@@ -7,8 +7,8 @@ import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import type { ParseMode, StreamEvent } from "../../src/parser/types.js";
-import { SEED, callsArb, chunked, mutated, replyArb, trickyString } from "./arbitraries.js";
-import { TOOLS } from "./tools.js";
+import { SEED, callsArb, chunked, mutated, replyArb, trickyString } from "../support/parser/arbitraries.js";
+import { TOOLS } from "../support/parser/tools.js";
 
 function streamed(chunks: string[], format: FormatName, mode: ParseMode) {
   const s = new ToolCallStream({ tools: TOOLS, format, mode });
@@ -43,7 +43,7 @@ describe("ToolCallStream = parseToolCalls at every chunking", () => {
               last = c.span[1];
             }
           }),
-          { seed: SEED, numRuns: tierRuns(60, 150) },
+          { seed: SEED, numRuns: tierRuns(30, 150) },
         );
       });
     }
@@ -125,7 +125,7 @@ describe("ToolCallStream reports each call's name as soon as it is known", () =>
             );
           }
         }),
-        { seed: SEED, numRuns: tierRuns(40, 100) },
+        { seed: SEED, numRuns: tierRuns(20, 100) },
       );
     });
   }

@@ -9,7 +9,7 @@ import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
-import { TOOLS } from "./tools.js";
+import { TOOLS } from "../support/parser/tools.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261122);
 

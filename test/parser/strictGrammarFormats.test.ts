@@ -12,7 +12,7 @@ import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { xmlValueTypeName } from "../../src/formats/xmlValueType.js";
 import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
-import { SEED } from "./arbitraries.js";
+import { SEED } from "../support/parser/arbitraries.js";
 
 const TOOLS = [
   {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
 import type { JsonValue } from "../../src/json.js";
-import { irAccepts, makeAjv, norm } from "./support.js";
+import { irAccepts, makeAjv, norm } from "../support/schema/schemaHarness.js";
 
 /**
  * The normalizer's IR, read by its own value checker, must judge values exactly as ajv judges the source schema

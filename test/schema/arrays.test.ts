@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { irAccepts, norm, thrown } from "./support.js";
+import { irAccepts, norm, thrown } from "../support/schema/schemaHarness.js";
 
 describe("arrays", () => {
   it("prefixItems then items (2020-12)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { irAccepts, norm, thrown } from "./support.js";
+import { irAccepts, norm, thrown } from "../support/schema/schemaHarness.js";
 
 describe("objects", () => {
   it("keeps declaration order and marks required", () => {

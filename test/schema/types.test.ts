@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ANNOTATIONS, IMPLEMENTED } from "../../src/schema/keywords.js";
-import { irAccepts, norm, thrown } from "./support.js";
+import { irAccepts, norm, thrown } from "../support/schema/schemaHarness.js";
 
 describe("boolean schemas and type", () => {
   it("true and {} are any; false is unsatisfiable at the root", () => {

@@ -3,7 +3,7 @@ import type { Diagnostic } from "../../src/diagnostic.js";
 import { compileSchema } from "../../src/compile.js";
 import { ANNOTATIONS, IMPLEMENTED, editDistance, likelyTypoOf } from "../../src/schema/keywords.js";
 import { likelyFormatTypoOf } from "../../src/schema/formats.js";
-import { irAccepts, norm, thrown } from "./support.js";
+import { irAccepts, norm, thrown } from "../support/schema/schemaHarness.js";
 
 // The default rule (unknownKeywords: "error-on-typos"): a likely typo of a keyword that constrains values is refused
 // with a "did you mean"; any other unknown keyword is an annotation, reported as an IGNORED_KEYWORD warning.

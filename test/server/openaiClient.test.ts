@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { expectValidCalls, tinyModel, TOOLS, withoutIds } from "./support.js";
+import { expectValidCalls, tinyModel, TOOLS, withoutIds } from "../support/server/serverHarness.js";
 
 /**
  * `toolgram serve --model` (in process, the tiny random-weight Qwen3 model) driven by the official openai client:

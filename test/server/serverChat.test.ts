@@ -3,7 +3,7 @@ import { Vocabulary } from "../../src/index.js";
 import { modelChatFor } from "../../src/prompt/ModelChat.js";
 import { renderQwen3Prompt } from "../../src/prompt/qwen3ChatPrompt.js";
 import { serverChatFor } from "../../src/server/serverChat.js";
-import { tinyModel } from "./support.js";
+import { tinyModel } from "../support/server/serverHarness.js";
 
 describe("the server's prompt comes from the model's own template", () => {
   it("the tiny model's embedded Qwen3 template gives toolgram's Qwen3 / Hermes renderer", async () => {

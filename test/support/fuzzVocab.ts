@@ -1,5 +1,5 @@
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { tinyPieces } from "../automaton/tinyVocab.js";
+import { tinyPieces } from "./tinyVocab.js";
 
 /**
  * The automaton tests' hand-built vocabulary plus every control byte, so that any text (escapes, raw control

@@ -1,11 +1,14 @@
 /**
- * Test tiers, chosen by `TOOLGRAM_TIER` (read by vitest.config.ts and by the tests themselves):
- * - `quick` (the default, `npm test`): every module, within a few minutes on two cores. Corpus ratchets and
- *   token-level checks judge fixed subsamples; the heaviest files (LONG_FILES) wait for the long tier.
- * - `long` (`npm run test:long`, run by .ci/run after `npm test`): LONG_FILES, test/conformance and SAMPLED_FILES on
- *   whole samples.
- * - `e2e` (`npm run e2e`): the seeded generations of the tiny models (`TOOLGRAM_E2E_SEEDS` per tool set and path).
- * A subsample is fixed (every k-th row), so a verdict never depends on which rows a machine had time for.
+ * Test tiers, chosen by `TOOLGRAM_TIER` (read by vitest.config.ts and by the tests themselves); a file's name and
+ * imports say which tiers run it (tierFiles.ts):
+ * - `quick` (the default, `npm test`): every module, within 150 s on two cores. Corpus ratchets, property runs and
+ *   per-format grids judge fixed subsamples; the heaviest files (`*.long.test.ts`) wait for the long tier.
+ * - `long` (`npm run test:long`, run by .ci/run after `npm test`): the `*.long.test.ts` files, and again, whole, every
+ *   file that subsamples in the quick tier (every file that imports this module).
+ * - `e2e` (`npm run e2e`): the seeded generations of the tiny models (`*.e2e.test.ts`, `TOOLGRAM_E2E_SEEDS` per tool
+ *   set and path).
+ * A subsample is fixed (every k-th row), never a clock, so a verdict never depends on which rows a machine had time
+ * for. Each module keeps a quick-tier file: a `.long` file moves the heavy cases out, not the module.
  */
 export type Tier = "quick" | "long" | "e2e";
 
@@ -18,52 +21,6 @@ export const TIER: Tier = ((): Tier => {
 
 /** Whole samples rather than subsamples. */
 export const LONG_TIER = TIER !== "quick";
-
-/**
- * Files that run in the long tier only: each starts a server or a browser, or costs tens of seconds (a llama-server
- * process, a real browser, many generations or property runs over a 151,936-token vocabulary). The quick tier still
- * exercises their modules through lighter files (test/server/openaiClient, test/automaton/qwen3,
- * test/lower/lowerNumber.examples, test/llama-cpp/nodeLlamaCpp, test/playground/analyzeOutput; the declarations of
- * `toolgram types` through `npm run typecheck`, which compiles test/parser/types).
- */
-export const LONG_FILES: readonly string[] = [
-  "test/conformance/tokenLevel.test.ts",
-  "test/server/upstream.test.ts",
-  "test/server/faults.test.ts",
-  "test/server/hostile.test.ts",
-  "test/automaton/tokenBudget.test.ts",
-  "test/automaton/lazyToolSets.long.test.ts",
-  "test/llama-cpp/llamaServer.test.ts",
-  "test/llama-cpp/toolCallsServer.test.ts",
-  "test/server/aiSdk.test.ts",
-  "test/server/readmeServe.test.ts",
-  "test/lower/lowerNumber.property.test.ts",
-  "test/playground/playground.test.ts",
-  "test/parser/cliTypes.long.test.ts",
-];
-
-/**
- * Files that run in both tiers: a fixed subsample (tierSample / tierRuns / tierRotate / LONG_TIER) in the quick tier,
- * the whole of it in the long tier. Every file that reads the tier outside LONG_FILES and test/conformance is here, so
- * that what the quick tier leaves out does run in CI (a test checks the list).
- */
-export const SAMPLED_FILES: readonly string[] = [
-  "test/envelope/formatRoundTrip.test.ts",
-  "test/parser/stream.test.ts",
-  "test/parser/fuzz.test.ts",
-  "test/formats/reasoning.test.ts",
-  "test/automaton/familyVocabularies.test.ts",
-  "test/automaton/gemma4Vocabulary.test.ts",
-  "test/automaton/qwenStyleFormats.test.ts",
-  "test/automaton/coldMasks.test.ts",
-  "test/gguf/tinyModelFamilies.test.ts",
-  "test/fuzz/differential.test.ts",
-  "test/llama-cpp/nodeLlamaCpp.test.ts",
-  "test/compile/simplifiedBodies.test.ts",
-];
-
-/** The end-to-end generations: `npm run e2e` only. */
-export const E2E_FILES: readonly string[] = ["test/e2e/**/*.test.ts"];
 
 /** Keeps every `quickStride`-th row in the quick tier, every `longStride`-th (default: all) in the long tier. */
 export function tierSample<T>(rows: readonly T[], quickStride: number, longStride = 1): T[] {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsImport from "ajv-formats";
+import { compileSchema } from "../../../src/compile.js";
+import { checkFormat } from "../../../src/schema/formats.js";
+import { sampleGrammar, seededRandom } from "../../../src/testing/sampleGrammar.js";
+import { RFC_CHECKERS } from "../../support/lower/string/rfcFormats.js";
+
+// The guarantee "never an invalid value": every string the compiled grammar of `{type: "string", format}` produces is
+// valid under ajv-formats AND under the format's standard grammar (checked by parsers written from the RFCs' ABNF in
+// rfcFormats.ts, independent from the regular expressions toolgram compiles).
+
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (
+  a: unknown,
+) => void;
+const ajv = new Ajv2020({ strict: false, validateFormats: true });
+addFormats(ajv);
+
+const SEED = Number(process.env.FC_SEED ?? 20251123);
+const SAMPLES = 150;
+
+describe("strings sampled from each format's grammar are valid under ajv-formats and the RFC", () => {
+  for (const [format, rfc] of Object.entries(RFC_CHECKERS)) {
+    it(format, () => {
+      // hostname's 253-character total needs a length bound; 80 keeps the automaton small
+      const schema = { type: "string", format, ...(format === "hostname" ? { maxLength: 80 } : {}) };
+      const g = compileSchema(schema);
+      const validate = ajv.compile(schema);
+      const random = seededRandom(SEED + format.length);
+      let sampled = 0;
+      for (let i = 0; i < SAMPLES; i++) {
+        const text = sampleGrammar(g.grammar, random, { maxLength: 400, extraRepeats: 4 });
+        if (text === undefined) continue;
+        sampled++;
+        const value = JSON.parse(text) as string;
+        const verdict = { ajv: validate(value) === true, rfc: rfc(value), checkFormat: checkFormat(format, value) };
+        if (!verdict.ajv || !verdict.rfc || !verdict.checkFormat) {
+          expect({ format, value, seed: SEED, ...verdict }).toEqual({
+            format,
+            value,
+            seed: SEED,
+            ajv: true,
+            rfc: true,
+            checkFormat: true,
+          });
+        }
+      }
+      expect(sampled).toBeGreaterThan(SAMPLES / 2);
+    });
+  }
+});
