@@ -49,7 +49,7 @@ export {
   type ChatCompletionRequest,
   type ChatCompletionResponse,
   type ChatCompletionChunk,
-} from "./server.js";
+} from "./llamaServerClient.js";
 export { readSse } from "./readSse.js";
 export { checkGbnfRepetitions, MAX_GBNF_REPETITION } from "./checkGbnfRepetitions.js";
 export { findLlamaServer, llamaCppBundlePath, llamaServerCachePath } from "./llamaServerBinary.js";

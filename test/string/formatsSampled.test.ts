@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsImport from "ajv-formats";
 import { compileSchema } from "../../src/compile.js";
-import { checkFormat } from "../../src/schema/formats.js";
+import { checkFormat } from "../../src/schema/stringFormats.js";
 import { sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
 import { RFC_CHECKERS } from "./rfcFormats.js";
 
