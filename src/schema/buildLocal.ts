@@ -4,7 +4,7 @@ import type { ArrayNode, NumberNode, ObjectNode, PropertyNode, SchemaNode, Strin
 import { formatType, isKnownFormat, likelyFormatTypoOf } from "./stringFormats.js";
 import { intersect, numberEmptyReason, schemaForKey } from "./intersect.js";
 import { KINDS, type Kind, anyNode, makeUnion, never, plainString } from "./nodes.js";
-import { childPath } from "./pointer.js";
+import { childPath } from "../util/jsonPointer.js";
 import { setOwn } from "./setOwn.js";
 import { KeywordReader } from "./validateKeywords.js";
 

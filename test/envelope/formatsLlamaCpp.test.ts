@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlamaCpp.js";
-import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
+import { mutateText, sampleGrammar } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
 import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "./formatTools.js";
 
