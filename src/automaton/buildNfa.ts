@@ -218,7 +218,7 @@ function buildAll(b: NfaBuilder): void {
 
 // the keys of rule frames (a schema's any-value rule, a number used in several places) and of the loops that call
 // them, made with the NFA rather than at the first mask that needs them: a walk that enters such a frame at a large
-// trie subtree asks for its key (MaskTable.subtreeMask), and a value position's cold mask was otherwise mostly this
+// trie subtree asks for its key (MaskWalk.subtreeMask), and a value position's cold mask was otherwise mostly this
 // key (the text of the frame's rules), 20–35 µs of a 45–55 µs step. Recursive rules first: their masks are the
 // largest. A deferred grammar makes them when it is built whole (its first mask needs none).
 function makeEagerClosureKeys(b: NfaBuilder): void {
