@@ -16,9 +16,7 @@ const MAX_LINES = 150;
 const ALLOWED: Record<string, string> = {
   "src/llama-cpp/generateWithMask.ts:generateWithMask": "to split: the generation loop and its sampler in one closure",
   "src/llama-cpp/generateWithMask.ts:<anonymous@213>": "to split: the generation loop and its sampler in one closure",
-  "src/lower/lowerGemma4.ts:lowerGemma4Arguments": "to split: one case per value kind of the format",
   "src/lower/lowerXmlElements.ts:lowerXmlElementsArguments": "to split: one case per value kind of the format",
-  "src/parser/ToolCallStream.ts:ToolCallStream.scanText": "to split: one scanner state machine",
   "src/parser/lenientJson.ts:parseLenientJson": "to split: one scanner state machine",
   "src/parser/units/xmlParametersUnit.ts:scan": "to split: one scanner state machine",
 };
