@@ -12,7 +12,7 @@ import { parseToolCalls } from "../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../src/parser/renderToolCalls.js";
 import { ToolCallStream } from "../src/parser/ToolCallStream.js";
 import type { ParseMode } from "../src/parser/types.js";
-import { seededRandom, type Random } from "../src/testing/sampleGrammar.js";
+import { seededRandom, type Random } from "../src/util/seededRandom.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, "..", "test", "fixtures", "outputs");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { JsonValue } from "../src/json.js";
-export { seededRandom as prng } from "../src/testing/sampleGrammar.js";
+export { seededRandom as prng } from "../src/util/seededRandom.js";
 
 interface OpenAiTool {
   type: "function";

@@ -23,7 +23,8 @@ export {
   type GbnfCheckItem,
   type GbnfCheckOptions,
 } from "./testing/checkGbnfWithLlamaCpp.js";
-export { sampleGrammar, mutateText, seededRandom, type Random, type SampleOptions } from "./testing/sampleGrammar.js";
+export { sampleGrammar, mutateText, type SampleOptions } from "./testing/sampleGrammar.js";
+export { seededRandom, type Random } from "./util/seededRandom.js";
 export {
   judgeSchema,
   type Verdict,

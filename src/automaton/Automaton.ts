@@ -2,7 +2,8 @@ import type { Deadline } from "../Deadline.js";
 import { DEFAULT_LIMITS } from "../options.js";
 import { LimitExceededError } from "../errors.js";
 import type { Grammar } from "../grammar/Grammar.js";
-import { buildNfa, type Nfa } from "./buildNfa.js";
+import { buildNfa } from "./buildNfa.js";
+import type { Nfa } from "./Nfa.js";
 
 export const UNKNOWN = -2;
 export const DEAD = -1;

@@ -15,7 +15,7 @@ export const SHARED_LOCALS_CAP = 1024;
 export const framesWarmedWhole = new WeakMap<Vocabulary, BoundedMap<string, true>>();
 /**
  * What a frame decides alone below one trie node, from its start: a walk that enters a keyed frame (see
- * `MaskTable.enterFrame`) at a node with a large subtree takes this instead of walking the subtree, and walks from the
+ * `MaskWalk.enterFrame`) at a node with a large subtree takes this instead of walking the subtree, and walks from the
  * caller only below the exits. Keyed by the frame start's shared key and the node, per vocabulary, for every grammar
  * of the process.
  */

@@ -7,7 +7,7 @@ import { float16Bits } from "./float16.js";
 import { GgufTokenType } from "./ggufTokenizer.js";
 import type { GgufTensor, GgufValue } from "./ggufTypes.js";
 import { loadHfTokenizerPackage, type HfTokenizerJson } from "./hfTokenizerFiles.js";
-import { seededRandom } from "./seededRandom.js";
+import { seededRandom } from "../util/seededRandom.js";
 import { looksLikeControlToken, TINY_MODEL_FAMILIES, type TinyModelFamilyName } from "./tinyModelFamilies.js";
 import { writeGguf } from "./writeGguf.js";
 import { readFile } from "node:fs/promises";

@@ -64,7 +64,7 @@ export {
   type ChatCompletionRequest,
   type ChatCompletionResponse,
   type ChatCompletionChunk,
-} from "./server.js";
+} from "./llamaServerClient.js";
 
 // GGUF files
 export { readGguf, type GgufHeader, type GgufTensorInfo } from "../gguf/readGguf.js";

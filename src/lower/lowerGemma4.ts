@@ -37,6 +37,19 @@ const GEMMA4_STYLE: JsonStyle = {
 
 const EMPTY_SPEC: StringConstraints = { minLength: 0, patterns: [], notPatterns: [], formats: [] };
 
+/** Gemma 4 writes keys bare: every property name must be one GEMMA4_KEY allows. */
+function checkBareKeys(properties: readonly { key: string; schema: SchemaNode }[], format: string): void {
+  for (const p of properties) {
+    if (!GEMMA4_KEY.test(p.key)) {
+      throw new UnsupportedSchemaError(
+        "UNSUPPORTED_KEYWORD",
+        `format ${format} writes keys bare (no quotes), and ${JSON.stringify(p.key)} cannot be written so (empty, or holding whitespace, < > : , { } [ or ]); rename the property or use another format`,
+        p.schema.path,
+      );
+    }
+  }
+}
+
 /**
  * The arguments of a tool in Gemma 4's syntax (Gemma4CallUnit), typed by its schema, exact: every text parses
  * (src/parser/units/gemma4CallUnit.ts) into a valid value. Strings are `<|"|>` + raw text + `<|"|>`, the text
@@ -133,15 +146,7 @@ export function lowerGemma4Arguments(root: SchemaNode, st: LowerState, sp: Gemma
       case "array":
         return lowerArray(n, g);
       case "object": {
-        for (const p of n.properties) {
-          if (!GEMMA4_KEY.test(p.key)) {
-            throw new UnsupportedSchemaError(
-              "UNSUPPORTED_KEYWORD",
-              `format ${sp.format} writes keys bare (no quotes), and ${JSON.stringify(p.key)} cannot be written so (empty, or holding whitespace, < > : , { } [ or ]); rename the property or use another format`,
-              p.schema.path,
-            );
-          }
-        }
+        checkBareKeys(n.properties, sp.format);
         const sorted = [...n.properties].sort((a, b) => gemma4KeyOrder(a.key, b.key));
         return lowerObject({ ...n, properties: sorted }, g, spelling);
       }

@@ -311,28 +311,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     }
     // searched only up to the marker, so the text between blocks is looked at once (no rescan of the rest per block)
     const f = this.out.hasTools ? fenceBefore(s, i, p < 0 ? s.length : p) : -1;
-    if (f >= 0 && (p < 0 || f < p)) {
-      const resume =
-        this.fenceResume !== null && this.fenceResume.at === this.pos + f ? this.fenceResume.searched - this.pos : 0;
-      const fence = findFence(s, f, final, open, resume);
-      this.fenceResume = null;
-      if (fence !== null && "need" in fence) {
-        this.fenceResume = { at: this.pos + f, searched: this.pos + fence.searched };
-        this.text(s.slice(i, f));
-        return { i: f, stop: true };
-      }
-      if (fence === null) {
-        this.text(s.slice(i, f + FENCE.length));
-        return { i: f + FENCE.length, stop: false };
-      }
-      this.text(s.slice(i, f));
-      const raw = s.slice(f, fence.end);
-      if (
-        assembleFencedCall(raw, this.pos + f, fence.contentStart - f, fence.contentEnd - f, this.d, this.out) !== "call"
-      )
-        this.text(raw);
-      return { i: fence.end, stop: false };
-    }
+    if (f >= 0 && (p < 0 || f < p)) return this.scanFence(s, i, f, final, open);
     if (opener !== null && p >= 0 && this.d.messages !== undefined && opener === open) {
       // a turn of messages: `open` followed by the text's recipient opens a text message, not a call
       const t = open + this.d.messages.text;
@@ -388,6 +367,36 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         );
     this.text(s.slice(i, s.length - hold));
     return { i: s.length - hold, stop: true };
+  }
+
+  /** Text from `i` up to a code block's fence at `f` (before any opening marker), then the code block: a call or text. */
+  private scanFence(
+    s: string,
+    i: number,
+    f: number,
+    final: boolean,
+    open: string | null,
+  ): { i: number; stop: boolean } {
+    const resume =
+      this.fenceResume !== null && this.fenceResume.at === this.pos + f ? this.fenceResume.searched - this.pos : 0;
+    const fence = findFence(s, f, final, open, resume);
+    this.fenceResume = null;
+    if (fence !== null && "need" in fence) {
+      this.fenceResume = { at: this.pos + f, searched: this.pos + fence.searched };
+      this.text(s.slice(i, f));
+      return { i: f, stop: true };
+    }
+    if (fence === null) {
+      this.text(s.slice(i, f + FENCE.length));
+      return { i: f + FENCE.length, stop: false };
+    }
+    this.text(s.slice(i, f));
+    const raw = s.slice(f, fence.end);
+    if (
+      assembleFencedCall(raw, this.pos + f, fence.contentStart - f, fence.contentEnd - f, this.d, this.out) !== "call"
+    )
+      this.text(raw);
+    return { i: fence.end, stop: false };
   }
 
   /**

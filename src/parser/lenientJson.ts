@@ -27,6 +27,181 @@ class Fail {
   ) {}
 }
 
+/** The cursor of a lenient read of `s` up to `end`, and the repairs made so far. */
+class LenientReader {
+  readonly repairs: Repair[] = [];
+  i: number;
+
+  constructor(
+    readonly s: string,
+    start: number,
+    readonly end: number,
+  ) {
+    this.i = start;
+  }
+
+  repair(code: IssueCode, at: number): void {
+    if (!this.repairs.some((r) => r.code === code)) this.repairs.push({ code, at });
+  }
+
+  skipWs(): void {
+    while (this.i < this.end) {
+      const c = this.s.charCodeAt(this.i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.i++;
+      else break;
+    }
+  }
+
+  need(what: string): never {
+    if (this.i >= this.end) throw new Fail("TRUNCATED", this.i, `input ends where ${what} was expected`);
+    throw new Fail(
+      "INVALID_JSON",
+      this.i,
+      `expected ${what} at offset ${this.i}, found ${JSON.stringify(this.s.slice(this.i, this.i + 12))}`,
+    );
+  }
+
+  readString(): string {
+    const open = this.s[this.i];
+    const close = CLOSING_QUOTE[open];
+    if (open === "'") this.repair("SINGLE_QUOTES", this.i);
+    else if (open !== '"') this.repair("SMART_QUOTES", this.i);
+    this.i++;
+    let out = "";
+    let runStart = this.i;
+    while (this.i < this.end) {
+      const ch = this.s[this.i];
+      if (ch === close) {
+        out += this.s.slice(runStart, this.i);
+        this.i++;
+        return out;
+      }
+      if (ch === "\\") {
+        out += this.s.slice(runStart, this.i);
+        if (this.i + 1 >= this.end) break;
+        const e = this.s[this.i + 1];
+        if (e === "u") {
+          const hex = this.s.slice(this.i + 2, this.i + 6);
+          if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+            out += String.fromCharCode(parseInt(hex, 16));
+            this.i += 6;
+          } else if (this.i + 6 > this.end) {
+            break;
+          } else {
+            this.repair("INVALID_ESCAPE", this.i);
+            out += "u";
+            this.i += 2;
+          }
+        } else {
+          const rep = ESCAPES[e];
+          if (rep === undefined) this.repair("INVALID_ESCAPE", this.i);
+          out += rep ?? e;
+          this.i += 2;
+        }
+        runStart = this.i;
+        continue;
+      }
+      if (ch.charCodeAt(0) < 0x20) this.repair("UNESCAPED_CONTROL", this.i);
+      this.i++;
+    }
+    throw new Fail("TRUNCATED", this.end, "input ends inside a string");
+  }
+
+  readValue(depth: number): JsonValue {
+    if (depth > MAX_JSON_DEPTH) throw new Fail("NESTING_TOO_DEEP", this.i, `JSON nests deeper than ${MAX_JSON_DEPTH}`);
+    this.skipWs();
+    if (this.i >= this.end) this.need("a value");
+    const ch = this.s[this.i];
+    if (ch === "{") {
+      this.i++;
+      const obj: JsonObject = {};
+      this.skipWs();
+      if (this.s[this.i] === "}") {
+        this.i++;
+        return obj;
+      }
+      for (;;) {
+        this.skipWs();
+        if (this.i >= this.end) this.need("a key");
+        if (!(this.s[this.i] in CLOSING_QUOTE)) this.need("a quoted key");
+        const key = this.readString();
+        this.skipWs();
+        if (this.s[this.i] !== ":") this.need('":"');
+        this.i++;
+        const v = this.readValue(depth + 1);
+        // defineProperty keeps "__proto__" an ordinary key
+        Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+        this.skipWs();
+        if (this.s[this.i] === ",") {
+          const comma = this.i;
+          this.i++;
+          this.skipWs();
+          if (this.s[this.i] === "}") {
+            this.repair("TRAILING_COMMA", comma);
+            this.i++;
+            return obj;
+          }
+          continue;
+        }
+        if (this.s[this.i] === "}") {
+          this.i++;
+          return obj;
+        }
+        this.need('"," or "}"');
+      }
+    }
+    if (ch === "[") {
+      this.i++;
+      const arr: JsonValue[] = [];
+      this.skipWs();
+      if (this.s[this.i] === "]") {
+        this.i++;
+        return arr;
+      }
+      for (;;) {
+        arr.push(this.readValue(depth + 1));
+        this.skipWs();
+        if (this.s[this.i] === ",") {
+          const comma = this.i;
+          this.i++;
+          this.skipWs();
+          if (this.s[this.i] === "]") {
+            this.repair("TRAILING_COMMA", comma);
+            this.i++;
+            return arr;
+          }
+          continue;
+        }
+        if (this.s[this.i] === "]") {
+          this.i++;
+          return arr;
+        }
+        this.need('"," or "]"');
+      }
+    }
+    if (ch in CLOSING_QUOTE) return this.readString();
+    for (const [word, value, python] of LITERALS) {
+      if (this.s.startsWith(word, this.i) && this.i + word.length <= this.end) {
+        if (python) this.repair("PYTHON_LITERAL", this.i);
+        this.i += word.length;
+        return value;
+      }
+    }
+    NUMBER.lastIndex = this.i;
+    const m = NUMBER.exec(this.s);
+    if (m && m[0].length > 0 && this.i + m[0].length <= this.end) {
+      const n = Number(m[0]);
+      // a number cut by the this.end of input may be a prefix of a longer one
+      this.i += m[0].length;
+      if (Number.isFinite(n)) return n;
+      throw new Fail("INVALID_JSON", this.i, `number out of range: ${m[0].slice(0, 20)}`);
+    }
+    if (this.end - this.i < 6 && isPrefixOfLiteral(this.s.slice(this.i, this.end)))
+      throw new Fail("TRUNCATED", this.end, "input ends inside a literal");
+    return this.need("a value");
+  }
+}
+
 /**
  * Reads one JSON value from `s[start, end)`, tolerating the drifts models make (trailing commas, single and
  * typographic quotes, raw control characters in strings, unknown escapes, Python's True/False/None). Each tolerance
@@ -39,169 +214,13 @@ export function parseLenientJson(s: string, start = 0, end = s.length): LenientJ
     const fast = parsePlainJson(s);
     if (fast !== undefined) return { ok: true, value: fast, end: s.trimEnd().length, repairs: [] };
   }
-  const repairs: Repair[] = [];
-  let i = start;
-  const repair = (code: IssueCode, at: number) => {
-    if (!repairs.some((r) => r.code === code)) repairs.push({ code, at });
-  };
-  const skipWs = () => {
-    while (i < end) {
-      const c = s.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
-  };
-  const need = (what: string): never => {
-    if (i >= end) throw new Fail("TRUNCATED", i, `input ends where ${what} was expected`);
-    throw new Fail("INVALID_JSON", i, `expected ${what} at offset ${i}, found ${JSON.stringify(s.slice(i, i + 12))}`);
-  };
-
-  const readString = (): string => {
-    const open = s[i];
-    const close = CLOSING_QUOTE[open];
-    if (open === "'") repair("SINGLE_QUOTES", i);
-    else if (open !== '"') repair("SMART_QUOTES", i);
-    i++;
-    let out = "";
-    let runStart = i;
-    while (i < end) {
-      const ch = s[i];
-      if (ch === close) {
-        out += s.slice(runStart, i);
-        i++;
-        return out;
-      }
-      if (ch === "\\") {
-        out += s.slice(runStart, i);
-        if (i + 1 >= end) break;
-        const e = s[i + 1];
-        if (e === "u") {
-          const hex = s.slice(i + 2, i + 6);
-          if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-            out += String.fromCharCode(parseInt(hex, 16));
-            i += 6;
-          } else if (i + 6 > end) {
-            break;
-          } else {
-            repair("INVALID_ESCAPE", i);
-            out += "u";
-            i += 2;
-          }
-        } else {
-          const rep = ESCAPES[e];
-          if (rep === undefined) repair("INVALID_ESCAPE", i);
-          out += rep ?? e;
-          i += 2;
-        }
-        runStart = i;
-        continue;
-      }
-      if (ch.charCodeAt(0) < 0x20) repair("UNESCAPED_CONTROL", i);
-      i++;
-    }
-    throw new Fail("TRUNCATED", end, "input ends inside a string");
-  };
-
-  const readValue = (depth: number): JsonValue => {
-    if (depth > MAX_JSON_DEPTH) throw new Fail("NESTING_TOO_DEEP", i, `JSON nests deeper than ${MAX_JSON_DEPTH}`);
-    skipWs();
-    if (i >= end) need("a value");
-    const ch = s[i];
-    if (ch === "{") {
-      i++;
-      const obj: JsonObject = {};
-      skipWs();
-      if (s[i] === "}") {
-        i++;
-        return obj;
-      }
-      for (;;) {
-        skipWs();
-        if (i >= end) need("a key");
-        if (!(s[i] in CLOSING_QUOTE)) need("a quoted key");
-        const key = readString();
-        skipWs();
-        if (s[i] !== ":") need('":"');
-        i++;
-        const v = readValue(depth + 1);
-        // defineProperty keeps "__proto__" an ordinary key
-        Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
-        skipWs();
-        if (s[i] === ",") {
-          const comma = i;
-          i++;
-          skipWs();
-          if (s[i] === "}") {
-            repair("TRAILING_COMMA", comma);
-            i++;
-            return obj;
-          }
-          continue;
-        }
-        if (s[i] === "}") {
-          i++;
-          return obj;
-        }
-        need('"," or "}"');
-      }
-    }
-    if (ch === "[") {
-      i++;
-      const arr: JsonValue[] = [];
-      skipWs();
-      if (s[i] === "]") {
-        i++;
-        return arr;
-      }
-      for (;;) {
-        arr.push(readValue(depth + 1));
-        skipWs();
-        if (s[i] === ",") {
-          const comma = i;
-          i++;
-          skipWs();
-          if (s[i] === "]") {
-            repair("TRAILING_COMMA", comma);
-            i++;
-            return arr;
-          }
-          continue;
-        }
-        if (s[i] === "]") {
-          i++;
-          return arr;
-        }
-        need('"," or "]"');
-      }
-    }
-    if (ch in CLOSING_QUOTE) return readString();
-    for (const [word, value, python] of LITERALS) {
-      if (s.startsWith(word, i) && i + word.length <= end) {
-        if (python) repair("PYTHON_LITERAL", i);
-        i += word.length;
-        return value;
-      }
-    }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(s);
-    if (m && m[0].length > 0 && i + m[0].length <= end) {
-      const n = Number(m[0]);
-      // a number cut by the end of input may be a prefix of a longer one
-      i += m[0].length;
-      if (Number.isFinite(n)) return n;
-      throw new Fail("INVALID_JSON", i, `number out of range: ${m[0].slice(0, 20)}`);
-    }
-    if (end - i < 6 && isPrefixOfLiteral(s.slice(i, end)))
-      throw new Fail("TRUNCATED", end, "input ends inside a literal");
-    return need("a value");
-  };
-
+  const r = new LenientReader(s, start, end);
   try {
-    const value = readValue(0);
-    return { ok: true, value, end: i, repairs };
+    const value = r.readValue(0);
+    return { ok: true, value, end: r.i, repairs: r.repairs };
   } catch (e) {
     if (e instanceof Fail) return { ok: false, code: e.code, at: e.at, message: e.message };
-    return { ok: false, code: "INVALID_JSON", at: i, message: String(e) };
+    return { ok: false, code: "INVALID_JSON", at: r.i, message: String(e) };
   }
 }
 

@@ -4,7 +4,7 @@ import { NotRepresentable, complement } from "./complement.js";
 import { disjoint } from "./disjoint.js";
 import { intersect } from "./intersect.js";
 import { KINDS, anyNode, makeUnion, never, plainKind, plainObject } from "./nodes.js";
-import { childPath } from "./pointer.js";
+import { childPath } from "../util/jsonPointer.js";
 
 /** `complement`, or undefined where the IR cannot express it. */
 function tryComplement(ctx: NormalizeContext, n: SchemaNode, path: string): SchemaNode | undefined {

@@ -1,10 +1,10 @@
 import { InvalidSchemaError } from "../errors.js";
 import { type NormalizeContext, refuse, warn } from "./NormalizeContext.js";
 import type { ArrayNode, NumberNode, ObjectNode, PropertyNode, SchemaNode, StringNode } from "./SchemaNode.js";
-import { formatType, isKnownFormat, likelyFormatTypoOf } from "./formats.js";
+import { formatType, isKnownFormat, likelyFormatTypoOf } from "./stringFormats.js";
 import { intersect, numberEmptyReason, schemaForKey } from "./intersect.js";
 import { KINDS, type Kind, anyNode, makeUnion, never, plainString } from "./nodes.js";
-import { childPath } from "./pointer.js";
+import { childPath } from "../util/jsonPointer.js";
 import { setOwn } from "./setOwn.js";
 import { KeywordReader } from "./validateKeywords.js";
 

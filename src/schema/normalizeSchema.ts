@@ -12,7 +12,7 @@ import { finalize } from "./finalize.js";
 import { intersect } from "./intersect.js";
 import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword, likelyTypoOf } from "./keywords.js";
 import { anyNode, makeUnion, never } from "./nodes.js";
-import { childPath, parsePointer, resolvePointer } from "./pointer.js";
+import { childPath, parsePointer, resolvePointer } from "../util/jsonPointer.js";
 import { buildRefIndex, resolveRef, type RefIndex } from "./refIndex.js";
 import { Deadline } from "../Deadline.js";
 import { KeywordReader } from "./validateKeywords.js";

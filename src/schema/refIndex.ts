@@ -1,5 +1,5 @@
 import { type Draft, SUBSCHEMA_ARRAY_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./keywords.js";
-import { childPath, parsePointer, resolvePointer } from "./pointer.js";
+import { childPath, parsePointer, resolvePointer } from "../util/jsonPointer.js";
 
 /** Where every `$id` and `$anchor` of one document points, and the base URI in force at each schema location. */
 export interface RefIndex {

@@ -1,5 +1,5 @@
 import { InvalidSchemaError } from "../errors.js";
-import { childPath } from "./pointer.js";
+import { childPath } from "../util/jsonPointer.js";
 
 /** Typed reads of keyword values; a wrong type is INVALID_SCHEMA naming the keyword's path. */
 export class KeywordReader {

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../json.js";
 import type { SchemaNode } from "./SchemaNode.js";
 import { deepEqual } from "./deepEqual.js";
-import { checkFormat } from "./formats.js";
+import { checkFormat } from "./stringFormats.js";
 
 /** Thrown when a value cannot be judged (a `ref` whose definition is still being built). */
 export class UndecidableValue extends Error {}

@@ -1,19 +1,5 @@
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
-
-/** A source of randomness in [0, 1) (e.g. a seeded PRNG). */
-export type Random = () => number;
-
-/** A small seeded PRNG (mulberry32), so samples are reproducible from a seed. */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import type { Random } from "../util/seededRandom.js";
 
 class OutOfBudget extends Error {}
 

@@ -2,7 +2,7 @@ import type { Deadline } from "../Deadline.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import type { JsonValue } from "../json.js";
 import { setOwn } from "../schema/setOwn.js";
-import { pointerChild } from "./jsonPointer.js";
+import { childPath } from "../util/jsonPointer.js";
 
 /** JSON nesting allowed for a schema nesting limit: a schema level is up to ~3 JSON levels (`allOf/0/properties/x`). */
 export function jsonDepthLimit(maxNesting: number): number {
@@ -58,7 +58,7 @@ class Cloner {
   private path(): string {
     clonePaths.spelled++;
     let p = this.base;
-    for (const k of this.keys) p = pointerChild(p, k);
+    for (const k of this.keys) p = childPath(p, k);
     return p;
   }
 

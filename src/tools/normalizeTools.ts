@@ -4,7 +4,7 @@ import { LimitExceededError, ToolgramError } from "../errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { DEFAULT_LIMITS, type Limits } from "../options.js";
 import { cloneJson, jsonDepthLimit, type CopySeen } from "./cloneJson.js";
-import { pointerChild } from "./jsonPointer.js";
+import { childPath } from "../util/jsonPointer.js";
 import type { NormalizedTool } from "./NormalizedTool.js";
 import { parseToolsText } from "./parseToolsText.js";
 import { standardizeSchema } from "./standardizeSchema.js";
@@ -72,7 +72,7 @@ export function normalizeTools(
   const out: NormalizedTool[] = [];
   const seen = new Map<string, string>();
   items.forEach((t, i) => {
-    const tool = normalizeTool(t, single ? base : pointerChild(base, i), warnings);
+    const tool = normalizeTool(t, single ? base : childPath(base, i), warnings);
     const prev = seen.get(tool.name);
     if (prev !== undefined) {
       throw new ToolgramError(
@@ -98,7 +98,7 @@ function toolList(v: JsonValue): { items: JsonValue[]; base: string; single?: bo
   if (isJsonObject(v)) {
     for (const key of ["tools", "functions"]) {
       const list = v[key];
-      if (Array.isArray(list)) return { items: list, base: pointerChild("", key) };
+      if (Array.isArray(list)) return { items: list, base: childPath("", key) };
       // Glaive-style datasets store the list as a JSON string
       if (typeof list === "string") return toolList(textInput(list));
     }
@@ -124,18 +124,18 @@ function normalizeTool(t: JsonValue, path: string, warnings: Diagnostic[]): Norm
       throw new ToolgramError(
         "INVALID_TOOL",
         `tool type ${JSON.stringify(t.type)} is not a function tool; only {type: "function", function: {...}} tools can be called`,
-        pointerChild(path, "type"),
+        childPath(path, "type"),
       );
     }
     f = t.function;
-    fPath = pointerChild(path, "function");
+    fPath = childPath(path, "function");
   }
   const name = f.name;
   if (typeof name !== "string" || name.length === 0) {
-    throw new ToolgramError("INVALID_TOOL", "a tool needs a non-empty string `name`", pointerChild(fPath, "name"));
+    throw new ToolgramError("INVALID_TOOL", "a tool needs a non-empty string `name`", childPath(fPath, "name"));
   }
   const key = PARAMETER_KEYS.find((k) => f[k] !== undefined && f[k] !== null);
-  const parametersPath = pointerChild(fPath, key ?? "parameters");
+  const parametersPath = childPath(fPath, key ?? "parameters");
   const parameters = readParameters(
     key === undefined ? undefined : f[key],
     f.required,
@@ -177,7 +177,7 @@ function readParameters(
     warnings.push({
       code: "NONSTANDARD_SCHEMA",
       message: "`required` beside `parameters` read as the arguments' required list",
-      schemaPath: pointerChild(fPath, "required"),
+      schemaPath: childPath(fPath, "required"),
     });
     const inner = Array.isArray(schema.required) ? schema.required : [];
     schema.required = [...new Set([...inner, ...sideRequired])];
@@ -193,7 +193,7 @@ function readParameters(
     throw new ToolgramError(
       "INVALID_TOOL",
       `a tool's arguments must be an object, but parameters has type ${JSON.stringify(std.type)}; wrap the value in an object property`,
-      pointerChild(path, "type"),
+      childPath(path, "type"),
     );
   }
   return std;

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { InvalidSchemaError } from "../errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
-import { pointerChild } from "./jsonPointer.js";
+import { childPath } from "../util/jsonPointer.js";
 import { parseTypeName, STANDARD_TYPES } from "./typeNames.js";
 
 /** A property's own optional/required marker (`optional: true`, `required: false`, `"str, optional"`...). */
@@ -52,7 +52,7 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
     warnings.push({
       code: "NONSTANDARD_SCHEMA",
       message: `"${flag}": ${v} on a property read as the property being ${optional ? "optional" : "required"} (standard JSON Schema lists required keys in the parent's "required" array)`,
-      schemaPath: pointerChild(path, flag),
+      schemaPath: childPath(path, flag),
     });
   }
 
@@ -68,13 +68,13 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
     warnings.push({
       code: "NONSTANDARD_SCHEMA",
       message: `draft-4 boolean "${ex}": ${v} rewritten as ${v && typeof b === "number" ? `"${ex}": ${b}` : `no ${ex}`}`,
-      schemaPath: pointerChild(path, ex),
+      schemaPath: childPath(path, ex),
     });
   }
 
   // subschemas first, so `nullable` below wraps already-standard parts
   const props = s.properties;
-  if (isJsonObject(props)) standardizeProperties(s, props, pointerChild(path, "properties"), warnings);
+  if (isJsonObject(props)) standardizeProperties(s, props, childPath(path, "properties"), warnings);
   if (hasSubschemas(s)) standardizeSubschemas(s, path, warnings);
 
   let out: JsonObject = s;
@@ -85,7 +85,7 @@ export function standardizeSchema(s: JsonValue, path: string, warnings: Diagnost
       code: "DEFAULT_NULL",
       message:
         "`default: null` on a schema that does not allow null: kept as an annotation; the model still has to send a valid value or omit the property",
-      schemaPath: pointerChild(path, "default"),
+      schemaPath: childPath(path, "default"),
     });
   }
   return { schema: out, marker };
@@ -108,23 +108,22 @@ function hasSubschemas(s: JsonObject): boolean {
 }
 
 function standardizeSubschemas(s: JsonObject, path: string, warnings: Diagnostic[]): void {
-  for (const k of ONE_SCHEMA) if (k in s) s[k] = standardizeSchema(s[k], pointerChild(path, k), warnings).schema;
+  for (const k of ONE_SCHEMA) if (k in s) s[k] = standardizeSchema(s[k], childPath(path, k), warnings).schema;
   if ("items" in s) {
     const items = s.items;
     s.items = Array.isArray(items)
-      ? items.map((x, i) => standardizeSchema(x, pointerChild(pointerChild(path, "items"), i), warnings).schema)
-      : standardizeSchema(items, pointerChild(path, "items"), warnings).schema;
+      ? items.map((x, i) => standardizeSchema(x, childPath(path, "items", i), warnings).schema)
+      : standardizeSchema(items, childPath(path, "items"), warnings).schema;
   }
   for (const k of SCHEMA_LIST) {
     const list = s[k];
-    if (Array.isArray(list))
-      s[k] = list.map((x, i) => standardizeSchema(x, pointerChild(pointerChild(path, k), i), warnings).schema);
+    if (Array.isArray(list)) s[k] = list.map((x, i) => standardizeSchema(x, childPath(path, k, i), warnings).schema);
   }
   for (const k of SCHEMA_MAP) {
     const map = s[k];
     if (!isJsonObject(map)) continue;
     for (const name of Object.keys(map))
-      map[name] = standardizeSchema(map[name], pointerChild(pointerChild(path, k), name), warnings).schema;
+      map[name] = standardizeSchema(map[name], childPath(path, k, name), warnings).schema;
   }
 }
 
@@ -132,7 +131,7 @@ function standardizeSubschemas(s: JsonObject, path: string, warnings: Diagnostic
 function readTypeName(s: JsonObject, path: string, warnings: Diagnostic[]): PresenceMarker {
   const type = s.type;
   if (typeof type === "string" && STANDARD_TYPES.has(type)) return undefined;
-  const typePath = pointerChild(path, "type");
+  const typePath = childPath(path, "type");
   if (typeof type === "string") {
     const parsed = parseTypeName(type);
     if (!parsed) throw unknownType(type, typePath);
@@ -151,21 +150,17 @@ function readTypeName(s: JsonObject, path: string, warnings: Diagnostic[]): Pres
     let any = false;
     for (const [i, t] of type.entries()) {
       if (typeof t !== "string")
-        throw new InvalidSchemaError(
-          "INVALID_SCHEMA",
-          "`type` array items must be type names",
-          pointerChild(typePath, i),
-        );
+        throw new InvalidSchemaError("INVALID_SCHEMA", "`type` array items must be type names", childPath(typePath, i));
       const parsed = STANDARD_TYPES.has(t) ? { schema: { type: t } } : parseTypeName(t);
       const pt = parsed?.schema.type;
-      if (!parsed) throw unknownType(t, pointerChild(typePath, i));
+      if (!parsed) throw unknownType(t, childPath(typePath, i));
       if (Object.keys(parsed.schema).length === 0) any = true;
       else if (typeof pt === "string" && Object.keys(parsed.schema).length === 1) names.push(pt);
       else
         throw new InvalidSchemaError(
           "INVALID_SCHEMA",
           `type "${t}" inside a type array is not a plain type name; use anyOf for composite types`,
-          pointerChild(typePath, i),
+          childPath(typePath, i),
         );
     }
     if (any) delete s.type;
@@ -202,7 +197,7 @@ function standardizeProperties(parent: JsonObject, props: JsonObject, path: stri
   const required = new Set(declared ?? []);
   let changed = false;
   for (const key of Object.keys(props)) {
-    const r = standardizeSchema(props[key], pointerChild(path, key), warnings);
+    const r = standardizeSchema(props[key], childPath(path, key), warnings);
     props[key] = r.schema;
     if (r.marker === "optional" && required.has(key)) {
       required.delete(key);
@@ -230,7 +225,7 @@ function applyNullable(s: JsonObject, path: string, warnings: Diagnostic[]): Jso
     message: v
       ? "OpenAPI `nullable: true` read as null being allowed too"
       : "OpenAPI `nullable: false` dropped (it is the default)",
-    schemaPath: pointerChild(path, "nullable"),
+    schemaPath: childPath(path, "nullable"),
   });
   if (!v || allowsNull(s)) return s;
   const type = s.type;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { githubMcpTools, twentyOpenAiTools } from "../../bench/toolSets.js";
-import { classesSequencedCount } from "../../src/automaton/buildNfa.js";
+import { classesSequencedCount } from "../../src/automaton/thompsonStep.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { compileSchema, compileTools } from "../../src/compile.js";

@@ -5,7 +5,7 @@ import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { lit, rep, seq, cls, token, alt } from "../../src/grammar/build.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
-import { seededRandom } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
 

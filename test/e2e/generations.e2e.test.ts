@@ -1,4 +1,4 @@
-import { seededRandom } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LlamaModel } from "node-llama-cpp";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { accepts, createAcceptor } from "../../src/grammar/accepts.js";
 import { alt, cls, lit, ref, rep, seq } from "../../src/grammar/build.js";
-import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
+import { mutateText, sampleGrammar } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { SEED, corpus, grammar, textsFor } from "../support/grammar/corpus.js";
 
 // Work bounds of the recognizer (Earley items), measured and given headroom: a regression to superlinear work fails

@@ -16,7 +16,7 @@ const LAYERS: Record<string, number> = {
   "options.ts": 0,
   "Deadline.ts": 0,
   "cacheDir.ts": 0,
-  // data structures of every stage (bounded per-process tables)
+  // helpers of every stage (bounded per-process tables, JSON Pointer, the seeded PRNG)
   util: 0,
   // IRs and plain data
   grammar: 1,

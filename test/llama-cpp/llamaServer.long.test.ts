@@ -9,7 +9,7 @@ import {
   LlamaServerHttpError,
   startLlamaServer,
   type LlamaServerHandle,
-} from "../../src/llama-cpp/server.js";
+} from "../../src/llama-cpp/llamaServerClient.js";
 
 const binary = await findLlamaServer();
 const SKIP_REASON = "llama-server is not built: run `npm run llama-server` (≈ 15 min once) to enable these tests";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readSse } from "../../src/llama-cpp/readSse.js";
 import { checkGbnfRepetitions } from "../../src/llama-cpp/checkGbnfRepetitions.js";
 import { LimitExceededError, ToolgramError } from "../../src/errors.js";
-import { startLlamaServer } from "../../src/llama-cpp/server.js";
+import { startLlamaServer } from "../../src/llama-cpp/llamaServerClient.js";
 
 function streamOf(chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

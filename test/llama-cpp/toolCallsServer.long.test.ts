@@ -12,7 +12,7 @@ import {
   LlamaServerHttpError,
   startLlamaServer,
   type LlamaServerHandle,
-} from "../../src/llama-cpp/server.js";
+} from "../../src/llama-cpp/llamaServerClient.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 
 const binary = await findLlamaServer();

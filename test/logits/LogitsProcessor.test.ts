@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileTools, parseToolCalls } from "../../src/index.js";
 import { createLogitsProcessor } from "../../src/logits/index.js";
-import { seededRandom } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { textOf, tinyPieces } from "../support/tinyVocab.js";
 

@@ -8,7 +8,8 @@ import { compileTools } from "../../src/compile.js";
 import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
 import { parseToolCalls } from "../../src/parser/parseToolCalls.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
-import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
+import { mutateText, sampleGrammar } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { TOOLS } from "../support/parser/tools.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261122);

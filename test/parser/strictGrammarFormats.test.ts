@@ -11,7 +11,8 @@ import { renderToolCalls, type CallToRender } from "../../src/parser/renderToolC
 import { ToolCallStream } from "../../src/parser/ToolCallStream.js";
 import type { FormatName } from "../../src/formats/FormatName.js";
 import { xmlValueTypeName } from "../../src/formats/xmlValueType.js";
-import { mutateText, sampleGrammar, seededRandom } from "../../src/testing/sampleGrammar.js";
+import { mutateText, sampleGrammar } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { SEED } from "../support/parser/arbitraries.js";
 
 const TOOLS = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/diagnostic.js";
 import { compileSchema } from "../../src/compile.js";
 import { ANNOTATIONS, IMPLEMENTED, editDistance, likelyTypoOf } from "../../src/schema/keywords.js";
-import { likelyFormatTypoOf } from "../../src/schema/formats.js";
+import { likelyFormatTypoOf } from "../../src/schema/stringFormats.js";
 import { irAccepts, norm, thrown } from "../support/schema/schemaHarness.js";
 
 // The default rule (unknownKeywords: "error-on-typos"): a likely typo of a keyword that constrains values is refused

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../../src/llama-cpp/server.js";
+import { freePort } from "../../src/llama-cpp/llamaServerClient.js";
 import { expectValidCalls } from "../support/server/serverHarness.js";
 
 /**

@@ -22,7 +22,7 @@ import {
   type RNode,
 } from "../../regex/RegexNode.js";
 import type { StringConstraints } from "../../schema/SchemaNode.js";
-import { formatRegex } from "./formats.js";
+import { formatRegex } from "./stringFormats.js";
 import { spellExpr } from "./jsonSpelling.js";
 import { parsePattern } from "./parsePattern.js";
 import { regexToExpr } from "./regexToExpr.js";

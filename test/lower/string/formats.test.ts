@@ -27,7 +27,7 @@ const SHAPES: Record<string, RegExp> = {
 const ALPHABET = [..."0123456789:-.+TtZzPYMDWHS@/#?%[]{}~aAfFxX_=*,", "\n"];
 
 const TIME_PARTS = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
-/** ajv-formats' leap-second cases that toolgram deliberately rejects (documented in formats.ts). */
+/** ajv-formats' leap-second cases that toolgram deliberately rejects (documented in src/schema/formatSources.ts). */
 function leapNarrowing(v: string): boolean {
   const t = TIME_PARTS.exec(v.replace(/^\d{4}-\d\d-\d\d[t\s]/i, ""));
   if (!t) return false;

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsImport from "ajv-formats";
 import { compileSchema } from "../../../src/compile.js";
-import { checkFormat } from "../../../src/schema/formats.js";
-import { sampleGrammar, seededRandom } from "../../../src/testing/sampleGrammar.js";
+import { checkFormat } from "../../../src/schema/stringFormats.js";
+import { sampleGrammar } from "../../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../../src/util/seededRandom.js";
 import { RFC_CHECKERS } from "../../support/lower/string/rfcFormats.js";
 
 // The guarantee "never an invalid value": every string the compiled grammar of `{type: "string", format}` produces is

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { GExpr } from "../../../src/grammar/Grammar.js";
 import { validateGrammar } from "../../../src/grammar/validateGrammar.js";
 import { lowerStringContent } from "../../../src/lower/string/lowerStringContent.js";
-import { STRING_FORMATS } from "../../../src/lower/string/formats.js";
+import { STRING_FORMATS } from "../../../src/lower/string/stringFormats.js";
 import { context, spec } from "../../support/lower/string/judge.js";
 
 describe("lowered string grammars satisfy the IR invariants", () => {

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { NOTHING, alt, cls, lit, ref, seq, token } from "../../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../../src/grammar/Grammar.js";
-import { mutateText, sampleGrammar, seededRandom } from "../../../src/testing/sampleGrammar.js";
+import { mutateText, sampleGrammar } from "../../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../../src/util/seededRandom.js";
 import { grammar } from "./corpus.js";
 
 // ---------- random grammars: rules r0..r3; a reference to an earlier (or the same) rule is always guarded by "("

@@ -1,5 +1,6 @@
 import type { GExpr, Grammar } from "../../../src/grammar/Grammar.js";
-import { mutateText, sampleGrammar, seededRandom } from "../../../src/testing/sampleGrammar.js";
+import { mutateText, sampleGrammar } from "../../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../../src/util/seededRandom.js";
 import { NOTHING, alt, cls, lit, opt, ref, rep, seq, token } from "../../../src/grammar/build.js";
 
 /** A hand-built grammar with an independent oracle for its language. */

@@ -1,11 +1,16 @@
 /** JSON Pointer (RFC 6901): building, parsing and resolving. */
 
 function escapeToken(t: string): string {
+  // most keys need no escape: a path is built for every value read, errors or not
+  if (!t.includes("~") && !t.includes("/")) return t;
   return t.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** `base` with the reference tokens appended, each escaped (`~` → `~0`, `/` → `~1`). */
 export function childPath(base: string, ...tokens: (string | number)[]): string {
-  return base + tokens.map((t) => `/${escapeToken(String(t))}`).join("");
+  let p = base;
+  for (const t of tokens) p += `/${escapeToken(String(t))}`;
+  return p;
 }
 
 /** Tokens of a pointer ("" → []); throws on a malformed pointer. */
