@@ -40,6 +40,7 @@ export const LONG_FILES: readonly string[] = [
   "test/lower/lowerNumber.property.test.ts",
   "test/playground/playground.test.ts",
   "test/parser/cliTypes.long.test.ts",
+  "test/docs/site.long.test.ts",
 ];
 
 /**
