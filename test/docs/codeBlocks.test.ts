@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
@@ -90,7 +89,9 @@ function packagePaths(): Record<string, string[]> {
 }
 
 const blocks = markdownFiles().flatMap((f) => tsBlocks(relative(root, f), readFileSync(f, "utf8")));
-const dir = mkdtempSync(join(tmpdir(), "toolgram-doc-blocks-"));
+// inside the checkout (.cache/ is ignored), so that packages a block imports resolve from its node_modules
+mkdirSync(join(root, ".cache"), { recursive: true });
+const dir = mkdtempSync(join(root, ".cache", "doc-blocks-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("TypeScript blocks of the README and docs/", () => {
