@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     excludeInternal: true,
     // the site is read offline: no external links the reference would fetch from
     hideGenerator: true,
+    favicon: `${root}docs/public/favicon.svg`,
     skipErrorChecking: true,
     logLevel: "Warn",
   });

@@ -8,8 +8,8 @@ export default defineConfig({
   title: "toolgram",
   description: "Compile tool schemas into grammars so local models' tool calls always parse and validate.",
   cleanUrls: false,
-  // the generated reports quote chat templates; the site is read offline, so no external fonts or scripts
-  head: [],
+  // the site is read offline: no external fonts or scripts; the icon is the site's own (docs/public/)
+  head: [["link", { rel: "icon", type: "image/svg+xml", href: "/favicon.svg" }]],
   markdown: {
     // The pages quote model markup (`<tool_call>`, template text) that is text, never HTML: raw HTML in a page is
     // shown as written (HTML comments, the generators' markers, are dropped).

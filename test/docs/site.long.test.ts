@@ -95,6 +95,20 @@ describe.skipIf(!chromium)("documentation site", () => {
     expect(pages.filter((p) => p.startsWith("api/modules/")).length).toBe(entries.length);
   });
 
+  it("every link between pages leads to a file of the site (VitePress checks its own pages; this also the API's)", () => {
+    const missing: string[] = [];
+    for (const p of htmlPages(dist)) {
+      const html = readFileSync(join(dist, p), "utf8");
+      for (const [, href] of html.matchAll(/<a [^>]*href="([^"#?]+)[^"]*"/g)) {
+        if (/^[a-z]+:/.test(href) || href.startsWith("//")) continue; // another site
+        const target = href.startsWith("/") ? join(dist, href) : join(dist, p, "..", href);
+        const file = href.endsWith("/") ? join(target, "index.html") : target;
+        if (!existsSync(file)) missing.push(`${p} → ${href}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   /** Opens each page in turn; what went wrong on any of them, as text. */
   async function openEach(pages: string[]): Promise<string[]> {
     const { browser, close } = await launchChromium();
