@@ -31,7 +31,7 @@ import { parametersKey, toolFragments, type ToolFragment } from "./ToolFragmentC
 /** Options of `compileTools`. Tool arguments default to `additionalProperties: "forbid"`. */
 export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOptions, ReasoningOptions {
   /**
-   * Wire format of the calls: any described format (see README "Formats"), by name or alias (`hermes` for qwen3).
+   * Wire format of the calls: any described format (see docs/formats.md), by name or alias (`hermes` for qwen3).
    * @defaultValue "qwen3"
    */
   format?: FormatOption;

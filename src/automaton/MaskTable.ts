@@ -21,7 +21,8 @@ const WARM_FRAME_NODES = 65536;
  * plus PREFETCH_CLOSURE_WEIGHT per epsilon closure walked (an R-state made or found) and per configuration made: each
  * about as costly as that many nodes. Counted in work, never in time, so a prefetch does the same on any machine.
  * The budget trades the first mask against the masks after it: on the JSONSchemaBench sample, 6,144 left the mask
- * p99 at 0.8–1.1× XGrammar's in some runs, 8,192 took the first mask to 0.10–0.11× (docs/ARCHITECTURE.md).
+ * p99 at 0.8–1.1× XGrammar's in some runs, 8,192 took the first mask to 0.10–0.11× (a record of those runs:
+ * docs/perf/2026-11-26-cold-masks.md).
  */
 export const PREFETCH_WORK = 7168;
 export const PREFETCH_CLOSURE_WEIGHT = 16;

@@ -29,7 +29,7 @@ import type { FormatName } from "./FormatName.js";
  */
 export interface FormatDescription {
   readonly name: FormatName;
-  /** The model families that write this format (documentation: the README's formats table). */
+  /** The model families that write this format (documentation: the formats table of docs/formats.md). */
   readonly family: string;
   /**
    * Other names accepted wherever a format is named (`format` options, CLI `--format`): vLLM's

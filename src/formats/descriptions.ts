@@ -87,7 +87,7 @@ export const llama3Json: FormatDescription = {
  * and `python`): the reply is one call `<|python_tag|>brave_search.call(query="…")`, keyword arguments with values in
  * JSON's spelling, as the template writes a call to a tool of its `builtin_tools` and llama.cpp's "Llama 3.x with
  * builtin tools" constrains and reads it. The template writes a call to any other tool as `llama3-json`'s object,
- * which one description here cannot offer beside this one (README, "Formats").
+ * which one description here cannot offer beside this one (docs/formats.md).
  */
 export const llama3Builtin: FormatDescription = {
   ...plain,

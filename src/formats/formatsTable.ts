@@ -55,8 +55,8 @@ function reasoning(d: FormatDescription): string {
 }
 
 /**
- * The README's formats table, generated from the descriptions (test/formats/formatsTable.test.ts checks that the
- * README shows exactly this): one row per format with its family, markers, reasoning block and aliases.
+ * The formats table of docs/formats.md, generated from the descriptions (test/formats/formatsTable.test.ts checks
+ * that the page shows exactly this): one row per format with its family, markers, reasoning block and aliases.
  */
 export function formatsTable(): string {
   const rows = Object.values(FORMAT_DESCRIPTIONS).map(
@@ -66,7 +66,7 @@ export function formatsTable(): string {
   return ["| format | family | markers | reasoning | aliases |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
 }
 
-/** The README's markers around the generated table. */
+/** The page's markers around the generated table. */
 export const FORMATS_TABLE_START =
   "<!-- formats-table: generated from src/formats by `npx tsx scripts/formats-table.ts` -->";
 export const FORMATS_TABLE_END = "<!-- /formats-table -->";

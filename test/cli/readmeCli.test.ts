@@ -4,12 +4,11 @@ import { describe, expect, it } from "vitest";
 import type { CliIO } from "../../src/cli/CliIO.js";
 import { COMMANDS } from "../../src/cli/commandTable.js";
 
-/** The README's CLI section: the code block under "## CLI". */
-function readmeCliBlock(): string {
-  const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("\n## CLI\n"));
-  const start = section.indexOf("```\n");
-  return section.slice(start + 4, section.indexOf("```", start + 4));
+/** The command-line page (docs/cli.md): its first code block lists every command. */
+function docsCliBlock(): string {
+  const page = readFileSync(join(import.meta.dirname, "..", "..", "docs", "cli.md"), "utf8");
+  const start = page.indexOf("```\n");
+  return page.slice(start + 4, page.indexOf("```", start + 4));
 }
 
 /** What `toolgram <name> --help` prints (commands write to the io, or to the process's standard streams). */
@@ -36,13 +35,13 @@ async function helpOf(name: string): Promise<string> {
   return text;
 }
 
-describe("README CLI section", () => {
-  const block = readmeCliBlock();
+describe("docs/cli.md", () => {
+  const block = docsCliBlock();
   for (const name of Object.keys(COMMANDS)) {
     it(`lists \`toolgram ${name}\` with every flag its --help prints`, async () => {
       const lines = block.split("\n");
       const first = lines.findIndex((l) => l.startsWith(`toolgram ${name} `) || l === `toolgram ${name}`);
-      expect(first, `README lists toolgram ${name}`).toBeGreaterThanOrEqual(0);
+      expect(first, `docs/cli.md lists toolgram ${name}`).toBeGreaterThanOrEqual(0);
       // the command's entry: its line and the indented continuation lines
       let end = first + 1;
       while (end < lines.length && /^\s+\S/.test(lines[end])) end++;

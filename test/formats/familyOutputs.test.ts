@@ -121,7 +121,7 @@ const FAMILIES: Partial<
     templates: ["deepseek-ai-DeepSeek-V4.jinja", "deepseek-ai-DeepSeek-V4-Flash-0731.jinja"],
     reasoningClose: "</think>",
     // llama.cpp ends V4's reasoning at the calls' section too; here an unclosed block holds everything after it
-    // (a call inside the reasoning is not a call), so this output's call is not read: the README says so
+    // (a call inside the reasoning is not a call), so this output's call is not read: docs/formats.md says so
     skipLines: { 4258: "reasoning never closed before the calls" },
   },
   // the main template ends a call turn with `<|tool_response>` (callTurnEnd), where llama.cpp's outputs stop

@@ -87,10 +87,10 @@ const LLAMA_CPP_FORMER: Readonly<Record<string, string>> = {
   "Qwen3 Coder": "qwen3-coder",
   "Apriel 1.5": "hunyuan-a13b",
   // Magistral's template writes `[TOOL_CALLS]NAME[ARGS]{…}` after `[THINK]…[/THINK]`, as Ministral 3's does; the former
-  // handler constrained Mistral Nemo's `[TOOL_CALLS][{…}]` list instead (README, "Formats")
+  // handler constrained Mistral Nemo's `[TOOL_CALLS][{…}]` list instead (docs/formats.md)
   Magistral: "mistral-v11",
   // a reply that calls a built-in tool (`<|python_tag|>brave_search.call(…)`); the same turn's JSON call to another tool
-  // is `llama3-json`'s, which one grammar here does not offer beside it (README, "Formats")
+  // is `llama3-json`'s, which one grammar here does not offer beside it (docs/formats.md)
   "Llama 3.x with builtin tools": "llama3-builtin",
   "LFM2 with JSON tools": "lfm2-json",
   // MiMo's `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>` blocks are Hermes's

@@ -24,6 +24,7 @@ const EXCEPTIONS: Record<string, string> = {
   regressions: "replays of the cases npm run fuzz wrote, through the whole pipeline",
   bench: "checks of bench/ (outside src/): the peer-library harness the benchmarks rely on",
   playground: "checks of playground/ (outside src/): the browser page and its analysis",
+  docs: "checks of docs/ (outside src/): the site builds and opens in a browser, every code block typechecks",
 };
 
 /** Folders below a mirror that hold one folder's data rather than tests, and why they stay beside their tests. */

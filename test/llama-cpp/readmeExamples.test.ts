@@ -16,8 +16,9 @@ import {
 import { tinyQwen3 } from "../support/tinyQwen3.js";
 
 /**
- * The README's two llama.cpp examples are the regions between the `example:` markers below, run here as they are;
- * the last test checks that the README shows them verbatim (with the package's import names).
+ * The two llama.cpp examples of docs/llama-cpp.md are the regions between the `example:` markers below, run here as
+ * they are; the last test checks that the page shows them verbatim (with the package's import names), and that the
+ * README shows the llama-server one, its first start.
  */
 const root = join(import.meta.dirname, "..", "..");
 const tools = JSON.parse(readFileSync(join(root, "examples", "weather.tools.json"), "utf8")) as unknown[];
@@ -71,8 +72,9 @@ describe("README examples", () => {
     },
   );
 
-  it("the README shows both examples verbatim", () => {
+  it("docs/llama-cpp.md shows both examples verbatim, the README the llama-server one", () => {
     const source = readFileSync(join(import.meta.dirname, "readmeExamples.test.ts"), "utf8");
+    const page = readFileSync(join(root, "docs", "llama-cpp.md"), "utf8");
     const readme = readFileSync(join(root, "README.md"), "utf8");
     for (const name of ["node-llama-cpp", "llama-server"]) {
       const start = source.indexOf(`// example: ${name}\n`);
@@ -83,7 +85,8 @@ describe("README examples", () => {
         .map((l) => l.slice(indent))
         .join("\n")
         .trimEnd();
-      expect(readme, `README is missing the ${name} example`).toContain(body);
+      expect(page, `docs/llama-cpp.md is missing the ${name} example`).toContain(body);
+      if (name === "llama-server") expect(readme, `README is missing the ${name} example`).toContain(body);
     }
   });
 });

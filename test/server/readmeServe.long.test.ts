@@ -16,6 +16,10 @@ function readmeExample(): { serve: string; curl: string } {
   const start = readme.indexOf("<!-- serve example");
   expect(start, "README has no serve example marker").toBeGreaterThan(0);
   const block = /```bash\n([\s\S]*?)```/.exec(readme.slice(start))![1];
+  // the server's page shows the same first try
+  expect(readFileSync(join(root, "docs", "server.md"), "utf8"), "docs/server.md shows the README's lines").toContain(
+    block,
+  );
   const [serve, ...curl] = block.trimEnd().split("\n");
   return { serve, curl: curl.join("\n") };
 }

@@ -23,7 +23,7 @@ export const mistralV11: FormatDescription = {
   family: "Ministral 3, Magistral, Devstral (Mistral v11+ tokenizers; reasoning `[THINK]…[/THINK]`)",
   // the proposed name formatFromChatTemplate gave the layout before it was described; llama.cpp's former chat format
   // "Magistral" (chosen for templates with [THINK]): Magistral's own template writes this layout, though that handler
-  // constrained a `[TOOL_CALLS][{…}]` list (README, "Formats")
+  // constrained a `[TOOL_CALLS][{…}]` list (docs/formats.md)
   aliases: ["mistral_args", "Magistral"],
   open: "[TOOL_CALLS]",
   close: null,
