@@ -66,7 +66,7 @@ export { canonicalJson, quoteJsonString, type JsonValue, type JsonObject } from 
 export type { Grammar, GExpr } from "./grammar/Grammar.js";
 
 // token masks
-/** A model's vocabulary as bytes and atoms (`fromTokenizerJson`, `fromGguf`, `fromPieces`). */
+/** A model's vocabulary as bytes and atoms (`fromTokenizerJson`, `fromGgufTokenizer`, `fromPieces`; file readers in `toolgram/node`). */
 export { Vocabulary, type PieceInput, type VocabularyOptions } from "./vocab/Vocabulary.js";
 /** The per-sequence token matcher returned by `compiled.createMatcher(vocab)`. */
 export type { TokenMatcher } from "./automaton/TokenMatcher.js";
@@ -110,10 +110,9 @@ export {
 } from "./convert/index.js";
 
 // datasets
-/** Validate a function-calling fine-tuning set (rows in memory, or a JSONL/JSON file streamed). */
+/** Validate a function-calling fine-tuning set (rows in memory; `validateDatasetFile` in `toolgram/node` streams a file). */
 export {
   validateDataset,
-  validateDatasetFile,
   type DatasetReport,
   type DatasetReceipt,
   type ValidateOptions,

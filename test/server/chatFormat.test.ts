@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { Vocabulary } from "../../src/index.js";
 import { chatFormatFor, qwen3ChatFormat } from "../../src/server/index.js";
 import { tinyModel } from "./support.js";
+import { vocabularyFromGguf } from "../../src/node.js";
 
 describe("the server's chat format comes from the model's own template", () => {
   it("the tiny model's embedded Qwen3 template gives the Qwen3 / Hermes format", async () => {
-    const vocab = await Vocabulary.fromGguf(await tinyModel());
+    const vocab = await vocabularyFromGguf(await tinyModel());
     expect(vocab.chatTemplate).toBeDefined();
     expect(chatFormatFor(vocab.chatTemplate)).toBe(qwen3ChatFormat);
   });
