@@ -1,1 +1,0 @@
-export { Vocabulary, type PieceInput, type VocabularyOptions } from "./Vocabulary.js";
