@@ -59,7 +59,7 @@ for (const [what, call] of [["loadNodeLlamaCpp()", () => loadNodeLlamaCpp()], ["
     await call();
     throw new Error(`${what} worked without node-llama-cpp`);
   } catch (e) {
-    if (!(e instanceof ToolgramError) || !e.message.includes("npm install node-llama-cpp")) throw e;
+    if (!(e instanceof ToolgramError) || !e.message.includes("npm install node-llama-cpp@3.21")) throw e;
     console.log(`${what}: ToolgramError ${e.code}: ${e.message}`);
   }
 }
