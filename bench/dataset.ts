@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, createWriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { validateDatasetFile } from "../src/dataset/validateDataset.js";
+import { validateDatasetFile } from "../src/node.js";
 import { renderToolCalls, type CallToRender } from "../src/parser/renderToolCalls.js";
 
 const TOOLS = [

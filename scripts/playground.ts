@@ -7,33 +7,20 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const playgroundDir = join(root, "playground");
 export const distDir = join(playgroundDir, "dist");
 
-/**
- * The library's Node-only paths (reading a tokenizer.json or GGUF from a path, dataset files) are never taken in the
- * page; their node: imports resolve to an empty CommonJS module (esbuild then reads named imports as properties at
- * run time), so the bundle builds whatever a Node-only module imports, and such a path fails only if called.
- */
-const nodeBuiltinsUnavailable: Plugin = {
-  name: "node-builtins-unavailable",
-  setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "node-unavailable" }));
-    b.onLoad({ filter: /.*/, namespace: "node-unavailable" }, () => ({
-      contents: "module.exports = {};",
-      loader: "js",
-    }));
-  },
-};
-
 export interface BuildResult {
   files: { name: string; bytes: number }[];
 }
 
-/** Bundle main.ts and the token worker, copy the page, its stylesheet and Qwen3's tokenizer.json. */
+/**
+ * Bundle main.ts and the token worker, copy the page, its stylesheet and Qwen3's tokenizer.json. No node: module is
+ * stubbed: the root entry is isomorphic (file readers live in toolgram/node), so a page imports what a user would.
+ */
 export async function buildPlayground(): Promise<BuildResult> {
   rmSync(distDir, { recursive: true, force: true });
   mkdirSync(distDir, { recursive: true });
@@ -47,7 +34,6 @@ export async function buildPlayground(): Promise<BuildResult> {
     minify: true,
     sourcemap: "linked",
     legalComments: "linked",
-    plugins: [nodeBuiltinsUnavailable],
     logLevel: "warning",
   });
   copyFileSync(join(playgroundDir, "index.html"), join(distDir, "index.html"));

@@ -100,7 +100,6 @@ export {
 // datasets
 export {
   validateDataset,
-  validateDatasetFile,
   type DatasetReport,
   type DatasetReceipt,
   type ValidateOptions,

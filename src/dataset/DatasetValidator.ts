@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import type { Diagnostic } from "../diagnostic.js";
 import { ToolgramError } from "../errors.js";
 import { canonicalJson, isJsonObject, type JsonValue } from "../json.js";
 import { compileTools } from "../compile.js";
 import { normalizeTools } from "../tools/normalizeTools.js";
-import { toolsHash } from "../tools/schemaHash.js";
+import { sha256Hex, toolsHash } from "../tools/schemaHash.js";
 import { ToolValidators } from "../parser/toolValidators.js";
 import type { NormalizedTool } from "../tools/NormalizedTool.js";
 import type { Conversation, RowFormat } from "./Conversation.js";
@@ -102,9 +101,7 @@ export class DatasetValidator {
   add(value: unknown, row: number): RowOutcome {
     this.stats.rows++;
     const out: RowOutcome = { row, issues: [] };
-    const key = createHash("sha256")
-      .update(canonicalJson(value as JsonValue))
-      .digest("base64");
+    const key = sha256Hex(canonicalJson(value as JsonValue));
     const first = this.seenRows.get(key);
     if (first !== undefined) this.issue(out, "DUPLICATE_ROW", "warning", `the row repeats row ${first}`, {});
     else this.seenRows.set(key, row);
@@ -221,7 +218,7 @@ export class DatasetValidator {
     } catch {
       text = String(raw);
     }
-    const key = createHash("sha256").update(text).digest("base64");
+    const key = sha256Hex(text);
     let ts = this.toolSets.get(key);
     if (ts) return ts;
     const warnings: Diagnostic[] = [];
@@ -286,7 +283,7 @@ export class DatasetValidator {
   toolsHash(): string {
     const hashes = [...this.toolHashes].sort();
     if (hashes.length <= 1) return hashes[0] ?? "";
-    return `multi:${createHash("sha256").update(hashes.join("\n")).digest("hex")}`;
+    return `multi:${sha256Hex(hashes.join("\n"))}`;
   }
 
   toolSetCount(): number {

@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import {
   DatasetValidator,
   type DatasetStats,
@@ -7,7 +5,6 @@ import {
   type ValidateDatasetOptions,
 } from "./DatasetValidator.js";
 import type { DatasetCode, DatasetIssue } from "./DatasetIssue.js";
-import { readRows } from "./readRows.js";
 
 /** What `toolgram validate-dataset --receipt` writes: enough to tie a runtime grammar to its training data. */
 export interface DatasetReceipt {
@@ -51,7 +48,8 @@ export interface ValidateOptions extends ValidateDatasetOptions {
   onRow?: (outcome: RowOutcome, text: string | undefined, value: unknown) => void;
 }
 
-function report(
+/** The report of a finished validation (shared with the file reader, `validateDatasetFile`). */
+export function report(
   v: DatasetValidator,
   issues: DatasetIssue[],
   totals: { errors: number; warnings: number },
@@ -82,7 +80,8 @@ function report(
   };
 }
 
-function collector(max: number) {
+/** Keeps the first `max` row issues and counts them all. */
+export function collector(max: number) {
   const issues: DatasetIssue[] = [];
   const totals = { errors: 0, warnings: 0 };
   return {
@@ -112,33 +111,4 @@ export function validateDataset(rows: Iterable<unknown>, options: ValidateOption
     options.onRow?.(o, undefined, row);
   }
   return report(v, c.issues, c.totals, options.template ?? "qwen3");
-}
-
-/** Validates a JSONL file (or a JSON array file), streaming it; memory stays flat in file size. */
-export async function validateDatasetFile(
-  path: string,
-  options: ValidateOptions & { onProgress?: (bytes: number) => void } = {},
-): Promise<DatasetReport> {
-  const v = new DatasetValidator(options);
-  const c = collector(options.maxIssues ?? 1000);
-  for await (const { line, text } of readRows(path, options.onProgress)) {
-    const o = v.addText(text, line);
-    c.take(o);
-    if (options.onRow) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        value = undefined;
-      }
-      options.onRow(o, text, value);
-    }
-  }
-  return report(v, c.issues, c.totals, options.template ?? "qwen3", await sha256File(path));
-}
-
-export async function sha256File(path: string): Promise<string> {
-  const h = createHash("sha256");
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest("hex");
 }

@@ -12,7 +12,7 @@ import { looksLikeControlToken, TINY_MODEL_FAMILIES, type TinyModelFamilyName } 
 import { writeGguf } from "./writeGguf.js";
 import { readFile } from "node:fs/promises";
 
-export { TINY_MODEL_FAMILIES, type TinyModelFamily, type TinyModelFamilyName } from "./tinyModelFamilies.js";
+export { TINY_MODEL_FAMILIES, type TinyModelFamilyName } from "./tinyModelFamilies.js";
 
 /** Shape of the tiny model: small enough to build in about a second, large enough for llama.cpp to accept. */
 export const TINY_QWEN3 = {

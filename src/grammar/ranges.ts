@@ -89,9 +89,3 @@ export function rangesContain(a: Ranges, cp: number): boolean {
   }
   return false;
 }
-
-export function rangesSize(a: Ranges): number {
-  let n = 0;
-  for (let i = 0; i < a.length; i += 2) n += a[i + 1] - a[i] + 1;
-  return n;
-}

@@ -5,7 +5,8 @@ import { compileTools } from "../compile.js";
 import type { ParallelOption, ToolChoice } from "../envelope/callPolicy.js";
 import { parseToolCalls } from "../parser/parseToolCalls.js";
 import type { ParsedToolCall, ParseIssue } from "../parser/types.js";
-import { Vocabulary } from "../vocab/Vocabulary.js";
+import type { Vocabulary } from "../vocab/Vocabulary.js";
+import { vocabularyFromGguf } from "../vocab/vocabularyFromGguf.js";
 import { ToolgramError } from "../errors.js";
 import type { FinishReason, GenerateOptions } from "./generationTypes.js";
 import { guardTokens } from "./BudgetSteering.js";
@@ -139,12 +140,12 @@ export function vocabularyOf(model: LlamaModel): Promise<Vocabulary> {
   if (path === undefined) {
     throw new ToolgramError(
       "INVALID_OPTION",
-      "the model has no file name to read its vocabulary from; pass `vocab` (Vocabulary.fromGguf or fromTokenizerJson).",
+      "the model has no file name to read its vocabulary from; pass `vocab` (vocabularyFromGguf from toolgram/node, or Vocabulary.fromTokenizerJson).",
     );
   }
   let v = vocabCache.get(path);
   if (v === undefined) {
-    v = Vocabulary.fromGguf(path);
+    v = vocabularyFromGguf(path);
     vocabCache.set(path, v);
     v.catch(() => vocabCache.delete(path));
   }

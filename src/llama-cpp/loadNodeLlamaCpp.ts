@@ -11,9 +11,15 @@ let llamaPromise: Promise<Llama> | undefined;
 export function loadNodeLlamaCpp(): Promise<NodeLlamaCpp> {
   modulePromise ??= import("node-llama-cpp").catch((cause: unknown) => {
     modulePromise = undefined;
+    // absent is the usual case (an optional peer); anything else (a broken install, a missing native binding) keeps
+    // node-llama-cpp's own reason as the cause
+    const absent =
+      (cause as { code?: unknown })?.code === "ERR_MODULE_NOT_FOUND" && String(cause).includes("'node-llama-cpp'");
     throw new ToolgramError(
       "INVALID_OPTION",
-      "toolgram/llama-cpp needs the optional peer dependency node-llama-cpp (3.21.x); install it with `npm install node-llama-cpp`.",
+      absent
+        ? "toolgram/llama-cpp needs the optional peer dependency node-llama-cpp 3.21.x, which is not installed; install it with `npm install node-llama-cpp@3.21`."
+        : `node-llama-cpp is installed but could not be loaded (${String(cause)}); toolgram/llama-cpp needs node-llama-cpp 3.21.x (\`npm install node-llama-cpp@3.21\`).`,
       "",
       { cause },
     );

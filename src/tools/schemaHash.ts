@@ -9,15 +9,15 @@ import type { NormalizedTool } from "./NormalizedTool.js";
  * this hash stay valid. Key order is kept (properties are emitted in declaration order, so it matters).
  */
 export function toolsHash(tools: readonly NormalizedTool[]): string {
-  return sha256(canonicalJson(tools.map((t) => ({ name: t.name, parameters: t.parameters }))));
+  return sha256Hex(canonicalJson(tools.map((t) => ({ name: t.name, parameters: t.parameters }))));
 }
 
 /** sha256 (hex) of the canonical JSON of a schema. */
 export function schemaHash(schema: JsonValue): string {
-  return sha256(canonicalJson(schema));
+  return sha256Hex(canonicalJson(schema));
 }
 
-// a synchronous pure-JS hash (no node:crypto), so compiling works unchanged in browsers and workers
-function sha256(text: string): string {
+/** sha256 (hex) of a string's UTF-8 bytes: pure JS and synchronous (no node:crypto), so it runs in browsers and workers. */
+export function sha256Hex(text: string): string {
   return bytesToHex(sha256Bytes(utf8ToBytes(text)));
 }

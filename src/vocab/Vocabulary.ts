@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { ToolgramError } from "../errors.js";
 import type { GgufTokenizer } from "../gguf/ggufTokenizer.js";
 import { looksLikeControlToken } from "../gguf/tinyModelFamilies.js";
@@ -39,8 +38,8 @@ export class Vocabulary {
   /** Atom id → its text (e.g. 151657 → "<tool_call>"). */
   readonly atoms: ReadonlyMap<number, string>;
   /**
-   * The model's own chat template (Jinja source), when the source carries one: `fromGguf` and `fromGgufTokenizer` set
-   * it from the GGUF's `tokenizer.chat_template`; `fromTokenizerJson` and `fromPieces` leave it undefined
+   * The model's own chat template (Jinja source), when the source carries one: `fromGgufTokenizer` (and so
+   * `vocabularyFromGguf` in `toolgram/node`) sets it from the GGUF's `tokenizer.chat_template`; `fromTokenizerJson` and `fromPieces` leave it undefined
    * (a Hugging Face model keeps its template in `tokenizer_config.json`, not in `tokenizer.json`).
    */
   readonly chatTemplate: string | undefined;
@@ -137,14 +136,20 @@ export class Vocabulary {
   }
 
   /**
-   * Build from a Hugging Face `tokenizer.json` (parsed object or file path). Byte-level BPE (GPT-2 alphabet) and
+   * Build from a parsed Hugging Face `tokenizer.json` (to read one from a file, `vocabularyFromTokenizerFile` in
+   * `toolgram/node`). Byte-level BPE (GPT-2 alphabet) and
    * SentencePiece-style vocabularies (`▁`, `<0xAB>` byte fallback) are detected from the model, decoder and
    * pre-tokenizer. An entry of `added_tokens` is an atom, unless it is a non-special, non-control-shaped piece of
    * the model's own vocabulary at the same id (SentencePiece user-defined pieces: Gemma 3's whitespace runs), which
    * is text.
    */
   static fromTokenizerJson(json: unknown, opts: VocabularyOptions): Vocabulary {
-    const tj = (typeof json === "string" ? JSON.parse(readFileSync(json, "utf8")) : json) as TokenizerJson;
+    if (typeof json === "string")
+      throw new ToolgramError(
+        "INVALID_VOCABULARY",
+        "fromTokenizerJson takes the parsed tokenizer.json; to read it from a file, use vocabularyFromTokenizerFile(path, options) from toolgram/node",
+      );
+    const tj = json as TokenizerJson;
     const model = tj?.model;
     if (!model || typeof model !== "object")
       throw new ToolgramError(
@@ -234,20 +239,6 @@ export class Vocabulary {
     }
     offsets[size] = o;
     return new Vocabulary(size, opts.eosTokenIds, kind, bytes.slice(0, o), offsets, atoms);
-  }
-
-  /**
-   * Build from a GGUF model file's tokenizer metadata (`tokenizer.ggml.*`), read with the one GGUF reader
-   * (`readGguf`, which never reads tensor data). The GGUF's `tokenizer.chat_template`, if any, becomes
-   * {@link Vocabulary.chatTemplate}. `opts.eosTokenIds` defaults to `tokenizer.ggml.eos_token_id`.
-   */
-  static async fromGguf(path: string, opts?: Partial<VocabularyOptions>): Promise<Vocabulary> {
-    // Loaded on demand: only GGUF users need the file reader.
-    const [{ readGguf }, { ggufTokenizer }] = await Promise.all([
-      import("../gguf/readGguf.js"),
-      import("../gguf/ggufTokenizer.js"),
-    ]);
-    return Vocabulary.fromGgufTokenizer(ggufTokenizer(await readGguf(path)), opts);
   }
 
   /**

@@ -6,14 +6,15 @@ import { compileTools } from "../../src/compile.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/index.js";
 import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
-import { TOKEN_ATOM, Vocabulary } from "../../src/vocab/Vocabulary.js";
+import { TOKEN_ATOM, type Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { tierRuns } from "../support/tier.js";
 import { checkRandomWalks } from "../support/automaton/walkCheck.js";
+import { vocabularyFromGguf } from "../../src/node.js";
 
 /**
  * Gemma 4's real vocabulary: no npm package has its tokenizer, but llama.cpp's source carries it as a vocabulary-only
  * GGUF (`models/ggml-vocab-gemma-4.gguf`, 262,144 tokens) with its own tokenizer tests (`.inp` texts, `.out` the ids
- * llama.cpp makes of them). Read through `Vocabulary.fromGguf`, it spells llama.cpp's tokenizations byte for byte;
+ * llama.cpp makes of them). Read through `vocabularyFromGguf`, it spells llama.cpp's tokenizations byte for byte;
  * `gemma4`'s markers are single tokens of it; the matcher agrees with `accepts()` on random walks under its masks.
  */
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261125);
@@ -45,7 +46,7 @@ describe("Gemma 4's vocabulary (llama.cpp's models/ggml-vocab-gemma-4.gguf)", ()
       return;
     }
     file = join(src.dir, "models", "ggml-vocab-gemma-4.gguf");
-    vocab = await Vocabulary.fromGguf(file, { eosTokenIds: [TURN_END, EOS] });
+    vocab = await vocabularyFromGguf(file, { eosTokenIds: [TURN_END, EOS] });
   }, 120_000);
 
   it("spells llama.cpp's own tokenizations of its tokenizer tests byte for byte", ({ skip }) => {

@@ -5,8 +5,8 @@ import { processIO, type CliIO } from "../../src/cli/CliIO.js";
 import { runCli } from "../../src/cli/main.js";
 import { compileTools } from "../../src/compile.js";
 import { toolOptionsFromTemplate } from "../../src/templates/toolOptionsFromTemplate.js";
-import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { tinyQwen3 } from "../support/tinyQwen3.js";
+import { vocabularyFromGguf } from "../../src/node.js";
 
 const weatherPath = fileURLToPath(new URL("../../examples/weather.tools.json", import.meta.url));
 const weather = JSON.parse(readFileSync(weatherPath, "utf8")) as unknown;
@@ -27,7 +27,7 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 describe("toolgram compile --gguf: the format from the model's chat template", () => {
   it("the tiny model carries Qwen3's template: qwen3 with Qwen3's optional <think> block", async () => {
     const { path } = await tinyQwen3();
-    const template = (await Vocabulary.fromGguf(path)).chatTemplate;
+    const template = (await vocabularyFromGguf(path)).chatTemplate;
     expect(toolOptionsFromTemplate(template as string)).toEqual({
       format: "qwen3",
       reasoning: "optional",

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { validateDatasetFile } from "../../src/dataset/validateDataset.js";
+import { validateDatasetFile } from "../../src/node.js";
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/datasets");
 const expected = JSON.parse(readFileSync(join(dir, "checks.expected.json"), "utf8")) as {

@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { validateDatasetFile } from "../../src/dataset/validateDataset.js";
+import { validateDatasetFile } from "../../src/node.js";
 import { formatReport } from "../../src/cli/commands/validateDataset.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -8,6 +8,7 @@ import { readGguf, type GgufHeader } from "../../src/gguf/readGguf.js";
 import { modelTiny } from "../../src/cli/commands/modelTiny.js";
 import { loadQwen3TokenizerFiles } from "../../src/gguf/qwen3Tokenizer.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
+import { vocabularyFromGguf } from "../../src/node.js";
 
 let dir: string;
 let first: TinyModel;
@@ -76,9 +77,9 @@ describe("buildTinyModel", () => {
     expect(tokenizer.chatTemplate).toContain("<tool_call>");
   });
 
-  it("Vocabulary.fromGguf reads the same bytes and atoms as fromTokenizerJson of the source tokenizer, and its template", async () => {
+  it("vocabularyFromGguf reads the same bytes and atoms as fromTokenizerJson of the source tokenizer, and its template", async () => {
     const files = await loadQwen3TokenizerFiles();
-    const fromGguf = await Vocabulary.fromGguf(first.path);
+    const fromGguf = await vocabularyFromGguf(first.path);
     const fromJson = Vocabulary.fromTokenizerJson(files.tokenizer, {
       eosTokenIds: [151645],
       size: TINY_QWEN3.vocabularySize,

@@ -47,6 +47,7 @@ const LAYERS: Record<string, number> = {
   // the public barrels
   "index.ts": 13,
   "testing.ts": 13,
+  "node.ts": 13,
   // applications on top of the public API
   server: 14,
   cli: 14,

@@ -7,7 +7,9 @@ import { expectValidCalls } from "../support/server/serverHarness.js";
 
 /**
  * The README's "Serve" example, run as written: the `npx toolgram serve` line starts the CLI (on a free port instead
- * of 8080), and the curl command, sent to it, answers a valid call.
+ * of 8080), and the curl command, sent to it, answers a valid call. `npx toolgram` stands for the CLI's entry run
+ * from source through tsx: the bin runs dist/, which a clean clone does not have (scripts/consumer-smoke.sh runs the
+ * built bin from the packed tarball).
  */
 const root = join(import.meta.dirname, "..", "..");
 
@@ -30,7 +32,11 @@ describe("README serve example", () => {
     expect(serve).toMatch(/^npx toolgram serve .* --port 8080 &$/);
     expect(curl).toMatch(/^curl -s http:\/\/127\.0\.0\.1:8080\/v1\/chat\/completions /);
     const port = await freePort();
-    const child = spawn("bash", ["-c", `exec ${serve.replace(/ &$/, "").replace("--port 8080", `--port ${port}`)}`], {
+    const command = serve
+      .replace(/ &$/, "")
+      .replace("--port 8080", `--port ${port}`)
+      .replaceAll("npx toolgram ", "node --import tsx src/cli/main.ts ");
+    const child = spawn("bash", ["-c", `exec ${command}`], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,

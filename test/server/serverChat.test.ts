@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Vocabulary } from "../../src/index.js";
+import { vocabularyFromGguf } from "../../src/node.js";
 import { modelChatFor } from "../../src/prompt/ModelChat.js";
 import { renderQwen3Prompt } from "../../src/prompt/qwen3ChatPrompt.js";
 import { serverChatFor } from "../../src/server/serverChat.js";
@@ -7,7 +7,7 @@ import { tinyModel } from "../support/server/serverHarness.js";
 
 describe("the server's prompt comes from the model's own template", () => {
   it("the tiny model's embedded Qwen3 template gives toolgram's Qwen3 / Hermes renderer", async () => {
-    const vocab = await Vocabulary.fromGguf(await tinyModel());
+    const vocab = await vocabularyFromGguf(await tinyModel());
     expect(vocab.chatTemplate).toBeDefined();
     const chat = serverChatFor(vocab.chatTemplate);
     expect(chat).toBe(modelChatFor(undefined));

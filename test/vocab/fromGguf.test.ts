@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TOKEN_ATOM, TOKEN_NONE, TOKEN_TEXT, Vocabulary } from "../../src/vocab/Vocabulary.js";
+import { vocabularyFromGguf } from "../../src/node.js";
 
 /** A GGUF v3 file with only metadata (no tensors): enough for the tokenizer reader. */
 function gguf(kv: [string, number, (b: Buf) => void][]): Buffer {
@@ -48,7 +49,7 @@ class Buf {
   }
 }
 
-describe("Vocabulary.fromGguf", () => {
+describe("vocabularyFromGguf", () => {
   it("reads tokens, token types, the EOS id and the chat template", async () => {
     const tokens = ["a", "Ġb", "Ċ", "<|im_end|>", "<tool_call>", "[PAD0]"];
     const types = [1, 1, 1, 3, 4, 5];
@@ -99,7 +100,7 @@ describe("Vocabulary.fromGguf", () => {
     try {
       const path = join(dir, "tiny.gguf");
       writeFileSync(path, file);
-      const v = await Vocabulary.fromGguf(path);
+      const v = await vocabularyFromGguf(path);
       expect(v.size).toBe(6);
       expect(v.eosTokenIds).toEqual([3]);
       expect(new TextDecoder().decode(v.tokenBytes(1))).toBe(" b");
@@ -110,9 +111,9 @@ describe("Vocabulary.fromGguf", () => {
       expect(v.kind[5]).toBe(TOKEN_NONE);
       expect(v.chatTemplate).toBe("{{ messages }}");
       expect(Vocabulary.fromPieces(["a"], { eosTokenIds: [] }).chatTemplate).toBeUndefined();
-      await expect(Vocabulary.fromGguf(join(dir, "missing.gguf"))).rejects.toThrow();
+      await expect(vocabularyFromGguf(join(dir, "missing.gguf"))).rejects.toThrow();
       writeFileSync(join(dir, "bad.gguf"), "nope");
-      await expect(Vocabulary.fromGguf(join(dir, "bad.gguf"))).rejects.toThrow(/GGUF/);
+      await expect(vocabularyFromGguf(join(dir, "bad.gguf"))).rejects.toThrow(/GGUF/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

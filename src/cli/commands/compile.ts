@@ -8,7 +8,7 @@ import { processIO, UsageError, type CliIO } from "../CliIO.js";
 import { formatWarning } from "../formatError.js";
 import { parseFlags } from "../parseFlags.js";
 import { toolOptionsFromTemplate } from "../../templates/toolOptionsFromTemplate.js";
-import { Vocabulary } from "../../vocab/Vocabulary.js";
+import { vocabularyFromGguf } from "../../vocab/vocabularyFromGguf.js";
 
 export const compileUsage = `Usage: toolgram compile FILE|- [options]
 
@@ -99,7 +99,7 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
 
 /** The format and reasoning options the GGUF's chat template implies. */
 async function ggufToolOptions(path: string): Promise<ToolCompileOptions> {
-  const vocab = await Vocabulary.fromGguf(path);
+  const vocab = await vocabularyFromGguf(path);
   if (vocab.chatTemplate === undefined) throw new UsageError(`${path} has no tokenizer.chat_template; pass --format`);
   const t = toolOptionsFromTemplate(vocab.chatTemplate);
   return {

@@ -2,7 +2,8 @@ import { createWriteStream, statSync, writeFileSync } from "node:fs";
 import { DATASET_CODES, type DatasetIssue } from "../../dataset/DatasetIssue.js";
 import type { RowFormat } from "../../dataset/Conversation.js";
 import { rewriteRowCanonical } from "../../dataset/rewriteRow.js";
-import { validateDatasetFile, type DatasetReport } from "../../dataset/validateDataset.js";
+import type { DatasetReport } from "../../dataset/validateDataset.js";
+import { validateDatasetFile } from "../../dataset/validateDatasetFile.js";
 import type { JsonValue } from "../../json.js";
 
 export const validateDatasetUsage = `toolgram validate-dataset FILE [--input auto|openai|qwen3|sharegpt|llamafactory] [--drift error|warning]
