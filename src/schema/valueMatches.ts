@@ -76,6 +76,9 @@ export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<strin
         const n = value.filter((x) => valueMatches(node.contains!.schema, x, defs)).length;
         if (n < node.contains.min || (node.contains.max !== undefined && n > node.contains.max)) return false;
       }
+      if (node.uniqueItems)
+        for (let i = 1; i < value.length; i++)
+          for (let j = 0; j < i; j++) if (deepEqual(value[i], value[j])) return false;
       return true;
     }
     case "object": {
