@@ -4,7 +4,7 @@ import { resolveCallPolicy, type CallPolicyOptions } from "./envelope/callPolicy
 import type { EnvelopeTool } from "./envelope/Envelope.js";
 import { envelopeFor } from "./envelope/envelopes.js";
 import { callIdForm, callIdPattern } from "./formats/callIdForm.js";
-import { LimitExceededError, ToolgramError } from "./errors.js";
+import { LimitExceededError, ToolgramError, UnsatisfiableSchemaError, UnsupportedSchemaError } from "./errors.js";
 import type { GExpr, Grammar, Ref } from "./grammar/Grammar.js";
 import { exprSize, totalExprSize } from "./grammar/analysis/exprSize.js";
 import { mapRefs } from "./grammar/passes/rewrite.js";
@@ -40,7 +40,21 @@ export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOpti
    * ordinary tokens; `"token-only"` only the special token. @defaultValue "token-or-text"
    */
   specialTokens?: "token-or-text" | "token-only";
+  /**
+   * What to do with a tool whose parameters cannot be enforced (an UnsupportedSchemaError, UnsatisfiableSchemaError
+   * or a per-tool LimitExceededError). `"error"`: the whole set is refused. `"drop"`: the tool is left out of the
+   * grammar (the model cannot call it) and named in a TOOL_DROPPED warning. `"relax"`: the tool is compiled again
+   * with `strict: false` (its grammar accepts a superset; the parser's validation still checks its calls) and named
+   * in a TOOL_RELAXED warning; a tool that still cannot be compiled is dropped. Invalid declarations and the
+   * compile's own budget (`maxCompileSteps`, `maxCompileMs`) refuse the set whatever this says, as does a set left
+   * with no callable tool when a call is required. @defaultValue "error"
+   */
+  onRefusedTool?: OnRefusedTool;
 }
+
+/** See `ToolCompileOptions.onRefusedTool`. */
+export type OnRefusedTool = "error" | "drop" | "relax";
+const ON_REFUSED_TOOL: readonly OnRefusedTool[] = ["error", "drop", "relax"];
 
 /**
  * Compiles a tool list (any shape `normalizeTools` reads) into the grammar of one assistant turn in the chosen wire
@@ -68,9 +82,12 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const prefixes = new Set<string>(envelope.ruleNames);
   const allowed = new Set(policy.allowed);
   const envelopeTools: EnvelopeTool[] = [];
+  const onRefused = readOnRefusedTool(options.onRefusedTool);
+  const dropped = new Set<string>();
   let style: JsonStyle | undefined;
   const unit = envelope.description.unit;
   const indent = unit?.kind === "json-object" ? unit.indent : undefined;
+  const lowering: ToolLowering = { opts, prefixes, warnings, deadline, indent, envelope, firstRefusal: undefined };
   // per-tool fragments: the same parameters under the same options lower to the same rules (see ToolFragmentCache)
   const optionsKey = `${envelope.format}|${JSON.stringify(opts)}`;
   const mergedHere = new Map<string, string>();
@@ -99,41 +116,22 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
       deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
       continue;
     }
-    const warningsBefore = warnings.length;
-    const prefix = uniqueRuleName(prefixes, toolPrefix(tool.name));
-    prefixes.add(prefix);
-    // one context per tool: the lowerer's size check walks its whole rule map, so a shared one would be quadratic
-    const ctx = createLowerContext(opts, prefix, warnings, deadline);
-    // an indented unit (Command R+) fixes the layout whatever the whitespace option: its arguments one depth deeper
-    if (indent !== undefined) ctx.style = indentedJsonStyle(indent.width, indent.depth + 1);
-    style ??= ctx.style;
-    const spelling = envelope.argumentSpelling;
-    if (spelling?.keywords) ctx.style = { ...ctx.style, keywords: spelling.keywords };
-    if (spelling?.keywordArguments) ctx.keywordArguments = true;
-    if (spelling?.xmlParameters) ctx.xmlParameters = spelling.xmlParameters;
-    if (spelling?.gemma4) ctx.gemma4 = spelling.gemma4;
-    if (spelling?.xmlElements) ctx.xmlElements = spelling.xmlElements;
-    const args = lowerTool(tool, ctx, opts, warnings);
-    ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
-    if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));
-    // the arguments' rule is the root lowerSchema counted; a rewrite changes the bodies, so they are counted again
-    const size = spelling?.rewrite || ctx.size === undefined ? totalExprSize(ctx.rules.values()) : ctx.size;
-    loweredSize += size;
-    const own = `${prefix}-args`;
-    argsRule = mergeRules(lowered, ctx.rules, own);
-    toolFragments.set(key, {
-      rules: ctx.rules,
-      prefix,
-      argsRule: own,
-      size,
-      warnings: warnings
-        .slice(warningsBefore)
-        .map((w) => ({ ...w, schemaPath: w.schemaPath.slice(tool.parametersPath.length) })),
-    });
+    const cold = lowerToolOrRefuse(tool, key, onRefused, lowering);
+    if (cold === null) {
+      dropped.add(tool.name);
+      continue;
+    }
+    style ??= cold.style;
+    loweredSize += cold.fragment.size;
+    argsRule = mergeRules(lowered, cold.fragment.rules, cold.fragment.argsRule);
     mergedHere.set(key, argsRule);
     envelopeTools.push({ name: tool.name, arguments: ref(argsRule) });
     deadline.check(`compiling tool ${JSON.stringify(tool.name)}`);
   }
+  // a required call with nothing left to call: the refusal of the first dropped tool stands
+  if (lowering.firstRefusal !== undefined && envelopeTools.length === 0 && policy.minCalls > 0)
+    throw lowering.firstRefusal;
+  const served = dropped.size === 0 ? normalized : normalized.filter((t) => !dropped.has(t.name));
   checkGrammarSize(loweredSize + envelope.ruleNames.length * exprSize(NOTHING), opts);
 
   const own = new Map<string, GExpr>();
@@ -155,11 +153,11 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     grammar,
     format: envelope.format,
     warnings,
-    tools: normalized,
-    schemaHash: () => toolsHash(normalized),
+    tools: served,
+    schemaHash: () => toolsHash(served),
     jsonSchema: () =>
       callsSchema(
-        normalized.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0),
+        served.filter((t) => allowed.has(t.name) && policy.maxCalls !== 0),
         opts,
         envelope.description,
       ),
@@ -169,6 +167,119 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     reasoning,
     maxAutomatonStates: opts.limits.maxAutomatonStates,
   });
+}
+
+interface ToolLowering {
+  opts: ResolvedSchemaOptions;
+  prefixes: Set<string>;
+  warnings: Diagnostic[];
+  deadline: Deadline;
+  indent: { width: number; depth: number } | undefined;
+  envelope: ReturnType<typeof envelopeFor>;
+  /** The first refusal `onRefusedTool` turned into a warning. */
+  firstRefusal: ToolgramError | undefined;
+}
+
+/**
+ * Lowers one tool not found in the fragment cache, applying `onRefusedTool` to a refusal: the fragment (cached
+ * under `key` when compiled as asked), or null when the tool is dropped.
+ */
+function lowerToolOrRefuse(
+  tool: NormalizedTool,
+  key: string,
+  onRefused: OnRefusedTool,
+  t: ToolLowering,
+): { fragment: ToolFragment & { rules: Map<string, GExpr> }; style: JsonStyle } | null {
+  const before = t.warnings.length;
+  try {
+    const cold = lowerToolFragment(tool, t.opts, t);
+    toolFragments.set(key, {
+      ...cold.fragment,
+      warnings: t.warnings
+        .slice(before)
+        .map((w) => ({ ...w, schemaPath: w.schemaPath.slice(tool.parametersPath.length) })),
+    });
+    return cold;
+  } catch (e) {
+    if (onRefused === "error" || !isToolRefusal(e, t.deadline)) throw e;
+    // the failed attempt's warnings describe rules that are not kept
+    t.warnings.length = before;
+    const refusal = e as ToolgramError;
+    t.firstRefusal ??= refusal;
+    if (onRefused === "relax" && t.opts.strict) {
+      try {
+        const relaxed = lowerToolFragment(tool, { ...t.opts, strict: false }, t);
+        t.warnings.push(toolRefusedWarning("TOOL_RELAXED", tool, refusal));
+        return relaxed;
+      } catch (e2) {
+        if (!isToolRefusal(e2, t.deadline)) throw e2;
+        t.warnings.length = before;
+      }
+    }
+    t.warnings.push(toolRefusedWarning("TOOL_DROPPED", tool, refusal));
+    return null;
+  }
+}
+
+/** One tool's rules under a fresh prefix (not yet merged into the set's). */
+function lowerToolFragment(
+  tool: NormalizedTool,
+  opts: ResolvedSchemaOptions,
+  t: ToolLowering,
+): { fragment: ToolFragment & { rules: Map<string, GExpr> }; style: JsonStyle } {
+  const prefix = uniqueRuleName(t.prefixes, toolPrefix(tool.name));
+  t.prefixes.add(prefix);
+  // one context per tool: the lowerer's size check walks its whole rule map, so a shared one would be quadratic
+  const ctx = createLowerContext(opts, prefix, t.warnings, t.deadline);
+  // an indented unit (Command R+) fixes the layout whatever the whitespace option: its arguments one depth deeper
+  if (t.indent !== undefined) ctx.style = indentedJsonStyle(t.indent.width, t.indent.depth + 1);
+  const style = ctx.style;
+  const spelling = t.envelope.argumentSpelling;
+  if (spelling?.keywords) ctx.style = { ...ctx.style, keywords: spelling.keywords };
+  if (spelling?.keywordArguments) ctx.keywordArguments = true;
+  if (spelling?.xmlParameters) ctx.xmlParameters = spelling.xmlParameters;
+  if (spelling?.gemma4) ctx.gemma4 = spelling.gemma4;
+  if (spelling?.xmlElements) ctx.xmlElements = spelling.xmlElements;
+  const args = lowerTool(tool, ctx, opts, t.warnings);
+  ctx.rules.set(uniqueRuleName(ctx.rules, `${prefix}-args`), args);
+  if (spelling?.rewrite) for (const [name, e] of ctx.rules) ctx.rules.set(name, spelling.rewrite(e));
+  // the arguments' rule is the root lowerSchema counted; a rewrite changes the bodies, so they are counted again
+  const size = spelling?.rewrite || ctx.size === undefined ? totalExprSize(ctx.rules.values()) : ctx.size;
+  return { fragment: { rules: ctx.rules, prefix, argsRule: `${prefix}-args`, size, warnings: [] }, style };
+}
+
+/**
+ * A refusal of this tool alone: what it asks cannot be enforced, is unsatisfiable, or exceeds a per-schema limit.
+ * An invalid declaration is the caller's mistake, and a spent compile budget leaves nothing for the other tools.
+ */
+function isToolRefusal(e: unknown, deadline: Deadline): boolean {
+  if (e instanceof UnsupportedSchemaError || e instanceof UnsatisfiableSchemaError) return true;
+  return e instanceof LimitExceededError && !deadline.expired();
+}
+
+function toolRefusedWarning(code: "TOOL_DROPPED" | "TOOL_RELAXED", tool: NormalizedTool, e: ToolgramError): Diagnostic {
+  const what = code === "TOOL_DROPPED" ? "left out of the grammar" : "compiled with strict: false (a superset)";
+  // the refusal's own words, without the tool and path `repoint` added (both are fields of the warning)
+  const named = `tool ${JSON.stringify(tool.name)}: `;
+  const suffix = ` (at ${e.schemaPath || "/"})`;
+  let reason = e.message.startsWith(named) ? e.message.slice(named.length) : e.message;
+  if (reason.endsWith(suffix)) reason = reason.slice(0, -suffix.length);
+  return {
+    code,
+    message: `tool ${JSON.stringify(tool.name)} ${what}, refused with ${e.code}: ${reason}`,
+    schemaPath: e.schemaPath,
+    tool: tool.name,
+    refusalCode: e.code,
+  };
+}
+
+function readOnRefusedTool(v: unknown): OnRefusedTool {
+  if (v === undefined) return "error";
+  if (ON_REFUSED_TOOL.includes(v as OnRefusedTool)) return v as OnRefusedTool;
+  throw new ToolgramError(
+    "INVALID_OPTION",
+    `onRefusedTool must be ${ON_REFUSED_TOOL.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(v)}`,
+  );
 }
 
 /**
@@ -348,6 +459,7 @@ const TOOL_OPTION_KEYS = [
   "specialTokens",
   "reasoning",
   "reasoningMarkers",
+  "onRefusedTool",
 ];
 
 /** A misspelled option (`tool_choice`) would otherwise be ignored silently and compile something else. */

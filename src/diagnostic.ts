@@ -5,10 +5,14 @@ export interface Diagnostic {
    * parser's ajv check still catches the rest), "IGNORED_KEYWORD" (an unknown keyword or format name read as an
    * annotation, see `unknownKeywords`), "UNKNOWN_KEYWORD" (a likely typo ignored under strict: false),
    * "NONSTANDARD_TYPE", "NONSTANDARD_SCHEMA", "NULLABLE", "DRAFT4_KEYWORD", "DEFAULT_NULL" (a non-standard shape
-   * reinterpreted).
+   * reinterpreted), "TOOL_DROPPED" / "TOOL_RELAXED" (a refused tool left out or relaxed, see `onRefusedTool`).
    */
   code: string;
   message: string;
   /** JSON Pointer into the user's input. */
   schemaPath: string;
+  /** The tool a TOOL_DROPPED / TOOL_RELAXED warning is about (see `onRefusedTool`). */
+  tool?: string;
+  /** The refusal's error code, for TOOL_DROPPED / TOOL_RELAXED. */
+  refusalCode?: string;
 }

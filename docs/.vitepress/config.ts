@@ -37,6 +37,7 @@ export default defineConfig({
           { text: "Formats", link: "/formats" },
           { text: "Parsing model output", link: "/parsing" },
           { text: "Errors and what is enforced", link: "/enforced" },
+          { text: "Schema coverage", link: "/schema-coverage" },
           { text: "Command line", link: "/cli" },
         ],
       },

@@ -2,6 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import AjvDraft7 from "ajv";
 import addFormatsImport from "ajv-formats";
 import type { ValidateFunction } from "ajv";
+import { isDecimalMultiple } from "../schema/isDecimalMultiple.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object in some loaders.
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (
@@ -10,7 +11,9 @@ const addFormats = ((addFormatsImport as unknown as { default?: unknown }).defau
 
 /**
  * ajv as the referee: JSON Schema validation with formats asserted (ajv-formats, "full" mode), draft 2020-12 unless
- * the schema's `$schema` names draft-07. Validators are cached per schema object.
+ * the schema's `$schema` names draft-07. Validators are cached per schema object. One departure from ajv:
+ * `multipleOf` is checked in decimal arithmetic, as the spec defines it (ajv divides doubles, so it calls 0.07 no
+ * multiple of 0.01); toolgram's grammars enforce the spec's reading.
  */
 export class Referee {
   private readonly a2020 = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
@@ -29,9 +32,10 @@ export class Referee {
   private readonly cache = new WeakMap<object, ValidateFunction>();
 
   constructor() {
-    addFormats(this.a2020);
-    addFormats(this.a7);
-    addFormats(this.a4);
+    for (const a of [this.a2020, this.a7, this.a4]) {
+      addFormats(a);
+      useDecimalMultipleOf(a);
+    }
     this.a4.removeKeyword("id");
   }
 
@@ -66,4 +70,16 @@ export class Referee {
     }
     return this.validator(schema)(value) === true;
   }
+}
+
+/** Replaces ajv's floating-point `multipleOf` with the spec's decimal one (see isDecimalMultiple). */
+export function useDecimalMultipleOf(a: Ajv2020): void {
+  a.removeKeyword("multipleOf");
+  a.addKeyword({
+    keyword: "multipleOf",
+    type: "number",
+    schemaType: "number",
+    errors: false,
+    validate: (m: number, v: number) => isDecimalMultiple(v, m),
+  });
 }

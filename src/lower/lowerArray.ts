@@ -3,6 +3,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, EPSILON, NOTHING, opt, rep, seq } from "../grammar/build.js";
 import type { ArrayNode } from "../schema/SchemaNode.js";
 import type { LowerState } from "./LowerState.js";
+import { lowerUniqueArray } from "./lowerUniqueArray.js";
 import { relation } from "./schemaRelation.js";
 
 /**
@@ -16,6 +17,12 @@ export function lowerArray(n: ArrayNode, st: LowerState): GExpr {
   let minL = n.minItems;
   let maxL: number | undefined = n.maxItems;
   if (I === null) maxL = Math.min(maxL ?? P.length, P.length);
+  if (n.uniqueItems) {
+    // contains is counted exactly there: the values used are known
+    const unique = lowerUniqueArray(n, st, minL, maxL);
+    if (typeof unique !== "string") return unique;
+    st.relax("uniqueItems", `${n.path}/uniqueItems`, unique);
+  }
 
   if (n.contains && !(n.contains.min === 0 && n.contains.max === undefined)) {
     const c = n.contains;

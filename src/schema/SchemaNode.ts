@@ -101,6 +101,8 @@ export interface ArrayNode extends NodeBase {
   maxItems?: number;
   /** `contains` with its bounds (`minContains` default 1). */
   contains?: { schema: SchemaNode; min: number; max?: number };
+  /** `uniqueItems: true`: no two items are equal (JSON equality). Absent when at most one item is allowed. */
+  uniqueItems?: true;
 }
 
 export interface PropertyNode {

@@ -286,9 +286,8 @@ function buildArray(ctx: NormalizeContext, r: KeywordReader, ptr: string): Schem
     r.count("minContains");
     r.count("maxContains");
   }
-  if (r.bool("uniqueItems") === true && !(n.maxItems !== undefined && n.maxItems <= 1)) {
-    refuse(ctx, "uniqueItems", childPath(path, "uniqueItems"), "item uniqueness cannot be enforced by a grammar");
-  }
+  // enforced in lowering where the items come from a finite domain (lowerUniqueArray), refused there otherwise
+  if (r.bool("uniqueItems") === true && !(n.maxItems !== undefined && n.maxItems <= 1)) n.uniqueItems = true;
   if (n.maxItems !== undefined && minItems > n.maxItems)
     return never(path, `minItems ${minItems} is above the ${n.maxItems} items allowed`);
   return n;

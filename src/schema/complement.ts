@@ -142,6 +142,8 @@ function complementArray(ctx: NormalizeContext, r: ArrayNode, path: string, unfo
   if (r.minItems > 0) parts.push({ ...plainArray(path), maxItems: r.minItems - 1 });
   if (r.maxItems !== undefined) parts.push({ ...plainArray(path), minItems: r.maxItems + 1 });
   if (r.prefixItems.length) throw new NotRepresentable("the complement of `prefixItems`");
+  // arrays with a repeated item: no grammar over items tells equal ones apart
+  if (r.uniqueItems) throw new NotRepresentable("the complement of `uniqueItems`");
   if (r.items === null) {
     parts.push({ ...plainArray(path), minItems: 1 });
   } else if (r.items.kind !== "any") {

@@ -243,6 +243,7 @@ function intersectArray(ctx: NormalizeContext, a: ArrayNode, b: ArrayNode, path:
   }
   const c = a.contains ?? b.contains;
   if (c) n.contains = c;
+  if ((a.uniqueItems || b.uniqueItems) && !(n.maxItems !== undefined && n.maxItems <= 1)) n.uniqueItems = true;
   if (n.maxItems !== undefined && n.minItems > n.maxItems) {
     return never(path, `minItems ${n.minItems} is above the ${n.maxItems} items allowed`);
   }

@@ -87,7 +87,8 @@ export function isPlainKind(n: SchemaNode): boolean {
         n.items.kind === "any" &&
         n.minItems === 0 &&
         n.maxItems === undefined &&
-        !n.contains
+        !n.contains &&
+        !n.uniqueItems
       );
     case "object":
       return (

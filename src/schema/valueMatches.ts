@@ -2,6 +2,7 @@ import type { JsonValue } from "../json.js";
 import type { SchemaNode } from "./SchemaNode.js";
 import { deepEqual } from "./deepEqual.js";
 import { checkFormat } from "./stringFormats.js";
+import { isDecimalMultiple } from "./isDecimalMultiple.js";
 
 /** Thrown when a value cannot be judged (a `ref` whose definition is still being built). */
 export class UndecidableValue extends Error {}
@@ -23,15 +24,10 @@ function codePointLength(s: string): number {
   return n;
 }
 
-/** ajv's multipleOf test: the quotient must be an integer (no tolerance). */
-function isMultipleOf(v: number, m: number): boolean {
-  const q = v / m;
-  return q === parseInt(q as unknown as string, 10);
-}
-
 const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
-/** Whether `value` is valid under the IR node, exactly as ajv would judge the schema the node came from. */
+/** Whether `value` is valid under the IR node, exactly as ajv would judge the schema the node came from
+ * (`multipleOf` excepted: in decimal arithmetic, as the spec says; see isDecimalMultiple). */
 export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<string, SchemaNode>): boolean {
   switch (node.kind) {
     case "never":
@@ -58,7 +54,7 @@ export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<strin
         return false;
       if (node.maximum && (node.maximum.exclusive ? !(value < node.maximum.value) : !(value <= node.maximum.value)))
         return false;
-      return (node.multipleOf ?? []).every((m) => isMultipleOf(value, m));
+      return (node.multipleOf ?? []).every((m) => isDecimalMultiple(value, m));
     }
     case "string": {
       if (typeof value !== "string") return false;
@@ -80,6 +76,9 @@ export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<strin
         const n = value.filter((x) => valueMatches(node.contains!.schema, x, defs)).length;
         if (n < node.contains.min || (node.contains.max !== undefined && n > node.contains.max)) return false;
       }
+      if (node.uniqueItems)
+        for (let i = 1; i < value.length; i++)
+          for (let j = 0; j < i; j++) if (deepEqual(value[i], value[j])) return false;
       return true;
     }
     case "object": {

@@ -11,6 +11,7 @@ import {
   normDec,
   type Dec,
 } from "../../src/lower/number/exactDecimal.js";
+import { isDecimalMultiple } from "../../src/schema/isDecimalMultiple.js";
 import type { NumberNode } from "../../src/schema/SchemaNode.js";
 import { ajv, numberAcceptor, numberSchema } from "../support/lower/numberHarness.js";
 
@@ -203,11 +204,75 @@ describe(`exact rounding thresholds (seed ${SEED})`, () => {
   });
 });
 
-describe("non-integer multipleOf", () => {
-  it("is refused in strict mode and relaxed with a warning otherwise", () => {
+describe(`decimal multipleOf, as the spec says (seed ${SEED})`, () => {
+  const multiples = [0.01, 0.5, 1e-8, 0.25, 0.03, 2.5, 0.1, 0.125];
+  const fractionDigitsOf = (m: number): number => normDec(decFromText(String(m))).s;
+
+  it("accepts exactly the multiples within the bounds, written with at most K fraction digits", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...multiples),
+        fc.option(fc.integer({ min: -400, max: 400 }), { nil: undefined }),
+        fc.option(fc.integer({ min: -400, max: 400 }), { nil: undefined }),
+        fc.boolean(),
+        fc.boolean(),
+        (m, lo100, hi100, exLo, exHi) => {
+          const node: NumberNode = { kind: "number", path: "", integer: false, multipleOf: [m] };
+          if (lo100 !== undefined) node.minimum = { value: lo100 / 100, exclusive: exLo };
+          if (hi100 !== undefined) node.maximum = { value: hi100 / 100, exclusive: exHi };
+          const acc = numberAcceptor(node);
+          const k = fractionDigitsOf(m);
+          const valid = (x: number): boolean =>
+            isDecimalMultiple(x, m) &&
+            (node.minimum === undefined || (exLo ? x > node.minimum.value : x >= node.minimum.value)) &&
+            (node.maximum === undefined || (exHi ? x < node.maximum.value : x <= node.maximum.value));
+          // every text with up to three more fraction digits than K on a grid around the bounds
+          const fine = 10 ** -Math.min(k + 1, 9);
+          // a multiple of m near a bound, so the grid meets multiples on both sides of it
+          const base = Math.round((lo100 ?? hi100 ?? 0) / 100 / m) * m;
+          const grid = [-150, -149.5, -1, -0.5, 0, 0.5, 1].flatMap((j) =>
+            Array.from({ length: 100 }, (_, i) => base + j * m + (i - 50) * fine),
+          );
+          let accepted = 0;
+          for (const raw of grid) {
+            // the shortest decimal, written out without exponent
+            const fixed = raw.toFixed(Math.min(k + 1, 9)).replace(/\.?0+$/, "");
+            const t = fixed === "-0" ? "0" : fixed;
+            const x = Number(t);
+            const v = valid(x);
+            const got = acc.accepts(t);
+            if (got) accepted++;
+            if (got) expect({ t, m, valid: v }).toEqual({ t, m, valid: true });
+            if (v && normDec(decFromText(t)).s <= k) expect({ t, m, got }).toEqual({ t, m, got: true });
+            // a trailing zero spells the same value
+            if (t.includes(".") && normDec(decFromText(t)).s < k) expect(acc.accepts(`${t}0`)).toBe(got);
+          }
+          // the grid holds multiples inside any range it is not disjoint from
+          if (node.minimum === undefined || node.maximum === undefined || node.maximum.value - node.minimum.value > m)
+            expect(accepted).toBeGreaterThan(0);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS * 2 },
+    );
+  }, 60_000);
+
+  it("0.07 is a multiple of 0.01 (ajv's floating-point check says no; the spec and the grammar say yes)", () => {
     const node: NumberNode = { kind: "number", path: "/x", integer: false, multipleOf: [0.01] };
-    expect(() => numberAcceptor(node)).toThrow(/multipleOf 0.01/);
-    const acc = numberAcceptor(node, false);
+    const acc = numberAcceptor(node);
+    expect(ajv.compile({ multipleOf: 0.01 })(0.07)).toBe(false);
+    expect(isDecimalMultiple(0.07, 0.01)).toBe(true);
     expect(acc.accepts("0.07")).toBe(true);
+    expect(acc.accepts("0.071")).toBe(false);
+    expect(acc.accepts("1e-2")).toBe(false); // fewer spellings: no exponent
+  });
+
+  it("an integer multiple of a decimal is an integer multiple; too fine a multiple is refused, naming the limit", () => {
+    const half: NumberNode = { kind: "number", path: "/x", integer: true, multipleOf: [0.5] };
+    expect(numberAcceptor(half).accepts("3")).toBe(true);
+    const fine: NumberNode = { kind: "number", path: "/x", integer: false, multipleOf: [1e-16] };
+    expect(() => numberAcceptor(fine)).toThrow(/16 fraction digits, at or above the 15/);
+    const wide: NumberNode = { kind: "number", path: "/x", integer: false, multipleOf: [0.2049] };
+    expect(() => numberAcceptor(wide)).toThrow(/2049, above the exactly enforced maximum 1024/);
+    expect(numberAcceptor(wide, false).accepts("0.3")).toBe(true);
   });
 });

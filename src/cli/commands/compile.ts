@@ -24,6 +24,8 @@ Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one
                                   (tokenizer.chat_template); --format and --reasoning override it
   --reasoning none|optional|required  a reasoning block before the calls (default: the format's or the template's)
   --whitespace compact|N          JSON spelling: the model's own (default), or up to N whitespace characters per gap
+  --on-refused-tool error|drop|relax  a tool that cannot be enforced: refuse the set (default), leave the tool
+                                  out, or compile it with --no-strict; dropped and relaxed tools are warned about
   --json                          FILE is one JSON Schema: compile a bare JSON value instead of tool calls
   -o, --out FILE                  write to FILE instead of standard output
 `;
@@ -40,6 +42,7 @@ const FLAGS = {
   gguf: { type: "string" },
   reasoning: { type: "string" },
   whitespace: { type: "string" },
+  "on-refused-tool": { type: "string" },
   json: { type: "boolean" },
   out: { type: "string", short: "o" },
   help: { type: "boolean", short: "h" },
@@ -79,6 +82,12 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
       // the template's reasoning markers belong to the template's format
       delete options.reasoning;
       delete options.reasoningMarkers;
+    }
+    const onRefused = values["on-refused-tool"] as string | undefined;
+    if (onRefused !== undefined) {
+      if (!["error", "drop", "relax"].includes(onRefused))
+        throw new UsageError(`--on-refused-tool must be error, drop or relax, got ${onRefused}`);
+      options.onRefusedTool = onRefused as ToolCompileOptions["onRefusedTool"];
     }
     if (values.reasoning !== undefined) options.reasoning = values.reasoning as ToolCompileOptions["reasoning"];
     compiled = compileTools(readToolsText(text), options);

@@ -24,8 +24,8 @@ function allChar(s: string, c: string): boolean {
   return true;
 }
 
-/** Strings of length lo.length, between lo and hi (same length, lo <= hi). */
-function sameLength(lo: string, hi: string): DigitTrie {
+/** Digit strings of lo's length (leading zeros included), between lo and hi (same length, lo <= hi). */
+export function sameLength(lo: string, hi: string): DigitTrie {
   if (lo.length === 0) return END;
   const a = Number(lo[0]);
   const b = Number(hi[0]);

@@ -6,15 +6,18 @@ import type { NumberBound, NumberNode } from "../../schema/SchemaNode.js";
 import { naturalRangeTrie, type DigitTrie } from "./digitTrie.js";
 import {
   cmpDec,
+  decFromText,
   floorDec,
   fractionDigits,
   isIntegerDec,
   lowerThreshold,
   negDec,
+  normDec,
   upperThreshold,
   type Threshold,
 } from "./exactDecimal.js";
 import { fractionRange } from "./fractionRange.js";
+import { type DecimalModulus, lowerDecimalMultiple } from "./decimalMultiple.js";
 import { renderTrie, renderTrieModulo } from "./renderTrie.js";
 import { BoundedMap } from "../../util/BoundedMap.js";
 
@@ -115,6 +118,9 @@ function lowerNumberUncached(node: NumberNode, env: NumberLowerEnv): GExpr {
   let lo = node.minimum ? lowerThreshold(node.minimum.value, node.minimum.exclusive) : null;
   let hi = node.maximum ? upperThreshold(node.maximum.value, node.maximum.exclusive) : null;
 
+  if (k !== undefined && k.k > 0) {
+    return lowerDecimalMultiple(lo, hi, k, MULTIPLE_OF_MAX_DIGITS, `${env.ruleBase}-dec`, env.addRule);
+  }
   if (node.integer || k !== undefined) {
     let loI = lo ? (isIntegerDec(lo.t) && lo.incl ? floorDec(lo.t) : floorDec(lo.t) + 1n) : null;
     let hiI = hi ? (isIntegerDec(hi.t) && hi.incl ? floorDec(hi.t) : -floorDec(negDec(hi.t)) - 1n) : null;
@@ -144,8 +150,8 @@ function lowerNumberUncached(node: NumberNode, env: NumberLowerEnv): GExpr {
     if (hiI === null || hiI > FINITE_INTEGER_CAP) hiI = FINITE_INTEGER_CAP;
     const render = (t: DigitTrie | null, sign: string): GExpr => {
       if (t === null) return NOTHING;
-      if (k === undefined || k === 1) return renderTrie(t);
-      return renderTrieModulo(t, k, `${env.ruleBase}${sign}mod${k}`, env.addRule);
+      if (k === undefined || k.l === 1) return renderTrie(t);
+      return renderTrieModulo(t, k.l, `${env.ruleBase}${sign}mod${k.l}`, env.addRule);
     };
     const pos = hiI !== null && hiI < 0n ? null : naturalRangeTrie(loI === null ? 0n : loI, hiI);
     const neg =
@@ -183,48 +189,44 @@ function nonNegativeDecimal(lo: Threshold | null, hi: Threshold | null): GExpr {
   );
 }
 
-/** The modulus integers must be divisible by, or undefined; refuses (strict) what cannot be checked exactly. */
-function multipleOfModulus(node: NumberNode, env: NumberLowerEnv): number | undefined {
+/**
+ * The modulus of the scaled value (see decimalMultiple.ts), or undefined; refuses (strict) what cannot be checked
+ * exactly. `k` is 0 when every value is an integer (or the node is), and the integer path enforces `l` alone.
+ */
+function multipleOfModulus(node: NumberNode, env: NumberLowerEnv): DecimalModulus | undefined {
   if (!node.multipleOf || node.multipleOf.length === 0) return undefined;
+  const scaled = node.multipleOf.map((m) => normDec(decFromText(m === 0 ? "0" : String(m))));
+  let k = Math.max(...scaled.map((d) => d.s));
   let l = 1n;
-  let enforced = false;
-  for (const m of node.multipleOf) {
-    if (!(Number.isInteger(m) && m > 0 && m <= MAX_INTEGER_MULTIPLE_OF)) {
-      const why = Number.isInteger(m)
-        ? `multipleOf ${m} is above the exactly enforced maximum ${MAX_INTEGER_MULTIPLE_OF}`
-        : `multipleOf ${m} is not an integer: ajv checks it with floating-point division, which a grammar cannot reproduce exactly`;
-      if (env.strict) {
-        throw new UnsupportedSchemaError(
-          "UNSUPPORTED_KEYWORD",
-          `${why}; use an integer multipleOf <= ${MAX_INTEGER_MULTIPLE_OF}, or compile with strict: false to accept any number here`,
-          `${node.path}/multipleOf`,
-        );
-      }
-      env.warnings.push({
-        code: "OVER_APPROXIMATED",
-        message: `${why}; the grammar does not enforce it`,
-        schemaPath: `${node.path}/multipleOf`,
-      });
-      continue;
-    }
-    enforced = true;
-    const b = BigInt(m);
-    l = (l / gcd(l, b)) * b;
-    if (l > BigInt(MAX_INTEGER_MULTIPLE_OF)) {
-      if (env.strict) {
-        throw new UnsupportedSchemaError(
-          "UNSUPPORTED_KEYWORD",
-          `the multipleOf values combine to ${l}, above the exactly enforced maximum ${MAX_INTEGER_MULTIPLE_OF}; simplify them, or compile with strict: false`,
-          `${node.path}/multipleOf`,
-        );
-      }
-      env.warnings.push({
-        code: "OVER_APPROXIMATED",
-        message: `combined multipleOf ${l} is not enforced`,
-        schemaPath: `${node.path}/multipleOf`,
-      });
-      return 1;
-    }
+  for (const d of scaled) {
+    const a = d.n * 10n ** BigInt(k - d.s);
+    l = (l / gcd(l, a)) * a;
   }
-  return enforced ? Number(l) : undefined;
+  // an integer that is a multiple of N/10^k is a multiple of lcm(N, 10^k)/10^k
+  if (node.integer && k > 0) {
+    const p = 10n ** BigInt(k);
+    l = ((l / gcd(l, p)) * p) / p;
+    k = 0;
+  }
+  if (k >= MULTIPLE_OF_MAX_DIGITS || l > BigInt(MAX_INTEGER_MULTIPLE_OF)) {
+    const what = node.multipleOf.length === 1 ? `multipleOf ${node.multipleOf[0]}` : `the multipleOf values combined`;
+    const why =
+      k >= MULTIPLE_OF_MAX_DIGITS
+        ? `${what} needs ${k} fraction digits, at or above the ${MULTIPLE_OF_MAX_DIGITS} exactly enforced`
+        : `${what} scales to the integer modulus ${l}, above the exactly enforced maximum ${MAX_INTEGER_MULTIPLE_OF}`;
+    if (env.strict) {
+      throw new UnsupportedSchemaError(
+        "UNSUPPORTED_KEYWORD",
+        `${why}; use a multipleOf whose digits (decimal point removed) form an integer <= ${MAX_INTEGER_MULTIPLE_OF}, or compile with strict: false to accept any number here`,
+        `${node.path}/multipleOf`,
+      );
+    }
+    env.warnings.push({
+      code: "OVER_APPROXIMATED",
+      message: `${why}; the grammar does not enforce it`,
+      schemaPath: `${node.path}/multipleOf`,
+    });
+    return undefined;
+  }
+  return { l: Number(l), k };
 }

@@ -13,13 +13,15 @@ export function renderTrie(t: DigitTrie): GExpr {
 /**
  * The trie restricted to texts whose value is a multiple of k: each (trie node, residue so far) pair becomes a rule,
  * so the grammar has at most nodes x k rules (the caller caps k and the digit count). `addRule` registers a rule and
- * returns a reference to it.
+ * returns a reference to it. `end(r)` is what may follow a text whose value leaves residue r (by default: nothing
+ * when r is 0, no text otherwise); a decimal `multipleOf` continues with the fraction digits there.
  */
 export function renderTrieModulo(
   t: DigitTrie,
   k: number,
   name: string,
   addRule: (name: string, e: GExpr) => GExpr,
+  end: (r: number) => GExpr = (r) => (r === 0 ? seq() : alt()),
 ): GExpr {
   const memo = new Map<string, GExpr>();
   const ids = new Map<DigitTrie, number>();
@@ -49,7 +51,7 @@ export function renderTrieModulo(
       return alt(...lengths);
     }
     const left = n.kind === "free" ? (freeLeft ?? n.min) : -1;
-    if (n.kind === "free" && left === 0) return r === 0 ? seq() : alt();
+    if (n.kind === "free" && left === 0) return end(r);
     const key = n.kind === "free" ? `f${left}-${r}` : `n${idOf(n)}-${r}`;
     const hit = memo.get(key);
     if (hit) return hit;

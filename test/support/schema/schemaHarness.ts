@@ -6,6 +6,7 @@ import { type SchemaCompileOptions, resolveSchemaOptions } from "../../../src/op
 import type { SchemaIR } from "../../../src/schema/SchemaNode.js";
 import { normalizeSchema } from "../../../src/schema/normalizeSchema.js";
 import { valueMatches } from "../../../src/schema/valueMatches.js";
+import { useDecimalMultipleOf } from "../../../src/conformance/referee.js";
 
 /** Normalizes with the JSON-mode defaults (strict, additionalProperties per spec) unless told otherwise. */
 export function norm(schema: unknown, o: SchemaCompileOptions = {}, warnings: Diagnostic[] = []): SchemaIR {
@@ -23,6 +24,8 @@ const addFormats = addFormatsModule as unknown as (a: Ajv2020) => Ajv2020;
 export function makeAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   addFormats(ajv);
+  // the spec's multipleOf, as the referee reads it
+  useDecimalMultipleOf(ajv);
   return ajv;
 }
 

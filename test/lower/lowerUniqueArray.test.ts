@@ -1,0 +1,101 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../src/compile.js";
+import { Referee } from "../../src/conformance/referee.js";
+import type { ToolgramError } from "../../src/errors.js";
+import { canonicalJson, type JsonValue } from "../../src/json.js";
+import { MAX_UNIQUE_ITEMS_STATES } from "../../src/lower/lowerUniqueArray.js";
+import { sampleGrammar } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
+
+const SEED = Number(process.env.FC_SEED ?? 20261128);
+const referee = new Referee();
+
+const pool: JsonValue[] = [0, 1, 2, -1, "a", "b", true, false, null, { a: 1, b: 2 }, [1]];
+const itemSchema = fc.oneof(
+  fc.subarray(pool, { minLength: 1, maxLength: 5 }).map((values) => ({ enum: values }) as JsonValue),
+  fc.constant({ type: "boolean" } as JsonValue),
+  fc.integer({ min: -3, max: 3 }).map((lo) => ({ type: "integer", minimum: lo, maximum: lo + 3 }) as JsonValue),
+  fc
+    .tuple(fc.constantFrom(...pool), fc.constantFrom(...pool))
+    .map(([a, b]) => ({ anyOf: [{ const: a }, { const: b }, { type: "null" }] }) as JsonValue),
+);
+const arraySchema = fc.record(
+  {
+    items: itemSchema,
+    minItems: fc.nat(3),
+    maxItems: fc.integer({ min: 2, max: 5 }),
+    contains: fc.constantFrom({ type: "integer" }, { const: true }, { type: "null" }),
+    maxContains: fc.nat(2),
+  },
+  { requiredKeys: ["items"] },
+);
+
+describe(`uniqueItems over finite domains (seed ${SEED})`, () => {
+  it("random walks are valid, and every valid array of the domain's values is accepted", () => {
+    fc.assert(
+      fc.property(
+        arraySchema,
+        fc.array(fc.array(fc.constantFrom(...pool), { maxLength: 5 }), { maxLength: 40 }),
+        (s, candidates) => {
+          const schema = { type: "array", uniqueItems: true, ...(s as object) } as Record<string, JsonValue>;
+          let compiled: ReturnType<typeof compileSchema>;
+          try {
+            compiled = compileSchema(schema);
+          } catch (e) {
+            // an unsatisfiable combination is the only refusal these schemas may meet
+            expect((e as ToolgramError).code).toBe("UNSATISFIABLE");
+            return;
+          }
+          const random = seededRandom(SEED);
+          for (let i = 0; i < 30; i++) {
+            const t = sampleGrammar(compiled.grammar, random);
+            if (t !== undefined) expect({ t, valid: referee.validText(schema, t) }).toEqual({ t, valid: true });
+          }
+          for (const c of candidates) {
+            const t = canonicalJson(c);
+            expect({ t, accepted: compiled.accepts(t) }).toEqual({ t, accepted: referee.validText(schema, t) });
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 60 },
+    );
+  }, 120_000);
+
+  it("values equal as JSON are one value: 0 and -0, objects in another key order", () => {
+    const c = compileSchema({
+      type: "array",
+      uniqueItems: true,
+      items: { anyOf: [{ enum: [0, { a: 1, b: 2 }] }, { enum: [-0, { b: 2, a: 1 }] }] },
+    });
+    expect(c.accepts('[0, {"a": 1, "b": 2}]')).toBe(true);
+    expect(c.accepts("[0, -0]")).toBe(false);
+    expect(c.accepts('[{"a": 1, "b": 2}, {"b": 2, "a": 1}]')).toBe(false);
+  });
+
+  it("refuses what is not a finite domain, and too many sets, naming the reason and the limit", () => {
+    const code = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        return `${(e as ToolgramError).code}: ${(e as Error).message}`;
+      }
+      return "compiled";
+    };
+    expect(code(() => compileSchema({ type: "array", items: { type: "string" }, uniqueItems: true }))).toMatch(
+      /^UNSUPPORTED_KEYWORD: uniqueItems: the items are not from a finite domain/,
+    );
+    const many = Array.from({ length: 40 }, (_, i) => i);
+    expect(code(() => compileSchema({ type: "array", items: { enum: many }, uniqueItems: true }))).toContain(
+      `more than ${MAX_UNIQUE_ITEMS_STATES} sets of used values`,
+    );
+    // bounded by maxItems: 1 + 40 + 780 sets
+    expect(code(() => compileSchema({ type: "array", items: { enum: many }, uniqueItems: true, maxItems: 2 }))).toBe(
+      "compiled",
+    );
+    // at most one item: nothing to enforce
+    expect(
+      code(() => compileSchema({ type: "array", items: { type: "string" }, uniqueItems: true, maxItems: 1 })),
+    ).toBe("compiled");
+  });
+});
