@@ -1,5 +1,4 @@
-export type { ConvertibleCall } from "./ConvertibleCall.js";
 export { toOpenAIToolCalls, fromOpenAIToolCalls, type OpenAIToolCall } from "./openai.js";
 export { toAnthropicToolUse, fromAnthropicToolUse, type AnthropicToolUse } from "./anthropic.js";
 export { toMcpRequests, fromMcpRequests, type McpToolCallRequest } from "./mcp.js";
-export { renderToolResponses, parseQwen3ToolResponses, type ResponseTurn } from "./toolResponses.js";
+export { renderToolResponses, parseQwen3ToolResponses } from "./toolResponses.js";

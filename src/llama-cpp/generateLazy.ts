@@ -19,8 +19,6 @@ import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { templateTools } from "../prompt/qwen3ChatPrompt.js";
 import { samplingOptions, withSequence } from "./withSequence.js";
 
-/** Qwen3's `<tool_call>` special token. */
-export const QWEN3_TOOL_CALL_TOKEN = 151657;
 
 /** Options of {@link generateLazy}: those of {@link generateToolCalls} except the tool choice, which the model makes. */
 export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "toolChoice" | "engine"> {
