@@ -19,7 +19,6 @@ const ALLOWED: Record<string, string> = {
   "src/llama-cpp/generateWithMask.ts:generateWithMask/<callback>": "the generation loop inside generateWithMask",
   // not split yet: each is one function whose inner closures share its state (as buildNfa's did), to become a
   // small class or context object like NfaBuilder
-  "src/lower/lowerXmlElements.ts:lowerXmlElementsArguments": "about 15 closures sharing the lowering's caches",
   "src/parser/units/xmlParametersUnit.ts:scan": "one scanner over a unit's markers and padding",
 };
 
