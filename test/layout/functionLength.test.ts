@@ -17,9 +17,6 @@ const ALLOWED: Record<string, string> = {
   // not split here: llama-cpp's generation is being merged with the server's chat format; split once that lands
   "src/llama-cpp/generateWithMask.ts:generateWithMask": "the generation loop and its sampler, one closure",
   "src/llama-cpp/generateWithMask.ts:generateWithMask/<callback>": "the generation loop inside generateWithMask",
-  // not split yet: each is one function whose inner closures share its state (as buildNfa's did), to become a
-  // small class or context object like NfaBuilder
-  "src/parser/units/xmlParametersUnit.ts:scan": "one scanner over a unit's markers and padding",
 };
 
 const root = join(import.meta.dirname, "..", "..");
