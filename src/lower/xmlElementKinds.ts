@@ -4,11 +4,9 @@ import type { LowerState } from "./LowerState.js";
 import { resolveRef } from "./resolveRef.js";
 
 /**
- * The kinds of a place in nested elements (lowerXmlElementsArguments): the text of a value does not say its type, so
- * the JSON types a place's schema admits decide how each value is written there.
+ * The JSON types of values. In nested elements (lowerXmlElementsArguments) the text of a value does not say its type,
+ * so the kinds a place's schema admits decide how each value is written there.
  */
-
-/** The JSON types of values. */
 export type Kind = "string" | "number" | "boolean" | "null" | "object" | "array";
 export const ALL_KINDS: readonly Kind[] = ["string", "number", "boolean", "null", "object", "array"];
 
