@@ -12,7 +12,6 @@ export const ENVELOPES: Readonly<Record<FormatName, Envelope>> = Object.fromEntr
   Object.values(FORMAT_DESCRIPTIONS).map((d) => [d.name, describedEnvelope(d)]),
 ) as Record<FormatName, Envelope>;
 
-
 /** The envelope of a format name or alias; INVALID_OPTION for an unknown one. */
 export function envelopeFor(format: unknown): Envelope {
   return ENVELOPES[describeFormat(format).name];

@@ -4,7 +4,11 @@ export type {
   CallUnitDescription,
   CallUnitKind,
   ReasoningMode,
+  SectionDescription,
+  ListLayout,
+  MessagesDescription,
+  ReasoningDescription,
 } from "./FormatDescription.js";
 export { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "./descriptions.js";
 export { describeFormat, type FormatOption } from "./describeFormat.js";
-export type { ReasoningOptions } from "./resolveReasoning.js";
+export type { ReasoningOptions, ResolvedReasoning } from "./resolveReasoning.js";

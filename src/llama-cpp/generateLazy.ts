@@ -19,7 +19,6 @@ import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { templateTools } from "../prompt/qwen3ChatPrompt.js";
 import { samplingOptions, withSequence } from "./withSequence.js";
 
-
 /** Options of {@link generateLazy}: those of {@link generateToolCalls} except the tool choice, which the model makes. */
 export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "toolChoice" | "engine"> {
   readonly engine: "gbnf" | "matcher";
