@@ -24,7 +24,10 @@ export interface DatasetReceipt {
   issueCounts: Partial<Record<DatasetCode, number>>;
   /** `compileTools(tools).schemaHash` of the declared tools ("multi:<hash>" when rows declare different sets). */
   toolsSchemaHash: string;
-  /** Distinct tool sets declared by the rows (1 when every row declares the same tools; 0 when none declares any). */
+  /**
+   * Distinct tool sets declared by the rows that could be read (1 when every row declares the same tools; rows
+   * declaring none count as one more set, the empty one).
+   */
   toolSets: number;
   /** sha256 of the file (absent for in-memory rows). */
   fileSha256?: string;
