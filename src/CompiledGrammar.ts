@@ -7,13 +7,13 @@ import { toRegex } from "./emit/toRegex.js";
 import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
 import type { Grammar } from "./grammar/Grammar.js";
 import type { JsonValue } from "./json.js";
-import type { FormatName } from "./formats/FormatName.js";
+import type { DerivedFormatName, FormatName } from "./formats/FormatName.js";
 import type { ResolvedReasoning } from "./formats/resolveReasoning.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
 import type { Vocabulary } from "./vocab/Vocabulary.js";
 
 /** What a compiled grammar was compiled for: a tool-call turn in a wire format, or one bare JSON value. */
-export type CompiledFormat = FormatName | "json";
+export type CompiledFormat = FormatName | DerivedFormatName | "json";
 
 /**
  * What a {@link CompiledGrammar} is built from. Internal: only `compileTools` and `compileSchema` build compiled

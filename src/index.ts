@@ -88,6 +88,7 @@ export {
   type ResolvedReasoning,
   type IssueCode,
   type FormatName,
+  type DerivedFormatName,
   type ParseMode,
   type ParseOptions,
   type ParseResult,

@@ -1,5 +1,5 @@
 import type { FormatDescription } from "../formats/FormatDescription.js";
-import type { FormatName } from "../formats/FormatName.js";
+import type { DerivedFormatName, FormatName } from "../formats/FormatName.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
 import type { XmlParameterSpelling } from "../lower/lowerXmlParameters.js";
@@ -53,7 +53,7 @@ export interface ArgumentSpelling {
  * read too; `grammar` builds the whole turn (the root rule).
  */
 export interface Envelope {
-  readonly format: FormatName;
+  readonly format: FormatName | DerivedFormatName;
   readonly description: FormatDescription;
   /** Rule names the envelope adds; compile reserves them before lowering the tools' schemas. */
   readonly ruleNames: readonly string[];

@@ -1,6 +1,7 @@
 import { describeFormat } from "../formats/describeFormat.js";
 import { FORMAT_DESCRIPTIONS } from "../formats/descriptions.js";
 import type { FormatName } from "../formats/FormatName.js";
+import type { FormatDescription } from "../formats/FormatDescription.js";
 import { describedEnvelope } from "./describedEnvelope.js";
 import type { Envelope } from "./Envelope.js";
 
@@ -12,7 +13,18 @@ export const ENVELOPES: Readonly<Record<FormatName, Envelope>> = Object.fromEntr
   Object.values(FORMAT_DESCRIPTIONS).map((d) => [d.name, describedEnvelope(d)]),
 ) as Record<FormatName, Envelope>;
 
-/** The envelope of a format name or alias; INVALID_OPTION for an unknown one. */
+/** Envelopes of descriptions passed as the format (derived from templates), built once per description object. */
+const ownEnvelopes = new WeakMap<FormatDescription, Envelope>();
+
+/** The envelope of a format name, alias or description; INVALID_OPTION for an unknown name. */
 export function envelopeFor(format: unknown): Envelope {
-  return ENVELOPES[describeFormat(format).name];
+  const d = describeFormat(format);
+  const named = FORMAT_DESCRIPTIONS[d.name as FormatName] as FormatDescription | undefined;
+  if (named === d) return ENVELOPES[d.name as FormatName];
+  let e = ownEnvelopes.get(d);
+  if (e === undefined) {
+    e = describedEnvelope(d);
+    ownEnvelopes.set(d, e);
+  }
+  return e;
 }

@@ -1,4 +1,4 @@
-import type { FormatName } from "./FormatName.js";
+import type { DerivedFormatName, FormatName } from "./FormatName.js";
 
 /**
  * Everything a wire format is, as plain data: its markers, how its calls are grouped, how one call is written, and
@@ -28,8 +28,8 @@ import type { FormatName } from "./FormatName.js";
  * - names users already know the format by (vLLM tool-parser names, llama.cpp chat formats): `aliases`.
  */
 export interface FormatDescription {
-  /** The format's canonical name (its key in {@link FORMAT_DESCRIPTIONS}). */
-  readonly name: FormatName;
+  /** A described format's name, or `derived-…` for one derived from a chat template (src/templates/deriveFormat.ts). */
+  readonly name: FormatName | DerivedFormatName;
   /** The model families that write this format (documentation: the formats table of docs/formats.md). */
   readonly family: string;
   /**

@@ -55,3 +55,10 @@ export type FormatName =
   | "olmo-3"
   | "lfm2-json"
   | "llama3-builtin";
+
+/**
+ * The name of a format derived from a chat template's renders (src/templates/deriveFormat.ts) rather than described
+ * here: `derived-` and a hash of the description, so the same layout always gets the same name. Exported from
+ * `toolgram`: `CompiledGrammar.format`, `TemplateFormat.format` and `FormatDescription.name` may hold one.
+ */
+export type DerivedFormatName = `derived-${string}`;

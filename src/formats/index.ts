@@ -1,4 +1,4 @@
-export type { FormatName } from "./FormatName.js";
+export type { FormatName, DerivedFormatName } from "./FormatName.js";
 export type {
   FormatDescription,
   CallUnitDescription,

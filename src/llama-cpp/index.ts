@@ -10,8 +10,8 @@
  * ({@link buildTinyModel}).
  *
  * Types of the root entry that these signatures name (`Vocabulary`, `ToolChoice`, `ParallelOption`, `FormatOption`,
- * `FormatName`, `ReasoningMode`, `ParsedToolCall`, `ParseIssue`, `NormalizedTool`, `JsonValue`, `JsonObject`) are
- * imported from `toolgram`, their one home; this entry does not export them again.
+ * `FormatName`, `DerivedFormatName`, `ReasoningMode`, `ParsedToolCall`, `ParseIssue`, `NormalizedTool`, `JsonValue`,
+ * `JsonObject`) are imported from `toolgram`, their one home; this entry does not export them again.
  *
  * @packageDocumentation
  */

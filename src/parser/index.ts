@@ -5,6 +5,7 @@ export { ISSUE_CODES, type IssueCode } from "./issueCodes.js";
 export {
   FORMAT_NAMES,
   type FormatName,
+  type DerivedFormatName,
   type ReasoningMode,
   type ReasoningOptions,
   type ResolvedReasoning,

@@ -2,7 +2,7 @@ import type { JsonValue } from "../json.js";
 import { ToolgramError } from "../errors.js";
 import { describeFormat, type FormatOption } from "../formats/describeFormat.js";
 import type { ReasoningMode } from "../formats/FormatDescription.js";
-import type { FormatName } from "../formats/FormatName.js";
+import type { DerivedFormatName, FormatName } from "../formats/FormatName.js";
 import { formatFromChatTemplate, type TemplateFormat } from "../templates/formatFromChatTemplate.js";
 import { ChatTemplate } from "../templates/renderTemplate.js";
 import { BoundedMap } from "../util/BoundedMap.js";
@@ -38,8 +38,11 @@ export interface PromptOptions {
  * template; the server's Qwen3 / Hermes models).
  */
 export interface ModelChat extends ModelTurnOptions {
-  /** The format the model's calls are written in: the options' format, else the template's (`"qwen3"` without one). */
-  readonly format: FormatName;
+  /**
+   * The format the model's calls are written in: the options' format, else the template's (a described one, or one
+   * derived from its renders, `derived-…`); `"qwen3"` without a template.
+   */
+  readonly format: FormatName | DerivedFormatName;
   /** Where the prompt comes from: the model's chat template, or toolgram's Qwen3 renderer. */
   readonly promptSource: "chat-template" | "qwen3";
   /**

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ToolCallStream, type FormatName, type StreamEvent } from "../index.js";
+import type { DerivedFormatName } from "../formats/FormatName.js";
 import type { JsonObject } from "../json.js";
 
 /** One `choices[0].delta` of an OpenAI chat completion chunk (role and finish_reason aside). */
@@ -48,7 +49,11 @@ export class TurnAssembler {
   readonly turn: AssembledTurn = { content: "", calls: [], text: "" };
   stopped = false;
 
-  constructor(options: { format: FormatName; tools: readonly JsonObject[]; stop: readonly string[] }) {
+  constructor(options: {
+    format: FormatName | DerivedFormatName;
+    tools: readonly JsonObject[];
+    stop: readonly string[];
+  }) {
     this.stream =
       options.tools.length > 0
         ? new ToolCallStream({ format: options.format, tools: options.tools, mode: "strict" })

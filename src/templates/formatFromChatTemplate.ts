@@ -1,6 +1,9 @@
 import { ToolgramError } from "../errors.js";
 import { FORMAT_DESCRIPTIONS } from "../formats/descriptions.js";
-import type { FormatName } from "../formats/FormatName.js";
+import type { FormatDescription } from "../formats/FormatDescription.js";
+import type { DerivedFormatName, FormatName } from "../formats/FormatName.js";
+import { deriveFormat } from "./deriveFormat.js";
+import { sameAsDescribed } from "./sameAsDescribed.js";
 import { recognizeFormat } from "./knownFormats.js";
 import { probeTemplate, type TemplateProbe } from "./probeTemplate.js";
 import { readCallLayout, type CallLayout } from "./readCallLayout.js";
@@ -9,8 +12,18 @@ import type { RenderOptions } from "./renderTemplate.js";
 
 /** What {@link formatFromChatTemplate} read from a chat template: the tool-call format, reasoning and markers. */
 export interface TemplateFormat {
-  /** toolgram's format for the template's calls. */
-  format: FormatName;
+  /**
+   * toolgram's format for the template's calls: a described format's name, or for a layout none has, the name of the
+   * description derived from the template (`derived-…`, see `description`).
+   */
+  format: FormatName | DerivedFormatName;
+  /**
+   * The format's description: the described format's, or the one derived from the template's renders. Pass it as the
+   * `format` option (compileTools, parseToolCalls, renderToolCalls, generateToolCalls) to use a derived format.
+   */
+  description: FormatDescription;
+  /** The layout matched no described format and `description` was derived from the template's renders. */
+  derived: boolean;
   /**
    * toolgram renders exactly the layout this template renders under `format`; false when the template writes
    * text of its own around the calls (Bielik's newline before them, for one), read as text before the calls.
@@ -44,8 +57,9 @@ export interface TemplateFormat {
  * Reads a model's tool-call format from its chat template: renders probe conversations (one and two calls, with and
  * without reasoning, a tool result) with @huggingface/jinja and reads the markers from the output, as llama.cpp's
  * autoparser does, rather than matching the template's text.
+ * A layout no described format has is derived into a description of its own (deriveFormat).
  * Throws a ToolgramError: INVALID_TEMPLATE (does not parse), TEMPLATE_RENDER (fails on a plain exchange),
- * UNRECOGNIZED_TEMPLATE (renders no tool call, or a layout no known format has — the message shows it).
+ * UNRECOGNIZED_TEMPLATE (renders no tool call, or a layout that does not say one format — the message names the part).
  */
 export function formatFromChatTemplate(template: string, options: RenderOptions = {}): TemplateFormat {
   return formatFromProbe(probeTemplate(template, options));
@@ -60,17 +74,18 @@ export function formatFromProbe(probe: TemplateProbe): TemplateFormat {
   }
   const reasoningMarkers = readReasoning(probe, markers);
   const known = recognizeFormat(markers);
-  if (known === undefined) {
-    throw new ToolgramError(
-      "UNRECOGNIZED_TEMPLATE",
-      `the chat template's tool-call layout is not a known format: a call renders as ${JSON.stringify(markers.skeleton)} ` +
-        `(section start ${JSON.stringify(markers.sectionStart)}, end ${JSON.stringify(markers.sectionEnd)})`,
-    );
-  }
+  const derived = known === undefined ? deriveFormat(markers, reasoningMarkers, probe.typedCall?.body) : undefined;
+  // a derived description with a described format's wire parts is that format
+  const described = derived === undefined ? undefined : sameAsDescribed(derived);
+  const description =
+    known !== undefined ? FORMAT_DESCRIPTIONS[known.format] : (described ?? (derived as FormatDescription));
   return {
-    format: known.format,
-    implemented: known.exact,
-    aliases: FORMAT_DESCRIPTIONS[known.format].aliases,
+    format: description.name,
+    description,
+    derived: known === undefined && described === undefined,
+    // a derived description writes the layout it was read from
+    implemented: known?.exact ?? true,
+    aliases: description.aliases,
     reasoning: reasoningMarkers.mode,
     reasoningMarkers,
     markers,

@@ -1,10 +1,11 @@
-import type { ReasoningMode } from "../formats/FormatDescription.js";
+import type { FormatDescription, ReasoningMode } from "../formats/FormatDescription.js";
 import type { FormatName } from "../formats/FormatName.js";
 import { formatFromChatTemplate } from "./formatFromChatTemplate.js";
 
 /** The `compileTools` / parser options a model's chat template implies. */
 export interface TemplateToolOptions {
-  format: FormatName;
+  /** The format's name, or the description derived from the template (a layout no described format has). */
+  format: FormatName | FormatDescription;
   reasoning: ReasoningMode;
   /** The template's own reasoning markers (absent when it has no reasoning). */
   reasoningMarkers?: { open: string; close: string };
@@ -17,9 +18,10 @@ export interface TemplateToolOptions {
  */
 export function toolOptionsFromTemplate(template: string): TemplateToolOptions {
   const t = formatFromChatTemplate(template);
-  if (t.reasoning === "none") return { format: t.format, reasoning: "none" };
+  const format = t.derived ? t.description : (t.format as FormatName);
+  if (t.reasoning === "none") return { format, reasoning: "none" };
   return {
-    format: t.format,
+    format,
     reasoning: t.reasoning,
     reasoningMarkers: { open: t.reasoningMarkers.start, close: t.reasoningMarkers.end },
   };

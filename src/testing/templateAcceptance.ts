@@ -1,6 +1,5 @@
 import { compileTools } from "../compile.js";
 import { withoutCallTurnEnd } from "../formats/callTurnEnd.js";
-import { describeFormat } from "../formats/describeFormat.js";
 import { contentBeforeCalls } from "../formats/layoutText.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
 import type { ReasoningMode } from "../formats/FormatDescription.js";
@@ -56,6 +55,11 @@ export function checkTemplateAcceptance(template: string, source: string): Templ
           : "no-calls";
     return { template, format: "", status, reason: message, cases: [] };
   }
+  return checkTemplateFormat(template, t);
+}
+
+/** The acceptance check of a template's reading (formatFromChatTemplate's, or one with its description derived). */
+export function checkTemplateFormat(template: string, t: TemplateFormat): TemplateAcceptance {
   const fail = (reason: string, cases: TemplateAcceptance["cases"] = []): TemplateAcceptance => ({
     template,
     format: t.format,
@@ -63,12 +67,7 @@ export function checkTemplateAcceptance(template: string, source: string): Templ
     reason,
     cases,
   });
-  let d: FormatDescription;
-  try {
-    d = describeFormat(t.format);
-  } catch {
-    return fail(`format ${t.format} is not described in src/formats (no grammar, parser or renderer yet)`);
-  }
+  const d: FormatDescription = t.description;
   const p = t.probe;
   const cases: Case[] = [
     { name: "1 call", turn: p.oneCall, calls: PROBE_CALLS.one, reasoning: false },
@@ -101,16 +100,19 @@ function checkCase(t: TemplateFormat, d: FormatDescription, c: Case): { ok: bool
     : t.reasoning === "none" || markers.open === ""
       ? "none"
       : "optional";
-  const reasoningOptions = mode === "none" ? {} : { reasoning: mode, reasoningMarkers: markers };
+  // "none" said outright: a derived description's default is its template's mode, `required` where the generation
+  // prompt opens the block, which the history's turns do not show
+  const reasoningOptions =
+    mode === "none" ? { reasoning: "none" as const } : { reasoning: mode, reasoningMarkers: markers };
   let accepted: boolean;
   try {
-    const g = compileTools(PROBE_TOOLS, { format: t.format, ...reasoningOptions });
+    const g = compileTools(PROBE_TOOLS, { format: t.description, ...reasoningOptions });
     accepted = g.accepts(text);
   } catch (e) {
     return { ok: false, reason: `compileTools refused: ${e instanceof Error ? e.message : String(e)}` };
   }
   if (!accepted) return { ok: false, reason: `the grammar rejects the template's render ${JSON.stringify(text)}` };
-  const r = parseToolCalls(text, { tools: PROBE_TOOLS, format: t.format, mode: "strict", ...reasoningOptions });
+  const r = parseToolCalls(text, { tools: PROBE_TOOLS, format: t.description, mode: "strict", ...reasoningOptions });
   if (r.issues.length > 0)
     return { ok: false, reason: `strict parse issues ${r.issues.map((i) => i.code).join(", ")}` };
   const got = r.calls.map((x) => ({ name: x.name, arguments: x.arguments }));
@@ -125,7 +127,7 @@ function checkCase(t: TemplateFormat, d: FormatDescription, c: Case): { ok: bool
   }));
   let again: string;
   try {
-    again = renderToolCalls(calls, t.format, {
+    again = renderToolCalls(calls, t.description, {
       ...(r.reasoning !== undefined ? { reasoning: r.reasoning, reasoningMarkers: markers } : {}),
       content: contentBeforeCalls(d, r.content, calls.length),
     });

@@ -106,7 +106,7 @@ describe("toolgram CLI", () => {
       stderr: 'toolgram: DUPLICATE_TOOL at /1: tool name "a" is declared twice (first at /0); names must be unique\n',
     });
     const bad = JSON.stringify([
-      { name: "n", parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.1 } } } },
+      { name: "n", parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.2049 } } } },
     ]);
     const u = await cli(["compile", "-"], bad);
     expect(u.code).toBe(2);

@@ -162,7 +162,7 @@ describe("compileTools: options and errors", () => {
           type: "function",
           function: {
             name: "bad",
-            parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.1 } } },
+            parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.2049 } } },
           },
         },
       ],
@@ -181,7 +181,9 @@ describe("compileTools: options and errors", () => {
   });
 
   it("strict: false relaxes with warnings pointing into the input", () => {
-    const t = [{ name: "f", parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.1 } } } }];
+    const t = [
+      { name: "f", parameters: { type: "object", properties: { x: { type: "number", multipleOf: 0.2049 } } } },
+    ];
     const c = compileTools(t, { strict: false });
     expect(c.warnings.length).toBeGreaterThan(0);
     expect(c.warnings.every((w) => w.schemaPath.startsWith("/0/parameters"))).toBe(true);

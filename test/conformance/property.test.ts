@@ -12,6 +12,11 @@ import { Referee } from "../../src/conformance/referee.js";
 import { nearValue as near, schemaArb } from "../support/arbitraries.js";
 import { tierRuns } from "../support/tier.js";
 
+/** A number of magnitude 10^15 or more, where multipleOf is not enforced (scaled values stay below 10^15). */
+const hasLargeNumber = (text: string): boolean =>
+  (text.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g) ?? []).some(
+    (n) => Math.abs(Number(n)) >= 1e15,
+  );
 /** A number written with an exponent somewhere outside strings. */
 const hasExponent = (text: string): boolean => /[0-9][eE][-+]?[0-9]/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
 
@@ -43,8 +48,12 @@ it("accepts() agrees with ajv on random schemas and instances", () => {
           const got = g.accepts(text);
           checked++;
           if (got && !want) throw new Error(`invalid instance accepted: ${text} for ${JSON.stringify(schema)}`);
-          // A documented narrowing: bounded numbers are spelled without exponent (canonicalJson writes 5e-324 with one)
-          if (!got && want && !(hasExponent(text) && /imum"/.test(JSON.stringify(schema))))
+          // Documented narrowings (docs/enforced.md): bounded numbers are spelled without exponent (canonicalJson
+          // writes 5e-324 with one), and a multipleOf is enforced on values below 10^15 once scaled
+          const narrowed =
+            (hasExponent(text) && /imum"/.test(JSON.stringify(schema))) ||
+            (/"multipleOf"/.test(JSON.stringify(schema)) && hasLargeNumber(text));
+          if (!got && want && !narrowed)
             throw new Error(`valid instance rejected: ${text} for ${JSON.stringify(schema)}`);
         }
         return true;

@@ -1,3 +1,4 @@
+import type { FormatName } from "../../src/formats/FormatName.js";
 import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
 import { describeFormat } from "../../src/formats/describeFormat.js";
@@ -15,7 +16,7 @@ describe("format names and aliases", () => {
     const all = Object.values(FORMAT_DESCRIPTIONS).flatMap((d) => [d.name, ...d.aliases]);
     expect(new Set(all).size).toBe(all.length);
     for (const d of Object.values(FORMAT_DESCRIPTIONS)) {
-      expect(FORMAT_DESCRIPTIONS[d.name]).toBe(d);
+      expect(FORMAT_DESCRIPTIONS[d.name as FormatName]).toBe(d);
       for (const n of [d.name, ...d.aliases]) expect(describeFormat(n)).toBe(d);
     }
     expect(FORMAT_NAMES).toEqual(Object.keys(FORMAT_DESCRIPTIONS));

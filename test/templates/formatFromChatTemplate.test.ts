@@ -48,9 +48,22 @@ describe("formatFromChatTemplate on hand-written templates", () => {
     }
   });
 
-  it("refuses an unknown call layout and shows it", () => {
+  it("derives the format of a call layout no described format has", () => {
     const odd = HERMES.replaceAll("<tool_call>", "<<call>>").replaceAll("</tool_call>", "<</call>>");
-    expect(() => formatFromChatTemplate(odd)).toThrow(/not a known format: a call renders as "<<call>>/);
+    const f = formatFromChatTemplate(odd);
+    expect([f.derived, f.implemented]).toEqual([true, true]);
+    expect(f.description).toMatchObject({
+      open: "<<call>>",
+      close: "<</call>>",
+      afterOpen: "\n",
+      blockSeparator: "\n",
+    });
+  });
+
+  it("refuses a call layout that does not say one format, naming the part", () => {
+    // the name written twice, as a key and as a value: which one names the tool is not said
+    const odd = HERMES.replace('{"name": "{{ c.function.name }}"', '{"{{ c.function.name }}": "{{ c.function.name }}"');
+    expect(() => formatFromChatTemplate(odd)).toThrow(/cannot be derived: the text between the name and the arguments/);
   });
 
   it("refuses a template that does not parse", () => {

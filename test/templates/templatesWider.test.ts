@@ -1,8 +1,9 @@
 /**
  * The wider template corpus (test/fixtures/templates-wider: serving engines' and fine-tuning frameworks' tool chat
  * templates, beyond llama.cpp's models/templates), checked by scripts/templates-wider-report.ts: every template that
- * rendered the probe's calls still does, and every template whose own renderings parsed back into the same calls still
- * does (a ratchet: templates-wider.expected.json lists them; a template that newly passes a step is printed).
+ * rendered the probe's calls still does, every template detected (a described format, or one derived from the
+ * template) still is, and every template whose own renderings were accepted, or parsed back into the same calls, still
+ * are (a ratchet: templates-wider.expected.json lists them; a template that newly passes a step is printed).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +19,8 @@ import {
 
 const EXPECTED = JSON.parse(readFileSync(new URL("./templates-wider.expected.json", import.meta.url), "utf8")) as {
   renderCalls: string[];
+  detected: string[];
+  accepted: string[];
   parsedBack: string[];
 };
 
@@ -56,6 +59,20 @@ describe.skipIf(dir === undefined)("the wider template corpus", () => {
     expect(rendering).toEqual(expect.arrayContaining(EXPECTED.renderCalls));
     const extra = rendering.filter((f) => !EXPECTED.renderCalls.includes(f));
     if (extra.length > 0) console.log(`newly rendering calls (add to the expected list): ${extra.join(", ")}`);
+  });
+
+  it("every template listed as detected (a described or derived format) still is", () => {
+    const detected = results.filter((r) => r.format !== "").map((r) => r.file);
+    expect(detected).toEqual(expect.arrayContaining(EXPECTED.detected));
+    const extra = detected.filter((f) => !EXPECTED.detected.includes(f));
+    if (extra.length > 0) console.log(`newly detected (add to the expected list): ${extra.join(", ")}`);
+  });
+
+  it("every template listed as accepted still has its own renderings accepted by the grammar", () => {
+    const accepted = results.filter((r) => r.accepted).map((r) => r.file);
+    expect(accepted).toEqual(expect.arrayContaining(EXPECTED.accepted));
+    const extra = accepted.filter((f) => !EXPECTED.accepted.includes(f));
+    if (extra.length > 0) console.log(`newly accepted (add to the expected list): ${extra.join(", ")}`);
   });
 
   it("every template listed as parsing back still parses back into the same calls", () => {
