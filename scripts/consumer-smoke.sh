@@ -53,8 +53,8 @@ node imports.mjs
 step "without node-llama-cpp: the clear error"
 cat >no-llama.mjs <<'JS'
 import { ToolgramError } from "toolgram";
-import { loadLlamaModel, loadNodeLlamaCpp } from "toolgram/llama-cpp";
-for (const [what, call] of [["loadNodeLlamaCpp()", () => loadNodeLlamaCpp()], ["loadLlamaModel()", () => loadLlamaModel("x.gguf")]]) {
+import { loadLlamaModel } from "toolgram/llama-cpp";
+for (const [what, call] of [["loadLlamaModel()", () => loadLlamaModel("x.gguf")]]) {
   try {
     await call();
     throw new Error(`${what} worked without node-llama-cpp`);

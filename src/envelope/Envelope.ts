@@ -4,7 +4,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import type { JsonKeywords, JsonStyle } from "../lower/JsonStyle.js";
 import type { XmlParameterSpelling } from "../lower/lowerXmlParameters.js";
 import type { Gemma4Spelling } from "../lower/lowerGemma4.js";
-import type { XmlElementsSpelling } from "../lower/lowerXmlElements.js";
+import type { XmlElementsSpelling } from "../lower/XmlElementsSpelling.js";
 import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
 import type { CallPolicy } from "./callPolicy.js";
 
