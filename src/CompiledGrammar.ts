@@ -15,12 +15,19 @@ import type { Vocabulary } from "./vocab/Vocabulary.js";
 /** What a compiled grammar was compiled for: a tool-call turn in a wire format, or one bare JSON value. */
 export type CompiledFormat = FormatName | DerivedFormatName | "json";
 
+/**
+ * What a {@link CompiledGrammar} is built from. Internal: only `compileTools` and `compileSchema` build compiled
+ * grammars (the fields are the compile's own bookkeeping, its budget and lazy emitters), so the entry does not
+ * export it and the constructor that takes it is `@internal`.
+ */
 export interface CompiledGrammarInit {
   grammar: Grammar;
   format: CompiledFormat;
   warnings: Diagnostic[];
   tools: NormalizedTool[];
-  /** The hash, or how to compute it on first read (hashing every tool again is a noticeable part of a large compile). */
+  /**
+   * The hash, or how to compute it on first read (hashing every tool again is a noticeable part of a large compile).
+   */
   schemaHash: string | (() => string);
   /** The JSON Schema, or how to build it on first use of `toJsonSchema` (most callers only want a matcher or GBNF). */
   jsonSchema: JsonValue | (() => JsonValue);
@@ -70,6 +77,11 @@ export class CompiledGrammar {
   private regex: string | undefined;
   private acceptor: Acceptor | undefined;
 
+  /**
+   * Internal: get a compiled grammar from {@link compileTools} or {@link compileSchema}; the init object is the
+   * compile's bookkeeping, not part of the API.
+   * @internal
+   */
   constructor(init: CompiledGrammarInit) {
     this.grammar = init.grammar;
     this.format = init.format;

@@ -24,7 +24,7 @@ import { normalizeSchema } from "./schema/normalizeSchema.js";
 import { cloneJson, jsonDepthLimit } from "./tools/cloneJson.js";
 import { closeObjects } from "./tools/closeObjects.js";
 import type { NormalizedTool } from "./tools/NormalizedTool.js";
-import { normalizeTools } from "./tools/normalizeTools.js";
+import { normalizeToolsWithin } from "./tools/normalizeTools.js";
 import { schemaHash, toolsHash } from "./tools/schemaHash.js";
 import { parametersKey, toolFragments, type ToolFragment } from "./ToolFragmentCache.js";
 
@@ -52,7 +52,11 @@ export interface ToolCompileOptions extends SchemaCompileOptions, CallPolicyOpti
   onRefusedTool?: OnRefusedTool;
 }
 
-/** See `ToolCompileOptions.onRefusedTool`. */
+/**
+ * What to do with a tool the compiler refuses: `"error"` refuses the set, `"drop"` leaves the tool out, `"relax"`
+ * compiles it again with `strict: false` (dropped if still refused); see `ToolCompileOptions.onRefusedTool`.
+ * Exported from `toolgram`: the type of that option.
+ */
 export type OnRefusedTool = "error" | "drop" | "relax";
 const ON_REFUSED_TOOL: readonly OnRefusedTool[] = ["error", "drop", "relax"];
 
@@ -69,7 +73,7 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
   const specialTokens = readSpecialTokens(options.specialTokens);
   const warnings: Diagnostic[] = [];
   const copied = { negativeZero: false };
-  const normalized = normalizeTools(tools, warnings, opts.limits, deadline, copied);
+  const normalized = normalizeToolsWithin(tools, warnings, opts.limits, deadline, copied);
   const policy = resolveCallPolicy(
     options,
     normalized.map((t) => t.name),

@@ -8,6 +8,7 @@ export interface Diagnostic {
    * reinterpreted), "TOOL_DROPPED" / "TOOL_RELAXED" (a refused tool left out or relaxed, see `onRefusedTool`).
    */
   code: string;
+  /** A sentence saying what was relaxed or reinterpreted, and how. */
   message: string;
   /** JSON Pointer into the user's input. */
   schemaPath: string;

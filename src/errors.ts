@@ -41,6 +41,7 @@ export type ToolgramErrorCode =
  * input, and a message that says how to fix it.
  */
 export class ToolgramError extends Error {
+  /** What went wrong, stable across versions: branch on it, not on the message. */
   readonly code: ToolgramErrorCode;
   /** JSON Pointer into the user's input (schema or tool list); "" is the root. */
   readonly schemaPath: string;

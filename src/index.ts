@@ -11,7 +11,7 @@
  */
 
 // compiling
-export { compileTools, compileSchema, type ToolCompileOptions } from "./compile.js";
+export { compileTools, compileSchema, type ToolCompileOptions, type OnRefusedTool } from "./compile.js";
 export { CompiledGrammar, type CompiledFormat } from "./CompiledGrammar.js";
 export type { ToolChoice, ParallelOption, CallPolicyOptions } from "./envelope/callPolicy.js";
 export {
@@ -31,6 +31,10 @@ export {
   type FormatOption,
   type CallUnitDescription,
   type CallUnitKind,
+  type SectionDescription,
+  type ListLayout,
+  type MessagesDescription,
+  type ReasoningDescription,
 } from "./formats/index.js";
 
 // tools
@@ -39,7 +43,16 @@ export type { NormalizedTool } from "./tools/NormalizedTool.js";
 
 // chat templates
 export { formatFromChatTemplate, type TemplateFormat } from "./templates/formatFromChatTemplate.js";
-export { ChatTemplate, type RenderOptions, type TemplateMessage } from "./templates/renderTemplate.js";
+export type { CallLayout } from "./templates/readCallLayout.js";
+export type { ReasoningLayout } from "./templates/readReasoning.js";
+export {
+  ChatTemplate,
+  type RenderInput,
+  type RenderOptions,
+  type TemplateMessage,
+  type TemplateToolCall,
+  type TemplateContentPart,
+} from "./templates/renderTemplate.js";
 
 // errors and warnings
 export {
@@ -53,10 +66,11 @@ export {
 export type { Diagnostic } from "./diagnostic.js";
 
 // JSON helpers
-export { canonicalJson, quoteJsonString, type JsonValue, type JsonObject } from "./json.js";
+export { canonicalJson, quoteJsonString, type JsonValue, type JsonObject, type JsonPrimitive } from "./json.js";
 
 // token masks
 export { Vocabulary, type PieceInput, type VocabularyOptions } from "./vocab/Vocabulary.js";
+export type { GgufTokenizer } from "./gguf/ggufTokenizer.js";
 export type { TokenMatcher } from "./automaton/TokenMatcher.js";
 export type { MatcherOptions } from "./automaton/createMatcher.js";
 
@@ -71,8 +85,10 @@ export {
   type RenderTurnOptions,
   type ReasoningMode,
   type ReasoningOptions,
+  type ResolvedReasoning,
   type IssueCode,
   type FormatName,
+  type DerivedFormatName,
   type ParseMode,
   type ParseOptions,
   type ParseResult,
@@ -80,6 +96,8 @@ export {
   type ParsedToolCall,
   type StreamEvent,
   type ToolCallShape,
+  type ToolCallConstraint,
+  type ToolCallMeta,
 } from "./parser/index.js";
 
 // conversions to other APIs' call shapes
@@ -95,6 +113,8 @@ export {
   type OpenAIToolCall,
   type AnthropicToolUse,
   type McpToolCallRequest,
+  type ConvertibleCall,
+  type ResponseTurn,
 } from "./convert/index.js";
 
 // datasets
@@ -105,3 +125,5 @@ export {
   type ValidateOptions,
 } from "./dataset/validateDataset.js";
 export { DATASET_CODES, type DatasetCode, type DatasetIssue } from "./dataset/DatasetIssue.js";
+export type { DatasetStats, ValidateDatasetOptions } from "./dataset/DatasetValidator.js";
+export type { RowFormat } from "./dataset/Conversation.js";

@@ -1,3 +1,4 @@
+/** A JSON scalar. Exported from `toolgram` beside {@link JsonValue}, which is built from it. */
 export type JsonPrimitive = null | boolean | number | string;
 /** Any JSON value (what `JSON.parse` returns). */
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };

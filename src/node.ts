@@ -3,7 +3,8 @@
  * a fine-tuning set validated as a streamed JSONL/JSON file. They import `node:` modules, so they live here and the
  * root entry `toolgram` stays isomorphic (it bundles for browsers and workers as it is). Everything else, including
  * `Vocabulary.fromTokenizerJson` (a parsed object), `Vocabulary.fromGgufTokenizer` and `validateDataset` (rows in
- * memory), comes from `toolgram`.
+ * memory), comes from `toolgram`, as do the types these signatures name (`Vocabulary`, `VocabularyOptions`,
+ * `ValidateOptions`, `DatasetReport`): this entry does not export them again.
  *
  * @example
  * import { compileTools } from "toolgram";

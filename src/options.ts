@@ -4,7 +4,10 @@ import { InvalidSchemaError } from "./errors.js";
  * Named caps. Each has its own error code so a caller can tell which one tripped; all are fail-closed.
  */
 export interface Limits {
-  /** Total code-point/item copies that bounded repetitions may expand into (code LIMIT_REPETITION). @defaultValue 100_000 */
+  /**
+   * Total code-point/item copies that bounded repetitions may expand into (code LIMIT_REPETITION). @defaultValue
+   * 100_000
+   */
   maxRepetitionExpansion: number;
   /** Largest `{min,max}` bound a single repetition may carry (code LIMIT_REPETITION). @defaultValue 100_000 */
   maxRepeatBound: number;
@@ -34,7 +37,9 @@ export interface Limits {
   maxAutomatonStates: number;
 }
 
-/** The default {@link Limits}: the compile budget and the size bounds that keep a hostile schema from exhausting memory. */
+/**
+ * The default {@link Limits}: the compile budget and the size bounds that keep a hostile schema from exhausting memory.
+ */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxRepetitionExpansion: 100_000,
   maxRepeatBound: 100_000,
@@ -64,9 +69,16 @@ export type WhitespaceOption =
  * unknown keywords and limits.
  */
 export interface SchemaCompileOptions {
-  /** Refuse what cannot be enforced exactly (default). `false`: over-approximate and record a warning. @defaultValue true */
+  /**
+   * Refuse what cannot be enforced exactly (default). `false`: over-approximate and record a warning. @defaultValue
+   * true
+   */
   strict?: boolean;
-  /** @defaultValue "compact" */
+  /**
+   * JSON whitespace the grammar allows: `"compact"` (exactly the model's own spelling) or bounded runs at every token
+   * boundary; an unbounded or out-of-range run length (not an integer 1–64) throws INVALID_OPTION.
+   * @defaultValue "compact"
+   */
   whitespace?: WhitespaceOption;
   /**
    * What an object schema that says nothing about `additionalProperties` allows. `"spec"`: any extra key (the JSON
@@ -90,6 +102,11 @@ export interface SchemaCompileOptions {
    * @defaultValue "error-on-typos"
    */
   unknownKeywords?: UnknownKeywordsOption;
+  /**
+   * Caps on the compile's work and the grammar's size, merged over {@link DEFAULT_LIMITS} (each given value must be
+   * a positive number, else INVALID_OPTION); exceeding one throws a LimitExceededError naming it.
+   * @defaultValue DEFAULT_LIMITS
+   */
   limits?: Partial<Limits>;
 }
 

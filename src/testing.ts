@@ -13,6 +13,9 @@
  * toolgram's own conformance corpus runner, its ajv referee and the llama.cpp source locator stay internal: they read
  * toolgram's test data layout, not a user's.
  *
+ * The types of the root entry these signatures name (`Grammar`, `SchemaCompileOptions`, `JsonValue`) are imported
+ * from `toolgram`, their one home; this entry does not export them again.
+ *
  * @packageDocumentation
  */
 

@@ -17,6 +17,11 @@ export class TokenMatcher {
   private cfg: number;
   private history: number[] = [];
 
+  /**
+   * Internal: get a matcher from {@link CompiledGrammar.createMatcher}, which builds (or shares) the mask table
+   * this reads; the table is not part of the API.
+   * @internal
+   */
   constructor(table: MaskTable) {
     this.table = table;
     this.cfg = table.automaton.initial;
@@ -145,6 +150,7 @@ export class TokenMatcher {
     this.history.length -= n;
   }
 
+  /** Back to the start of the grammar, history cleared: the matcher is as new, for the next sequence. */
   reset(): void {
     this.cfg = this.table.automaton.initial;
     this.history = [];

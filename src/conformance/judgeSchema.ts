@@ -18,19 +18,25 @@ export type Verdict = "pass" | "refused" | "unsatisfiable" | "false-negative" | 
 
 /** One labelled instance for {@link judgeSchema}: a JSON value and whether the schema should accept it. */
 export interface InstanceTest {
+  /** What the instance tests (for reports; not read by the judge). */
   description?: string;
+  /** The instance, checked as its canonical JSON text (`canonicalJson`). */
   data: JsonValue;
+  /** Whether the schema should accept `data`. */
   valid: boolean;
 }
 
 /** What {@link judgeSchema} found: one verdict per instance, and why a compile was refused. */
 export interface SchemaJudgement {
+  /** One verdict per test instance, in order (all the same when the compile was refused or crashed). */
   verdicts: Verdict[];
+  /** Wall-clock milliseconds the compile took, refused or not (for reports: no verdict depends on it). */
   compileMs: number;
   /** Work steps the compile spent (when the compiler reports them). */
   compileSteps?: number;
   /** Error code when the compile was refused or crashed. */
   errorCode?: string;
+  /** The refusal's message, or the crash's stack, when the compile did not succeed. */
   errorMessage?: string;
 }
 

@@ -1,9 +1,15 @@
 import type { JsonObject } from "../json.js";
 
-/** What conversions need from a call (a parsed call has more; the extra fields are ignored). */
+/**
+ * What conversions need from a call (a parsed call has more; the extra fields are ignored). Exported from `toolgram`:
+ * the `from…` conversions return it and the `to…` conversions take it, so users name it.
+ */
 export interface ConvertibleCall {
+  /** The called tool's name. */
   name: string;
+  /** The call's arguments object. */
   arguments: JsonObject;
+  /** The call's id; when absent, the `to…` conversions mint one from the call's position. */
   id?: string;
 }
 

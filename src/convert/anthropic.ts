@@ -5,9 +5,13 @@ import { callId, type ConvertibleCall } from "./ConvertibleCall.js";
 
 /** An Anthropic Messages API `tool_use` content block. */
 export interface AnthropicToolUse {
+  /** The content block's type, always `"tool_use"`. */
   type: "tool_use";
+  /** The call id: the call's own, else minted `toolu_0000`, `toolu_0001`… by position. */
   id: string;
+  /** The called tool's name. */
   name: string;
+  /** The call's arguments, as an object (never a JSON text). */
   input: JsonObject;
 }
 
@@ -16,7 +20,10 @@ export function toAnthropicToolUse(calls: readonly ConvertibleCall[]): Anthropic
   return calls.map((c, i) => ({ type: "tool_use", id: callId(c, i, "toolu_"), name: c.name, input: c.arguments }));
 }
 
-/** `tool_use` blocks (other content blocks are skipped) back to calls. Throws ToolgramError INVALID_INPUT on a malformed block. */
+/**
+ * `tool_use` blocks (other content blocks are skipped) back to calls. Throws ToolgramError INVALID_INPUT on a malformed
+ * block.
+ */
 export function fromAnthropicToolUse(blocks: readonly unknown[]): ConvertibleCall[] {
   const out: ConvertibleCall[] = [];
   blocks.forEach((b, i) => {

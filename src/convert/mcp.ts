@@ -5,13 +5,19 @@ import type { ConvertibleCall } from "./ConvertibleCall.js";
 
 /** An MCP `tools/call` JSON-RPC request. */
 export interface McpToolCallRequest {
+  /** The JSON-RPC version, always `"2.0"`. */
   jsonrpc: "2.0";
+  /** The request id: the call's own id when it has one, else a number counted up from `firstId`. */
   id: number | string;
+  /** The MCP method, always `"tools/call"`. */
   method: "tools/call";
+  /** The called tool's name and its arguments object (`{}` when the call had none). */
   params: { name: string; arguments: JsonObject };
 }
 
-/** Calls as MCP `tools/call` requests; JSON-RPC ids are `firstId`, `firstId + 1`… (the call's own id when it has one). */
+/**
+ * Calls as MCP `tools/call` requests; JSON-RPC ids are `firstId`, `firstId + 1`… (the call's own id when it has one).
+ */
 export function toMcpRequests(calls: readonly ConvertibleCall[], firstId = 1): McpToolCallRequest[] {
   return calls.map((c, i) => ({
     jsonrpc: "2.0",
@@ -21,7 +27,10 @@ export function toMcpRequests(calls: readonly ConvertibleCall[], firstId = 1): M
   }));
 }
 
-/** MCP `tools/call` requests back to calls (a string JSON-RPC id becomes the call id). Throws ToolgramError INVALID_INPUT. */
+/**
+ * MCP `tools/call` requests back to calls (a string JSON-RPC id becomes the call id). Throws ToolgramError
+ * INVALID_INPUT.
+ */
 export function fromMcpRequests(requests: readonly unknown[]): ConvertibleCall[] {
   return requests.map((r, i) => {
     const p = isJsonObject(r) && r.method === "tools/call" && isJsonObject(r.params) ? r.params : undefined;

@@ -5,8 +5,11 @@ import { callId, type ConvertibleCall } from "./ConvertibleCall.js";
 
 /** An entry of an OpenAI chat completion's `message.tool_calls`. */
 export interface OpenAIToolCall {
+  /** The call id: the call's own, else minted `call_0000`, `call_0001`… by position. */
   id: string;
+  /** The tool kind, always `"function"`. */
   type: "function";
+  /** The tool's name and its arguments as a JSON text (`JSON.stringify` of the arguments object). */
   function: { name: string; arguments: string };
 }
 

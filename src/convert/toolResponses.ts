@@ -3,9 +3,17 @@ import { canonicalJson, type JsonValue } from "../json.js";
 import type { FormatName } from "../formats/FormatName.js";
 import { callId, type ConvertibleCall } from "./ConvertibleCall.js";
 
-/** A chat turn carrying tool results, in a format's own role and spelling. */
+/**
+ * A chat turn carrying tool results, in a format's own role and spelling. Exported from `toolgram`: {@link
+ * renderToolResponses} returns it.
+ */
 export interface ResponseTurn {
+  /**
+   * The turn's role as the format's template expects it (Qwen3 `user`, Mistral `tool`, Llama 3 `ipython`, Glaive
+   * `function`).
+   */
   role: "user" | "tool" | "ipython" | "function";
+  /** The turn's text: the result (strings as written, other values as canonical JSON) in the format's own wrapping. */
   content: string;
   /** For formats whose result turns name the call they answer. */
   toolCallId?: string;

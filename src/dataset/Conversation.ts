@@ -1,6 +1,6 @@
 import type { JsonValue } from "../json.js";
 
-/** Row formats the validator reads. */
+/** Row formats the validator reads (the `input` option). Exported from `toolgram` for that option. */
 export type RowFormat = "openai" | "qwen3" | "sharegpt" | "llamafactory";
 
 /** A call as written in the row, before validation. */

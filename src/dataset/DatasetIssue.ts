@@ -28,8 +28,14 @@ export type DatasetCode = keyof typeof DATASET_CODES;
 
 /** One problem found in a dataset row: its code, severity and a message naming the row and the call. */
 export interface DatasetIssue {
+  /** What is wrong: a key of {@link DATASET_CODES}. */
   code: DatasetCode;
+  /**
+   * `"error"` for a row the data cannot be trained on as it is; `"warning"` for duplicates, content beside calls,
+   * every dataset-level issue, and FORMAT_DRIFT unless the `drift` option makes it an error.
+   */
   severity: "error" | "warning";
+  /** A sentence naming the problem and, where there is one, the call, tool or count involved. */
   message: string;
   /** 1-based line of the row in the file (the row index + 1 for in-memory rows); absent for dataset-level issues. */
   row?: number;

@@ -11,6 +11,10 @@ import { DATASET_CODES, type DatasetCode, type DatasetIssue } from "./DatasetIss
 import { readConversation, RowFormatError } from "./readConversation.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 
+/**
+ * How rows are read and judged: the row format, the severity of drift, the served parallel policy and the template
+ * recorded in the receipt. Exported from `toolgram`: {@link ValidateOptions} extends it.
+ */
 export interface ValidateDatasetOptions {
   /** Force the row format instead of detecting it per row. @defaultValue "auto" */
   input?: RowFormat | "auto";
@@ -22,21 +26,33 @@ export interface ValidateDatasetOptions {
   template?: string;
 }
 
+/** Counts over the whole dataset ({@link DatasetReport.stats}). Exported from `toolgram`: users read it. */
 export interface DatasetStats {
+  /** Rows read, including the ones that are not valid JSON. */
   rows: number;
+  /** Assistant turns in all rows' conversations. */
   assistantTurns: number;
   /** Assistant turns with at least one call (a ShareGPT function_call turn counts as one). */
   callTurns: number;
+  /** Assistant turns with more than one call. */
   parallelTurns: number;
+  /** Assistant turns without a call and without an unreadable one (text answers). */
   noCallTurns: number;
+  /** Readable calls over all assistant turns. */
   toolCalls: number;
+  /** Distinct tool names declared over all rows (set when the last row is read). */
   toolsDeclared: number;
 }
 
+/** What checking one row found. Internal: the CLI reads its conversation, whose shape is not part of the API. */
 export interface RowOutcome {
+  /** The row's 1-based line number (index + 1 for in-memory rows). */
   row: number;
+  /** The row's format, absent when it could not be read. */
   format?: RowFormat;
+  /** The row's issues. */
   issues: DatasetIssue[];
+  /** The row read as a conversation, absent when it could not be read. */
   conversation?: Conversation;
 }
 

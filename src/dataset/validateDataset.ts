@@ -8,17 +8,26 @@ import type { DatasetCode, DatasetIssue } from "./DatasetIssue.js";
 
 /** What `toolgram validate-dataset --receipt` writes: enough to tie a runtime grammar to its training data. */
 export interface DatasetReceipt {
+  /** The chat template the data is meant for: the `template` option as given. @defaultValue "qwen3" */
   template: string;
+  /** Rows read, including the ones that are not valid JSON. */
   rows: number;
+  /** Distinct tool names declared over all rows. */
   toolsDeclared: number;
+  /** Calls read over all assistant turns (readable ones; unreadable calls are issues, not counted). */
   toolCalls: number;
   /** Share of call turns with more than one call. */
   parallelCallShare: number;
   /** Share of assistant turns without a call. */
   noCallShare: number;
+  /** Issues per code over the whole dataset, row and dataset level (the same object as the report's `counts`). */
   issueCounts: Partial<Record<DatasetCode, number>>;
   /** `compileTools(tools).schemaHash` of the declared tools ("multi:<hash>" when rows declare different sets). */
   toolsSchemaHash: string;
+  /**
+   * Distinct tool sets declared by the rows that could be read (1 when every row declares the same tools; rows
+   * declaring none count as one more set, the empty one).
+   */
   toolSets: number;
   /** sha256 of the file (absent for in-memory rows). */
   fileSha256?: string;
@@ -26,14 +35,19 @@ export interface DatasetReceipt {
 
 /** What {@link validateDataset} found: statistics, errors and warnings, counts per code, and a receipt of the run. */
 export interface DatasetReport {
+  /** Row, turn and call counts of the whole dataset. */
   stats: DatasetStats;
+  /** Row-level issues of severity `"error"` (all of them, not only the ones kept in `issues`). */
   errors: number;
+  /** Row-level warnings plus the dataset-level ones. */
   warnings: number;
+  /** Issues per code, row and dataset level, over the whole dataset. */
   counts: Partial<Record<DatasetCode, number>>;
   /** Row-level issues, the first `maxIssues` of them (counts are complete). */
   issues: DatasetIssue[];
   /** Dataset-level warnings. */
   datasetIssues: DatasetIssue[];
+  /** What `--receipt` writes: the template, counts, shares and the tools' schema hash. */
   receipt: DatasetReceipt;
 }
 
@@ -44,7 +58,11 @@ export interface DatasetReport {
 export interface ValidateOptions extends ValidateDatasetOptions {
   /** Row-level issues kept in the report (the counts cover all). @defaultValue 1000 */
   maxIssues?: number;
-  /** Called for every row with its outcome (fix mode and converters use it). */
+  /**
+   * Called for every row with its outcome, the row's text (file rows only) and its parsed value. Internal: the CLI's
+   * fix mode and converters read the row's parsed conversation through it, a shape that is not part of the API.
+   * @internal
+   */
   onRow?: (outcome: RowOutcome, text: string | undefined, value: unknown) => void;
 }
 

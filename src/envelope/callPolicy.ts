@@ -34,11 +34,24 @@ export interface CallPolicy {
 
 /** Which calls a turn may hold: `toolChoice`, `parallel` and `freeText`. */
 export interface CallPolicyOptions {
-  /** @defaultValue "auto" */
+  /**
+   * Which tools the model may call, and whether it must (see {@link ToolChoice}); a name that is not declared throws
+   * INVALID_OPTION.
+   * @defaultValue "auto"
+   */
   toolChoice?: ToolChoice;
-  /** @defaultValue true */
+  /**
+   * How many calls one turn may hold: `true` any number, `false` one, an integer N ≥ 1 at most N (anything else
+   * throws INVALID_OPTION).
+   * @defaultValue true
+   */
   parallel?: ParallelOption;
-  /** @defaultValue true for "auto" and "none", false for "required" and a named tool */
+  /**
+   * Whether the turn may hold free text before its calls (or be text only when no call is required); `false` with
+   * `toolChoice: "none"` throws INVALID_OPTION, as it allows nothing.
+   * @defaultValue true for "auto", "none" and an `allowed` list in mode "auto"; false for "required", a named tool
+   * and an `allowed` list in mode "required"
+   */
   freeText?: boolean;
 }
 

@@ -63,8 +63,9 @@ export interface FormatDescription {
   readonly specialTokens: readonly string[];
   /** `"block"`: one call per block; `"list"`: one block holding the list of calls. */
   readonly grouping: "block" | "list";
-  /** Canonical text between `open` and the block's value, and between the value and `close`. */
+  /** Canonical text between `open` and the block's value. */
   readonly afterOpen: string;
+  /** Canonical text between the block's value and `close`. */
   readonly beforeClose: string;
   /** Canonical text between consecutive blocks (`grouping: "block"` only). */
   readonly blockSeparator: string;
@@ -126,21 +127,27 @@ export interface FormatDescription {
 /**
  * The markers around all of a turn's call blocks. Text between `open` and the first block, and between the last block
  * and `close`, is canonically empty (put padding into the markers: MiniMax-M1's `"<tool_calls>\n"`); special tokens
- * of the description inside them are token nodes in grammars.
+ * of the description inside them are token nodes in grammars. Exported from `toolgram`, as every part of a
+ * {@link FormatDescription} that is named by a field.
  */
 export interface SectionDescription {
+  /** Text that opens the section, before the first block. */
   readonly open: string;
+  /** Text that closes the section, after the last block. */
   readonly close: string;
 }
 
-/** The text around and between a list's elements (FormatDescription.list). */
+/** The text around and between a list's elements (FormatDescription.list). Exported from `toolgram`. */
 export interface ListLayout {
+  /** Text before the first element (a format without `list` writes `[`). */
   readonly open: string;
+  /** Text between two elements (a format without `list` writes `, `). */
   readonly separator: string;
+  /** Text after the last element (a format without `list` writes `]`). */
   readonly close: string;
 }
 
-/** A turn of messages (FormatDescription.messages). */
+/** A turn of messages (FormatDescription.messages). Exported from `toolgram`. */
 export interface MessagesDescription {
   /** What opens a message of free text after `open`: its recipient and what ends it (Functionary v3.2's `all\n`). */
   readonly text: string;
@@ -152,7 +159,10 @@ export interface MessagesDescription {
   readonly first?: string;
 }
 
-/** The markers of a reasoning block and whether compiled grammars and the parser expect one by default. */
+/**
+ * The markers of a reasoning block and whether compiled grammars and the parser expect one by default. Exported
+ * from `toolgram`.
+ */
 export interface ReasoningDescription {
   /**
    * Text that opens the block inside the turn (`"<think>\n"`); `""` when the generation prompt has already opened it
@@ -195,6 +205,9 @@ export type ReasoningMode = "none" | "optional" | "required";
 /**
  * How one call is written, by kind. Each kind has one reader/writer (src/parser/units/) and one grammar builder
  * (src/envelope/units/); everything else about a format is the FormatDescription's data.
+ *
+ * The member interfaces are not exported: a new unit kind is added to this union as formats are, and code reading a
+ * description narrows by `kind` (`Extract<CallUnitDescription, { kind: "xml-parameters" }>`), which keeps working.
  */
 export type CallUnitDescription =
   | JsonObjectUnit

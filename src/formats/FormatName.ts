@@ -58,6 +58,7 @@ export type FormatName =
 
 /**
  * The name of a format derived from a chat template's renders (src/templates/deriveFormat.ts) rather than described
- * here: `derived-` and a hash of the description, so the same layout always gets the same name.
+ * here: `derived-` and a hash of the description, so the same layout always gets the same name. Exported from
+ * `toolgram`: `CompiledGrammar.format`, `TemplateFormat.format` and `FormatDescription.name` may hold one.
  */
 export type DerivedFormatName = `derived-${string}`;

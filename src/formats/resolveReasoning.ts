@@ -16,10 +16,16 @@ export interface ReasoningOptions {
   reasoningMarkers?: { open: string; close: string };
 }
 
-/** A reasoning block as grammars and the parser use it; null when the turn has none. */
+/**
+ * A reasoning block as grammars and the parser use it; null when the turn has none. Exported from `toolgram`:
+ * {@link CompiledGrammar.reasoning} is one, and its fields are what to pass to the parser.
+ */
 export interface ResolvedReasoning {
+  /** `"optional"`: the turn may start with the block; `"required"`: it does. */
   readonly mode: "optional" | "required";
+  /** Text that opens the block (`""` when the generation prompt opened it). */
   readonly open: string;
+  /** Text that closes the block. */
   readonly close: string;
   /** The text that opens one more block after `close` (ReasoningDescription.again), when the turn may hold several. */
   readonly again?: string;

@@ -35,7 +35,9 @@ export const TINY_QWEN3 = {
 export interface BuildTinyModelOptions {
   /** PRNG seed for the weights; the same seed always yields the same file. @defaultValue 0 */
   readonly seed?: number;
-  /** Where to write; @defaultValue `tinyModelPath(seed, family, chatTemplate)` (in the toolgram cache, see `cacheDir`). */
+  /**
+   * Where to write; @defaultValue `tinyModelPath(seed, family, chatTemplate)` (in the toolgram cache, see `cacheDir`).
+   */
   readonly outPath?: string;
   /** Whose real vocabulary the model carries. @defaultValue "qwen3" */
   readonly family?: TinyModelFamilyName;
@@ -46,12 +48,19 @@ export interface BuildTinyModelOptions {
   readonly chatTemplate?: string;
 }
 
-/** A tiny model written by {@link buildTinyModel}: its path, hash, size, seed, family, tokenizer file and chat template. */
+/**
+ * A tiny model written by {@link buildTinyModel}: its path, hash, size, seed, family, tokenizer file and chat template.
+ */
 export interface TinyModel {
+  /** Where the GGUF file was written. */
   readonly path: string;
+  /** sha256 of the file, hex: the same seed, family and template always give the same hash. */
   readonly sha256: string;
+  /** The file's size in bytes. */
   readonly sizeBytes: number;
+  /** The PRNG seed the weights came from. */
   readonly seed: number;
+  /** Whose vocabulary the model carries. */
   readonly family: TinyModelFamilyName;
   /** The Hugging Face tokenizer.json the vocabulary came from (for cross-checking tokenization). */
   readonly tokenizerJsonPath: string;

@@ -13,7 +13,11 @@ export const GgufTokenType = {
   byte: 6,
 } as const;
 
-/** The tokenizer a GGUF file embeds, in the fields toolgram needs to build token-level artifacts. */
+/**
+ * The tokenizer a GGUF file embeds, in the fields toolgram needs to build token-level artifacts. Exported from
+ * `toolgram`: {@link Vocabulary.fromGgufTokenizer} takes one, so code that reads GGUF metadata itself (in a browser,
+ * from fetched bytes) can build it; `vocabularyFromGguf` in `toolgram/node` does both steps from a path.
+ */
 export interface GgufTokenizer {
   /** `tokenizer.ggml.model`, e.g. "gpt2" (byte-level BPE) or "llama" (SentencePiece). */
   readonly model: string;
@@ -25,10 +29,18 @@ export interface GgufTokenizer {
   readonly tokenTypes: readonly number[];
   /** BPE merges as "a b" strings; empty if the file has none. */
   readonly merges: readonly string[];
+  /**
+   * `tokenizer.ggml.eos_token_id`: the end-of-generation id `fromGgufTokenizer` uses unless told others; undefined if
+   * absent.
+   */
   readonly eosTokenId: number | undefined;
+  /** `tokenizer.ggml.bos_token_id`; undefined if absent. */
   readonly bosTokenId: number | undefined;
+  /** `tokenizer.ggml.padding_token_id`; undefined if absent. */
   readonly paddingTokenId: number | undefined;
+  /** `tokenizer.ggml.add_bos_token`: whether prompts start with the BOS token; undefined if absent. */
   readonly addBosToken: boolean | undefined;
+  /** `tokenizer.chat_template`, the model's Jinja chat template; undefined if absent. */
   readonly chatTemplate: string | undefined;
 }
 

@@ -23,12 +23,33 @@ export const GgufValueType = {
   uint64: 10,
   int64: 11,
   float64: 12,
-} as const;
+} as const satisfies Record<GgufScalarTypeName | "array", number>;
 
-export type GgufScalarTypeName = Exclude<keyof typeof GgufValueType, "array">;
+/**
+ * The type names of GGUF scalars (every value type but `array`). Exported from `toolgram/llama-cpp`, with
+ * {@link GgufValue}; spelled out rather than derived from `GgufValueType` (whose `satisfies` keeps the two equal),
+ * so the public type names no internal table.
+ */
+export type GgufScalarTypeName =
+  | "uint8"
+  | "int8"
+  | "uint16"
+  | "int16"
+  | "uint32"
+  | "int32"
+  | "float32"
+  | "bool"
+  | "string"
+  | "uint64"
+  | "int64"
+  | "float64";
+/** GGUF number type names (`uint8` … `float64`). Exported from `toolgram/llama-cpp`, with {@link GgufValue}. */
 export type GgufNumericTypeName = Exclude<GgufScalarTypeName, "bool" | "string">;
 
-/** A scalar as stored in JS: 64-bit integers may be bigint to keep their full range. */
+/**
+ * A scalar as stored in JS: 64-bit integers may be bigint to keep their full range. Exported from
+ * `toolgram/llama-cpp`, with {@link GgufValue}.
+ */
 export type GgufScalar = number | bigint | boolean | string;
 
 /** One typed metadata value. Arrays are homogeneous (arrays of arrays are not needed here and not supported). */

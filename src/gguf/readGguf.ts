@@ -12,7 +12,9 @@ import {
 
 /** One tensor's entry in the GGUF header (its data is not read). */
 export interface GgufTensorInfo {
+  /** The tensor's name (e.g. `token_embd.weight`). */
   readonly name: string;
+  /** Its dimensions, `dims[0]` (ggml's ne0) the fastest-varying. */
   readonly dims: readonly number[];
   /** ggml_type code (0 = F32, 1 = F16, ...). */
   readonly type: number;
@@ -22,9 +24,13 @@ export interface GgufTensorInfo {
 
 /** Everything before the tensor data of a GGUF file. */
 export interface GgufHeader {
+  /** The container version: 2 or 3 (others are refused with INVALID_INPUT). */
   readonly version: number;
+  /** The key/value metadata in file order (`general.architecture`, `tokenizer.ggml.tokens`…). */
   readonly metadata: ReadonlyMap<string, GgufValue>;
+  /** The tensors' entries, in file order. */
   readonly tensors: readonly GgufTensorInfo[];
+  /** Alignment of the tensor data in bytes: `general.alignment` when it is a uint32, else 32. */
   readonly alignment: number;
   /** File offset where tensor data begins. */
   readonly dataOffset: number;

@@ -22,6 +22,10 @@ export interface TinyModelFamily {
   readonly llamaCppTemplate?: string;
 }
 
+/**
+ * The model families whose real vocabulary a tiny model can carry (Qwen3, gpt-oss, DeepSeek V3, Llama 3.1).
+ * Exported from `toolgram/llama-cpp`: the type of {@link BuildTinyModelOptions.family}.
+ */
 export type TinyModelFamilyName = "qwen3" | "gptoss" | "deepseek_v3" | "llama3_1";
 
 export const TINY_MODEL_FAMILIES: Readonly<Record<TinyModelFamilyName, TinyModelFamily>> = {

@@ -9,6 +9,9 @@
  * - `repeat`: 0 <= min, and max === null (unbounded) or min <= max.
  * - every `ref` names a rule of the grammar; rule names match /^[a-z][a-z0-9-]*$/ (valid GBNF names).
  * - `literal.text` is non-empty and contains no lone surrogate.
+ *
+ * The member interfaces are not exported (their names, `Literal`, `Seq`, `Token`…, are too generic for a package
+ * root): code walking a grammar narrows by `type` (`Extract<GExpr, { type: "repeat" }>`).
  */
 export type GExpr = Literal | CharClass | Seq | Alt | Repeat | Ref | Token;
 
@@ -67,6 +70,7 @@ export interface Token {
 export interface Grammar {
   /** Rules in a deterministic order (the root first). */
   rules: Map<string, GExpr>;
+  /** The name of the start rule (a key of `rules`). */
   root: string;
 }
 

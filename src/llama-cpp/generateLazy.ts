@@ -19,8 +19,13 @@ import { loadNodeLlamaCpp } from "./loadNodeLlamaCpp.js";
 import { templateTools } from "../prompt/qwen3ChatPrompt.js";
 import { samplingOptions, withSequence } from "./withSequence.js";
 
-/** Options of {@link generateLazy}: those of {@link generateToolCalls} except the tool choice, which the model makes. */
+/**
+ * Options of {@link generateLazy}: those of {@link generateToolCalls} except the tool choice, which the model makes.
+ */
 export interface GenerateLazyOptions extends Omit<GenerateToolCallsOptions, "toolChoice" | "engine"> {
+  /**
+   * How the calls after the trigger are constrained: llama.cpp's grammar sampler on the GBNF, or toolgram's matcher.
+   */
   readonly engine: "gbnf" | "matcher";
   /**
    * The token that switches the grammar on. @defaultValue the format's opening marker when it is one token of the

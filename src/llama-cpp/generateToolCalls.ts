@@ -18,12 +18,17 @@ import { modelChatFor, type ModelChat, type ModelTurnOptions } from "../prompt/M
 import type { FormatOption } from "../formats/describeFormat.js";
 import type { ReasoningMode } from "../formats/FormatDescription.js";
 
-/** How the output is constrained: llama.cpp's grammar sampler on toolgram's GBNF, toolgram's token matcher, or not at all. */
+/**
+ * How the output is constrained: llama.cpp's grammar sampler on toolgram's GBNF, toolgram's token matcher, or not at
+ * all.
+ */
 export type GenerationEngine = "gbnf" | "matcher" | "none";
 
 /** Options of {@link generateToolCalls}: the model, the conversation and tools, the policy and the sampler. */
 export interface GenerateToolCallsOptions {
-  /** A model loaded with node-llama-cpp; its chat template (the GGUF's `tokenizer.chat_template`) decides the format. */
+  /**
+   * A model loaded with node-llama-cpp; its chat template (the GGUF's `tokenizer.chat_template`) decides the format.
+   */
   readonly model: LlamaModel;
   /**
    * The tool-call format (a name or alias). @defaultValue the one the model's chat template writes
@@ -41,16 +46,17 @@ export interface GenerateToolCallsOptions {
   readonly tools: unknown;
   /** The conversation so far (tool results as `tool` messages). */
   readonly messages: readonly ChatMessage[];
-  /** @defaultValue "auto" */
+  /** Which tools the model may call, and whether it must, as `compileTools`' `toolChoice`. @defaultValue "auto" */
   readonly toolChoice?: ToolChoice;
-  /** @defaultValue true */
+  /** How many calls the turn may hold, as `compileTools`' `parallel`. @defaultValue true */
   readonly parallel?: ParallelOption;
+  /** How the output is constrained (see {@link GenerationEngine}); `"none"` generates unconstrained, for comparison. */
   readonly engine: GenerationEngine;
-  /** @defaultValue 256 */
+  /** Most tokens to generate; reaching it ends with finish reason `length`. @defaultValue 256 */
   readonly maxTokens?: number;
-  /** @defaultValue 0 */
+  /** Seed of the sampler, for reproducible runs. @defaultValue 0 */
   readonly seed?: number;
-  /** @defaultValue 0.7 */
+  /** Sampling temperature; 0 is greedy. @defaultValue 0.7 */
   readonly temperature?: number;
   /** Sampler settings, as in `generateWithGbnf` (`topK`, `topP`, `repeatPenalty`). */
   readonly sampling?: Pick<GenerateOptions, "topK" | "topP" | "repeatPenalty">;
@@ -68,7 +74,9 @@ export interface GenerateToolCallsOptions {
   readonly enableThinking?: boolean;
 }
 
-/** What {@link generateToolCalls} produced: the text, the parsed calls (always valid under a constraint) and timings. */
+/**
+ * What {@link generateToolCalls} produced: the text, the parsed calls (always valid under a constraint) and timings.
+ */
 export interface ToolCallGeneration {
   /** The generated assistant text. */
   readonly text: string;
@@ -88,14 +96,21 @@ export interface ToolCallGeneration {
   readonly message: ChatMessage;
   /** The rendered prompt. */
   readonly prompt: string;
+  /** The generated token ids, without the end-of-generation token. */
   readonly tokens: readonly number[];
+  /** `"stop"`: the model or the constraint ended the turn; `"length"`: `maxTokens` ran out. */
   readonly finishReason: FinishReason;
+  /** Milliseconds spent generating (prompt evaluation included). */
   readonly elapsedMs: number;
+  /** Generated tokens per second of `elapsedMs`. */
   readonly tokensPerSecond: number;
   /** Tokens appended by jump-forward decoding (matcher engine). */
   readonly forcedTokens: number;
   /** Steps at which the token budget narrowed the choices; gbnf engine: whether steering had to stop. */
   readonly budgetSteps: number;
+  /**
+   * gbnf engine: the budget's matcher refused a token llama.cpp's grammar allowed, and steering stopped (else false).
+   */
   readonly budgetAbandoned: boolean;
 }
 

@@ -27,6 +27,10 @@ export interface GenerateWithGbnfOptions extends GenerateOptions {
   readonly budgetGuard?: readonly number[];
 }
 
+/**
+ * What {@link generateWithGbnf} produced: the generation and how the token budget steered it. Exported from
+ * `toolgram/llama-cpp`: the function's result type.
+ */
 export interface GenerateWithGbnfResult extends GenerateResult {
   /** Steps at which the budget narrowed llama.cpp's choices. */
   readonly budgetSteps: number;

@@ -27,8 +27,11 @@ export interface TokenMaskMatcher {
   fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): boolean;
 }
 
-/** Options of {@link generateWithMask}: the generation settings and the token matcher whose masks constrain sampling. */
+/**
+ * Options of {@link generateWithMask}: the generation settings and the token matcher whose masks constrain sampling.
+ */
 export interface GenerateWithMaskOptions extends GenerateOptions {
+  /** The constraint: a fresh matcher (e.g. `compiled.createMatcher(vocab)`), advanced by every generated token. */
   readonly matcher: TokenMaskMatcher;
   /**
    * When the matcher has a forced continuation, tokenize and append it without sampling (jump-forward decoding).
@@ -56,7 +59,12 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
    * @defaultValue "cached"
    */
   readonly biasConversion?: "cached" | "node-llama-cpp";
-  /** Where masks' token biases are kept. @defaultValue the cache shared by every generation on the model (`MaskBiasCache.of`) */
+  /**
+   * Where masks' token biases are kept. Internal: tests give a fresh cache to count conversions; the cache's class is
+   * not part of the API.
+   * @defaultValue the cache shared by every generation on the model (`MaskBiasCache.of`)
+   * @internal
+   */
   readonly biasCache?: MaskBiasCache;
 }
 

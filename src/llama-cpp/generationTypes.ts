@@ -6,7 +6,7 @@ export interface GenerateOptions {
   readonly model: LlamaModel;
   /** Prompt text (special tokens such as `<|im_start|>` are recognized) or token ids. */
   readonly prompt: string | readonly number[];
-  /** @defaultValue 256 */
+  /** Most tokens to generate; reaching it ends with finish reason `length`. @defaultValue 256 */
   readonly maxTokens?: number;
   /** Sampling temperature; 0 is greedy. @defaultValue 0 */
   readonly temperature?: number;
@@ -51,15 +51,18 @@ export type FinishReason = "stop" | "length";
 
 /** The outcome of one constrained generation: text, finish reason and token counts. */
 export interface GenerateResult {
+  /** The generated text (the end-of-generation token left out, kept `keepEog` tokens in). */
   readonly text: string;
   /** Generated token ids, without the end-of-generation token. */
   readonly tokens: readonly number[];
   /** "stop": the model (or the constraint) ended the output; "length": maxTokens was reached. */
   readonly finishReason: FinishReason;
+  /** Tokens of the prompt, cached ones included. */
   readonly promptTokens: number;
   /** Prompt tokens whose evaluation was reused from the sequence (`keepPrefix`); 0 otherwise. */
   readonly cachedTokens: number;
   /** Milliseconds spent generating (prompt evaluation included). */
   readonly elapsedMs: number;
+  /** Generated tokens per second of `elapsedMs` (so prompt evaluation included). */
   readonly tokensPerSecond: number;
 }

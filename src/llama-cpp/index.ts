@@ -9,6 +9,10 @@
  * GGUF files: {@link readGguf} (metadata without tensors) and a tiny random-weight model for tests
  * ({@link buildTinyModel}).
  *
+ * Types of the root entry that these signatures name (`Vocabulary`, `ToolChoice`, `ParallelOption`, `FormatOption`,
+ * `FormatName`, `DerivedFormatName`, `ReasoningMode`, `ParsedToolCall`, `ParseIssue`, `NormalizedTool`, `JsonValue`,
+ * `JsonObject`) are imported from `toolgram`, their one home; this entry does not export them again.
+ *
  * @packageDocumentation
  */
 
@@ -23,7 +27,7 @@ export {
 } from "./generateToolCalls.js";
 export { generateLazy, type GenerateLazyOptions, type LazyGeneration } from "./generateLazy.js";
 export type { GenerateOptions, GenerateResult, FinishReason } from "./generationTypes.js";
-export { generateWithGbnf, type GenerateWithGbnfOptions } from "./generateWithGbnf.js";
+export { generateWithGbnf, type GenerateWithGbnfOptions, type GenerateWithGbnfResult } from "./generateWithGbnf.js";
 export {
   generateWithMask,
   type GenerateWithMaskOptions,
@@ -68,5 +72,6 @@ export {
 
 // GGUF files
 export { readGguf, type GgufHeader, type GgufTensorInfo } from "../gguf/readGguf.js";
-export type { GgufValue } from "../gguf/ggufTypes.js";
+export type { GgufValue, GgufScalar, GgufScalarTypeName, GgufNumericTypeName } from "../gguf/ggufTypes.js";
 export { buildTinyModel, tinyModelPath, type BuildTinyModelOptions, type TinyModel } from "../gguf/buildTinyModel.js";
+export type { TinyModelFamilyName } from "../gguf/tinyModelFamilies.js";

@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { readSse } from "./readSse.js";
 
-/** Options of {@link startLlamaServer}: the llama-server binary, the model, the port, threads, context size and extra arguments. */
+/**
+ * Options of {@link startLlamaServer}: the llama-server binary, the model, the port, threads, context size and extra
+ * arguments.
+ */
 export interface StartLlamaServerOptions {
   /** Path of the llama-server executable (see `findLlamaServer`). */
   readonly binary: string;
@@ -10,13 +13,16 @@ export interface StartLlamaServerOptions {
   readonly model: string;
   /** Port on 127.0.0.1; @defaultValue a free port chosen by the OS */
   readonly port?: number;
-  /** @defaultValue 1 */
+  /** CPU threads for generation (`-t`). @defaultValue 1 */
   readonly threads?: number;
-  /** @defaultValue 4096 */
+  /** Context size in tokens (`-c`). @defaultValue 4096 */
   readonly contextSize?: number;
   /** Extra command-line arguments, appended last. */
   readonly extraArgs?: readonly string[];
-  /** @defaultValue 60000 */
+  /**
+   * Milliseconds to wait for `/health` to answer 200; past it the server is stopped and the call rejects with its
+   * log. @defaultValue 60000
+   */
   readonly startupTimeoutMs?: number;
   /** Receives the server's stdout/stderr lines (default: kept, and shown only if startup fails). */
   readonly onLog?: (line: string) => void;
@@ -26,7 +32,9 @@ export interface StartLlamaServerOptions {
 export interface LlamaServerHandle {
   /** Base URL, e.g. "http://127.0.0.1:41234". */
   readonly url: string;
+  /** The port it listens on, on 127.0.0.1. */
   readonly port: number;
+  /** The process id (-1 when the OS gave none). */
   readonly pid: number;
   /** Terminates the server (SIGTERM, then SIGKILL after 5 s) and resolves once it has exited. */
   stop(): Promise<void>;
@@ -34,8 +42,11 @@ export interface LlamaServerHandle {
 
 /** A non-2xx answer from llama-server; `body` is its text (usually a JSON error object). */
 export class LlamaServerHttpError extends Error {
+  /** `endpoint` (e.g. `/completion`) is named in the message, with the status and the body's first 500 characters. */
   constructor(
+    /** The HTTP status code. */
     readonly status: number,
+    /** The answer's whole body, as text. */
     readonly body: string,
     endpoint: string,
   ) {
@@ -136,46 +147,65 @@ export async function startLlamaServer(options: StartLlamaServerOptions): Promis
 
 /** Body of llama-server's native `/completion` (the fields toolgram uses; others pass through). */
 export interface CompletionRequest {
+  /** The prompt text, sent as is (the chat template is not applied). */
   readonly prompt: string;
   /** GBNF constraining the output. */
   readonly grammar?: string;
+  /** Most tokens to generate (llama-server's default when absent: until end of generation or the context's end). */
   readonly n_predict?: number;
+  /** Sampling temperature (llama-server's default when absent). */
   readonly temperature?: number;
+  /** Sampling seed, for reproducible runs (llama-server's default when absent: random). */
   readonly seed?: number;
+  /** Any other `/completion` field, sent as given (`stream` is set by the function called). */
   readonly [field: string]: unknown;
 }
 
 /** llama-server's answer to `/completion` (the fields toolgram reads). */
 export interface CompletionResponse {
+  /** The generated text (in a streamed chunk: the new text only). */
   readonly content: string;
+  /** Tokens generated. */
   readonly tokens_predicted?: number;
+  /** Why generation stopped, as llama-server says (`"eos"`, `"limit"`, `"word"`…). */
   readonly stop_type?: string;
+  /** llama-server's timings of the generation: tokens, milliseconds, tokens per second. */
   readonly timings?: {
     readonly predicted_n?: number;
     readonly predicted_ms?: number;
     readonly predicted_per_second?: number;
   };
+  /** The answer's other fields, unread by toolgram. */
   readonly [field: string]: unknown;
 }
 
 /** Body of `/v1/chat/completions` (OpenAI-compatible; `grammar` is llama.cpp's extension). */
 export interface ChatCompletionRequest {
+  /** The conversation, in OpenAI's message shape; llama-server renders it with the model's chat template. */
   readonly messages: ReadonlyArray<{
     readonly role: string;
     readonly content: string | null;
     readonly [field: string]: unknown;
   }>;
+  /** GBNF constraining the reply (llama.cpp's extension), e.g. a compiled grammar's `toGbnf()`. */
   readonly grammar?: string;
+  /** OpenAI-shape tool declarations, for the chat template (and llama-server's own tool-call handling). */
   readonly tools?: readonly unknown[];
+  /** OpenAI's `tool_choice` keyword. */
   readonly tool_choice?: "auto" | "none" | "required";
+  /** Most tokens to generate (llama-server's default when absent). */
   readonly max_tokens?: number;
+  /** Sampling temperature (llama-server's default when absent). */
   readonly temperature?: number;
+  /** Sampling seed, for reproducible runs (llama-server's default when absent: random). */
   readonly seed?: number;
+  /** Any other field, sent as given (`stream` is set by the function called). */
   readonly [field: string]: unknown;
 }
 
 /** llama-server's answer to `/v1/chat/completions` (the fields toolgram reads). */
 export interface ChatCompletionResponse {
+  /** The replies (one unless the request asked for more): why each stopped, and its message and tool calls. */
   readonly choices: ReadonlyArray<{
     readonly finish_reason: string | null;
     readonly message: {
@@ -188,6 +218,7 @@ export interface ChatCompletionResponse {
       readonly [field: string]: unknown;
     };
   }>;
+  /** The answer's other fields (`usage`, `timings`…), unread by toolgram. */
   readonly [field: string]: unknown;
 }
 
@@ -235,6 +266,7 @@ export async function chatCompletion(
 
 /** One streamed chat chunk (OpenAI shape: `choices[0].delta`). */
 export interface ChatCompletionChunk {
+  /** Each reply's new text or tool-call fragments (`delta`), and its finish reason on its last chunk (else null). */
   readonly choices: ReadonlyArray<{
     readonly finish_reason: string | null;
     readonly delta: {
@@ -243,6 +275,7 @@ export interface ChatCompletionChunk {
       readonly [field: string]: unknown;
     };
   }>;
+  /** The chunk's other fields, unread by toolgram. */
   readonly [field: string]: unknown;
 }
 

@@ -8,6 +8,7 @@ import { applyMask, type LogitsArray } from "./applyMask.js";
 export interface LogitsTensorLike {
   /** Row-major `[batch, vocab]` values; a typed array (`Float32Array`, `Float16Array`, `Float64Array`). */
   data: LogitsArray & { subarray(begin: number, end: number): LogitsArray };
+  /** The tensor's shape: the last dimension is the row width (`vocab`); `data` must hold rows × width values. */
   dims: readonly number[];
 }
 
@@ -30,7 +31,12 @@ export interface LogitsProcessorOptions {
  * in place and returns it, and `_call` is the same function (what `LogitsProcessorList` and `generate` invoke).
  */
 export interface ToolgramLogitsProcessor {
+  /**
+   * Feeds each row's new tokens of `inputIds` to its matcher, then masks that row of `logits` in place and returns
+   * `logits`. Throws a RangeError when `logits` does not hold `inputIds.length` rows of its last dimension.
+   */
   <T extends LogitsTensorLike>(inputIds: readonly (readonly TokenIdLike[])[], logits: T): T;
+  /** The same function as the call itself, under the name transformers.js's `LogitsProcessorList` invokes. */
   _call<T extends LogitsTensorLike>(inputIds: readonly (readonly TokenIdLike[])[], logits: T): T;
   /** One matcher per batch row, created on the first call. */
   readonly matchers: readonly TokenMatcher[];

@@ -3,7 +3,9 @@
  * numbers that can hold −∞).
  */
 export interface LogitsArray {
+  /** Number of logits in the row (the vocabulary's size, or more: bits past the mask count as clear). */
   readonly length: number;
+  /** The logit of token id `index`, written in place. */
   [index: number]: number;
 }
 

@@ -11,8 +11,14 @@ import { firstMessageOpen, firstMessageOpenAfter } from "../formats/messageHead.
 
 /** A call to render: a name, its arguments and, for formats that carry one, an id. */
 export interface CallToRender {
+  /** The tool's name, written as given. */
   name: string;
+  /** The arguments object, spelled as the format spells JSON. */
   arguments: JsonObject;
+  /**
+   * The call id, written by formats that carry one and ignored by the others; when absent, formats whose id is the
+   * call's index (Kimi) write the position, the others leave the id out.
+   */
   id?: string;
 }
 
@@ -23,6 +29,7 @@ export interface RenderTurnOptions {
    * `reasoningMarkers`); must not contain `close`.
    */
   reasoning?: string;
+  /** The reasoning block's markers in place of the format's own (pass the parser's `reasoningMarkers`). */
   reasoningMarkers?: { open: string; close: string };
   /** Free text before the calls (in formats whose call is the whole reply, only without calls). */
   content?: string;

@@ -20,20 +20,28 @@ export interface ParserTool {
 
 /** The shape of one call, before location data; generated types narrow it to a discriminated union. */
 export interface ToolCallShape {
+  /** The called tool's name, as the model wrote it (declared or not: see `valid`). */
   name: string;
+  /** The call's arguments object (`{}` when the call has none). */
   arguments: JsonObject;
 }
 
 /**
  * What a call type given to `parseToolCalls<T>` must be. `arguments: object` (not JsonObject) so that interfaces,
  * which TypeScript never gives an implicit index signature (as `toolgram types` generates them), are accepted.
+ * Exported from `toolgram`: generic code over parsed calls names it as its type parameter's bound.
  */
 export interface ToolCallConstraint {
+  /** The tool's name (a string literal type in generated call types). */
   name: string;
+  /** The arguments' type. */
   arguments: object;
 }
 
-/** Where a call came from and whether its arguments satisfy its tool's schema. */
+/**
+ * Where a call came from and whether its arguments satisfy its tool's schema: what {@link ParsedToolCall} adds to
+ * a call type. Exported from `toolgram`.
+ */
 export interface ToolCallMeta {
   /** The exact text of the call: the whole block for one-call-per-block formats, the array element otherwise. */
   raw: string;
@@ -54,7 +62,12 @@ export type ParsedToolCall<T extends ToolCallConstraint = ToolCallShape> = T ext
 
 /** A problem or a repair in model output: data, never an exception. */
 export interface ParseIssue {
+  /**
+   * What was met: a key of {@link ISSUE_CODES} (a repair in tolerant mode, a reason a call was dropped, or a validation
+   * failure).
+   */
   code: IssueCode;
+  /** A sentence saying what was met and where (the call's tool, the key, the marker). */
   message: string;
   /** [start, end) offsets in the parsed text. */
   span?: [number, number];
@@ -70,7 +83,9 @@ export interface ParseResult<T extends ToolCallConstraint = ToolCallShape> {
   content: string;
   /** The reasoning block's text, when the options ask for one and the turn has it (apart from `content`). */
   reasoning?: string;
+  /** The calls read, in order, with their raw text and span; an invalid call is kept, with `valid: false`. */
   calls: ParsedToolCall<T>[];
+  /** Every repair made, every call dropped and every validation failure, in the order met. */
   issues: ParseIssue[];
   /** Calls that could not be read (each has an issue). */
   dropped: number;
@@ -85,7 +100,10 @@ export interface ParseOptions extends ReasoningOptions {
   tools?: readonly unknown[];
   /** A format's name or alias (src/formats). @defaultValue "qwen3" */
   format?: FormatOption;
-  /** @defaultValue "tolerant" */
+  /**
+   * `"strict"` reads only the canonical rendering; `"tolerant"` also repairs real models' drifts (see {@link
+   * ParseMode}). @defaultValue "tolerant"
+   */
   mode?: ParseMode;
   /**
    * Keys of the arguments that the tool's parameters do not declare, where the schema declares `properties` and

@@ -13,6 +13,7 @@ import { argumentsPolicy, templateMessages } from "./templateMessages.js";
 export interface ModelTurnOptions {
   /** toolgram's format name. */
   readonly format: string;
+  /** Whether the turn starts with a reasoning block: `"none"`, `"optional"` or `"required"`. */
   readonly reasoning: ReasoningMode;
   /** The template's own reasoning markers, when it has them. */
   readonly reasoningMarkers?: { readonly open: string; readonly close: string };
@@ -37,6 +38,10 @@ export interface PromptOptions {
  * template; the server's Qwen3 / Hermes models).
  */
 export interface ModelChat extends ModelTurnOptions {
+  /**
+   * The format the model's calls are written in: the options' format, else the template's (a described one, or one
+   * derived from its renders, `derived-…`); `"qwen3"` without a template.
+   */
   readonly format: FormatName | DerivedFormatName;
   /** Where the prompt comes from: the model's chat template, or toolgram's Qwen3 renderer. */
   readonly promptSource: "chat-template" | "qwen3";
@@ -64,6 +69,7 @@ export interface ModelChatOptions {
   readonly reasoning?: ReasoningMode;
   /** The template's `bos_token` / `eos_token` (the model's tokens' text). */
   readonly bosToken?: string;
+  /** The template's `eos_token`: the text of the model's end-of-sequence token (some templates write it). */
   readonly eosToken?: string;
 }
 

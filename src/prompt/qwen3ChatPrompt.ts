@@ -12,7 +12,9 @@ export type ChatToolCall =
 
 /** One chat message, as OpenAI's chat API and Qwen3's chat template take it. */
 export interface ChatMessage {
+  /** Who speaks; `tool` messages carry tool results. */
   readonly role: "system" | "user" | "assistant" | "tool";
+  /** The message's text; null for an assistant turn that only calls tools. */
   readonly content: string | null;
   /** Assistant only: the calls it made, rendered as `<tool_call>` blocks after its content. */
   readonly tool_calls?: readonly ChatToolCall[];

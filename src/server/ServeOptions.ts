@@ -6,9 +6,12 @@ export interface ServeOptions {
   readonly model?: string;
   /** The base URL of a running llama-server to front instead. */
   readonly upstream?: string;
-  /** @defaultValue "127.0.0.1" (loopback only) */
+  /**
+   * The interface to listen on; anything but loopback exposes the server to the network. @defaultValue "127.0.0.1"
+   * (loopback only)
+   */
   readonly host?: string;
-  /** @defaultValue 8080; 0 picks a free port */
+  /** The port to listen on; 0 picks a free one (read it from `RunningServer.port`). @defaultValue 8080 */
   readonly port?: number;
   /** Generations at once (in process: sequences of one context). @defaultValue 1 */
   readonly parallel?: number;
@@ -18,7 +21,7 @@ export interface ServeOptions {
   readonly apiKey?: string;
   /** Per-request deadline, queueing included. @defaultValue 120000 */
   readonly timeoutMs?: number;
-  /** @defaultValue 4 MiB */
+  /** Largest request body in bytes; a larger one is answered 413 `request_too_large`. @defaultValue 4 MiB */
   readonly maxBodyBytes?: number;
   /** The token budget when a request names none. @defaultValue 512 */
   readonly defaultMaxTokens?: number;
@@ -26,8 +29,9 @@ export interface ServeOptions {
   readonly contextSize?: number;
   /** CPU threads (in process). @defaultValue 1 */
   readonly threads?: number;
-  /** Grammar cache bounds. @defaultValue 256 entries, 64 MiB of GBNF */
+  /** Compiled grammars kept for reuse across requests (least recently used evicted). @defaultValue 256 */
   readonly grammarCacheEntries?: number;
+  /** Bytes of GBNF the grammar cache may hold, beside its entry count. @defaultValue 64 MiB */
   readonly grammarCacheBytes?: number;
   /** Turns kept for exact replay when a template would not re-render them byte for byte. @defaultValue 10000 */
   readonly replayTurns?: number;

@@ -5,6 +5,8 @@
  * One function starts it ({@link startServer}, what `toolgram serve` runs); the engines, caches and request readers
  * behind it are internal.
  *
+ * `ServeOptions.limits` is a `Partial<Limits>`; `Limits` is imported from `toolgram`, its one home.
+ *
  * @packageDocumentation
  */
 export { startServer, type RunningServer } from "./startServer.js";

@@ -18,7 +18,13 @@ import { UpstreamEngine } from "./UpstreamEngine.js";
 export interface RunningServer {
   /** e.g. "http://127.0.0.1:8080" */
   readonly url: string;
+  /** The port it listens on (the one the OS picked when `port: 0` was asked). */
   readonly port: number;
+  /**
+   * The engine, caches, scheduler and metrics behind the server, for in-process inspection. Internal: its parts
+   * change with the server's design, so the entry does not export its type (`/metrics` is the stable view).
+   * @internal
+   */
   readonly state: ServerState;
   /** Stops listening, ends open connections and frees the model. */
   close(): Promise<void>;

@@ -31,6 +31,7 @@ export interface TemplateFormat {
   implemented: boolean;
   /** Other names for the format (vLLM tool-parser names, llama.cpp's): its description's. */
   aliases: readonly string[];
+  /** How the template frames reasoning: `reasoningMarkers.mode`, the value to pass as the `reasoning` option. */
   reasoning: ReasoningLayout["mode"];
   /** The reasoning block's markers, exact. */
   reasoningMarkers: ReasoningLayout;
@@ -44,7 +45,11 @@ export interface TemplateFormat {
   singleCall: boolean;
   /** How tool-call arguments must be passed to the template: objects, or JSON text. */
   argumentsAs: "object" | "string";
-  /** The raw probe renders, for reports. */
+  /**
+   * The raw probe renders, for the CLI's reports. Internal: its shape follows the probe conversations, which change
+   * as formats are added.
+   * @internal
+   */
   probe: TemplateProbe;
 }
 

@@ -6,11 +6,12 @@ import { diffSplit, markerPrefix, markerSuffix } from "./textDiff.js";
  * The layout of a template's tool calls, read from its renders of one and two calls (every string exact, as the
  * template writes it). Text of a reply with calls c1..cn:
  * `beforeCalls + sectionStart + unit(c1) + separator + unit(c2) … + sectionEnd`, where a unit is
- * `callOpen + NAME + … + callClose` as `skeleton` shows.
+ * `callOpen + NAME + … + callClose` as `skeleton` shows. Exported from `toolgram`: {@link TemplateFormat.markers} is one.
  */
 export interface CallLayout {
   /** Text the turn holds before the calls when there is no reasoning (e.g. an empty `<think>\n\n</think>\n\n`). */
   beforeCalls: string;
+  /** Text that opens the calls' section, between `beforeCalls` and the first call ("" when the calls stand alone). */
   sectionStart: string;
   /** The text of the first call, from its first own character up to the function name (a counter reads 0 or 1). */
   callOpen: string;
@@ -18,6 +19,7 @@ export interface CallLayout {
   callClose: string;
   /** Between two calls; undefined when the template renders only one call per turn. */
   separator?: string;
+  /** Text that closes the calls' section, after the last call ("" when the calls stand alone). */
   sectionEnd: string;
   /**
    * One call with placeholders: ⟨NAME⟩, ⟨ARGS⟩ (the arguments as compact JSON, `", "` and `": "`), ⟨K1⟩/⟨V1⟩ and

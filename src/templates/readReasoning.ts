@@ -6,8 +6,10 @@ import { reasoningEnd, type CallLayout } from "./readCallLayout.js";
  * - `none`: no reasoning shows and the generation prompt opens no block.
  * - `optional`: the turn may open a block itself (`<think>…</think>`), e.g. Qwen3.
  * - `required`: the generation prompt leaves a block open (`<think>\n`), so every reply starts inside it and must close it.
+ * Exported from `toolgram`: {@link TemplateFormat.reasoningMarkers} is one.
  */
 export interface ReasoningLayout {
+  /** How the template frames reasoning: `"none"`, `"optional"` or `"required"`, as above. */
   mode: "none" | "optional" | "required";
   /** Text that opens the block inside the turn ("" when the generation prompt opened it). */
   start: string;

@@ -3,34 +3,53 @@ import { ToolgramError } from "../errors.js";
 import { withJinja2Syntax } from "./jinja2Syntax.js";
 import { percentFormat, pyStr } from "./pythonStrings.js";
 
-/** A chat message as chat templates read it (OpenAI's shape, plus `reasoning_content`). */
-/** A typed part of a message's content (OpenAI's `{type: "text"}`; Mistral's `{type: "thinking"}`). */
+/**
+ * A typed part of a message's content (OpenAI's `{type: "text"}`; Mistral's `{type: "thinking"}`). Exported from
+ * `toolgram`: a {@link TemplateMessage}'s content may be a list of these.
+ */
 export type TemplateContentPart = { type: "text"; text: string } | { type: "thinking"; thinking: string };
 
-/** One message as chat templates read it (the OpenAI chat shape). */
+/** One message as chat templates read it (the OpenAI chat shape, plus `reasoning_content`). */
 export interface TemplateMessage {
+  /** Who speaks: the templates branch on it. */
   role: "system" | "user" | "assistant" | "tool";
+  /** The text, a list of typed parts, or null (an assistant turn that only calls tools). */
   content: string | TemplateContentPart[] | null;
+  /** The assistant's reasoning under the name most templates read (Qwen3, DeepSeek, GLM). */
   reasoning_content?: string;
   /** gpt-oss's name for the reasoning. */
   thinking?: string;
   /** Solar Open's name for the reasoning (vLLM's newer field). */
   reasoning?: string;
+  /** The assistant turn's calls. */
   tool_calls?: TemplateToolCall[];
+  /** On a `tool` message: the id of the call it answers. */
   tool_call_id?: string;
+  /** On a `tool` message: the name of the tool that answered (some templates print it). */
   name?: string;
 }
 
+/**
+ * One call of an assistant message as templates read it (OpenAI's shape). Exported from `toolgram` to build messages.
+ */
 export interface TemplateToolCall {
+  /** The call id, paired with a tool message's `tool_call_id`. */
   id: string;
+  /** The tool kind, always `"function"`. */
   type: "function";
+  /** The tool's name and arguments: an object or a JSON text (templates differ in which one they print). */
   function: { name: string; arguments: Record<string, unknown> | string };
 }
 
+/** One conversation to render ({@link ChatTemplate.render}'s input). Exported from `toolgram` for that reason. */
 export interface RenderInput {
+  /** The conversation, as the template's `messages`. */
   messages: TemplateMessage[];
+  /** The tool declarations, as the template's `tools` (and FireFunction's `functions` JSON); undefined when absent. */
   tools?: unknown[];
+  /** Whether to open the assistant's next turn (`add_generation_prompt`). @defaultValue false */
   addGenerationPrompt?: boolean;
+  /** The template's `enable_thinking` (Qwen3-style templates). @defaultValue true */
   enableThinking?: boolean;
 }
 
@@ -40,7 +59,10 @@ export interface RenderOptions {
   bosToken?: string;
   /** `eos_token`. @defaultValue "" */
   eosToken?: string;
-  /** The date `strftime_now` and `date_string` report, fixed so that renders never depend on the clock. @defaultValue 2026-01-02 */
+  /**
+   * The date `strftime_now` and `date_string` report, fixed so that renders never depend on the clock. @defaultValue
+   * 2026-01-02
+   */
   date?: Date;
   /** More variables, e.g. `{ reasoning_effort: "high" }`. */
   extraContext?: Record<string, unknown>;
@@ -48,6 +70,7 @@ export interface RenderOptions {
 
 /** A compiled chat template; parse once, render many probe conversations. */
 export class ChatTemplate {
+  /** The template text as given (before the Jinja2 syntax it uses is rewritten for @huggingface/jinja). */
   readonly source: string;
   private readonly template: Template;
   private readonly options: RenderOptions;

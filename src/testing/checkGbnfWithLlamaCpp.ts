@@ -17,6 +17,7 @@ export interface GbnfCheck {
 
 /** A grammar to check, with texts to run through llama.cpp's grammar engine. */
 export interface GbnfCheckItem {
+  /** The GBNF text to parse with llama.cpp's parser (root rule `root`). */
   grammar: string;
   /** Texts to run through llama.cpp's grammar engine (code point by code point, as `isTextCompatible` does). */
   samples?: string[];
@@ -29,7 +30,9 @@ export interface GbnfCheckOptions {
    * Node itself needs about 2 GiB of address space to start, so values below 2048 make every check fail. @defaultValue 4096
    */
   memoryLimitMb?: number;
-  /** Time allowed per grammar, samples included (loading llama.cpp, ≈ 0.5 s, has its own minute). @defaultValue 30_000 */
+  /**
+   * Time allowed per grammar, samples included (loading llama.cpp, ≈ 0.5 s, has its own minute). @defaultValue 30_000
+   */
   timeoutMs?: number;
 }
 

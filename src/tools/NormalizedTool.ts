@@ -4,6 +4,7 @@ import type { JsonObject } from "../json.js";
 export interface NormalizedTool {
   /** The tool's name, exactly as declared (any non-empty string: dots, spaces and non-ASCII occur in real sets). */
   name: string;
+  /** The tool's description as declared (absent when it has none); grammars ignore it. */
   description?: string;
   /**
    * Standard JSON Schema (draft 2020-12 vocabulary) of the arguments object: non-standard type names, optional

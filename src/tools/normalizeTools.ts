@@ -43,13 +43,25 @@ const OBJECT_VALUED_KEYWORDS = new Set([
  *
  * Throws ToolgramError INVALID_TOOL (bad shape or name), DUPLICATE_TOOL, INVALID_INPUT (not JSON),
  * INVALID_SCHEMA (an unknown type name), LIMIT_TOOLS (more than `limits.maxTools`), LIMIT_NESTING (JSON deeper
- * than 4 × `limits.maxNesting`). Never mutates `input`. `deadline`: the compile's budget (copying counts its steps).
- * `copied` learns whether the input held a -0 (see `parametersKey`).
+ * than 4 × `limits.maxNesting`). Never mutates `input`; each rewrite is pushed onto `warnings`.
  */
 export function normalizeTools(
   input: unknown,
   warnings: Diagnostic[],
   limits: Partial<Pick<Limits, "maxTools" | "maxNesting">> = {},
+): NormalizedTool[] {
+  return normalizeToolsWithin(input, warnings, limits);
+}
+
+/**
+ * {@link normalizeTools} inside a compile: `deadline` is the compile's budget (copying counts its steps), `copied`
+ * learns whether the input held a -0 (see `parametersKey`). Kept apart so that the public signature names no
+ * internal type.
+ */
+export function normalizeToolsWithin(
+  input: unknown,
+  warnings: Diagnostic[],
+  limits: Partial<Pick<Limits, "maxTools" | "maxNesting">>,
   deadline?: Deadline,
   copied?: CopySeen,
 ): NormalizedTool[] {

@@ -29,11 +29,13 @@ const utf8 = new TextEncoder();
 export class Vocabulary {
   /** Number of logits (mask bits). */
   readonly size: number;
+  /** End-of-generation token ids: allowed exactly where the output is a complete match (never as text or atoms). */
   readonly eosTokenIds: readonly number[];
   /** TOKEN_NONE / TOKEN_TEXT / TOKEN_ATOM per id. */
   readonly kind: Uint8Array;
   /** Bytes of ordinary token i are bytes[offsets[i] .. offsets[i+1]). */
   readonly bytes: Uint8Array;
+  /** Where each id's bytes start in `bytes`, `size + 1` entries (the last ends the buffer); see `bytes`. */
   readonly offsets: Int32Array;
   /** Atom id → its text (e.g. 151657 → "<tool_call>"). */
   readonly atoms: ReadonlyMap<number, string>;
@@ -69,7 +71,11 @@ export class Vocabulary {
     }
   }
 
-  /** The byte trie of the ordinary tokens (built on first use). */
+  /**
+   * The byte trie of the ordinary tokens (built on first use). Internal: the matchers' walk reads it; its layout is
+   * not part of the API.
+   * @internal
+   */
   get trie(): TokenTrie {
     if (!this.trieCache) {
       const ids: number[] = [];
@@ -84,7 +90,9 @@ export class Vocabulary {
     return this.bytes.subarray(this.offsets[id], this.offsets[id + 1]);
   }
 
-  /** Build from pieces indexed by id. Strings are taken as UTF-8 text; `special: true` makes an atom; null is unused. */
+  /**
+   * Build from pieces indexed by id. Strings are taken as UTF-8 text; `special: true` makes an atom; null is unused.
+   */
   static fromPieces(pieces: readonly PieceInput[], opts: VocabularyOptions): Vocabulary {
     const size = opts.size ?? pieces.length;
     if (size < pieces.length)
