@@ -5,7 +5,7 @@ import type { FormatDescription } from "../formats/FormatDescription.js";
  * The parts of a description its grammar, parsers and renderer write and read: two descriptions equal in these are
  * the same wire format (names, families, aliases, special tokens, start prefixes and the default reasoning are not).
  */
-const WIRE_PARTS = [
+export const WIRE_PARTS = [
   "grouping",
   "open",
   "close",
