@@ -5,7 +5,7 @@ import {
   parseToolCalls,
   Vocabulary,
   type CompiledGrammar,
-  type FormatName,
+  type FormatOption,
   type TokenMatcher,
 } from "../../src/index.js";
 import type { FromWorker, SampleResult, ToWorker, TokenView } from "./protocol.js";
@@ -20,7 +20,7 @@ let vocab: Vocabulary | undefined;
 let byBytes: Map<string, number> | undefined; // token bytes (latin1) → id, for greedy tokenization of forced text
 let atomIds: Map<string, number> | undefined;
 let compiled: CompiledGrammar | undefined;
-let format: string = "qwen3";
+let format: FormatOption = "qwen3";
 let required = false;
 let matcher: TokenMatcher | undefined;
 let accepted: number[] = [];
@@ -245,7 +245,7 @@ function sampleOnce(budget: number): SampleResult {
 
 /** Parse the sampled turn strictly and validate every call's arguments with ajv against its tool's schema. */
 function checkWithAjv(text: string): { ok: boolean; detail: string[] } {
-  const parsed = parseToolCalls(text, { tools: compiled!.tools, format: format as FormatName, mode: "strict" });
+  const parsed = parseToolCalls(text, { tools: compiled!.tools, format, mode: "strict" });
   const detail: string[] = [];
   let ok = parsed.issues.length === 0;
   for (const issue of parsed.issues) detail.push(`parser: ${issue.code} ${issue.message}`);
