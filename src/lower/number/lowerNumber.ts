@@ -208,6 +208,8 @@ function multipleOfModulus(node: NumberNode, env: NumberLowerEnv): DecimalModulu
     l = ((l / gcd(l, p)) * p) / p;
     k = 0;
   }
+  // every integer is a multiple of 1 (and so of 1/n): no constraint left, and no digit limit on the integers
+  if (node.integer && k === 0 && l === 1n) return undefined;
   if (k >= MULTIPLE_OF_MAX_DIGITS || l > BigInt(MAX_INTEGER_MULTIPLE_OF)) {
     const what = node.multipleOf.length === 1 ? `multipleOf ${node.multipleOf[0]}` : `the multipleOf values combined`;
     const why =
