@@ -2,6 +2,7 @@ import type { LlamaModel, Token } from "node-llama-cpp";
 import type { FinishReason } from "./generationTypes.js";
 import { generateWithMask } from "./generateWithMask.js";
 import {
+  checkEngine,
   compiledFor,
   formatEogTokens,
   modelChatOf,
@@ -58,6 +59,7 @@ export interface LazyGeneration extends ToolCallGeneration {
  */
 export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGeneration> {
   const { model, tools } = options;
+  checkEngine(options.engine, ["gbnf", "matcher"] as const);
   const chat = await modelChatOf(model, options);
   const trigger = options.triggerToken ?? triggerOf(model, chat.format);
   // the grammar starts at the trigger, past any reasoning (which the free part holds); the whole turn is parsed

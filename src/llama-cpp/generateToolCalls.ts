@@ -24,6 +24,18 @@ import type { ReasoningMode } from "../formats/FormatDescription.js";
  */
 export type GenerationEngine = "gbnf" | "matcher" | "none";
 
+/**
+ * The engine a caller named, checked: a JavaScript caller that leaves it out or misspells it gets an INVALID_OPTION
+ * naming the choices, never an unconstrained generation it did not ask for.
+ */
+export function checkEngine<E extends string>(engine: unknown, allowed: readonly E[]): E {
+  if (typeof engine === "string" && (allowed as readonly string[]).includes(engine)) return engine as E;
+  throw new ToolgramError(
+    "INVALID_OPTION",
+    `engine must be ${allowed.map((e) => JSON.stringify(e)).join(", ")}; got ${engine === undefined ? "none" : JSON.stringify(engine)}`,
+  );
+}
+
 /** Options of {@link generateToolCalls}: the model, the conversation and tools, the policy and the sampler. */
 export interface GenerateToolCallsOptions {
   /**
@@ -274,7 +286,8 @@ export function formatEogTokens(model: LlamaModel, format: string): readonly num
  *  - `engine: "none"`: unconstrained, for comparison.
  */
 export async function generateToolCalls(options: GenerateToolCallsOptions): Promise<ToolCallGeneration> {
-  const { model, tools, engine } = options;
+  const { model, tools } = options;
+  const engine = checkEngine(options.engine, ["gbnf", "matcher", "none"] as const);
   const chat = await modelChatOf(model, options);
   const turn: ModelTurnOptions = {
     format: chat.format,
