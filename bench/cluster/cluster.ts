@@ -2,8 +2,8 @@
  * Load through the balancer: the layout of `npm run serve:cluster` (nginx round robin over `toolgram serve --upstream`
  * instances, each in front of its own llama-server on the tiny model) with 1 and then 2 instances, the same requests
  * from the same concurrent clients. Each answer is checked (status 200, every call parses and validates, a stream ends
- * with [DONE]); the figures are requests/s, generated tokens/s and latency percentiles. Writes
- * bench/cluster/cluster.json and prints a markdown table.
+ * with [DONE]; an answer cut at max_tokens is counted apart); the figures are requests/s, generated tokens/s and
+ * latency percentiles. Writes bench/cluster/cluster.json and prints a markdown table.
  *
  *   npm run bench:cluster                                   24 requests, 4 clients, 1 then 2 instances
  *   npm run bench:cluster -- --requests 60 --clients 8 --instances 1,2,3 --threads 1 --max-tokens 64
@@ -66,6 +66,8 @@ interface Result {
   readonly status: number;
   readonly ms: number;
   readonly tokens: number;
+  /** finish_reason "length": the budget ended the turn (upstream, a call can be cut there) */
+  readonly cut?: boolean;
   readonly problem?: string;
 }
 
@@ -127,6 +129,8 @@ async function one(url: string, i: number): Promise<Result> {
       messages: [{ role: "user", content: `Request ${i}: the weather in Paris and the time in Tokyo?` }],
       tools: TOOLS,
       tool_choice: CHOICES[i % CHOICES.length],
+      // one call per answer: the random model adds calls while it may, and upstream cuts the last at max_tokens
+      parallel_tool_calls: false,
       max_tokens: MAX_TOKENS,
       seed: i,
       stream,
@@ -140,14 +144,27 @@ async function one(url: string, i: number): Promise<Result> {
     const read = readStream(text);
     if (typeof read === "string") return { status: 200, ms, tokens: 0, problem: read };
     const problem = check(read.calls, read.finish);
-    return { status: 200, ms, tokens: read.tokens, ...(problem === undefined ? {} : { problem }) };
+    return {
+      status: 200,
+      ms,
+      tokens: read.tokens,
+      cut: read.finish === "length",
+      ...(problem === undefined ? {} : { problem }),
+    };
   }
   const json = JSON.parse(text) as {
     choices: Array<{ finish_reason: string; message: { tool_calls?: Call[] } }>;
     usage: { completion_tokens: number };
   };
-  const problem = check(json.choices[0].message.tool_calls ?? [], json.choices[0].finish_reason);
-  return { status: 200, ms, tokens: json.usage.completion_tokens, ...(problem === undefined ? {} : { problem }) };
+  const finish = json.choices[0].finish_reason;
+  const problem = check(json.choices[0].message.tool_calls ?? [], finish);
+  return {
+    status: 200,
+    ms,
+    tokens: json.usage.completion_tokens,
+    cut: finish === "length",
+    ...(problem === undefined ? {} : { problem }),
+  };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -178,6 +195,7 @@ async function measure(model: string, instances: number): Promise<Record<string,
       maxTokens: MAX_TOKENS,
       non200: results.filter((r) => r.status !== 200).length,
       invalid: results.filter((r) => r.problem !== undefined).length,
+      cutAtBudget: results.filter((r) => r.cut === true).length,
       requestsPerSecond: Number((REQUESTS / seconds).toFixed(2)),
       tokensPerSecond: Math.round(results.reduce((a, r) => a + r.tokens, 0) / seconds),
       p50ms: Math.round(percentile(latencies, 50)),
@@ -199,12 +217,12 @@ async function main(): Promise<number> {
   for (const n of SIZES) rows.push(await measure(path, n));
   writeFileSync(join(import.meta.dirname, "cluster.json"), `${JSON.stringify(rows, null, 2)}\n`);
   console.log(
-    "| instances | requests | clients | non-200 | invalid | req/s | tok/s | p50 (ms) | p90 (ms) | p99 (ms) |",
+    "| instances | requests | clients | non-200 | invalid | cut at max_tokens | req/s | tok/s | p50 (ms) | p90 (ms) | p99 (ms) | cores | load average |",
   );
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of rows)
     console.log(
-      `| ${r.instances} | ${r.requests} | ${r.clients} | ${r.non200} | ${r.invalid} | ${r.requestsPerSecond} | ${r.tokensPerSecond} | ${r.p50ms} | ${r.p90ms} | ${r.p99ms} | ${r.cores} | ${r.loadAverage} |`,
+      `| ${r.instances} | ${r.requests} | ${r.clients} | ${r.non200} | ${r.invalid} | ${r.cutAtBudget} | ${r.requestsPerSecond} | ${r.tokensPerSecond} | ${r.p50ms} | ${r.p90ms} | ${r.p99ms} | ${r.cores} | ${r.loadAverage} |`,
     );
   return rows.every((r) => r.non200 === 0 && r.invalid === 0) ? 0 : 1;
 }
