@@ -46,6 +46,7 @@ export default defineConfig({
         items: [
           { text: "llama.cpp", link: "/llama-cpp" },
           { text: "Server", link: "/server" },
+          { text: "Several instances", link: "/cluster" },
           { text: "JavaScript runtimes (logits)", link: "/logits" },
           { text: "Playground", link: "/playground" },
         ],
