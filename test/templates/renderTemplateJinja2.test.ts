@@ -265,9 +265,13 @@ contextual
     expect(render("{{ '  ' * 2 }}|{{ 3 * 'ab' }}|{{ 'x' * 0 }}|{{ 'x' * -1 }}")).toBe("    |ababab||");
   });
 
-  it("strftime_now's directives, the glibc unpadded ones too, at the fixed date (Granite 3.3)", () => {
+  it("strftime_now's directives, the glibc unpadded ones too, at the fixed date (Granite 3.3, Hunyuan A13B)", () => {
     // llama.cpp models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja: strftime_now('%B %d, %Y')
     expect(render("{{ strftime_now('%B %d, %Y') }}")).toBe("January 02, 2026");
+    // vLLM examples/tool_chat_template_hunyuan_a13b.jinja: `weekday_map[strftime_now('%A')]`, then '%Y-%m-%d %H:%M:%S'
+    expect(render("{{ strftime_now('%A') }}|{{ strftime_now('%Y-%m-%d %H:%M:%S') }}")).toBe(
+      "Friday|2026-01-02 00:00:00",
+    );
     const t = new ChatTemplate("{{ strftime_now('%A %a %-d/%-m %j %I:%M %p %y %%') }}", {
       date: new Date(Date.UTC(2025, 6, 26, 15, 4)),
     });
