@@ -187,6 +187,11 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     const n = (node ?? {}) as { type?: string; value?: unknown };
     // an operand already evaluated by a shim, handed back to the library's own code (never evaluated twice)
     if (n.type === EVALUATED) return n.value as RuntimeValue;
+    if (n.type === UNLESS_BROKEN) {
+      // a loop's `else`: Jinja2 runs it when no turn ran; the library also when the first turn ends in `break`
+      const { body, block } = n as unknown as { body: unknown[]; block: unknown[] };
+      return brokenOff.has(body) ? runtimeValue("") : hooks.evaluateBlock(block, environment);
+    }
     if (n.type === "ObjectLiteral")
       return objectLiteral(n.value as [unknown, unknown][], (x) => hooks.evaluate(x, environment));
     const loop = n as { type?: string; loopvar?: { type: string }; iterable?: { type: string; lhs?: unknown } };
@@ -207,7 +212,10 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
       };
       const body = (loop as { body?: unknown[] }).body ?? [];
       loopBodies.add(body);
-      const result = evaluate({ ...loop, iterable: select ? { ...loop.iterable, lhs: items } : items }, environment);
+      const block = (loop as { defaultBlock?: unknown[] }).defaultBlock ?? [];
+      const defaultBlock = block.length === 0 ? block : [{ type: UNLESS_BROKEN, body, block }];
+      const walked = select ? { ...loop.iterable, lhs: items } : items;
+      const result = evaluate({ ...loop, iterable: walked, defaultBlock }, environment);
       // the text a `break` cut off ends the loop's output
       const tail = brokenOff.get(body) ?? "";
       brokenOff.delete(body);
@@ -423,6 +431,9 @@ const LOOP_CONTROLS = new Map<unknown, "break" | "continue">(
 function loopControl(e: unknown): "break" | "continue" | undefined {
   return typeof e === "object" && e !== null ? LOOP_CONTROLS.get(e.constructor) : undefined;
 }
+
+/** The node type of a loop's `else` block, run unless the loop ended in `break` (see withPythonShims). */
+const UNLESS_BROKEN = "ToolgramElseUnlessBroken";
 
 /** The node type of an operand a shim has evaluated already (see withPythonShims). */
 const EVALUATED = "ToolgramEvaluatedOperand";

@@ -205,6 +205,9 @@ describe("ChatTemplate renders the Jinja2 real templates use", () => {
     expect(render(each)).toBe("1.2!3.");
     expect(render(each.replace("continue", "break"))).toBe("1.2!");
     expect(render("{% for i in [1] %}{% for j in [1, 2] %}{{ j }}{% break %}{% endfor %}-{% endfor %}")).toBe("1-");
+    // a loop's else runs when no turn ran, not after a first turn that breaks
+    expect(render("{% for i in [1, 2] %}{{ i }}{% break %}{% else %}E{% endfor %}")).toBe("1");
+    expect(render("{% for i in [] %}{{ i }}{% break %}{% else %}E{% endfor %}")).toBe("E");
   });
 
   it("tojson with indent and sort_keys, as json.dumps writes them (Llama 4's tool list)", () => {
