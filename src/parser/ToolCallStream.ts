@@ -482,7 +482,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         [this.prevBlockEnd, start],
       );
     }
-    this.scanner = new BlockScanner(this.d, start, opener, this.out);
+    this.scanner = new BlockScanner(this.d, start, opener, this.out, this.out.mode === "tolerant");
     this.state = "block";
   }
 

@@ -45,7 +45,8 @@ export const ISSUE_CODES = {
   MISSING_CALL_CLOSE: "the call's closing marker (e.g. </function>) is missing",
   UNPREFIXED_CLOSING_TAG:
     "MiniMax M3: an element closed by `</k>` without the tag prefix `]<]minimax[>[` (read as its end)",
-  RAW_VALUE_HOLDS_MARKER: "a raw parameter value contains the parameter's closing marker",
+  RAW_VALUE_HOLDS_MARKER:
+    "a raw parameter value contains a marker of the format (the value's closing one, a block's, a whole nested call), read whole because the rest of the call still reads one way",
   VALUE_TYPE_MISMATCH:
     "a tagged parameter's type marker (DeepSeek's string=\"true|false\") contradicts the parameter's schema (read as the schema says)",
   VALUE_READ_BY_SCHEMA:

@@ -43,6 +43,7 @@ export const xmlParametersUnit: UnitCodec = {
     const u = xmlUnit(d);
     const args: JsonObject = {};
     const repairs = s.repairs;
+    const forbidden = rawValueForbidden(d);
     for (const p of s.params) {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
       // a written type (Kimi K3's JSON type, DSML's string flag) says how the value is spelled; else the schema, else the text
@@ -55,8 +56,8 @@ export const xmlParametersUnit: UnitCodec = {
           : kind === undefined && schema !== undefined
             ? readBySchema(p.value, admittedTypes(schema, p.key), repairs, p.at)
             : readValue(p.value, kind, repairs, p.at);
-      const close = u.valueClose.trim();
-      if (typeof v === "string" && close !== "" && v.includes(close))
+      // a marker no grammar writes in a value (its closing one, a block's): read whole, as the rest still reads
+      if (typeof v === "string" && forbidden.some((x) => v.includes(x)))
         repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
