@@ -51,6 +51,12 @@ export const ISSUE_CODES = {
     "a tagged parameter's type marker (DeepSeek's string=\"true|false\") contradicts the parameter's schema (read as the schema says)",
   VALUE_READ_BY_SCHEMA:
     "a tagged parameter's raw value that reads as JSON of a type its schema does not admit, kept as the string the schema admits (`42` for `anyOf: [string, null]`)",
+  OTHER_GENERATION:
+    "the call is written as the family's other generation writes it after the same marker (Mistral's `[TOOL_CALLS][{…}]` list and `[TOOL_CALLS]NAME[ARGS]{…}`)",
+  CALL_AFTER_TEXT:
+    "a call of a format whose call is the whole reply (Llama 3's JSON object, xLAM's list) after text: read as a call, the text before it kept as content",
+  MORE_CALLS:
+    "another call after the call of a format whose call is the whole reply (Llama 3's objects separated by `; ` or newlines): read as a call, the separator dropped",
   UNCLOSED_SECTION: "the section holding the calls (e.g. <｜tool▁calls▁begin｜>) has no closing marker",
   // dropped: the call is lost
   INVALID_JSON: "the call's JSON cannot be read",

@@ -106,7 +106,7 @@ export class BlockScanner {
     start: number,
     opener: string,
     private readonly events: ScanEvents,
-    tolerant = false,
+    private readonly tolerant = false,
   ) {
     this.d = d;
     this.ju = d.unit.kind === "json-object" ? d.unit : null;
@@ -394,6 +394,12 @@ export class BlockScanner {
       }
     }
     if (WS.has(c)) return i;
+    if (this.tolerant && c === "{" && p.name !== "" && !p.inId) {
+      // the arguments right after the name, without the marker (Mistral's `[TOOL_CALLS]NAME{…}`): read on as JSON
+      this.events.callName(this.slot, p.name);
+      this.prefix = null;
+      return i - 1;
+    }
     if (!p.nameCharacter.test(c) || p.name.length >= MAX_NAME_CAPTURE) return "novalue";
     if (!p.inId) p.name += c;
     return i;
