@@ -25,9 +25,15 @@ interface RawValueTyping {
  */
 export function coerceRawValue(text: string, typing: RawValueTyping, repairs: Repair[], at: number): JsonValue {
   const { written, kind, admitted } = typing;
-  if (written !== undefined) return readTyped(text, written, kind, repairs, at);
-  if (kind === undefined && typing.known === true) return readBySchema(text, admitted, repairs, at);
-  return readValue(text, kind, repairs, at);
+  if (written === undefined && kind === undefined && typing.known === true)
+    return readBySchema(text, admitted, repairs, at);
+  const v = written !== undefined ? readTyped(text, written, kind, repairs, at) : readValue(text, kind, repairs, at);
+  // a written type the schema does not admit, where it admits a string (DSML's `string="false">42` for string-or-null)
+  if (typeof v !== "string" && admitted?.has("string") === true && !admitted.has(typeOfValue(v))) {
+    repairs.push({ code: "VALUE_READ_BY_SCHEMA", at });
+    return text;
+  }
+  return v;
 }
 
 /** How a value is taken: raw text, JSON, or by the text (JSON when it parses to a non-string). */
