@@ -9,6 +9,8 @@ import { UNIT_CODECS } from "./units/callUnit.js";
 import { BlockScanner } from "./scan/BlockScanner.js";
 import { cutAtCloseMarker } from "./scan/cutAtCloseMarker.js";
 import { findSectionMarker } from "./scan/findSectionMarker.js";
+import { hasOtherGeneration, otherGeneration } from "./scan/otherGeneration.js";
+import { afterSeparators, findLateStart, lateStarts } from "./scan/lateStarts.js";
 import { splitMarker } from "../formats/splitMarker.js";
 import { FENCE, findFence } from "./scan/findFence.js";
 import type { BlockEnd } from "./scan/ScannedBlock.js";
@@ -31,9 +33,10 @@ const MAX_RESCANS = 8;
 /**
  * `start`: a format without an opening marker, before deciding whether the reply is a call; `message`: a turn of
  * messages (Functionary v3.2), before its first recipient; `text`: between blocks; `block`: inside one (a
- * BlockScanner reads it); `tail`: after a start-of-reply block, all text.
+ * BlockScanner reads it); `tail`: after a start-of-reply block, all text; `choose`: after a block's opening marker,
+ * before its first character tells which generation of the family wrote it (tolerant mode, otherGeneration).
  */
-type State = "start" | "message" | "text" | "block" | "tail";
+type State = "start" | "message" | "text" | "block" | "tail" | "choose";
 
 /**
  * Incremental tool-call parser. `push` returns events as soon as they are known; `flush` returns the last events;
@@ -58,6 +61,14 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
   private sepText = "";
   private prevBlockEnd = 0;
   private scanner: BlockScanner | null = null;
+  /** Tolerant mode, a whole-reply JSON format: the texts that start a call after the reply's start (lateStarts). */
+  private readonly late: readonly string[];
+  /** A call just ended in state `tail`: separators and another call may follow (lateCall). */
+  private afterCall = false;
+  /** The description the current block is read with: the format's, or its family's other generation's. */
+  private blockD: FormatDescription;
+  /** A block opened at `start` by `opener`, waiting for its first character (state `choose`). */
+  private chosen: { start: number; opener: string } | null = null;
   /** Tolerant mode: the unit's own start, which opens a block whose opening marker the model left out (or null). */
   private readonly bareStart: string | null;
   private flushed = false;
@@ -99,11 +110,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       );
     }
     this.d = d;
+    this.blockD = d;
     const validators = options.tools ? validatorsFor(options.tools, undeclared) : undefined;
     const grammarCheck =
       mode === "strict" && options.tools ? strictBlockCheck(options.tools, d, undeclared) : undefined;
     this.out = new CallCollector<T>(mode, validators, grammarCheck);
     this.state = wholeReply(d) ? "start" : d.messages !== undefined ? "message" : "text";
+    this.late = mode === "tolerant" ? lateStarts(d) : [];
     this.bareStart = mode === "tolerant" && d.open !== null ? (UNIT_CODECS[d.unit.kind].bareStart?.(d) ?? null) : null;
     const reasoning = resolveReasoning(d, options);
     // a family that always closes the block (MiniMax M3) starts a turn without one with the closing marker alone
@@ -186,8 +199,9 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
           }
           case "start": {
             const dec = decideStart(this.d, s.slice(i, i + START_LOOKAHEAD), final);
-            if (dec.kind === "maybe") stop = true;
-            else if (dec.kind === "no") this.state = "tail";
+            const list = dec.kind === "yes" ? this.lateList(s, i + dec.bodyAt, final) : true;
+            if (dec.kind === "maybe" || list === "need") stop = true;
+            else if (dec.kind === "no" || !list) this.state = "tail";
             else {
               this.text(s.slice(i, i + dec.at));
               this.prefixOpened = dec.bodyAt > dec.at;
@@ -202,6 +216,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
             stop = r.stop;
             break;
           }
+          case "choose": {
+            let j = i;
+            while (j < s.length && /\s/.test(s[j])) j++;
+            if (j >= s.length && !final) stop = true;
+            else this.choose(s[j] ?? "");
+            break;
+          }
           case "block": {
             const r = (this.scanner as BlockScanner).scan(s, i, final);
             i = r.i;
@@ -214,6 +235,10 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
       this.pending = s.slice(i);
       this.pos += i;
       if (!final) return;
+      if (this.state === "choose") {
+        this.choose("");
+        continue;
+      }
       if (this.state === "start" && this.pending === "") {
         this.state = "tail";
         return;
@@ -237,6 +262,10 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    * of a marker or fence at the end is held back, and an undecided code block from its fence on.
    */
   private scanText(s: string, i: number, final: boolean): { i: number; stop: boolean } {
+    if (this.state === "tail" && this.late.length > 0) {
+      const r = this.lateCall(s, i, final);
+      if (r !== null) return r;
+    }
     const prefixEnd = this.d.startPrefixEnd;
     if (this.state === "tail" && this.prefixOpened && prefixEnd !== undefined && this.out.mode === "tolerant") {
       // right after a block its start prefix opened: its end marker (Llama 4's `<|python_end|>`) is consumed
@@ -369,6 +398,55 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     return { i: s.length - hold, stop: true };
   }
 
+  /**
+   * Tolerant reading of a whole-reply JSON list (xLAM): the reply's `[` starts the list only when a call object (or
+   * the list's end) follows it; `[TOOL_CALLS][{…}]` is text before a late start. True for other formats.
+   */
+  private lateList(s: string, at: number, final: boolean): boolean | "need" {
+    if (this.late.length === 0 || this.d.grouping !== "list") return true;
+    let j = at + 1;
+    // bounded, so a run of whitespace is not waited on (and read again) to its end
+    while (j < s.length && j - at < 64 && /\s/.test(s[j])) j++;
+    if (j >= s.length) return final ? true : "need";
+    if (j - at >= 64) return true;
+    return s[j] === "{" || s[j] === "]";
+  }
+
+  /**
+   * Tolerant reading of a whole-reply JSON format after its start (lateStarts): right after a call, separators then
+   * another call (MORE_CALLS; the separators are neither content nor a call); after text, a call starting there
+   * (CALL_AFTER_TEXT; the text stays content). Null when the usual tail reading applies (after the text is written
+   * up to the next late start, or held back when a start may straddle the chunk's end).
+   */
+  private lateCall(s: string, i: number, final: boolean): { i: number; stop: boolean } | null {
+    if (this.afterCall) {
+      const sep = afterSeparators(s, i, this.late, final);
+      if (sep.call === "need") return { i, stop: true };
+      this.afterCall = false;
+      if (sep.call) {
+        this.out.issue("MORE_CALLS", ISSUE_CODES.MORE_CALLS, [this.pos + i, this.pos + sep.end]);
+        this.beginBlock(this.pos + sep.end, "");
+        return { i: sep.end, stop: false };
+      }
+    }
+    // a code block comes first: the usual reading takes it (a fenced call), and comes back after it
+    const f = this.out.hasTools ? fenceBefore(s, i, s.length) : -1;
+    // searched only up to the fence (no start holds a backtick), so each text is looked at once
+    const p = findLateStart(f < 0 ? s : s.slice(0, f), i, this.late);
+    if (p < 0 && f >= 0) return null;
+    if (p < 0) {
+      // the usual reading, up to where a start may straddle the chunk's end
+      const hold = final ? 0 : Math.max(...this.late.map((t) => heldPrefix(s, i, t)));
+      if (hold === 0) return null;
+      this.text(s.slice(i, s.length - hold));
+      return { i: s.length - hold, stop: true };
+    }
+    this.text(s.slice(i, p));
+    this.out.issue("CALL_AFTER_TEXT", ISSUE_CODES.CALL_AFTER_TEXT, [this.pos + p, this.pos + p]);
+    this.beginBlock(this.pos + p, "");
+    return { i: p, stop: false };
+  }
+
   /** Text from `i` up to a code block's fence at `f` (before any opening marker), then the code block: a call or text. */
   private scanFence(
     s: string,
@@ -482,7 +560,30 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         [this.prevBlockEnd, start],
       );
     }
-    this.scanner = new BlockScanner(this.d, start, opener, this.out);
+    const tolerant = this.out.mode === "tolerant";
+    if (tolerant && opener === this.d.open && hasOtherGeneration(this.d)) {
+      this.chosen = { start, opener };
+      this.state = "choose";
+      return;
+    }
+    this.blockD = this.d;
+    this.scanner = new BlockScanner(this.d, start, opener, this.out, tolerant);
+    this.state = "block";
+  }
+
+  /** The block waiting in state `choose` starts with `first`: it is read as the generation that writes it so. */
+  private choose(first: string): void {
+    const { start, opener } = this.chosen as { start: number; opener: string };
+    this.chosen = null;
+    const other = otherGeneration(this.d, first);
+    this.blockD = other ?? this.d;
+    if (other !== null)
+      this.out.issue(
+        "OTHER_GENERATION",
+        `the call after ${JSON.stringify(opener)} is written as ${other.name} writes it, not as ${this.d.name}`,
+        [start, start + opener.length],
+      );
+    this.scanner = new BlockScanner(this.blockD, start, opener, this.out, true);
     this.state = "block";
   }
 
@@ -495,7 +596,7 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     this.scanner = null;
     let rest: { text: string; pos: number } | null = null;
     if (end === "eof" && this.out.mode === "tolerant" && this.rescans < MAX_RESCANS) {
-      const cut = cutAtCloseMarker(block, this.d);
+      const cut = cutAtCloseMarker(block, this.blockD);
       if (cut !== null) {
         this.rescans++;
         for (const slot of cut.cancelled) this.out.cancel(slot);
@@ -503,11 +604,12 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         rest = { text: cut.rest, pos: cut.restAt };
       }
     }
-    assembleBlock(block, this.d, this.out);
+    assembleBlock(block, this.blockD, this.out);
     this.blocksSeen++;
     this.sepText = "";
     this.prevBlockEnd = block.start + block.text.length;
     this.state = wholeReply(this.d) ? "tail" : "text";
+    this.afterCall = this.late.length > 0 && this.d.grouping === "block";
     if (this.inSection) this.sectionBlocks++;
     return rest;
   }

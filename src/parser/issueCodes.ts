@@ -45,11 +45,18 @@ export const ISSUE_CODES = {
   MISSING_CALL_CLOSE: "the call's closing marker (e.g. </function>) is missing",
   UNPREFIXED_CLOSING_TAG:
     "MiniMax M3: an element closed by `</k>` without the tag prefix `]<]minimax[>[` (read as its end)",
-  RAW_VALUE_HOLDS_MARKER: "a raw parameter value contains the parameter's closing marker",
+  RAW_VALUE_HOLDS_MARKER:
+    "a raw parameter value contains a marker of the format (the value's closing one, a block's, a whole nested call), read whole because the rest of the call still reads one way",
   VALUE_TYPE_MISMATCH:
     "a tagged parameter's type marker (DeepSeek's string=\"true|false\") contradicts the parameter's schema (read as the schema says)",
   VALUE_READ_BY_SCHEMA:
     "a tagged parameter's raw value that reads as JSON of a type its schema does not admit, kept as the string the schema admits (`42` for `anyOf: [string, null]`)",
+  OTHER_GENERATION:
+    "the call is written as the family's other generation writes it after the same marker (Mistral's `[TOOL_CALLS][{…}]` list and `[TOOL_CALLS]NAME[ARGS]{…}`)",
+  CALL_AFTER_TEXT:
+    "a call of a format whose call is the whole reply (Llama 3's JSON object, xLAM's list) after text: read as a call, the text before it kept as content",
+  MORE_CALLS:
+    "another call after the call of a format whose call is the whole reply (Llama 3's objects separated by `; ` or newlines): read as a call, the separator dropped",
   UNCLOSED_SECTION: "the section holding the calls (e.g. <｜tool▁calls▁begin｜>) has no closing marker",
   // dropped: the call is lost
   INVALID_JSON: "the call's JSON cannot be read",

@@ -37,16 +37,19 @@ describe("mistral-v11", () => {
     ]);
   });
 
-  it("tolerates spacing drifts, drops a call without [ARGS]", () => {
+  it("tolerates spacing drifts and a call without [ARGS], which strict mode drops", () => {
     const r = parseToolCalls('[TOOL_CALLS] get_weather [ARGS] {"city": "Paris"}', {
       tools: TOOLS,
       format: "mistral-v11",
     });
     expect(r.calls.map((c) => c.arguments)).toEqual([{ city: "Paris" }]);
     expect(r.issues.map((i) => i.code)).toEqual(["WHITESPACE_AROUND_TAGS"]);
-    const bad = parseToolCalls('[TOOL_CALLS]get_weather{"city": "Paris"}', { tools: TOOLS, format: "mistral-v11" });
-    expect(bad.calls).toEqual([]);
-    expect(bad.dropped).toBe(1);
+    const text = '[TOOL_CALLS]get_weather{"city": "Paris"}';
+    const bare = parseToolCalls(text, { tools: TOOLS, format: "mistral-v11" });
+    expect(bare.calls.map((c) => c.arguments)).toEqual([{ city: "Paris" }]);
+    expect(bare.issues.map((i) => i.code)).toEqual(["NAME_SEPARATOR"]);
+    const strict = parseToolCalls(text, { tools: TOOLS, format: "mistral-v11", mode: "strict" });
+    expect(strict.calls).toEqual([]);
   });
 
   it("refuses tool names the format cannot write", () => {

@@ -162,8 +162,13 @@ describe("format drifts", () => {
     expect(r.dropped).toBe(1);
     expect(r.issues.map((i) => i.code)).toEqual(["TRUNCATED", "UNCLOSED_BLOCK"]);
   });
-  it("llama3-json: only a reply that starts with an object is a call", () => {
-    expect(parseToolCalls('Sure: {"name": "f", "parameters": {}}', { format: "llama3-json" }).calls).toEqual([]);
+  it("llama3-json: strictly, only a reply that starts with an object is a call; tolerantly, one after text too", () => {
+    const text = 'Sure: {"name": "f", "parameters": {}}';
+    expect(parseToolCalls(text, { format: "llama3-json", mode: "strict" }).calls).toEqual([]);
+    const late = parseToolCalls(text, { format: "llama3-json" });
+    expect(late.calls.map((c) => c.name)).toEqual(["f"]);
+    expect(late.content).toBe("Sure: ");
+    expect(late.issues.map((i) => i.code)).toEqual(["CALL_AFTER_TEXT"]);
     const r = parseToolCalls('  <|python_tag|>{"name": "f", "arguments": {"x": 1}}', { format: "llama3-json" });
     expect(r.calls.map((c) => c.arguments)).toEqual([{ x: 1 }]);
     expect(r.content).toBe("  ");

@@ -86,6 +86,16 @@ export class BlockScanner {
    * assembler judges the block. Null once reported or given up.
    */
   private nameWatch: { open: string; matched: number; name: string; stops: string } | null = null;
+  /**
+   * Tolerant reading of tagged parameters: the cores of the markers that open a parameter and end a value or the
+   * call (null otherwise). A block's opening marker inside an open value starts a nested call the value holds (a
+   * coding model writing a parser or a test): it and its closing marker, and everything between, are the value's text.
+   */
+  private readonly nesting: { keyOpen: string; ends: string[] } | null = null;
+  /** A parameter has opened and its value has not ended (tolerant tagged parameters). */
+  private valueOpen = false;
+  /** Block opening markers inside the current value not closed yet. */
+  private nested = 0;
   // cursor of one scan() call, kept on the instance (not in closures) so a one-character push allocates little
   private scanText = "";
   private seg = 0;
@@ -96,6 +106,7 @@ export class BlockScanner {
     start: number,
     opener: string,
     private readonly events: ScanEvents,
+    private readonly tolerant = false,
   ) {
     this.d = d;
     this.ju = d.unit.kind === "json-object" ? d.unit : null;
@@ -108,6 +119,11 @@ export class BlockScanner {
     this.slot = d.grouping === "block" ? events.callStart() : -1;
     this.bracketless = bracketlessList(d);
     if (this.bracketless) this.unitDepth = 0;
+    if (tolerant && d.unit.kind === "xml-parameters" && d.open !== null && d.close !== null) {
+      const u = d.unit;
+      const ends = [u.valueClose, u.callClose].map((x) => x.trim()).filter((x) => x !== "");
+      if (u.keyOpen.trim() !== "") this.nesting = { keyOpen: u.keyOpen.trim(), ends };
+    }
     const prefix = UNIT_CODECS[d.unit.kind].namePrefix?.(d);
     // with the id first (Solar Open), the block starts inside the id
     if (prefix && d.grouping === "block") this.prefix = { ...prefix, name: "", inId: prefix.idFirst === true };
@@ -185,6 +201,14 @@ export class BlockScanner {
         this.quotedChar(c);
         this.lastNonWs = this.len + i - this.seg + 1;
         continue;
+      }
+      if (this.nesting !== null) {
+        const r = this.nest(s, i, final);
+        if (r === "need") return this.pause(i);
+        if (r !== null) {
+          i = r - 1;
+          continue;
+        }
       }
       // markers outside strings
       if (d.close !== null && c === d.close[0]) {
@@ -304,6 +328,37 @@ export class BlockScanner {
   }
 
   /**
+   * Tolerant tagged parameters at `s[i]`: tracks whether a value is open, and the block markers nested inside it.
+   * Returns where reading goes on when `s[i]` is part of a value's text that the block's markers must not end (a
+   * nested call), null when the usual reading applies, "need" when a marker's prefix ends the input seen so far.
+   */
+  private nest(s: string, i: number, final: boolean): number | null | "need" {
+    const d = this.d;
+    const n = this.nesting as { keyOpen: string; ends: string[] };
+    const open = d.open as string;
+    const close = d.close as string;
+    if (this.nested > 0) {
+      const mc = matchAt(s, i, close, final);
+      const mo = matchAt(s, i, open, final);
+      if (mc === "need" || mo === "need") return "need";
+      if (mc === "yes") this.nested--;
+      if (mo === "yes") this.nested++;
+      return mc === "yes" ? i + close.length : mo === "yes" ? i + open.length : i + 1;
+    }
+    const mk = matchAt(s, i, n.keyOpen, final);
+    const me = n.ends.map((e) => matchAt(s, i, e, final));
+    const mo = this.valueOpen ? matchAt(s, i, open, final) : "no";
+    if (mk === "need" || mo === "need" || me.includes("need")) return "need";
+    if (mo === "yes") {
+      this.nested = 1;
+      return i + open.length;
+    }
+    if (mk === "yes") this.valueOpen = true;
+    else if (me.includes("yes")) this.valueOpen = false;
+    return null;
+  }
+
+  /**
    * One step of the unit's name prefix at `s[i]`: the index of the last character consumed, "need" when a partial
    * marker ends the input seen so far, or "novalue" when the prefix is broken (the block has no call).
    */
@@ -339,6 +394,12 @@ export class BlockScanner {
       }
     }
     if (WS.has(c)) return i;
+    if (this.tolerant && c === "{" && p.name !== "" && !p.inId) {
+      // the arguments right after the name, without the marker (Mistral's `[TOOL_CALLS]NAME{…}`): read on as JSON
+      this.events.callName(this.slot, p.name);
+      this.prefix = null;
+      return i - 1;
+    }
     if (!p.nameCharacter.test(c) || p.name.length >= MAX_NAME_CAPTURE) return "novalue";
     if (!p.inId) p.name += c;
     return i;

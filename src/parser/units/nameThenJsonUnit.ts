@@ -19,14 +19,22 @@ export const nameThenJsonUnit: UnitCodec = {
 
   read(text: string, d: FormatDescription): UnitResult {
     const u = unitOf(d);
-    const k = text.indexOf(u.argumentsMarker);
-    if (k < 0)
-      return {
-        ok: false,
-        code: "INVALID_JSON",
-        message: `no ${JSON.stringify(u.argumentsMarker)} after the tool name`,
-      };
     const repairs: Repair[] = [];
+    let k = text.indexOf(u.argumentsMarker);
+    let marker = u.argumentsMarker.length;
+    if (k < 0) {
+      // `NAME{…}`: the arguments right after the name (Mistral's other spelling), without the marker
+      const brace = text.indexOf("{");
+      if (brace < 0 || !/^\s*[^\s{}[\]()<>"']+\s*$/.test(text.slice(0, brace)))
+        return {
+          ok: false,
+          code: "INVALID_JSON",
+          message: `no ${JSON.stringify(u.argumentsMarker)} after the tool name`,
+        };
+      repairs.push({ code: "NAME_SEPARATOR", at: brace });
+      k = brace;
+      marker = 0;
+    }
     let head = text.slice(0, k);
     let id: string | undefined;
     const m = u.idMarker === undefined ? -1 : head.indexOf(u.idMarker);
@@ -45,7 +53,7 @@ export const nameThenJsonUnit: UnitCodec = {
     const name = head.trim();
     if (name !== head) repairs.push({ code: "WHITESPACE_AROUND_TAGS", at: 0 });
     if (name === "") return { ok: false, code: "MISSING_NAME", message: "the call has no tool name" };
-    const from = k + u.argumentsMarker.length;
+    const from = k + marker;
     const r = parseLenientJson(text, from);
     if (!r.ok) return { ok: false, code: r.code, message: r.message, at: r.at };
     repairs.push(...r.repairs);

@@ -49,7 +49,11 @@ export const namedJsonUnit: UnitCodec = {
       if (indexed !== null) {
         id = trimmedName;
         trimmedName = indexed.name;
-      } else repairs.push({ code: "NAME_SEPARATOR", at: 0 });
+      } else {
+        // half the shape (`NAME:IDX`, `functions.NAME`): the tool is the name without the part that is there
+        repairs.push({ code: "NAME_SEPARATOR", at: 0 });
+        trimmedName = partialIndexedName(u, trimmedName);
+      }
     }
     let r = parseLenientJson(body, argsAt);
     if (!r.ok && r.code === "TRUNCATED" && whole) {
@@ -111,6 +115,15 @@ export const namedJsonUnit: UnitCodec = {
     return args.startsWith("{") && isCompactJson(args);
   },
 };
+
+/** A head with only the prefix or only the index of `namePrefix + NAME + indexSeparator + INDEX`: its NAME. */
+function partialIndexedName(u: NamedJsonUnit, head: string): string {
+  const c = u.callIndex as NonNullable<NamedJsonUnit["callIndex"]>;
+  let name = head.startsWith(c.namePrefix) ? head.slice(c.namePrefix.length) : head;
+  const k = name.lastIndexOf(c.indexSeparator);
+  if (k > 0 && /^[0-9]+$/.test(name.slice(k + c.indexSeparator.length))) name = name.slice(0, k);
+  return name === "" ? head : name;
+}
 
 function namedUnit(d: FormatDescription): NamedJsonUnit {
   if (d.unit.kind !== "named-json") throw new Error(`internal: ${d.name} has no named-JSON units`);

@@ -23,7 +23,9 @@ function marker(m: string): Marker {
   const src = core
     .split(/\s+/)
     .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join("\\s*");
+    .join("\\s*")
+    // two tags of one marker (GLM-4.7's `</arg_key><arg_value>`) may stand on lines of their own, as models write them
+    .replaceAll("><", ">\\s*<");
   return { lead, core, trail, loose: new RegExp(src, "g"), here: new RegExp(src, "y") };
 }
 

@@ -38,13 +38,15 @@ export function valueEnd(
  */
 export function placedCloses(text: string, m: Record<MarkerName, Marker>): (from: number) => Found | null {
   let cached: Found | null | undefined;
+  // the unit's text ends with the call's close: one further in is text of a value (a nested call a coding model wrote)
+  const end = text.trimEnd().length;
   return (from) => {
     if (cached === null || (cached !== undefined && cached.start >= from)) return cached;
     cached = null;
     for (let p = from; ; ) {
       const c = findMarker(text, p, m.valueClose);
       if (c === null || c.end <= p) break;
-      if (structureFollows(text, c.end, m)) {
+      if (structureFollows(text, c.end, m, end)) {
         cached = c;
         break;
       }
@@ -54,15 +56,20 @@ export function placedCloses(text: string, m: Record<MarkerName, Marker>): (from
   };
 }
 
-/** After a value's closing marker ending at `at`: the next parameter, the call's close, or the end (spaces aside). */
-function structureFollows(text: string, at: number, m: Record<MarkerName, Marker>): boolean {
+/**
+ * After a value's closing marker ending at `at`: the next parameter, the call's close ending the unit's text (`end`:
+ * where its trailing whitespace starts), or the end (spaces aside).
+ */
+function structureFollows(text: string, at: number, m: Record<MarkerName, Marker>, end: number): boolean {
   let j = at;
   while (j < text.length && /\s/.test(text[j])) j++;
   if (j === text.length) return true;
   // matched where it stands, never searched for further on (a search per marker would make the scan quadratic)
-  return [m.keyOpen, m.callClose].some((x) => {
-    if (x.core === "") return false;
-    x.here.lastIndex = j;
-    return x.here.test(text);
-  });
+  if (m.keyOpen.core !== "") {
+    m.keyOpen.here.lastIndex = j;
+    if (m.keyOpen.here.test(text)) return true;
+  }
+  if (m.callClose.core === "") return false;
+  m.callClose.here.lastIndex = j;
+  return m.callClose.here.test(text) && m.callClose.here.lastIndex >= end;
 }

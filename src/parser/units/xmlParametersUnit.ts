@@ -1,9 +1,10 @@
-import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from "../../json.js";
+import { canonicalJson, type JsonObject, type JsonValue } from "../../json.js";
 import type { FormatDescription, XmlParametersUnit } from "../../formats/FormatDescription.js";
 import { rawValueForbidden } from "../../formats/rawValueForbidden.js";
-import { parseLenientJson, type Repair } from "../lenientJson.js";
+import type { Repair } from "../lenientJson.js";
+import { coerceRawValue } from "../coerceBySchema.js";
 import { isCompactJson, isGrammarNumber } from "./isCompactJson.js";
-import { admittedTypes, type JsonTypeName, typeOfValue } from "../valueKind.js";
+import { admittedTypes } from "../valueKind.js";
 import type { ToolParameters, UnitCall, UnitCodec, UnitResult, ValueKinds } from "./UnitCodec.js";
 import { CALL_INDEX_TEXT, xmlValueKindOfName, xmlValueType, xmlValueTypeName } from "../../formats/xmlValueType.js";
 import { type ScanFailure, type Scanned, XmlParametersScanner } from "./XmlParametersScanner.js";
@@ -43,20 +44,17 @@ export const xmlParametersUnit: UnitCodec = {
     const u = xmlUnit(d);
     const args: JsonObject = {};
     const repairs = s.repairs;
+    const forbidden = rawValueForbidden(d);
     for (const p of s.params) {
       if (Object.hasOwn(args, p.key)) repairs.push({ code: "DUPLICATE_PARAMETER", at: p.at });
       // a written type (Kimi K3's JSON type, DSML's string flag) says how the value is spelled; else the schema, else the text
       const written = p.type === undefined ? undefined : xmlValueKindOfName(p.type, u.valueType?.names);
       const kind = kinds?.(s.name, p.key);
       const schema = parameters?.(s.name);
-      const v =
-        written !== undefined
-          ? readTyped(p.value, written, kind, repairs, p.at)
-          : kind === undefined && schema !== undefined
-            ? readBySchema(p.value, admittedTypes(schema, p.key), repairs, p.at)
-            : readValue(p.value, kind, repairs, p.at);
-      const close = u.valueClose.trim();
-      if (typeof v === "string" && close !== "" && v.includes(close))
+      const admitted = schema === undefined ? undefined : admittedTypes(schema, p.key);
+      const v = coerceRawValue(p.value, { written, kind, admitted, known: schema !== undefined }, repairs, p.at);
+      // a marker no grammar writes in a value (its closing one, a block's): read whole, as the rest still reads
+      if (typeof v === "string" && forbidden.some((x) => v.includes(x)))
         repairs.push({ code: "RAW_VALUE_HOLDS_MARKER", at: p.at });
       args[p.key] = v;
     }
@@ -173,97 +171,6 @@ function renderValue(key: string, v: JsonValue, d: FormatDescription): string {
       `the value of ${JSON.stringify(key)} contains ${JSON.stringify(bad)}, which a ${d.name} value cannot hold`,
     );
   return text;
-}
-
-/** How a value is taken: raw text, JSON, or by the text (JSON when it parses to a non-string). */
-function readValue(text: string, kind: "string" | "json" | undefined, repairs: Repair[], at: number): JsonValue {
-  if (kind === "string") return text;
-  const t = text.trim();
-  if (kind === undefined) {
-    try {
-      const v = JSON.parse(t) as JsonValue;
-      if (typeof v !== "string" && allFinite(v)) return v;
-    } catch {
-      // not JSON: raw text
-    }
-    return text;
-  }
-  const py = PYTHON_KEYWORDS[t];
-  if (py !== undefined) {
-    repairs.push({ code: "PYTHON_LITERAL", at });
-    return py;
-  }
-  const r = parseLenientJson(t);
-  if (r.ok && t.slice(r.end).trim() === "" && allFinite(r.value)) {
-    repairs.push(...r.repairs.map((x) => ({ code: x.code, at })));
-    return r.value;
-  }
-  // not JSON where the schema wants JSON: keep the text, validation reports it
-  return text;
-}
-
-/**
- * A value whose written type says how it is spelled (`typed`): raw text, or JSON. A parameter's schema that admits
- * only one of the two (`kind`) wins over a type that contradicts it (VALUE_TYPE_MISMATCH): a JSON-typed value of a
- * string parameter is its JSON string when it is one (`"Paris"`), else its text; a string-typed value of a non-string
- * parameter is read as JSON, as the schema wants.
- */
-function readTyped(
-  text: string,
-  typed: "string" | "json",
-  kind: "string" | "json" | undefined,
-  repairs: Repair[],
-  at: number,
-): JsonValue {
-  if (kind !== undefined && kind !== typed) repairs.push({ code: "VALUE_TYPE_MISMATCH", at });
-  if (typed === "string") return kind === "json" ? readValue(text, "json", repairs, at) : text;
-  const v = readValue(text, "json", repairs, at);
-  return kind === "string" && typeof v !== "string" ? text : v;
-}
-
-/**
- * A value whose parameter's schema admits strings and other types (`anyOf: [string, null]`, `type: [integer, null]`):
- * read by the types it admits (`admitted`; undefined when the schema does not say). The text's JSON (or Python)
- * value when its type is admitted; else the text itself when strings are admitted (VALUE_READ_BY_SCHEMA: `42` for
- * a string-or-null parameter is the string "42"); else as by the text alone, and validation reports it.
- */
-function readBySchema(
-  text: string,
-  admitted: ReadonlySet<JsonTypeName> | undefined,
-  repairs: Repair[],
-  at: number,
-): JsonValue {
-  if (admitted === undefined) return readValue(text, undefined, repairs, at);
-  const t = text.trim();
-  const own: Repair[] = [];
-  const v = readJsonOrPython(t, own, at);
-  if (v !== undefined && typeof v !== "string" && admitted.has(typeOfValue(v))) {
-    repairs.push(...own);
-    return v;
-  }
-  if (admitted.has("string")) {
-    if (v !== undefined && typeof v !== "string") repairs.push({ code: "VALUE_READ_BY_SCHEMA", at });
-    return text;
-  }
-  return readValue(text, undefined, repairs, at);
-}
-
-/** The text's JSON value, read leniently (Python's repr of a dict: `{'k': 'v', 'n': None}`), or undefined. */
-function readJsonOrPython(t: string, repairs: Repair[], at: number): JsonValue | undefined {
-  const r = parseLenientJson(t);
-  if (!r.ok || t.slice(r.end).trim() !== "" || !allFinite(r.value)) return undefined;
-  repairs.push(...r.repairs.map((x) => ({ code: x.code, at })));
-  return r.value;
-}
-
-/** Python's spellings, which templates rendering `value | string` in Python's Jinja write. */
-const PYTHON_KEYWORDS: Record<string, JsonValue> = { True: true, False: false, None: null };
-
-function allFinite(v: JsonValue): boolean {
-  if (typeof v === "number") return Number.isFinite(v);
-  if (Array.isArray(v)) return v.every(allFinite);
-  if (isJsonObject(v)) return Object.values(v).every(allFinite);
-  return true;
 }
 
 /** The structure of a unit, tolerantly (XmlParametersScanner). */
