@@ -160,9 +160,11 @@ function complementWithin(ctx: NormalizeContext, r: SchemaNode, path: string, un
 }
 
 function complementNumber(r: NumberNode, path: string): SchemaNode {
-  if (r.integer) throw new NotRepresentable("non-integer numbers (the complement of `integer`)");
   if (r.multipleOf?.length) throw new NotRepresentable("the complement of `multipleOf`");
   const parts: SchemaNode[] = [];
+  // numbers with a fraction part, or integers: whichever `r` is not
+  if (r.integer) parts.push({ ...plainNumber(path), fractional: true });
+  if (r.fractional) parts.push(plainNumber(path, true));
   if (r.minimum)
     parts.push({ ...plainNumber(path), maximum: { value: r.minimum.value, exclusive: !r.minimum.exclusive } });
   if (r.maximum)
