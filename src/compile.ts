@@ -453,7 +453,14 @@ function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDes
   return { type: "object", properties, required: [nameKey, argumentsKey], additionalProperties: false };
 }
 
-const SCHEMA_OPTION_KEYS = ["strict", "whitespace", "additionalProperties", "unknownKeywords", "limits"];
+const SCHEMA_OPTION_KEYS = [
+  "strict",
+  "whitespace",
+  "additionalProperties",
+  "unknownKeywords",
+  "propertyOrder",
+  "limits",
+];
 const TOOL_OPTION_KEYS = [
   ...SCHEMA_OPTION_KEYS,
   "format",

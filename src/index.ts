@@ -19,6 +19,7 @@ export {
   type SchemaCompileOptions,
   type Limits,
   type UnknownKeywordsOption,
+  type PropertyOrder,
   type WhitespaceOption,
 } from "./options.js";
 export type { Grammar, GExpr } from "./grammar/Grammar.js";

@@ -87,6 +87,16 @@ export interface SchemaCompileOptions {
    */
   additionalProperties?: "spec" | "forbid";
   /**
+   * The order an object's declared properties may be written in. `"declared"`: the schema's declaration order
+   * (each optional one may be skipped) — one spelling per value, what tool calls want. `"any"`: every order of the
+   * declared properties, each at most once, the required ones present, undeclared ones between them — exact for
+   * validators that read a value regardless of key order (JSON mode, `response_format`). Its grammar has one rule
+   * per subset of an object's properties, so an object with more than `MAX_ANY_ORDER_PROPERTIES` (10) declared
+   * properties in one presence combination is refused with LIMIT_GRAMMAR_SIZE naming the object.
+   * @defaultValue "declared"
+   */
+  propertyOrder?: PropertyOrder;
+  /**
    * Keywords and `format` names toolgram does not know.
    * - `"error-on-typos"` (default): an unknown keyword within a few edits of a keyword that constrains values
    *   (`requried`, `maxLenght`, `additonalProperties`; see `likelyTypoOf`) is refused with UNKNOWN_KEYWORD and a
@@ -110,6 +120,10 @@ export interface SchemaCompileOptions {
   limits?: Partial<Limits>;
 }
 
+/** How the declared properties of an object may be ordered (see `SchemaCompileOptions.propertyOrder`). */
+export type PropertyOrder = "declared" | "any";
+const PROPERTY_ORDERS: readonly PropertyOrder[] = ["declared", "any"];
+
 /** Resolved options: every field present. */
 /** How unknown keywords and format names are read (see `SchemaCompileOptions.unknownKeywords`). */
 export type UnknownKeywordsOption = "error-on-typos" | "error" | "ignore";
@@ -120,6 +134,7 @@ export interface ResolvedSchemaOptions {
   whitespace: WhitespaceOption;
   additionalProperties: "spec" | "forbid";
   unknownKeywords: UnknownKeywordsOption;
+  propertyOrder: PropertyOrder;
   limits: Limits;
 }
 
@@ -139,6 +154,12 @@ export function resolveSchemaOptions(
       `unknownKeywords must be ${UNKNOWN_KEYWORDS_OPTIONS.map((x) => JSON.stringify(x)).join(", ")}, got ${JSON.stringify(o.unknownKeywords)}`,
     );
   }
+  if (o?.propertyOrder !== undefined && !PROPERTY_ORDERS.includes(o.propertyOrder)) {
+    throw new InvalidSchemaError(
+      "INVALID_OPTION",
+      `propertyOrder must be ${PROPERTY_ORDERS.map((x) => JSON.stringify(x)).join(" or ")}, got ${JSON.stringify(o.propertyOrder)}`,
+    );
+  }
   const ws = o?.whitespace ?? "compact";
   if (ws !== "compact") {
     const run = (ws as { flexible?: { maxRun?: unknown } }).flexible?.maxRun;
@@ -154,6 +175,7 @@ export function resolveSchemaOptions(
     whitespace: ws,
     additionalProperties: o?.additionalProperties ?? defaults.additionalProperties,
     unknownKeywords: o?.unknownKeywords ?? "error-on-typos",
+    propertyOrder: o?.propertyOrder ?? "declared",
     limits,
   };
 }

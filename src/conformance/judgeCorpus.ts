@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { canonicalJson } from "../json.js";
 import { judgeSchema, type InstanceTest, type SchemaCompiler } from "./judgeSchema.js";
 import { Referee } from "./referee.js";
+import type { SchemaCompileOptions } from "../options.js";
 
 /** Schema-level outcome in the MaskBench method. */
 export type SchemaOutcome = "passing" | "refused" | "valid-rejected" | "invalid-accepted" | "timeout" | "crash";
@@ -24,6 +25,8 @@ export interface CorpusResult {
   errorMessage?: string;
   /** Tests whose label ajv contradicts (ajv, the referee, decides them). */
   relabeled?: number;
+  /** Passing only with `propertyOrder: "any"` (declaration order rejected a valid instance written in another order). */
+  anyOrder?: true;
 }
 
 const referee = new Referee();
@@ -71,10 +74,29 @@ export const CONFORMANCE_OPTIONS = Object.freeze({
   limits: Object.freeze({ maxCompileMs: Number.POSITIVE_INFINITY }),
 });
 
-/** Judges one JSONSchemaBench row: "passing" = compiled and every test right (no tests: compiled). */
+/**
+ * Judges one JSONSchemaBench row: "passing" = compiled and every test right (no tests: compiled). A schema that
+ * rejects a valid instance in declaration order is judged again with `propertyOrder: "any"` (JSON mode's exact
+ * reading of an object; the instances write keys in their own order) and counts as passing, marked `anyOrder`, when
+ * that run is right on every test.
+ */
 export function judgeRow(compile: SchemaCompiler, row: CorpusRow): CorpusResult {
   const { tests, relabeled } = refereed(row.schema, row.tests ?? []);
-  const j = judgeSchema(compile, row.schema, tests, CONFORMANCE_OPTIONS);
+  const declared = judgeOnce(compile, row, tests, CONFORMANCE_OPTIONS);
+  if (declared.outcome !== "valid-rejected") return { ...declared, relabeled };
+  const any = judgeOnce(compile, row, tests, { ...CONFORMANCE_OPTIONS, propertyOrder: "any" });
+  if (any.outcome === "passing") return { ...any, relabeled, anyOrder: true };
+  // an invalid instance accepted in any order is reported as such: it must stay at zero whichever order is used
+  return { ...(any.outcome === "invalid-accepted" || any.outcome === "crash" ? any : declared), relabeled };
+}
+
+function judgeOnce(
+  compile: SchemaCompiler,
+  row: CorpusRow,
+  tests: InstanceTest[],
+  options: SchemaCompileOptions,
+): CorpusResult {
+  const j = judgeSchema(compile, row.schema, tests, options);
   let outcome: SchemaOutcome;
   if (j.errorCode === "CRASH" || j.verdicts.includes("crash")) outcome = "crash";
   else if (j.errorCode === "LIMIT_COMPILE_TIME") outcome = "timeout";
@@ -90,7 +112,6 @@ export function judgeRow(compile: SchemaCompiler, row: CorpusRow): CorpusResult 
     compileSteps: j.compileSteps,
     errorCode: j.errorCode,
     errorMessage: j.errorMessage,
-    relabeled,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostic.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import type { Deadline } from "../Deadline.js";
-import type { Limits } from "../options.js";
+import type { Limits, PropertyOrder } from "../options.js";
 import type { SchemaNode } from "../schema/SchemaNode.js";
 import type { JsonStyle } from "./JsonStyle.js";
 
@@ -9,6 +9,8 @@ import type { JsonStyle } from "./JsonStyle.js";
 export interface LowerState {
   strict: boolean;
   limits: Limits;
+  /** How declared properties may be ordered (`SchemaCompileOptions.propertyOrder`). */
+  propertyOrder: PropertyOrder;
   warnings: Diagnostic[];
   /** The compile's time budget. */
   deadline: Deadline;

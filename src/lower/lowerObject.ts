@@ -162,7 +162,22 @@ export function lowerObject(n: ObjectNode, st: LowerState, sp: ObjectSpelling = 
       return shared;
     };
     const emptyOk = pres.every((p) => p !== "req") && minP === 0;
-    options.push(alt(emptyOk ? sp.empty : NOTHING, seq(sp.open, state(0, 0, false), sp.close)));
+    const body =
+      st.propertyOrder === "any"
+        ? anyOrder({
+            n,
+            st,
+            sp,
+            pres,
+            members,
+            extra: extraShared,
+            counted: minP > 0 || maxP !== undefined,
+            maxP,
+            end,
+            label: assignments.length > 1 ? `v${ai}-` : "",
+          })
+        : state(0, 0, false);
+    options.push(alt(emptyOk ? sp.empty : NOTHING, seq(sp.open, body, sp.close)));
   });
   return alt(...options);
 }
@@ -191,4 +206,69 @@ function presenceAssignments(
     if (constraints.every((c) => pres[c.k] !== "req" || c.ds.every((d) => pres[d] === "req"))) out.push(pres);
   }
   return out;
+}
+
+/** Most declared properties (present or optional in one presence combination) `propertyOrder: "any"` enumerates. */
+export const MAX_ANY_ORDER_PROPERTIES = 10;
+
+interface AnyOrderInput {
+  n: ObjectNode;
+  st: LowerState;
+  sp: ObjectSpelling;
+  pres: Presence[];
+  members: GExpr[];
+  /** One undeclared member, or NOTHING. */
+  extra: GExpr;
+  /** min/maxProperties need counting: undeclared members then come after the declared ones. */
+  counted: boolean;
+  maxP: number | undefined;
+  end(c: number, started: boolean): GExpr;
+  label: string;
+}
+
+/**
+ * The members of an object in every order: one rule per set of declared properties written so far (a bit mask),
+ * which may close once every required one is in, or go on with any property not yet written. Undeclared members may
+ * come between them; when a member count is bounded they come last (counted by `end`), so texts with one in the
+ * middle are rejected there (fewer texts, never an invalid one).
+ */
+function anyOrder(a: AnyOrderInput): GExpr {
+  const { n, st, sp, pres, members, extra } = a;
+  const live = pres.flatMap((p, i) => (p === "abs" ? [] : [i]));
+  if (live.length > MAX_ANY_ORDER_PROPERTIES) {
+    throw new LimitExceededError(
+      "LIMIT_GRAMMAR_SIZE",
+      `propertyOrder "any": this object has ${live.length} declared properties, above MAX_ANY_ORDER_PROPERTIES ${MAX_ANY_ORDER_PROPERTIES} (one grammar rule per subset of them); use propertyOrder "declared" for it`,
+      n.path,
+    );
+  }
+  let required = 0;
+  live.forEach((i, b) => {
+    if (pres[i] === "req") required |= 1 << b;
+  });
+  const extras = isNothing(extra) ? EPSILON : rep(seq(sp.itemSeparator, extra), 0, null);
+  const memo = new Map<number, GExpr>();
+  const popcount = (m: number): number => live.filter((_, b) => m & (1 << b)).length;
+  const after = (mask: number): GExpr => {
+    const hit = memo.get(mask);
+    if (hit) return hit;
+    const c = popcount(mask);
+    const done = (mask & required) === required;
+    const parts: GExpr[] = [];
+    if (done) parts.push(a.counted ? a.end(c, true) : EPSILON);
+    if (a.maxP === undefined || c + 1 <= a.maxP)
+      live.forEach((i, b) => {
+        if (!(mask & (1 << b))) parts.push(seq(sp.itemSeparator, members[i], after(mask | (1 << b))));
+      });
+    const e = a.counted ? alt(...parts) : seq(extras, alt(...parts));
+    const shared = st.share(n.path, `${a.label}any-${mask.toString(16)}`, e);
+    memo.set(mask, shared);
+    return shared;
+  };
+  const first: GExpr[] = [];
+  if (a.counted) {
+    if (required === 0) first.push(a.end(0, false));
+  } else if (!isNothing(extra)) first.push(seq(extra, after(0)));
+  if (a.maxP === undefined || a.maxP >= 1) live.forEach((i, b) => first.push(seq(members[i], after(1 << b))));
+  return alt(...first);
 }

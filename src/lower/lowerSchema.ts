@@ -3,7 +3,7 @@ import { InvalidSchemaError, LimitExceededError, UnsupportedSchemaError } from "
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, lit, NOTHING, ref } from "../grammar/build.js";
 import { Deadline } from "../Deadline.js";
-import type { Limits, ResolvedSchemaOptions } from "../options.js";
+import type { Limits, PropertyOrder, ResolvedSchemaOptions } from "../options.js";
 import type { SchemaIR, SchemaNode } from "../schema/SchemaNode.js";
 import { anyValueRule } from "./anyValue.js";
 import { exprSizeAtMost, totalExprSize } from "../grammar/analysis/exprSize.js";
@@ -30,6 +30,8 @@ export interface LowerContext {
   style: JsonStyle;
   strict: boolean;
   limits: Limits;
+  /** How declared properties may be ordered (`SchemaCompileOptions.propertyOrder`); absent: declaration order. */
+  propertyOrder?: PropertyOrder;
   warnings: Diagnostic[];
   /** The compile's time budget: LIMIT_COMPILE_TIME is thrown from inside the lowering. */
   deadline: Deadline;
@@ -60,6 +62,7 @@ export function createLowerContext(
     style: jsonStyle(opts.whitespace),
     strict: opts.strict,
     limits: opts.limits,
+    propertyOrder: opts.propertyOrder,
     warnings,
     deadline,
   };
@@ -109,6 +112,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
   const makeState = (style: JsonStyle): LowerState => ({
     strict: ctx.strict,
     limits: ctx.limits,
+    propertyOrder: ctx.propertyOrder ?? "declared",
     warnings: ctx.warnings,
     deadline: ctx.deadline,
     style,

@@ -63,6 +63,8 @@ export interface NumberBound {
 export interface NumberNode extends NodeBase {
   kind: "number";
   integer: boolean;
+  /** The value is NOT an integer (from the complement of `integer`, e.g. `not: {type: "integer"}`). */
+  fractional?: true;
   minimum?: NumberBound;
   maximum?: NumberBound;
   /** All `multipleOf` values that apply (allOf merging may collect several). */

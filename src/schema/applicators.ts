@@ -6,13 +6,13 @@ import { intersect } from "./intersect.js";
 import { KINDS, anyNode, makeUnion, never, plainKind, plainObject } from "./nodes.js";
 import { childPath } from "../util/jsonPointer.js";
 
-/** `complement`, or undefined where the IR cannot express it. */
-function tryComplement(ctx: NormalizeContext, n: SchemaNode, path: string): SchemaNode | undefined {
+/** `complement`, or the reason the IR cannot express it. */
+function tryComplement(ctx: NormalizeContext, n: SchemaNode, path: string): SchemaNode | string {
   ctx.probing++;
   try {
     return complement(ctx, n, path);
   } catch (e) {
-    if (e instanceof NotRepresentable || e instanceof ProbeAbort) return undefined;
+    if (e instanceof NotRepresentable || e instanceof ProbeAbort) return e.message;
     throw e;
   } finally {
     ctx.probing--;
@@ -48,17 +48,20 @@ export function normalizeOneOf(
     );
   const narrowed: SchemaNode[] = [];
   let ok = exact; // complements of over-approximated branches would be under-approximations
+  let why = exact ? "" : "; a branch is itself over-approximated";
   const complements = new Map<number, SchemaNode>();
   for (const { b, i } of ok ? live : []) {
     let acc = b;
     for (const j of overlaps.get(i) ?? []) {
       let c = complements.get(j);
       if (!c) {
-        c = tryComplement(ctx, branches[j], path);
-        if (!c) {
+        const t = tryComplement(ctx, branches[j], path);
+        if (typeof t === "string") {
           ok = false;
+          why = `; branch ${j} has no exact complement: ${t}`;
           break;
         }
+        c = t;
         complements.set(j, c);
       }
       ctx.probing++;
@@ -67,6 +70,7 @@ export function normalizeOneOf(
       } catch (e) {
         if (!(e instanceof ProbeAbort)) throw e;
         ok = false;
+        why = `; combining branch ${i} with the complement of branch ${j}: ${e.message}`;
       } finally {
         ctx.probing--;
       }
@@ -80,7 +84,7 @@ export function normalizeOneOf(
     ctx,
     "oneOf",
     path,
-    `branches ${pairs.slice(0, 5).join(", ")}${pairs.length > 5 ? ", ..." : ""} may both match a value, and "exactly one" cannot be enforced; make the branches disjoint (e.g. a required property with different const values) or use anyOf`,
+    `branches ${pairs.slice(0, 5).join(", ")}${pairs.length > 5 ? ", ..." : ""} may both match a value, and "exactly one" cannot be enforced${why}; make the branches disjoint (e.g. a required property with different const values) or use anyOf`,
   );
   return makeUnion(
     path,
@@ -90,14 +94,9 @@ export function normalizeOneOf(
 
 /** `not`: the complement, or (non-strict) anything when it cannot be expressed. */
 export function normalizeNot(ctx: NormalizeContext, inner: SchemaNode, path: string, exact: boolean): SchemaNode {
-  const c = exact ? tryComplement(ctx, inner, path) : undefined;
-  if (c) return c;
-  refuse(
-    ctx,
-    "not",
-    childPath(path, "not"),
-    "its complement cannot be expressed (supported: types, const/enum, pattern, length and numeric bounds, required, simple property constraints)",
-  );
+  const c = exact ? tryComplement(ctx, inner, path) : "the schema inside is itself over-approximated";
+  if (typeof c !== "string") return c;
+  refuse(ctx, "not", childPath(path, "not"), `its complement cannot be expressed exactly: ${c}`);
   return anyNode(path);
 }
 
@@ -111,13 +110,13 @@ export function normalizeIf(
   condExact: boolean,
 ): SchemaNode {
   if (then.kind === "any" && els.kind === "any") return anyNode(path);
-  const notCond = condExact ? tryComplement(ctx, cond, path) : undefined;
-  if (!notCond) {
+  const notCond = condExact ? tryComplement(ctx, cond, path) : "the condition is itself over-approximated";
+  if (typeof notCond === "string") {
     refuse(
       ctx,
       "if",
       childPath(path, "if"),
-      "the condition's complement cannot be expressed, so the else branch cannot be selected exactly",
+      `the condition's complement cannot be expressed (${notCond}), so the else branch cannot be selected exactly`,
     );
     return makeUnion(path, [then, els]);
   }

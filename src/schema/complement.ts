@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json.js";
+import type { JsonObject, JsonValue } from "../json.js";
 import type { NormalizeContext } from "./NormalizeContext.js";
 import type { ArrayNode, NumberNode, ObjectNode, SchemaNode, StringNode } from "./SchemaNode.js";
 import { intersect } from "./intersect.js";
@@ -58,7 +58,7 @@ export function complement(ctx: NormalizeContext, node: SchemaNode, path: string
     let acc: SchemaNode = plainKind(k, path);
     for (const r of byKind.get(k) ?? []) acc = intersect(ctx, acc, complementWithin(ctx, r, path, unfold), path);
     const vals = valuesByKind.get(k);
-    if (vals) acc = intersect(ctx, acc, complementValues(k, vals, path), path);
+    if (vals) acc = intersect(ctx, acc, complementValues(ctx, k, vals, path), path);
     out.push(acc);
   }
   return makeUnion(path, out);
@@ -71,7 +71,7 @@ function valueKind(v: JsonValue): Kind {
   return t === "object" ? "object" : (t as Kind);
 }
 
-function complementValues(k: Kind, vals: JsonValue[], path: string): SchemaNode {
+function complementValues(ctx: NormalizeContext, k: Kind, vals: JsonValue[], path: string): SchemaNode {
   switch (k) {
     case "null":
       return never(path, "not null");
@@ -93,9 +93,53 @@ function complementValues(k: Kind, vals: JsonValue[], path: string): SchemaNode 
       }
       return makeUnion(path, parts);
     }
-    default:
-      throw new NotRepresentable(`excluding specific ${k} values`);
+    default: {
+      if (vals.length > MAX_EXCLUDED_VALUES)
+        throw new NotRepresentable(`excluding more than ${MAX_EXCLUDED_VALUES} ${k} values`);
+      let acc: SchemaNode = plainKind(k, path);
+      for (const v of vals)
+        acc = intersect(
+          ctx,
+          acc,
+          k === "object" ? notThisObject(ctx, v as JsonObject, path) : notThisArray(ctx, v as JsonValue[], path),
+          path,
+        );
+      return acc;
+    }
   }
+}
+
+/** Most object or array values an `enum` complement excludes (each one is a union of a few parts). */
+const MAX_EXCLUDED_VALUES = 8;
+
+/**
+ * Objects other than `v`: a key of `v` absent, or present with another value, or another key present (all of `v`'s
+ * keys there and more members than `v` has).
+ */
+function notThisObject(ctx: NormalizeContext, v: JsonObject, path: string): SchemaNode {
+  const keys = Object.keys(v);
+  const parts: SchemaNode[] = [objectWith(path, keys, [], keys.length + 1)];
+  for (const k of keys) {
+    parts.push({
+      ...plainObject(path),
+      properties: [{ key: k, schema: never(path, `"${k}" absent`), required: false }],
+    });
+    const other = complement(ctx, { kind: "enum", path, values: [v[k]] }, path);
+    parts.push({ ...plainObject(path), properties: [{ key: k, schema: other, required: true }] });
+  }
+  return makeUnion(path, parts);
+}
+
+/** Arrays other than `v`: another length, or another value at some position. */
+function notThisArray(ctx: NormalizeContext, v: JsonValue[], path: string): SchemaNode {
+  const parts: SchemaNode[] = [{ ...plainArray(path), minItems: v.length + 1 }];
+  if (v.length > 0) parts.push({ ...plainArray(path), maxItems: v.length - 1 });
+  v.forEach((item, i) => {
+    const other = complement(ctx, { kind: "enum", path, values: [item] }, path);
+    const prefixItems: SchemaNode[] = v.slice(0, i).map(() => anyNode(path));
+    parts.push({ ...plainArray(path), prefixItems: [...prefixItems, other], minItems: i + 1 });
+  });
+  return makeUnion(path, parts);
 }
 
 /** Values of `r`'s kind that `r` rejects. */
@@ -116,9 +160,11 @@ function complementWithin(ctx: NormalizeContext, r: SchemaNode, path: string, un
 }
 
 function complementNumber(r: NumberNode, path: string): SchemaNode {
-  if (r.integer) throw new NotRepresentable("non-integer numbers (the complement of `integer`)");
   if (r.multipleOf?.length) throw new NotRepresentable("the complement of `multipleOf`");
   const parts: SchemaNode[] = [];
+  // numbers with a fraction part, or integers: whichever `r` is not
+  if (r.integer) parts.push({ ...plainNumber(path), fractional: true });
+  if (r.fractional) parts.push(plainNumber(path, true));
   if (r.minimum)
     parts.push({ ...plainNumber(path), maximum: { value: r.minimum.value, exclusive: !r.minimum.exclusive } });
   if (r.maximum)
@@ -141,7 +187,20 @@ function complementArray(ctx: NormalizeContext, r: ArrayNode, path: string, unfo
   const parts: SchemaNode[] = [];
   if (r.minItems > 0) parts.push({ ...plainArray(path), maxItems: r.minItems - 1 });
   if (r.maxItems !== undefined) parts.push({ ...plainArray(path), minItems: r.maxItems + 1 });
-  if (r.prefixItems.length) throw new NotRepresentable("the complement of `prefixItems`");
+  if (r.prefixItems.length) {
+    if (r.contains || (r.items !== null && r.items.kind !== "any"))
+      throw new NotRepresentable("the complement of `prefixItems` together with `items` or `contains`");
+    // some prefix position present with a value its schema rejects
+    r.prefixItems.forEach((p, i) => {
+      if (p.kind === "any") return;
+      const before: SchemaNode[] = r.prefixItems.slice(0, i).map(() => anyNode(path));
+      const bad = complement(ctx, p, path, unfold);
+      parts.push({ ...plainArray(path), prefixItems: [...before, bad], minItems: i + 1 });
+    });
+    if (r.items === null) parts.push({ ...plainArray(path), minItems: r.prefixItems.length + 1 });
+    if (r.uniqueItems) throw new NotRepresentable("the complement of `uniqueItems`");
+    return makeUnion(path, parts);
+  }
   // arrays with a repeated item: no grammar over items tells equal ones apart
   if (r.uniqueItems) throw new NotRepresentable("the complement of `uniqueItems`");
   if (r.items === null) {
@@ -163,36 +222,93 @@ function complementArray(ctx: NormalizeContext, r: ArrayNode, path: string, unfo
 }
 
 function complementObject(ctx: NormalizeContext, r: ObjectNode, path: string, unfold: number): SchemaNode {
-  if (
-    r.patternProperties.length ||
-    r.propertyNames ||
-    Object.keys(r.dependentRequired).length ||
-    r.additionalProperties === false ||
-    r.additionalProperties.kind !== "any"
-  ) {
+  if (r.patternProperties.length)
+    throw new NotRepresentable("the complement of `patternProperties` (a key matching a pattern with a bad value)");
+  if (r.additionalProperties !== false && r.additionalProperties.kind !== "any")
     throw new NotRepresentable(
-      "the complement of patternProperties, propertyNames, dependentRequired or additionalProperties",
+      "the complement of an `additionalProperties` schema (an undeclared key with a bad value)",
     );
-  }
   const parts: SchemaNode[] = [];
   if (r.minProperties > 0) parts.push({ ...plainObject(path), maxProperties: r.minProperties - 1 });
   if (r.maxProperties !== undefined) parts.push({ ...plainObject(path), minProperties: r.maxProperties + 1 });
+  const declared = r.properties.map((p) => p.key);
+  if (r.additionalProperties === false) parts.push(...keyOutside(declared, path));
+  if (r.propertyNames) parts.push(...badKeyName(ctx, r.propertyNames, declared, path, unfold));
+  for (const [k, ds] of Object.entries(r.dependentRequired)) for (const d of ds) parts.push(objectWith(path, [k], [d]));
   for (const p of r.properties) {
-    const lacking: ObjectNode = {
-      ...plainObject(path),
-      properties: [{ key: p.key, schema: never(path, `"${p.key}" absent`), required: false }],
-    };
     const s = p.schema;
-    if (s.kind === "any") {
-      if (p.required) parts.push(lacking);
-      continue;
-    }
+    if (p.required) parts.push(objectWith(path, [], [p.key]));
+    if (s.kind === "any") continue;
     const bad: ObjectNode = {
       ...plainObject(path),
       properties: [{ key: p.key, schema: complement(ctx, s, s.path, unfold), required: true }],
     };
-    if (p.required) parts.push(lacking);
     parts.push(bad);
   }
   return makeUnion(path, parts);
+}
+
+/** Objects where every key of `present` is there (any value) and no key of `absent` is. */
+function objectWith(path: string, present: string[], absent: string[], minProperties = 0): ObjectNode {
+  return {
+    ...plainObject(path),
+    properties: [
+      ...present.map((key) => ({ key, schema: anyNode(path), required: true })),
+      ...absent.map((key) => ({ key, schema: never(path, `"${key}" absent`), required: false })),
+    ],
+    minProperties,
+  };
+}
+
+/** Most keys whose presence combinations are spelled out to say "some other key is there". */
+export const MAX_COMPLEMENT_KEYS = 6;
+
+/**
+ * Objects with a key outside the finite set `keys`. No IR node says "some undeclared key exists", but counting does:
+ * for each subset S of `keys` that is present (and the rest absent), more than |S| members means another key.
+ */
+function keyOutside(keys: string[], path: string): ObjectNode[] {
+  if (keys.length > MAX_COMPLEMENT_KEYS)
+    throw new NotRepresentable(
+      `"some key other than these ${keys.length}" (at most ${MAX_COMPLEMENT_KEYS} declared keys; additionalProperties: false or propertyNames)`,
+    );
+  const out: ObjectNode[] = [];
+  for (let mask = 0; mask < 1 << keys.length; mask++) {
+    const present = keys.filter((_, i) => mask & (1 << i));
+    out.push(
+      objectWith(
+        path,
+        present,
+        keys.filter((_, i) => !(mask & (1 << i))),
+        present.length + 1,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Objects with a key `names` rejects: a finite set of bad names is required one at a time. */
+function badKeyName(
+  ctx: NormalizeContext,
+  names: SchemaNode,
+  declared: string[],
+  path: string,
+  unfold: number,
+): SchemaNode[] {
+  if (names.kind === "any") return [];
+  if (names.kind === "enum" || names.kind === "never") {
+    const allowed = names.kind === "enum" ? names.values.filter((v): v is string => typeof v === "string") : [];
+    // a declared key outside the names is itself a bad key; other keys: one outside the allowed set
+    const bad = declared.filter((k) => !allowed.includes(k)).map((k) => objectWith(path, [k], []));
+    return [...bad, ...keyOutside(allowed, path)];
+  }
+  const c = complement(ctx, names, path, unfold);
+  const strings = c.kind === "union" ? c.options : [c];
+  const badNames: string[] = [];
+  for (const o of strings) {
+    if (o.kind === "enum") badNames.push(...o.values.filter((v): v is string => typeof v === "string"));
+    else if (o.kind === "string")
+      throw new NotRepresentable("the complement of `propertyNames` (some key from an infinite set of names)");
+  }
+  return badNames.map((k) => objectWith(path, [k], []));
 }

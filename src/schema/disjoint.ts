@@ -53,6 +53,7 @@ export function disjoint(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, un
   switch (a.kind) {
     case "number": {
       const n = b as NumberNode;
+      if ((a.integer && n.fractional) || (a.fractional && n.integer)) return true;
       const probe: NumberNode = { kind: "number", path: a.path, integer: a.integer || n.integer };
       const lo = [a.minimum, n.minimum]
         .filter((x) => x !== undefined)

@@ -173,6 +173,10 @@ export function numberEmptyReason(n: NumberNode): string | undefined {
 function intersectNumber(a: NumberNode, b: NumberNode, path: string): SchemaNode {
   const mult = [...(a.multipleOf ?? []), ...(b.multipleOf ?? [])].filter((m, i, all) => all.indexOf(m) === i);
   const n: NumberNode = { kind: "number", path, integer: a.integer || b.integer };
+  if (a.fractional || b.fractional) {
+    if (n.integer) return never(path, "an integer that is not an integer");
+    n.fractional = true;
+  }
   const lo = tighterMin(a.minimum, b.minimum);
   const hi = tighterMax(a.maximum, b.maximum);
   if (lo) n.minimum = lo;

@@ -70,7 +70,7 @@ export function isPlainKind(n: SchemaNode): boolean {
     case "boolean":
       return true;
     case "number":
-      return !n.integer && !n.minimum && !n.maximum && !n.multipleOf?.length;
+      return !n.integer && !n.fractional && !n.minimum && !n.maximum && !n.multipleOf?.length;
     case "string":
       return (
         n.minLength === 0 &&

@@ -50,6 +50,7 @@ export function valueMatches(node: SchemaNode, value: JsonValue, defs: Map<strin
     case "number": {
       if (typeof value !== "number") return false;
       if (node.integer && !Number.isInteger(value)) return false;
+      if (node.fractional && Number.isInteger(value)) return false;
       if (node.minimum && (node.minimum.exclusive ? !(value > node.minimum.value) : !(value >= node.minimum.value)))
         return false;
       if (node.maximum && (node.maximum.exclusive ? !(value < node.maximum.value) : !(value <= node.maximum.value)))

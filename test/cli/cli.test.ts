@@ -98,6 +98,24 @@ describe("toolgram CLI", () => {
     expect(r.stdout).toMatch(/^root ::= .*true/);
   });
 
+  it("--property-order any writes an object's keys in any order; a bad value is a usage error", async () => {
+    const schema = JSON.stringify({
+      type: "object",
+      properties: { a: { type: "integer" }, b: { type: "integer" } },
+      additionalProperties: false,
+    });
+    const regexOf = async (order: string): Promise<RegExp> => {
+      const r = await cli(["compile", "-", "--json", "--emit", "regex", "--property-order", order], schema);
+      expect(r.code).toBe(0);
+      return new RegExp(`^(?:${r.stdout.trim()})$`, "u");
+    };
+    expect((await regexOf("declared")).test('{"b": 1, "a": 2}')).toBe(false);
+    expect((await regexOf("any")).test('{"b": 1, "a": 2}')).toBe(true);
+    const bad = await cli(["compile", "-", "--json", "--property-order", "sorted"], schema);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--property-order must be declared or any, got sorted");
+  });
+
   it("bad declarations exit 2 with CODE at PATH: message", async () => {
     const d = await cli(["compile", "-"], JSON.stringify([{ name: "a" }, { name: "a" }]));
     expect(d).toEqual({

@@ -145,7 +145,7 @@ describe("anyOf and oneOf", () => {
   });
 
   it("overlapping oneOf branches without complements: strict names the branches, non-strict unions with a warning", () => {
-    const s = { oneOf: [{ type: "number" }, { type: "integer" }, { type: "string" }] };
+    const s = { oneOf: [{ type: "number" }, { multipleOf: 2 }, { type: "string" }] };
     const e = thrown(() => norm(s));
     expect(e.code).toBe("UNSUPPORTED_KEYWORD");
     expect(e.schemaPath).toBe("/oneOf");
@@ -192,6 +192,22 @@ describe("not", () => {
     expect(irAccepts(ir, { a: 1, b: 2 })).toBe(false);
   });
 
+  it("of integer: the numbers with a fraction part", () => {
+    const ir = norm({ not: { type: "integer" } });
+    for (const [v, want] of [
+      [1.5, true],
+      [-0.25, true],
+      [2, false],
+      [-0, false],
+      ["x", true],
+    ] as const)
+      expect({ v, ok: irAccepts(ir, v) }).toEqual({ v, ok: want });
+    expect(norm({ type: "integer", not: { not: { type: "integer" } } }).root).toMatchObject({
+      kind: "number",
+      integer: true,
+    });
+  });
+
   it("of what cannot be complemented is refused (strict) or dropped (non-strict)", () => {
     const s = {
       type: "array",
@@ -201,7 +217,7 @@ describe("not", () => {
     expect(e.code).toBe("UNSUPPORTED_KEYWORD");
     expect(e.schemaPath).toBe("/not");
     expect(norm(s, { strict: false }).root.kind).toBe("array");
-    expect(thrown(() => norm({ not: { type: "integer" } })).code).toBe("UNSUPPORTED_KEYWORD");
+    expect(thrown(() => norm({ not: { multipleOf: 2 } })).code).toBe("UNSUPPORTED_KEYWORD");
   });
 
   it("never complements a relaxed (over-approximated) node", () => {
@@ -241,6 +257,6 @@ describe("if/then/else", () => {
   });
 
   it("an undecidable condition is refused", () => {
-    expect(thrown(() => norm({ if: { type: "integer" }, then: { minimum: 0 } })).code).toBe("UNSUPPORTED_KEYWORD");
+    expect(thrown(() => norm({ if: { multipleOf: 2 }, then: { minimum: 0 } })).code).toBe("UNSUPPORTED_KEYWORD");
   });
 });

@@ -26,6 +26,9 @@ Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one
   --whitespace compact|N          JSON spelling: the model's own (default), or up to N whitespace characters per gap
   --on-refused-tool error|drop|relax  a tool that cannot be enforced: refuse the set (default), leave the tool
                                   out, or compile it with --no-strict; dropped and relaxed tools are warned about
+  --property-order declared|any   object keys in declaration order (default), or in any order, each once
+                                  (exact for JSON values read regardless of order; objects with more than 10
+                                  declared properties are then refused)
   --json                          FILE is one JSON Schema: compile a bare JSON value instead of tool calls
   -o, --out FILE                  write to FILE instead of standard output
 `;
@@ -43,6 +46,7 @@ const FLAGS = {
   reasoning: { type: "string" },
   whitespace: { type: "string" },
   "on-refused-tool": { type: "string" },
+  "property-order": { type: "string" },
   json: { type: "boolean" },
   out: { type: "string", short: "o" },
   help: { type: "boolean", short: "h" },
@@ -67,11 +71,15 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
   const text = await io.readText(positionals[0]);
   const strict = !values["no-strict"];
   const whitespace = parseWhitespace(values.whitespace as string | undefined);
+  const order = values["property-order"] as string | undefined;
+  if (order !== undefined && order !== "declared" && order !== "any")
+    throw new UsageError(`--property-order must be declared or any, got ${order}`);
+  const propertyOrder = (order ?? "declared") as "declared" | "any";
   let compiled: CompiledGrammar;
   if (values.json) {
-    compiled = compileSchema(parseJson(text, positionals[0]), { strict, whitespace });
+    compiled = compileSchema(parseJson(text, positionals[0]), { strict, whitespace, propertyOrder });
   } else {
-    const options: ToolCompileOptions = { strict, whitespace };
+    const options: ToolCompileOptions = { strict, whitespace, propertyOrder };
     if (values.choice !== undefined) options.toolChoice = values.choice as string;
     if (values.parallel !== undefined) options.parallel = parseParallel(values.parallel as string);
     if (values["free-text"]) options.freeText = true;

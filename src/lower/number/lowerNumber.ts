@@ -90,7 +90,7 @@ export function lowerNumber(node: NumberNode, env: NumberLowerEnv): GExpr {
   // without multipleOf a number's expression depends on its kind and bounds alone (no rule, no warning, no step):
   // tools repeat a few (`page`, `perPage`), so each is built once per process
   if (node.multipleOf === undefined || node.multipleOf.length === 0) {
-    const key = `${node.integer ? "i" : "n"}|${boundKey(node.minimum)}|${boundKey(node.maximum)}`;
+    const key = `${node.integer ? "i" : node.fractional ? "f" : "n"}|${boundKey(node.minimum)}|${boundKey(node.maximum)}`;
     let e = byBounds.get(key);
     if (e === undefined) {
       byBounds.set(key, (e = lowerNumberUncached(node, env)));
@@ -114,6 +114,7 @@ function boundKey(b: NumberBound | undefined): string {
 }
 
 function lowerNumberUncached(node: NumberNode, env: NumberLowerEnv): GExpr {
+  if (node.fractional) return lowerFractional(node, env);
   const k = multipleOfModulus(node, env);
   let lo = node.minimum ? lowerThreshold(node.minimum.value, node.minimum.exclusive) : null;
   let hi = node.maximum ? upperThreshold(node.maximum.value, node.maximum.exclusive) : null;
@@ -231,4 +232,43 @@ function multipleOfModulus(node: NumberNode, env: NumberLowerEnv): DecimalModulu
     return undefined;
   }
   return { l: Number(l), k };
+}
+
+/** Most integers a bounded non-integer range may straddle (one open interval between each two). */
+export const MAX_FRACTIONAL_INTERVALS = 64;
+
+/**
+ * Numbers that are not integers (the complement of `integer`). Unbounded: a fraction with a non-zero digit (the
+ * first one marks where it is: one parse per text), no exponent (fewer spellings: `1.5e1` is 15). Bounded: the open unit intervals between the integers of the range,
+ * each a bounded number (every number strictly between two integers has a fraction). Elsewhere refused.
+ */
+function lowerFractional(node: NumberNode, env: NumberLowerEnv): GExpr {
+  if (!node.multipleOf?.length && !node.minimum && !node.maximum)
+    return seq(opt(lit("-")), FINITE_NATURAL, lit("."), rep(lit("0"), 0, null), NONZERO, rep(DIGIT, 0, null));
+  const lo = node.minimum;
+  const hi = node.maximum;
+  const refuse = (why: string): GExpr => {
+    if (env.strict) throw new UnsupportedSchemaError("UNSUPPORTED_KEYWORD", `not integer: ${why}`, node.path);
+    env.warnings.push({
+      code: "OVER_APPROXIMATED",
+      message: `not integer: ${why}; accepting integers too`,
+      schemaPath: node.path,
+    });
+    return lowerNumber({ ...node, fractional: undefined }, env);
+  };
+  if (node.multipleOf?.length) return refuse("a non-integer number with multipleOf is not supported");
+  if (!lo || !hi || !Number.isFinite(lo.value) || !Number.isFinite(hi.value))
+    return refuse("a non-integer number bounded on one side only is not supported");
+  const first = Math.floor(lo.value);
+  const last = Math.ceil(hi.value);
+  if (last - first > MAX_FRACTIONAL_INTERVALS)
+    return refuse(`the range straddles more than ${MAX_FRACTIONAL_INTERVALS} integers`);
+  const parts: GExpr[] = [];
+  for (let i = first; i < last; i++) {
+    const min = i >= lo.value ? { value: i, exclusive: true } : lo;
+    const max = i + 1 <= hi.value ? { value: i + 1, exclusive: true } : hi;
+    if (min.value > max.value || (min.value === max.value && (min.exclusive || max.exclusive))) continue;
+    parts.push(lowerNumber({ kind: "number", path: node.path, integer: false, minimum: min, maximum: max }, env));
+  }
+  return alt(...parts);
 }

@@ -24,7 +24,7 @@ export function jsonSchemaBenchShard(shard: number, shards: number): void {
       16,
     );
     const results = rows.map((r) => judgeRow(compileSchema, r));
-    const baselinePath = join(here, `baseline-jsonschemabench-${shard + 1}-of-${shards}.json`);
+    const baselinePath = join(here, "../../conformance", `baseline-jsonschemabench-${shard + 1}-of-${shards}.json`);
     const baseline: Record<string, SchemaOutcome> = existsSync(baselinePath)
       ? JSON.parse(readFileSync(baselinePath, "utf8"))
       : {};
