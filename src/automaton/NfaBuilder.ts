@@ -151,8 +151,6 @@ export class NfaBuilder {
   stepInl: Inlining | null = null;
   /** The NFA handed out, its tables appended to by `flush` (set by buildNfa right after construction). */
   nfa!: Nfa;
-  /** What is left of the compile's steps, for all lazy builds together (undefined: no budget). */
-  lazyBudget: Deadline | undefined;
   /** Set once the construction is over: a closure key made after it is counted (closureKeysLate). */
   built = false;
   /** Making the eager closure keys (not counted as late). */
@@ -193,7 +191,10 @@ export class NfaBuilder {
   }
 
   newState(): number {
-    if (this.n >= this.opts.maxStates) {
+    // a part built lazily while decoding is not capped: a size error there would fail a generation already under
+    // way. Each lazy part is built once, from a grammar the compile accepted, so what it adds is bounded by the
+    // grammar (and the lazy parts are the ones a decoding reaches).
+    if (this.n >= this.opts.maxStates && !this.built) {
       throw new LimitExceededError(
         "LIMIT_AUTOMATON_SIZE",
         `the grammar needs more than ${this.opts.maxStates} automaton states; lower repetition bounds or raise limits.maxAutomatonStates`,
