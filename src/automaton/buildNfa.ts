@@ -156,8 +156,8 @@ function ensureFrame(b: NfaBuilder, f: number): number {
     makeEagerClosureKeys(b);
     return start;
   }
-  // a lazy build runs while decoding: the compile's budget is over, and a refusal now would fail a generation under
-  // way; the parts are bounded by the grammar the compile accepted (see NfaBuilder.newState)
+  // a lazy build runs while decoding: the compile's step budget is over, and a refusal now would fail a generation
+  // under way; each part is built once, under the far higher ceiling of NfaBuilder.newState
   b.deadline = undefined;
   b.lazyBody.delete(f);
   b.lazyRule.delete(f);
