@@ -34,14 +34,14 @@ describe("toolgram serve: a tool set that compiles but grows deep", () => {
   it("turns with forced calls of the 40-level tool all succeed, the cached grammar reused", async () => {
     const tools = [deepTool(40)];
     let tokens = 0;
-    for (let seed = 1; seed <= 3; seed++) {
+    for (let seed = 1; seed <= 2; seed++) {
       const r = await postRaw(
         server.url,
         JSON.stringify({
           messages: [{ role: "user", content: "nest" }],
           tools,
           tool_choice: "required",
-          max_tokens: 300,
+          max_tokens: 120,
           temperature: 1.5,
           seed,
         }),
@@ -51,7 +51,7 @@ describe("toolgram serve: a tool set that compiles but grows deep", () => {
       const choice = r.json.choices[0];
       if (choice.finish_reason === "tool_calls") expectValidCalls(choice.message.tool_calls, tools as never);
     }
-    expect(tokens).toBeGreaterThan(100);
+    expect(tokens).toBeGreaterThan(40);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).not.toMatch(/toolgram_requests_total\{[^}]*status="5\d\d"/);
   }, 900_000);
