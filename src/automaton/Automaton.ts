@@ -29,6 +29,14 @@ const MAX_INITIAL_ROWS = 256;
  */
 const DEFERRED_ROWS = 16;
 
+/**
+ * Interned stacks at most (a stack is a pair: top R-state, caller stack). A grammar whose rules nest ambiguously (an
+ * `anyOf` of a value and an array of it, many levels deep) makes configurations of many stacks, and a JavaScript `Map`
+ * holds at most 2^24 entries: this bound is met first, as LIMIT_AUTOMATON_SIZE, which a decoding answers by starting
+ * the tables afresh (see TokenMatcher). Also keeps the stack ids below 2^26, the width of their key.
+ */
+export const MAX_STACKS = 1 << 22;
+
 /** The rows the byte tables start with for an NFA of `states` states: one per 2 states, a power of two, within bounds. */
 function rowsFor(states: number): number {
   let rows = INITIAL_ROWS;
@@ -110,7 +118,15 @@ export class Automaton {
   private cfForced: number[] = [];
   private cfOfStack = new Map<number, number>();
 
-  readonly initial: number;
+  /** The initial configuration (a new id after `reset`). */
+  initial: number;
+  /**
+   * Bumped by `reset`: R-state, stack and configuration ids of an older epoch mean nothing (a matcher replays its
+   * input, a mask table drops its masks).
+   */
+  tableEpoch = 0;
+  /** Times `reset` ran: each is a decoding that met a bound of the tables and started them afresh. */
+  resets = 0;
   /** Epsilon closures walked so far (each interns or finds an R-state): the work of determinization. */
   closureWalks = 0;
   /**
@@ -147,9 +163,56 @@ export class Automaton {
     // a deferred grammar's first masks use a few rows; its build grows the tables at once (sizeTables)
     this.initialRows = this.nfa.deferred ? DEFERRED_ROWS : rowsFor(this.nfa.stateCount);
     this.mark = new Uint32Array(this.nfa.stateCount);
+    this.initial = this.initialConfig();
+  }
+
+  private initialConfig(): number {
     const root = this.frameStartOf(0);
     const stacks: number[] = root >= 0 ? [this.stack(root, -1)] : [];
-    this.initial = stacks.length ? this.config(stacks) : DEAD;
+    return stacks.length ? this.config(stacks) : DEAD;
+  }
+
+  /**
+   * Drops every R-state, stack and configuration (the NFA, built once, stays) and starts a new epoch. A decoding that
+   * meets a bound of the tables (LIMIT_AUTOMATON_SIZE, or a table the engine cannot grow) calls this and rebuilds
+   * what it needs: the tables are a cache of the NFA's determinization, so the masks after a reset are the same.
+   */
+  reset(): void {
+    this.rsSets = [];
+    this.rsByHash = new Map();
+    this.rsHashNext = [];
+    this.seedClosure = new Int32Array(0);
+    this.rsFinal = [];
+    this.rsCalls = [];
+    this.rsTrans = new Int32Array(0);
+    this.rsAtoms = [];
+    this.rsRowDone = [];
+    this.rsPlainFlag = [];
+    this.frameStartRs = [];
+    this.rsStarts = new Set();
+    this.rsShared = [];
+    this.stTop = [];
+    this.stParent = [];
+    this.stKeys = new Map();
+    this.stComplete = [];
+    this.cfStacks = [];
+    this.cfKeys = new Map();
+    this.cTrans = new Int32Array(0);
+    this.cComplete = new Uint8Array(0);
+    this.cDeadDone = new Uint8Array(0);
+    this.cFrameTop = new Int32Array(0);
+    this.cfAtoms = [];
+    this.cfComplete = [];
+    this.cfForced = [];
+    this.cfOfStack = new Map();
+    this.tableEpoch++;
+    this.resets++;
+    this.initial = this.initialConfig();
+  }
+
+  /** Number of stacks interned so far. */
+  get stackCount(): number {
+    return this.stTop.length;
   }
 
   /** Approximate bytes held by the automaton's tables (typed arrays exactly, maps and lists estimated). */
@@ -470,6 +533,11 @@ export class Automaton {
     const known = this.stKeys.get(key);
     if (known !== undefined) return known;
     const id = this.stTop.length;
+    if (id >= MAX_STACKS)
+      throw new LimitExceededError(
+        "LIMIT_AUTOMATON_SIZE",
+        `the automaton exceeded ${MAX_STACKS} stacks; the grammar's rules nest ambiguously too deep`,
+      );
     this.stTop.push(top);
     this.stParent.push(parent);
     this.stComplete.push(-1);

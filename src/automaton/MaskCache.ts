@@ -84,6 +84,17 @@ export class MaskCache {
     this.setIds = new Int32Array(this.words);
   }
 
+  /** Drops every cached mask (they are found again by computing them). */
+  protected dropMasks(): void {
+    this.dense = [];
+    this.sparse = [];
+    this.composite = [];
+    this.local = [];
+    this.subtree = new Map();
+    this.budget = [];
+    this.cachedBytes = 0;
+  }
+
   /** Approximate bytes held by the cached masks. */
   memoryBytes(): number {
     return this.cachedBytes;
@@ -107,15 +118,7 @@ export class MaskCache {
   protected store(c: number, out: Uint32Array, count: number): void {
     const base = this.pendingBase;
     this.pendingBase = undefined;
-    if (this.cachedBytes > CACHE_BYTES_CAP) {
-      this.dense = [];
-      this.sparse = [];
-      this.composite = [];
-      this.local = [];
-      this.subtree = new Map();
-      this.budget = [];
-      this.cachedBytes = 0;
-    }
+    if (this.cachedBytes > CACHE_BYTES_CAP) this.dropMasks();
     if (base !== undefined) {
       if (count >= 0 && count < this.words) {
         const ids = this.setIds.slice(0, count);

@@ -70,8 +70,35 @@ export class MaskTable extends MaskWalk {
   /** Prefetches stopped inside a compute (its walk passed the budget, or a limit of the automaton was met). */
   prefetchStops = 0;
 
+  /** The automaton's epoch the cached masks belong to (see Automaton.reset). */
+  private epoch: number;
+
   constructor(automaton: Automaton, vocab: Vocabulary) {
     super(automaton, vocab);
+    this.epoch = automaton.tableEpoch;
+  }
+
+  /**
+   * Called before each use: after the automaton's tables were started afresh (Automaton.reset), every mask cached
+   * here is keyed by ids that now mean other configurations, and is dropped; a compute a reset interrupted (its
+   * scratch half written) is cleaned.
+   */
+  syncEpoch(): void {
+    if (this.epoch === this.automaton.tableEpoch) return;
+    this.epoch = this.automaton.tableEpoch;
+    this.dropMasks();
+    this.cleanAfterStop();
+    this.subLevel = 0;
+    this.distance = undefined;
+  }
+
+  /**
+   * Starts the automaton's tables afresh (see Automaton.reset) after a decoding met one of their bounds, and drops
+   * this table's masks.
+   */
+  resetAutomaton(): void {
+    this.automaton.reset();
+    this.syncEpoch();
   }
 
   atomIndexOf(tokenId: number): number {

@@ -47,6 +47,14 @@ export interface Task {
 
 /** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
 const LAZY_GRAMMAR_STATES = 16_384;
+/**
+ * States a grammar's NFA may reach with the parts built lazily while decoding: `maxStates` caps what the compile builds,
+ * this many times it what decoding adds (a tool's arguments when a call first enters them). A refusal there would fail
+ * a generation under way, so the ceiling is far above the cap: the stored 117-, 235- and 500-tool MCP sets build 23,192,
+ * 39,334 and 46,969 states whole. (An estimate of the whole grammar checked at compile instead refused JSONSchemaBench
+ * schemas that decode well: nested bounded repetitions multiply in the estimate, not in the states built.)
+ */
+const LAZY_CEILING_FACTOR = 8;
 /** An alternation larger than this (estimated states) in a large grammar is built as a lazy trie (`lazyAlt`). */
 export const LAZY_ALT_STATES = 1024;
 /** In a large grammar, a rule frame (not the root, not one bounding the construction's depth) larger than this is built when first entered. */
@@ -151,8 +159,6 @@ export class NfaBuilder {
   stepInl: Inlining | null = null;
   /** The NFA handed out, its tables appended to by `flush` (set by buildNfa right after construction). */
   nfa!: Nfa;
-  /** What is left of the compile's steps, for all lazy builds together (undefined: no budget). */
-  lazyBudget: Deadline | undefined;
   /** Set once the construction is over: a closure key made after it is counted (closureKeysLate). */
   built = false;
   /** Making the eager closure keys (not counted as late). */
@@ -193,10 +199,12 @@ export class NfaBuilder {
   }
 
   newState(): number {
-    if (this.n >= this.opts.maxStates) {
+    // a part built lazily while decoding has a far higher ceiling (see LAZY_CEILING_FACTOR)
+    const cap = this.built ? this.opts.maxStates * LAZY_CEILING_FACTOR : this.opts.maxStates;
+    if (this.n >= cap) {
       throw new LimitExceededError(
         "LIMIT_AUTOMATON_SIZE",
-        `the grammar needs more than ${this.opts.maxStates} automaton states; lower repetition bounds or raise limits.maxAutomatonStates`,
+        `the grammar needs more than ${cap} automaton states; lower repetition bounds or raise limits.maxAutomatonStates`,
       );
     }
     this.deadline?.tick(STAGE);

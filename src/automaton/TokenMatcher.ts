@@ -1,3 +1,4 @@
+import { LimitExceededError } from "../errors.js";
 import { TOKEN_ATOM, TOKEN_TEXT } from "../vocab/Vocabulary.js";
 import { DEAD, UNKNOWN } from "./Automaton.js";
 import type { MaskTable } from "./MaskTable.js";
@@ -9,6 +10,18 @@ const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
 /**
+ * A bound of the automaton's tables met while decoding: its own cap (LIMIT_AUTOMATON_SIZE: configurations, R-states,
+ * stacks) or one of the engine's (a `Map` past 2^24 entries, an array or typed array past its length). Both mean
+ * the tables are full, not that the grammar is wrong: the decoding starts them afresh and goes on.
+ */
+function tablesFull(e: unknown): boolean {
+  if (e instanceof LimitExceededError) return e.code === "LIMIT_AUTOMATON_SIZE";
+  return (
+    e instanceof RangeError && /maximum size|Invalid (typed )?array length|Array buffer allocation/i.test(e.message)
+  );
+}
+
+/**
  * Per-sequence state of constrained decoding: one configuration id and the history for rollback. Cheap to create;
  * every table it reads is shared through the {@link MaskTable}.
  */
@@ -16,6 +29,10 @@ export class TokenMatcher {
   private readonly table: MaskTable;
   private cfg: number;
   private history: number[] = [];
+  /** What each history entry accepted: a token id, or a text's bytes (acceptString); replayed after a reset. */
+  private inputs: (number | Uint8Array)[] = [];
+  /** The automaton epoch `cfg` and `history` belong to (see Automaton.reset). */
+  private epoch: number;
 
   /**
    * Internal: get a matcher from {@link CompiledGrammar.createMatcher}, which builds (or shares) the mask table
@@ -25,6 +42,47 @@ export class TokenMatcher {
   constructor(table: MaskTable) {
     this.table = table;
     this.cfg = table.automaton.initial;
+    this.epoch = table.automaton.tableEpoch;
+  }
+
+  /**
+   * Runs `op` on tables of the current epoch. Where it meets a bound of the automaton's tables, the tables are
+   * started afresh (every matcher of the grammar replays its input when it next runs) and `op` runs once more: the
+   * bounds hold at every step, and a generation under way never fails for them. Only a single step that needs more
+   * than the bounds from empty tables throws (LIMIT_AUTOMATON_SIZE), and that leaves the tables usable.
+   */
+  private guarded<T>(op: () => T): T {
+    try {
+      this.sync();
+      return op();
+    } catch (e) {
+      if (!tablesFull(e)) throw e;
+      this.table.resetAutomaton();
+      this.sync();
+      try {
+        return op();
+      } catch (again) {
+        // the tables stay usable for the next request: start them afresh once more
+        if (tablesFull(again)) this.table.resetAutomaton();
+        throw again;
+      }
+    }
+  }
+
+  /** After a reset of the automaton's tables: the configurations of this matcher's history found again. */
+  private sync(): void {
+    this.table.syncEpoch();
+    const A = this.table.automaton;
+    if (this.epoch === A.tableEpoch) return;
+    this.epoch = A.tableEpoch;
+    const terminated = this.cfg === TERMINATED;
+    let c = A.initial;
+    for (let k = 0; k < this.inputs.length; k++) {
+      this.history[k] = c;
+      const x = this.inputs[k];
+      c = typeof x === "number" ? this.stepToken(c, x) : this.stepBytes(c, x, 0, x.length);
+    }
+    this.cfg = terminated ? TERMINATED : c;
   }
 
   /** Number of mask words for this vocabulary: `ceil(vocab.size / 32)`. */
@@ -36,8 +94,10 @@ export class TokenMatcher {
   fillNextTokenBitmask(bits: Uint32Array): void {
     if (bits.length < this.table.words)
       throw new RangeError(`bitmask needs ${this.table.words} words, got ${bits.length}`);
-    if (this.cfg === TERMINATED) bits.fill(0);
-    else this.table.fill(this.cfg, bits);
+    this.guarded(() => {
+      if (this.cfg === TERMINATED) bits.fill(0);
+      else this.table.fill(this.cfg, bits);
+    });
   }
 
   /**
@@ -45,8 +105,7 @@ export class TokenMatcher {
    * in a dead state. With a byte-level vocabulary this bounds the tokens still needed (the end token not counted).
    */
   tokensToComplete(): number {
-    if (this.cfg < 0) return Infinity;
-    return this.table.completionDistance().ofConfig(this.cfg);
+    return this.guarded(() => (this.cfg < 0 ? Infinity : this.table.completionDistance().ofConfig(this.cfg)));
   }
 
   /**
@@ -63,6 +122,10 @@ export class TokenMatcher {
     if (!Number.isInteger(tokensLeft) || tokensLeft < 1)
       throw new RangeError(`tokensLeft must be an integer >= 1, got ${tokensLeft}`);
     this.fillNextTokenBitmask(bits);
+    return this.guarded(() => this.narrowWithin(bits, tokensLeft));
+  }
+
+  private narrowWithin(bits: Uint32Array, tokensLeft: number): boolean {
     const c = this.cfg;
     if (c < 0) return false;
     const lists = this.table.budgetLists(c, (id) => this.peek(id));
@@ -88,15 +151,20 @@ export class TokenMatcher {
 
   /** Advance by one token; false (and no change) if the grammar does not allow it. */
   acceptToken(id: number): boolean {
-    const next = this.peek(id);
+    const next = this.guarded(() => this.peek(id));
     if (next === DEAD) return false;
     this.history.push(this.cfg);
+    this.inputs.push(id);
     this.cfg = next;
     return true;
   }
 
   private peek(id: number): number {
-    const c = this.cfg;
+    return this.stepToken(this.cfg, id);
+  }
+
+  /** The configuration after token `id` from `c` (TERMINATED after an end token, DEAD when not allowed). */
+  private stepToken(c: number, id: number): number {
     if (c < 0) return DEAD;
     const vocab = this.table.vocab;
     if (!Number.isInteger(id) || id < 0 || id >= vocab.size) return DEAD;
@@ -122,18 +190,18 @@ export class TokenMatcher {
 
   /** Advance by a text (as UTF-8 bytes), as one history entry; false (and no change) if not allowed. */
   acceptString(text: string): boolean {
-    if (this.cfg < 0) return false;
     const b = utf8.encode(text);
-    const next = this.stepBytes(this.cfg, b, 0, b.length);
+    const next = this.guarded(() => (this.cfg < 0 ? DEAD : this.stepBytes(this.cfg, b, 0, b.length)));
     if (next < 0) return false;
     this.history.push(this.cfg);
+    this.inputs.push(b);
     this.cfg = next;
     return true;
   }
 
   /** The output so far is a complete match (an end token is allowed). */
   isCompleted(): boolean {
-    return this.cfg >= 0 && this.table.automaton.isComplete(this.cfg);
+    return this.guarded(() => this.cfg >= 0 && this.table.automaton.isComplete(this.cfg));
   }
 
   /** An end token was accepted. */
@@ -146,14 +214,18 @@ export class TokenMatcher {
     if (!Number.isInteger(n) || n < 0 || n > this.history.length)
       throw new RangeError(`cannot roll back ${n} steps (history has ${this.history.length})`);
     if (n === 0) return;
+    this.sync();
     this.cfg = this.history[this.history.length - n];
     this.history.length -= n;
+    this.inputs.length -= n;
   }
 
   /** Back to the start of the grammar, history cleared: the matcher is as new, for the next sequence. */
   reset(): void {
     this.cfg = this.table.automaton.initial;
+    this.epoch = this.table.automaton.tableEpoch;
     this.history = [];
+    this.inputs = [];
   }
 
   /**
@@ -161,6 +233,10 @@ export class TokenMatcher {
    * when the last token ended inside a character.
    */
   forcedText(): string {
+    return this.guarded(() => this.forcedTextNow());
+  }
+
+  private forcedTextNow(): string {
     const A = this.table.automaton;
     let s = this.cfg;
     const out: number[] = [];

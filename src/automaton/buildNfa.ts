@@ -1,4 +1,3 @@
-import { Deadline } from "../Deadline.js";
 import { ToolgramError } from "../errors.js";
 import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
@@ -58,14 +57,6 @@ export function buildNfa(g: Grammar, opts: NfaOptions): Nfa {
     }
   }
   buildPending(b);
-  const deadline = b.deadline;
-  b.lazyBudget =
-    deadline === undefined
-      ? undefined
-      : new Deadline({
-          maxCompileSteps: Math.max(0, deadline.budget.maxCompileSteps - deadline.stepsTaken),
-          maxCompileMs: Number.POSITIVE_INFINITY,
-        });
   b.nfa = newNfa(b);
   b.flush();
   if (!b.lazy) makeEagerClosureKeys(b);
@@ -165,9 +156,9 @@ function ensureFrame(b: NfaBuilder, f: number): number {
     makeEagerClosureKeys(b);
     return start;
   }
-  // a lazy build runs while decoding: the compile's clock is over, its steps (what is left of them, for all
-  // lazy builds together) and the state cap still hold
-  b.deadline = b.lazyBudget;
+  // a lazy build runs while decoding: the compile's step budget is over, and a refusal now would fail a generation
+  // under way; each part is built once, under the far higher ceiling of NfaBuilder.newState
+  b.deadline = undefined;
   b.lazyBody.delete(f);
   b.lazyRule.delete(f);
   let kept: BuiltFrame | undefined;

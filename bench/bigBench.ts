@@ -1,0 +1,444 @@
+/**
+ * `npm run bench:big`: the tail of toolgram's masks on a workload nobody tuned for, with XGrammar (WASM) in the same
+ * process, on the Qwen3 vocabulary. Opt-in (several minutes); `npm run bench` stays small.
+ *
+ * - JSONSchemaBench: every one of the 17 dev subsets, a seeded stratified sample (`--per-subset`, default 60 schemas
+ *   per subset, all of a smaller one), read from `TOOLGRAM_JSONSCHEMABENCH_DIR` (the dataset's `<subset>.jsonl` files;
+ *   see the dataset's README for its provenance). Each schema: compile, the first mask, masks along its first valid
+ *   instances (`--instances`) and along seeded random walks under toolgram's own masks (`--walks` of up to
+ *   `--walk-tokens` tokens). XGrammar replays the same token ids (stopping where it refuses one).
+ * - Tool calls: the 20 OpenAI tools, the 117 GitHub MCP tools and the 500 composed MCP tools, forced calls
+ *   (`tool_choice: "required"`), masks along sampled calls and random walks; maxima and memory.
+ *
+ * Reported per subset and overall: mask p50, p99, p99.9, max and the share over 1 ms, and the first mask, for both
+ * engines. Writes bench/big/results.md and bench/big/results.json (`--out DIR` elsewhere). Wall-clock figures of one
+ * run on a shared machine: read the tail with its counts (schemas, masks), and compare runs made on the same machine.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CompiledGrammar } from "../src/CompiledGrammar.js";
+import { compileSchema, compileTools } from "../src/compile.js";
+import { canonicalJson, type JsonValue } from "../src/json.js";
+import { sampleGrammar } from "../src/testing/sampleGrammar.js";
+import { toolFragments } from "../src/ToolFragmentCache.js";
+import { qwen3 } from "../test/support/qwen3.js";
+import { loadXGrammar, type XgCompiled, type XgCompiler, type XGrammar } from "./loadXGrammar.js";
+import { composedMcpTools, githubMcpTools, type McpTool, prng, twentyOpenAiTools } from "./toolSets.js";
+import { xgrammarToolCalls } from "./xgrammarToolCalls.js";
+
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
+const PER_SUBSET = opt("--per-subset", 60);
+const INSTANCES = opt("--instances", 2);
+const WALKS = opt("--walks", 2);
+const WALK_TOKENS = opt("--walk-tokens", 48);
+const MAX_INSTANCE_TOKENS = 160;
+/** Longer schema texts are not given to XGrammar (as in the quick bench: its pathological compiles); toolgram has them. */
+const MAX_SCHEMA_TEXT = 3000;
+const SKIP_XG = args.includes("--no-xgrammar");
+const SKIP_TOOLS = args.includes("--no-tools");
+const OUT = args.includes("--out") ? args[args.indexOf("--out") + 1] : join(import.meta.dirname, "big");
+const SEED = 20261128;
+
+/** A tool as the bench's tool sets declare it (OpenAI's shape). */
+type OpenAiTool = ReturnType<typeof twentyOpenAiTools>[number];
+
+interface Row {
+  id: string;
+  subset: string;
+  schema: JsonValue;
+  tests: { data: JsonValue; valid: boolean }[];
+}
+
+/** Mask times (ms) of one engine over a group, and its first masks (compile excluded). */
+interface Times {
+  masks: number[];
+  first: number[];
+}
+const newTimes = (): Times => ({ masks: [], first: [] });
+
+interface Summary {
+  schemas: number;
+  masks: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+  over1ms: number;
+  firstP50: number;
+  firstMax: number;
+}
+
+function pct(xs: number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
+function summarize(t: Times, schemas: number): Summary {
+  return {
+    schemas,
+    masks: t.masks.length,
+    p50: pct(t.masks, 0.5),
+    p99: pct(t.masks, 0.99),
+    p999: pct(t.masks, 0.999),
+    max: pct(t.masks, 1),
+    over1ms: t.masks.length ? t.masks.filter((x) => x > 1).length / t.masks.length : Number.NaN,
+    firstP50: pct(t.first, 0.5),
+    firstMax: pct(t.first, 1),
+  };
+}
+
+/** A seeded shuffle (Fisher–Yates). */
+function shuffled<T>(xs: readonly T[], rnd: () => number): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+function readSubsets(dir: string): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith(".jsonl"))
+    .sort()) {
+    const rows = readFileSync(join(dir, f), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as Row);
+    out.set(f.replace(/\.jsonl$/, ""), rows);
+  }
+  return out;
+}
+
+function allowedIds(bits: Uint32Array, eos: readonly number[]): number[] {
+  const ids: number[] = [];
+  for (let w = 0; w < bits.length; w++)
+    for (let x = bits[w]; x !== 0; x &= x - 1) {
+      const id = w * 32 + (31 - Math.clz32(x & -x));
+      if (!eos.includes(id)) ids.push(id);
+    }
+  return ids;
+}
+
+interface Engine {
+  vocab: ReturnType<typeof qwen3>["vocab"];
+  encode: (text: string) => number[];
+  bits: Uint32Array;
+  xg?: XGrammar;
+  compiler?: XgCompiler;
+}
+
+/**
+ * toolgram along token sequences: the first mask, then a mask before each token (stopping where a token is refused);
+ * random walks pick their tokens from toolgram's masks. Returns the sequences followed, for XGrammar to replay.
+ */
+function oursAlong(
+  e: Engine,
+  c: CompiledGrammar,
+  compileMs: number,
+  seqs: number[][],
+  walks: number,
+  t: Times,
+  rnd: () => number,
+) {
+  const followed: number[][] = [];
+  const eos = e.vocab.eosTokenIds;
+  let first = true;
+  const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>): void => {
+    const t0 = performance.now();
+    m.fillNextTokenBitmask(e.bits);
+    const ms = performance.now() - t0;
+    // the first mask of the grammar is counted with its compile: the time to the first mask
+    if (first) t.first.push(compileMs + ms);
+    else t.masks.push(ms);
+    first = false;
+  };
+  for (const ids of seqs) {
+    const m = c.createMatcher(e.vocab);
+    const done: number[] = [];
+    for (const id of ids.slice(0, MAX_INSTANCE_TOKENS)) {
+      mask(m);
+      if (!m.acceptToken(id)) break;
+      done.push(id);
+    }
+    followed.push(done);
+  }
+  for (let w = 0; w < walks; w++) {
+    const m = c.createMatcher(e.vocab);
+    const done: number[] = [];
+    for (let k = 0; k < WALK_TOKENS && !m.isTerminated(); k++) {
+      mask(m);
+      const ids = allowedIds(e.bits, eos);
+      if (ids.length === 0) break;
+      const id = ids[Math.floor(rnd() * ids.length)];
+      m.acceptToken(id);
+      done.push(id);
+    }
+    followed.push(done);
+  }
+  return followed;
+}
+
+/** XGrammar along the same sequences: its first mask, then a mask before each token it accepts. */
+async function theirsAlong(
+  e: Engine,
+  compiled: XgCompiled,
+  compileMs: number,
+  seqs: number[][],
+  t: Times,
+): Promise<void> {
+  let first = true;
+  for (const ids of seqs) {
+    const m = await e.xg!.GrammarMatcher.createGrammarMatcher(compiled);
+    try {
+      for (const id of [...ids, -1]) {
+        const t0 = performance.now();
+        await m.getNextTokenBitmask();
+        const ms = performance.now() - t0;
+        if (first) t.first.push(compileMs + ms);
+        else t.masks.push(ms);
+        first = false;
+        if (id < 0 || !m.acceptToken(id)) break;
+      }
+    } finally {
+      m.dispose();
+    }
+  }
+}
+
+async function schemaBench(e: Engine, dir: string) {
+  const subsets = readSubsets(dir);
+  const rnd = prng(SEED);
+  const perSubset = new Map<
+    string,
+    { ours: Times; theirs: Times; schemas: number; refused: number; xgFailed: number; xgSkipped: number }
+  >();
+  const all = { ours: newTimes(), theirs: newTimes() };
+  let n = 0;
+  for (const [name, rows] of subsets) {
+    const g = { ours: newTimes(), theirs: newTimes(), schemas: 0, refused: 0, xgFailed: 0, xgSkipped: 0 };
+    perSubset.set(name, g);
+    for (const row of shuffled(rows, rnd)) {
+      if (g.schemas + g.refused >= PER_SUBSET) break;
+      const text = JSON.stringify(row.schema);
+      let c: CompiledGrammar;
+      const c0 = performance.now();
+      try {
+        c = compileSchema(row.schema);
+      } catch {
+        g.refused++;
+        continue;
+      }
+      const seqs = row.tests
+        .filter((t) => t.valid)
+        .slice(0, INSTANCES)
+        .map((t) => e.encode(canonicalJson(t.data)));
+      const compileMs = performance.now() - c0;
+      const ours = newTimes();
+      const followed = oursAlong(e, c, compileMs, seqs, WALKS, ours, rnd);
+      const theirs = newTimes();
+      if (e.compiler && text.length > MAX_SCHEMA_TEXT) g.xgSkipped++;
+      else if (e.compiler) {
+        try {
+          const x0 = performance.now();
+          const xc = await e.compiler.compileJSONSchema(text, false, -1, [", ", ": "], true);
+          await theirsAlong(e, xc, performance.now() - x0, followed, theirs);
+          xc.dispose();
+        } catch {
+          g.xgFailed++;
+        }
+      }
+      for (const [from, to] of [
+        [ours, g.ours],
+        [theirs, g.theirs],
+      ] as const) {
+        to.masks.push(...from.masks);
+        to.first.push(...from.first);
+      }
+      g.schemas++;
+      n++;
+      if (n % 50 === 0) process.stderr.write(`${n} schemas\n`);
+    }
+    all.ours.masks.push(...g.ours.masks);
+    all.ours.first.push(...g.ours.first);
+    all.theirs.masks.push(...g.theirs.masks);
+    all.theirs.first.push(...g.theirs.first);
+  }
+  return { perSubset, all, schemas: n };
+}
+
+/** Forced calls sampled from the compiled grammar itself (any tool set's schemas), as token ids. */
+function toolSeqs(e: Engine, c: CompiledGrammar, calls: number, rnd: () => number): number[][] {
+  const seqs: number[][] = [];
+  for (let i = 0; i < calls; i++) {
+    const text = sampleGrammar(c.grammar, rnd, { extraRepeats: 1, maxLength: 600 });
+    if (text !== undefined) seqs.push(e.encode(text));
+  }
+  return seqs;
+}
+
+const asOpenAi = (ts: McpTool[]): OpenAiTool[] =>
+  ts.map((t) => ({ type: "function", function: { name: t.name, parameters: t.inputSchema } }) as unknown as OpenAiTool);
+
+async function toolBench(e: Engine) {
+  const rnd = prng(SEED + 1);
+  const sets: [string, OpenAiTool[]][] = [
+    ["20 OpenAI tools", twentyOpenAiTools()],
+    ["117 GitHub MCP tools", asOpenAi(githubMcpTools())],
+    ["500 composed MCP tools", asOpenAi(composedMcpTools(500))],
+  ];
+  const out: {
+    name: string;
+    ours: Summary;
+    theirs: Summary;
+    compileMs: number;
+    memoryMB: number;
+    heapMB: number;
+    xgFailure?: string;
+  }[] = [];
+  const policy = { format: "qwen3", toolChoice: "required", parallel: false } as const;
+  for (const [name, tools] of sets) {
+    toolFragments.clear();
+    (globalThis as { gc?: () => void }).gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    const t0 = performance.now();
+    const c = compileTools(tools, policy);
+    const compileMs = performance.now() - t0;
+    const ours = newTimes();
+    const followed = oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd);
+    const m = c.createMatcher(e.vocab) as unknown as {
+      table: { memoryBytes(): number; automaton: { memoryBytes(): number } };
+    };
+    const memoryMB = (m.table.memoryBytes() + m.table.automaton.memoryBytes()) / 2 ** 20;
+    const heapMB = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+    const theirs = newTimes();
+    let xgFailure: string | undefined;
+    if (e.compiler && e.xg) {
+      try {
+        const x0 = performance.now();
+        const ebnf = await xgrammarToolCalls(e.xg, tools, { toolChoice: "required", parallel: false });
+        const xc = await e.compiler.compileGrammar(ebnf);
+        await theirsAlong(e, xc, performance.now() - x0, followed, theirs);
+        xc.dispose();
+      } catch (err) {
+        xgFailure = String(err).slice(0, 80);
+      }
+    }
+    out.push({
+      name,
+      ours: summarize(ours, 1),
+      theirs: summarize(theirs, 1),
+      compileMs,
+      memoryMB,
+      heapMB,
+      ...(xgFailure ? { xgFailure } : {}),
+    });
+    process.stderr.write(`${name} done\n`);
+  }
+  return out;
+}
+
+const f = (x: number, d = 3): string => (Number.isNaN(x) ? "–" : x.toFixed(d));
+const ratio = (a: number, b: number): string => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : "–");
+
+function line(name: string, o: Summary, t: Summary): string {
+  return `| ${name} | ${o.schemas} | ${o.masks} | ${f(o.p50)} / ${f(t.p50)} | ${f(o.p99)} / ${f(t.p99)} (${ratio(o.p99, t.p99)}) | ${f(o.p999, 2)} / ${f(t.p999, 2)} | ${f(o.max, 1)} / ${f(t.max, 1)} | ${f(100 * o.over1ms, 2)} % / ${f(100 * t.over1ms, 2)} % | ${f(o.firstP50, 2)} / ${f(t.firstP50, 2)} (${ratio(o.firstP50, t.firstP50)}) | ${f(o.firstMax, 1)} / ${f(t.firstMax, 1)} |`;
+}
+
+async function main(): Promise<void> {
+  const dir = process.env.TOOLGRAM_JSONSCHEMABENCH_DIR;
+  if (!dir) {
+    console.error(
+      "set TOOLGRAM_JSONSCHEMABENCH_DIR to a folder holding JSONSchemaBench's <subset>.jsonl files (see bench/big/README.md)",
+    );
+    process.exit(2);
+  }
+  const { vocab, encode, tokenizerJson } = qwen3();
+  const e: Engine = { vocab, encode, bits: new Uint32Array(Math.ceil(vocab.size / 32)) };
+  if (!SKIP_XG) {
+    const tj = tokenizerJson as {
+      model: { vocab: Record<string, number> };
+      added_tokens: { id: number; content: string }[];
+    };
+    e.xg = loadXGrammar();
+    const pieces: string[] = new Array(vocab.size).fill("");
+    for (const [p, id] of Object.entries(tj.model.vocab)) pieces[id] = p;
+    for (const a of tj.added_tokens) pieces[a.id] = a.content;
+    const info = await e.xg.TokenizerInfo.createTokenizerInfo(pieces, "byte_level", false, vocab.size, [
+      ...vocab.eosTokenIds,
+    ]);
+    e.compiler = await e.xg.GrammarCompiler.createGrammarCompiler(info, false);
+  }
+  const started = new Date().toISOString();
+  const schemas = await schemaBench(e, dir);
+  const tools = SKIP_TOOLS ? [] : await toolBench(e);
+  const head =
+    "| workload | schemas | masks | p50 ms | p99 ms | p99.9 ms | max ms | over 1 ms | first mask p50 ms (compile included) | first mask max ms |\n|---|---|---|---|---|---|---|---|---|---|";
+  const md: string[] = [
+    "# The big benchmark (`npm run bench:big`)",
+    "",
+    `Run of ${started}: toolgram / XGrammar (WASM) in one process, Qwen3 vocabulary. JSONSchemaBench: ${schemas.schemas} schemas of the 17 dev subsets (up to ${PER_SUBSET} per subset, seeded), masks along up to ${INSTANCES} valid instances and ${WALKS} seeded random walks of up to ${WALK_TOKENS} tokens each; XGrammar replays the same tokens. Cells are toolgram / XGrammar; ratios toolgram ÷ XGrammar.`,
+    "",
+    head,
+    line(
+      "JSONSchemaBench, all",
+      summarize(schemas.all.ours, schemas.schemas),
+      summarize(schemas.all.theirs, schemas.schemas),
+    ),
+  ];
+  for (const [name, g] of schemas.perSubset)
+    md.push(
+      line(
+        `${name} (refused ${g.refused}, XGrammar failed ${g.xgFailed}, not given ${g.xgSkipped})`,
+        summarize(g.ours, g.schemas),
+        summarize(g.theirs, g.schemas),
+      ),
+    );
+  if (tools.length) {
+    md.push("", "Tool calls (forced, one call): masks along 12 sampled calls and 6 random walks.", "", head);
+    for (const t of tools) md.push(line(t.name, t.ours, t.theirs));
+    md.push(
+      "",
+      "| tool set | compile ms | automaton + masks MB | heap growth MB | XGrammar |",
+      "|---|---|---|---|---|",
+    );
+    for (const t of tools)
+      md.push(
+        `| ${t.name} | ${f(t.compileMs, 0)} | ${f(t.memoryMB, 1)} | ${f(t.heapMB, 1)} | ${t.xgFailure ?? "ok"} |`,
+      );
+  }
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(join(OUT, "results.md"), `${md.join("\n")}\n`);
+  const perSubset = Object.fromEntries(
+    [...schemas.perSubset].map(([k, g]) => [
+      k,
+      { ours: summarize(g.ours, g.schemas), theirs: summarize(g.theirs, g.schemas), refused: g.refused },
+    ]),
+  );
+  writeFileSync(
+    join(OUT, "results.json"),
+    `${JSON.stringify(
+      {
+        started,
+        options: { PER_SUBSET, INSTANCES, WALKS, WALK_TOKENS },
+        all: {
+          ours: summarize(schemas.all.ours, schemas.schemas),
+          theirs: summarize(schemas.all.theirs, schemas.schemas),
+        },
+        perSubset,
+        tools,
+      },
+      null,
+      1,
+    )}\n`,
+  );
+  console.log(md.join("\n"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
