@@ -193,13 +193,28 @@ function templatePrompt(
   const chat = new ChatTemplate(template, { bosToken: options.bosToken ?? "", eosToken: options.eosToken ?? "" });
   const args = argumentsPolicy(chat, read?.argumentsAs ?? "object");
   const field = layout?.reasoningMarkers.field ?? read?.probe.reasoningField;
-  const render = (messages: readonly PromptMessage[], o: PromptOptions = {}): string => {
-    const text = chat.render({
-      messages: templateMessages(messages.map(withSpliceMark), args, field),
+  const renderWith = (messages: readonly ChatMessage[], o: PromptOptions): string =>
+    chat.render({
+      messages: templateMessages(messages, args, field),
       ...(o.tools === undefined || o.tools.length === 0 ? {} : { tools: [...o.tools] }),
       addGenerationPrompt: o.addGenerationPrompt ?? true,
       ...(o.enableThinking === undefined ? {} : { enableThinking: o.enableThinking }),
     });
+  const render = (messages: readonly PromptMessage[], o: PromptOptions = {}): string => {
+    const marked = messages.map(withSpliceMark);
+    let text: string;
+    try {
+      text = renderWith(marked, o);
+    } catch (e) {
+      // OpenAI's clients send a turn that only calls tools with `content: null`, which templates that concatenate
+      // the content (Qwen3's, gpt-oss's) cannot render: such a turn goes in with empty content
+      const nulls = marked.some((m) => m.role === "assistant" && m.content === null);
+      if (!(e instanceof ToolgramError) || e.code !== "TEMPLATE_RENDER" || !nulls) throw e;
+      text = renderWith(
+        marked.map((m) => (m.role === "assistant" && m.content === null ? { ...m, content: "" } : m)),
+        o,
+      );
+    }
     return spliced(text, messages);
   };
   const turnEnd = read?.turnEnd ?? "";

@@ -36,6 +36,8 @@ export class UpstreamEngine implements Engine {
     readonly modelId: string,
     /** The chat template llama-server loaded with the model (its /props). */
     readonly chatTemplate: string | undefined,
+    /** The model's BOS/EOS token texts (its /props). */
+    readonly tokenTexts: { readonly bosToken?: string; readonly eosToken?: string },
   ) {
     this.url = url.replace(/\/+$/, "");
     this.slots = slots;
@@ -55,15 +57,20 @@ export class UpstreamEngine implements Engine {
       }
     }
     let chatTemplate: string | undefined;
+    const tokenTexts: { bosToken?: string; eosToken?: string } = {};
     try {
       const props = (await (await fetch(`${url}/props`, { signal: AbortSignal.timeout(10_000) })).json()) as {
         chat_template?: unknown;
+        bos_token?: unknown;
+        eos_token?: unknown;
       };
       chatTemplate = typeof props.chat_template === "string" ? props.chat_template : undefined;
+      if (typeof props.bos_token === "string") tokenTexts.bosToken = props.bos_token;
+      if (typeof props.eos_token === "string") tokenTexts.eosToken = props.eos_token;
     } catch {
       chatTemplate = undefined;
     }
-    return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream", chatTemplate);
+    return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream", chatTemplate, tokenTexts);
   }
 
   /**

@@ -22,7 +22,7 @@ export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
     throw badRequest(`The request body nests deeper than ${state.settings.maxDepth} levels.`, null, "nesting_too_deep");
   }
   const request = readChatRequest(body, state.engine.modelId);
-  const grammar = planGrammar(request, state.grammars, state.settings.limits);
+  const grammar = planGrammar(request, state.grammars, state.settings.limits, state.chat);
   const prompt = state.chat.render(promptMessages(request.messages, state.replay), { tools: request.tools });
   return { request, grammar, prompt };
 }
@@ -45,10 +45,16 @@ export async function runTurn(
   onDelta: (d: Delta) => void,
 ): Promise<TurnOutcome> {
   const { request, grammar, prompt } = prepared;
-  const assembler = new TurnAssembler({ format: state.chat.format, tools: grammar.tools, stop: request.stop });
+  const assembler = new TurnAssembler({
+    format: state.chat.format,
+    tools: grammar.tools,
+    stop: request.stop,
+    ...(grammar.json ? {} : { turn: state.chat }),
+  });
   const stop = new AbortController();
   const result = await state.engine.generate({
     prompt,
+    format: state.chat.format,
     grammar: grammar.grammar,
     maxTokens: request.maxTokens ?? state.settings.defaultMaxTokens,
     fitBudgetToContext: request.maxTokens === undefined,
