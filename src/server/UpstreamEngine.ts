@@ -1,5 +1,6 @@
 import { completionStream, LlamaServerHttpError, type CompletionResponse } from "../llama-cpp/index.js";
 import { badRequest } from "./ApiError.js";
+import { closingText } from "./closingText.js";
 import { UpstreamError, type Engine, type EngineRequest, type EngineResult } from "./Engine.js";
 
 export interface UpstreamEngineOptions {
@@ -22,8 +23,13 @@ interface FinalChunk extends CompletionResponse {
 /**
  * Fronts a running llama-server: the prompt is rendered here, the turn's GBNF goes to `/completion` (which, unlike
  * `/v1/chat/completions`, takes a grammar whatever the tools), and the streamed text is parsed here. `cache_prompt`
- * lets llama-server reuse a slot's KV cache for the common prefix (`tokens_cached`). llama-server has no token
- * budget steering: at `n_predict` a call may be cut (finish_reason "length").
+ * lets llama-server reuse a slot's KV cache for the common prefix (`tokens_cached`).
+ *
+ * llama-server has no token budget steering, so a constrained turn is asked for `n_predict` = `max_tokens` less a
+ * reserve (`closingReserve`); a turn cut there is finished with the grammar's shortest completion of what was
+ * generated (closingText), written by toolgram rather than sampled, and counted in the completion tokens. Every
+ * returned call is thus whole and valid; the price is the reserve, and a closing longer than it (deeply nested
+ * arguments cut early) goes past `max_tokens` by the difference.
  */
 export class UpstreamEngine implements Engine {
   readonly kind = "upstream";
@@ -92,10 +98,48 @@ export class UpstreamEngine implements Engine {
   }
 
   async generate(request: EngineRequest): Promise<EngineResult> {
+    const grammar = request.grammar;
+    if (grammar === undefined) return this.complete(request, request.maxTokens);
+    let text = "";
+    const first = await this.complete(
+      { ...request, onText: (t) => ((text += t), request.onText(t)) },
+      Math.max(1, request.maxTokens - closingReserve(request.maxTokens)),
+    );
+    if (first.finishReason !== "length" || request.signal.aborted) return first;
+    const closing = closingText(grammar, text);
+    if (closing === undefined) return first;
+    if (closing !== "") request.onText(closing);
+    return {
+      ...first,
+      finishReason: "stop",
+      completionTokens: first.completionTokens + (await this.tokenCount(closing, request.signal)),
+    };
+  }
+
+  /** Tokens of `text` as the upstream's model tokenizes it (its length in bytes when /tokenize does not answer). */
+  private async tokenCount(text: string, signal: AbortSignal): Promise<number> {
+    if (text === "") return 0;
+    try {
+      const r = await fetch(`${this.url}/tokenize`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ content: text }),
+        signal,
+      });
+      const body = (await r.json()) as { tokens?: unknown[] };
+      if (Array.isArray(body.tokens)) return body.tokens.length;
+    } catch {
+      // an estimate is enough for usage
+    }
+    return new TextEncoder().encode(text).length;
+  }
+
+  /** One /completion, streamed, within `nPredict` tokens. */
+  private async complete(request: EngineRequest, nPredict: number): Promise<EngineResult> {
     const body = {
       prompt: request.prompt,
       ...(request.grammar === undefined ? {} : { grammar: request.grammar.toGbnf() }),
-      n_predict: request.maxTokens,
+      n_predict: nPredict,
       temperature: request.temperature,
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       seed: request.seed,
@@ -161,4 +205,12 @@ export class UpstreamEngine implements Engine {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * Tokens of `max_tokens` held back upstream for the closing of a cut call: an eighth of the budget, at least 8 (a
+ * string's closing quote, braces and the block's end marker), and never the whole budget.
+ */
+export function closingReserve(maxTokens: number): number {
+  return Math.min(Math.max(8, Math.ceil(maxTokens / 8)), maxTokens - 1);
 }
