@@ -30,6 +30,8 @@ export interface PromptOptions {
   readonly enableThinking?: boolean;
   /** End with the opened assistant turn. @defaultValue true */
   readonly addGenerationPrompt?: boolean;
+  /** The template's `reasoning_effort` variable (gpt-oss writes it in its system message: low, medium, high). */
+  readonly reasoningEffort?: string;
 }
 
 /**
@@ -190,11 +192,23 @@ function templatePrompt(
   read: TemplateFormat | undefined,
   layout: TemplateFormat | undefined,
 ): Pick<ModelChat, "promptSource" | "render" | "renderTurn"> {
-  const chat = new ChatTemplate(template, { bosToken: options.bosToken ?? "", eosToken: options.eosToken ?? "" });
+  const tokens = { bosToken: options.bosToken ?? "", eosToken: options.eosToken ?? "" };
+  const chat = new ChatTemplate(template, tokens);
+  // a template per reasoning_effort asked for (a handful of values), parsed once each
+  const byEffort = new Map<string, ChatTemplate>();
+  const chatFor = (effort: string | undefined): ChatTemplate => {
+    if (effort === undefined) return chat;
+    let c = byEffort.get(effort);
+    if (c === undefined) {
+      c = new ChatTemplate(template, { ...tokens, extraContext: { reasoning_effort: effort } });
+      byEffort.set(effort, c);
+    }
+    return c;
+  };
   const args = argumentsPolicy(chat, read?.argumentsAs ?? "object");
   const field = layout?.reasoningMarkers.field ?? read?.probe.reasoningField;
   const renderWith = (messages: readonly ChatMessage[], o: PromptOptions): string =>
-    chat.render({
+    chatFor(o.reasoningEffort).render({
       messages: templateMessages(messages, args, field),
       ...(o.tools === undefined || o.tools.length === 0 ? {} : { tools: [...o.tools] }),
       addGenerationPrompt: o.addGenerationPrompt ?? true,
