@@ -229,7 +229,24 @@ function templatePrompt(
         o,
       );
     }
-    return spliced(text, messages);
+    return spliced(text, messages, tail());
+  };
+  let openedTail: string | undefined;
+  // what the generation prompt writes after the point where a history turn's content starts (DeepSeek R1's
+  // `<think>\n`): the model generated after it, so a replayed turn's bytes go in after it too
+  const tail = (): string => {
+    if (openedTail !== undefined) return openedTail;
+    openedTail = "";
+    try {
+      const user: ChatMessage = { role: "user", content: "U" };
+      const opened = renderWith([user], { addGenerationPrompt: true });
+      const written = renderWith([user, { role: "assistant", content: spliceMark(0) }], { addGenerationPrompt: false });
+      const at = written.indexOf(spliceMark(0));
+      if (at >= 0 && opened.startsWith(written.slice(0, at))) openedTail = opened.slice(at);
+    } catch {
+      // a template that cannot render the probe: no tail
+    }
+    return openedTail;
   };
   const turnEnd = read?.turnEnd ?? "";
   return {
@@ -254,8 +271,8 @@ function withSpliceMark(m: PromptMessage, i: number): ChatMessage {
   return "verbatim" in m ? { role: "assistant", content: spliceMark(i) } : m;
 }
 
-/** `text` with each verbatim turn's bytes where the template wrote its mark. */
-function spliced(text: string, messages: readonly PromptMessage[]): string {
+/** `text` with each verbatim turn's bytes (after the generation prompt's `tail`) where the template wrote its mark. */
+function spliced(text: string, messages: readonly PromptMessage[], tail = ""): string {
   let out = text;
   messages.forEach((m, i) => {
     if (!("verbatim" in m)) return;
@@ -266,7 +283,7 @@ function spliced(text: string, messages: readonly PromptMessage[]): string {
         `the chat template does not write an assistant's content as given (${parts.length - 1} copies), so an earlier turn cannot be replayed byte for byte`,
       );
     }
-    out = parts[0] + m.verbatim + parts[1];
+    out = parts[0] + tail + m.verbatim + parts[1];
   });
   return out;
 }

@@ -1,6 +1,7 @@
 import { completionStream, LlamaServerHttpError, type CompletionResponse } from "../llama-cpp/index.js";
 import { badRequest } from "./ApiError.js";
 import { closingText } from "./closingText.js";
+import { describeFormat } from "../formats/describeFormat.js";
 import { UpstreamError, type Engine, type EngineRequest, type EngineResult } from "./Engine.js";
 
 export interface UpstreamEngineOptions {
@@ -140,6 +141,8 @@ export class UpstreamEngine implements Engine {
       prompt: request.prompt,
       ...(request.grammar === undefined ? {} : { grammar: request.grammar.toGbnf() }),
       n_predict: nPredict,
+      // llama-server writes a sampled special token as "" unless asked to keep it; the format's markers are text here
+      ...(request.grammar === undefined ? {} : { preserved_tokens: preservedTokens(request.format) }),
       temperature: request.temperature,
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       seed: request.seed,
@@ -213,4 +216,18 @@ export class UpstreamEngine implements Engine {
  */
 export function closingReserve(maxTokens: number): number {
   return Math.min(Math.max(8, Math.ceil(maxTokens / 8)), maxTokens - 1);
+}
+
+const preserved = new Map<string, readonly string[]>();
+
+/** The special tokens a format's turn writes (its markers, and the reasoning block's), as text to keep. */
+function preservedTokens(format: string): readonly string[] {
+  let list = preserved.get(format);
+  if (list === undefined) {
+    const d = describeFormat(format);
+    const reasoning = d.reasoning === null ? [] : [d.reasoning.open.trim(), d.reasoning.close.trim()];
+    list = [...new Set([...d.specialTokens, ...reasoning, "<think>", "</think>"])];
+    preserved.set(format, list);
+  }
+  return list;
 }
