@@ -20,7 +20,17 @@ export interface ModelTurnOptions {
 }
 
 /** A message to render: a chat message, or an earlier assistant turn to splice back byte for byte (exact replay). */
-export type PromptMessage = ChatMessage | { readonly role: "assistant"; readonly verbatim: string };
+export type PromptMessage =
+  | ChatMessage
+  | {
+      readonly role: "assistant";
+      readonly verbatim: string;
+      /**
+       * The turn as a message, rendered instead when the template refuses the verbatim turn in its place (a template
+       * that checks that tool results follow an assistant turn with calls): the right prompt, not byte for byte.
+       */
+      readonly message?: ChatMessage;
+    };
 
 /** What {@link ModelChat.render} writes besides the messages. */
 export interface PromptOptions {
@@ -215,6 +225,18 @@ function templatePrompt(
       ...(o.enableThinking === undefined ? {} : { enableThinking: o.enableThinking }),
     });
   const render = (messages: readonly PromptMessage[], o: PromptOptions = {}): string => {
+    try {
+      return renderSpliced(messages, o);
+    } catch (e) {
+      const fallback = messages.some((m) => "verbatim" in m && m.message !== undefined);
+      if (!(e instanceof ToolgramError) || e.code !== "TEMPLATE_RENDER" || !fallback) throw e;
+      return renderSpliced(
+        messages.map((m) => ("verbatim" in m && m.message !== undefined ? m.message : m)),
+        o,
+      );
+    }
+  };
+  const renderSpliced = (messages: readonly PromptMessage[], o: PromptOptions): string => {
     const marked = messages.map(withSpliceMark);
     let text: string;
     try {

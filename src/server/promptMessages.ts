@@ -11,9 +11,14 @@ import type { ReplayStore } from "./ReplayStore.js";
 export function promptMessages(messages: readonly RequestMessage[], store: ReplayStore): PromptMessage[] {
   return messages.map((m): PromptMessage => {
     if (m.role === "assistant" && m.tool_calls !== undefined) {
+      const message: ChatMessage = {
+        role: "assistant",
+        content: m.content,
+        tool_calls: m.tool_calls,
+        ...reasoningOf(m),
+      };
       const verbatim = store.recall(m.content, m.tool_calls);
-      if (verbatim !== undefined) return { role: "assistant", verbatim };
-      return { role: "assistant", content: m.content, tool_calls: m.tool_calls, ...reasoningOf(m) };
+      return verbatim === undefined ? message : { role: "assistant", verbatim, message };
     }
     const plain: ChatMessage = { role: m.role, content: m.content, ...reasoningOf(m) };
     return plain;

@@ -155,6 +155,8 @@ describe.each(CASES)("toolgram serve, $name", (c) => {
       expect(replayed).toContain(first.text);
       const cached = second.usage?.prompt_tokens_details?.cached_tokens ?? 0;
       const shared = commonPrefix(first.prompt + first.text, replayed);
+      // and it continues the first prompt and that turn byte for byte (what the KV cache holds)
+      expect(shared).toBe((first.prompt + first.text).length);
       expect(cached).toBeGreaterThan(0);
 
       const provider = createOpenAICompatible({ name: "toolgram", baseURL: `${server.url}/v1`, apiKey: "unused" });

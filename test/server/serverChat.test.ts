@@ -42,6 +42,20 @@ describe("the server's prompt comes from the model's own template", () => {
     ]);
     expect(prompt).toContain("get_weather");
     expect(prompt).toContain("sunny");
+    // a stored turn goes in verbatim where the template takes it, else (gpt-oss checks that tool results follow a turn
+    // with calls) as its message
+    const call = { id: "call_1", type: "function" as const, function: { name: "get_weather", arguments: "{}" } };
+    const replayed = chat.render([
+      { role: "user", content: "Weather?" },
+      {
+        role: "assistant",
+        verbatim: "VERBATIM_TURN_BYTES",
+        message: { role: "assistant", content: null, tool_calls: [call] },
+      },
+      { role: "tool", content: "sunny" },
+    ]);
+    expect(replayed).toContain("sunny");
+    if (!replayed.includes("VERBATIM_TURN_BYTES")) expect(replayed).toContain("get_weather");
   });
 
   it("a template that renders no tool call, or does not parse, is refused by name", () => {
