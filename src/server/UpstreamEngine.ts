@@ -142,7 +142,7 @@ export class UpstreamEngine implements Engine {
       ...(request.grammar === undefined ? {} : { grammar: request.grammar.toGbnf() }),
       n_predict: nPredict,
       // llama-server writes a sampled special token as "" unless asked to keep it; the format's markers are text here
-      ...(request.grammar === undefined ? {} : { preserved_tokens: preservedTokens(request.format) }),
+      ...(request.grammar === undefined ? {} : { preserved_tokens: this.preserved(request.format) }),
       temperature: request.temperature,
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       seed: request.seed,
@@ -205,6 +205,11 @@ export class UpstreamEngine implements Engine {
       cachedTokens,
       maskMs: 0,
     };
+  }
+
+  /** The format's markers to keep as text, less the model's end token (it ends the turn; it is not text of it). */
+  private preserved(format: string): readonly string[] {
+    return preservedTokens(format).filter((t) => t !== this.tokenTexts.eosToken);
   }
 
   async close(): Promise<void> {}
