@@ -20,7 +20,17 @@ export interface ModelTurnOptions {
 }
 
 /** A message to render: a chat message, or an earlier assistant turn to splice back byte for byte (exact replay). */
-export type PromptMessage = ChatMessage | { readonly role: "assistant"; readonly verbatim: string };
+export type PromptMessage =
+  | ChatMessage
+  | {
+      readonly role: "assistant";
+      readonly verbatim: string;
+      /**
+       * The turn as a message, rendered instead when the template refuses the verbatim turn in its place (a template
+       * that checks that tool results follow an assistant turn with calls): the right prompt, not byte for byte.
+       */
+      readonly message?: ChatMessage;
+    };
 
 /** What {@link ModelChat.render} writes besides the messages. */
 export interface PromptOptions {
@@ -30,6 +40,8 @@ export interface PromptOptions {
   readonly enableThinking?: boolean;
   /** End with the opened assistant turn. @defaultValue true */
   readonly addGenerationPrompt?: boolean;
+  /** The template's `reasoning_effort` variable (gpt-oss writes it in its system message: low, medium, high). */
+  readonly reasoningEffort?: string;
 }
 
 /**
@@ -190,17 +202,73 @@ function templatePrompt(
   read: TemplateFormat | undefined,
   layout: TemplateFormat | undefined,
 ): Pick<ModelChat, "promptSource" | "render" | "renderTurn"> {
-  const chat = new ChatTemplate(template, { bosToken: options.bosToken ?? "", eosToken: options.eosToken ?? "" });
+  const tokens = { bosToken: options.bosToken ?? "", eosToken: options.eosToken ?? "" };
+  const chat = new ChatTemplate(template, tokens);
+  // a template per reasoning_effort asked for (a handful of values), parsed once each
+  const byEffort = new Map<string, ChatTemplate>();
+  const chatFor = (effort: string | undefined): ChatTemplate => {
+    if (effort === undefined) return chat;
+    let c = byEffort.get(effort);
+    if (c === undefined) {
+      c = new ChatTemplate(template, { ...tokens, extraContext: { reasoning_effort: effort } });
+      byEffort.set(effort, c);
+    }
+    return c;
+  };
   const args = argumentsPolicy(chat, read?.argumentsAs ?? "object");
   const field = layout?.reasoningMarkers.field ?? read?.probe.reasoningField;
-  const render = (messages: readonly PromptMessage[], o: PromptOptions = {}): string => {
-    const text = chat.render({
-      messages: templateMessages(messages.map(withSpliceMark), args, field),
+  const renderWith = (messages: readonly ChatMessage[], o: PromptOptions): string =>
+    chatFor(o.reasoningEffort).render({
+      messages: templateMessages(messages, args, field),
       ...(o.tools === undefined || o.tools.length === 0 ? {} : { tools: [...o.tools] }),
       addGenerationPrompt: o.addGenerationPrompt ?? true,
       ...(o.enableThinking === undefined ? {} : { enableThinking: o.enableThinking }),
     });
-    return spliced(text, messages);
+  const render = (messages: readonly PromptMessage[], o: PromptOptions = {}): string => {
+    try {
+      return renderSpliced(messages, o);
+    } catch (e) {
+      const fallback = messages.some((m) => "verbatim" in m && m.message !== undefined);
+      if (!(e instanceof ToolgramError) || e.code !== "TEMPLATE_RENDER" || !fallback) throw e;
+      return renderSpliced(
+        messages.map((m) => ("verbatim" in m && m.message !== undefined ? m.message : m)),
+        o,
+      );
+    }
+  };
+  const renderSpliced = (messages: readonly PromptMessage[], o: PromptOptions): string => {
+    const marked = messages.map(withSpliceMark);
+    let text: string;
+    try {
+      text = renderWith(marked, o);
+    } catch (e) {
+      // OpenAI's clients send a turn that only calls tools with `content: null`, which templates that concatenate
+      // the content (Qwen3's, gpt-oss's) cannot render: such a turn goes in with empty content
+      const nulls = marked.some((m) => m.role === "assistant" && m.content === null);
+      if (!(e instanceof ToolgramError) || e.code !== "TEMPLATE_RENDER" || !nulls) throw e;
+      text = renderWith(
+        marked.map((m) => (m.role === "assistant" && m.content === null ? { ...m, content: "" } : m)),
+        o,
+      );
+    }
+    return spliced(text, messages, tail());
+  };
+  let openedTail: string | undefined;
+  // what the generation prompt writes after the point where a history turn's content starts (DeepSeek R1's
+  // `<think>\n`): the model generated after it, so a replayed turn's bytes go in after it too
+  const tail = (): string => {
+    if (openedTail !== undefined) return openedTail;
+    openedTail = "";
+    try {
+      const user: ChatMessage = { role: "user", content: "U" };
+      const opened = renderWith([user], { addGenerationPrompt: true });
+      const written = renderWith([user, { role: "assistant", content: spliceMark(0) }], { addGenerationPrompt: false });
+      const at = written.indexOf(spliceMark(0));
+      if (at >= 0 && opened.startsWith(written.slice(0, at))) openedTail = opened.slice(at);
+    } catch {
+      // a template that cannot render the probe: no tail
+    }
+    return openedTail;
   };
   const turnEnd = read?.turnEnd ?? "";
   return {
@@ -225,8 +293,8 @@ function withSpliceMark(m: PromptMessage, i: number): ChatMessage {
   return "verbatim" in m ? { role: "assistant", content: spliceMark(i) } : m;
 }
 
-/** `text` with each verbatim turn's bytes where the template wrote its mark. */
-function spliced(text: string, messages: readonly PromptMessage[]): string {
+/** `text` with each verbatim turn's bytes (after the generation prompt's `tail`) where the template wrote its mark. */
+function spliced(text: string, messages: readonly PromptMessage[], tail = ""): string {
   let out = text;
   messages.forEach((m, i) => {
     if (!("verbatim" in m)) return;
@@ -237,7 +305,7 @@ function spliced(text: string, messages: readonly PromptMessage[]): string {
         `the chat template does not write an assistant's content as given (${parts.length - 1} copies), so an earlier turn cannot be replayed byte for byte`,
       );
     }
-    out = parts[0] + m.verbatim + parts[1];
+    out = parts[0] + tail + m.verbatim + parts[1];
   });
   return out;
 }

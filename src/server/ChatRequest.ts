@@ -10,6 +10,8 @@ export interface RequestMessage {
     readonly type: "function";
     readonly function: { readonly name: string; readonly arguments: string };
   }>;
+  /** Assistant turns: the reasoning the client sends back (the template keeps or drops it). */
+  readonly reasoning_content?: string;
   /** Tool results: the call they answer. */
   readonly tool_call_id?: string;
 }
@@ -39,5 +41,9 @@ export interface ChatRequest {
   readonly seed: number | undefined;
   readonly stop: readonly string[];
   readonly stream: boolean;
+  /** `reasoning_effort`, passed to the template's variable of that name (gpt-oss). */
+  readonly reasoningEffort: string | undefined;
+  /** `reasoning_mode`: whether the turn opens with a reasoning block; the template's default when absent. */
+  readonly reasoningMode: "none" | "optional" | "required" | undefined;
   readonly includeUsage: boolean;
 }

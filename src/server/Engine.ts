@@ -6,6 +6,8 @@ export interface EngineRequest {
   readonly prompt: string;
   /** The grammar of the turn; undefined = unconstrained. */
   readonly grammar: CompiledGrammar | undefined;
+  /** The tool-call format the grammar writes (its closing markers that are end tokens are kept, harmony's `<|call|>`). */
+  readonly format: string;
   /** The token budget: a constrained turn is finished within it where the engine can steer (in process). */
   readonly maxTokens: number;
   /** The budget is the server's default, not the client's: shrink it to what the context has left. */
@@ -40,6 +42,8 @@ export interface Engine {
   readonly kind: string;
   /** The model's own chat template, when the engine can read it (it picks the server's prompt, serverChatFor). */
   readonly chatTemplate: string | undefined;
+  /** The texts of the model's BOS and EOS tokens, which some templates write. */
+  readonly tokenTexts: { readonly bosToken?: string; readonly eosToken?: string };
   generate(request: EngineRequest): Promise<EngineResult>;
   /** Whether the engine can serve (upstream: llama-server answers /health). */
   healthy(): Promise<boolean>;

@@ -1,6 +1,7 @@
 import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import type { Vocabulary } from "../index.js";
 import type { TokenMatcher } from "../index.js";
+import { formatEogTokens } from "../llama-cpp/generateToolCalls.js";
 import {
   generateWithGbnf,
   generateWithMask,
@@ -71,6 +72,14 @@ export class InProcessEngine implements Engine {
     this.free = Array.from({ length: slots }, () => context.getSequence());
   }
 
+  /** The texts of the model's BOS and EOS tokens. */
+  get tokenTexts(): { bosToken?: string; eosToken?: string } {
+    const text = (t: Token | null): string | undefined => (t === null ? undefined : this.model.detokenize([t], true));
+    const bosToken = text(this.model.tokens.bos);
+    const eosToken = text(this.model.tokens.eos);
+    return { ...(bosToken === undefined ? {} : { bosToken }), ...(eosToken === undefined ? {} : { eosToken }) };
+  }
+
   /** The model's chat template (GGUF `tokenizer.chat_template`), if it has one. */
   get chatTemplate(): string | undefined {
     return this.vocab.chatTemplate;
@@ -128,6 +137,18 @@ export class InProcessEngine implements Engine {
     ];
   }
 
+  private readonly eogByFormat = new Map<string, readonly number[]>();
+
+  /** The format's closing markers that are end tokens (harmony's `<|call|>`): kept in the output, not an end. */
+  private keptEog(format: string): readonly number[] {
+    let ids = this.eogByFormat.get(format);
+    if (ids === undefined) {
+      ids = formatEogTokens(this.model, format);
+      this.eogByFormat.set(format, ids);
+    }
+    return ids;
+  }
+
   private rememberSampled(text: string, tokens: Token[]): void {
     if (text.length < InProcessEngine.MIN_SPLICE) return;
     // a text sampled again becomes the newest: the oldest text goes first
@@ -177,6 +198,7 @@ export class InProcessEngine implements Engine {
               matcher: timed(request.grammar.createMatcher(this.vocab), clock),
               jumpForward: true,
               closeWithinBudget: true,
+              keepEog: this.keptEog(request.format),
             });
       const rest = decoder.flush();
       if (rest !== "") emit(rest);

@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { ToolCallStream, type FormatName, type StreamEvent } from "../index.js";
+import { describeFormat, ToolCallStream, type FormatName, type StreamEvent } from "../index.js";
 import type { DerivedFormatName } from "../formats/FormatName.js";
 import type { JsonObject } from "../json.js";
+import type { ModelTurnOptions } from "../prompt/ModelChat.js";
 
 /** One `choices[0].delta` of an OpenAI chat completion chunk (role and finish_reason aside). */
 export type Delta =
   | { readonly content: string }
+  /** The reasoning block's text, as llama-server and vLLM stream it. */
+  | { readonly reasoning_content: string }
   | {
       readonly tool_calls: ReadonlyArray<{
         readonly index: number;
@@ -24,15 +27,19 @@ export function mintCallId(): string {
 /** The folded turn: what a non-streamed response says, and exactly what the streamed deltas add up to. */
 export interface AssembledTurn {
   content: string;
+  /** The reasoning block's text ("" without one). */
+  reasoning: string;
   calls: Array<{ id: string; name: string; arguments: string }>;
   /** All generated text up to the end (or up to a stop sequence). */
   text: string;
 }
 
 /**
- * Turns generated text, chunk by chunk, into OpenAI deltas: content, then per call a first delta with its index,
- * minted id and name, then argument fragments that concatenate to `function.arguments` — the exact text the model
- * wrote between `"arguments": ` and the call's closing brace, so sending the call back re-renders the same bytes.
+ * Turns generated text, chunk by chunk, into OpenAI deltas: the reasoning block's text (`reasoning_content`), content,
+ * then per call a first delta with its index, minted id and name, then argument fragments that concatenate to
+ * `function.arguments` — in a format that writes arguments as a JSON object, the exact text the model wrote for them,
+ * so sending the call back re-renders the same bytes; in the others (XML parameters, Python calls), the parsed
+ * arguments as JSON, in one fragment when the call ends.
  * The deltas are folded as they are made; the non-streamed response is that fold, so the two cannot differ.
  *
  * The separators of the wire format (the newline before a `<tool_call>` block, between blocks) are not content.
@@ -46,19 +53,36 @@ export class TurnAssembler {
   private callsStarted = false;
   private readonly ids = new Map<number, number>();
   private readonly waitingArgs = new Map<number, string>();
-  readonly turn: AssembledTurn = { content: "", calls: [], text: "" };
+  /** Calls (by stream index) whose arguments came as deltas: the others get theirs, as JSON, when they end. */
+  private readonly deltaArgs = new Set<number>();
+  /** The format writes a call's arguments as a JSON object: its text goes out as it is generated. */
+  private readonly jsonArguments: boolean;
+  readonly turn: AssembledTurn = { content: "", reasoning: "", calls: [], text: "" };
   stopped = false;
 
   constructor(options: {
     format: FormatName | DerivedFormatName;
     tools: readonly JsonObject[];
     stop: readonly string[];
+    /** The turn's reasoning block, as the grammar was compiled with it. */
+    turn?: Omit<ModelTurnOptions, "format">;
   }) {
+    const turn = options.turn;
+    const reasoning =
+      turn === undefined || turn.reasoning === "none"
+        ? {}
+        : {
+            reasoning: turn.reasoning,
+            ...(turn.reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...turn.reasoningMarkers } }),
+          };
     this.stream =
-      options.tools.length > 0
-        ? new ToolCallStream({ format: options.format, tools: options.tools, mode: "strict" })
+      options.tools.length > 0 || (turn !== undefined && turn.reasoning !== "none")
+        ? new ToolCallStream({ format: options.format, tools: options.tools, mode: "strict", ...reasoning })
         : undefined;
     this.stops = options.stop;
+    const unit = describeFormat(options.format).unit;
+    this.jsonArguments =
+      unit.kind === "named-json" || (unit.kind === "json-object" && unit.argumentsEncoding === "object");
   }
 
   push(text: string): Delta[] {
@@ -83,7 +107,12 @@ export class TurnAssembler {
     const out: Delta[] = [];
     for (const e of events) {
       if (this.stopped) break;
-      if (e.type === "text") {
+      if (e.type === "reasoning") {
+        if (e.delta !== "") {
+          this.turn.reasoning += e.delta;
+          out.push({ reasoning_content: e.delta });
+        }
+      } else if (e.type === "text") {
         // After the first call, text in a strict turn is only the separator between blocks.
         if (!this.callsStarted) out.push(...this.addContent(e.delta));
         else if (e.delta.trim() !== "") out.push(...this.addContent(e.delta));
@@ -98,7 +127,15 @@ export class TurnAssembler {
         if (e.name !== undefined) out.push(...this.startCall(e.index, e.name));
       } else if (e.type === "call_name") {
         if (!this.ids.has(e.index)) out.push(...this.startCall(e.index, e.name));
-      } else if (e.type === "arguments_delta") {
+      } else if (e.type === "call_end") {
+        // formats whose arguments are not written as JSON (XML parameters): the parsed arguments, as JSON
+        if (!this.deltaArgs.has(e.index) && e.call !== null) {
+          if (!this.ids.has(e.index)) out.push(...this.startCall(e.index, e.call.name));
+          const args = e.call.arguments;
+          out.push(this.argumentsDelta(this.ids.get(e.index) as number, JSON.stringify(args)));
+        }
+      } else if (e.type === "arguments_delta" && this.jsonArguments) {
+        this.deltaArgs.add(e.index);
         const k = this.ids.get(e.index);
         if (k === undefined) this.waitingArgs.set(e.index, (this.waitingArgs.get(e.index) ?? "") + e.delta);
         else out.push(this.argumentsDelta(k, e.delta));

@@ -1,5 +1,7 @@
 import { completionStream, LlamaServerHttpError, type CompletionResponse } from "../llama-cpp/index.js";
 import { badRequest } from "./ApiError.js";
+import { closingText } from "./closingText.js";
+import { describeFormat } from "../formats/describeFormat.js";
 import { UpstreamError, type Engine, type EngineRequest, type EngineResult } from "./Engine.js";
 
 export interface UpstreamEngineOptions {
@@ -22,8 +24,13 @@ interface FinalChunk extends CompletionResponse {
 /**
  * Fronts a running llama-server: the prompt is rendered here, the turn's GBNF goes to `/completion` (which, unlike
  * `/v1/chat/completions`, takes a grammar whatever the tools), and the streamed text is parsed here. `cache_prompt`
- * lets llama-server reuse a slot's KV cache for the common prefix (`tokens_cached`). llama-server has no token
- * budget steering: at `n_predict` a call may be cut (finish_reason "length").
+ * lets llama-server reuse a slot's KV cache for the common prefix (`tokens_cached`).
+ *
+ * llama-server has no token budget steering, so a constrained turn is asked for `n_predict` = `max_tokens` less a
+ * reserve (`closingReserve`); a turn cut there is finished with the grammar's shortest completion of what was
+ * generated (closingText), written by toolgram rather than sampled, and counted in the completion tokens. Every
+ * returned call is thus whole and valid; the price is the reserve, and a closing longer than it (deeply nested
+ * arguments cut early) goes past `max_tokens` by the difference.
  */
 export class UpstreamEngine implements Engine {
   readonly kind = "upstream";
@@ -36,6 +43,8 @@ export class UpstreamEngine implements Engine {
     readonly modelId: string,
     /** The chat template llama-server loaded with the model (its /props). */
     readonly chatTemplate: string | undefined,
+    /** The model's BOS/EOS token texts (its /props). */
+    readonly tokenTexts: { readonly bosToken?: string; readonly eosToken?: string },
   ) {
     this.url = url.replace(/\/+$/, "");
     this.slots = slots;
@@ -55,15 +64,20 @@ export class UpstreamEngine implements Engine {
       }
     }
     let chatTemplate: string | undefined;
+    const tokenTexts: { bosToken?: string; eosToken?: string } = {};
     try {
       const props = (await (await fetch(`${url}/props`, { signal: AbortSignal.timeout(10_000) })).json()) as {
         chat_template?: unknown;
+        bos_token?: unknown;
+        eos_token?: unknown;
       };
       chatTemplate = typeof props.chat_template === "string" ? props.chat_template : undefined;
+      if (typeof props.bos_token === "string") tokenTexts.bosToken = props.bos_token;
+      if (typeof props.eos_token === "string") tokenTexts.eosToken = props.eos_token;
     } catch {
       chatTemplate = undefined;
     }
-    return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream", chatTemplate);
+    return new UpstreamEngine(url, options.parallel ?? 1, modelId ?? "upstream", chatTemplate, tokenTexts);
   }
 
   /**
@@ -85,10 +99,50 @@ export class UpstreamEngine implements Engine {
   }
 
   async generate(request: EngineRequest): Promise<EngineResult> {
+    const grammar = request.grammar;
+    if (grammar === undefined) return this.complete(request, request.maxTokens);
+    let text = "";
+    const first = await this.complete(
+      { ...request, onText: (t) => ((text += t), request.onText(t)) },
+      Math.max(1, request.maxTokens - closingReserve(request.maxTokens)),
+    );
+    if (first.finishReason !== "length" || request.signal.aborted) return first;
+    const closing = closingText(grammar, text);
+    if (closing === undefined) return first;
+    if (closing !== "") request.onText(closing);
+    return {
+      ...first,
+      finishReason: "stop",
+      completionTokens: first.completionTokens + (await this.tokenCount(closing, request.signal)),
+    };
+  }
+
+  /** Tokens of `text` as the upstream's model tokenizes it (its length in bytes when /tokenize does not answer). */
+  private async tokenCount(text: string, signal: AbortSignal): Promise<number> {
+    if (text === "") return 0;
+    try {
+      const r = await fetch(`${this.url}/tokenize`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ content: text }),
+        signal,
+      });
+      const body = (await r.json()) as { tokens?: unknown[] };
+      if (Array.isArray(body.tokens)) return body.tokens.length;
+    } catch {
+      // an estimate is enough for usage
+    }
+    return new TextEncoder().encode(text).length;
+  }
+
+  /** One /completion, streamed, within `nPredict` tokens. */
+  private async complete(request: EngineRequest, nPredict: number): Promise<EngineResult> {
     const body = {
       prompt: request.prompt,
       ...(request.grammar === undefined ? {} : { grammar: request.grammar.toGbnf() }),
-      n_predict: request.maxTokens,
+      n_predict: nPredict,
+      // llama-server writes a sampled special token as "" unless asked to keep it; the format's markers are text here
+      ...(request.grammar === undefined ? {} : { preserved_tokens: this.preserved(request.format) }),
       temperature: request.temperature,
       ...(request.topP === undefined ? {} : { top_p: request.topP }),
       seed: request.seed,
@@ -153,5 +207,32 @@ export class UpstreamEngine implements Engine {
     };
   }
 
+  /** The format's markers to keep as text, less the model's end token (it ends the turn; it is not text of it). */
+  private preserved(format: string): readonly string[] {
+    return preservedTokens(format).filter((t) => t !== this.tokenTexts.eosToken);
+  }
+
   async close(): Promise<void> {}
+}
+
+/**
+ * Tokens of `max_tokens` held back upstream for the closing of a cut call: an eighth of the budget, at least 8 (a
+ * string's closing quote, braces and the block's end marker), and never the whole budget.
+ */
+export function closingReserve(maxTokens: number): number {
+  return Math.min(Math.max(8, Math.ceil(maxTokens / 8)), maxTokens - 1);
+}
+
+const preserved = new Map<string, readonly string[]>();
+
+/** The special tokens a format's turn writes (its markers, and the reasoning block's), as text to keep. */
+function preservedTokens(format: string): readonly string[] {
+  let list = preserved.get(format);
+  if (list === undefined) {
+    const d = describeFormat(format);
+    const reasoning = d.reasoning === null ? [] : [d.reasoning.open.trim(), d.reasoning.close.trim()];
+    list = [...new Set([...d.specialTokens, ...reasoning, "<think>", "</think>"])];
+    preserved.set(format, list);
+  }
+  return list;
 }

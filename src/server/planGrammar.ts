@@ -3,6 +3,7 @@ import { compileSchema, compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { Limits } from "../options.js";
+import type { ModelTurnOptions } from "../prompt/ModelChat.js";
 import { badRequest, type ApiError } from "./ApiError.js";
 import type { ChatRequest } from "./ChatRequest.js";
 import { GrammarCache } from "./GrammarCache.js";
@@ -39,12 +40,20 @@ function refusal(e: ToolgramError, base: string, indexMap: readonly number[] | u
   return badRequest(`${e.code}: ${message}${where}`, param, e.code);
 }
 
+/** The server's turn before it read formats from templates: Qwen3 / Hermes without reasoning. */
+const QWEN3_TURN: ModelTurnOptions = { format: "qwen3", reasoning: "none" };
+
 /**
  * Compiles (or finds in the cache) the grammar of the turn the request asks for: with tools, the tool-call turn of
  * the callable tools under the request's tool_choice and parallel_tool_calls (tool_choice "none": text that never
- * opens a call); with a response_format, one JSON value of its schema. A refused schema is a 400.
+ * opens a call), in the model's format and reasoning (`turn`); with a response_format, one JSON value of its schema. A refused schema is a 400.
  */
-export function planGrammar(request: ChatRequest, cache: GrammarCache, limits: Partial<Limits>): TurnGrammar {
+export function planGrammar(
+  request: ChatRequest,
+  cache: GrammarCache,
+  limits: Partial<Limits>,
+  turn: ModelTurnOptions = QWEN3_TURN,
+): TurnGrammar {
   const rf = request.responseFormat;
   if (rf.type !== "text") {
     const schema: JsonObject = rf.type === "json_object" ? { type: "object" } : rf.schema;
@@ -64,10 +73,18 @@ export function planGrammar(request: ChatRequest, cache: GrammarCache, limits: P
   const indexMap = callable.map((t) => request.tools.indexOf(t));
   const choice = typeof request.toolChoice === "object" ? request.toolChoice.name : request.toolChoice;
   const parallel = request.parallelToolCalls;
-  const key = GrammarCache.keyOf(["tools", callable, choice, parallel, limits]);
+  const { format, reasoning, reasoningMarkers } = turn;
+  const key = GrammarCache.keyOf(["tools", callable, choice, parallel, limits, format, reasoning, reasoningMarkers]);
   try {
     const grammar = cache.get(key, () =>
-      compileTools(callable, { format: "qwen3", toolChoice: choice, parallel, limits }),
+      compileTools(callable, {
+        format,
+        reasoning,
+        ...(reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...reasoningMarkers } }),
+        toolChoice: choice,
+        parallel,
+        limits,
+      }),
     );
     return { grammar, tools: request.tools, json: false };
   } catch (e) {

@@ -11,11 +11,20 @@ import type { ReplayStore } from "./ReplayStore.js";
 export function promptMessages(messages: readonly RequestMessage[], store: ReplayStore): PromptMessage[] {
   return messages.map((m): PromptMessage => {
     if (m.role === "assistant" && m.tool_calls !== undefined) {
+      const message: ChatMessage = {
+        role: "assistant",
+        content: m.content,
+        tool_calls: m.tool_calls,
+        ...reasoningOf(m),
+      };
       const verbatim = store.recall(m.content, m.tool_calls);
-      if (verbatim !== undefined) return { role: "assistant", verbatim };
-      return { role: "assistant", content: m.content, tool_calls: m.tool_calls };
+      return verbatim === undefined ? message : { role: "assistant", verbatim, message };
     }
-    const plain: ChatMessage = { role: m.role, content: m.content };
+    const plain: ChatMessage = { role: m.role, content: m.content, ...reasoningOf(m) };
     return plain;
   });
+}
+
+function reasoningOf(m: RequestMessage): { reasoning_content?: string } {
+  return m.reasoning_content === undefined ? {} : { reasoning_content: m.reasoning_content };
 }

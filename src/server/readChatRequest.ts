@@ -23,6 +23,8 @@ const SUPPORTED = new Set([
   "n",
   "stream",
   "stream_options",
+  "reasoning_effort",
+  "reasoning_mode",
 ]);
 /** Parameters that change nothing here (bookkeeping for OpenAI's own platform): accepted and ignored. */
 const IGNORED = new Set(["user", "metadata", "store", "service_tier", "prompt_cache_key", "safety_identifier"]);
@@ -132,7 +134,13 @@ function readMessages(v: unknown): RequestMessage[] {
       case "assistant": {
         const calls =
           m.tool_calls === undefined || m.tool_calls === null ? [] : readToolCalls(m.tool_calls, `${p}.tool_calls`);
-        return calls.length > 0 ? { role: "assistant", content, tool_calls: calls } : { role: "assistant", content };
+        const reasoning =
+          m.reasoning_content === undefined || m.reasoning_content === null
+            ? {}
+            : { reasoning_content: expectString(m.reasoning_content, `${p}.reasoning_content`) };
+        return calls.length > 0
+          ? { role: "assistant", content, tool_calls: calls, ...reasoning }
+          : { role: "assistant", content, ...reasoning };
       }
       case "tool":
         return {
@@ -356,5 +364,29 @@ export function readChatRequest(body: unknown, defaultModel: string): ChatReques
     stop: readStop(given.stop),
     stream: given.stream === undefined ? false : expectBoolean(given.stream, "stream"),
     includeUsage,
+    reasoningEffort: given.reasoning_effort === undefined ? undefined : readEffort(given.reasoning_effort),
+    reasoningMode: given.reasoning_mode === undefined ? undefined : readReasoningMode(given.reasoning_mode),
   };
+}
+
+const EFFORTS = ["minimal", "low", "medium", "high"];
+
+function readEffort(v: unknown): string {
+  const effort = expectString(v, "reasoning_effort");
+  if (!EFFORTS.includes(effort))
+    throw badRequest(
+      `reasoning_effort must be one of ${EFFORTS.join(", ")}; got ${JSON.stringify(effort)}.`,
+      "reasoning_effort",
+      "invalid_value",
+    );
+  return effort;
+}
+
+function readReasoningMode(v: unknown): "none" | "optional" | "required" {
+  if (v === "none" || v === "optional" || v === "required") return v;
+  throw badRequest(
+    `reasoning_mode must be "none", "optional" or "required"; got ${JSON.stringify(v)}.`,
+    "reasoning_mode",
+    "invalid_value",
+  );
 }

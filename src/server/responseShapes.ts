@@ -49,6 +49,7 @@ export function completionBody(
           role: "assistant",
           content: calls.length > 0 && turn.content === "" ? null : turn.content,
           refusal: null,
+          ...(turn.reasoning === "" ? {} : { reasoning_content: turn.reasoning }),
           ...(calls.length > 0 ? { tool_calls: calls } : {}),
         },
         logprobs: null,

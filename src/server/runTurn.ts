@@ -3,7 +3,9 @@ import { badRequest } from "./ApiError.js";
 import type { ChatRequest } from "./ChatRequest.js";
 import { nestsDeeperThan } from "./jsonDepth.js";
 import { planGrammar, type TurnGrammar } from "./planGrammar.js";
+import type { ModelTurnOptions } from "../prompt/ModelChat.js";
 import { promptMessages } from "./promptMessages.js";
+import { requestTurn } from "./requestTurn.js";
 import { readChatRequest } from "./readChatRequest.js";
 import { finishReasonOf, usageOf, type FinishReason, type Usage } from "./responseShapes.js";
 import type { ServerState } from "./ServerState.js";
@@ -14,6 +16,8 @@ export interface PreparedTurn {
   readonly request: ChatRequest;
   readonly grammar: TurnGrammar;
   readonly prompt: string;
+  /** The turn's format and reasoning (the model's, under the request's `reasoning_mode`). */
+  readonly turn: ModelTurnOptions;
 }
 
 /** Everything that can be refused before a slot is taken: bad JSON shapes, bad schemas, unknown tools. */
@@ -22,9 +26,16 @@ export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
     throw badRequest(`The request body nests deeper than ${state.settings.maxDepth} levels.`, null, "nesting_too_deep");
   }
   const request = readChatRequest(body, state.engine.modelId);
-  const grammar = planGrammar(request, state.grammars, state.settings.limits);
-  const prompt = state.chat.render(promptMessages(request.messages, state.replay), { tools: request.tools });
-  return { request, grammar, prompt };
+  const messages = promptMessages(request.messages, state.replay);
+  const render = (enableThinking: boolean | undefined): string =>
+    state.chat.render(messages, {
+      tools: request.tools,
+      ...(enableThinking === undefined ? {} : { enableThinking }),
+      ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
+    });
+  const { turn, enableThinking } = requestTurn(state.chat, request, render);
+  const grammar = planGrammar(request, state.grammars, state.settings.limits, turn);
+  return { request, grammar, prompt: render(enableThinking), turn };
 }
 
 export interface TurnOutcome {
@@ -44,11 +55,17 @@ export async function runTurn(
   signal: AbortSignal,
   onDelta: (d: Delta) => void,
 ): Promise<TurnOutcome> {
-  const { request, grammar, prompt } = prepared;
-  const assembler = new TurnAssembler({ format: state.chat.format, tools: grammar.tools, stop: request.stop });
+  const { request, grammar, prompt, turn: turnOptions } = prepared;
+  const assembler = new TurnAssembler({
+    format: state.chat.format,
+    tools: grammar.tools,
+    stop: request.stop,
+    ...(grammar.json ? {} : { turn: turnOptions }),
+  });
   const stop = new AbortController();
   const result = await state.engine.generate({
     prompt,
+    format: state.chat.format,
     grammar: grammar.grammar,
     maxTokens: request.maxTokens ?? state.settings.defaultMaxTokens,
     fitBudgetToContext: request.maxTokens === undefined,
@@ -67,6 +84,7 @@ export async function runTurn(
     const rendered = state.chat.renderTurn({
       role: "assistant",
       content: turn.content === "" ? null : turn.content,
+      ...(turn.reasoning === "" ? {} : { reasoning_content: turn.reasoning }),
       tool_calls: turn.calls.map((c) => ({
         id: c.id,
         type: "function" as const,

@@ -61,7 +61,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   let chat: ModelChat;
   try {
-    chat = serverChatFor(engine.chatTemplate);
+    chat = serverChatFor(engine.chatTemplate, engine.tokenTexts);
   } catch (e) {
     await engine.close();
     throw e;

@@ -181,6 +181,38 @@ describe("toolgram serve (in process) with the openai client", () => {
     expect(cached).toBeLessThan(second.usage!.prompt_tokens);
   });
 
+  it("reasoning_mode required: reasoning_content in the message and in the stream, then valid calls", async () => {
+    const request = {
+      model: "tiny",
+      messages,
+      tools: TOOLS,
+      tool_choice: "required" as const,
+      max_tokens: 96,
+      seed: 9,
+      reasoning_mode: "required",
+    };
+    const whole = await client.chat.completions.create(request as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const message = whole.choices[0].message as (typeof whole.choices)[0]["message"] & { reasoning_content?: string };
+    expect(typeof message.reasoning_content).toBe("string");
+    expect(whole.choices[0].finish_reason).toBe("tool_calls");
+    expectValidCalls((message.tool_calls ?? []).filter((c) => c.type === "function"));
+    const stream = await client.chat.completions.create({
+      ...request,
+      stream: true,
+    } as OpenAI.ChatCompletionCreateParamsStreaming);
+    let reasoning = "";
+    for await (const chunk of stream)
+      reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? "";
+    expect(reasoning).toBe(message.reasoning_content);
+    // a mode the request cannot have is a 400 naming the parameter
+    await expect(
+      client.chat.completions.create({
+        ...request,
+        reasoning_mode: "always",
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming),
+    ).rejects.toMatchObject({ status: 400, param: "reasoning_mode" });
+  });
+
   it("response_format json_schema strict: the content is one JSON value of the schema", async () => {
     const schema = {
       type: "object",
