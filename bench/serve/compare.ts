@@ -75,6 +75,12 @@ async function runFamily(
     contextSize: CONTEXT,
   });
   refusals[family] = {};
+  // Interrupted, the bench still stops the servers it started.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    void set.stop().finally(() => process.kill(process.pid, signal));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   try {
     const clients = new Map<EndpointId, OpenAI>();
     for (const e of set.endpoints) {
@@ -124,6 +130,8 @@ async function runFamily(
       process.stderr.write(`${family}: ${toolSet.name} done (${records.length} requests so far)\n`);
     }
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     await set.stop();
   }
 }
