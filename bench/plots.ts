@@ -28,7 +28,8 @@ const COLORS = { domain: ["toolgram", "XGrammar"], range: ["#1f77b4", "#ff7f0e"]
 const quantile = (sorted: number[], q: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * q))];
 
-async function toSvg(spec: TopLevelSpec): Promise<string> {
+/** Renders a Vega-Lite spec to SVG in Node (no browser). */
+export async function toSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
   try {
     return await view.toSVG();

@@ -4,8 +4,8 @@
  * validates with ajv, streamed deltas well formed), with latency percentiles, throughput and memory over the run.
  * Writes bench/serve.json and prints a markdown row.
  *
- *   npm run bench:serve                        400 requests, 16 clients, --parallel 2
- *   npm run bench:serve -- --requests 100 --clients 8 --parallel 1
+ *   npm run bench:serve:load                        400 requests, 16 clients, --parallel 2
+ *   npm run bench:serve:load -- --requests 100 --clients 8 --parallel 1
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
