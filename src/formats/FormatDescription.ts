@@ -286,6 +286,14 @@ export interface PythonCallUnit {
    * `brave_search.call(query="…")`, `callSuffix: ".call"`); absent: "". The call's name is the tool's, without it.
    */
   readonly callSuffix?: string;
+  /** Text between two keyword arguments (MiniCPM3's template writes `,`); absent: `, `. */
+  readonly argumentSeparator?: string;
+  /**
+   * `"json"`: true, false and null are spelled as JSON spells them (MiniCPM3's template writes each value with
+   * `tojson`, OLMo 3's vLLM example writes `true`); absent: Python's `True` / `False` / `None`. Strings are quoted as
+   * `quote` says either way.
+   */
+  readonly literals?: "json";
 }
 
 /**

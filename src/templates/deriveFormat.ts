@@ -68,7 +68,8 @@ function findUnit(layout: CallLayout, typedCall: string | undefined): FoundUnit 
   if (!k.includes("⟨NAME⟩")) refuse("the call does not show the tool's name", layout);
   if (layout.arguments === "json") return jsonObjectUnit(layout) ?? namedJsonUnit(layout);
   // a template that writes string values unquoted (`city=Paris`) still shows Python keyword arguments
-  if (layout.arguments === "python" || /⟨NAME⟩[^(⟨⟩]*\(⟨K1⟩=⟨V1⟩, ⟨K2⟩=⟨V2⟩\)/.test(k)) return pythonUnit(layout);
+  if (layout.arguments === "python" || /⟨NAME⟩[^(⟨⟩]*\(⟨K1⟩=⟨V1⟩, ⟨K2⟩=⟨V2⟩\)/.test(k))
+    return pythonUnit(layout, typedCall);
   if (layout.arguments === "tagged") return xmlParametersUnit(layout, typedCall);
   return refuse("the arguments are neither one JSON object nor Python keyword arguments", layout);
 }
@@ -260,16 +261,22 @@ function nameThenJson(layout: CallLayout, prefix: string, between: string, rest:
 }
 
 /** `⟨NAME⟩(⟨K1⟩="⟨V1⟩", ⟨K2⟩="⟨V2⟩")`, strings between quotes or apostrophes, an optional `.call`-like suffix. */
-function pythonUnit(layout: CallLayout): FoundUnit {
+function pythonUnit(layout: CallLayout, typedCall: string | undefined): FoundUnit {
   // unquoted strings are no Python: the unit quotes them as Python does (and as models trained on it write them)
-  const m = /⟨NAME⟩([^(⟨⟩]*)\(⟨K1⟩=(["']?)⟨V1⟩\2, ⟨K2⟩=\2⟨V2⟩\2\)/.exec(layout.skeleton);
+  const m = /⟨NAME⟩([^(⟨⟩]*)\(⟨K1⟩=(["']?)⟨V1⟩\2(,[ \n]*)⟨K2⟩=\2⟨V2⟩\2\)/.exec(layout.skeleton);
   if (m === null) refuse("the Python call's spelling of its keyword arguments", layout);
   const callSuffix = m[1] as string;
+  const separator = m[3] as string;
+  // the probe's boolean argument: a template writing values with `tojson` (MiniCPM3) spells it `true`, as JSON does
+  // (LFM2's writes a top-level value with `string`, Python's `True`, and only an object with `tojson`)
+  const json = typedCall !== undefined && /TT_ARG_BOOL_TT=true\b/.test(typedCall);
   return {
     unit: {
       kind: "python-call",
       ...(m[2] === "'" ? { quote: "single" as const } : {}),
       ...(callSuffix === "" ? {} : { callSuffix }),
+      ...(separator === ", " ? {} : { argumentSeparator: separator }),
+      ...(json ? { literals: "json" as const } : {}),
     },
     prefix: layout.skeleton.slice(0, m.index),
     suffix: layout.skeleton.slice(m.index + m[0].length),

@@ -118,7 +118,7 @@ describe("derived formats on layouts no described format has", () => {
     expect(line).toMatchObject({ grouping: "block", open: "<|tool_call|>", close: null, blockSeparator: "\n" });
     const py = formatFromChatTemplate(UNSEEN["a pythonic list in markers of its own"] as string).description;
     expect(py).toMatchObject({ grouping: "list", open: "<|tool_calls|>", close: "<|/tool_calls|>" });
-    expect(py.unit).toEqual({ kind: "python-call" });
+    expect(py.unit).toEqual({ kind: "python-call", literals: "json" });
     const one = formatFromChatTemplate(UNSEEN["<|python_start|> and parameters, one call"] as string).description;
     expect(one).toMatchObject({ open: "<|python_start|>", close: "<|python_end|>", maxCalls: 1 });
     expect(one.unit).toMatchObject({ argumentsKey: "parameters", argumentsAliases: ["arguments"] });
@@ -221,6 +221,10 @@ const KNOWN_DIFFERENCES: Record<string, { parts: string[]; why: string }> = {
   "Bielik-11B-v3.0-Instruct.jinja": {
     parts: ["open", "blockSeparator"],
     why: "the template writes a newline before each block where qwen3 joins blocks with one; derivation keeps it in the marker",
+  },
+  "LFM2.5-8B-A1B.jinja": {
+    parts: ["unit"],
+    why: "the template writes a top-level boolean with `string`, which @huggingface/jinja spells `true` where Python's jinja2 spells `True`: derived, the literals are JSON's",
   },
   "meetkai-functionary-medium-v3.1.jinja": {
     parts: ["afterCalls", "callTurnEnd"],
