@@ -4,9 +4,9 @@
  * render a probe conversation with calls, does `formatFromChatTemplate` name a format, and when it does, is the
  * template's own rendering of the calls accepted by the compiled grammar and parsed back into the same calls
  * (src/testing/templateAcceptance.ts). A template that renders calls but is not detected is listed with its layout.
- * Usage: TOOLGRAM_WIDER_TEMPLATES=folder npx tsx scripts/templates-wider-report.ts
+ * Usage: TOOLGRAM_WIDER_TEMPLATES=folder[:folder…] npx tsx scripts/templates-wider-report.ts
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkTemplateAcceptance } from "../src/testing/templateAcceptance.js";
@@ -16,13 +16,23 @@ import { probeTemplate } from "../src/templates/probeTemplate.js";
 export const MANIFEST_DIR = new URL("../test/fixtures/templates-wider/", import.meta.url);
 
 /**
- * Where the template files themselves are: `$TOOLGRAM_WIDER_TEMPLATES` (a folder holding the files the manifest names,
- * each read at its commit). The files are other projects' code, so the repository keeps only their provenance; the
- * report and its test run where the folder is given, and say so where it is not.
+ * Where the template files themselves are: `$TOOLGRAM_WIDER_TEMPLATES`, a folder holding the files the manifest names
+ * (each read at its commit), or several folders separated by `:` (each file is read from the first folder that holds
+ * it). The files are other projects' code, so the repository keeps only their provenance; the report and its test run
+ * where the folders are given, and say so where they are not.
  */
+export function widerTemplatesDirs(): string[] {
+  return (process.env.TOOLGRAM_WIDER_TEMPLATES ?? "").split(":").filter((d) => d !== "");
+}
+
+/** The first folder of `$TOOLGRAM_WIDER_TEMPLATES` (see {@link widerTemplatesDirs}), or undefined when none is given. */
 export function widerTemplatesDir(): string | undefined {
-  const dir = process.env.TOOLGRAM_WIDER_TEMPLATES;
-  return dir !== undefined && dir !== "" ? dir : undefined;
+  return widerTemplatesDirs()[0];
+}
+
+/** The path of one template file: in the first of the folders that holds it, else in the first folder. */
+export function widerTemplatePath(file: string, dirs: readonly string[] = widerTemplatesDirs()): string {
+  return join(dirs.find((d) => existsSync(join(d, file))) ?? dirs[0] ?? ".", file);
 }
 
 /** One template of the corpus with its provenance (manifest.json). */
@@ -49,9 +59,9 @@ export interface WiderResult {
   reason: string;
 }
 
-/** The corpus, in manifest order. */
-export function listWiderTemplates(dir: string): WiderTemplate[] {
-  return widerManifest().map((t) => ({ ...t, text: readFileSync(join(dir, t.file), "utf8") }));
+/** The corpus, in manifest order, each file read from the first of `dirs` that holds it. */
+export function listWiderTemplates(dirs: readonly string[]): WiderTemplate[] {
+  return widerManifest().map((t) => ({ ...t, text: readFileSync(widerTemplatePath(t.file, dirs), "utf8") }));
 }
 
 /** The manifest's entries (provenance only). */
@@ -122,15 +132,15 @@ export function widerTable(results: readonly WiderResult[]): string {
 }
 
 async function main(): Promise<void> {
-  const dir = widerTemplatesDir();
-  if (dir === undefined) {
+  const dirs = widerTemplatesDirs();
+  if (dirs.length === 0) {
     console.error(
-      "set TOOLGRAM_WIDER_TEMPLATES to a folder holding the templates test/fixtures/templates-wider/manifest.json lists",
+      "set TOOLGRAM_WIDER_TEMPLATES to the folder (or `:`-separated folders) holding the templates test/fixtures/templates-wider/manifest.json lists",
     );
     process.exitCode = 2;
     return;
   }
-  const results = listWiderTemplates(dir).map((t) => checkWiderTemplate(t.file, t.text));
+  const results = listWiderTemplates(dirs).map((t) => checkWiderTemplate(t.file, t.text));
   console.log(widerTable(results));
 }
 
