@@ -339,6 +339,8 @@ function frameOf(layout: CallLayout, found: FoundUnit): Frame {
     refuse("no marker opens a call and no section holds the calls, so where a call starts is not written", layout);
   if (s === "" && lead !== "")
     refuse("only whitespace comes before the call, with no section around the calls", layout);
+  if (found.unit.kind === "json-object" && openText === "" && closeText === "" && tail === "" && p !== undefined)
+    return bracketlessJson(sectionOpen, blockSeparator(trail, p, lead));
   if (found.unit.kind === "python-call" && openText === "" && closeText === "" && s !== "")
     return bracketless(layout, sectionOpen, blockSeparator(trail, p, lead), tail);
   return {
@@ -370,6 +372,25 @@ function bracketless(layout: CallLayout, open: string, separator: string, close:
     close: closeMarker,
     afterOpen: open.slice(openMarker.length),
     beforeClose: close.slice(0, close.length - closeMarker.length),
+    blockSeparator: "",
+    list: { open: "", separator, close: "" },
+  };
+}
+
+/**
+ * JSON call objects one after another with no marker of their own and nothing after the last (vLLM's Phi-4-mini and
+ * Llama 4 JSON examples: `{…},{…}`, `{…}{…}`; Axolotl's Llama 4 after `<|python_start|><|python_end|>`): a list without
+ * brackets, each object ending at its brace, the list where no separator and `{` follow. Without an opening marker
+ * the list is the whole reply.
+ */
+function bracketlessJson(open: string, separator: string): Frame {
+  const marker = open.trimEnd();
+  return {
+    grouping: "list",
+    open: marker === "" ? null : marker,
+    close: null,
+    afterOpen: open.slice(marker.length),
+    beforeClose: "",
     blockSeparator: "",
     list: { open: "", separator, close: "" },
   };
