@@ -42,6 +42,8 @@ export interface WiderTemplate {
   path: string;
   commit: string;
   license: string;
+  /** For a template held inside another file (a field of a JSON file): where in that file. */
+  extract?: string;
   text: string;
 }
 

@@ -161,6 +161,7 @@ interface InterpreterHooks {
   ): RuntimeValue;
   evaluate(node: unknown, environment: unknown): RuntimeValue;
   evaluateArguments(args: unknown[], environment: unknown): [RuntimeValue[], Map<string, RuntimeValue>];
+  evaluateBlock(statements: unknown[], environment: unknown): RuntimeValue;
 }
 
 /**
@@ -171,42 +172,94 @@ interface InterpreterHooks {
  * (Command R+'s `basic_type_map[json_spec.type]` on a schema without `type`), and dicts with integer keys (Seed-OSS's
  * `{0: 0, 512: 128, …}` budget table, read with `dictsort` and `table[16384]`), and a loop unpacking tuples
  * (Functionary v3.2's `for field, name in [("maximum", "Maximum"), …]`), and the `reject` / `select` filters with
- * the `equalto` test (Llama 3.1's `builtin_tools | reject('equalto', 'code_interpreter')`). Anything else still fails
- * with the library's message.
+ * the `equalto` test (Llama 3.1's `builtin_tools | reject('equalto', 'code_interpreter')`), and Jinja2's default
+ * Undefined and Python's text of None and booleans where the library differs (see pythonOperator, TEXT_FILTERS,
+ * ITERATING_FILTERS). Anything else still fails with the library's message.
  */
 function withPythonShims(interpreter: Interpreter): Interpreter {
   const hooks = interpreter as unknown as InterpreterHooks;
   const evaluate = hooks.evaluate.bind(interpreter);
+  // a loop's body, and the text its last turn wrote before a `break` (see evaluateBlock)
+  const loopBodies = new WeakSet<unknown[]>();
+  const brokenOff = new WeakMap<unknown[], string>();
   hooks.evaluate = (node, environment) => {
     // the library evaluates absent nodes too (a slice's missing bounds)
     const n = (node ?? {}) as { type?: string; value?: unknown };
     // an operand already evaluated by a shim, handed back to the library's own code (never evaluated twice)
     if (n.type === EVALUATED) return n.value as RuntimeValue;
+    if (n.type === UNLESS_BROKEN) {
+      // a loop's `else`: Jinja2 runs it when no turn ran; the library also when the first turn ends in `break`
+      const { body, block } = n as unknown as { body: unknown[]; block: unknown[] };
+      return brokenOff.has(body) ? runtimeValue("") : hooks.evaluateBlock(block, environment);
+    }
     if (n.type === "ObjectLiteral")
       return objectLiteral(n.value as [unknown, unknown][], (x) => hooks.evaluate(x, environment));
     const loop = n as { type?: string; loopvar?: { type: string }; iterable?: { type: string; lhs?: unknown } };
     if (loop.type === "For" && loop.iterable !== undefined) {
       // `for a, b in [("x", "y"), …]`: Python unpacks a tuple as it unpacks a list; the library only a list. And
-      // `for c in "text"` walks the characters (Python's iteration of a string); the library refuses a string
+      // `for c in "text"` walks the characters (Python's iteration of a string); the library refuses a string. And
+      // a loop over an undefined value runs no time (Jinja2's default Undefined iterates as empty)
       const select = loop.iterable.type === "SelectExpression";
       const iterable = hooks.evaluate(select ? loop.iterable.lhs : loop.iterable, environment);
       const items = {
         type: EVALUATED,
-        value: iterable.type === "StringValue" ? characters(iterable) : tuplesAsLists(iterable),
+        value:
+          iterable.type === "StringValue"
+            ? characters(iterable)
+            : iterable.type === "UndefinedValue"
+              ? runtimeValue([])
+              : tuplesAsLists(iterable),
       };
-      return evaluate({ ...loop, iterable: select ? { ...loop.iterable, lhs: items } : items }, environment);
+      const body = (loop as { body?: unknown[] }).body ?? [];
+      loopBodies.add(body);
+      const block = (loop as { defaultBlock?: unknown[] }).defaultBlock ?? [];
+      const defaultBlock = block.length === 0 ? block : [{ type: UNLESS_BROKEN, body, block }];
+      const walked = select ? { ...loop.iterable, lhs: items } : items;
+      const result = evaluate({ ...loop, iterable: walked, defaultBlock }, environment);
+      // the text a `break` cut off ends the loop's output
+      const tail = brokenOff.get(body) ?? "";
+      brokenOff.delete(body);
+      return tail === "" ? result : runtimeValue(`${result.value as string}${tail}`);
     }
     const binary = n as { type?: string; operator?: { value: string }; left?: unknown; right?: unknown };
-    if (binary.type === "BinaryExpression" && (binary.operator?.value === "%" || binary.operator?.value === "~")) {
+    const operator = binary.operator?.value ?? "";
+    if (binary.type === "BinaryExpression" && PYTHON_OPERATORS.has(operator)) {
       const left = hooks.evaluate(binary.left, environment);
       // `and` / `or` never get here, so both sides are evaluated as the library would, once each
       const right = hooks.evaluate(binary.right, environment);
-      const shimmed = pythonOperator(binary.operator.value, left, right);
+      const shimmed = pythonOperator(operator, left, right);
       if (shimmed !== undefined) return shimmed;
       const operand = (value: RuntimeValue) => ({ type: EVALUATED, value });
       return evaluate({ ...binary, left: operand(left), right: operand(right) }, environment);
     }
     return evaluate(node, environment);
+  };
+  hooks.evaluateBlock = (statements, environment) => {
+    // the library's own loop, but a boolean is written as Python's str() writes it ("True"), not as JSON ("true"), and
+    // the text written before a `break` / `continue` is kept, as in Jinja2 (the library drops the turn's whole text:
+    // EXAONE 4's system turn, which ends with `continue`)
+    let text = "";
+    for (const statement of statements) {
+      let v: RuntimeValue;
+      try {
+        v = hooks.evaluate(statement, environment);
+      } catch (e) {
+        const control = loopControl(e);
+        if (control === undefined) throw e;
+        const carried = text + ((e as { carried?: string }).carried ?? "");
+        if (!loopBodies.has(statements)) {
+          (e as { carried?: string }).carried = carried;
+          throw e;
+        }
+        // the loop's own body: `continue` ends this turn with its text; `break` ends the loop after it
+        if (control === "continue") return runtimeValue(carried);
+        brokenOff.set(statements, carried);
+        throw e;
+      }
+      if (v.type !== "NullValue" && v.type !== "UndefinedValue")
+        text += v.type === "BooleanValue" ? pyStr(v) : String(v);
+    }
+    return runtimeValue(text);
   };
   const applyFilter = hooks.applyFilter.bind(interpreter);
   hooks.applyFilter = (operand, filterNode, environment) => {
@@ -224,11 +277,19 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     }
     if (name === "string" && operand.type === "ObjectValue")
       return applyFilter(operand, { type: "Identifier", value: "tojson" }, environment);
-    // Python's str(None) and Jinja2's str(Undefined); the library refuses both
-    if (name === "string" && (operand.type === "NullValue" || operand.type === "UndefinedValue"))
-      return runtimeValue(pyStr(operand));
+    // Python's str(None) and str(True), and Jinja2's str(Undefined); the library refuses the first and the last, and
+    // writes a boolean as JSON does
+    if (name === "string" && PYTHON_TEXT.has(operand.type)) return runtimeValue(pyStr(operand));
     const call = filterNode as { type: string; callee?: { type: string; value?: unknown }; args?: unknown[] };
     const callee = call.type === "CallExpression" && call.callee?.type === "Identifier" ? call.callee.value : undefined;
+    const filter = name ?? (typeof callee === "string" ? callee : "");
+    // Jinja2's text filters take `str()` of what they get: "None", "True", "" for undefined (Command A's
+    // `safety_mode | upper` with no safety_mode); the library refuses all three
+    if (TEXT_FILTERS.has(filter) && PYTHON_TEXT.has(operand.type))
+      return applyFilter(runtimeValue(pyStr(operand)), filterNode, environment);
+    // Jinja2's default Undefined iterates as empty: its length is 0, its list [], its join ""
+    if (operand.type === "UndefinedValue" && ITERATING_FILTERS.has(filter))
+      return filter === "items" ? runtimeValue([]) : applyFilter(runtimeValue([]), filterNode, environment);
     if ((name === "format" || callee === "format") && operand.type === "StringValue") {
       // Jinja2's `format` filter: `value % args`, or `value % kwargs` for `%(key)s` fields (never both)
       const [args, kwargs] = hooks.evaluateArguments(call.args ?? [], environment);
@@ -284,8 +345,9 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
 /**
  * Jinja2's `%` on a string (Python's printf-style formatting: a tuple gives the values, a mapping the `%(key)s` fields,
  * anything else is the one value), and `~` with an undefined or None operand (Jinja2 joins `str()` of each: "" and
- * "None"). Undefined otherwise: the library's own operator then runs, its outputs left as they are. `+` with an undefined
- * operand stays an error, as Jinja2's default Undefined raises on arithmetic.
+ * "None"), a boolean (Python's "True" / "False"), and `*` of a string by an integer (repetition). Undefined otherwise: the
+ * library's own operator then runs, its outputs left as they are. `+` with an undefined operand stays an error, as
+ * Jinja2's default Undefined raises on arithmetic (`__add__` is `_fail_with_undefined_error`).
  */
 function pythonOperator(operator: string, left: RuntimeValue, right: RuntimeValue): RuntimeValue | undefined {
   if (operator === "%" && left.type === "StringValue") {
@@ -297,15 +359,47 @@ function pythonOperator(operator: string, left: RuntimeValue, right: RuntimeValu
           : [right];
     return runtimeValue(percentFormat(left.value as string, args));
   }
-  const lenient = (v: RuntimeValue) => v.type === "UndefinedValue" || v.type === "NullValue";
-  if (operator === "~" && (lenient(left) || lenient(right))) return runtimeValue(`${textOf(left)}${textOf(right)}`);
+  if (operator === "~" && (PYTHON_TEXT.has(left.type) || PYTHON_TEXT.has(right.type)))
+    return runtimeValue(`${textOf(left)}${textOf(right)}`);
+  if (operator === "*") {
+    // Python repeats a string by an integer, either way round (`'  ' * depth`); the library refuses it
+    const [text, times] = left.type === "StringValue" ? [left, right] : [right, left];
+    if (text.type === "StringValue" && times.type === "IntegerValue")
+      return runtimeValue((text.value as string).repeat(Math.max(0, times.value as number)));
+  }
   return undefined;
 }
 
-/** What `~` writes for a value: Python's str() for undefined and None, the library's text for the rest. */
+/** What `~` writes for a value: Python's str() for undefined, None and booleans, the library's text for the rest. */
 function textOf(v: RuntimeValue): string {
-  return v.type === "UndefinedValue" || v.type === "NullValue" ? pyStr(v) : String(v.value);
+  return PYTHON_TEXT.has(v.type) ? pyStr(v) : String(v.value);
 }
+
+/** The binary operators whose Python meaning the shims add (see pythonOperator). */
+const PYTHON_OPERATORS = new Set(["%", "~", "*"]);
+
+/** The values whose text the library writes otherwise than Python's `str()` (or refuses to write). */
+const PYTHON_TEXT = new Set(["UndefinedValue", "NullValue", "BooleanValue"]);
+
+/** Jinja2's filters that take the text of their operand (`soft_str`), whatever it is. */
+const TEXT_FILTERS = new Set(["trim", "upper", "lower", "capitalize", "title", "replace", "indent", "center"]);
+
+/** Jinja2's filters that iterate their operand: an undefined one is an empty list to them. */
+const ITERATING_FILTERS = new Set([
+  "length",
+  "count",
+  "list",
+  "join",
+  "items",
+  "map",
+  "select",
+  "reject",
+  "selectattr",
+  "rejectattr",
+  "unique",
+  "sort",
+  "reverse",
+]);
 
 /** A string's characters (code points, as Python iterates a string) as a list. */
 function characters(s: RuntimeValue): RuntimeValue {
@@ -320,6 +414,26 @@ function tuplesAsLists(v: RuntimeValue): RuntimeValue {
     (v.value as RuntimeValue[]).map((x) => (x.type === "TupleValue" ? new ArrayValue(x.value as RuntimeValue[]) : x)),
   );
 }
+
+/** The library's `break` and `continue` signals (its classes are not exported: taken from what it throws). */
+const LOOP_CONTROLS = new Map<unknown, "break" | "continue">(
+  (["break", "continue"] as const).map((name) => {
+    try {
+      new Template(`{% ${name} %}`).render({});
+    } catch (e) {
+      return [(e as object).constructor, name];
+    }
+    throw new Error(`@huggingface/jinja no longer signals ${name} by throwing`);
+  }),
+);
+
+/** Which loop control an exception is, if it is one. */
+function loopControl(e: unknown): "break" | "continue" | undefined {
+  return typeof e === "object" && e !== null ? LOOP_CONTROLS.get(e.constructor) : undefined;
+}
+
+/** The node type of a loop's `else` block, run unless the loop ended in `break` (see withPythonShims). */
+const UNLESS_BROKEN = "ToolgramElseUnlessBroken";
 
 /** The node type of an operand a shim has evaluated already (see withPythonShims). */
 const EVALUATED = "ToolgramEvaluatedOperand";
@@ -432,31 +546,46 @@ const MONTHS = [
   "December",
 ];
 
-/** The few strftime directives chat templates use, in UTC. */
+/** The strftime directives chat templates use, in UTC; `%-d` and the like (glibc's, which Python passes on) unpadded. */
 function strftime(date: Date, format: string): string {
-  const pad = (n: number): string => String(n).padStart(2, "0");
-  return format.replace(/%[YmdbBHMSy%]/g, (t) => {
-    switch (t) {
-      case "%Y":
+  const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
+  const hour12 = date.getUTCHours() % 12 === 0 ? 12 : date.getUTCHours() % 12;
+  const dayOfYear = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
+  return format.replace(/%(-?)([YmdbBaAHIMSpjy%])/g, (t, unpadded: string, directive: string) => {
+    const number = (n: number, width = 2): string => (unpadded === "-" ? String(n) : pad(n, width));
+    switch (directive) {
+      case "Y":
         return String(date.getUTCFullYear());
-      case "%y":
-        return pad(date.getUTCFullYear() % 100);
-      case "%m":
-        return pad(date.getUTCMonth() + 1);
-      case "%d":
-        return pad(date.getUTCDate());
-      case "%b":
+      case "y":
+        return number(date.getUTCFullYear() % 100);
+      case "m":
+        return number(date.getUTCMonth() + 1);
+      case "d":
+        return number(date.getUTCDate());
+      case "j":
+        return number(dayOfYear, 3);
+      case "H":
+        return number(date.getUTCHours());
+      case "I":
+        return number(hour12);
+      case "M":
+        return number(date.getUTCMinutes());
+      case "S":
+        return number(date.getUTCSeconds());
+      case "p":
+        return date.getUTCHours() < 12 ? "AM" : "PM";
+      case "b":
         return MONTHS[date.getUTCMonth()].slice(0, 3);
-      case "%B":
+      case "B":
         return MONTHS[date.getUTCMonth()];
-      case "%H":
-        return pad(date.getUTCHours());
-      case "%M":
-        return pad(date.getUTCMinutes());
-      case "%S":
-        return pad(date.getUTCSeconds());
+      case "a":
+        return DAYS[date.getUTCDay()].slice(0, 3);
+      case "A":
+        return DAYS[date.getUTCDay()];
       default:
-        return "%";
+        return unpadded === "" ? "%" : t;
     }
   });
 }
+
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];

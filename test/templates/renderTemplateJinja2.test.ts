@@ -4,8 +4,11 @@
  * `tojson` that is `json.dumps`). Each case quotes the template lines it renders, with their source; every expected
  * text is Jinja2 3.1's output for the same lines and context.
  */
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ChatTemplate } from "../../src/templates/renderTemplate.js";
+import { type LlamaCppSource, llamaCppSource } from "../../src/testing/llamaCppSource.js";
 
 const render = (source: string, context: Record<string, unknown> = {}): string =>
   new ChatTemplate(source, { extraContext: context }).render({ messages: [] });
@@ -99,7 +102,7 @@ describe("ChatTemplate renders the Jinja2 real templates use", () => {
 {%- endfor %}`;
     const args = { s: "x", n: null, t: true, f: false, one: 1, zero: 0 };
     expect(render(olmo, { args })).toBe("s='x', n=null, t=true, f=false, one=1, zero=0");
-    expect(render("{{ 1 is not sameas(true) }}|{{ 'is sameas true' }}")).toBe("true|is sameas true");
+    expect(render("{{ 1 is not sameas(true) }}|{{ 'is sameas true' }}")).toBe("True|is sameas true");
   });
 
   it("a dict subscript with a list key is undefined (MiniCPM3's type map for `type: [string, null]`)", () => {
@@ -177,6 +180,149 @@ describe("ChatTemplate renders the Jinja2 real templates use", () => {
     expect(render(today)).toBe("Today Date: 02 Jan 2026\n\n");
     expect(new ChatTemplate(today, { date: new Date(Date.UTC(2025, 6, 26)) }).render({ messages: [] })).toBe(
       "Today Date: 26 Jul 2025\n\n",
+    );
+  });
+
+  it("continue in a loop (EXAONE 4's system turn)", () => {
+    // Axolotl src/axolotl/utils/chat_templates/templates/exaone4.jinja, lines 38-58 (shortened to the loop control)
+    const turns = `{%- for i in range(messages | length) %}
+    {%- set msg = messages[i] %}
+    {%- if i == 0 %}
+        {%- if msg.role == 'system' %}
+            {{- '[S]' + msg.content }}
+            {%- continue %}
+        {%- endif %}
+    {%- endif %}
+    {{- '[' + msg.role + ']' + msg.content }}
+{%- endfor %}`;
+    const messages = [
+      { role: "system", content: "s" },
+      { role: "user", content: "u" },
+    ];
+    expect(new ChatTemplate(turns).render({ messages: messages as never })).toBe("[S]s[user]u");
+    // what a turn wrote before its `continue` or `break` stays written (Jinja2 writes as it goes)
+    const each = "{% for i in [1, 2, 3] %}{{ i }}{% if i == 2 %}!{% continue %}{% endif %}.{% endfor %}";
+    expect(render(each)).toBe("1.2!3.");
+    expect(render(each.replace("continue", "break"))).toBe("1.2!");
+    expect(render("{% for i in [1] %}{% for j in [1, 2] %}{{ j }}{% break %}{% endfor %}-{% endfor %}")).toBe("1-");
+    // a loop's else runs when no turn ran, not after a first turn that breaks
+    expect(render("{% for i in [1, 2] %}{{ i }}{% break %}{% else %}E{% endfor %}")).toBe("1");
+    expect(render("{% for i in [] %}{{ i }}{% break %}{% else %}E{% endfor %}")).toBe("E");
+  });
+
+  it("tojson with indent and sort_keys, as json.dumps writes them (Llama 4's tool list)", () => {
+    // Axolotl src/axolotl/utils/chat_templates/templates/llama4.jinja, lines 44-47
+    const tools = `{%- for t in tools %}
+            {{- t | tojson(indent=4) }}
+            {{- "\n\n" }}
+        {%- endfor %}`;
+    const tool = { type: "function", function: { name: "f", parameters: { b: [1, "é"], a: {} } } };
+    expect(new ChatTemplate(tools).render({ messages: [], tools: [tool] })).toBe(
+      '{\n    "type": "function",\n    "function": {\n        "name": "f",\n        "parameters": {\n            "b": [\n                1,\n                "é"\n            ],\n            "a": {}\n        }\n    }\n}\n\n',
+    );
+    // transformers' tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False) is json.dumps's
+    expect(render("{{ {'b': 1, 'a': {'d': none, 'c': true}} | tojson(indent=2, sort_keys=true) }}")).toBe(
+      '{\n  "a": {\n    "c": true,\n    "d": null\n  },\n  "b": 1\n}',
+    );
+  });
+
+  it("text filters of an undefined value, of None and of a boolean take Python's str() (Command A's safety mode)", () => {
+    // Axolotl src/axolotl/utils/chat_templates/templates/command_a.jinja, line 163, with no safety_mode given
+    const safety = `{% if safety_mode|upper == 'STRICT' -%}
+strict
+{%- else -%}
+contextual
+{%- endif %}`;
+    expect(render(safety)).toBe("contextual");
+    expect(render(safety, { safety_mode: "strict" })).toBe("strict");
+    expect(render("{{ none | trim }}|{{ true | lower }}|{{ u | replace('a', 'b') }}|{{ none | upper }}")).toBe(
+      "None|true||NONE",
+    );
+  });
+
+  it("an undefined value iterates as empty: no loop turn, length 0, an empty list and join", () => {
+    // llama.cpp models/templates/Qwen3-Coder.jinja, line 76: `message.tool_calls | length` after `is defined`; without
+    // the guard Jinja2's default Undefined is an empty iterable, never an error
+    expect(
+      render("{% for c in m.tool_calls %}x{% else %}none{% endfor %}|{{ m.tool_calls | length }}", { m: {} }),
+    ).toBe("none|0");
+    expect(render("{{ u | list | length }}|{{ u | join(', ') }}|{{ u | items | list | length }}")).toBe("0||0");
+  });
+
+  it("a boolean is written as Python writes it, True and False (Qwen3-Coder's call arguments)", () => {
+    // llama.cpp models/templates/Qwen3-Coder.jinja, lines 88-90
+    const value = `{%- for args_name, args_value in arguments|items %}
+    {{- '<parameter=' + args_name + '>\n' }}
+    {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence and args_value is not string) else args_value | string %}
+    {{- args_value }}
+    {{- '\n</parameter>\n' }}
+{%- endfor %}`;
+    expect(render(value, { arguments: { on: true, off: false, none: null, n: 2, l: [true] } })).toBe(
+      "<parameter=on>\nTrue\n</parameter>\n<parameter=off>\nFalse\n</parameter>\n<parameter=none>\nNone\n</parameter>\n" +
+        "<parameter=n>\n2\n</parameter>\n<parameter=l>\n[true]\n</parameter>\n",
+    );
+    expect(render("{{ true }}|{{ 1 is odd }}|{{ false ~ '' }}|{{ [] is defined }}")).toBe("True|True|False|True");
+  });
+
+  it("a string times an integer repeats it, as in Python", () => {
+    expect(render("{{ '  ' * 2 }}|{{ 3 * 'ab' }}|{{ 'x' * 0 }}|{{ 'x' * -1 }}")).toBe("    |ababab||");
+  });
+
+  it("strftime_now's directives, the glibc unpadded ones too, at the fixed date (Granite 3.3, Hunyuan A13B)", () => {
+    // llama.cpp models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja: strftime_now('%B %d, %Y')
+    expect(render("{{ strftime_now('%B %d, %Y') }}")).toBe("January 02, 2026");
+    // vLLM examples/tool_chat_template_hunyuan_a13b.jinja: `weekday_map[strftime_now('%A')]`, then '%Y-%m-%d %H:%M:%S'
+    expect(render("{{ strftime_now('%A') }}|{{ strftime_now('%Y-%m-%d %H:%M:%S') }}")).toBe(
+      "Friday|2026-01-02 00:00:00",
+    );
+    const t = new ChatTemplate("{{ strftime_now('%A %a %-d/%-m %j %I:%M %p %y %%') }}", {
+      date: new Date(Date.UTC(2025, 6, 26, 15, 4)),
+    });
+    expect(t.render({ messages: [] })).toBe("Saturday Sat 26/7 207 03:04 PM 25 %");
+  });
+});
+
+describe("Qwen3-Coder's own template with null in tool schemas and call arguments", () => {
+  let src: LlamaCppSource | undefined;
+  beforeAll(async () => {
+    src = await llamaCppSource();
+    if (src === undefined)
+      console.warn("skipped: llama.cpp's source is not available (node-llama-cpp's bundle or git missing)");
+  }, 120_000);
+
+  it("renders them as Jinja2 does (None, True), where it used to fail on `string` / `trim` of null", ({ skip }) => {
+    if (src === undefined) skip();
+    const path = join((src as LlamaCppSource).dir, "models", "templates", "Qwen3-Coder.jinja");
+    const tool = {
+      type: "function",
+      function: {
+        name: "search",
+        description: null,
+        parameters: {
+          type: "object",
+          properties: {
+            q: { type: "string", default: null, enum: ["a", null] },
+            limit: { type: ["integer", "null"] },
+            flag: { type: "boolean", default: false },
+          },
+          required: null,
+        },
+      },
+    };
+    const call = { id: "c1", type: "function", function: { name: "search", arguments: { q: null, flag: true } } };
+    const out = new ChatTemplate(readFileSync(path, "utf8")).render({
+      messages: [
+        { role: "user", content: "find" },
+        { role: "assistant", content: null, tool_calls: [call] },
+      ] as never,
+      tools: [tool],
+    });
+    expect(out).toContain("<function>\n<name>search</name>\n<description>None</description>");
+    expect(out).toContain('<name>q</name>\n<type>string</type>\n<default>None</default>\n<enum>["a", null]</enum>');
+    expect(out).toContain('<name>limit</name>\n<type>["integer", "null"]</type>');
+    expect(out).toContain("<default>False</default>");
+    expect(out).toContain(
+      "<function=search>\n<parameter=q>\nNone\n</parameter>\n<parameter=flag>\nTrue\n</parameter>\n</function>",
     );
   });
 });

@@ -18,12 +18,12 @@ describe("ChatTemplate's Python shims", () => {
   });
 
   it("a subscript with an undefined key is undefined, as in Jinja2 (Command R+)", () => {
-    expect(render("{% set m = {'string': 'str'} %}{{ m[spec.type] is defined }}|{{ m['string'] }}")).toBe("false|str");
+    expect(render("{% set m = {'string': 'str'} %}{{ m[spec.type] is defined }}|{{ m['string'] }}")).toBe("False|str");
   });
 
   it("dicts with integer keys: subscripts, items and dictsort give the keys back as integers (Seed-OSS)", () => {
     const table = "{% set t = {512: 'b', 0: 'a'} %}";
-    expect(render(`${table}{{ t[512] }}{{ t[7] is defined }}{{ t['0'] is defined }}`)).toBe("bfalsefalse");
+    expect(render(`${table}{{ t[512] }}{{ t[7] is defined }}{{ t['0'] is defined }}`)).toBe("bFalseFalse");
     expect(render(`${table}{% for k, v in t | dictsort %}{{ k + 1 }}{{ v }} {% endfor %}`)).toBe("1a 513b ");
     expect(render(`${table}{% for k, v in t | items %}{{ k - 1 }}{{ v }} {% endfor %}`)).toBe("511b -1a ");
     expect(() => render("{% for k, v in {1: 'a', 'b': 2} | dictsort %}{% endfor %}")).toThrow(/do not compare/);
