@@ -341,6 +341,10 @@ function frameOf(layout: CallLayout, found: FoundUnit): Frame {
     refuse("only whitespace comes before the call, with no section around the calls", layout);
   if (found.unit.kind === "json-object" && openText === "" && closeText === "" && tail === "" && p !== undefined)
     return bracketlessJson(sectionOpen, blockSeparator(trail, p, lead));
+  // beyond a JSON list without brackets, a section opened and never closed does not say where the calls end (Xinference's Qwen1.5 template writes
+  // `<tool_call>\n` once, then each call's own `</tool_call>`)
+  if (s !== "" && tail === "")
+    refuse("the calls' section is opened but nothing closes it, so where the calls end is not written", layout);
   if (found.unit.kind === "python-call" && openText === "" && closeText === "" && s !== "")
     return bracketless(layout, sectionOpen, blockSeparator(trail, p, lead), tail);
   return {
