@@ -241,6 +241,7 @@ function lowerToolFragment(
   const spelling = t.envelope.argumentSpelling;
   if (spelling?.keywords) ctx.style = { ...ctx.style, keywords: spelling.keywords };
   if (spelling?.keywordArguments) ctx.keywordArguments = true;
+  if (spelling?.keywordSeparator !== undefined) ctx.keywordSeparator = spelling.keywordSeparator;
   if (spelling?.xmlParameters) ctx.xmlParameters = spelling.xmlParameters;
   if (spelling?.gemma4) ctx.gemma4 = spelling.gemma4;
   if (spelling?.xmlElements) ctx.xmlElements = spelling.xmlElements;

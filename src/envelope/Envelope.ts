@@ -36,6 +36,8 @@ export interface ArgumentSpelling {
   keywords?: JsonKeywords;
   /** The arguments object is written as keyword arguments `(k=v, ...)` rather than as `{...}`. */
   keywordArguments?: boolean;
+  /** Between two keyword arguments (absent: `, `). */
+  keywordSeparator?: string;
   /** The arguments object is written as tagged parameters (Qwen3-Coder's `<parameter=K>\nV\n</parameter>\n`). */
   xmlParameters?: XmlParameterSpelling;
   /** The arguments object is written in Gemma 4's value syntax (`{k:<|"|>v<|"|>}`, see lowerGemma4Arguments). */

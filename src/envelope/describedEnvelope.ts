@@ -6,7 +6,7 @@ import { alt, lit, opt, rep, seq } from "../grammar/build.js";
 import type { Envelope, EnvelopeGrammarInput } from "./Envelope.js";
 import type { ResolvedReasoning } from "../formats/resolveReasoning.js";
 import { constrainedText } from "./constrainedText.js";
-import { textNotOpeningCall, TRIMMED_WHITESPACE } from "./textNotOpeningCall.js";
+import { listOpening, textNotOpeningCall, TRIMMED_WHITESPACE } from "./textNotOpeningCall.js";
 import { textWithout } from "./textWithout.js";
 import { UNIT_GRAMMARS } from "./units/unitGrammars.js";
 import { markerText } from "./markerText.js";
@@ -226,7 +226,7 @@ function freeText(d: FormatDescription, firstCharacter: string | undefined, r: R
   if (r === null || r.mode === "required")
     return d.open === null ? textNotOpeningCall(d, firstCharacter) : textWithout(d.open);
   if (d.open !== null) return constrainedText({ avoid: [d.open], notStartingWith: [r.open] });
-  const bracket = d.grouping === "list" ? "[" : firstCharacter;
+  const bracket = listOpening(d) ?? firstCharacter;
   if (bracket === undefined) throw new Error(`internal: ${d.name}'s call units cannot open a reply`);
   const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
   return constrainedText({

@@ -2,6 +2,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, rep, seq } from "../grammar/build.js";
 import { ALL_SCALARS, normalizeRanges, subtractRanges } from "../grammar/ranges.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
+import { listLayout } from "../formats/listLayout.js";
 
 /** What `String.prototype.trimStart` removes: the parser skips these before deciding whether a reply is a call. */
 export const TRIMMED_WHITESPACE: readonly number[] = [
@@ -12,6 +13,14 @@ export const TRIMMED_WHITESPACE: readonly number[] = [
 const ANY_TEXT = rep(cls(ALL_SCALARS), 0, null);
 
 /**
+ * The first character of a list format's reply (`[`, or a list without brackets' first JSON object's `{`), as
+ * decideStart reads it; undefined for a format of blocks.
+ */
+export function listOpening(d: FormatDescription): string | undefined {
+  return d.grouping === "list" ? (listLayout(d).open || "{")[0] : undefined;
+}
+
+/**
  * For formats whose call is the whole reply (no opening marker): the replies that are plain text, i.e. that the
  * parser (`decideStart`) never takes for the start of a call. Empty, or a text whose first character is not
  * whitespace, not the call's opening bracket (the list's `[`, or the unit's first character), and that does not begin with a start prefix (`<|python_tag|>`).
@@ -19,7 +28,7 @@ const ANY_TEXT = rep(cls(ALL_SCALARS), 0, null);
  * starting with `[` is in this language, so the grammar's verdict never depends on the parser's lookahead.
  */
 export function textNotOpeningCall(d: FormatDescription, unitFirstCharacter: string | undefined): GExpr {
-  const bracket = d.grouping === "list" ? "[" : unitFirstCharacter;
+  const bracket = listOpening(d) ?? unitFirstCharacter;
   if (bracket === undefined) throw new Error(`internal: ${d.name}'s call units cannot open a reply`);
   const firsts = [bracket, ...d.startPrefixes.map((p) => p[0])].map((c) => c.codePointAt(0) as number);
   if (new Set(firsts).size !== firsts.length)

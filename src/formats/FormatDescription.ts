@@ -107,8 +107,9 @@ export interface FormatDescription {
   /**
    * `grouping: "list"` only: the list's opening text, separator and closing text where they are not `[`, `, ` and
    * `]`. OLMo 3 writes its calls one per line inside its block, `{ open: "", separator: "\n", close: "" }`. A list
-   * without brackets needs Python-call units (a unit ends where its parenthesis closes) and a closing marker (the
-   * block ends there).
+   * without brackets needs units that end on their own: Python calls (at their parenthesis) with a closing marker (the
+   * block ends there), or JSON objects (at their brace), where without a closing marker the list ends where no
+   * separator and `{` follow a unit (vLLM's Phi-4-mini example, `{…},{…}`).
    */
   readonly list?: ListLayout;
   /** How one call is written: the block's value (`"block"`), or one list element (`"list"`). */
@@ -286,6 +287,14 @@ export interface PythonCallUnit {
    * `brave_search.call(query="…")`, `callSuffix: ".call"`); absent: "". The call's name is the tool's, without it.
    */
   readonly callSuffix?: string;
+  /** Text between two keyword arguments (MiniCPM3's template writes `,`); absent: `, `. */
+  readonly argumentSeparator?: string;
+  /**
+   * `"json"`: true, false and null are spelled as JSON spells them (MiniCPM3's template writes each value with
+   * `tojson`, OLMo 3's vLLM example writes `true`); absent: Python's `True` / `False` / `None`. Strings are quoted as
+   * `quote` says either way.
+   */
+  readonly literals?: "json";
 }
 
 /**

@@ -5,12 +5,17 @@ const BRACKETS: ListLayout = { open: "[", separator: ", ", close: "]" };
 
 /**
  * The text around and between the calls of a `grouping: "list"` format (FormatDescription.list, default `[…, …]`).
- * A list without brackets is only described for Python-call units inside a closing marker: throws otherwise.
+ * A list without brackets is only described for JSON-object units, and Python-call units inside a closing marker:
+ * throws otherwise.
  */
 export function listLayout(d: FormatDescription): ListLayout {
   const l = d.list ?? BRACKETS;
-  if (l.open === "" && (d.unit.kind !== "python-call" || d.close === null)) {
-    throw new Error(`internal: format ${d.name}: a list without brackets needs Python-call units and a closing marker`);
+  // a unit must end on its own (a Python call's parenthesis, a JSON object's brace); a Python call's list needs a
+  // closing marker, a JSON object's ends where no separator and `{` follow its last unit
+  if (l.open === "" && !(d.unit.kind === "json-object" || (d.unit.kind === "python-call" && d.close !== null))) {
+    throw new Error(
+      `internal: format ${d.name}: a list without brackets needs JSON-object units, or Python-call units and a closing marker`,
+    );
   }
   return l;
 }

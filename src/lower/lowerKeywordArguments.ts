@@ -22,7 +22,7 @@ const KEYWORD_ARGUMENTS: ObjectSpelling = {
  * members (additionalProperties / patternProperties) or a property name that is not an identifier throw
  * UnsupportedSchemaError UNSUPPORTED_KEYWORD at that place. Nested values stay Python literals (`{"k": v}` dicts).
  */
-export function lowerKeywordArguments(root: SchemaNode, st: LowerState): GExpr {
+export function lowerKeywordArguments(root: SchemaNode, st: LowerState, separator = ", "): GExpr {
   const n = resolveRef(root, st);
   if (n.kind !== "object") {
     throw new UnsupportedSchemaError(
@@ -54,5 +54,9 @@ export function lowerKeywordArguments(root: SchemaNode, st: LowerState): GExpr {
       );
     }
   }
-  return lowerObject(n, st, KEYWORD_ARGUMENTS);
+  return lowerObject(
+    n,
+    st,
+    separator === ", " ? KEYWORD_ARGUMENTS : { ...KEYWORD_ARGUMENTS, itemSeparator: lit(separator) },
+  );
 }

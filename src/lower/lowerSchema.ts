@@ -37,6 +37,8 @@ export interface LowerContext {
   deadline: Deadline;
   /** The root is written as keyword arguments `(k=v, ...)` (see lowerKeywordArguments); absent: as JSON. */
   keywordArguments?: boolean;
+  /** Between two keyword arguments (absent: `, `). */
+  keywordSeparator?: string;
   /** The root is written as tagged parameters (see lowerXmlParameters); absent: as JSON. */
   xmlParameters?: XmlParameterSpelling;
   /** The root is written in Gemma 4's value syntax (see lowerGemma4Arguments); absent: as JSON. */
@@ -224,7 +226,7 @@ export function lowerSchema(ir: SchemaIR, ctx: LowerContext): GExpr {
       : ctx.xmlParameters
         ? lowerXmlParameters(ir.root, st, ctx.xmlParameters)
         : ctx.keywordArguments
-          ? lowerKeywordArguments(ir.root, st)
+          ? lowerKeywordArguments(ir.root, st, ctx.keywordSeparator)
           : lowerNode(ir.root, st);
   ctx.deadline.check("lowering the schema", ir.root.path);
   const size = totalExprSize([root, ...ctx.rules.values()]);

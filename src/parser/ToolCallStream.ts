@@ -244,8 +244,8 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
         return;
       }
       if (this.state === "block") {
-        // input ended inside a block
-        const rest = this.endBlock("eof");
+        // input ended inside a block (or after a list that needs no closing bracket nor marker)
+        const rest = this.endBlock((this.scanner as BlockScanner).complete ? "closed" : "eof");
         if (rest !== null) {
           this.pending = rest.text;
           this.pos = rest.pos;
@@ -340,6 +340,13 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
     }
     // searched only up to the marker, so the text between blocks is looked at once (no rescan of the rest per block)
     const f = this.out.hasTools ? fenceBefore(s, i, p < 0 ? s.length : p) : -1;
+    // an opening marker that holds a fence (MiniCPM3's `<|tool_call_start|>\n```python`), not complete yet, waits as
+    // a section's does: the batch sees the marker there, not a code block
+    const across = f >= 0 && p < 0 && !final && open !== null ? markerAcrossFence(s, i, f, open) : -1;
+    if (across >= 0) {
+      this.text(s.slice(i, across));
+      return { i: across, stop: true };
+    }
     if (f >= 0 && (p < 0 || f < p)) return this.scanFence(s, i, f, final, open);
     if (opener !== null && p >= 0 && this.d.messages !== undefined && opener === open) {
       // a turn of messages: `open` followed by the text's recipient opens a text message, not a call

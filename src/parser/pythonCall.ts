@@ -154,15 +154,16 @@ export function parsePythonCall(text: string): PythonCallResult {
 
 /**
  * A JSON value as a Python literal in the canonical spelling (JSON's, with True/False/None). `quote: "single"`: strings
- * between apostrophes, an apostrophe inside written `\u0027` (PythonCallUnit.quote).
+ * between apostrophes, an apostrophe inside written `\u0027` (PythonCallUnit.quote); `jsonKeywords`: true / false /
+ * null as JSON spells them (PythonCallUnit.literals).
  */
-export function pythonLiteral(v: JsonValue, quote: "double" | "single" = "double"): string {
+export function pythonLiteral(v: JsonValue, quote: "double" | "single" = "double", jsonKeywords = false): string {
   const str = (s: string): string =>
     quote === "double" ? quoteJsonString(s) : `'${quoteJsonString(s).slice(1, -1).replaceAll("'", "\\u0027")}'`;
   const lit = (x: JsonValue): string => {
-    if (x === null) return "None";
-    if (x === true) return "True";
-    if (x === false) return "False";
+    if (x === null) return jsonKeywords ? "null" : "None";
+    if (x === true) return jsonKeywords ? "true" : "True";
+    if (x === false) return jsonKeywords ? "false" : "False";
     if (typeof x === "string") return str(x);
     if (typeof x === "number") return Object.is(x, -0) ? "-0" : String(x);
     if (Array.isArray(x)) return `[${x.map(lit).join(", ")}]`;

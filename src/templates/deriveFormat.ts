@@ -68,7 +68,8 @@ function findUnit(layout: CallLayout, typedCall: string | undefined): FoundUnit 
   if (!k.includes("⟨NAME⟩")) refuse("the call does not show the tool's name", layout);
   if (layout.arguments === "json") return jsonObjectUnit(layout) ?? namedJsonUnit(layout);
   // a template that writes string values unquoted (`city=Paris`) still shows Python keyword arguments
-  if (layout.arguments === "python" || /⟨NAME⟩[^(⟨⟩]*\(⟨K1⟩=⟨V1⟩, ⟨K2⟩=⟨V2⟩\)/.test(k)) return pythonUnit(layout);
+  if (layout.arguments === "python" || /⟨NAME⟩[^(⟨⟩]*\(⟨K1⟩=⟨V1⟩, ⟨K2⟩=⟨V2⟩\)/.test(k))
+    return pythonUnit(layout, typedCall);
   if (layout.arguments === "tagged") return xmlParametersUnit(layout, typedCall);
   return refuse("the arguments are neither one JSON object nor Python keyword arguments", layout);
 }
@@ -260,16 +261,22 @@ function nameThenJson(layout: CallLayout, prefix: string, between: string, rest:
 }
 
 /** `⟨NAME⟩(⟨K1⟩="⟨V1⟩", ⟨K2⟩="⟨V2⟩")`, strings between quotes or apostrophes, an optional `.call`-like suffix. */
-function pythonUnit(layout: CallLayout): FoundUnit {
+function pythonUnit(layout: CallLayout, typedCall: string | undefined): FoundUnit {
   // unquoted strings are no Python: the unit quotes them as Python does (and as models trained on it write them)
-  const m = /⟨NAME⟩([^(⟨⟩]*)\(⟨K1⟩=(["']?)⟨V1⟩\2, ⟨K2⟩=\2⟨V2⟩\2\)/.exec(layout.skeleton);
+  const m = /⟨NAME⟩([^(⟨⟩]*)\(⟨K1⟩=(["']?)⟨V1⟩\2(,[ \n]*)⟨K2⟩=\2⟨V2⟩\2\)/.exec(layout.skeleton);
   if (m === null) refuse("the Python call's spelling of its keyword arguments", layout);
   const callSuffix = m[1] as string;
+  const separator = m[3] as string;
+  // the probe's boolean argument: a template writing values with `tojson` (MiniCPM3) spells it `true`, as JSON does
+  // (LFM2's writes a top-level value with `string`, Python's `True`, and only an object with `tojson`)
+  const json = typedCall !== undefined && /TT_ARG_BOOL_TT=true\b/.test(typedCall);
   return {
     unit: {
       kind: "python-call",
       ...(m[2] === "'" ? { quote: "single" as const } : {}),
       ...(callSuffix === "" ? {} : { callSuffix }),
+      ...(separator === ", " ? {} : { argumentSeparator: separator }),
+      ...(json ? { literals: "json" as const } : {}),
     },
     prefix: layout.skeleton.slice(0, m.index),
     suffix: layout.skeleton.slice(m.index + m[0].length),
@@ -332,6 +339,12 @@ function frameOf(layout: CallLayout, found: FoundUnit): Frame {
     refuse("no marker opens a call and no section holds the calls, so where a call starts is not written", layout);
   if (s === "" && lead !== "")
     refuse("only whitespace comes before the call, with no section around the calls", layout);
+  if (found.unit.kind === "json-object" && openText === "" && closeText === "" && tail === "" && p !== undefined)
+    return bracketlessJson(sectionOpen, blockSeparator(trail, p, lead));
+  // beyond a JSON list without brackets, a section opened and never closed does not say where the calls end (Xinference's Qwen1.5 template writes
+  // `<tool_call>\n` once, then each call's own `</tool_call>`)
+  if (s !== "" && tail === "")
+    refuse("the calls' section is opened but nothing closes it, so where the calls end is not written", layout);
   if (found.unit.kind === "python-call" && openText === "" && closeText === "" && s !== "")
     return bracketless(layout, sectionOpen, blockSeparator(trail, p, lead), tail);
   return {
@@ -363,6 +376,25 @@ function bracketless(layout: CallLayout, open: string, separator: string, close:
     close: closeMarker,
     afterOpen: open.slice(openMarker.length),
     beforeClose: close.slice(0, close.length - closeMarker.length),
+    blockSeparator: "",
+    list: { open: "", separator, close: "" },
+  };
+}
+
+/**
+ * JSON call objects one after another with no marker of their own and nothing after the last (vLLM's Phi-4-mini and
+ * Llama 4 JSON examples: `{…},{…}`, `{…}{…}`; Axolotl's Llama 4 after `<|python_start|><|python_end|>`): a list without
+ * brackets, each object ending at its brace, the list where no separator and `{` follow. Without an opening marker
+ * the list is the whole reply.
+ */
+function bracketlessJson(open: string, separator: string): Frame {
+  const marker = open.trimEnd();
+  return {
+    grouping: "list",
+    open: marker === "" ? null : marker,
+    close: null,
+    afterOpen: open.slice(marker.length),
+    beforeClose: "",
     blockSeparator: "",
     list: { open: "", separator, close: "" },
   };

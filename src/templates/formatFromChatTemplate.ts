@@ -5,7 +5,8 @@ import type { DerivedFormatName, FormatName } from "../formats/FormatName.js";
 import { deriveFormat } from "./deriveFormat.js";
 import { sameAsDescribed } from "./sameAsDescribed.js";
 import { recognizeFormat } from "./knownFormats.js";
-import { probeTemplate, type TemplateProbe } from "./probeTemplate.js";
+import { PROBE, probeTemplate, type TemplateProbe } from "./probeTemplate.js";
+import { parseToolCalls } from "../parser/parseToolCalls.js";
 import { readCallLayout, type CallLayout } from "./readCallLayout.js";
 import { readReasoning, type ReasoningLayout } from "./readReasoning.js";
 import type { RenderOptions } from "./renderTemplate.js";
@@ -73,7 +74,11 @@ export function formatFromProbe(probe: TemplateProbe): TemplateFormat {
     throw new ToolgramError("UNRECOGNIZED_TEMPLATE", `the chat template renders no tool call: ${why}`);
   }
   const reasoningMarkers = readReasoning(probe, markers);
-  const known = recognizeFormat(markers);
+  const matched = recognizeFormat(markers);
+  // a layout a matcher names only roughly is that format when the format reads the template's call back (Bielik's
+  // newline before `<tool_call>` is text before the call); else it is a layout of its own, derived (SGLang's
+  // `functools[…]` without FireFunction's leading space opens no call of firefunction-v2)
+  const known = matched !== undefined && (matched.exact || readsBack(matched.format, probe)) ? matched : undefined;
   const derived = known === undefined ? deriveFormat(markers, reasoningMarkers, probe.typedCall?.body) : undefined;
   // a derived description with a described format's wire parts is that format
   const described = derived === undefined ? undefined : sameAsDescribed(derived);
@@ -95,4 +100,15 @@ export function formatFromProbe(probe: TemplateProbe): TemplateFormat {
     argumentsAs: probe.argumentsAs,
     probe,
   };
+}
+
+/** The described format reads the template's one-call turn back into the probe's call (strictly, any text before it). */
+function readsBack(format: FormatName, probe: TemplateProbe): boolean {
+  const text = probe.oneCall?.body ?? "";
+  try {
+    const r = parseToolCalls(text, { format, mode: "strict", reasoning: "none" });
+    return r.calls.length === 1 && r.calls[0]?.name === PROBE.functions[0];
+  } catch {
+    return false;
+  }
 }

@@ -23,7 +23,12 @@ export const PROBE = {
   values: ["XXXX", "YYYY"],
   callIds: ["call00001", "call00002"],
   /** Typed arguments, to show how a template writes a non-string value. */
-  typedArgs: { AA_ARG_FST_AA: "XXXX", NN_ARG_NUM_NN: 42, OO_ARG_OBJ_OO: { k: [1, true, null] } } as JsonObject,
+  typedArgs: {
+    AA_ARG_FST_AA: "XXXX",
+    NN_ARG_NUM_NN: 42,
+    OO_ARG_OBJ_OO: { k: [1, true, null] },
+    TT_ARG_BOOL_TT: true,
+  } as JsonObject,
 } as const;
 
 const [F1, F2] = PROBE.functions;
@@ -37,6 +42,7 @@ const parameters = {
     [A2]: { type: "string", description: "Second argument" },
     NN_ARG_NUM_NN: { type: "integer", description: "A number" },
     OO_ARG_OBJ_OO: { type: "object", description: "An object" },
+    TT_ARG_BOOL_TT: { type: "boolean", description: "A flag" },
   },
   required: [],
 };

@@ -14,8 +14,13 @@ export const pythonCallUnitGrammar: UnitGrammar = {
   ruleNames: [],
   argumentSpelling(d) {
     return {
-      keywords: { true: "True", false: "False", null: "None" },
+      ...(d.unit.kind === "python-call" && d.unit.literals === "json"
+        ? {}
+        : { keywords: { true: "True", false: "False", null: "None" } }),
       keywordArguments: true,
+      ...(d.unit.kind === "python-call" && d.unit.argumentSeparator !== undefined
+        ? { keywordSeparator: d.unit.argumentSeparator }
+        : {}),
       // LFM2's `'x'`: the JSON spelling with apostrophes as delimiters (PythonCallUnit.quote)
       ...(d.unit.kind === "python-call" && d.unit.quote === "single" ? { rewrite: singleQuoteStrings } : {}),
       checkToolName(name, path) {

@@ -2,7 +2,7 @@ import type { FormatDescription, JsonObjectUnit } from "../../formats/FormatDesc
 import { UNIT_CODECS } from "../units/callUnit.js";
 import type { BlockEnd, ScannedBlock, UnitSpan } from "./ScannedBlock.js";
 import { splitMarker } from "../../formats/splitMarker.js";
-import { bracketlessList } from "../../formats/listLayout.js";
+import { bracketlessList, listLayout } from "../../formats/listLayout.js";
 
 const OPEN_QUOTE: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019" };
 /**
@@ -72,6 +72,11 @@ export class BlockScanner {
   private bare = false;
   /** A list whose calls stand without brackets (OLMo 3's one call a line): each unit ends where its `)` closes. */
   private readonly bracketless: boolean;
+  /**
+   * A list without brackets and without a closing marker (Phi-4-mini's vLLM example, `{…},{…}`) is between units:
+   * the separator and the next unit's `{` continue it, anything else ends the block.
+   */
+  private afterUnit = false;
   // early events: the call object's keys (JSON units) or the function name (Python-call units)
   private expectKey = false;
   private keyBuf: string | null = null;
@@ -243,6 +248,18 @@ export class BlockScanner {
           return { i, needMore: false, end: "interrupted" };
         }
       }
+      if (this.afterUnit) {
+        const next = `${listLayout(d).separator}{`;
+        const m = matchAt(s, i, next, final);
+        if (m === "need") return this.pause(i);
+        if (m === "no") {
+          this.save(i);
+          return { i, needMore: false, end: "closed" };
+        }
+        this.afterUnit = false;
+        i += next.length - 2;
+        continue;
+      }
       if (this.nameWatch !== null) this.watchName(c);
       // tagged parameters: raw values hold any character, so only the markers above count
       if (xml) continue;
@@ -292,7 +309,8 @@ export class BlockScanner {
         }
         // a call of a list without brackets ends with its own parenthesis
         if (this.bracketless && this.depth === 0 && this.unitStart >= 0) this.closeUnit(this.len + i - this.seg + 1);
-        if (this.depth <= 0 && d.close === null) {
+        if (this.bracketless && d.close === null && this.depth === 0) this.afterUnit = true;
+        else if (this.depth <= 0 && d.close === null) {
           if (this.bare && this.unitStart >= 0) this.closeUnit(this.len + i - this.seg + 1);
           this.save(i + 1);
           return { i: i + 1, needMore: false, end: "closed" };
@@ -308,6 +326,11 @@ export class BlockScanner {
     }
     this.save(i);
     return { i, needMore: false, end: null };
+  }
+
+  /** The input may end here: after a unit of a list without brackets or closing marker, which is then complete. */
+  get complete(): boolean {
+    return this.afterUnit;
   }
 
   /** The scanned block, once `scan` reported its end (or the input ended): an unfinished unit ends at its text. */
@@ -436,7 +459,7 @@ export class BlockScanner {
    * when `c` was a separator (nothing more to do with it).
    */
   private listUnits(c: string, i: number, json: boolean): boolean {
-    if (!this.opened && this.depth === 0 && c === "{" && json) {
+    if (!this.opened && this.depth === 0 && c === "{" && json && !this.bracketless) {
       this.bare = true;
       this.unitDepth = 0;
     }

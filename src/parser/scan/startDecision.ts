@@ -1,3 +1,4 @@
+import { listLayout } from "../../formats/listLayout.js";
 import type { FormatDescription } from "../../formats/FormatDescription.js";
 
 /** How much of the reply's start may be looked at to decide whether it is a call (bounded, for streaming). */
@@ -37,7 +38,9 @@ export function decideStart(d: FormatDescription, head: string, final: boolean):
       // `[` alone is too common in text: a pythonic reply starts `[name(`
       if (PY_START.test(rest)) decision = { kind: "yes", at, bodyAt };
       else if (PY_PARTIAL.test(rest)) decision = { kind: "maybe" };
-    } else if (rest[0] === (d.grouping === "list" ? "[" : "{")) decision = { kind: "yes", at, bodyAt };
+    } else if (rest[0] === (d.grouping === "list" ? listLayout(d).open || "{" : "{")[0])
+      // a list without brackets (Phi-4-mini's vLLM example) starts with its first object's brace
+      decision = { kind: "yes", at, bodyAt };
   }
   if (decision.kind === "maybe" && (final || head.length >= START_LOOKAHEAD)) return { kind: "no" };
   return decision;

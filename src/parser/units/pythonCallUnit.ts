@@ -55,13 +55,14 @@ export const pythonCallUnit: UnitCodec = {
 };
 
 function renderPythonCall(call: UnitCall, d: FormatDescription): string {
-  const quote = d.unit.kind === "python-call" ? (d.unit.quote ?? "double") : "double";
+  const u = d.unit.kind === "python-call" ? d.unit : undefined;
+  const quote = u?.quote ?? "double";
   const args = Object.entries(call.arguments).map(([k, v]) => {
     if (!PYTHON_IDENTIFIER.test(k))
       throw new TypeError(`argument name ${JSON.stringify(k)} is not a Python identifier`);
-    return `${k}=${pythonLiteral(v, quote)}`;
+    return `${k}=${pythonLiteral(v, quote, u?.literals === "json")}`;
   });
-  return `${call.name}${callSuffixOf(d)}(${args.join(", ")})`;
+  return `${call.name}${callSuffixOf(d)}(${args.join(u?.argumentSeparator ?? ", ")})`;
 }
 
 /** Strings, numbers (JSON spellings), names, and single other characters. */
