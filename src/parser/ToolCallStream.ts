@@ -411,7 +411,10 @@ export class ToolCallStream<T extends ToolCallConstraint = ToolCallShape> {
    */
   private lateList(s: string, at: number, final: boolean): boolean | "need" {
     if (this.late.length === 0 || this.d.grouping !== "list") return true;
-    let j = at + 1;
+    const open = this.d.list?.open ?? "[";
+    // a list without brackets starts at its first call object, which the start decision has already seen
+    if (open === "") return true;
+    let j = at + open.length;
     // bounded, so a run of whitespace is not waited on (and read again) to its end
     while (j < s.length && j - at < 64 && /\s/.test(s[j])) j++;
     if (j >= s.length) return final ? true : "need";

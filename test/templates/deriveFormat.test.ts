@@ -87,6 +87,8 @@ const UNSEEN: Record<string, string> = {
     "<function_calls>{{ '\\n' }}",
     "{{ '\\n' }}</function_calls>",
   ),
+  // the tolerant reading of whole-reply lists must not ask for a `[` such a list does not write
+  "JSON objects with no markers, comma-separated": template(JSON_CALL, ","),
 };
 
 describe("derived formats on layouts no described format has", () => {
