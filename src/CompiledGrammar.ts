@@ -4,6 +4,7 @@ import { Deadline, type CompileBudget } from "./Deadline.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { toGbnf } from "./emit/toGbnf.js";
 import { toRegex } from "./emit/toRegex.js";
+import { toXGrammarEbnf } from "./emit/toXGrammarEbnf.js";
 import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
 import type { Grammar } from "./grammar/Grammar.js";
 import type { JsonValue } from "./json.js";
@@ -75,6 +76,7 @@ export class CompiledGrammar {
   private readonly maxAutomatonStates: number | undefined;
   private gbnf: string | undefined;
   private regex: string | undefined;
+  private xgrammarEbnf: string | undefined;
   private acceptor: Acceptor | undefined;
 
   /**
@@ -102,6 +104,14 @@ export class CompiledGrammar {
    */
   toGbnf(): string {
     return (this.gbnf ??= toGbnf(this.grammar, Deadline.fromLimits(this.budget)));
+  }
+
+  /**
+   * The same grammar in XGrammar's EBNF, for vLLM and SGLang (`structured_outputs: {grammar}` in vLLM, `ebnf` in
+   * SGLang, XGrammar's `compile_grammar`). Special tokens print as their text, which XGrammar matches.
+   */
+  toXGrammarEbnf(): string {
+    return (this.xgrammarEbnf ??= toXGrammarEbnf(this.grammar, Deadline.fromLimits(this.budget)));
   }
 
   /** An ECMAScript-compatible regex of the whole language; throws ToolgramError NOT_REGULAR for recursive schemas. */

@@ -47,6 +47,7 @@ export default defineConfig({
           { text: "llama.cpp", link: "/llama-cpp" },
           { text: "Server", link: "/server" },
           { text: "Several instances", link: "/cluster" },
+          { text: "vLLM and SGLang", link: "/vllm-sglang" },
           { text: "JavaScript runtimes (logits)", link: "/logits" },
           { text: "Playground", link: "/playground" },
         ],

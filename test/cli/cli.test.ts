@@ -84,6 +84,13 @@ describe("toolgram CLI", () => {
     expect(new RegExp(re.stdout.trim(), "u").test("<tool_call>")).toBe(false);
   });
 
+  it("emits XGrammar's EBNF with --emit xgrammar-ebnf", async () => {
+    const r = await cli(["compile", weatherPath, "--emit", "xgrammar-ebnf"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather)).toXGrammarEbnf()));
+    expect(r.stdout).toMatch(/^root ::= /);
+  });
+
   it("reads a <tools> text block and prints warnings on stderr", async () => {
     const text = `<tools>\n{"name": "f", "parameters": {"type": "dict", "properties": {"x": {"type": "float"}}}}\n</tools>`;
     const r = await cli(["compile", "-"], text);
