@@ -50,6 +50,8 @@ export class MaskCache {
   protected local: (LocalMask | undefined)[] = [];
   /** Subtree masks by R-state and node (rs * trie nodes + node), null where the R-state has no shared key. */
   protected subtree = new Map<number, SubtreeMask | null>();
+  /** What a caller configuration reads after a subtree mask's frame returns (see MaskWalk.afterFrame), per mask. */
+  protected afterFrames = new Map<SubtreeMask, Map<number, Int32Array>>();
   protected cachedBytes = 0;
   protected readonly scratch: Uint32Array;
   /** scratch holds bits from the last compute (cleared lazily: a sparse mask clears only its own words). */
@@ -91,6 +93,7 @@ export class MaskCache {
     this.composite = [];
     this.local = [];
     this.subtree = new Map();
+    this.afterFrames = new Map();
     this.budget = [];
     this.cachedBytes = 0;
   }

@@ -7,6 +7,7 @@ import type { BudgetLists } from "./MaskCache.js";
 import { DEFERRED_HOLD } from "./buildNfa.js";
 import { forEachSet, setBits } from "./maskBits.js";
 import { MaskWalk, WALK_LIMIT } from "./MaskWalk.js";
+import { TAIL_FRAME } from "./NfaBuilder.js";
 import { nestingRepeats } from "./nestingRepeats.js";
 import { framesWarmedWhole, SHARED_LOCALS_CAP } from "./sharedFrameMasks.js";
 import { singleByteTokens } from "./trieByByte.js";
@@ -218,7 +219,7 @@ export class MaskTable extends MaskWalk {
       framesWarmedWhole.set(this.vocab, (whole = new BoundedMap({ maxEntries: SHARED_LOCALS_CAP, order: "use" })));
     for (let f = 0; f < frameKey.length; f++) {
       const key = frameKey[f];
-      if (key === undefined) continue;
+      if (key === undefined || key.startsWith(`${TAIL_FRAME}|`)) continue;
       const rs = A.builtFrameStart(f);
       // Only a frame that starts with its loop (a string's content without a minimum length, free text): a string
       // with a minimum length or a pattern starts with a chain of R-states, each a walk of its own that a decoding

@@ -264,12 +264,61 @@ export class MaskWalk extends MaskCache {
     this.subtreesTaken++;
     this.nSet = addIds(out, sub.ids, this.setIds, this.nSet, this.words);
     const P = A.stackConfig(p);
-    if (P >= 0) {
+    if (P >= 0 && exits === null && (sub.selfExit || sub.exits.length > 0)) {
+      this.nSet = addIds(out, this.afterFrame(i, sub, P), this.setIds, this.nSet, this.words);
+    } else if (P >= 0) {
       const { next } = this.trie;
       this.walkExits(sub.exits, P, out, exits, exitMin);
       if (sub.selfExit) this.walk(i + 1, next[i], P, out, exits, exitMin);
     }
     return true;
+  }
+
+  /**
+   * The tokens below node `i` that the caller `P` reads after the frame of `sub` returned there (walkExits of its
+   * exits, and the whole subtree where it may return at `i`), kept per subtree mask and caller: a frame that may return
+   * after any byte (a loop that ends an object's key, free text) has every node as an exit, and walking them from the
+   * caller at every visit was most of the mask of an object's key.
+   */
+  protected afterFrame(i: number, sub: SubtreeMask, P: number): Int32Array {
+    let byCaller = this.afterFrames.get(sub);
+    if (byCaller === undefined) this.afterFrames.set(sub, (byCaller = new Map()));
+    const known = byCaller.get(P);
+    if (known !== undefined) return known;
+    const level = this.subLevel++;
+    const buf = (this.subBits[level] ??= new Uint32Array(this.words));
+    const outerIds = this.setIds;
+    const outerSet = this.nSet;
+    this.setIds = this.subIds[level] ??= new Int32Array(this.words);
+    this.nSet = 0;
+    let count: number;
+    try {
+      this.walkExits(sub.exits, P, buf, null, 0);
+      if (sub.selfExit) this.walk(i + 1, this.trie.next[i], P, buf, null);
+      count = this.nSet;
+    } finally {
+      this.subLevel--;
+      this.setIds = outerIds;
+      this.nSet = outerSet;
+    }
+    const ids = this.idsOf(buf, this.subIds[level], count);
+    byCaller.set(P, ids);
+    this.cachedBytes += ids.byteLength;
+    return ids;
+  }
+
+  /** The ids set in `buf` (counted `count`, listed in `listed` while fewer than the words), clearing `buf`. */
+  protected idsOf(buf: Uint32Array, listed: Int32Array, count: number): Int32Array {
+    if (count < this.words) {
+      const ids = listed.slice(0, count);
+      clearWords(buf, ids, count);
+      return ids;
+    }
+    const ids = new Int32Array(count);
+    let k = 0;
+    forEachSet(buf, (id) => (ids[k++] = id));
+    buf.fill(0);
+    return ids;
   }
 
   /** Exit nodes in the order of their bytes (see walkExits). */
@@ -345,16 +394,7 @@ export class MaskWalk extends MaskCache {
       this.setIds = outerIds;
       this.nSet = outerSet;
     }
-    let ids: Int32Array;
-    if (count < this.words) {
-      ids = this.subIds[level].slice(0, count);
-      clearWords(buf, ids, count);
-    } else {
-      ids = new Int32Array(count);
-      let k = 0;
-      forEachSet(buf, (id) => (ids[k++] = id));
-      buf.fill(0);
-    }
+    const ids = this.idsOf(buf, this.subIds[level], count);
     const sub: SubtreeMask = { ids, exits: this.byByte(exits), selfExit: A.isComplete(L) };
     this.subtreesComputed++;
     this.subtree.set(memo, sub);

@@ -56,6 +56,13 @@ const LAZY_GRAMMAR_STATES = 16_384;
  */
 const LAZY_CEILING_FACTOR = 8;
 /** An alternation larger than this (estimated states) in a large grammar is built as a lazy trie (`lazyAlt`). */
+/**
+ * The key prefix of a text frame that ends a branch after a chain (`textFrame(loop, TAIL_FRAME)`: the content of a key
+ * other than an object's names, of a string with a minimum length): reached only after that chain, so the first
+ * mask does not compute its masks ahead (MaskTable.warmSharedFrames).
+ */
+export const TAIL_FRAME = "tail";
+
 export const LAZY_ALT_STATES = 1024;
 /** In a large grammar, a rule frame (not the root, not one bounding the construction's depth) larger than this is built when first entered. */
 export const LAZY_RULE_STATES = 64;
@@ -303,8 +310,8 @@ export class NfaBuilder {
    * that its masks (almost the whole vocabulary, a walk of the whole token trie) are computed once per vocabulary
    * and shared by every grammar with the same text, whatever its tools.
    */
-  textFrame(body: GExpr): number {
-    const key = `text|${structuralKey(body)}`;
+  textFrame(body: GExpr, kind: "text" | typeof TAIL_FRAME = "text"): number {
+    const key = `${kind}|${structuralKey(body)}`;
     let fi = this.textFrames.get(key);
     if (fi === undefined) {
       fi = this.startFrame("text");

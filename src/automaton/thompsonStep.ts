@@ -3,7 +3,7 @@ import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { hasTokens, inlineStates, isStep, isWideLoop, structuralKey } from "./exprShape.js";
 import { WIDE_ALT_ITEMS } from "./frameRules.js";
-import { type Inlining, LAZY_ALT_STATES, type NfaBuilder } from "./NfaBuilder.js";
+import { type Inlining, LAZY_ALT_STATES, type NfaBuilder, TAIL_FRAME } from "./NfaBuilder.js";
 import { utf8Sequences } from "./utf8Sequences.js";
 
 /** Above this many NFA states for all copies of a repetition's item, its copies call one frame. */
@@ -143,6 +143,13 @@ function stepSeq(b: NfaBuilder, items: readonly GExpr[], from: number, to: numbe
         cur = nxt2;
       }
       k++;
+      continue;
+    }
+    if (isWideLoop(it) && after === undefined && k > 0 && !hasRefs(it) && !hasTokens(it)) {
+      // a loop that ends a sequence (an object's other keys: `c`, `cl`, ... each followed by the string's content,
+      // then the closing `":` outside) calls one frame: inlined, every copy had its own exit state, so each prefix's
+      // mask walked the whole trie; as a call, its masks (and subtree masks) are shared by every copy and grammar
+      b.calls.add(cur, b.textFrame(it, TAIL_FRAME), 0, to);
       continue;
     }
     if (isWideLoop(it) && (after === undefined || after.type !== "literal") && !hasRefs(it) && !hasTokens(it)) {
