@@ -1,7 +1,7 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import type { Deadline } from "../../Deadline.js";
 import { exprSizeAtMost } from "../analysis/exprSize.js";
-import { referenceCounts, referenceGraph, refsOf } from "../analysis/refs.js";
+import { hasRefs, referenceCounts, referenceGraph, refsOf } from "../analysis/refs.js";
 import { recursiveRules } from "../analysis/ruleGraph.js";
 import { removeDeadRules } from "./removeDeadRules.js";
 import { mapRefs, simplify } from "./rewrite.js";
@@ -24,7 +24,7 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   const inlinable = new Set<string>();
   for (const [name, body] of g.rules) {
     if (name === g.root || rec.has(name)) continue;
-    if (counts.get(name) === 1 || exprSizeAtMost(body, INLINE_MAX_NODES)) inlinable.add(name);
+    if (counts.get(name) === 1 || (exprSizeAtMost(body, INLINE_MAX_NODES) && !hasRefs(body))) inlinable.add(name);
   }
   // full expansion of inlinable rules; terminates because none of them is on a cycle. Callees first, in an
   // iterative depth-first post-order (a chain of single-use rules can be deeper than the call stack)
