@@ -56,9 +56,6 @@ export function lowerStringContent(spec: StringConstraints, ctx: StringLowerCont
 }
 
 const ANY: RNode = rChars(ALL_SCALARS);
-
-/** The longest hostname (RFC 1123; ajv-formats' `(?=.{1,253}\.?$)`, without the trailing dot the grammar never writes). */
-const HOSTNAME_MAX_LENGTH = 253;
 const ANY_STAR: RNode = rRep(ANY, 0, null);
 
 /** A constraint as a whole-string language. `search`: an unanchored pattern (an automaton gives a crisper shape). */
@@ -92,11 +89,16 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
     const node = tryUnsupported(ctx, () => parsePattern(p, path), `pattern ${JSON.stringify(p)} is not enforced`);
     if (node) pos.push(searchLang(node));
   }
-  // format "hostname" limits the total to 253 characters (RFC 1123, ajv-formats): a length bound like maxLength,
-  // enforced by the same product automaton (label syntax × length counter)
-  if (spec.formats.includes("hostname") && (max === undefined || max > HOSTNAME_MAX_LENGTH)) max = HOSTNAME_MAX_LENGTH;
-  if (max !== undefined && max < min) return NOTHING;
   for (const f of spec.formats) {
+    if (f === "hostname" && !ctx.strict && (max === undefined || max > 253)) {
+      // keep the label syntax, drop only the total-length rule a grammar cannot count
+      relax(
+        ctx,
+        `format "hostname": the 253-character total length is not enforced (add "maxLength": 253 to enforce it)`,
+      );
+      pos.push({ node: formatRegex(f, path, 253)!, anchorFree: true, search: false });
+      continue;
+    }
     const node = tryUnsupported(ctx, () => formatRegex(f, path, max), `format "${f}" is not enforced`);
     if (node) pos.push({ node, anchorFree: !hasAnchor(node), search: false });
   }

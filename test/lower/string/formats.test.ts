@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { checkAgreement, judge, mutated, spec, stringsOver } from "../../support/lower/string/judge.js";
+import { checkAgreement, context, judge, mutated, spec, stringsOver } from "../../support/lower/string/judge.js";
 
 /** ajv-formats' own regular expressions (anchored), used to generate valid-looking candidates. */
 const SHAPES: Record<string, RegExp> = {
@@ -257,6 +257,23 @@ describe("format corner cases", () => {
       for (const v of narrowed ?? []) expect([v, j.ajv(v), j.rfc(v), j.grammar(v)]).toEqual([v, true, false, false]);
     });
   }
+
+  it("hostname needs a maxLength <= 253", () => {
+    expect(() => judge(spec({ formats: ["hostname"] }))).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }),
+    );
+    const j = judge(spec({ formats: ["hostname"], maxLength: 253 }));
+    for (const v of ["a", "a.b", "a-b.c", "x".repeat(63)]) expect(j.grammar(v)).toBe(true);
+    for (const v of ["", "-a", "a-", "x".repeat(64), "a..b"]) expect(j.grammar(v)).toBe(false);
+  });
+
+  it("hostname without maxLength, strict: false, keeps the label syntax", () => {
+    const ctx = context({ strict: false, rules: new Map() });
+    const j = judge(spec({ formats: ["hostname"] }), ctx);
+    expect(ctx.warnings).toHaveLength(1);
+    expect(j.grammar("a.b")).toBe(true);
+    expect(j.grammar("-a")).toBe(false);
+  });
 
   it("refuses unsupported formats, ignores them with strict: false", () => {
     expect(() => judge(spec({ formats: ["regex"] }))).toThrow(expect.objectContaining({ code: "UNSUPPORTED_FORMAT" }));
