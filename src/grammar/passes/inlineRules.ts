@@ -1,7 +1,7 @@
 import type { GExpr, Grammar } from "../Grammar.js";
 import type { Deadline } from "../../Deadline.js";
 import { exprSizeAtMost } from "../analysis/exprSize.js";
-import { referenceCounts, referenceGraph, refsOf } from "../analysis/refs.js";
+import { hasRefs, referenceCounts, referenceGraph, refsOf } from "../analysis/refs.js";
 import { recursiveRules } from "../analysis/ruleGraph.js";
 import { removeDeadRules } from "./removeDeadRules.js";
 import { mapRefs, simplify } from "./rewrite.js";
@@ -10,7 +10,8 @@ import { mapRefs, simplify } from "./rewrite.js";
 export const INLINE_MAX_NODES = 3;
 
 /**
- * Inlines every non-root, non-recursive rule that is referenced once, or whose body is trivially small, then drops
+ * Inlines every non-root, non-recursive rule that is referenced once, or whose body is trivially small and refers
+ * to no rule, then drops
  * the rules left unreferenced. Bodies an inlining changes are rebuilt with the smart constructors (flattened, literals
  * merged); the others are left as they are: the lowering and the envelopes build them with the smart constructors,
  * which give what `simplify` would (test/compile/simplifiedBodies.test.ts checks it on every format), and simplifying
@@ -24,7 +25,9 @@ export function inlineRules(g: Grammar, deadline?: Deadline): Grammar {
   const inlinable = new Set<string>();
   for (const [name, body] of g.rules) {
     if (name === g.root || rec.has(name)) continue;
-    if (counts.get(name) === 1 || exprSizeAtMost(body, INLINE_MAX_NODES)) inlinable.add(name);
+    // a small body that refers on (`[a-z] next`, a state of a string automaton) is not copied into each user: chains
+    // of them copied into each other made a 24,000-state length product cost hundreds of millions of steps
+    if (counts.get(name) === 1 || (exprSizeAtMost(body, INLINE_MAX_NODES) && !hasRefs(body))) inlinable.add(name);
   }
   // full expansion of inlinable rules; terminates because none of them is on a cycle. Callees first, in an
   // iterative depth-first post-order (a chain of single-use rules can be deeper than the call stack)
