@@ -21,6 +21,12 @@ export class Metrics {
     buckets: [0.001, 0.005, 0.02, 0.1, 0.5, 2, 5],
     registers: [this.registry],
   });
+  readonly refusedTools = new Counter({
+    name: "toolgram_refused_tools_total",
+    help: "Request tools whose schema was refused and that onRefusedTool dropped or relaxed, per request",
+    labelNames: ["action"],
+    registers: [this.registry],
+  });
   readonly cacheLookups = new Counter({
     name: "toolgram_grammar_cache_lookups_total",
     help: "Grammar cache lookups by result",

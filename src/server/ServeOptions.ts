@@ -1,3 +1,4 @@
+import type { OnRefusedTool } from "../compile.js";
 import type { Limits } from "../options.js";
 
 /** Options of `startServer` / `toolgram serve`. Exactly one of `model` and `upstream`. */
@@ -37,4 +38,11 @@ export interface ServeOptions {
   readonly replayTurns?: number;
   /** Compile limits for request schemas; `maxCompileMs` defaults to 2000 here (a compile runs on the event loop). */
   readonly limits?: Partial<Limits>;
+  /**
+   * A request tool whose schema cannot be enforced: "error" answers 400 naming it; "drop" serves the other tools
+   * without it; "relax" compiles it with `strict: false` (dropped if still refused). Dropped and relaxed tools are
+   * named in the `X-Toolgram-Dropped-Tools` / `X-Toolgram-Relaxed-Tools` response headers and counted in `/metrics`.
+   * @defaultValue "error"
+   */
+  readonly onRefusedTool?: OnRefusedTool;
 }

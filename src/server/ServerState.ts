@@ -1,3 +1,4 @@
+import type { OnRefusedTool } from "../compile.js";
 import type { Limits } from "../options.js";
 import type { ModelChat } from "../prompt/ModelChat.js";
 import type { Engine } from "./Engine.js";
@@ -14,6 +15,7 @@ export interface ServerSettings {
   readonly defaultMaxTokens: number;
   readonly maxDepth: number;
   readonly limits: Partial<Limits>;
+  readonly onRefusedTool: OnRefusedTool;
 }
 
 /** Everything a request handler reads; built once per server. */

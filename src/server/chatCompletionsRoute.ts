@@ -4,6 +4,7 @@ import { streamSSE } from "hono/streaming";
 import { ApiError, badRequest } from "./ApiError.js";
 import { UpstreamError } from "./Engine.js";
 import { chunkBody, completionBody, usageChunkBody, type CompletionIdentity } from "./responseShapes.js";
+import { refusedToolHeaders } from "./refusedToolHeaders.js";
 import { prepareTurn, runTurn, type PreparedTurn } from "./runTurn.js";
 import type { ServerState } from "./ServerState.js";
 
@@ -65,6 +66,11 @@ export async function chatCompletions(c: Context, state: ServerState): Promise<R
     done(error.status);
     return errorResponse(c, error);
   }
+  // tools left out or relaxed (onRefusedTool): named on every answer, counted per request
+  const refused = refusedToolHeaders(prepared.grammar.grammar?.warnings ?? []);
+  for (const [name, value] of Object.entries(refused.headers)) c.header(name, value);
+  if (refused.dropped > 0) m.refusedTools.inc({ action: "dropped" }, refused.dropped);
+  if (refused.relaxed > 0) m.refusedTools.inc({ action: "relaxed" }, refused.relaxed);
 
   // One signal for the whole request: the client going away, or the deadline.
   const control = new AbortController();

@@ -5,7 +5,8 @@
  * One function starts it ({@link startServer}, what `toolgram serve` runs); the engines, caches and request readers
  * behind it are internal.
  *
- * `ServeOptions.limits` is a `Partial<Limits>`; `Limits` is imported from `toolgram`, its one home.
+ * `ServeOptions.limits` is a `Partial<Limits>`; `Limits` is imported from `toolgram`, its one home, as is
+ * `OnRefusedTool` (`ServeOptions.onRefusedTool`).
  *
  * @packageDocumentation
  */

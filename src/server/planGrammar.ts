@@ -1,5 +1,5 @@
 import type { CompiledGrammar } from "../CompiledGrammar.js";
-import { compileSchema, compileTools } from "../compile.js";
+import { compileSchema, compileTools, type OnRefusedTool } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { Limits } from "../options.js";
@@ -47,12 +47,14 @@ const QWEN3_TURN: ModelTurnOptions = { format: "qwen3", reasoning: "none" };
  * Compiles (or finds in the cache) the grammar of the turn the request asks for: with tools, the tool-call turn of
  * the callable tools under the request's tool_choice and parallel_tool_calls (tool_choice "none": text that never
  * opens a call), in the model's format and reasoning (`turn`); with a response_format, one JSON value of its schema. A refused schema is a 400.
+ * A refused tool is a 400 too, or left out / relaxed under `onRefusedTool` (the grammar's warnings name it).
  */
 export function planGrammar(
   request: ChatRequest,
   cache: GrammarCache,
   limits: Partial<Limits>,
   turn: ModelTurnOptions = QWEN3_TURN,
+  onRefusedTool: OnRefusedTool = "error",
 ): TurnGrammar {
   const rf = request.responseFormat;
   if (rf.type !== "text") {
@@ -74,7 +76,17 @@ export function planGrammar(
   const choice = typeof request.toolChoice === "object" ? request.toolChoice.name : request.toolChoice;
   const parallel = request.parallelToolCalls;
   const { format, reasoning, reasoningMarkers } = turn;
-  const key = GrammarCache.keyOf(["tools", callable, choice, parallel, limits, format, reasoning, reasoningMarkers]);
+  const key = GrammarCache.keyOf([
+    "tools",
+    callable,
+    choice,
+    parallel,
+    limits,
+    format,
+    reasoning,
+    reasoningMarkers,
+    onRefusedTool,
+  ]);
   try {
     const grammar = cache.get(key, () =>
       compileTools(callable, {
@@ -84,6 +96,7 @@ export function planGrammar(
         toolChoice: choice,
         parallel,
         limits,
+        onRefusedTool,
       }),
     );
     return { grammar, tools: request.tools, json: false };

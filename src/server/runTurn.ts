@@ -34,7 +34,7 @@ export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
       ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     });
   const { turn, enableThinking } = requestTurn(state.chat, request, render);
-  const grammar = planGrammar(request, state.grammars, state.settings.limits, turn);
+  const grammar = planGrammar(request, state.grammars, state.settings.limits, turn, state.settings.onRefusedTool);
   return { request, grammar, prompt: render(enableThinking), turn };
 }
 

@@ -41,6 +41,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const parallel = options.parallel ?? 1;
   if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64)
     throw new ToolgramError("INVALID_OPTION", `--parallel must be an integer in 1..64, got ${parallel}`);
+  const onRefusedTool = options.onRefusedTool ?? "error";
+  if (!["error", "drop", "relax"].includes(onRefusedTool))
+    throw new ToolgramError("INVALID_OPTION", `--on-refused-tool must be error, drop or relax, got ${onRefusedTool}`);
   const engine: Engine =
     options.model !== undefined
       ? await InProcessEngine.load({
@@ -80,6 +83,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       defaultMaxTokens: options.defaultMaxTokens ?? 512,
       maxDepth: 1500,
       limits: { maxCompileMs: 2000, ...options.limits },
+      onRefusedTool,
     },
   };
   const app = createApp(state);

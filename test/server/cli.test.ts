@@ -18,10 +18,12 @@ describe("toolgram serve: usage", () => {
     const help = io();
     expect(await runCli(["serve", "--help"], help.io)).toBe(0);
     expect(help.out.stdout).toContain("--upstream URL");
+    expect(help.out.stdout).toContain("--on-refused-tool M");
     for (const argv of [
       ["serve"],
       ["serve", "--model", "m.gguf", "--upstream", "http://127.0.0.1:1"],
       ["serve", "--model", "m.gguf", "--port", "70000"],
+      ["serve", "--model", "m.gguf", "--on-refused-tool", "skip"],
     ]) {
       const bad = io();
       expect(await runCli(argv, bad.io)).toBe(2);

@@ -579,14 +579,10 @@ function compiles(tool: unknown, d: FormatDescription): boolean {
 }
 
 /**
- * The text holds calls, all declared and valid (so the grammar's verdict is about layout). Texts without calls are
- * left out: a list format's bare opening marker (`[TOOL_CALLS]` with no list) is clean for strict parsing and not in
- * the grammar, for the described list formats (mistral, hunyuan-a13b) as for derived ones; so is a stray opening
- * marker in the text before the list (lfm2, hunyuan-a13b, olmo-3: strict parsing reads it as text, the grammar
- * excludes it).
+ * The text holds calls, all declared and valid (so the grammar's verdict is about layout). A stray opening marker
+ * (a list format's marker with no list after it) stays in: strict parsing reports it, as the grammar refuses it.
  */
 function callsValidate(text: string, d: FormatDescription, tools: readonly unknown[]): boolean {
-  if (strayListOpen(text, d)) return false;
   const r = parseToolCalls(text, { tools, format: d, mode: "tolerant", reasoning: "none" });
   return r.dropped === 0 && r.calls.length > 0 && r.calls.every((c) => c.valid);
 }
@@ -601,15 +597,4 @@ function disagreement(
   const clean = r.issues.length === 0 && r.dropped === 0;
   if (accepted === clean) return undefined;
   return `accepts=${accepted} strict=${clean} ${JSON.stringify(r.issues.map((i) => i.code))} :: ${JSON.stringify(text)}`;
-}
-
-/** A list format's opening marker not followed by its list: the described formats' known disagreement. */
-function strayListOpen(text: string, d: FormatDescription): boolean {
-  if (d.grouping !== "list" || d.open === null) return false;
-  const open = d.open;
-  const list = d.list?.open ?? "[";
-  return text
-    .split(open)
-    .slice(1)
-    .some((after) => !after.startsWith(d.afterOpen + list));
 }

@@ -20,6 +20,8 @@ of a running llama-server (toolgram renders the prompt, sends its GBNF to /compl
   --ctx-size N          context per sequence, in process (default 4096)
   --threads N           CPU threads, in process (default 1)
   --max-body-bytes N    largest request body (default 4194304)
+  --on-refused-tool M   a request tool whose schema cannot be enforced: error (400, the default), drop (serve the
+                        others; X-Toolgram-Dropped-Tools names it) or relax (strict: false; X-Toolgram-Relaxed-Tools)
 `;
 
 const FLAGS = {
@@ -35,6 +37,7 @@ const FLAGS = {
   "ctx-size": { type: "string" },
   threads: { type: "string" },
   "max-body-bytes": { type: "string" },
+  "on-refused-tool": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -59,6 +62,9 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   if ((model === undefined) === (upstream === undefined))
     throw new UsageError("give exactly one of --model FILE and --upstream URL");
   const apiKey = (values["api-key"] as string | undefined) ?? (process.env.TOOLGRAM_API_KEY || undefined);
+  const onRefusedTool = (values["on-refused-tool"] as string | undefined) ?? "error";
+  if (onRefusedTool !== "error" && onRefusedTool !== "drop" && onRefusedTool !== "relax")
+    throw new UsageError(`--on-refused-tool must be error, drop or relax, got ${onRefusedTool}`);
   const options = {
     ...(model === undefined ? {} : { model }),
     ...(upstream === undefined ? {} : { upstream }),
@@ -72,7 +78,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     contextSize: integer(values, "ctx-size", 64, 1_048_576) ?? 4096,
     threads: integer(values, "threads", 1, 256) ?? 1,
     maxBodyBytes: integer(values, "max-body-bytes", 1024, 1 << 30) ?? 4 * 1024 * 1024,
-  };
+    onRefusedTool,
+  } as const;
   const { startServer } = await import("../../server/startServer.js");
   const server = await startServer(options);
   io.stdout(`listening on ${server.url}\n`);

@@ -114,6 +114,10 @@ function assembleList<T extends ToolCallConstraint>(
       ) === text;
   }
   if (mode === "strict" && !layoutOk) {
+    // an opening marker with no call list after it (`[TOOL_CALLS]` then text, another marker or the end): no grammar
+    // emits the format's marker in text, so the reply is not canonical even though no call is lost
+    if (results.length === 0)
+      out.drop("NONCANONICAL", `${JSON.stringify(d.open)} is not followed by its call list`, span, -1, text);
     for (const { u } of results)
       out.drop(
         "NONCANONICAL",
