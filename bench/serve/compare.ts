@@ -150,44 +150,61 @@ function commit(): string {
   }
 }
 
+/** Writes results.md, the chart and baseline.json (not in a quick run); returns the page. */
+async function writeResults(
+  records: RequestRecord[],
+  refusals: Refusals,
+  seconds: number,
+  unfinished: readonly TinyModelFamilyName[],
+): Promise<string> {
+  const header = [
+    `# toolgram serve beside llama-server's own tool calling${QUICK ? " (quick run)" : ""}`,
+    "",
+    `Written by \`npm run bench:serve${QUICK ? " -- --quick" : ""}\` (bench/serve/compare.ts) at commit \`${commit()}\`: ${records.length} streamed requests in ${seconds.toFixed(0)} s; families ${FAMILIES.filter((f) => !unfinished.includes(f)).join(", ")}${unfinished.length > 0 ? ` (not yet run: ${unfinished.join(", ")})` : ""}; tool sets ${TOOL_SETS.map((s) => s.name).join(", ")}; ${SEEDS} seed(s); max_tokens ${MAX_TOKENS.join(", ")}; temperature 1.`,
+    '"as asked": no error, every call parses (JSON.parse) and validates (ajv) against its tool\'s schema, and the calls are what the request asked (≥ 1 for required and named, only the named tool, ≤ 1 with parallel_tool_calls false; any count for auto). Times are wall clock on a shared machine: compare within a run.',
+  ].join("\n");
+  const page = resultsPage(records, refusals, header);
+  const out = QUICK ? undefined : here;
+  if (out === undefined) {
+    await conformingChart(records); // drawn, so that the quick run checks the chart too
+    return page;
+  }
+  writeFileSync(join(out, "results.md"), page);
+  mkdirSync(join(out, "plots"), { recursive: true });
+  writeFileSync(join(out, "plots", "conforming.svg"), await conformingChart(records));
+  const summaries = [...groupBy(records, (r) => `${r.family}|${r.endpoint}|${r.kind}`)].map(([key, g]) => {
+    const [family, endpoint, kind] = key.split("|");
+    return { family, endpoint, kind, ...summarize(g) };
+  });
+  const baseline = {
+    commit: commit(),
+    seconds: Math.round(seconds),
+    seeds: SEEDS,
+    maxTokens: MAX_TOKENS,
+    toolSets: TOOL_SETS.map((s) => s.name),
+    ...(unfinished.length > 0 ? { notYetRun: unfinished } : {}),
+    refusals,
+    summaries,
+  };
+  writeFileSync(join(out, "baseline.json"), `${JSON.stringify(baseline, null, 2)}\n`);
+  return page;
+}
+
 async function main(): Promise<number> {
   const llamaServer = await findLlamaServer();
   if (llamaServer === undefined) console.warn("llama-server is not built (npm run llama-server): A and B are skipped");
   const records: RequestRecord[] = [];
   const refusals: Refusals = {};
   const started = performance.now();
-  for (const family of FAMILIES) await runFamily(family, llamaServer, records, refusals);
-  const seconds = (performance.now() - started) / 1000;
-  const header = [
-    `# toolgram serve beside llama-server's own tool calling${QUICK ? " (quick run)" : ""}`,
-    "",
-    `Written by \`npm run bench:serve${QUICK ? " -- --quick" : ""}\` (bench/serve/compare.ts) at commit \`${commit()}\`: ${records.length} streamed requests in ${seconds.toFixed(0)} s; tool sets ${TOOL_SETS.map((s) => s.name).join(", ")}; ${SEEDS} seed(s); max_tokens ${MAX_TOKENS.join(", ")}; temperature 1.`,
-    '"as asked": no error, every call parses (JSON.parse) and validates (ajv) against its tool\'s schema, and the calls are what the request asked (≥ 1 for required and named, only the named tool, ≤ 1 with parallel_tool_calls false; any count for auto). Times are wall clock on a shared machine: compare within a run.',
-  ].join("\n");
-  const page = resultsPage(records, refusals, header);
-  const broken = records.filter(brokenPromise);
-  const out = QUICK ? undefined : here;
-  if (out !== undefined) {
-    writeFileSync(join(out, "results.md"), page);
-    mkdirSync(join(out, "plots"), { recursive: true });
-    writeFileSync(join(out, "plots", "conforming.svg"), await conformingChart(records));
-    const summaries = [...groupBy(records, (r) => `${r.family}|${r.endpoint}|${r.kind}`)].map(([key, g]) => {
-      const [family, endpoint, kind] = key.split("|");
-      return { family, endpoint, kind, ...summarize(g) };
-    });
-    const baseline = {
-      commit: commit(),
-      seconds: Math.round(seconds),
-      seeds: SEEDS,
-      maxTokens: MAX_TOKENS,
-      toolSets: TOOL_SETS.map((s) => s.name),
-      refusals,
-      summaries,
-    };
-    writeFileSync(join(out, "baseline.json"), `${JSON.stringify(baseline, null, 2)}\n`);
-  } else {
-    await conformingChart(records); // drawn, so that the quick run checks the chart too
+  let page = "";
+  // the files are written after each family, so that a run cut short keeps the families it finished
+  for (const [i, family] of FAMILIES.entries()) {
+    await runFamily(family, llamaServer, records, refusals);
+    const unfinished = FAMILIES.slice(i + 1);
+    if (unfinished.length > 0 && QUICK) continue;
+    page = await writeResults(records, refusals, (performance.now() - started) / 1000, unfinished);
   }
+  const broken = records.filter(brokenPromise);
   console.log(page);
   console.log(
     `toolgram's own promise broken in ${broken.length} of ${records.filter((r) => r.endpoint !== "A").length} responses from B and C`,

@@ -68,6 +68,12 @@ export interface EndpointSet {
 }
 
 /**
+ * The compile budget of B and C: the GitHub MCP set (117 tools) passed serve's 2 s default on a loaded two-core
+ * machine, which measured the machine's load, not the endpoints.
+ */
+const COMPILE_BUDGET = ["--max-compile-ms", "60000"];
+
+/**
  * Starts llama-server on the model with `--jinja` (A), `toolgram serve --upstream` in front of it (B) and
  * `toolgram serve --model` (C). llama-server gets two slots, so that A's and B's prompts each keep their own cached
  * prefix (their renderings of the same tools may differ in a byte, and one slot would re-read the whole prompt each
@@ -92,7 +98,7 @@ export async function startEndpoints(options: {
       extraArgs: ["-np", "2"],
     });
     endpoints.push({ id: "A", baseURL: `${llama.url}/v1` });
-    const upstream = await startToolgramServe(["--upstream", llama.url, "--port", "0"]);
+    const upstream = await startToolgramServe(["--upstream", llama.url, "--port", "0", ...COMPILE_BUDGET]);
     if (upstream.child) children.push(upstream.child);
     endpoints.push(
       upstream.child ? { id: "B", baseURL: `${upstream.url}/v1` } : { id: "B", refused: upstream.refused },
@@ -105,6 +111,7 @@ export async function startEndpoints(options: {
     "0",
     "--ctx-size",
     String(options.contextSize),
+    ...COMPILE_BUDGET,
   ]);
   if (inProcess.child) children.push(inProcess.child);
   endpoints.push(

@@ -1,4 +1,5 @@
 import { UsageError, type CliIO } from "../CliIO.js";
+import type { ServeOptions } from "../../server/ServeOptions.js";
 import { parseFlags } from "../parseFlags.js";
 
 export const serveUsage = `Usage: toolgram serve --model model.gguf [options]
@@ -8,7 +9,7 @@ Serves an OpenAI-compatible API (POST /v1/chat/completions, GET /v1/models, /hea
 always parse and validate: in process with node-llama-cpp (toolgram's token matcher and token budget), or in front
 of a running llama-server (toolgram renders the prompt, sends its GBNF to /completion and parses the output).
 
-  --model FILE          GGUF model to serve in process (Qwen3 / Hermes chat format)
+  --model FILE          GGUF model to serve in process (its chat template gives the format)
   --upstream URL        llama-server to front instead of --model
   --host HOST           interface to bind (default 127.0.0.1: this machine only)
   --port N              port (default 8080; 0 = any free port)
@@ -20,6 +21,7 @@ of a running llama-server (toolgram renders the prompt, sends its GBNF to /compl
   --ctx-size N          context per sequence, in process (default 4096)
   --threads N           CPU threads, in process (default 1)
   --max-body-bytes N    largest request body (default 4194304)
+  --max-compile-ms N    compile budget per request's tool set (default 2000; past it, 400 LIMIT_COMPILE_TIME)
   --on-refused-tool M   a request tool whose schema cannot be enforced: error (400, the default), drop (serve the
                         others; X-Toolgram-Dropped-Tools names it) or relax (strict: false; X-Toolgram-Relaxed-Tools)
 `;
@@ -37,6 +39,7 @@ const FLAGS = {
   "ctx-size": { type: "string" },
   threads: { type: "string" },
   "max-body-bytes": { type: "string" },
+  "max-compile-ms": { type: "string" },
   "on-refused-tool": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -49,13 +52,13 @@ function integer(values: Record<string, string | boolean>, name: string, min: nu
   return Number(v);
 }
 
-/** `toolgram serve`: runs until SIGINT/SIGTERM, then closes and exits 0. */
-export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
+/**
+ * The server options `toolgram serve`'s flags give (the `ServeOptions` of `startServer`), or undefined for `--help`.
+ * Throws a UsageError naming the flag for a bad value.
+ */
+export function serveOptionsFromFlags(argv: string[]): ServeOptions | undefined {
   const { values, positionals } = parseFlags(argv, FLAGS);
-  if (values.help === true) {
-    io.stdout(serveUsage);
-    return 0;
-  }
+  if (values.help === true) return undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const model = values.model as string | undefined;
   const upstream = values.upstream as string | undefined;
@@ -65,7 +68,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   const onRefusedTool = (values["on-refused-tool"] as string | undefined) ?? "error";
   if (onRefusedTool !== "error" && onRefusedTool !== "drop" && onRefusedTool !== "relax")
     throw new UsageError(`--on-refused-tool must be error, drop or relax, got ${onRefusedTool}`);
-  const options = {
+  return {
     ...(model === undefined ? {} : { model }),
     ...(upstream === undefined ? {} : { upstream }),
     host: (values.host as string | undefined) ?? "127.0.0.1",
@@ -78,8 +81,19 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     contextSize: integer(values, "ctx-size", 64, 1_048_576) ?? 4096,
     threads: integer(values, "threads", 1, 256) ?? 1,
     maxBodyBytes: integer(values, "max-body-bytes", 1024, 1 << 30) ?? 4 * 1024 * 1024,
+    // a large tool set (the 117 GitHub MCP tools) can pass the 2 s default on a loaded machine
+    limits: { maxCompileMs: integer(values, "max-compile-ms", 1, 3_600_000) ?? 2000 },
     onRefusedTool,
-  } as const;
+  };
+}
+
+/** `toolgram serve`: runs until SIGINT/SIGTERM, then closes and exits 0. */
+export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
+  const options = serveOptionsFromFlags(argv);
+  if (options === undefined) {
+    io.stdout(serveUsage);
+    return 0;
+  }
   const { startServer } = await import("../../server/startServer.js");
   const server = await startServer(options);
   io.stdout(`listening on ${server.url}\n`);

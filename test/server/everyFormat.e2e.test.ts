@@ -1,0 +1,21 @@
+import { describe, it } from "vitest";
+import { findLlamaServer } from "../../src/llama-cpp/index.js";
+import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
+import { describeEveryFormat, everyFormatCases } from "./everyFormatCases.js";
+
+/**
+ * Every implemented format served by `toolgram serve`, in process and in front of llama-server, with the official
+ * client: all of them (test/server/everyFormat.long.test.ts takes a rotating share in the long tier).
+ */
+const source = await llamaCppSource();
+const binary = await findLlamaServer();
+if (binary === undefined)
+  console.warn(
+    "test/server/everyFormat.e2e.test.ts: llama-server is not built (`npm run llama-server`): upstream skipped",
+  );
+
+if (source === undefined)
+  describe("every format served", () => {
+    it.skip("skipped: llama.cpp's source is not available (node-llama-cpp's bundled llama.cpp or git is missing)", () => {});
+  });
+else describeEveryFormat(everyFormatCases(source.dir), binary);
