@@ -14,7 +14,13 @@ if (binary === undefined)
     "test/server/everyFormat.e2e.test.ts: llama-server is not built (`npm run llama-server`): upstream skipped",
   );
 
-if (source === undefined)
+// all formats in both modes take longer than CI's budget for the e2e tier leaves: opt in (npm run e2e:every-format)
+const optedIn = process.env.TOOLGRAM_EVERY_FORMAT === "all";
+if (!optedIn)
+  describe("every format served", () => {
+    it.skip("skipped: set TOOLGRAM_EVERY_FORMAT=all (npm run e2e:every-format); the long tier serves a rotating share", () => {});
+  });
+else if (source === undefined)
   describe("every format served", () => {
     it.skip("skipped: llama.cpp's source is not available (node-llama-cpp's bundled llama.cpp or git is missing)", () => {});
   });
