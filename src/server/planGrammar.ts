@@ -1,5 +1,4 @@
 import type { CompiledGrammar } from "../CompiledGrammar.js";
-import { compileSchema, compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { Limits } from "../options.js";
@@ -48,12 +47,12 @@ const QWEN3_TURN: ModelTurnOptions = { format: "qwen3", reasoning: "none" };
  * the callable tools under the request's tool_choice and parallel_tool_calls (tool_choice "none": text that never
  * opens a call), in the model's format and reasoning (`turn`); with a response_format, one JSON value of its schema. A refused schema is a 400.
  */
-export function planGrammar(
+export async function planGrammar(
   request: ChatRequest,
   cache: GrammarCache,
   limits: Partial<Limits>,
   turn: ModelTurnOptions = QWEN3_TURN,
-): TurnGrammar {
+): Promise<TurnGrammar> {
   const rf = request.responseFormat;
   if (rf.type !== "text") {
     const schema: JsonObject = rf.type === "json_object" ? { type: "object" } : rf.schema;
@@ -61,7 +60,8 @@ export function planGrammar(
     const key = GrammarCache.keyOf(["json", schema, strict, limits]);
     try {
       // OpenAI's strict: false asks for best effort; toolgram's strict: false over-approximates what it cannot enforce.
-      return { grammar: cache.get(key, () => compileSchema(schema, { strict, limits })), tools: [], json: true };
+      const grammar = await cache.get(key, { kind: "schema", schema, options: { strict, limits } });
+      return { grammar, tools: [], json: true };
     } catch (e) {
       if (e instanceof ToolgramError) throw refusal(e, "response_format.json_schema.schema", undefined);
       throw e;
@@ -76,16 +76,18 @@ export function planGrammar(
   const { format, reasoning, reasoningMarkers } = turn;
   const key = GrammarCache.keyOf(["tools", callable, choice, parallel, limits, format, reasoning, reasoningMarkers]);
   try {
-    const grammar = cache.get(key, () =>
-      compileTools(callable, {
+    const grammar = await cache.get(key, {
+      kind: "tools",
+      tools: callable,
+      options: {
         format,
         reasoning,
         ...(reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...reasoningMarkers } }),
         toolChoice: choice,
         parallel,
         limits,
-      }),
-    );
+      },
+    });
     return { grammar, tools: request.tools, json: false };
   } catch (e) {
     if (e instanceof ToolgramError) throw refusal(e, "tools", indexMap);

@@ -21,7 +21,7 @@ export interface PreparedTurn {
 }
 
 /** Everything that can be refused before a slot is taken: bad JSON shapes, bad schemas, unknown tools. */
-export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
+export async function prepareTurn(body: unknown, state: ServerState): Promise<PreparedTurn> {
   if (nestsDeeperThan(body, state.settings.maxDepth)) {
     throw badRequest(`The request body nests deeper than ${state.settings.maxDepth} levels.`, null, "nesting_too_deep");
   }
@@ -34,7 +34,7 @@ export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
       ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     });
   const { turn, enableThinking } = requestTurn(state.chat, request, render);
-  const grammar = planGrammar(request, state.grammars, state.settings.limits, turn);
+  const grammar = await planGrammar(request, state.grammars, state.settings.limits, turn);
   return { request, grammar, prompt: render(enableThinking), turn };
 }
 

@@ -5,6 +5,7 @@ import type { ModelChat } from "../prompt/ModelChat.js";
 import { serverChatFor } from "./serverChat.js";
 import { createApp } from "./createApp.js";
 import type { Engine } from "./Engine.js";
+import { CompileWorker } from "./CompileWorker.js";
 import { GrammarCache } from "./GrammarCache.js";
 import { InProcessEngine } from "./InProcessEngine.js";
 import { Metrics } from "./Metrics.js";
@@ -51,7 +52,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         })
       : await UpstreamEngine.connect({ url: options.upstream as string, parallel });
   const metrics = new Metrics();
+  // compiles run on a worker thread: a large tool set does not pause other requests' streams
+  const compileWorker = new CompileWorker();
   const grammars = new GrammarCache({
+    compiler: (job) => compileWorker.compile(job),
     maxEntries: options.grammarCacheEntries ?? 256,
     maxBytes: options.grammarCacheBytes ?? 64 * 1024 * 1024,
     onCompile: (ms, hit) => {
@@ -99,6 +103,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await compileWorker.close();
       await engine.close();
     },
   };
