@@ -86,6 +86,17 @@ export class GrammarCache {
     return entry.grammar;
   }
 
+  /** Grammars compiled and not used yet, with their compile time (the log line of a new tool set reads it once). */
+  private readonly unused = new WeakMap<CompiledGrammar, number>();
+
+  /** The compile time of `grammar` the first time it is asked for after its compile, undefined after that. */
+  takeFirstUse(grammar: CompiledGrammar): { grammar: CompiledGrammar; compileMs: number } | undefined {
+    const compileMs = this.unused.get(grammar);
+    if (compileMs === undefined) return undefined;
+    this.unused.delete(grammar);
+    return { grammar, compileMs };
+  }
+
   private async compile(key: string, job: CompileJob): Promise<GrammarEntry> {
     this.stats.misses++;
     const started = performance.now();
@@ -100,6 +111,7 @@ export class GrammarCache {
     const ms = performance.now() - started;
     this.stats.compileMs += ms;
     this.onCompile?.(ms, false);
+    if ("grammar" in entry) this.unused.set(entry.grammar, ms);
     this.lru.set(key, entry);
     return entry;
   }

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { badRequest } from "./ApiError.js";
 import type { ChatRequest } from "./ChatRequest.js";
 import { nestsDeeperThan } from "./jsonDepth.js";
+import { recordMasks, summarizeMasks } from "./maskTimes.js";
 import { planGrammar, type TurnGrammar } from "./planGrammar.js";
 import type { ModelTurnOptions } from "../prompt/ModelChat.js";
 import { promptMessages } from "./promptMessages.js";
@@ -100,6 +101,9 @@ export async function runTurn(
   m.tokens.inc({ kind: "completion" }, result.completionTokens);
   if (grammar.grammar !== undefined && result.completionTokens > 0 && state.engine.kind === "in-process") {
     m.maskSecondsPerToken.observe(result.maskMs / 1000 / result.completionTokens);
+    const summary = summarizeMasks(result.maskTimes);
+    const firstUse = state.grammars.takeFirstUse(grammar.grammar);
+    if (summary !== undefined) recordMasks(m, summary, firstUse, state.settings.log);
   }
   return {
     turn,

@@ -53,9 +53,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       : await UpstreamEngine.connect({ url: options.upstream as string, parallel });
   const metrics = new Metrics();
   // compiles run on a worker thread: a large tool set does not pause other requests' streams
-  const compileWorker = new CompileWorker();
+  const compileWorker = options.compileOn === "event-loop" ? undefined : new CompileWorker();
   const grammars = new GrammarCache({
-    compiler: (job) => compileWorker.compile(job),
+    ...(compileWorker === undefined ? {} : { compiler: (job) => compileWorker.compile(job) }),
     maxEntries: options.grammarCacheEntries ?? 256,
     maxBytes: options.grammarCacheBytes ?? 64 * 1024 * 1024,
     onCompile: (ms, hit) => {
@@ -84,6 +84,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       defaultMaxTokens: options.defaultMaxTokens ?? 512,
       maxDepth: 1500,
       limits: { maxCompileMs: 2000, ...options.limits },
+      log: options.log,
     },
   };
   const app = createApp(state);
@@ -103,7 +104,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      await compileWorker.close();
+      await compileWorker?.close();
       await engine.close();
     },
   };
