@@ -41,6 +41,8 @@ export interface CompiledGrammarInit {
   reasoning?: ResolvedReasoning | null;
   /** The compile's `limits.maxAutomatonStates`: the cap of every matcher's automaton. */
   maxAutomatonStates?: number;
+  /** The GBNF text when it was printed already (a compile run on another thread ships it with the grammar). */
+  gbnf?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ export class CompiledGrammar {
     this.budget = { maxCompileSteps: init.budget.maxCompileSteps, maxCompileMs: init.budget.maxCompileMs };
     this.reasoning = init.reasoning ?? null;
     this.maxAutomatonStates = init.maxAutomatonStates;
+    this.gbnf = init.gbnf;
   }
 
   /**

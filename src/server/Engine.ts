@@ -30,6 +30,8 @@ export interface EngineResult {
   readonly cachedTokens: number;
   /** Milliseconds spent computing token masks (in process), for /metrics. */
   readonly maskMs: number;
+  /** Each mask's time in milliseconds, in order (in process; empty elsewhere), for /metrics and the log. */
+  readonly maskTimes: readonly number[];
 }
 
 /** What serves generations: node-llama-cpp in process, or a llama-server upstream. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { CompiledGrammar } from "../CompiledGrammar.js";
 import { ToolgramError } from "../errors.js";
+import { type CompileJob, compileJob } from "./compileJob.js";
 
 /** A compiled grammar, or the error its declaration was refused with (refusals are cached too). */
 export type GrammarEntry =
@@ -24,7 +25,20 @@ export class GrammarCache {
   private readonly lru: LRUCache<string, GrammarEntry>;
   readonly stats: GrammarCacheStats = { hits: 0, misses: 0, compileMs: 0 };
 
-  constructor(options: { maxEntries: number; maxBytes: number; onCompile?: (ms: number, hit: boolean) => void }) {
+  /** Compiles waited for, by key: a second request with the same tools waits for the first one's compile. */
+  private readonly inFlight = new Map<string, Promise<GrammarEntry>>();
+  private readonly compiler: (job: CompileJob) => Promise<CompiledGrammar>;
+
+  /**
+   * @param options.compiler Where compiles run (a {@link CompileWorker}'s `compile`); by default on the calling thread.
+   */
+  constructor(options: {
+    maxEntries: number;
+    maxBytes: number;
+    onCompile?: (ms: number, hit: boolean) => void;
+    compiler?: (job: CompileJob) => Promise<CompiledGrammar>;
+  }) {
+    this.compiler = options.compiler ?? (async (job) => compileJob(job));
     this.lru = new LRUCache<string, GrammarEntry>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
@@ -48,28 +62,57 @@ export class GrammarCache {
     return this.lru.calculatedSize;
   }
 
-  /** The cached grammar for `key`, or `compile()`'s, remembered. Throws the (cached) ToolgramError of a refusal. */
-  get(key: string, compile: () => CompiledGrammar): CompiledGrammar {
+  /**
+   * The cached grammar for `key`, or `job`'s, compiled by the cache's compiler and remembered. Rejects with the (cached)
+   * ToolgramError of a refusal.
+   */
+  async get(key: string, job: CompileJob): Promise<CompiledGrammar> {
     let entry = this.lru.get(key);
     if (entry !== undefined) {
       this.stats.hits++;
       this.onCompile?.(0, true);
     } else {
-      this.stats.misses++;
-      const started = performance.now();
-      try {
-        const grammar = compile();
-        entry = { grammar, bytes: grammar.toGbnf().length + key.length };
-      } catch (e) {
-        if (!(e instanceof ToolgramError)) throw e;
-        entry = { error: e, bytes: e.message.length + key.length };
+      let compiling = this.inFlight.get(key);
+      if (compiling === undefined) {
+        compiling = this.compile(key, job).finally(() => this.inFlight.delete(key));
+        this.inFlight.set(key, compiling);
+      } else {
+        this.stats.hits++;
+        this.onCompile?.(0, true);
       }
-      const ms = performance.now() - started;
-      this.stats.compileMs += ms;
-      this.onCompile?.(ms, false);
-      this.lru.set(key, entry);
+      entry = await compiling;
     }
     if ("error" in entry) throw entry.error;
     return entry.grammar;
+  }
+
+  /** Grammars compiled and not used yet, with their compile time (the log line of a new tool set reads it once). */
+  private readonly unused = new WeakMap<CompiledGrammar, number>();
+
+  /** The compile time of `grammar` the first time it is asked for after its compile, undefined after that. */
+  takeFirstUse(grammar: CompiledGrammar): { grammar: CompiledGrammar; compileMs: number } | undefined {
+    const compileMs = this.unused.get(grammar);
+    if (compileMs === undefined) return undefined;
+    this.unused.delete(grammar);
+    return { grammar, compileMs };
+  }
+
+  private async compile(key: string, job: CompileJob): Promise<GrammarEntry> {
+    this.stats.misses++;
+    const started = performance.now();
+    let entry: GrammarEntry;
+    try {
+      const grammar = await this.compiler(job);
+      entry = { grammar, bytes: grammar.toGbnf().length + key.length };
+    } catch (e) {
+      if (!(e instanceof ToolgramError)) throw e;
+      entry = { error: e, bytes: e.message.length + key.length };
+    }
+    const ms = performance.now() - started;
+    this.stats.compileMs += ms;
+    this.onCompile?.(ms, false);
+    if ("grammar" in entry) this.unused.set(entry.grammar, ms);
+    this.lru.set(key, entry);
+    return entry;
   }
 }

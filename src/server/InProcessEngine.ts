@@ -25,18 +25,23 @@ export interface InProcessEngineOptions {
   readonly threads?: number;
 }
 
-/** A matcher that counts the time spent filling masks, for /metrics. */
-function timed(matcher: TokenMatcher, clock: { ms: number }): TokenMaskMatcher {
+/** A matcher that records the time of each mask it fills, for /metrics and the log. */
+function timed(matcher: TokenMatcher, clock: { ms: number; times: number[] }): TokenMaskMatcher {
+  const spent = (t: number): void => {
+    const ms = performance.now() - t;
+    clock.ms += ms;
+    clock.times.push(ms);
+  };
   return {
     fillNextTokenBitmask(bits) {
       const t = performance.now();
       matcher.fillNextTokenBitmask(bits);
-      clock.ms += performance.now() - t;
+      spent(t);
     },
     fillNextTokenBitmaskWithin(bits, tokensLeft) {
       const t = performance.now();
       const narrowed = matcher.fillNextTokenBitmaskWithin(bits, tokensLeft);
-      clock.ms += performance.now() - t;
+      spent(t);
       return narrowed;
     },
     acceptToken: (token) => matcher.acceptToken(token),
@@ -169,7 +174,7 @@ export class InProcessEngine implements Engine {
         );
       }
       const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
-      const clock = { ms: 0 };
+      const clock = { ms: 0, times: [] as number[] };
       let text = "";
       const emit = (t: string): void => {
         text += t;
@@ -209,6 +214,7 @@ export class InProcessEngine implements Engine {
         completionTokens: result.tokens.length,
         cachedTokens: result.cachedTokens,
         maskMs: clock.ms,
+        maskTimes: clock.times,
       };
     } finally {
       this.free.push(sequence);

@@ -39,6 +39,19 @@ export class Metrics {
     buckets: [0.00001, 0.00005, 0.0002, 0.001, 0.005, 0.02],
     registers: [this.registry],
   });
+  readonly requestMaskSeconds = new Histogram({
+    name: "toolgram_request_mask_seconds",
+    help: "Per request, the p50, p99 and max of its per-token mask times (in process)",
+    labelNames: ["stat"],
+    buckets: [0.00001, 0.00005, 0.0002, 0.001, 0.005, 0.02, 0.05, 0.2],
+    registers: [this.registry],
+  });
+  readonly firstMaskSeconds = new Histogram({
+    name: "toolgram_first_mask_seconds",
+    help: "Time of each request's first token mask (in process; cold on a new tool set)",
+    buckets: [0.0001, 0.001, 0.005, 0.02, 0.05, 0.2, 1],
+    registers: [this.registry],
+  });
   readonly queueDepth = new Gauge({
     name: "toolgram_queue_depth",
     help: "Requests waiting for a slot",

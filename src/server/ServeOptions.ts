@@ -36,7 +36,10 @@ export interface ServeOptions {
   readonly grammarCacheBytes?: number;
   /** Turns kept for exact replay when a template would not re-render them byte for byte. @defaultValue 10000 */
   readonly replayTurns?: number;
-  /** Compile limits for request schemas; `maxCompileMs` defaults to 2000 here (a compile runs on the event loop). */
+  /**
+   * Compile limits for request schemas; `maxCompileMs` defaults to 2000 here (a compile holds the compile worker, and
+   * requests with other new tool sets wait for it).
+   */
   readonly limits?: Partial<Limits>;
   /**
    * A request tool whose schema cannot be enforced: "error" answers 400 naming it; "drop" serves the other tools
@@ -45,4 +48,11 @@ export interface ServeOptions {
    * @defaultValue "error"
    */
   readonly onRefusedTool?: OnRefusedTool;
+  /**
+   * Where grammars compile: on a worker thread, so a large tool set never pauses other requests' streams, or on the
+   * event loop (the behaviour before the worker; kept to measure the difference). @defaultValue "worker"
+   */
+  readonly compileOn?: "worker" | "event-loop";
+  /** Receives operational log lines (a new tool set's compile time and first mask); none by default. */
+  readonly log?: (line: string) => void;
 }

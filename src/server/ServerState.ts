@@ -16,6 +16,8 @@ export interface ServerSettings {
   readonly maxDepth: number;
   readonly limits: Partial<Limits>;
   readonly onRefusedTool: OnRefusedTool;
+  /** Where operational lines go (a new tool set's compile and first-mask times); none: not written. */
+  readonly log: ((line: string) => void) | undefined;
 }
 
 /** Everything a request handler reads; built once per server. */

@@ -204,6 +204,7 @@ export class UpstreamEngine implements Engine {
       completionTokens: last?.tokens_predicted ?? 0,
       cachedTokens,
       maskMs: 0,
+      maskTimes: [],
     };
   }
 

@@ -60,7 +60,7 @@ export async function chatCompletions(c: Context, state: ServerState): Promise<R
   };
   let prepared: PreparedTurn;
   try {
-    prepared = prepareTurn(await readJson(c), state);
+    prepared = await prepareTurn(await readJson(c), state);
   } catch (e) {
     const error = asApiError(e);
     done(error.status);

@@ -1,5 +1,5 @@
 import type { CompiledGrammar } from "../CompiledGrammar.js";
-import { compileSchema, compileTools, type OnRefusedTool } from "../compile.js";
+import type { OnRefusedTool } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { Limits } from "../options.js";
@@ -49,13 +49,13 @@ const QWEN3_TURN: ModelTurnOptions = { format: "qwen3", reasoning: "none" };
  * opens a call), in the model's format and reasoning (`turn`); with a response_format, one JSON value of its schema. A refused schema is a 400.
  * A refused tool is a 400 too, or left out / relaxed under `onRefusedTool` (the grammar's warnings name it).
  */
-export function planGrammar(
+export async function planGrammar(
   request: ChatRequest,
   cache: GrammarCache,
   limits: Partial<Limits>,
   turn: ModelTurnOptions = QWEN3_TURN,
   onRefusedTool: OnRefusedTool = "error",
-): TurnGrammar {
+): Promise<TurnGrammar> {
   const rf = request.responseFormat;
   if (rf.type !== "text") {
     const schema: JsonObject = rf.type === "json_object" ? { type: "object" } : rf.schema;
@@ -63,7 +63,8 @@ export function planGrammar(
     const key = GrammarCache.keyOf(["json", schema, strict, limits]);
     try {
       // OpenAI's strict: false asks for best effort; toolgram's strict: false over-approximates what it cannot enforce.
-      return { grammar: cache.get(key, () => compileSchema(schema, { strict, limits })), tools: [], json: true };
+      const grammar = await cache.get(key, { kind: "schema", schema, options: { strict, limits } });
+      return { grammar, tools: [], json: true };
     } catch (e) {
       if (e instanceof ToolgramError) throw refusal(e, "response_format.json_schema.schema", undefined);
       throw e;
@@ -88,8 +89,10 @@ export function planGrammar(
     onRefusedTool,
   ]);
   try {
-    const grammar = cache.get(key, () =>
-      compileTools(callable, {
+    const grammar = await cache.get(key, {
+      kind: "tools",
+      tools: callable,
+      options: {
         format,
         reasoning,
         ...(reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...reasoningMarkers } }),
@@ -97,8 +100,8 @@ export function planGrammar(
         parallel,
         limits,
         onRefusedTool,
-      }),
-    );
+      },
+    });
     return { grammar, tools: request.tools, json: false };
   } catch (e) {
     if (e instanceof ToolgramError) throw refusal(e, "tools", indexMap);

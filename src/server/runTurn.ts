@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { badRequest } from "./ApiError.js";
 import type { ChatRequest } from "./ChatRequest.js";
 import { nestsDeeperThan } from "./jsonDepth.js";
+import { recordMasks, summarizeMasks } from "./maskTimes.js";
 import { planGrammar, type TurnGrammar } from "./planGrammar.js";
 import type { ModelTurnOptions } from "../prompt/ModelChat.js";
 import { promptMessages } from "./promptMessages.js";
@@ -21,7 +22,7 @@ export interface PreparedTurn {
 }
 
 /** Everything that can be refused before a slot is taken: bad JSON shapes, bad schemas, unknown tools. */
-export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
+export async function prepareTurn(body: unknown, state: ServerState): Promise<PreparedTurn> {
   if (nestsDeeperThan(body, state.settings.maxDepth)) {
     throw badRequest(`The request body nests deeper than ${state.settings.maxDepth} levels.`, null, "nesting_too_deep");
   }
@@ -34,7 +35,7 @@ export function prepareTurn(body: unknown, state: ServerState): PreparedTurn {
       ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     });
   const { turn, enableThinking } = requestTurn(state.chat, request, render);
-  const grammar = planGrammar(request, state.grammars, state.settings.limits, turn, state.settings.onRefusedTool);
+  const grammar = await planGrammar(request, state.grammars, state.settings.limits, turn, state.settings.onRefusedTool);
   return { request, grammar, prompt: render(enableThinking), turn };
 }
 
@@ -100,6 +101,9 @@ export async function runTurn(
   m.tokens.inc({ kind: "completion" }, result.completionTokens);
   if (grammar.grammar !== undefined && result.completionTokens > 0 && state.engine.kind === "in-process") {
     m.maskSecondsPerToken.observe(result.maskMs / 1000 / result.completionTokens);
+    const summary = summarizeMasks(result.maskTimes);
+    const firstUse = state.grammars.takeFirstUse(grammar.grammar);
+    if (summary !== undefined) recordMasks(m, summary, firstUse, state.settings.log);
   }
   return {
     turn,

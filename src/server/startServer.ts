@@ -5,6 +5,7 @@ import type { ModelChat } from "../prompt/ModelChat.js";
 import { serverChatFor } from "./serverChat.js";
 import { createApp } from "./createApp.js";
 import type { Engine } from "./Engine.js";
+import { CompileWorker } from "./CompileWorker.js";
 import { GrammarCache } from "./GrammarCache.js";
 import { InProcessEngine } from "./InProcessEngine.js";
 import { Metrics } from "./Metrics.js";
@@ -54,7 +55,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         })
       : await UpstreamEngine.connect({ url: options.upstream as string, parallel });
   const metrics = new Metrics();
+  // compiles run on a worker thread: a large tool set does not pause other requests' streams
+  const compileWorker = options.compileOn === "event-loop" ? undefined : new CompileWorker();
   const grammars = new GrammarCache({
+    ...(compileWorker === undefined ? {} : { compiler: (job) => compileWorker.compile(job) }),
     maxEntries: options.grammarCacheEntries ?? 256,
     maxBytes: options.grammarCacheBytes ?? 64 * 1024 * 1024,
     onCompile: (ms, hit) => {
@@ -84,6 +88,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       maxDepth: 1500,
       limits: { maxCompileMs: 2000, ...options.limits },
       onRefusedTool,
+      log: options.log,
     },
   };
   const app = createApp(state);
@@ -103,6 +108,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await compileWorker?.close();
       await engine.close();
     },
   };

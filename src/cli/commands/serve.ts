@@ -95,7 +95,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const { startServer } = await import("../../server/startServer.js");
-  const server = await startServer(options);
+  const server = await startServer({ ...options, log: (line) => io.stderr(`${line}\n`) });
   io.stdout(`listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -1,0 +1,94 @@
+import { Worker } from "node:worker_threads";
+import type { CompiledGrammar } from "../CompiledGrammar.js";
+import { DEFAULT_LIMITS, type Limits } from "../options.js";
+import {
+  type CompileJob,
+  type CompileOutcome,
+  type CompiledGrammarLimits,
+  errorFromData,
+  grammarFromData,
+} from "./compileJob.js";
+
+interface Pending {
+  readonly job: CompileJob;
+  readonly resolve: (g: CompiledGrammar) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+/**
+ * The worker: the built `.js`, or, run from source (tests, `tsx`), the `.ts` under tsx's loader, registered inside the
+ * worker (Node 20 ignores `--import` in a worker's execArgv).
+ */
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./compileWorkerMain.js", import.meta.url));
+  const source = new URL("./compileWorkerMain.ts", import.meta.url).href;
+  const boot = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(boot, { eval: true });
+}
+
+/**
+ * Compiles grammars on a worker thread, one at a time in arrival order, so that a large or hostile tool set (up to the
+ * compile budget) never pauses the event loop that streams other requests' tokens. The compiled grammar comes back as
+ * structured-clone data and is rebuilt here, which costs a small fraction of the compile (docs/ARCHITECTURE.md). A
+ * worker that dies fails its pending compiles and is started again for the next one.
+ */
+export class CompileWorker {
+  private worker: Worker | undefined;
+  private nextId = 0;
+  private readonly pending = new Map<number, Pending>();
+
+  /** Compiles `job` off the event loop; rejects with the (rebuilt) ToolgramError of a refusal. */
+  compile(job: CompileJob): Promise<CompiledGrammar> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { job, resolve, reject });
+      this.started().postMessage({ id, job });
+    });
+  }
+
+  /** Stops the worker; pending compiles fail. */
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    this.failAll(new Error("the compile worker was closed"));
+    if (w !== undefined) await w.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const w = startWorker();
+    // an idle worker must not keep a process alive that has nothing else to do
+    w.unref();
+    w.on("message", (m: { id: number; outcome?: CompileOutcome; crash?: string }) => this.answer(m));
+    w.on("error", (e) => this.lost(w, e));
+    w.on("exit", (code) => this.lost(w, new Error(`the compile worker exited with code ${code}`)));
+    this.worker = w;
+    return w;
+  }
+
+  private answer(m: { id: number; outcome?: CompileOutcome; crash?: string }): void {
+    const p = this.pending.get(m.id);
+    if (p === undefined) return;
+    this.pending.delete(m.id);
+    if (m.outcome === undefined) p.reject(new Error(`the grammar compile failed: ${m.crash}`));
+    else if (m.outcome.ok) p.resolve(grammarFromData(p.job, m.outcome.data, resolvedLimits(p.job.options.limits)));
+    else p.reject(errorFromData(m.outcome.error));
+  }
+
+  private lost(w: Worker, e: Error): void {
+    if (this.worker !== w) return;
+    this.worker = undefined;
+    this.failAll(e);
+  }
+
+  private failAll(e: Error): void {
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}
+
+/** The limits a compile with these options resolved to (what the grammar's emitters and matchers get again). */
+function resolvedLimits(limits: Partial<Limits> | undefined): CompiledGrammarLimits {
+  const l = { ...DEFAULT_LIMITS, ...limits };
+  return { maxCompileSteps: l.maxCompileSteps, maxCompileMs: l.maxCompileMs, maxAutomatonStates: l.maxAutomatonStates };
+}
