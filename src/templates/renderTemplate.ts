@@ -261,6 +261,13 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     }
     return runtimeValue(text);
   };
+  shimFilters(interpreter, hooks);
+  shimMemberExpressions(interpreter, hooks);
+  return interpreter;
+}
+
+/** Filters as Jinja2 applies them where the library differs (see withPythonShims). */
+function shimFilters(interpreter: Interpreter, hooks: InterpreterHooks): void {
   const applyFilter = hooks.applyFilter.bind(interpreter);
   hooks.applyFilter = (operand, filterNode, environment) => {
     const name = filterNode.type === "Identifier" ? filterNode.value : undefined;
@@ -308,6 +315,10 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     }
     return applyFilter(operand, filterNode, environment);
   };
+}
+
+/** Subscripts and methods as Python has them where the library differs (see withPythonShims). */
+function shimMemberExpressions(interpreter: Interpreter, hooks: InterpreterHooks): void {
   const member = hooks.evaluateMemberExpression.bind(interpreter);
   hooks.evaluateMemberExpression = (expr, environment) => {
     if (expr.computed && expr.property.type !== "SliceExpression") {
@@ -339,7 +350,6 @@ function withPythonShims(interpreter: Interpreter): Interpreter {
     }
     return member(expr, environment);
   };
-  return interpreter;
 }
 
 /**
