@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { compileTools } from "../../src/compile.js";
+import { checkRandomWalks } from "../support/automaton/walkCheck.js";
+import { tinyVocab } from "../support/tinyVocab.js";
+import { mcpServers, mcpUnion, policy, SEED, walkCalls } from "./mcpServers.js";
+
+/**
+ * The union of every gathered MCP server's tools as one set (≥ 235 tools; mcpServers.test.ts has each server alone):
+ * it compiles with the refused tools dropped and named, and decodes to the end under long seeded random walks with no
+ * throw (no limit found in the middle of a generation).
+ */
+const servers = mcpServers();
+// refused by the step budget, which refuses any set holding it (mcpServers.test.ts)
+const OVER_STEP_BUDGET = "firecrawl__firecrawl_search";
+
+describe("the union of the MCP servers' tools (long)", () => {
+  const tools = mcpUnion(servers).filter((t) => t.name !== OVER_STEP_BUDGET);
+  const c = compileTools(tools, { ...policy, onRefusedTool: "drop" });
+  const served = tools.filter((t) => c.tools.some((x) => x.name === t.name));
+
+  it("≥ 235 tools compile as one set; the dropped ones are the refusals listed per server", () => {
+    expect(served.length).toBeGreaterThanOrEqual(235);
+    const dropped = c.warnings.filter((w) => w.code === "TOOL_DROPPED").map((w) => w.message.split('"')[1]);
+    expect(dropped).toEqual(["firecrawl__firecrawl_feedback", "notion__API-post-page"]);
+  });
+
+  it("seeded random walks of thousands of tokens under the masks, and sampled calls valid for ajv", () => {
+    checkRandomWalks(c.grammar, tinyVocab(), { seed: SEED, numRuns: 10, maxLength: 3000 });
+    expect(walkCalls(c, served, 20, 200)).toBe(20);
+  });
+
+  it("firecrawl_search is refused by the compile's step budget", () => {
+    const t = servers.find((s) => s.name === "firecrawl")?.tools.find((x) => x.name === "firecrawl_search");
+    expect(() => compileTools([t], policy)).toThrow(expect.objectContaining({ code: "LIMIT_COMPILE_STEPS" }));
+    // the step budget takes about a minute to exhaust on this tool
+  }, 600_000);
+});

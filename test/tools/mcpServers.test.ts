@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { compileTools } from "../../src/compile.js";
+import { type McpServer, mcpServers, policy, walkCalls } from "./mcpServers.js";
+
+/**
+ * The tools that public MCP servers publish (test/fixtures/mcp-servers, gathered from npm by
+ * scripts/gather-mcp-tools.ts): every tool compiles under the defaults or is refused with a reason. The refusals are
+ * listed here one by one, so that a change in them is a visible change of this file (and of docs/schema-coverage.md).
+ * mcpServers.long.test.ts walks the union of all servers and checks the one refusal that costs a minute to reach.
+ */
+const servers = mcpServers();
+let ended = 0;
+
+/** Tool → the refusal's code and where it points; a tool absent here must compile. */
+const REFUSED: Record<string, { code: string; path: string }> = {
+  // oneOf over page parents whose branches may overlap, and one branch has a `format` with no exact complement
+  "notion/API-post-page": { code: "UNSUPPORTED_KEYWORD", path: "/0/inputSchema/$defs/parentRequest/oneOf" },
+  // format: uri with maxLength 2048: the length-bounded URI automaton passes maxAutomatonStates
+  "firecrawl/firecrawl_feedback": {
+    code: "LIMIT_AUTOMATON_SIZE",
+    path: "/0/inputSchema/properties/requestedWebsite/properties/url",
+  },
+};
+
+/** Refused by the compile's step budget, which refuses the whole set; reaching it takes about a minute (long tier). */
+const OVER_STEP_BUDGET = new Set(["firecrawl/firecrawl_search"]);
+
+const servable = (s: McpServer) =>
+  s.tools.filter((t) => !(`${s.name}/${t.name}` in REFUSED) && !OVER_STEP_BUDGET.has(`${s.name}/${t.name}`));
+
+describe("tools published by public MCP servers", () => {
+  it("the gathered fixtures: ≥ 20 servers, ≥ 300 tools, each with package, version and license", () => {
+    expect(servers.length).toBeGreaterThanOrEqual(20);
+    expect(servers.reduce((n, s) => n + s.tools.length, 0)).toBeGreaterThanOrEqual(300);
+    for (const s of servers) expect([s.package, s.version, s.license].every((x) => x.length > 0)).toBe(true);
+  });
+
+  it.each(Object.entries(REFUSED))("%s is refused alone, with its reason", (key, want) => {
+    const [server, tool] = key.split("/");
+    const t = servers.find((s) => s.name === server)?.tools.find((x) => x.name === tool);
+    let err: { code?: string; schemaPath?: string } | undefined;
+    try {
+      compileTools([t], policy);
+    } catch (e) {
+      err = e as { code?: string; schemaPath?: string };
+    }
+    expect({ code: err?.code, path: err?.schemaPath }).toEqual(want);
+  });
+
+  it.each(servers.map((s) => [s.name, s] as const))(
+    "%s: the set compiles (refused tools dropped and named) and walks end in valid calls",
+    (_, s) => {
+      const tools = s.tools.filter((t) => !OVER_STEP_BUDGET.has(`${s.name}/${t.name}`));
+      const refused = tools.filter((t) => `${s.name}/${t.name}` in REFUSED).map((t) => t.name);
+      if (refused.length > 0) expect(() => compileTools(tools, policy)).toThrow();
+      const c = compileTools(tools, { ...policy, onRefusedTool: "drop" });
+      const dropped = c.warnings.filter((w) => w.code === "TOOL_DROPPED").map((w) => w.message.split('"')[1]);
+      expect(dropped).toEqual(refused);
+      expect(c.tools.length).toBe(servable(s).length);
+      // a few walks per set: the union is walked in the long tier
+      ended += walkCalls(c, servable(s), 3, 120);
+    },
+  );
+
+  it("the walks ended in calls (seeded: the count is fixed for a seed)", () => {
+    expect(ended).toBe(3 * servers.length);
+  });
+});
