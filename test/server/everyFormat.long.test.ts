@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import { findLlamaServer } from "../../src/llama-cpp/index.js";
 import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
-import { describeEveryFormat, everyFormatCases, rotateCases } from "./everyFormatCases.js";
+import { describeEveryFormat, everyFormatCases, rotateCases } from "../support/server/everyFormatCases.js";
 
 /**
  * Every implemented format served by `toolgram serve`, in process and in front of llama-server, with the official

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
 import { checkRandomWalks } from "../support/automaton/walkCheck.js";
 import { tinyVocab } from "../support/tinyVocab.js";
-import { mcpServers, mcpUnion, policy, SEED, walkCalls } from "./mcpServers.js";
+import { mcpServers, mcpUnion, policy, SEED, walkCalls } from "../support/tools/mcpServers.js";
 
 /**
  * The union of every gathered MCP server's tools as one set (≥ 235 tools; mcpServers.test.ts has each server alone):

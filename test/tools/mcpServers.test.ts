@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
-import { type McpServer, mcpServers, policy, walkCalls } from "./mcpServers.js";
+import { type McpServer, mcpServers, policy, walkCalls } from "../support/tools/mcpServers.js";
 
 /**
  * The tools that public MCP servers publish (test/fixtures/mcp-servers, gathered from npm by

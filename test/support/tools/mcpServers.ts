@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { expect } from "vitest";
-import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
-import { checkRandomWalks } from "../support/automaton/walkCheck.js";
-import { makeAjv } from "../support/schema/schemaHarness.js";
-import { bit, tinyVocab } from "../support/tinyVocab.js";
-import { greedyTokenize } from "../support/differential.js";
-import { sampleGrammar } from "../../src/testing/sampleGrammar.js";
-import { seededRandom } from "../../src/util/seededRandom.js";
+import type { CompiledGrammar } from "../../../src/CompiledGrammar.js";
+import { checkRandomWalks } from "../automaton/walkCheck.js";
+import { makeAjv } from "../schema/schemaHarness.js";
+import { bit, tinyVocab } from "../tinyVocab.js";
+import { greedyTokenize } from "../differential.js";
+import { sampleGrammar } from "../../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../../src/util/seededRandom.js";
 
 /** An MCP tool as a server publishes it in `tools/list`. */
 export interface McpTool {
@@ -24,7 +24,7 @@ export interface McpServer {
   tools: McpTool[];
 }
 
-const DIR = new URL("../fixtures/mcp-servers/", import.meta.url);
+const DIR = new URL("../../fixtures/mcp-servers/", import.meta.url);
 
 /** Every gathered server, by file name. */
 export function mcpServers(): McpServer[] {

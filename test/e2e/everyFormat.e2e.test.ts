@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import { findLlamaServer } from "../../src/llama-cpp/index.js";
 import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
-import { describeEveryFormat, everyFormatCases } from "./everyFormatCases.js";
+import { describeEveryFormat, everyFormatCases } from "../support/server/everyFormatCases.js";
 
 /**
  * Every implemented format served by `toolgram serve`, in process and in front of llama-server, with the official
@@ -11,7 +11,7 @@ const source = await llamaCppSource();
 const binary = await findLlamaServer();
 if (binary === undefined)
   console.warn(
-    "test/server/everyFormat.e2e.test.ts: llama-server is not built (`npm run llama-server`): upstream skipped",
+    "test/e2e/everyFormat.e2e.test.ts: llama-server is not built (`npm run llama-server`): upstream skipped",
   );
 
 // all formats in both modes take longer than CI's budget for the e2e tier leaves: opt in (npm run e2e:every-format)

@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, describe, expect, it } from "vitest";
-import type { TinyModelFamilyName } from "../../src/gguf/buildTinyModel.js";
-import { startLlamaServer } from "../../src/llama-cpp/index.js";
-import type { EngineRequest } from "../../src/server/Engine.js";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { buildTinyFamilyModel } from "../../src/testing/buildTinyFamilyModel.js";
-import { formatFromChatTemplate } from "../../src/templates/formatFromChatTemplate.js";
-import { expectValidCalls, TOOLS, withoutIds } from "../support/server/serverHarness.js";
+import type { TinyModelFamilyName } from "../../../src/gguf/buildTinyModel.js";
+import { startLlamaServer } from "../../../src/llama-cpp/index.js";
+import type { EngineRequest } from "../../../src/server/Engine.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { buildTinyFamilyModel } from "../../../src/testing/buildTinyFamilyModel.js";
+import { formatFromChatTemplate } from "../../../src/templates/formatFromChatTemplate.js";
+import { expectValidCalls, TOOLS, withoutIds } from "./serverHarness.js";
 
 /** One implemented format served by a tiny model: the llama.cpp template that names it and the vocabulary under it. */
 interface EveryFormatCase {
@@ -19,7 +19,7 @@ interface EveryFormatCase {
 }
 
 const EXPECTED = JSON.parse(
-  readFileSync(new URL("../templates/template-acceptance.expected.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../templates/template-acceptance.expected.json", import.meta.url), "utf8"),
 ) as { pass: string[] };
 
 /**
