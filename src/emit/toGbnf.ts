@@ -1,3 +1,4 @@
+import { repetitionSuffix } from "./repetitionSuffix.js";
 import { ToolgramError } from "../errors.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import { leftRecursiveRules } from "../grammar/analysis/leftRecursiveRules.js";
@@ -286,7 +287,7 @@ class GbnfPrinter {
     } else {
       atom = this.expr(item, "postfix");
     }
-    return atom + suffix(min, max);
+    return atom + repetitionSuffix(min, max);
   }
 
   /** An IR reference that prints as the helper rule `printed` (helper rules are not IR rules). */
@@ -295,16 +296,6 @@ class GbnfPrinter {
     this.names.set(ir, printed);
     return { type: "ref", rule: ir };
   }
-}
-
-function suffix(min: number, max: number | null): string {
-  if (min === 1 && max === 1) return "";
-  if (min === 0 && max === 1) return "?";
-  if (min === 0 && max === null) return "*";
-  if (min === 1 && max === null) return "+";
-  if (max === null) return `{${min},}`;
-  if (min === max) return `{${min}}`;
-  return `{${min},${max}}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { repetitionSuffix } from "./repetitionSuffix.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { MAX_CODE_POINT, type GExpr, type Grammar } from "../grammar/Grammar.js";
 import { reachableRules, recursiveRules } from "../grammar/analysis/ruleGraph.js";
@@ -60,15 +61,6 @@ function charClass(r: readonly number[]): string {
   const pos = `[${classBody(r)}]`;
   const negative = `[^${classBody(neg)}]`;
   return negative.length < pos.length ? negative : pos;
-}
-
-function quantifier(min: number, max: number | null): string {
-  if (min === 0 && max === 1) return "?";
-  if (min === 0 && max === null) return "*";
-  if (min === 1 && max === null) return "+";
-  if (max === null) return `{${min},}`;
-  if (min === max) return `{${min}}`;
-  return `{${min},${max}}`;
 }
 
 const NEVER: Piece = { src: "[]", prec: ATOM };
@@ -135,7 +127,7 @@ class RegexPrinter {
         const item = this.expr(e.item);
         // an empty item would print as `(?:)*`: valid, and it matches only ""
         const atom = item.src === "" ? "(?:)" : this.wrap(item, ATOM);
-        return { src: atom + quantifier(e.min, e.max), prec: SEQ };
+        return { src: atom + repetitionSuffix(e.min, e.max), prec: SEQ };
       }
     }
   }

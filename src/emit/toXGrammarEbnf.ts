@@ -1,3 +1,4 @@
+import { repetitionSuffix } from "./repetitionSuffix.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import { isProductive, productiveRules } from "../grammar/analysis/productive.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
@@ -216,13 +217,13 @@ class EbnfPrinter {
       const q = Math.floor(max / C);
       const r = max % C;
       const join = (parts: string[]) => parts.filter((x) => x !== '""').join(" ") || '""';
-      if (min === max) return join([`${block}${suffix(q, q)}`, this.repeat(item, r, r)]);
+      if (min === max) return join([`${block}${repetitionSuffix(q, q)}`, this.repeat(item, r, r)]);
       // {0,max}: counts below q*C as block{0,q-1} item{0,C-1}, the rest as block{q} item{0,r}; they never overlap
-      const low = join([q > 1 ? `${block}${suffix(0, q - 1)}` : '""', this.repeat(item, 0, C - 1)]);
-      const high = join([`${block}${suffix(q, q)}`, this.repeat(item, 0, r)]);
+      const low = join([q > 1 ? `${block}${repetitionSuffix(0, q - 1)}` : '""', this.repeat(item, 0, C - 1)]);
+      const high = join([`${block}${repetitionSuffix(q, q)}`, this.repeat(item, 0, r)]);
       return `(${low} | ${high})`;
     }
-    return this.expr(item, "postfix") + suffix(min, max);
+    return this.expr(item, "postfix") + repetitionSuffix(min, max);
   }
 
   /** The helper rule `item{C}`, one per distinct item text. */
@@ -237,16 +238,6 @@ class EbnfPrinter {
     this.extra.push(`${n} ::= ${body}`);
     return n;
   }
-}
-
-function suffix(min: number, max: number | null): string {
-  if (min === 1 && max === 1) return "";
-  if (min === 0 && max === 1) return "?";
-  if (min === 0 && max === null) return "*";
-  if (min === 1 && max === null) return "+";
-  if (max === null) return `{${min},}`;
-  if (min === max) return `{${min}}`;
-  return `{${min},${max}}`;
 }
 
 /**
