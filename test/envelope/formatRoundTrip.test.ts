@@ -250,8 +250,8 @@ describe("render → accepts → strict parse → the same calls", () => {
           expect(r.calls.every((c) => c.valid)).toBe(true);
           expect(callsOf(r)).toEqual(calls);
         }),
-        // the quick tier renders 50 call lists per format (the long tier 150)
-        { seed: SEED, numRuns: tierRuns(50, 150) },
+        // the quick tier renders 30 call lists per format (the long tier 150)
+        { seed: SEED, numRuns: tierRuns(30, 150) },
       );
     });
   }
