@@ -10,7 +10,7 @@ import { mcpServers, mcpUnion, policy, SEED, walkCalls } from "../support/tools/
  * throw (no limit found in the middle of a generation).
  */
 const servers = mcpServers();
-// refused by the step budget, which refuses any set holding it (mcpServers.test.ts)
+// left out of the union: the one tool whose compile is long (mcpServers.test.ts leaves it to this tier)
 const OVER_STEP_BUDGET = "firecrawl__firecrawl_search";
 
 describe("the union of the MCP servers' tools (long)", () => {
@@ -29,9 +29,11 @@ describe("the union of the MCP servers' tools (long)", () => {
     expect(walkCalls(c, served, 20, 200)).toBe(20);
   });
 
-  it("firecrawl_search is refused by the compile's step budget", () => {
+  it("firecrawl_search, once over the step budget, compiles alone and its sampled calls validate", () => {
     const t = servers.find((s) => s.name === "firecrawl")?.tools.find((x) => x.name === "firecrawl_search");
-    expect(() => compileTools([t], policy)).toThrow(expect.objectContaining({ code: "LIMIT_COMPILE_STEPS" }));
-    // the step budget takes about a minute to exhaust on this tool
+    // small rules that reference rules are no longer inlined into their users (src/grammar/passes/inlineRules.ts)
+    if (t === undefined) throw new Error("the firecrawl fixture has no firecrawl_search");
+    const one = compileTools([t], policy);
+    expect(walkCalls(one, [t], 5, 200)).toBe(5);
   }, 600_000);
 });

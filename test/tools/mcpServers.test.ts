@@ -22,7 +22,7 @@ const REFUSED: Record<string, { code: string; path: string }> = {
   },
 };
 
-/** Refused by the compile's step budget, which refuses the whole set; reaching it takes about a minute (long tier). */
+/** Compiled in the long tier only: its compile is the longest of the set (mcpServers.long.test.ts). */
 const OVER_STEP_BUDGET = new Set(["firecrawl/firecrawl_search"]);
 
 const servable = (s: McpServer) =>
