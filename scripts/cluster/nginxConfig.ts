@@ -24,6 +24,8 @@ export interface NginxConfigFields {
    * otherwise nginx runs as whoever starts it and the directive is left out.
    */
   readonly workerUser?: string;
+  /** The largest request body, the instances' `--max-body-bytes`. @defaultValue 4 MiB, toolgram's default */
+  readonly maxBodyBytes?: number;
 }
 
 /** The nginx configuration for the instances, from the repository's template. */
@@ -36,6 +38,7 @@ export function nginxConfig(fields: NginxConfigFields): string {
     servers: fields.instances.map((a) => `        server ${a} max_fails=1 fail_timeout=10s;`).join("\n"),
     // every instance once at most
     tries: String(fields.instances.length),
+    maxBodyBytes: String(fields.maxBodyBytes ?? 4 * 1024 * 1024),
   };
   const text = readFileSync(NGINX_TEMPLATE, "utf8").replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
     const value = values[name];
