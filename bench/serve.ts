@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 import { buildTinyModel, tinyModelPath } from "../src/llama-cpp/index.js";
 import { startServer } from "../src/server/index.js";
+import { weatherTools } from "./toolSets.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const arg = (name: string, fallback: number): number => {
@@ -25,27 +26,7 @@ const PARALLEL = arg("parallel", 2);
 const MAX_TOKENS = arg("max-tokens", 64);
 
 const TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "get_weather",
-      parameters: {
-        type: "object",
-        properties: {
-          city: { type: "string", maxLength: 24 },
-          unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-        },
-        required: ["city"],
-      },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "get_time",
-      parameters: { type: "object", properties: { zone: { type: "string", maxLength: 32 } }, required: ["zone"] },
-    },
-  },
+  ...weatherTools(),
   {
     type: "function",
     function: {

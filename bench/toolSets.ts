@@ -11,6 +11,38 @@ interface OpenAiTool {
   };
 }
 
+/**
+ * The two weather tools the server tests, the serve benchmarks and the cluster declare: short bounded strings and an
+ * enum, so a tiny model's calls are quick to generate and easy to check.
+ */
+export function weatherTools() {
+  return [
+    {
+      type: "function" as const,
+      function: {
+        name: "get_weather",
+        description: "Current weather for a city",
+        parameters: {
+          type: "object",
+          properties: {
+            city: { type: "string", maxLength: 24 },
+            unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+          },
+          required: ["city"],
+        },
+      },
+    },
+    {
+      type: "function" as const,
+      function: {
+        name: "get_time",
+        description: "Local time in a time zone",
+        parameters: { type: "object", properties: { zone: { type: "string", maxLength: 32 } }, required: ["zone"] },
+      },
+    },
+  ];
+}
+
 /** Twenty OpenAI-style tools: two weather/search tools and eighteen CRUD-like tools with free-form `options`. */
 export function twentyOpenAiTools(): OpenAiTool[] {
   const tools: OpenAiTool[] = [

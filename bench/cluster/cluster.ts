@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import Ajv2020 from "ajv/dist/2020.js";
 import { startCluster } from "../../scripts/cluster/startCluster.js";
 import { buildTinyModel, tinyModelPath } from "../../src/llama-cpp/index.js";
+import { weatherTools } from "../toolSets.js";
 
 const { values } = parseArgs({
   options: {
@@ -34,29 +35,7 @@ const THREADS = Number(values.threads);
 const MAX_TOKENS = Number(values["max-tokens"]);
 const SIZES = values.instances.split(",").map(Number);
 
-const TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "get_weather",
-      parameters: {
-        type: "object",
-        properties: {
-          city: { type: "string", maxLength: 24 },
-          unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-        },
-        required: ["city"],
-      },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "get_time",
-      parameters: { type: "object", properties: { zone: { type: "string", maxLength: 32 } }, required: ["zone"] },
-    },
-  },
-];
+const TOOLS = weatherTools();
 const ajv = new Ajv2020.default({ strict: false });
 const validate = new Map(TOOLS.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
 const CHOICES: unknown[] = ["required", { type: "function", function: { name: "get_time" } }];

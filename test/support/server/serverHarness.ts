@@ -1,33 +1,10 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import { expect } from "vitest";
+import { weatherTools } from "../../../bench/toolSets.js";
 import { tinyQwen3 } from "../tinyQwen3.js";
 
 /** The tools every server test declares. */
-export const TOOLS = [
-  {
-    type: "function" as const,
-    function: {
-      name: "get_weather",
-      description: "Current weather for a city",
-      parameters: {
-        type: "object",
-        properties: {
-          city: { type: "string", maxLength: 24 },
-          unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-        },
-        required: ["city"],
-      },
-    },
-  },
-  {
-    type: "function" as const,
-    function: {
-      name: "get_time",
-      description: "Local time in a time zone",
-      parameters: { type: "object", properties: { zone: { type: "string", maxLength: 32 } }, required: ["zone"] },
-    },
-  },
-];
+export const TOOLS = weatherTools();
 
 export async function tinyModel(): Promise<string> {
   return (await tinyQwen3()).path;
