@@ -5,13 +5,15 @@ import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.j
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
 import type { Limits } from "../../options.js";
 import { Deadline } from "../../Deadline.js";
-import { complement, determinize, intersect, lengthRange, minimize, type Dfa } from "../../regex/Dfa.js";
+import { complement, intersect, lengthRange, minimize, type Dfa } from "../../regex/Dfa.js";
 import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
-import { regexToNfa } from "../../regex/regexToNfa.js";
+import { languageDfa } from "../../regex/languageDfa.js";
+import { resolveLookarounds } from "../../regex/resolveLookarounds.js";
 import {
   expansionSize,
   hasAnchor,
+  hasLook,
   rAlt,
   rChars,
   rLit,
@@ -65,6 +67,9 @@ interface Lang {
   search: boolean;
 }
 
+/** Every string: what a pattern dropped under `strict: false` leaves. */
+const ANY_LANG: Lang = { node: ANY_STAR, anchorFree: true, search: false };
+
 /** The same as lowerStringContent, over decoded code points (no JSON spelling). */
 export function lowerStringValue(spec: StringConstraints, ctx: StringLowerContext): GExpr {
   return lowerString(spec, ctx, (e) => e);
@@ -87,7 +92,11 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
   const neg: Lang[] = [];
   for (const p of spec.patterns) {
     const node = tryUnsupported(ctx, () => parsePattern(p, path), `pattern ${JSON.stringify(p)} is not enforced`);
-    if (node) pos.push(searchLang(node));
+    if (node)
+      pos.push(
+        tryUnsupported(ctx, () => searchLang(node, p, path), `pattern ${JSON.stringify(p)} is not enforced`) ??
+          ANY_LANG,
+      );
   }
   for (const f of spec.formats) {
     if (f === "hostname" && !ctx.strict && (max === undefined || max > 253)) {
@@ -104,7 +113,9 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
   }
   for (const p of spec.notPatterns) {
     const node = tryUnsupported(ctx, () => parsePattern(p, path), `not-pattern ${JSON.stringify(p)} is not enforced`);
-    if (node) neg.push(searchLang(node));
+    const lang =
+      node && tryUnsupported(ctx, () => searchLang(node, p, path), `not-pattern ${JSON.stringify(p)} is not enforced`);
+    if (lang) neg.push(lang);
   }
   // values with lone surrogates are never accepted anyway
   const notValues = [...new Set(spec.notValues ?? [])].filter(isWellFormed);
@@ -191,7 +202,10 @@ function checkExpansion(node: RNode, limits: Limits, path: string): void {
  * alternatives they become "no `.*` on that side"; elsewhere they stay for the automaton, which fires `^` only at
  * the start and `$` only at the end (so `a^b` is empty, as in ECMAScript).
  */
-function searchLang(node: RNode): Lang {
+function searchLang(node: RNode, source: string, path: string): Lang {
+  if (hasLook(node)) {
+    return { node: resolveLookarounds(rSeq(ANY_STAR, node, ANY_STAR), source, path), anchorFree: false, search: true };
+  }
   const alts = node.t === "alt" ? node.items : [node];
   // alternatives with the same anchoring share one `.*` prefix/suffix: `.*(a|b).*`, not `.*a.*|.*b.*`, whose
   // automaton remembers which alternatives matched (2^n states for n words)
@@ -330,15 +344,7 @@ function lengthDfa(min: number, max: number | undefined, maxStates: number, path
 }
 
 function toDfa(node: RNode, ctx: StringLowerContext, deadline: Deadline): Dfa {
-  const cap = ctx.limits.maxAutomatonStates;
-  if (expansionSize(node, cap) > cap) {
-    throw new LimitExceededError(
-      "LIMIT_AUTOMATON_SIZE",
-      `a pattern or format expands to more than limits.maxAutomatonStates (${cap}) automaton states; lower its repetition bounds`,
-      ctx.path,
-    );
-  }
-  return minimize(determinize(regexToNfa(node, cap, ctx.path, deadline), cap, ctx.path, deadline), deadline, ctx.path);
+  return languageDfa(node, ctx.limits.maxAutomatonStates, ctx.path, deadline);
 }
 
 /** The budget automata spend: the compile's, or (a string lowered on its own) one of `limits`. */
