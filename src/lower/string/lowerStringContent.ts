@@ -9,6 +9,7 @@ import { complement, intersect, lengthRange, minimize, type Dfa } from "../../re
 import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
 import { languageDfa } from "../../regex/languageDfa.js";
+import { lengthBoundedRules } from "../../regex/lengthBoundedRules.js";
 import { resolveLookarounds } from "../../regex/resolveLookarounds.js";
 import {
   expansionSize,
@@ -385,6 +386,19 @@ function viaAutomata(
   if (range === null) return NOTHING;
   // the length bounds need a product only when the other constraints do not imply them (date, uuid, ipv4...)
   if (min > range.min || (max !== undefined && max < range.max)) {
+    const lengths = (max ?? min) + 1;
+    if (ctx.rules && acc.accept.length * lengths > MAX_DIRECT_PRODUCT) {
+      // a large product: only the automaton's loop states carry the length counter (lengthBoundedRules); past its
+      // own bound, the whole product below is tried (and refused the same way when it is too large too)
+      const rules = ctx.rules;
+      const before = new Set(rules.keys());
+      try {
+        return lengthBoundedRules(acc, min, max, rules, ctx.rulePrefix ?? "string", spell, cap, ctx.path, deadline);
+      } catch (e) {
+        if (!(e instanceof LimitExceededError) || e.code !== "LIMIT_AUTOMATON_SIZE") throw e;
+        for (const name of [...rules.keys()]) if (!before.has(name)) rules.delete(name); // a refusal adds no rule
+      }
+    }
     try {
       acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
@@ -410,6 +424,12 @@ function viaAutomata(
     return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell, deadline, ctx.path);
   }
 }
+
+/**
+ * Above this many (state × length) pairs, a length bound next to patterns/formats is built by lengthBoundedRules
+ * (counter on the loop states only) instead of the whole product automaton.
+ */
+const MAX_DIRECT_PRODUCT = 20_000;
 
 /** With a rule map available, larger automata become right-linear rules rather than one big expression. */
 export const MAX_INLINE_EXPR_SIZE = 4_000;
