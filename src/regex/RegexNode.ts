@@ -11,7 +11,24 @@ export type RNode =
   | { t: "alt"; items: RNode[] }
   | { t: "rep"; item: RNode; min: number; max: number | null }
   | { t: "start" }
-  | { t: "end" };
+  | { t: "end" }
+  | RLook
+  | { t: "and"; items: RNode[] }
+  | { t: "not"; item: RNode };
+
+/**
+ * A lookaround assertion as parsed (`(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`); `raw` and `offset` name it in refusals.
+ * Lookarounds are resolved (resolveLookarounds) into `and` / `not` before an automaton is built: `and` is the
+ * intersection of whole-string languages, `not` the complement of one (over every string of Unicode scalar values).
+ */
+export interface RLook {
+  t: "look";
+  behind: boolean;
+  negate: boolean;
+  item: RNode;
+  raw: string;
+  offset: number;
+}
 
 export const R_EMPTY: RNode = { t: "seq", items: [] };
 export const R_NEVER: RNode = { t: "alt", items: [] };
@@ -47,11 +64,17 @@ export function rLit(s: string): RNode {
   return rSeq(...Array.from(s, (ch) => rChars([ch.codePointAt(0)!, ch.codePointAt(0)!])));
 }
 
-/** Whether the node contains a `^` or `$` assertion anywhere. */
+/**
+ * Whether the node contains a `^` or `$` assertion anywhere, or a lookaround / Boolean operation (which, like an
+ * anchor, only an automaton enforces).
+ */
 export function hasAnchor(n: RNode): boolean {
   switch (n.t) {
     case "start":
     case "end":
+    case "look":
+    case "and":
+    case "not":
       return true;
     case "chars":
       return false;
@@ -59,6 +82,23 @@ export function hasAnchor(n: RNode): boolean {
       return hasAnchor(n.item);
     default:
       return n.items.some(hasAnchor);
+  }
+}
+
+/** Whether the node contains a lookaround assertion (`behind` picks lookbehinds or lookaheads; unset: either). */
+export function hasLook(n: RNode, behind?: boolean): boolean {
+  switch (n.t) {
+    case "look":
+      return behind === undefined || n.behind === behind || hasLook(n.item, behind);
+    case "rep":
+    case "not":
+      return hasLook(n.item, behind);
+    case "seq":
+    case "alt":
+    case "and":
+      return n.items.some((it) => hasLook(it, behind));
+    default:
+      return false;
   }
 }
 
@@ -78,6 +118,9 @@ export function expansionSize(n: RNode, cap: number): number {
       const copies = n.max === null ? Math.max(n.min, 1) : n.max;
       return sat(inner * Math.max(copies, 1) + 1);
     }
+    case "look":
+    case "not":
+      return sat(expansionSize(n.item, cap) + 1);
     default: {
       let s = 1;
       for (const it of n.items) s = sat(s + expansionSize(it, cap));

@@ -20,8 +20,26 @@ export interface RegexNfa {
   edges: [Ranges, number][][];
 }
 
-/** Builds the NFA of `node`; throws LIMIT_AUTOMATON_SIZE past `maxStates` states. */
-export function regexToNfa(node: RNode, maxStates: number, path: string, deadline?: Deadline): RegexNfa {
+/** A deterministic automaton as `Dfa` (Dfa.ts) has it: flat [lo, hi, target] transition lists per state. */
+export interface EmbeddedDfa {
+  start: number;
+  accept: boolean[];
+  trans: number[][];
+}
+
+/**
+ * Builds the NFA of `node`; throws LIMIT_AUTOMATON_SIZE past `maxStates` states. `and` / `not` nodes (resolved
+ * lookarounds) are built by `embed` into a DFA of their whole-string language, whose states are copied in; their
+ * anchors fire at the ends of that language, which is why lookarounds are resolved into nodes that reach the end
+ * (lookaheads) or start at the beginning (lookbehinds) of the string.
+ */
+export function regexToNfa(
+  node: RNode,
+  maxStates: number,
+  path: string,
+  deadline?: Deadline,
+  embed?: (n: RNode) => EmbeddedDfa,
+): RegexNfa {
   const nfa: RegexNfa = { start: 0, final: 0, eps: [], atStart: [], atEnd: [], edges: [] };
   const state = (): number => {
     if (nfa.eps.length >= maxStates) {
@@ -70,6 +88,23 @@ export function regexToNfa(node: RNode, maxStates: number, path: string, deadlin
         }
         return to;
       }
+      case "and":
+      case "not": {
+        if (!embed) throw new Error("regexToNfa: intersections and complements need an automaton builder");
+        const d = embed(n);
+        const to = state();
+        const ids = d.accept.map(() => state());
+        if (ids.length === 0) return to; // the empty language: nothing leads to `to`
+        nfa.eps[from].push(ids[d.start]);
+        d.accept.forEach((acc, s) => {
+          if (acc) nfa.eps[ids[s]].push(to);
+          const t = d.trans[s];
+          for (let i = 0; i < t.length; i += 3) nfa.edges[ids[s]].push([[t[i], t[i + 1]], ids[t[i + 2]]]);
+        });
+        return to;
+      }
+      case "look":
+        throw new Error("regexToNfa: lookarounds must be resolved before building an automaton");
       case "rep": {
         let cur = from;
         for (let i = 0; i < n.min; i++) {

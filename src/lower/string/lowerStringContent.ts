@@ -5,13 +5,16 @@ import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.j
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
 import type { Limits } from "../../options.js";
 import { Deadline } from "../../Deadline.js";
-import { complement, determinize, intersect, lengthRange, minimize, type Dfa } from "../../regex/Dfa.js";
+import { complement, intersect, lengthRange, minimize, type Dfa } from "../../regex/Dfa.js";
 import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
-import { regexToNfa } from "../../regex/regexToNfa.js";
+import { languageDfa } from "../../regex/languageDfa.js";
+import { lengthBoundedRules } from "../../regex/lengthBoundedRules.js";
+import { resolveLookarounds } from "../../regex/resolveLookarounds.js";
 import {
   expansionSize,
   hasAnchor,
+  hasLook,
   rAlt,
   rChars,
   rLit,
@@ -65,6 +68,9 @@ interface Lang {
   search: boolean;
 }
 
+/** Every string: what a pattern dropped under `strict: false` leaves. */
+const ANY_LANG: Lang = { node: ANY_STAR, anchorFree: true, search: false };
+
 /** The same as lowerStringContent, over decoded code points (no JSON spelling). */
 export function lowerStringValue(spec: StringConstraints, ctx: StringLowerContext): GExpr {
   return lowerString(spec, ctx, (e) => e);
@@ -87,7 +93,11 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
   const neg: Lang[] = [];
   for (const p of spec.patterns) {
     const node = tryUnsupported(ctx, () => parsePattern(p, path), `pattern ${JSON.stringify(p)} is not enforced`);
-    if (node) pos.push(searchLang(node));
+    if (node)
+      pos.push(
+        tryUnsupported(ctx, () => searchLang(node, p, path), `pattern ${JSON.stringify(p)} is not enforced`) ??
+          ANY_LANG,
+      );
   }
   for (const f of spec.formats) {
     if (f === "hostname" && !ctx.strict && (max === undefined || max > 253)) {
@@ -104,7 +114,9 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
   }
   for (const p of spec.notPatterns) {
     const node = tryUnsupported(ctx, () => parsePattern(p, path), `not-pattern ${JSON.stringify(p)} is not enforced`);
-    if (node) neg.push(searchLang(node));
+    const lang =
+      node && tryUnsupported(ctx, () => searchLang(node, p, path), `not-pattern ${JSON.stringify(p)} is not enforced`);
+    if (lang) neg.push(lang);
   }
   // values with lone surrogates are never accepted anyway
   const notValues = [...new Set(spec.notValues ?? [])].filter(isWellFormed);
@@ -191,7 +203,10 @@ function checkExpansion(node: RNode, limits: Limits, path: string): void {
  * alternatives they become "no `.*` on that side"; elsewhere they stay for the automaton, which fires `^` only at
  * the start and `$` only at the end (so `a^b` is empty, as in ECMAScript).
  */
-function searchLang(node: RNode): Lang {
+function searchLang(node: RNode, source: string, path: string): Lang {
+  if (hasLook(node)) {
+    return { node: resolveLookarounds(rSeq(ANY_STAR, node, ANY_STAR), source, path), anchorFree: false, search: true };
+  }
   const alts = node.t === "alt" ? node.items : [node];
   // alternatives with the same anchoring share one `.*` prefix/suffix: `.*(a|b).*`, not `.*a.*|.*b.*`, whose
   // automaton remembers which alternatives matched (2^n states for n words)
@@ -330,15 +345,7 @@ function lengthDfa(min: number, max: number | undefined, maxStates: number, path
 }
 
 function toDfa(node: RNode, ctx: StringLowerContext, deadline: Deadline): Dfa {
-  const cap = ctx.limits.maxAutomatonStates;
-  if (expansionSize(node, cap) > cap) {
-    throw new LimitExceededError(
-      "LIMIT_AUTOMATON_SIZE",
-      `a pattern or format expands to more than limits.maxAutomatonStates (${cap}) automaton states; lower its repetition bounds`,
-      ctx.path,
-    );
-  }
-  return minimize(determinize(regexToNfa(node, cap, ctx.path, deadline), cap, ctx.path, deadline), deadline, ctx.path);
+  return languageDfa(node, ctx.limits.maxAutomatonStates, ctx.path, deadline);
 }
 
 /** The budget automata spend: the compile's, or (a string lowered on its own) one of `limits`. */
@@ -379,6 +386,19 @@ function viaAutomata(
   if (range === null) return NOTHING;
   // the length bounds need a product only when the other constraints do not imply them (date, uuid, ipv4...)
   if (min > range.min || (max !== undefined && max < range.max)) {
+    const lengths = (max ?? min) + 1;
+    if (ctx.rules && acc.accept.length * lengths > MAX_DIRECT_PRODUCT) {
+      // a large product: only the automaton's loop states carry the length counter (lengthBoundedRules); past its
+      // own bound, the whole product below is tried (and refused the same way when it is too large too)
+      const rules = ctx.rules;
+      const before = new Set(rules.keys());
+      try {
+        return lengthBoundedRules(acc, min, max, rules, ctx.rulePrefix ?? "string", spell, cap, ctx.path, deadline);
+      } catch (e) {
+        if (!(e instanceof LimitExceededError) || e.code !== "LIMIT_AUTOMATON_SIZE") throw e;
+        for (const name of [...rules.keys()]) if (!before.has(name)) rules.delete(name); // a refusal adds no rule
+      }
+    }
     try {
       acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
@@ -404,6 +424,12 @@ function viaAutomata(
     return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell, deadline, ctx.path);
   }
 }
+
+/**
+ * Above this many (state × length) pairs, a length bound next to patterns/formats is built by lengthBoundedRules
+ * (counter on the loop states only) instead of the whole product automaton.
+ */
+const MAX_DIRECT_PRODUCT = 20_000;
 
 /** With a rule map available, larger automata become right-linear rules rather than one big expression. */
 export const MAX_INLINE_EXPR_SIZE = 4_000;

@@ -61,7 +61,8 @@ function foldAscii(r: Ranges): Ranges {
 /**
  * Parses an ECMAScript pattern (as ajv compiles it: `new RegExp(source, "u")`) into an RNode. Throws
  * InvalidSchemaError INVALID_PATTERN for a malformed pattern and UnsupportedSchemaError UNSUPPORTED_PATTERN for
- * what is not regular (backreferences, lookaround) or not supported (word boundaries).
+ * what is not regular (backreferences) or not supported (word boundaries); lookarounds become `look` nodes,
+ * resolved by resolveLookarounds.
  */
 export function parsePattern(source: string, path: string, opts: PatternOptions = {}): RNode {
   let ast: AST.Pattern;
@@ -138,8 +139,16 @@ export function parsePattern(source: string, path: string, opts: PatternOptions 
         if (e.kind === "start") return { t: "start" };
         if (e.kind === "end") return { t: "end" };
         if (e.kind === "word") return unsupported("a word boundary", e);
-        // lookaround keeps a language regular in theory, but its automaton (alternating/boolean) is not built here
-        return unsupported(`a ${e.kind} assertion, which is not supported`, e);
+        if (e.kind !== "lookahead" && e.kind !== "lookbehind") return unsupported("an unsupported assertion", e);
+        // resolved later into intersections/complements of whole-string languages (resolveLookarounds)
+        return {
+          t: "look",
+          behind: e.kind === "lookbehind",
+          negate: e.negate,
+          item: alternatives(e.alternatives),
+          raw: e.raw,
+          offset: e.start,
+        };
       default:
         return unsupported("an unsupported construct", e as AST.Node);
     }
