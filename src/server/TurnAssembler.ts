@@ -1,8 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { describeFormat, ToolCallStream, type FormatName, type StreamEvent } from "../index.js";
 import type { DerivedFormatName } from "../formats/FormatName.js";
 import type { JsonObject } from "../json.js";
+import type { CallIdForm } from "../formats/FormatDescription.js";
 import type { ModelTurnOptions } from "../prompt/ModelChat.js";
+import { callIdFormOf, mintCallId } from "./callIds.js";
 
 /** One `choices[0].delta` of an OpenAI chat completion chunk (role and finish_reason aside). */
 export type Delta =
@@ -18,12 +19,6 @@ export type Delta =
       }>;
     };
 
-/** An OpenAI call id: `call_` and 24 random base-62 characters. */
-export function mintCallId(): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  return `call_${[...randomBytes(24)].map((b) => alphabet[b % 62]).join("")}`;
-}
-
 /** The folded turn: what a non-streamed response says, and exactly what the streamed deltas add up to. */
 export interface AssembledTurn {
   content: string;
@@ -36,7 +31,7 @@ export interface AssembledTurn {
 
 /**
  * Turns generated text, chunk by chunk, into OpenAI deltas: the reasoning block's text (`reasoning_content`), content,
- * then per call a first delta with its index, minted id and name, then argument fragments that concatenate to
+ * then per call a first delta with its index, minted id (of the format's id shape) and name, then argument fragments that concatenate to
  * `function.arguments` — in a format that writes arguments as a JSON object, the exact text the model wrote for them,
  * so sending the call back re-renders the same bytes; in the others (XML parameters, Python calls), the parsed
  * arguments as JSON, in one fragment when the call ends.
@@ -57,6 +52,8 @@ export class TurnAssembler {
   private readonly deltaArgs = new Set<number>();
   /** The format writes a call's arguments as a JSON object: its text goes out as it is generated. */
   private readonly jsonArguments: boolean;
+  /** The shape of the format's call ids, which minted ids take (undefined: OpenAI's `call_…`). */
+  private readonly idForm: CallIdForm | undefined;
   readonly turn: AssembledTurn = { content: "", reasoning: "", calls: [], text: "" };
   stopped = false;
 
@@ -83,6 +80,7 @@ export class TurnAssembler {
     const unit = describeFormat(options.format).unit;
     this.jsonArguments =
       unit.kind === "named-json" || (unit.kind === "json-object" && unit.argumentsEncoding === "object");
+    this.idForm = callIdFormOf(options.format);
   }
 
   push(text: string): Delta[] {
@@ -146,7 +144,7 @@ export class TurnAssembler {
 
   private startCall(streamIndex: number, name: string): Delta[] {
     const index = this.turn.calls.length;
-    const id = mintCallId();
+    const id = mintCallId(this.idForm);
     this.ids.set(streamIndex, index);
     this.turn.calls.push({ id, name, arguments: "" });
     const out: Delta[] = [{ tool_calls: [{ index, id, type: "function", function: { name, arguments: "" } }] }];
