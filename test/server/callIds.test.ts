@@ -31,12 +31,23 @@ describe("served call ids take the shape of the format's ids", () => {
     expect(mintCallId(callIdFormOf("command-r7b"))).toMatch(/^[0-9]{6}$/);
   });
 
-  it("the turn's deltas carry ids of that shape", () => {
-    const assembler = new TurnAssembler({ format: "mistral-nemo", tools: [WEATHER], stop: [] });
-    assembler.push('[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1b2c3d4e"}]');
-    assembler.end();
-    expect(assembler.turn.calls).toHaveLength(1);
-    expect(assembler.turn.calls[0].id).toMatch(/^[A-Za-z0-9]{9}$/);
+  it("a call carries the id the model wrote (Mistral), minted in the format's shape when it wrote none", () => {
+    const nemo = new TurnAssembler({ format: "mistral-nemo", tools: [WEATHER], stop: [] });
+    const turn = '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1b2c3d4e"}]';
+    // the call's first delta waits for the id, written after the arguments
+    const early = nemo.push(turn.slice(0, turn.indexOf('"id"')));
+    expect(early.filter((d) => "tool_calls" in d)).toEqual([]);
+    const late = [...nemo.push(turn.slice(turn.indexOf('"id"'))), ...nemo.end()];
+    expect(late[0]).toEqual({
+      tool_calls: [{ index: 0, id: "a1b2c3d4e", type: "function", function: { name: "get_weather", arguments: "" } }],
+    });
+    expect(nemo.turn.calls).toEqual([{ id: "a1b2c3d4e", name: "get_weather", arguments: '{"city": "Paris"}' }]);
+
+    const small = new TurnAssembler({ format: "mistral-v11-call-id", tools: [WEATHER], stop: [] });
+    small.push('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}');
+    small.end();
+    expect(small.turn.calls).toHaveLength(1);
+    expect(small.turn.calls[0].id).toMatch(/^[A-Za-z0-9]{9}$/);
   });
 
   it("a client's id of another shape is fitted: the same id to the same id, different ids apart, fitting ids kept", () => {
