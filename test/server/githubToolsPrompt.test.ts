@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../../src/json.js";
 import { serverChatFor } from "../../src/server/serverChat.js";
 import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
 
 /** The GitHub MCP server's 117 tools as a client sends them: no tool has a description. */
-async function githubTools(): Promise<object[]> {
+async function githubTools(): Promise<JsonValue[]> {
   const text = await readFile(new URL("../../bench/data/github-mcp-server.tools.json", import.meta.url), "utf8");
-  const tools = JSON.parse(text) as Array<{ name: string; inputSchema: object }>;
+  const tools = JSON.parse(text) as Array<{ name: string; inputSchema: JsonValue }>;
   return tools.map((t) => ({ type: "function", function: { name: t.name, parameters: t.inputSchema } }));
 }
 
