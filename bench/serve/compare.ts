@@ -49,6 +49,12 @@ const TOOL_SETS = serveToolSets().slice(0, QUICK ? 2 : undefined);
 const CONTEXT = 32_768;
 const ORDER: EndpointId[] = ["A", "B", "C"];
 
+/**
+ * llama.cpp's tool template for a family whose tokenizer's own template writes no tool call (DeepSeek V3's), so its
+ * row measures calls: the R1 template the tests serve DeepSeek with (`deepseek-v3` format, DeepSeek V3's vocabulary).
+ */
+const TOOL_TEMPLATES: Partial<Record<TinyModelFamilyName, string>> = { deepseek_v3: "llama-cpp-deepseek-r1.jinja" };
+
 /** A call toolgram itself returned that breaks what toolgram promises (see the header). */
 function brokenPromise(r: RequestRecord): boolean {
   if (r.endpoint === "A") return false;
@@ -65,7 +71,11 @@ async function runFamily(
   refusals: Refusals,
 ): Promise<void> {
   // A family whose vocabulary package is not installed is reported, not fatal to the other families' figures.
-  const model = await buildTinyFamilyModel({ family }).catch((error: unknown) => {
+  const template = TOOL_TEMPLATES[family];
+  const model = await buildTinyFamilyModel({
+    family,
+    ...(template === undefined ? {} : { llamaCppTemplate: template }),
+  }).catch((error: unknown) => {
     const why = error instanceof Error ? error.message.slice(0, 200) : String(error);
     refusals[family] = { A: why, B: why, C: why };
     return null;

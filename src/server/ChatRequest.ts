@@ -14,6 +14,8 @@ export interface RequestMessage {
   readonly reasoning_content?: string;
   /** Tool results: the call they answer. */
   readonly tool_call_id?: string;
+  /** Tool results: the tool's name, when the client sends it. */
+  readonly name?: string;
 }
 
 /** `response_format`, read. */

@@ -11,6 +11,7 @@ import {
 } from "../llama-cpp/index.js";
 import { basename } from "node:path";
 import { badRequest } from "./ApiError.js";
+import { closingText } from "./closingText.js";
 import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
 import { BoundedMap } from "../util/BoundedMap.js";
@@ -207,11 +208,13 @@ export class InProcessEngine implements Engine {
             });
       const rest = decoder.flush();
       if (rest !== "") emit(rest);
-      if (!request.signal.aborted) this.rememberSampled(text, [...result.tokens] as Token[]);
+      const closing = this.closing(request, result.finishReason, text);
+      if (closing.text !== "") emit(closing.text);
+      if (!request.signal.aborted) this.rememberSampled(text, [...result.tokens, ...closing.tokens] as Token[]);
       return {
-        finishReason: result.finishReason,
+        finishReason: closing.text === "" ? result.finishReason : "stop",
         promptTokens: result.promptTokens,
-        completionTokens: result.tokens.length,
+        completionTokens: result.tokens.length + closing.tokens.length,
         cachedTokens: result.cachedTokens,
         maskMs: clock.ms,
         maskTimes: clock.times,
@@ -219,6 +222,22 @@ export class InProcessEngine implements Engine {
     } finally {
       this.free.push(sequence);
     }
+  }
+
+  /**
+   * The closing of a turn the budget cut (`finishReason` "length" with the grammar's output unfinished): the
+   * grammar's shortest completion of `text` (closingText, as upstream), written by toolgram, and its tokens. The
+   * budgeted masks count the completion in bytes, which bounds its tokens; a format whose shortest turn is longer in
+   * bytes than the budget (Kimi K3's tags spelled as text: 246 bytes for the weather tools, against max_tokens 96)
+   * cannot be steered to its end within the budget, only towards it: such a turn is finished here, and its closing
+   * tokens go past max_tokens.
+   */
+  private closing(request: EngineRequest, finish: "stop" | "length", text: string): { text: string; tokens: Token[] } {
+    const none = { text: "", tokens: [] };
+    if (request.grammar === undefined || finish !== "length" || request.signal.aborted) return none;
+    const closing = closingText(request.grammar, text);
+    if (closing === undefined || closing === "") return none;
+    return { text: closing, tokens: this.model.tokenize(closing, true) };
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { describeFormat, ToolCallStream, type FormatName, type StreamEvent } from "../index.js";
 import type { DerivedFormatName } from "../formats/FormatName.js";
 import type { JsonObject } from "../json.js";
+import type { CallIdForm } from "../formats/FormatDescription.js";
 import type { ModelTurnOptions } from "../prompt/ModelChat.js";
+import { callIdPattern } from "../formats/callIdForm.js";
+import { callIdFormOf, mintCallId } from "./callIds.js";
 
 /** One `choices[0].delta` of an OpenAI chat completion chunk (role and finish_reason aside). */
 export type Delta =
@@ -18,12 +20,6 @@ export type Delta =
       }>;
     };
 
-/** An OpenAI call id: `call_` and 24 random base-62 characters. */
-export function mintCallId(): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  return `call_${[...randomBytes(24)].map((b) => alphabet[b % 62]).join("")}`;
-}
-
 /** The folded turn: what a non-streamed response says, and exactly what the streamed deltas add up to. */
 export interface AssembledTurn {
   content: string;
@@ -36,7 +32,8 @@ export interface AssembledTurn {
 
 /**
  * Turns generated text, chunk by chunk, into OpenAI deltas: the reasoning block's text (`reasoning_content`), content,
- * then per call a first delta with its index, minted id and name, then argument fragments that concatenate to
+ * then per call a first delta with its index, id (the one the model wrote, in a format whose calls carry one; else
+ * minted, of the format's id shape) and name, then argument fragments that concatenate to
  * `function.arguments` — in a format that writes arguments as a JSON object, the exact text the model wrote for them,
  * so sending the call back re-renders the same bytes; in the others (XML parameters, Python calls), the parsed
  * arguments as JSON, in one fragment when the call ends.
@@ -57,6 +54,13 @@ export class TurnAssembler {
   private readonly deltaArgs = new Set<number>();
   /** The format writes a call's arguments as a JSON object: its text goes out as it is generated. */
   private readonly jsonArguments: boolean;
+  /** The shape of the format's call ids, which minted ids take (undefined: OpenAI's `call_…`). */
+  private readonly idForm: CallIdForm | undefined;
+  /**
+   * The format's calls carry an id the model writes (Mistral's): a call's first delta waits for the call's end and
+   * carries that id, so the template writes the returned turn back as it was generated.
+   */
+  private readonly modelIds: boolean;
   readonly turn: AssembledTurn = { content: "", reasoning: "", calls: [], text: "" };
   stopped = false;
 
@@ -83,6 +87,9 @@ export class TurnAssembler {
     const unit = describeFormat(options.format).unit;
     this.jsonArguments =
       unit.kind === "named-json" || (unit.kind === "json-object" && unit.argumentsEncoding === "object");
+    this.idForm = callIdFormOf(options.format);
+    // ids of digits are call indices (Command R7B's 0, 1, …), the same in every turn: never a returned id
+    this.modelIds = this.idForm !== undefined && this.idForm.alphabet !== "digits";
   }
 
   push(text: string): Delta[] {
@@ -124,13 +131,15 @@ export class TurnAssembler {
           this.pending = "";
           if (kept !== "") out.push(...this.emitContent(kept));
         }
-        if (e.name !== undefined) out.push(...this.startCall(e.index, e.name));
+        if (e.name !== undefined && !this.modelIds) out.push(...this.startCall(e.index, e.name));
       } else if (e.type === "call_name") {
-        if (!this.ids.has(e.index)) out.push(...this.startCall(e.index, e.name));
+        if (!this.ids.has(e.index) && !this.modelIds) out.push(...this.startCall(e.index, e.name));
       } else if (e.type === "call_end") {
+        // a format whose calls carry the model's own id: the call starts, with that id, once it is read
+        if (e.call !== null && !this.ids.has(e.index))
+          out.push(...this.startCall(e.index, e.call.name, this.idOf(e.call.id)));
         // formats whose arguments are not written as JSON (XML parameters): the parsed arguments, as JSON
         if (!this.deltaArgs.has(e.index) && e.call !== null) {
-          if (!this.ids.has(e.index)) out.push(...this.startCall(e.index, e.call.name));
           const args = e.call.arguments;
           out.push(this.argumentsDelta(this.ids.get(e.index) as number, JSON.stringify(args)));
         }
@@ -144,9 +153,15 @@ export class TurnAssembler {
     return out;
   }
 
-  private startCall(streamIndex: number, name: string): Delta[] {
+  /** The id the model wrote, when it has the format's shape; a minted one otherwise. */
+  private idOf(written: string | undefined): string {
+    return written !== undefined && this.idForm !== undefined && callIdPattern(this.idForm).test(written)
+      ? written
+      : mintCallId(this.idForm);
+  }
+
+  private startCall(streamIndex: number, name: string, id = mintCallId(this.idForm)): Delta[] {
     const index = this.turn.calls.length;
-    const id = mintCallId();
     this.ids.set(streamIndex, index);
     this.turn.calls.push({ id, name, arguments: "" });
     const out: Delta[] = [{ tool_calls: [{ index, id, type: "function", function: { name, arguments: "" } }] }];

@@ -147,6 +147,7 @@ function readMessages(v: unknown): RequestMessage[] {
           role: "tool",
           content: content ?? "",
           tool_call_id: expectString(m.tool_call_id, `${p}.tool_call_id`),
+          ...(m.name === undefined || m.name === null ? {} : { name: expectString(m.name, `${p}.name`) }),
         };
       default:
         throw badRequest(

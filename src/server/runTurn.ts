@@ -5,7 +5,7 @@ import { nestsDeeperThan } from "./jsonDepth.js";
 import { recordMasks, summarizeMasks } from "./maskTimes.js";
 import { planGrammar, type TurnGrammar } from "./planGrammar.js";
 import type { ModelTurnOptions } from "../prompt/ModelChat.js";
-import { promptMessages } from "./promptMessages.js";
+import { assistantMessage, messageTarget, promptMessages } from "./promptMessages.js";
 import { requestTurn } from "./requestTurn.js";
 import { readChatRequest } from "./readChatRequest.js";
 import { finishReasonOf, usageOf, type FinishReason, type Usage } from "./responseShapes.js";
@@ -27,7 +27,7 @@ export async function prepareTurn(body: unknown, state: ServerState): Promise<Pr
     throw badRequest(`The request body nests deeper than ${state.settings.maxDepth} levels.`, null, "nesting_too_deep");
   }
   const request = readChatRequest(body, state.engine.modelId);
-  const messages = promptMessages(request.messages, state.replay);
+  const messages = promptMessages(request.messages, state.replay, messageTarget(state.chat));
   const render = (enableThinking: boolean | undefined): string =>
     state.chat.render(messages, {
       tools: request.tools,
@@ -82,16 +82,22 @@ export async function runTurn(
   for (const d of assembler.end()) onDelta(d);
   const turn = assembler.turn;
   if (turn.calls.length > 0) {
-    const rendered = state.chat.renderTurn({
-      role: "assistant",
-      content: turn.content === "" ? null : turn.content,
-      ...(turn.reasoning === "" ? {} : { reasoning_content: turn.reasoning }),
-      tool_calls: turn.calls.map((c) => ({
-        id: c.id,
-        type: "function" as const,
-        function: { name: c.name, arguments: c.arguments },
-      })),
-    });
+    // the turn as it comes back (the message promptMessages will give the template), rendered
+    const rendered = state.chat.renderTurn(
+      assistantMessage(
+        {
+          role: "assistant",
+          content: turn.content === "" ? null : turn.content,
+          ...(turn.reasoning === "" ? {} : { reasoning_content: turn.reasoning }),
+          tool_calls: turn.calls.map((c) => ({
+            id: c.id,
+            type: "function" as const,
+            function: { name: c.name, arguments: c.arguments },
+          })),
+        },
+        messageTarget(state.chat),
+      ),
+    );
     if (rendered !== turn.text)
       state.replay.remember({ text: turn.text, content: turn.content === "" ? null : turn.content, calls: turn.calls });
   }

@@ -294,9 +294,14 @@ function shimFilters(interpreter: Interpreter, hooks: InterpreterHooks): void {
     // `safety_mode | upper` with no safety_mode); the library refuses all three
     if (TEXT_FILTERS.has(filter) && PYTHON_TEXT.has(operand.type))
       return applyFilter(runtimeValue(pyStr(operand)), filterNode, environment);
-    // Jinja2's default Undefined iterates as empty: its length is 0, its list [], its join ""
-    if (operand.type === "UndefinedValue" && ITERATING_FILTERS.has(filter))
-      return filter === "items" ? runtimeValue([]) : applyFilter(runtimeValue([]), filterNode, environment);
+    // Jinja2's default Undefined iterates as empty: its length is 0, its list [], its join ""; and None under the
+    // filters llama.cpp's runtime gives an empty list for it (Functionary v3.1's `tools | selectattr(…)` with
+    // `tools` set to none when a request declares none; Jinja2 raises)
+    if (
+      (operand.type === "UndefinedValue" && ITERATING_FILTERS.has(filter)) ||
+      (operand.type === "NullValue" && NONE_AS_EMPTY_FILTERS.has(filter))
+    )
+      return filter === "items" ? runtimeValue([]) : hooks.applyFilter(runtimeValue([]), filterNode, environment);
     if ((name === "format" || callee === "format") && operand.type === "StringValue") {
       // Jinja2's `format` filter: `value % args`, or `value % kwargs` for `%(key)s` fields (never both)
       const [args, kwargs] = hooks.evaluateArguments(call.args ?? [], environment);
@@ -356,10 +361,17 @@ function shimMemberExpressions(interpreter: Interpreter, hooks: InterpreterHooks
  * Jinja2's `%` on a string (Python's printf-style formatting: a tuple gives the values, a mapping the `%(key)s` fields,
  * anything else is the one value), and `~` with an undefined or None operand (Jinja2 joins `str()` of each: "" and
  * "None"), a boolean (Python's "True" / "False"), and `*` of a string by an integer (repetition). Undefined otherwise: the
- * library's own operator then runs, its outputs left as they are. `+` with an undefined operand stays an error, as
- * Jinja2's default Undefined raises on arithmetic (`__add__` is `_fail_with_undefined_error`).
+ * library's own operator then runs, its outputs left as they are. `+` of a string and an undefined or None value joins
+ * the string with "", as llama.cpp's template runtime does (Jinja2 raises; Command R+'s `'): ' +
+ * param_fields.description` and gpt-oss's `"// " + tool.description` meet a schema without a description, and
+ * llama-server renders them so); `+` with an undefined operand otherwise stays an error, as in Jinja2.
  */
 function pythonOperator(operator: string, left: RuntimeValue, right: RuntimeValue): RuntimeValue | undefined {
+  if (operator === "+" && (NOTHING.has(left.type) || NOTHING.has(right.type))) {
+    const [text, other] = left.type === "StringValue" ? [left, right] : [right, left];
+    if (text.type === "StringValue" && NOTHING.has(other.type))
+      return runtimeValue(left.type === "StringValue" ? (left.value as string) : (right.value as string));
+  }
   if (operator === "%" && left.type === "StringValue") {
     const args =
       right.type === "TupleValue"
@@ -386,7 +398,10 @@ function textOf(v: RuntimeValue): string {
 }
 
 /** The binary operators whose Python meaning the shims add (see pythonOperator). */
-const PYTHON_OPERATORS = new Set(["%", "~", "*"]);
+const PYTHON_OPERATORS = new Set(["%", "~", "*", "+"]);
+
+/** Undefined and None: what llama.cpp's runtime joins to a string as "" (see pythonOperator). */
+const NOTHING = new Set(["UndefinedValue", "NullValue"]);
 
 /** The values whose text the library writes otherwise than Python's `str()` (or refuses to write). */
 const PYTHON_TEXT = new Set(["UndefinedValue", "NullValue", "BooleanValue"]);
@@ -410,6 +425,9 @@ const ITERATING_FILTERS = new Set([
   "sort",
   "reverse",
 ]);
+
+/** The filters llama.cpp's runtime applies to None as to an empty list (its `value_none_t` builtins). */
+const NONE_AS_EMPTY_FILTERS = new Set(["items", "map", "reject", "rejectattr", "select", "selectattr", "unique"]);
 
 /** A string's characters (code points, as Python iterates a string) as a list. */
 function characters(s: RuntimeValue): RuntimeValue {

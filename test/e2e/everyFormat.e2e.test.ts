@@ -14,14 +14,20 @@ if (binary === undefined)
     "test/e2e/everyFormat.e2e.test.ts: llama-server is not built (`npm run llama-server`): upstream skipped",
   );
 
-// all formats in both modes take longer than CI's budget for the e2e tier leaves: opt in (npm run e2e:every-format)
-const optedIn = process.env.TOOLGRAM_EVERY_FORMAT === "all";
+// all formats in both modes take longer than CI's budget for the e2e tier leaves: opt in (npm run e2e:every-format),
+// or name one format (TOOLGRAM_EVERY_FORMAT=mistral-nemo)
+const only = process.env.TOOLGRAM_EVERY_FORMAT;
+const optedIn = only !== undefined && only !== "";
 if (!optedIn)
   describe("every format served", () => {
-    it.skip("skipped: set TOOLGRAM_EVERY_FORMAT=all (npm run e2e:every-format); the long tier serves a rotating share", () => {});
+    it.skip("skipped: set TOOLGRAM_EVERY_FORMAT=all (npm run e2e:every-format) or a format's name; the long tier serves a rotating share", () => {});
   });
 else if (source === undefined)
   describe("every format served", () => {
     it.skip("skipped: llama.cpp's source is not available (node-llama-cpp's bundled llama.cpp or git is missing)", () => {});
   });
-else describeEveryFormat(everyFormatCases(source.dir), binary);
+else
+  describeEveryFormat(
+    everyFormatCases(source.dir).filter((c) => only === "all" || c.format === only),
+    binary,
+  );

@@ -63,12 +63,14 @@ describe("ChatTemplate renders the Jinja2 real templates use", () => {
     expect(render("{{ u | string }}|{{ none | string }}")).toBe("|None");
   });
 
-  it("undefined in ~ is '' and None is 'None'; in + it raises, as Jinja2's default Undefined does", () => {
+  it("undefined in ~ is '' and None is 'None'; in + with a string both are '', as llama.cpp's runtime has it", () => {
     expect(render("{{ u ~ 'x' }}|{{ none ~ 'x' }}")).toBe("x|Nonex");
-    // real templates guard `+` instead (vLLM examples/tool_chat_template_olmo3.jinja):
-    //   {%- if message.name is defined %}{{- "Function " + message.name + " returned:\n" }}{%- endif %}
-    expect(() => render("{{ u + 'x' }}")).toThrow(expect.objectContaining({ code: "TEMPLATE_RENDER" }));
+    // Jinja2's default Undefined raises here; llama.cpp's runtime joins "" (Command R+'s `'): ' +
+    // param_fields.description` on a parameter without a description), and llama-server renders the prompt so
+    expect(render("{{ u + 'x' }}|{{ 'x' + none }}")).toBe("x|x");
+    // with anything but a string it still raises
     expect(() => render("{{ 1 + u }}")).toThrow(/undefined/);
+    expect(() => render("{{ u + u }}")).toThrow(expect.objectContaining({ code: "TEMPLATE_RENDER" }));
   });
 
   it("tojson with Python's separators and ensure_ascii (GLM 4.6, Kimi K2.5)", () => {

@@ -54,6 +54,25 @@ describe("ChatTemplate's Python shims", () => {
     expect(render("{{ [1, 2, 3][::-1][0] }}{{ [1, 2, 3][1:] | length }}")).toBe("32");
   });
 
+  it('a string + undefined or None joins the string with "", as llama.cpp\'s runtime does (Command R+, gpt-oss)', () => {
+    const spec = "{% set spec = {'type': 'string', 'd': none} %}";
+    expect(render(`${spec}{{ '): ' + spec.description }}|{{ spec.description + '.' }}|{{ '// ' + spec.d }}`)).toBe(
+      "): |.|// ",
+    );
+    // nothing else changes: numbers still add, and undefined + a number is still an error
+    expect(render("{{ 1 + 2 }}{{ 'a' + 'b' }}")).toBe("3ab");
+    expect(() => render("{{ 1 + nothing }}")).toThrow(/on undefined values/);
+  });
+
+  it("None under llama.cpp's list filters is an empty list (Functionary v3.1's `none | selectattr(…)`)", () => {
+    expect(render("{% set tools = none %}{{ tools | selectattr('type', 'equalto', 'x') | list | length }}")).toBe("0");
+    expect(render("{{ none | map(attribute='a') | list | length }}{{ none | reject('equalto', 1) | list }}")).toBe(
+      "0[]",
+    );
+    // a filter llama.cpp does not give None still fails
+    expect(() => render("{{ none | length }}")).toThrow(expect.objectContaining({ code: "TEMPLATE_RENDER" }));
+  });
+
   it("anything else still fails with the engine's message, as a TEMPLATE_RENDER error", () => {
     expect(() => render("{{ [] | min }}")).toThrow(expect.objectContaining({ code: "TEMPLATE_RENDER" }));
     expect(() => render("{{ {'a': 1} | nosuchfilter }}")).toThrow(/Unknown ObjectValue filter: nosuchfilter/);
