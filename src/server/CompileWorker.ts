@@ -46,7 +46,7 @@ export class CompileWorker {
 
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const w = startWorker("compileWorkerMain");
+    const w = startWorker(new URL("./compileWorkerMain.js", import.meta.url));
     // an idle worker must not keep a process alive that has nothing else to do
     w.unref();
     w.on("message", (m: { id: number; outcome?: CompileOutcome; crash?: string }) => this.answer(m));

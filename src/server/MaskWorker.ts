@@ -78,6 +78,8 @@ export class MaskWorker {
     const shared = createMaskShared(this.words);
     const mid = this.nextMatcherId++;
     this.open.add(shared);
+    // an answer awaited through Atomics.waitAsync does not keep the process alive: an open matcher's worker does
+    w.ref();
     const m = new WorkerMatcher(this, mid, shared);
     await m.ask({ op: "open", mid, gid, buffer: shared.buffer, jumpForward: options.jumpForward });
     m.readPosition();
@@ -92,6 +94,7 @@ export class MaskWorker {
   /** A matcher is done: its shared block is no longer answered. */
   closed(mid: number, shared: MaskShared): void {
     this.open.delete(shared);
+    if (this.open.size === 0) this.worker?.unref();
     this.worker?.postMessage({ op: "close", mid } satisfies MaskOp);
   }
 
@@ -119,7 +122,7 @@ export class MaskWorker {
       offsets: v.offsets,
       atoms: new Map(v.atoms),
     };
-    const w = startWorker("maskWorkerMain", data);
+    const w = startWorker(new URL("./maskWorkerMain.js", import.meta.url), data);
     w.unref();
     const lost = (why: string): void => {
       if (this.worker !== w) return;

@@ -1,15 +1,16 @@
 /**
- * `tsx bench/serve/maskWorkerCost.ts`: what a mask computed on the mask worker costs the event loop, against the same
- * mask computed in place. Seeded walks over the GitHub MCP server's 117 tools and a small weather tool (Qwen3
+ * `tsx bench/maskWorkerCost.ts`: what a mask computed on the mask worker costs the event loop, against the same
+ * mask computed in place. Seeded walks over a small weather tool, the GitHub MCP server's 117 tools and issue 25's deep recursive schema (Qwen3
  * vocabulary, qwen3 format): per token, the event loop's wall time from asking for the mask to having accepted the
  * sampled token, and how long the event loop itself was busy (blocked) in that time. Env TOOLGRAM_WORKER_WALKS (default
  * 20) walks of up to 120 tokens per tool set, the first walk's cold masks included.
  */
-import { compileTools } from "../../src/compile.js";
-import { MaskWorker } from "../../src/server/MaskWorker.js";
-import { qwen3 } from "../../test/support/qwen3.js";
-import { weatherTool } from "../../test/support/server/maskWorkerWalk.js";
-import { serveToolSets } from "./toolSets.js";
+import { compileTools } from "../src/compile.js";
+import { MaskWorker } from "../src/server/MaskWorker.js";
+import { qwen3 } from "../test/support/qwen3.js";
+import { weatherTool } from "../test/support/server/maskWorkerWalk.js";
+import { deepAnyOfTool } from "./serve/gapLoad.js";
+import { serveToolSets } from "./serve/toolSets.js";
 
 const WALKS = Number(process.env.TOOLGRAM_WORKER_WALKS ?? 20);
 const { vocab } = qwen3();
@@ -18,6 +19,7 @@ if (github === undefined) throw new Error("the GitHub MCP tool set is missing");
 const sets = [
   { name: "get_weather", tools: [weatherTool] },
   { name: "117 GitHub MCP tools", tools: github.tools },
+  { name: "deep recursive schema", tools: [deepAnyOfTool()] },
 ];
 
 function pick(bits: Uint32Array, r: number): number {
