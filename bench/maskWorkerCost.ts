@@ -39,7 +39,7 @@ const fmt = (xs: number[]): string =>
 
 for (const set of sets) {
   for (const where of ["in place", "mask worker"] as const) {
-    const g = compileTools(set.tools, { format: "qwen3", toolChoice: "required" });
+    const g = compileTools(set.tools, { format: "qwen3", toolChoice: "required", limits: { maxCompileMs: Infinity } });
     const worker = where === "mask worker" ? new MaskWorker(vocab) : undefined;
     const wall: number[] = [];
     const blocked: number[] = [];
