@@ -8,6 +8,7 @@ export interface MaskedSamplingOptions extends GenerateOptions {
   readonly matcher: {
     fillNextTokenBitmask(bits: Uint32Array): void;
     fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): boolean;
+    prepareMask?(tokensLeft: number | undefined): Promise<void>;
   };
   readonly closeWithinBudget?: boolean;
   readonly overlapMasks?: boolean;
@@ -140,6 +141,17 @@ export class MaskedSampling {
     return this.current;
   }
 
+  /**
+   * Awaits the matcher's `prepareMask` for the next mask, if it has one and the mask is not read yet: the mask is then
+   * read before the forward pass starts, since node-llama-cpp reads the bias synchronously once the pass ends.
+   */
+  async prepareMask(): Promise<void> {
+    const matcher = this.options.matcher;
+    if (this.current !== undefined || matcher.prepareMask === undefined) return;
+    await matcher.prepareMask(this.budgeted ? this.maxTokens - this.tokens.length : undefined);
+    this.readMask();
+  }
+
   /** Read by node-llama-cpp after the forward pass of each step, before sampling. */
   readonly tokenBias = (): TokenBias => {
     try {
@@ -155,6 +167,7 @@ export class MaskedSampling {
 
   /** Evaluates `unevaluated` and samples the next token with the bias of `current`; the mask is computed meanwhile. */
   async evaluateAndSample(sequence: LlamaContextSequence): Promise<Token | undefined> {
+    await this.prepareMask();
     const feed = this.unevaluated;
     this.unevaluated = [];
     let next: Promise<IteratorResult<Token, void>>;

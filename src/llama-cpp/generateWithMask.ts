@@ -25,6 +25,11 @@ export interface TokenMaskMatcher {
    * is on. See TokenMatcher.
    */
   fillNextTokenBitmaskWithin?(bits: Uint32Array, tokensLeft: number): boolean;
+  /**
+   * Awaited before each mask is read (with the token budget left when `closeWithinBudget` narrows it): a matcher that
+   * computes its masks elsewhere (a worker thread) makes the mask ready here, so that reading it does not block.
+   */
+  prepareMask?(tokensLeft: number | undefined): Promise<void>;
 }
 
 /**
@@ -209,7 +214,10 @@ async function sampleLoop(
 
     // A complete output may have nothing left to sample (the usual last step): read its mask before evaluating
     // anything, so that the last token is not evaluated for nothing.
-    if (!overlap || matcher.isCompleted()) g.readMask();
+    if (!overlap || matcher.isCompleted()) {
+      await g.prepareMask();
+      g.readMask();
+    }
     let step = g.current;
     let token: Token | undefined;
     if (step === undefined || step.allowedCount > 0) {

@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { CompiledGrammar } from "../CompiledGrammar.js";
 import { DEFAULT_LIMITS, type Limits } from "../options.js";
 import {
@@ -8,22 +8,12 @@ import {
   errorFromData,
   grammarFromData,
 } from "./compileJob.js";
+import { startWorker } from "./startWorker.js";
 
 interface Pending {
   readonly job: CompileJob;
   readonly resolve: (g: CompiledGrammar) => void;
   readonly reject: (e: unknown) => void;
-}
-
-/**
- * The worker: the built `.js`, or, run from source (tests, `tsx`), the `.ts` under tsx's loader, registered inside the
- * worker (Node 20 ignores `--import` in a worker's execArgv).
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./compileWorkerMain.js", import.meta.url));
-  const source = new URL("./compileWorkerMain.ts", import.meta.url).href;
-  const boot = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(boot, { eval: true });
 }
 
 /**
@@ -56,7 +46,7 @@ export class CompileWorker {
 
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const w = startWorker();
+    const w = startWorker(new URL("./compileWorkerMain.js", import.meta.url));
     // an idle worker must not keep a process alive that has nothing else to do
     w.unref();
     w.on("message", (m: { id: number; outcome?: CompileOutcome; crash?: string }) => this.answer(m));

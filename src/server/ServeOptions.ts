@@ -53,6 +53,12 @@ export interface ServeOptions {
    * event loop (the behaviour before the worker; kept to measure the difference). @defaultValue "worker"
    */
   readonly compileOn?: "worker" | "event-loop";
+  /**
+   * Where token masks are computed (in process): on a worker thread per sequence, so that a cold mask (a new tool
+   * set's first states, a deep schema's new stacks) never pauses other requests' streams, or on the event loop (the
+   * behaviour before the mask workers; kept to measure the difference). @defaultValue "worker"
+   */
+  readonly masksOn?: "worker" | "event-loop";
   /** Receives operational log lines (a new tool set's compile time and first mask); none by default. */
   readonly log?: (line: string) => void;
 }

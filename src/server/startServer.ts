@@ -52,6 +52,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           parallel,
           ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }),
           ...(options.threads === undefined ? {} : { threads: options.threads }),
+          ...(options.masksOn === undefined ? {} : { masksOn: options.masksOn }),
         })
       : await UpstreamEngine.connect({ url: options.upstream as string, parallel });
   const metrics = new Metrics();

@@ -1,0 +1,161 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { createMatcher } from "../automaton/createMatcher.js";
+import type { TokenMatcher } from "../automaton/TokenMatcher.js";
+import type { CompileBudget } from "../Deadline.js";
+import { ToolgramError } from "../errors.js";
+import type { Grammar } from "../grammar/Grammar.js";
+import { type PieceInput, TOKEN_ATOM, TOKEN_TEXT, Vocabulary } from "../vocab/Vocabulary.js";
+import {
+  COMPLETED,
+  FLAG,
+  type MaskOp,
+  type MaskShared,
+  NARROWED,
+  STATUS,
+  TEXT_LENGTH,
+  type VocabularyData,
+  viewMaskShared,
+  writeText,
+} from "./maskShared.js";
+
+/**
+ * A mask worker's entry: it owns the matchers of the generations the event loop gives it, and computes their masks,
+ * so that a cold mask (a new tool set's first states, a deep recursive schema's new stacks) holds this thread, not
+ * the event loop that streams every other request's tokens. Each operation answers through the matcher's shared
+ * block (maskShared.ts).
+ */
+const vocab = vocabularyFrom(workerData as VocabularyData);
+const words = Math.ceil(vocab.size / 32);
+
+interface GrammarEntry {
+  readonly grammar: Grammar;
+  readonly specialTokens: "token-or-text" | "token-only";
+  readonly maxStates: number | undefined;
+  readonly budget: CompileBudget;
+}
+
+interface Open {
+  readonly matcher: TokenMatcher;
+  readonly shared: MaskShared;
+  readonly jumpForward: boolean;
+}
+
+const grammars = new Map<number, GrammarEntry>();
+const matchers = new Map<number, Open>();
+
+function vocabularyFrom(d: VocabularyData): Vocabulary {
+  const pieces: PieceInput[] = new Array(d.size).fill(null);
+  for (let id = 0; id < d.size; id++) {
+    if (d.kind[id] === TOKEN_TEXT) pieces[id] = d.bytes.subarray(d.offsets[id], d.offsets[id + 1]);
+    else if (d.kind[id] === TOKEN_ATOM) pieces[id] = { special: true, text: d.atoms.get(id) ?? "" };
+  }
+  return Vocabulary.fromPieces(pieces, { eosTokenIds: d.eosTokenIds, size: d.size });
+}
+
+/** The answer is in the shared block: wake the event loop. */
+function done(shared: MaskShared, status: number): void {
+  Atomics.store(shared.ctrl, STATUS, status);
+  Atomics.store(shared.ctrl, FLAG, 1);
+  Atomics.notify(shared.ctrl, FLAG);
+}
+
+function failed(shared: MaskShared, e: unknown): void {
+  const error =
+    e instanceof ToolgramError
+      ? { kind: e.constructor.name, code: e.code, message: e.message, schemaPath: e.schemaPath }
+      : { kind: "Error", code: "INTERNAL", message: e instanceof Error ? e.message : String(e), schemaPath: "" };
+  writeText(shared, JSON.stringify(error));
+  done(shared, 2);
+}
+
+/** What the event loop reads without asking: the forced continuation (with jump-forward) and completeness. */
+function position(o: Open): void {
+  writeText(o.shared, o.jumpForward ? o.matcher.forcedText() : "");
+  o.shared.ctrl[COMPLETED] = o.matcher.isCompleted() ? 1 : 0;
+}
+
+/**
+ * The next mask, computed as soon as the position is known, while the event loop samples the previous token's
+ * successors or evaluates; not where a forced text is about to be appended token by token (each a quick answer the
+ * event loop waits for).
+ */
+function ahead(o: Open): void {
+  if (o.shared.ctrl[TEXT_LENGTH] > 0 && o.jumpForward) return;
+  const started = performance.now();
+  try {
+    o.matcher.fillNextTokenBitmask(o.shared.mask);
+  } catch {
+    // thrown again, to the event loop, when this mask is asked for
+    return;
+  }
+  o.shared.ms[0] = performance.now() - started;
+}
+
+function run(m: MaskOp): void {
+  switch (m.op) {
+    case "grammar":
+      grammars.set(m.gid, {
+        grammar: m.grammar as Grammar,
+        specialTokens: m.specialTokens,
+        maxStates: m.maxStates,
+        budget: m.budget as CompileBudget,
+      });
+      return;
+    case "drop":
+      grammars.delete(m.gid);
+      return;
+    case "close":
+      matchers.delete(m.mid);
+      return;
+    case "open": {
+      const shared = viewMaskShared(m.buffer, words);
+      try {
+        const g = grammars.get(m.gid);
+        if (g === undefined) throw new Error(`grammar ${m.gid} was not sent to the mask worker`);
+        const maxStates = g.maxStates === undefined ? {} : { maxStates: g.maxStates };
+        const matcher = createMatcher(g.grammar, vocab, { specialTokens: g.specialTokens, ...maxStates }, g.budget);
+        const o = { matcher, shared, jumpForward: m.jumpForward };
+        matchers.set(m.mid, o);
+        shared.ms[0] = 0;
+        position(o);
+        done(shared, 1);
+        ahead(o);
+      } catch (e) {
+        failed(shared, e);
+      }
+      return;
+    }
+    case "accept": {
+      const o = matchers.get(m.mid);
+      if (o === undefined) return;
+      try {
+        const ok = o.matcher.acceptToken(m.token);
+        o.shared.ms[0] = 0;
+        if (ok) position(o);
+        done(o.shared, ok ? 1 : 0);
+        if (ok) ahead(o);
+      } catch (e) {
+        failed(o.shared, e);
+      }
+      return;
+    }
+    case "mask": {
+      const o = matchers.get(m.mid);
+      if (o === undefined) return;
+      const started = performance.now();
+      try {
+        const { mask, ctrl } = o.shared;
+        ctrl[NARROWED] = 0;
+        if (m.tokensLeft > 0) ctrl[NARROWED] = o.matcher.fillNextTokenBitmaskWithin(mask, m.tokensLeft) ? 1 : 0;
+        else o.matcher.fillNextTokenBitmask(mask);
+        o.shared.ms[0] += performance.now() - started;
+        done(o.shared, 1);
+      } catch (e) {
+        failed(o.shared, e);
+      }
+      return;
+    }
+  }
+}
+
+parentPort?.on("message", run);

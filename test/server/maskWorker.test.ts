@@ -1,0 +1,34 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { ToolgramError } from "../../src/errors.js";
+import { MaskWorker } from "../../src/server/MaskWorker.js";
+import { deepAnyOfTool } from "../../bench/serve/gapLoad.js";
+import { walkBothWays, weatherTool } from "../support/server/maskWorkerWalk.js";
+import { tinyVocab } from "../support/tinyVocab.js";
+
+/**
+ * A matcher on the mask worker answers exactly as the same grammar's matcher on the calling thread (masks, forced
+ * text, completeness, refusals), over a small hand-built vocabulary; an error on the worker reaches
+ * the caller as the same ToolgramError.
+ */
+const vocab = tinyVocab();
+const worker = new MaskWorker(vocab);
+afterAll(() => worker.close());
+
+describe("masks computed on the mask worker", () => {
+  it("equal the calling thread's along seeded walks", async () => {
+    for (const seed of [1, 2])
+      expect(await walkBothWays(worker, vocab, [weatherTool], seed, 80, undefined)).toBeGreaterThan(10);
+  });
+
+  it("fail as the calling thread's do: the same error, code and message", async () => {
+    // this vocabulary has no single-byte token for every byte: a token budget is refused on either thread
+    const local = await walkBothWays(worker, vocab, [weatherTool], 9, 10, 30).catch((e: unknown) => e);
+    expect(local).toBeInstanceOf(ToolgramError);
+    expect((local as ToolgramError).code).toBe("INVALID_OPTION");
+    expect((local as ToolgramError).message).toMatch(/single-byte token for every byte/);
+  });
+
+  it("equal them on a recursive schema", async () => {
+    expect(await walkBothWays(worker, vocab, [deepAnyOfTool(6)], 4, 60, undefined)).toBeGreaterThan(10);
+  });
+});
