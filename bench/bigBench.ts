@@ -37,6 +37,10 @@ const MAX_INSTANCE_TOKENS = 160;
 const MAX_SCHEMA_TEXT = 3000;
 const SKIP_XG = args.includes("--no-xgrammar");
 const SKIP_TOOLS = args.includes("--no-tools");
+/** `--worst N`: print the N slowest masks (workload, schema, sequence, step, the text before it) to find the tail. */
+const WORST = opt("--worst", 0);
+/** `--only ID`: measure only the JSONSchemaBench schema of this id (one worst schema alone, for a profile). */
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 const OUT = args.includes("--out") ? args[args.indexOf("--out") + 1] : join(import.meta.dirname, "big");
 const SEED = 20261128;
 
@@ -123,6 +127,15 @@ function allowedIds(bits: Uint32Array, eos: readonly number[]): number[] {
   return ids;
 }
 
+/** One timed mask, kept for `--worst`. */
+interface Slow {
+  ms: number;
+  where: string;
+  step: number;
+  before: number[];
+}
+const slow: Slow[] = [];
+
 interface Engine {
   vocab: ReturnType<typeof qwen3>["vocab"];
   encode: (text: string) => number[];
@@ -143,24 +156,30 @@ function oursAlong(
   walks: number,
   t: Times,
   rnd: () => number,
+  label = "",
 ) {
   const followed: number[][] = [];
   const eos = e.vocab.eosTokenIds;
   let first = true;
-  const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>): void => {
+  let where = "";
+  const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>, done: number[]): void => {
     const t0 = performance.now();
     m.fillNextTokenBitmask(e.bits);
     const ms = performance.now() - t0;
     // the first mask of the grammar is counted with its compile: the time to the first mask
     if (first) t.first.push(compileMs + ms);
-    else t.masks.push(ms);
+    else {
+      t.masks.push(ms);
+      if (WORST > 0 && ms > 1) slow.push({ ms, where, step: done.length, before: [...done] });
+    }
     first = false;
   };
-  for (const ids of seqs) {
+  for (const [i, ids] of seqs.entries()) {
     const m = c.createMatcher(e.vocab);
     const done: number[] = [];
+    where = `${label} instance ${i}`;
     for (const id of ids.slice(0, MAX_INSTANCE_TOKENS)) {
-      mask(m);
+      mask(m, done);
       if (!m.acceptToken(id)) break;
       done.push(id);
     }
@@ -169,8 +188,9 @@ function oursAlong(
   for (let w = 0; w < walks; w++) {
     const m = c.createMatcher(e.vocab);
     const done: number[] = [];
+    where = `${label} walk ${w}`;
     for (let k = 0; k < WALK_TOKENS && !m.isTerminated(); k++) {
-      mask(m);
+      mask(m, done);
       const ids = allowedIds(e.bits, eos);
       if (ids.length === 0) break;
       const id = ids[Math.floor(rnd() * ids.length)];
@@ -223,6 +243,7 @@ async function schemaBench(e: Engine, dir: string) {
     perSubset.set(name, g);
     for (const row of shuffled(rows, rnd)) {
       if (g.schemas + g.refused >= PER_SUBSET) break;
+      if (ONLY !== undefined && row.id !== ONLY) continue;
       const text = JSON.stringify(row.schema);
       let c: CompiledGrammar;
       const c0 = performance.now();
@@ -238,7 +259,7 @@ async function schemaBench(e: Engine, dir: string) {
         .map((t) => e.encode(canonicalJson(t.data)));
       const compileMs = performance.now() - c0;
       const ours = newTimes();
-      const followed = oursAlong(e, c, compileMs, seqs, WALKS, ours, rnd);
+      const followed = oursAlong(e, c, compileMs, seqs, WALKS, ours, rnd, `${name} ${row.id}`);
       const theirs = newTimes();
       if (e.compiler && text.length > MAX_SCHEMA_TEXT) g.xgSkipped++;
       else if (e.compiler) {
@@ -308,7 +329,7 @@ async function toolBench(e: Engine) {
     const c = compileTools(tools, policy);
     const compileMs = performance.now() - t0;
     const ours = newTimes();
-    const followed = oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd);
+    const followed = oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd, name);
     const m = c.createMatcher(e.vocab) as unknown as {
       table: { memoryBytes(): number; automaton: { memoryBytes(): number } };
     };
@@ -436,6 +457,25 @@ async function main(): Promise<void> {
     )}\n`,
   );
   console.log(md.join("\n"));
+  if (WORST > 0) printWorst(e.vocab);
+}
+
+/** The `--worst N` list: slowest masks first, each with the text decoded before it (the position it was at). */
+function printWorst(vocab: Engine["vocab"]): void {
+  const td = new TextDecoder();
+  const text = (ids: number[]): string => {
+    const parts = ids.map((id) => vocab.tokenBytes(id));
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    return td.decode(all);
+  };
+  console.log(`\nThe ${WORST} slowest masks (toolgram):`);
+  for (const s of slow.sort((a, b) => b.ms - a.ms).slice(0, WORST))
+    console.log(`${s.ms.toFixed(1)} ms  ${s.where} step ${s.step}  …${JSON.stringify(text(s.before).slice(-70))}`);
 }
 
 main().catch((err) => {
