@@ -135,6 +135,8 @@ interface Slow {
   before: number[];
 }
 const slow: Slow[] = [];
+/** Trie nodes walked by each mask but the first of a grammar: the work, the same on a loaded machine (`--worst`). */
+const walked: number[] = [];
 
 interface Engine {
   vocab: ReturnType<typeof qwen3>["vocab"];
@@ -163,9 +165,12 @@ function oursAlong(
   let first = true;
   let where = "";
   const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>, done: number[]): void => {
+    const table = (m as unknown as { table: { nodesWalked: number } }).table;
+    const n0 = table.nodesWalked;
     const t0 = performance.now();
     m.fillNextTokenBitmask(e.bits);
     const ms = performance.now() - t0;
+    if (!first) walked.push(table.nodesWalked - n0);
     // the first mask of the grammar is counted with its compile: the time to the first mask
     if (first) t.first.push(compileMs + ms);
     else {
@@ -473,6 +478,11 @@ function printWorst(vocab: Engine["vocab"]): void {
     }
     return td.decode(all);
   };
+  const w = (p: number): string => pct(walked, p).toLocaleString("en");
+  const big = walked.filter((n) => n > 10_000).length;
+  console.log(
+    `\nTrie nodes walked per mask (toolgram, ${walked.length} masks, first masks left out): p50 ${w(0.5)}, p99 ${w(0.99)}, p99.9 ${w(0.999)}, max ${w(1)}; over 10,000 nodes: ${big} masks; in all ${walked.reduce((a, b) => a + b, 0).toLocaleString("en")}`,
+  );
   console.log(`\nThe ${WORST} slowest masks (toolgram):`);
   for (const s of slow.sort((a, b) => b.ms - a.ms).slice(0, WORST))
     console.log(`${s.ms.toFixed(1)} ms  ${s.where} step ${s.step}  …${JSON.stringify(text(s.before).slice(-70))}`);
