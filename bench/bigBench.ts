@@ -130,6 +130,7 @@ function allowedIds(bits: Uint32Array, eos: readonly number[]): number[] {
 /** One timed mask, kept for `--worst`. */
 interface Slow {
   ms: number;
+  nodes: number;
   where: string;
   step: number;
   before: number[];
@@ -170,12 +171,14 @@ function oursAlong(
     const t0 = performance.now();
     m.fillNextTokenBitmask(e.bits);
     const ms = performance.now() - t0;
-    if (!first) walked.push(table.nodesWalked - n0);
+    const nodes = table.nodesWalked - n0;
+    if (!first) walked.push(nodes);
     // the first mask of the grammar is counted with its compile: the time to the first mask
     if (first) t.first.push(compileMs + ms);
     else {
       t.masks.push(ms);
-      if (WORST > 0 && ms > 1) slow.push({ ms, where, step: done.length, before: [...done] });
+      if (WORST > 0 && (ms > 1 || nodes > 10_000))
+        slow.push({ ms, nodes, where, step: done.length, before: [...done] });
     }
     first = false;
   };
@@ -484,8 +487,13 @@ function printWorst(vocab: Engine["vocab"]): void {
     `\nTrie nodes walked per mask (toolgram, ${walked.length} masks, first masks left out): p50 ${w(0.5)}, p99 ${w(0.99)}, p99.9 ${w(0.999)}, max ${w(1)}; over 10,000 nodes: ${big} masks; in all ${walked.reduce((a, b) => a + b, 0).toLocaleString("en")}`,
   );
   console.log(`\nThe ${WORST} slowest masks (toolgram):`);
-  for (const s of slow.sort((a, b) => b.ms - a.ms).slice(0, WORST))
-    console.log(`${s.ms.toFixed(1)} ms  ${s.where} step ${s.step}  …${JSON.stringify(text(s.before).slice(-70))}`);
+  const show = (s: Slow): void =>
+    console.log(
+      `${s.ms.toFixed(1)} ms  ${s.nodes} nodes  ${s.where} step ${s.step}  …${JSON.stringify(text(s.before).slice(-70))}`,
+    );
+  for (const s of slow.sort((a, b) => b.ms - a.ms).slice(0, WORST)) show(s);
+  console.log(`\nThe ${WORST} masks that walked the most trie nodes (toolgram):`);
+  for (const s of slow.sort((a, b) => b.nodes - a.nodes).slice(0, WORST)) show(s);
 }
 
 main().catch((err) => {
