@@ -37,6 +37,10 @@ const MAX_INSTANCE_TOKENS = 160;
 const MAX_SCHEMA_TEXT = 3000;
 const SKIP_XG = args.includes("--no-xgrammar");
 const SKIP_TOOLS = args.includes("--no-tools");
+/** `--worst N`: print the N slowest masks (workload, schema, sequence, step, the text before it) to find the tail. */
+const WORST = opt("--worst", 0);
+/** `--only ID`: measure only the JSONSchemaBench schema of this id (one worst schema alone, for a profile). */
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 const OUT = args.includes("--out") ? args[args.indexOf("--out") + 1] : join(import.meta.dirname, "big");
 const SEED = 20261128;
 
@@ -123,6 +127,18 @@ function allowedIds(bits: Uint32Array, eos: readonly number[]): number[] {
   return ids;
 }
 
+/** One timed mask, kept for `--worst`. */
+interface Slow {
+  ms: number;
+  nodes: number;
+  where: string;
+  step: number;
+  before: number[];
+}
+const slow: Slow[] = [];
+/** Trie nodes walked by each mask but the first of a grammar: the work, the same on a loaded machine (`--worst`). */
+const walked: number[] = [];
+
 interface Engine {
   vocab: ReturnType<typeof qwen3>["vocab"];
   encode: (text: string) => number[];
@@ -143,24 +159,35 @@ function oursAlong(
   walks: number,
   t: Times,
   rnd: () => number,
+  label = "",
 ) {
   const followed: number[][] = [];
   const eos = e.vocab.eosTokenIds;
   let first = true;
-  const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>): void => {
+  let where = "";
+  const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>, done: number[]): void => {
+    const table = (m as unknown as { table: { nodesWalked: number } }).table;
+    const n0 = table.nodesWalked;
     const t0 = performance.now();
     m.fillNextTokenBitmask(e.bits);
     const ms = performance.now() - t0;
+    const nodes = table.nodesWalked - n0;
+    if (!first) walked.push(nodes);
     // the first mask of the grammar is counted with its compile: the time to the first mask
     if (first) t.first.push(compileMs + ms);
-    else t.masks.push(ms);
+    else {
+      t.masks.push(ms);
+      if (WORST > 0 && (ms > 1 || nodes > 10_000))
+        slow.push({ ms, nodes, where, step: done.length, before: [...done] });
+    }
     first = false;
   };
-  for (const ids of seqs) {
+  for (const [i, ids] of seqs.entries()) {
     const m = c.createMatcher(e.vocab);
     const done: number[] = [];
+    where = `${label} instance ${i}`;
     for (const id of ids.slice(0, MAX_INSTANCE_TOKENS)) {
-      mask(m);
+      mask(m, done);
       if (!m.acceptToken(id)) break;
       done.push(id);
     }
@@ -169,8 +196,9 @@ function oursAlong(
   for (let w = 0; w < walks; w++) {
     const m = c.createMatcher(e.vocab);
     const done: number[] = [];
+    where = `${label} walk ${w}`;
     for (let k = 0; k < WALK_TOKENS && !m.isTerminated(); k++) {
-      mask(m);
+      mask(m, done);
       const ids = allowedIds(e.bits, eos);
       if (ids.length === 0) break;
       const id = ids[Math.floor(rnd() * ids.length)];
@@ -223,6 +251,7 @@ async function schemaBench(e: Engine, dir: string) {
     perSubset.set(name, g);
     for (const row of shuffled(rows, rnd)) {
       if (g.schemas + g.refused >= PER_SUBSET) break;
+      if (ONLY !== undefined && row.id !== ONLY) continue;
       const text = JSON.stringify(row.schema);
       let c: CompiledGrammar;
       const c0 = performance.now();
@@ -238,7 +267,7 @@ async function schemaBench(e: Engine, dir: string) {
         .map((t) => e.encode(canonicalJson(t.data)));
       const compileMs = performance.now() - c0;
       const ours = newTimes();
-      const followed = oursAlong(e, c, compileMs, seqs, WALKS, ours, rnd);
+      const followed = oursAlong(e, c, compileMs, seqs, WALKS, ours, rnd, `${name} ${row.id}`);
       const theirs = newTimes();
       if (e.compiler && text.length > MAX_SCHEMA_TEXT) g.xgSkipped++;
       else if (e.compiler) {
@@ -308,7 +337,7 @@ async function toolBench(e: Engine) {
     const c = compileTools(tools, policy);
     const compileMs = performance.now() - t0;
     const ours = newTimes();
-    const followed = oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd);
+    const followed = oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd, name);
     const m = c.createMatcher(e.vocab) as unknown as {
       table: { memoryBytes(): number; automaton: { memoryBytes(): number } };
     };
@@ -436,6 +465,35 @@ async function main(): Promise<void> {
     )}\n`,
   );
   console.log(md.join("\n"));
+  if (WORST > 0) printWorst(e.vocab);
+}
+
+/** The `--worst N` list: slowest masks first, each with the text decoded before it (the position it was at). */
+function printWorst(vocab: Engine["vocab"]): void {
+  const td = new TextDecoder();
+  const text = (ids: number[]): string => {
+    const parts = ids.map((id) => vocab.tokenBytes(id));
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    return td.decode(all);
+  };
+  const w = (p: number): string => pct(walked, p).toLocaleString("en");
+  const big = walked.filter((n) => n > 10_000).length;
+  console.log(
+    `\nTrie nodes walked per mask (toolgram, ${walked.length} masks, first masks left out): p50 ${w(0.5)}, p99 ${w(0.99)}, p99.9 ${w(0.999)}, max ${w(1)}; over 10,000 nodes: ${big} masks; in all ${walked.reduce((a, b) => a + b, 0).toLocaleString("en")}`,
+  );
+  console.log(`\nThe ${WORST} slowest masks (toolgram):`);
+  const show = (s: Slow): void =>
+    console.log(
+      `${s.ms.toFixed(1)} ms  ${s.nodes} nodes  ${s.where} step ${s.step}  …${JSON.stringify(text(s.before).slice(-70))}`,
+    );
+  for (const s of slow.sort((a, b) => b.ms - a.ms).slice(0, WORST)) show(s);
+  console.log(`\nThe ${WORST} masks that walked the most trie nodes (toolgram):`);
+  for (const s of slow.sort((a, b) => b.nodes - a.nodes).slice(0, WORST)) show(s);
 }
 
 main().catch((err) => {

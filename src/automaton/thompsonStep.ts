@@ -4,6 +4,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { hasTokens, inlineStates, isStep, isWideLoop, structuralKey } from "./exprShape.js";
 import { WIDE_ALT_ITEMS } from "./frameRules.js";
 import { type Inlining, LAZY_ALT_STATES, type NfaBuilder, TAIL_FRAME } from "./NfaBuilder.js";
+import { splitHighChars } from "./splitHighChars.js";
 import { utf8Sequences } from "./utf8Sequences.js";
 
 /** Above this many NFA states for all copies of a repetition's item, its copies call one frame. */
@@ -124,8 +125,23 @@ function stepSeq(b: NfaBuilder, items: readonly GExpr[], from: number, to: numbe
   }
   let cur = from;
   for (let k = 0; k < items.length; k++) {
-    const it = items[k];
+    let it = items[k];
     const after = items[k + 1];
+    if (k + 1 === items.length - 1 && isTailLoop(after)) {
+      // the first character of an object's other keys, before the loop of their content (see the tail frame below):
+      // its characters of several UTF-8 bytes go with that loop into one frame of their own, keyed by its structure
+      // (the same for nearly every object), so that a mask at a key position takes that frame's shared subtree
+      // masks below each lead byte, instead of walking every token prefix of a character of several bytes from
+      // the caller (30,000 trie nodes for Qwen3) at every position of every key
+      // (not where every character has several bytes. The loop is nested in the frame's body so that it is built
+      // inline: a frame that calls another has no key)
+      const split = splitHighChars(it);
+      if (split !== null && split.low !== null) {
+        const body: GExpr = { type: "seq", items: [split.high, { type: "seq", items: [after] }] };
+        b.calls.add(cur, b.textFrame(body, TAIL_FRAME), 0, to);
+        it = split.low;
+      }
+    }
     if (after !== undefined && after.type === "literal" && after.text.length > 0 && isWideLoop(it)) {
       // call a shared frame for "loop, closing character": its masks are computed once for every place it
       // occurs. Only the first character closes the frame; the rest of the literal (`", "next_key": ` after
@@ -145,7 +161,7 @@ function stepSeq(b: NfaBuilder, items: readonly GExpr[], from: number, to: numbe
       k++;
       continue;
     }
-    if (isWideLoop(it) && after === undefined && k > 0 && !hasRefs(it) && !hasTokens(it)) {
+    if (after === undefined && k > 0 && isTailLoop(it)) {
       // a loop that ends a sequence (an object's other keys: `c`, `cl`, ... each followed by the string's content,
       // then the closing `":` outside) calls one frame: inlined, every copy had its own exit state, so each prefix's
       // mask walked the whole trie; as a call, its masks (and subtree masks) are shared by every copy and grammar
@@ -168,6 +184,11 @@ function stepSeq(b: NfaBuilder, items: readonly GExpr[], from: number, to: numbe
     b.sub(it, cur, nxt);
     cur = nxt;
   }
+}
+
+/** A loop that ends a sequence and calls a tail frame there (see stepSeq). */
+function isTailLoop(e: GExpr | undefined): e is GExpr {
+  return e !== undefined && isWideLoop(e) && !hasRefs(e) && !hasTokens(e);
 }
 
 function stepRepeat(b: NfaBuilder, e: Extract<GExpr, { type: "repeat" }>, from: number, to: number): void {

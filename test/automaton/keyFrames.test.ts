@@ -67,4 +67,31 @@ describe("the keys of an object open to other keys", () => {
       expect(k.nodes, k.said).toBeLessThan(t.trie.nodeCount / 4);
     }
   });
+
+  it("other keys' characters of several bytes take their frame's subtree masks, masks exact at every step", () => {
+    // names that begin with characters of several bytes, so that the complement leaves some of them out
+    const c = compileSchema({
+      properties: { éclair: { type: "integer" }, 日本: { type: "integer" }, name: { type: "string" } },
+    });
+    const m = c.createMatcher(vocab);
+    const bits = new Uint32Array(words);
+    const t = table(m);
+    const text = '{"éclair": 1, "日本": 2, "name": "ß", "ü": 3, "日x": 4, "éa": 5, "nü": 6, "€": 7}';
+    const seq = [...encode(text), vocab.eosTokenIds[0]];
+    let said = "";
+    const atKey: { said: string; nodes: number }[] = [];
+    for (const id of seq) {
+      const n0 = t.nodesWalked;
+      m.fillNextTokenBitmask(bits);
+      if (said.endsWith(', "')) atKey.push({ said, nodes: t.nodesWalked - n0 });
+      exact(m, bits, `after ${JSON.stringify(said)}`);
+      expect(m.acceptToken(id), said).toBe(true);
+      said += new TextDecoder().decode(vocab.tokenBytes(id));
+    }
+    expect(m.isTerminated()).toBe(true);
+    // a key position after the first: the names' tokens and the subtree masks below each byte, not a walk of every
+    // token prefix of a character of several bytes (about 30,000 nodes of Qwen3's trie) from the key's position
+    expect(atKey.length).toBeGreaterThanOrEqual(6);
+    for (const k of atKey.slice(1)) expect(k.nodes, k.said).toBeLessThan(t.trie.nodeCount / 32);
+  });
 });
