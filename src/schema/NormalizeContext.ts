@@ -34,12 +34,25 @@ export interface NormalizeContext {
   relaxations: number;
   /** Pointers whose (memoized) node is an over-approximation. */
   inexact: Set<string>;
+  /** Definitions derived from recursive ones (derivedDefs.ts): their id by key. */
+  derived: Map<string, string>;
+  /** Derived definitions waiting for the recursive definition they are built from. */
+  pendingDefs: PendingDef[];
   /** Intersections performed so far (bounded by MAX_INTERSECT_STEPS). */
   steps: number;
   /** The compile's time budget, ticked per subschema and per intersection. */
   deadline: Deadline;
   /** Normalizes the subschema found at `pointer` (relative to the document root). */
   sub: (schema: unknown, pointer: string) => SchemaNode;
+}
+
+/** A derived definition (derivedDefs.ts) whose recursive definition `target` is still being normalized. */
+export interface PendingDef {
+  id: string;
+  key: string;
+  target: string;
+  path: string;
+  build: (def: SchemaNode) => SchemaNode;
 }
 
 /** Thrown inside a probe when an exact answer is not available. */

@@ -1,7 +1,8 @@
 import type { JsonObject, JsonValue } from "../json.js";
-import type { NormalizeContext } from "./NormalizeContext.js";
+import { type NormalizeContext, refuse } from "./NormalizeContext.js";
 import type { ArrayNode, NumberNode, ObjectNode, SchemaNode, StringNode } from "./SchemaNode.js";
 import { intersect } from "./intersect.js";
+import { derivedRef } from "./derivedDefs.js";
 import {
   KINDS,
   type Kind,
@@ -16,6 +17,23 @@ import {
   plainObject,
   plainString,
 } from "./nodes.js";
+
+/**
+ * The body of a recursive definition's complement. Built after normalization when the definition was still in
+ * progress: what has no exact complement is then refused (or, non-strict, over-approximated by any value).
+ */
+function complementOfDefinition(ctx: NormalizeContext, target: string, def: SchemaNode): SchemaNode {
+  if (ctx.inexact.has(target))
+    throw new NotRepresentable(`the complement of the over-approximated definition ${target || "#"}`);
+  if (ctx.probing > 0) return complement(ctx, def, def.path, MAX_UNFOLD);
+  try {
+    return complement(ctx, def, def.path, MAX_UNFOLD);
+  } catch (e) {
+    if (!(e instanceof NotRepresentable)) throw e;
+    refuse(ctx, "not", def.path, `the complement of the recursive definition ${target || "#"}: ${e.message}`);
+    return anyNode(def.path);
+  }
+}
 
 /** The complement of a node cannot be expressed in the IR. */
 export class NotRepresentable extends Error {}
@@ -34,11 +52,40 @@ export function complement(ctx: NormalizeContext, node: SchemaNode, path: string
   if (node.kind === "never") return anyNode(path);
   if (node.kind === "ref") {
     const d = ctx.defs.get(node.target);
-    if (!d || unfold >= MAX_UNFOLD || ctx.inexact.has(node.target))
-      throw new NotRepresentable(`the complement of the recursive definition ${node.target || "#"}`);
-    return complement(ctx, d, path, unfold + 1);
+    if (ctx.inexact.has(node.target))
+      throw new NotRepresentable(`the complement of the over-approximated definition ${node.target || "#"}`);
+    const key = `not\u0000${node.target}`;
+    if (d && unfold < MAX_UNFOLD && !ctx.derived.has(key)) return complement(ctx, d, path, unfold + 1);
+    // deeper, or while the definition is still being built: the complement's own definition, one level per use
+    return derivedRef(
+      ctx,
+      key,
+      node.target,
+      path,
+      (def) => complementOfDefinition(ctx, node.target, def),
+      anyNode(path),
+    );
   }
   const options = node.kind === "union" ? node.options : [node];
+  // ¬(A ∪ ref) = ¬A ∩ ¬ref: each recursive option's complement is intersected with the rest's
+  const refs = options.filter((o) => o.kind === "ref");
+  if (refs.length && refs.length < options.length) {
+    const rest = makeUnion(
+      path,
+      options.filter((o) => o.kind !== "ref"),
+    );
+    return refs.reduce(
+      (acc, r) => intersect(ctx, acc, complement(ctx, r, path, unfold), path),
+      complement(ctx, rest, path, unfold),
+    );
+  }
+  if (refs.length > 1)
+    return refs
+      .slice(1)
+      .reduce(
+        (acc, r) => intersect(ctx, acc, complement(ctx, r, path, unfold), path),
+        complement(ctx, refs[0], path, unfold),
+      );
   const byKind = new Map<Kind, SchemaNode[]>();
   const valuesByKind = new Map<Kind, JsonValue[]>();
   for (const o of options) {

@@ -9,7 +9,9 @@
  * - `uri`, `uri-reference` (RFC 3986): an authority only after `//`; no leading zeros in an IPv6 literal's IPv4 tail (ajv also reads `a:/[::1]` and `/host:1` with one
  *   slash as an authority); no `"` anywhere (ajv allows it in hosts, paths, queries, fragments); a relative
  *   reference's first segment has no `:` (`segment-nz-nc`: ajv accepts `://` and `a:b` without scheme rules).
- * - `hostname` (RFC 1123 §2.1, RFC 952): no trailing dot (ajv accepts the absolute form `a.b.`).
+ * - `hostname` (RFC 1123 §2.1, RFC 952): no trailing dot (ajv accepts the absolute form `a.b.`); no label with
+ *   hyphens in its 3rd and 4th position (RFC 5890 §2.3.1, reserved LDH labels: ajv accepts `ab--c` and any `xn--`
+ *   label, also invalid Punycode such as `xn--X`; a grammar cannot decode Punycode, so A-labels are left out too).
  * - `date-time`, `time` (RFC 3339 §5.6): the offset is `Z` or `±hh:mm` (ajv also accepts `+01` and `+0100`); the
  *   date/time separator is `T`, `t` or a space (RFC 3339's note; ajv accepts any `\s`: tabs, newlines, U+2028...).
  *   `iso-time` and `iso-date-time` (ajv's ISO 8601 variants, offset optional) get the same offset and separator rules.
@@ -59,8 +61,11 @@ const SCHEME = String.raw`[a-z][a-z0-9+\-.]*`;
 const URI = String.raw`${SCHEME}:(?:${HIER_PART})${QUERY_FRAGMENT}`;
 const URI_REFERENCE = String.raw`(?:${SCHEME}:(?:${HIER_PART})?|(?:${RELATIVE_PART})?)${QUERY_FRAGMENT}`;
 
-// RFC 1123 labels: letters, digits, inner hyphens, at most 63 characters
-const LABEL = String.raw`[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?`;
+// RFC 1123 labels: letters, digits, inner hyphens, at most 63 characters; no hyphens in both the 3rd and 4th
+// position (RFC 5890 §2.3.1's reserved LDH labels: an `xn--` A-label is valid only if its Punycode decodes to a
+// valid IDNA2008 U-label, which no grammar checks, and the other ones are not valid at all)
+const LDH = "[a-z0-9-]";
+const LABEL = String.raw`[a-z0-9](?:${LDH}{0,2}[a-z0-9]|${LDH}(?:[a-z0-9]${LDH}|-[a-z0-9])${LDH}{0,58}[a-z0-9])?`;
 const HOSTNAME = String.raw`${LABEL}(?:\.${LABEL})*`;
 const ATEXT = "[a-z0-9!#$%&'*+/=?^_`{|}~-]";
 // ajv-formats' domain labels (unbounded: RFC 5321's Domain ABNF has no length; a 63 bound would multiply the

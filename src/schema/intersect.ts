@@ -12,6 +12,7 @@ import type { JsonValue } from "../json.js";
 import { kindOf, makeUnion, never } from "./nodes.js";
 import { UndecidableValue, compilePattern, valueMatches } from "./valueMatches.js";
 import { setOwn } from "./setOwn.js";
+import { derivedRef } from "./derivedDefs.js";
 
 /** Most option pairs one intersection of two unions may produce before it is refused (keeps `allOf` of `anyOf`s bounded). */
 export const MAX_DISTRIBUTED_OPTIONS = 4096;
@@ -94,11 +95,11 @@ function intersectUncached(
     const [r, other] = a.kind === "ref" ? [a, b] : [b, a];
     if (r.kind !== "ref") return a; // unreachable; narrows the type
     const def = ctx.defs.get(r.target);
-    if (!def || unfold >= MAX_UNFOLD) {
-      refuse(ctx, "$ref", path, `cannot combine the recursive definition ${r.target || "#"} with sibling constraints`);
-      return r;
-    }
-    return intersect(ctx, def, other, path, unfold + 1);
+    const key = `and\u0000${r.target}\u0000${operandKey(other)}`;
+    // a few levels inline (the common `$ref` with a `required` beside it); deeper, or while the recursive definition
+    // is still being built, a definition of the product, unfolded one level per use
+    if (def && unfold < MAX_UNFOLD && !ctx.derived.has(key)) return intersect(ctx, def, other, path, unfold + 1);
+    return derivedRef(ctx, key, r.target, path, (d) => intersect(ctx, d, other, d.path, MAX_UNFOLD), r);
   }
   if (a.kind !== b.kind) return never(path, `no value is both ${a.kind} and ${b.kind}`);
   switch (a.kind) {
@@ -115,6 +116,20 @@ function intersectUncached(
       return intersectObject(ctx, a, b as ObjectNode, path, unfold);
   }
 }
+
+/** Identity of an operand, for derived definitions' keys: a `ref` by its target, any other node by its object. */
+function operandKey(n: SchemaNode): string {
+  if (n.kind === "ref") return `ref:${n.target}`;
+  let id = operandIds.get(n);
+  if (id === undefined) {
+    id = ++lastOperandId;
+    operandIds.set(n, id);
+  }
+  return `node:${id}`;
+}
+
+const operandIds = new WeakMap<SchemaNode, number>();
+let lastOperandId = 0;
 
 /** The node at another path (an object keeps its open-by-default mark). */
 function withPath(ctx: NormalizeContext, n: SchemaNode, path: string): SchemaNode {

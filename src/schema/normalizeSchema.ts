@@ -9,6 +9,7 @@ import { normalizeDependentSchema, normalizeIf, normalizeNot, normalizeOneOf } f
 import { buildLocal } from "./buildLocal.js";
 import { deepEqual, uniqueValues } from "./deepEqual.js";
 import { finalize } from "./finalize.js";
+import { buildPendingDefs } from "./derivedDefs.js";
 import { intersect } from "./intersect.js";
 import { ANNOTATIONS, IMPLEMENTED, detectDraft, isExtensionKeyword, likelyTypoOf } from "./keywords.js";
 import { anyNode, makeUnion, never } from "./nodes.js";
@@ -65,10 +66,13 @@ export function normalizeSchema(
     steps: 0,
     relaxations: 0,
     inexact: new Set(),
+    derived: new Map(),
+    pendingDefs: [],
     deadline,
     sub: (s, p) => normalizeAt(ctx, s, p),
   };
   const raw = normalizeAt(ctx, schema, "");
+  buildPendingDefs(ctx);
   ctx.deadline.check("normalizing the schema", basePath);
   const root = finalize(ctx, raw);
   if (root.kind === "never") {

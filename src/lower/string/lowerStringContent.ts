@@ -59,6 +59,8 @@ export function lowerStringContent(spec: StringConstraints, ctx: StringLowerCont
 }
 
 const ANY: RNode = rChars(ALL_SCALARS);
+/** The longest hostname (RFC 1123 §2.1; without the trailing dot, which the enforced language leaves out). */
+const HOSTNAME_MAX_LENGTH = 253;
 const ANY_STAR: RNode = rRep(ANY, 0, null);
 
 /** A constraint as a whole-string language. `search`: an unanchored pattern (an automaton gives a crisper shape). */
@@ -81,6 +83,9 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
   const { limits, path } = ctx;
   const min = Math.max(0, Math.ceil(spec.minLength));
   let max = spec.maxLength === undefined ? undefined : Math.floor(spec.maxLength);
+  // a hostname has at most 253 characters (RFC 1123 §2.1, ajv-formats' `(?=.{1,253}\.?$)`): a length bound the
+  // product automaton enforces, as an explicit maxLength would be
+  if (spec.formats.includes("hostname")) max = Math.min(max ?? HOSTNAME_MAX_LENGTH, HOSTNAME_MAX_LENGTH);
   if (max !== undefined && max < min) return NOTHING;
   if (min > limits.maxRepeatBound) throw repetitionError("minLength", min, limits, path);
   if (max !== undefined && max > limits.maxRepeatBound) {
@@ -100,16 +105,7 @@ function lowerString(spec: StringConstraints, ctx: StringLowerContext, spell: (e
       );
   }
   for (const f of spec.formats) {
-    if (f === "hostname" && !ctx.strict && (max === undefined || max > 253)) {
-      // keep the label syntax, drop only the total-length rule a grammar cannot count
-      relax(
-        ctx,
-        `format "hostname": the 253-character total length is not enforced (add "maxLength": 253 to enforce it)`,
-      );
-      pos.push({ node: formatRegex(f, path, 253)!, anchorFree: true, search: false });
-      continue;
-    }
-    const node = tryUnsupported(ctx, () => formatRegex(f, path, max), `format "${f}" is not enforced`);
+    const node = tryUnsupported(ctx, () => formatRegex(f, path), `format "${f}" is not enforced`);
     if (node) pos.push({ node, anchorFree: !hasAnchor(node), search: false });
   }
   for (const p of spec.notPatterns) {

@@ -51,22 +51,11 @@ function fromSource(name: string, source: string, ignoreCase: boolean): RNode {
 }
 
 /**
- * The whole-string language of `format`, or `null` when the format does not constrain strings. `maxLength` lets
- * `hostname`'s total-length rule be implied. Throws UNSUPPORTED_FORMAT for what is not supported.
+ * The whole-string language of `format`, or `null` when the format does not constrain strings. `hostname`'s
+ * 253-character total is a length bound the caller applies. Throws UNSUPPORTED_FORMAT for what is not supported.
  */
-export function formatRegex(name: string, path: string, maxLength: number | undefined): RNode | null {
+export function formatRegex(name: string, path: string): RNode | null {
   if (NO_CONSTRAINT.has(name)) return null;
-  if (name === "hostname") {
-    // ajv-formats' `(?=.{1,253}\.?$)` and RFC 1123: at most 253 characters (no trailing dot: the enforced
-    // language). A grammar would have to count across labels; a maxLength <= 253 implies it.
-    if (maxLength === undefined || maxLength > 253) {
-      throw new UnsupportedSchemaError(
-        "UNSUPPORTED_FORMAT",
-        `format "hostname" limits the total length to 253 characters, which a grammar can only enforce with a length bound: add "maxLength": 253 (or less) next to it`,
-        path,
-      );
-    }
-  }
   const source = formatSource(name);
   if (source) return fromSource(name, source.source, source.ignoreCase);
   throw new UnsupportedSchemaError(

@@ -118,7 +118,11 @@ export const rfcUriReference = (s: string): boolean => uriReference(s, false);
 /** RFC 1123 §2.1 host name: labels of 1-63 letters, digits, inner hyphens; at most 253 characters; no empty label. */
 export function rfcHostname(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
-  return s.split(".").every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(l) && l.length <= 63);
+  // RFC 5890 §2.3.1: a label with "--" in its 3rd and 4th position is a reserved LDH label (an `xn--` A-label is
+  // valid only when its Punycode decodes to a valid U-label, which this checker does not do either)
+  return s
+    .split(".")
+    .every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(l) && l.length <= 63 && l.slice(2, 4) !== "--");
 }
 
 /** RFC 5321 §4.1.2 Mailbox with a Dot-string local part (RFC 5322 dot-atom) and a Domain of sub-domains. */
