@@ -14,14 +14,21 @@ if (binary === undefined)
     "test/e2e/everyFormat.e2e.test.ts: llama-server is not built (`npm run llama-server`): upstream skipped",
   );
 
-// all formats in both modes take longer than CI's budget for the e2e tier leaves: opt in (npm run e2e:every-format)
-const optedIn = process.env.TOOLGRAM_EVERY_FORMAT === "all";
+// all formats in both modes take longer than CI's budget for the e2e tier leaves: opt in (npm run e2e:every-format);
+// a comma-separated list of format names serves only those (one format at a time, to look at one failure)
+const chosen = process.env.TOOLGRAM_EVERY_FORMAT;
+const optedIn = chosen !== undefined && chosen !== "";
+const only = chosen === "all" || chosen === undefined ? undefined : new Set(chosen.split(",").map((f) => f.trim()));
 if (!optedIn)
   describe("every format served", () => {
-    it.skip("skipped: set TOOLGRAM_EVERY_FORMAT=all (npm run e2e:every-format); the long tier serves a rotating share", () => {});
+    it.skip("skipped: set TOOLGRAM_EVERY_FORMAT=all (npm run e2e:every-format) or to format names; the long tier serves a rotating share", () => {});
   });
 else if (source === undefined)
   describe("every format served", () => {
     it.skip("skipped: llama.cpp's source is not available (node-llama-cpp's bundled llama.cpp or git is missing)", () => {});
   });
-else describeEveryFormat(everyFormatCases(source.dir), binary);
+else
+  describeEveryFormat(
+    everyFormatCases(source.dir).filter((c) => only === undefined || only.has(c.format)),
+    binary,
+  );
