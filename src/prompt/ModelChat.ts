@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { ToolgramError } from "../errors.js";
 import { describeFormat, type FormatOption } from "../formats/describeFormat.js";
 import type { ReasoningMode } from "../formats/FormatDescription.js";
@@ -236,39 +236,68 @@ function templatePrompt(
       );
     }
   };
-  const renderSpliced = (messages: readonly PromptMessage[], o: PromptOptions): string => {
-    const marked = messages.map(withSpliceMark);
-    let text: string;
+  // `messages` as the template writes them, a verbatim turn as `as` gives it (never spliced)
+  const renderAs = (
+    messages: readonly PromptMessage[],
+    as: (m: VerbatimTurn, i: number) => ChatMessage,
+    o: PromptOptions,
+  ): string => {
+    const plain = messages.map((m, i) => ("verbatim" in m ? as(m, i) : m));
     try {
-      text = renderWith(marked, o);
+      return renderWith(plain, o);
     } catch (e) {
       // OpenAI's clients send a turn that only calls tools with `content: null`, which templates that concatenate
       // the content (Qwen3's, gpt-oss's) cannot render: such a turn goes in with empty content
-      const nulls = marked.some((m) => m.role === "assistant" && m.content === null);
+      const nulls = plain.some((m) => m.role === "assistant" && m.content === null);
       if (!(e instanceof ToolgramError) || e.code !== "TEMPLATE_RENDER" || !nulls) throw e;
-      text = renderWith(
-        marked.map((m) => (m.role === "assistant" && m.content === null ? { ...m, content: "" } : m)),
+      return renderWith(
+        plain.map((m) => (m.role === "assistant" && m.content === null ? { ...m, content: "" } : m)),
         o,
       );
     }
-    return spliced(text, messages, tail());
   };
-  let openedTail: string | undefined;
-  // what the generation prompt writes after the point where a history turn's content starts (DeepSeek R1's
-  // `<think>\n`): the model generated after it, so a replayed turn's bytes go in after it too
-  const tail = (): string => {
-    if (openedTail !== undefined) return openedTail;
-    openedTail = "";
-    try {
-      const user: ChatMessage = { role: "user", content: "U" };
-      const opened = renderWith([user], { addGenerationPrompt: true });
-      const written = renderWith([user, { role: "assistant", content: spliceMark(0) }], { addGenerationPrompt: false });
-      const at = written.indexOf(spliceMark(0));
-      if (at >= 0 && opened.startsWith(written.slice(0, at))) openedTail = opened.slice(at);
-    } catch {
-      // a template that cannot render the probe: no tail
+  // The last verbatim turn goes in after the very prompt it was generated from (the messages before it, rendered with
+  // the generation prompt, their own verbatim turns spliced the same way), and the template's text after the turn
+  // follows it. So what a template writes otherwise in a history turn than its generation prompt opens it (an empty
+  // `<think></think>`, a dropped reasoning block, `>>>all\n` before content) does not reach the replayed bytes, and
+  // the prompt continues, byte for byte, what the model saw and wrote (what its KV cache holds).
+  const renderSpliced = (messages: readonly PromptMessage[], o: PromptOptions): string => {
+    let last = messages.length - 1;
+    while (last >= 0 && !("verbatim" in messages[last])) last--;
+    if (last < 0) return renderAs(messages, withSpliceMark, o);
+    const turn = messages[last] as VerbatimTurn;
+    const before = renderSpliced(messages.slice(0, last), { ...o, addGenerationPrompt: true });
+    return before + turn.verbatim + afterTurn(messages, last, o);
+  };
+  // What the template writes after the verbatim turn at `last`: found with the turn's calls kept (tool results that
+  // name or number the call they answer are written as with the real turn), else with a mark as its content.
+  const afterTurn = (messages: readonly PromptMessage[], last: number, o: PromptOptions): string => {
+    const turn = messages[last] as VerbatimTurn;
+    const message = turn.message;
+    const asMessage = (m: VerbatimTurn, i: number): ChatMessage => m.message ?? withSpliceMark(m, i);
+    if (message?.tool_calls !== undefined && message.tool_calls.length > 0) {
+      try {
+        const real = renderAs(messages, asMessage, o);
+        const marked = renderAs(messages, (m, i) => (i === last ? withEndMark(message, i) : asMessage(m, i)), o);
+        if (marked.split(spliceMark(last)).length === 2) {
+          // past the last call's last value, both renders are the same text: the call's closing, then what follows
+          const after = real.slice(real.length - commonSuffix(real, marked));
+          const closing = overlap(turn.verbatim, after);
+          // no closing in common: the template closes the call otherwise than the model did, so the mark decides
+          if (closing > 0) return after.slice(closing);
+        }
+      } catch (e) {
+        if (!(e instanceof ToolgramError) || e.code !== "TEMPLATE_RENDER") throw e;
+      }
     }
-    return openedTail;
+    const parts = renderAs(messages, withSpliceMark, o).split(spliceMark(last));
+    if (parts.length !== 2) {
+      throw new ToolgramError(
+        "TEMPLATE_RENDER",
+        `the chat template does not write an assistant's content as given (${parts.length - 1} copies), so an earlier turn cannot be replayed byte for byte`,
+      );
+    }
+    return parts[1];
   };
   const turnEnd = read?.turnEnd ?? "";
   return {
@@ -286,26 +315,46 @@ function templatePrompt(
   };
 }
 
+/** A turn to splice back byte for byte. */
+type VerbatimTurn = Extract<PromptMessage, { readonly verbatim: string }>;
+
 /** A needle in a verbatim turn's place, as the template probes use (no template writes it otherwise). */
 const spliceMark = (i: number): string => `VV_REPLAYED_TURN_${i}_VV`;
 
-function withSpliceMark(m: PromptMessage, i: number): ChatMessage {
-  return "verbatim" in m ? { role: "assistant", content: spliceMark(i) } : m;
+function withSpliceMark(_m: VerbatimTurn, i: number): ChatMessage {
+  return { role: "assistant", content: spliceMark(i) };
 }
 
-/** `text` with each verbatim turn's bytes (after the generation prompt's `tail`) where the template wrote its mark. */
-function spliced(text: string, messages: readonly PromptMessage[], tail = ""): string {
-  let out = text;
-  messages.forEach((m, i) => {
-    if (!("verbatim" in m)) return;
-    const parts = out.split(spliceMark(i));
-    if (parts.length !== 2) {
-      throw new ToolgramError(
-        "TEMPLATE_RENDER",
-        `the chat template does not write an assistant's content as given (${parts.length - 1} copies), so an earlier turn cannot be replayed byte for byte`,
-      );
+/** `m` with its last call's last argument value replaced by the splice mark (added when it has none). */
+function withEndMark(m: ChatMessage, i: number): ChatMessage {
+  const calls = m.tool_calls ?? [];
+  const call = calls[calls.length - 1];
+  const parts = "function" in call ? call.function : call;
+  let args: JsonObject = {};
+  if (typeof parts.arguments !== "string") args = parts.arguments;
+  else {
+    try {
+      const parsed = JSON.parse(parts.arguments) as unknown;
+      if (isJsonObject(parsed)) args = parsed;
+    } catch {
+      // arguments that are no JSON object: the mark alone
     }
-    out = parts[0] + tail + m.verbatim + parts[1];
-  });
-  return out;
+  }
+  const keys = Object.keys(args);
+  const key = keys.length === 0 ? "_" : keys[keys.length - 1];
+  const marked = { ...parts, arguments: JSON.stringify({ ...args, [key]: spliceMark(i) }) };
+  const last = "function" in call ? { ...call, function: marked } : { ...call, ...marked };
+  return { ...m, tool_calls: [...calls.slice(0, -1), last] };
+}
+
+function commonSuffix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
+}
+
+/** The longest start of `after` that `text` ends with: the closing the model already wrote. */
+function overlap(text: string, after: string): number {
+  for (let k = Math.min(text.length, after.length); k > 0; k--) if (text.endsWith(after.slice(0, k))) return k;
+  return 0;
 }

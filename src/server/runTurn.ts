@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
 import { badRequest } from "./ApiError.js";
-import type { ChatRequest } from "./ChatRequest.js";
+import type { ChatRequest, RequestMessage } from "./ChatRequest.js";
 import { nestsDeeperThan } from "./jsonDepth.js";
 import { recordMasks, summarizeMasks } from "./maskTimes.js";
 import { planGrammar, type TurnGrammar } from "./planGrammar.js";
 import type { ModelTurnOptions } from "../prompt/ModelChat.js";
-import { assistantMessage, messageTarget, promptMessages } from "./promptMessages.js";
+import { messageTarget, promptMessages } from "./promptMessages.js";
 import { requestTurn } from "./requestTurn.js";
 import { readChatRequest } from "./readChatRequest.js";
 import { finishReasonOf, usageOf, type FinishReason, type Usage } from "./responseShapes.js";
@@ -19,6 +19,8 @@ export interface PreparedTurn {
   readonly prompt: string;
   /** The turn's format and reasoning (the model's, under the request's `reasoning_mode`). */
   readonly turn: ModelTurnOptions;
+  /** The prompt of a later request: `messages` rendered with this request's tools and template options. */
+  readonly renderLater: (messages: readonly RequestMessage[]) => string;
 }
 
 /** Everything that can be refused before a slot is taken: bad JSON shapes, bad schemas, unknown tools. */
@@ -27,16 +29,21 @@ export async function prepareTurn(body: unknown, state: ServerState): Promise<Pr
     throw badRequest(`The request body nests deeper than ${state.settings.maxDepth} levels.`, null, "nesting_too_deep");
   }
   const request = readChatRequest(body, state.engine.modelId);
-  const messages = promptMessages(request.messages, state.replay, messageTarget(state.chat));
-  const render = (enableThinking: boolean | undefined): string =>
-    state.chat.render(messages, {
+  const renderMessages = (messages: readonly RequestMessage[], enableThinking: boolean | undefined): string =>
+    state.chat.render(promptMessages(messages, state.replay, messageTarget(state.chat)), {
       tools: request.tools,
       ...(enableThinking === undefined ? {} : { enableThinking }),
       ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     });
-  const { turn, enableThinking } = requestTurn(state.chat, request, render);
+  const { turn, enableThinking } = requestTurn(state.chat, request, (e) => renderMessages(request.messages, e));
   const grammar = await planGrammar(request, state.grammars, state.settings.limits, turn, state.settings.onRefusedTool);
-  return { request, grammar, prompt: render(enableThinking), turn };
+  return {
+    request,
+    grammar,
+    prompt: renderMessages(request.messages, enableThinking),
+    turn,
+    renderLater: (messages) => renderMessages(messages, enableThinking),
+  };
 }
 
 export interface TurnOutcome {
@@ -81,25 +88,8 @@ export async function runTurn(
   });
   for (const d of assembler.end()) onDelta(d);
   const turn = assembler.turn;
-  if (turn.calls.length > 0) {
-    // the turn as it comes back (the message promptMessages will give the template), rendered
-    const rendered = state.chat.renderTurn(
-      assistantMessage(
-        {
-          role: "assistant",
-          content: turn.content === "" ? null : turn.content,
-          ...(turn.reasoning === "" ? {} : { reasoning_content: turn.reasoning }),
-          tool_calls: turn.calls.map((c) => ({
-            id: c.id,
-            type: "function" as const,
-            function: { name: c.name, arguments: c.arguments },
-          })),
-        },
-        messageTarget(state.chat),
-      ),
-    );
-    if (rendered !== turn.text)
-      state.replay.remember({ text: turn.text, content: turn.content === "" ? null : turn.content, calls: turn.calls });
+  if (turn.calls.length > 0 && !replaysAsIs(prepared, turn)) {
+    state.replay.remember({ text: turn.text, content: turn.content === "" ? null : turn.content, calls: turn.calls });
   }
   const m = state.metrics;
   m.tokens.inc({ kind: "prompt" }, result.promptTokens);
@@ -116,4 +106,32 @@ export async function runTurn(
     finishReason: finishReasonOf(turn, result.finishReason, assembler.stopped),
     usage: usageOf(result.promptTokens, result.completionTokens, result.cachedTokens),
   };
+}
+
+/**
+ * Whether the next request re-renders the turn exactly as it was generated, with no store: the conversation so far,
+ * the turn as an OpenAI client sends it back (content and calls; clients drop `reasoning_content`) and a result per
+ * call, rendered as the next request will be, continues this prompt and the generated text byte for byte. Templates
+ * that write a history turn otherwise (drop its reasoning, write another opening than the generation prompt's) fail
+ * this, whatever the turn looks like on its own.
+ */
+function replaysAsIs(prepared: PreparedTurn, turn: AssembledTurn): boolean {
+  const sentBack: RequestMessage = {
+    role: "assistant",
+    content: turn.content === "" ? null : turn.content,
+    tool_calls: turn.calls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.name, arguments: c.arguments },
+    })),
+  };
+  const results = turn.calls.map((c): RequestMessage => ({ role: "tool", tool_call_id: c.id, content: "{}" }));
+  try {
+    return prepared
+      .renderLater([...prepared.request.messages, sentBack, ...results])
+      .startsWith(prepared.prompt + turn.text);
+  } catch {
+    // a template that refuses the follow-up (call ids it does not take): the store's copy is the better bet
+    return false;
+  }
 }
