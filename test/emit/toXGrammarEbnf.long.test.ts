@@ -5,6 +5,8 @@ import { twentyOpenAiTools } from "../../bench/toolSets.js";
 import type { CompiledGrammar } from "../../src/CompiledGrammar.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { readCorpus } from "../../src/conformance/judgeCorpus.js";
+import { sampleGrammar } from "../../src/testing/sampleGrammar.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { agree, xgHarness, type XgHarness } from "../support/emit/xgrammarCheck.js";
 import { SEED } from "../support/grammar/corpus.js";
 import { tierRuns, tierSample } from "../support/tier.js";
@@ -47,6 +49,9 @@ describe("toXGrammarEbnf on the JSONSchemaBench sample", () => {
       } catch {
         continue; // toolgram refuses it: nothing to export
       }
+      // the sampler's length budget finds no member of some grammars (every member long): nothing to compare there
+      if (sampleGrammar(c.grammar, seededRandom(SEED + i), { extraRepeats: 2, maxLength: 1500 }) === undefined)
+        continue;
       ended += await agree(h, c, SEED + 1000 + i, tierRuns(4, 10), i % 3 === 0 ? 2 : 0);
       checked++;
     }
