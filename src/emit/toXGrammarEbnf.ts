@@ -8,11 +8,14 @@ import type { Deadline } from "../Deadline.js";
 const STAGE = "printing the XGrammar EBNF";
 
 /**
- * Largest repetition bound printed as `{m,n}`. XGrammar expands a bounded repetition into states when it compiles,
- * so a bound of many thousands (a `maxLength` of 100000) would make the compile slow; larger bounds are split into
- * nested rules (`x{2500}` → `b{2} x{500}` with `b ::= x{1000}`), as the GBNF emitter does for llama.cpp.
+ * Largest repetition bound printed as `{m,n}`. XGrammar (web-xgrammar 0.1.27) reads a repetition whose maximum is
+ * above 128 through another path than the expansion it uses below, and that path drops members: `x{2,129}` with
+ * `x ::= [a-z] | [\xC2-\xDF] [\x80-\xBF]` refuses "éa" while `x{2,128}` accepts it (a JSON string with
+ * `minLength: 2, maxLength: 500` refused values starting with a non-ASCII character). Larger bounds are therefore
+ * split into nested rules (`x{300}` → `b{2} x{44}` with `b ::= x{128}`, nested again while a count of blocks is above
+ * the limit), so XGrammar only ever reads bounds it expands.
  */
-export const XGRAMMAR_MAX_REPEAT = 1000;
+export const XGRAMMAR_MAX_REPEAT = 128;
 
 /**
  * The empty language, for a grammar that derives nothing: a rule that never finishes. XGrammar reads a negated class
@@ -209,26 +212,35 @@ class EbnfPrinter {
   private repeat(item: GExpr, min: number, max: number | null): string {
     if (max === 0 || !this.derives(item)) return '""';
     if (min === 1 && max === 1) return this.expr(item, "seq");
-    const C = XGRAMMAR_MAX_REPEAT;
-    if (max === null && min > C) return `${this.repeat(item, min, min)} ${this.repeat(item, 0, null)}`;
-    if (max !== null && max > C) {
-      if (min > 0 && min < max) return `${this.repeat(item, min, min)} ${this.repeat(item, 0, max - min)}`;
-      const block = this.block(item);
-      const q = Math.floor(max / C);
-      const r = max % C;
-      const join = (parts: string[]) => parts.filter((x) => x !== '""').join(" ") || '""';
-      if (min === max) return join([`${block}${repetitionSuffix(q, q)}`, this.repeat(item, r, r)]);
-      // {0,max}: counts below q*C as block{0,q-1} item{0,C-1}, the rest as block{q} item{0,r}; they never overlap
-      const low = join([q > 1 ? `${block}${repetitionSuffix(0, q - 1)}` : '""', this.repeat(item, 0, C - 1)]);
-      const high = join([`${block}${repetitionSuffix(q, q)}`, this.repeat(item, 0, r)]);
-      return `(${low} | ${high})`;
-    }
-    return this.expr(item, "postfix") + repetitionSuffix(min, max);
+    return this.bounded(this.expr(item, "postfix"), min, max);
   }
 
-  /** The helper rule `item{C}`, one per distinct item text. */
-  private block(item: GExpr): string {
-    const body = this.repeat(item, XGRAMMAR_MAX_REPEAT, XGRAMMAR_MAX_REPEAT);
+  /**
+   * `atom{min,max}` (atom: printed as a postfix operand) with every printed bound at most {@link XGRAMMAR_MAX_REPEAT}:
+   * larger bounds go through block rules `block ::= atom{C}`, nested again while a count of blocks is too large.
+   */
+  private bounded(atom: string, min: number, max: number | null): string {
+    if (max === 0) return '""';
+    if (min === 1 && max === 1) return atom;
+    const C = XGRAMMAR_MAX_REPEAT;
+    const join = (parts: string[]) => parts.filter((x) => x !== '""').join(" ") || '""';
+    if (max === null)
+      return min > C ? join([this.bounded(atom, min, min), `${atom}*`]) : atom + repetitionSuffix(min, null);
+    if (max <= C) return atom + repetitionSuffix(min, max);
+    if (min > 0 && min < max) return join([this.bounded(atom, min, min), this.bounded(atom, 0, max - min)]);
+    const block = this.block(atom);
+    const q = Math.floor(max / C);
+    const r = max % C;
+    if (min === max) return join([this.bounded(block, q, q), this.bounded(atom, r, r)]);
+    // {0,max}: counts below q*C as block{0,q-1} atom{0,C-1}, the rest as block{q} atom{0,r}; they never overlap
+    const low = join([this.bounded(block, 0, q - 1), this.bounded(atom, 0, C - 1)]);
+    const high = join([this.bounded(block, q, q), this.bounded(atom, 0, r)]);
+    return `(${low} | ${high})`;
+  }
+
+  /** The helper rule `atom{C}`, one per distinct atom. */
+  private block(atom: string): string {
+    const body = atom + repetitionSuffix(XGRAMMAR_MAX_REPEAT, XGRAMMAR_MAX_REPEAT);
     const known = this.blocks.get(body);
     if (known !== undefined) return known;
     let n = "repeat-block";

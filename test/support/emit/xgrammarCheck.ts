@@ -17,6 +17,11 @@ export interface XgHarness {
   /** Compiles over the Qwen3 vocabulary (mask walks), created on first use. */
   tokenCompiler(): Promise<XgCompiler>;
   vocab: Vocabulary;
+  /**
+   * The bytes XGrammar was told a token decodes to: an ordinary token's bytes, a special or added token's text (the
+   * vocabulary keeps those as atoms without bytes, but XGrammar matches their text, so a walk's text must hold it).
+   */
+  tokenText(id: number): Uint8Array;
 }
 
 const QWEN3_SIZE = 151936;
@@ -28,10 +33,14 @@ export async function xgHarness(): Promise<XgHarness> {
   const textCompiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
   const { vocab, tokenizerJson } = qwen3();
   let tokenCompiler: XgCompiler | undefined;
+  const added = new Map<number, Uint8Array>();
+  for (const a of (tokenizerJson as { added_tokens: { id: number; content: string }[] }).added_tokens)
+    added.set(a.id, new TextEncoder().encode(a.content));
   return {
     xg,
     textCompiler,
     vocab,
+    tokenText: (id) => added.get(id) ?? vocab.tokenBytes(id),
     async tokenCompiler() {
       if (tokenCompiler) return tokenCompiler;
       const tj = tokenizerJson as {
@@ -102,7 +111,7 @@ export async function xgWalk(
           }
           if (id >= h.vocab.size) continue;
           allowed.push(id);
-          if (structural(h.vocab.tokenBytes(id))) shaped.push(id);
+          if (structural(h.tokenText(id))) shaped.push(id);
         }
       }
       if (eos && (allowed.length === 0 || random() < 0.3)) {
@@ -113,7 +122,7 @@ export async function xgWalk(
       const from = shaped.length > 0 && random() < 0.6 ? shaped : allowed;
       const id = from[Math.floor(random() * from.length)];
       if (!m.acceptToken(id)) throw new Error(`XGrammar refused token ${id}, which its own mask allowed`);
-      bytes.push(...h.vocab.tokenBytes(id));
+      bytes.push(...h.tokenText(id));
     }
     return undefined;
   } finally {
