@@ -102,6 +102,18 @@ export class CompiledGrammar {
   }
 
   /**
+   * Internal: what `createMatcher` gives the automaton besides the grammar (its state limit and compile budget), for
+   * building the same automaton elsewhere (the server's mask workers).
+   * @internal
+   */
+  automatonSettings(): {
+    readonly maxStates: number | undefined;
+    readonly budget: { readonly maxCompileSteps: number; readonly maxCompileMs: number };
+  } {
+    return { maxStates: this.maxAutomatonStates, budget: this.budget };
+  }
+
+  /**
    * GBNF for llama.cpp (`grammar` of a llama-server request, node-llama-cpp's `LlamaGrammar`). Printing gets the
    * compile's limits as its own budget (LIMIT_COMPILE_STEPS / LIMIT_COMPILE_TIME).
    */

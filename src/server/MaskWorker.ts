@@ -62,15 +62,14 @@ export class MaskWorker {
     const w = this.started();
     const gid = this.grammarId(grammar);
     if (!this.sent.has(gid)) {
-      // private to the compiled grammar's API: what its own createMatcher would give the automaton
-      const inner = grammar as unknown as { budget: unknown; maxAutomatonStates: number | undefined };
+      const { maxStates, budget } = grammar.automatonSettings();
       w.postMessage({
         op: "grammar",
         gid,
         grammar: grammar.grammar,
         specialTokens: grammar.specialTokens,
-        maxStates: inner.maxAutomatonStates,
-        budget: inner.budget,
+        maxStates,
+        budget,
       } satisfies MaskOp);
       this.sent.add(gid);
       this.forget.register(grammar, gid);
