@@ -197,6 +197,7 @@ const NO_MODEL_ID =
 const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   "mistral-nemo|in process": NO_MODEL_ID,
   "mistral-v11-call-id|in process": NO_MODEL_ID,
+  "kimi-k3|in process": KIMI_K3_REPLAY,
   "kimi-k3|upstream": KIMI_K3_REPLAY,
 };
 
