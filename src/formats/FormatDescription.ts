@@ -236,7 +236,8 @@ export interface JsonObjectUnit {
   readonly argumentsAliases: readonly string[];
   /**
    * Key of the call id in the canonical form (written at `idPosition` when the call has one), or null when the
-   * format has none. Grammars allow the id `idForm` describes (default: 1–64 characters of `[A-Za-z0-9_-]`).
+   * format has none. Grammars allow the id `idForm` describes (default: 1–64 characters of `[A-Za-z0-9_-]`),
+   * optionally unless the unit names an `idForm`.
    */
   readonly idKey: string | null;
   /**
@@ -244,7 +245,11 @@ export interface JsonObjectUnit {
    * R7B's `{"tool_call_id", "tool_name", "parameters"}`) or `"last"` (Mistral Nemo's `{"name", "arguments", "id"}`).
    */
   readonly idPosition?: "after-name" | "first" | "last";
-  /** The ids a grammar lets the model write (default: `WORD_ID`). */
+  /**
+   * The ids a grammar lets the model write (default: `WORD_ID`, optional). Present: the fixed id shape the format's
+   * templates write in every call, so every grammar requires it (a call without one would not re-render as written);
+   * parsing stays tolerant of a missing id, strict parsing follows the grammar.
+   */
   readonly idForm?: CallIdForm;
   /**
    * `"object"`: the arguments are a JSON object. `"single-quoted-json"` (Glaive): the arguments are
@@ -383,7 +388,8 @@ export interface NameThenJsonUnit {
   readonly namePattern: RegExp;
   /**
    * Marker of the call id between the name and `argumentsMarker` (Mistral Small 3.2's
-   * `NAME[CALL_ID]ID[ARGS]{…}`), written when the call has an id; absent when the format has no ids.
+   * `NAME[CALL_ID]ID[ARGS]{…}`), written when the call has an id (required in grammars with `idForm`); absent when
+   * the format has no ids.
    */
   readonly idMarker?: string;
   /**
@@ -392,7 +398,10 @@ export interface NameThenJsonUnit {
    * a call without an id writes it alone (the empty id).
    */
   readonly idFirst?: boolean;
-  /** The ids a grammar lets the model write after `idMarker` (before it with `idFirst`; default: `WORD_ID`). */
+  /**
+   * The ids a grammar lets the model write after `idMarker` (before it with `idFirst`; default: `WORD_ID`,
+   * optional). Present: the fixed id shape the format's templates write in every call, so every grammar requires it.
+   */
   readonly idForm?: CallIdForm;
 }
 

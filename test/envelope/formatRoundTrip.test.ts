@@ -183,7 +183,10 @@ function elementsWritableAny(v: unknown, forbidden: readonly string[]): boolean 
   return typeof v === "number" || typeof v === "boolean";
 }
 
-/** Ids a format's grammar allows (its unit's idForm), or none when the format has no ids. */
+/**
+ * Ids a format's grammar allows (its unit's idForm: then required, as its templates write one in every call; else
+ * optional), or none when the format has no ids.
+ */
 function idArbFor(format: FormatName): fc.Arbitrary<string | undefined> | null {
   const u = FORMAT_DESCRIPTIONS[format].unit;
   const form =
@@ -191,11 +194,9 @@ function idArbFor(format: FormatName): fc.Arbitrary<string | undefined> | null {
     (u.kind === "name-then-json" && u.idMarker !== undefined)
       ? callIdForm(u.idForm)
       : null;
-  return form === null
-    ? null
-    : fc.option(fc.stringMatching(callIdPattern({ ...form, maxLength: Math.min(form.maxLength, 12) })), {
-        nil: undefined,
-      });
+  if (form === null) return null;
+  const id = fc.stringMatching(callIdPattern({ ...form, maxLength: Math.min(form.maxLength, 12) }));
+  return "idForm" in u && u.idForm !== undefined ? id : fc.option(id, { nil: undefined });
 }
 
 function callsArb(format: FormatName): fc.Arbitrary<CallToRender[]> {

@@ -61,14 +61,15 @@ describe("mistral-v11", () => {
 });
 
 describe("mistral-v11-call-id (Mistral Small 3.2)", () => {
-  const text = '[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris"}[TOOL_CALLS]ping[ARGS]{}';
+  const text =
+    '[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris"}[TOOL_CALLS]ping[CALL_ID]Zz9Yy8Xx7[ARGS]{}';
 
   it("writes the id between the name and the arguments, and the grammar holds it to 9 alphanumerics", () => {
     expect(
       renderToolCalls(
         [
           { name: "get_weather", arguments: { city: "Paris" }, id: "a1B2c3D4e" },
-          { name: "ping", arguments: {} },
+          { name: "ping", arguments: {}, id: "Zz9Yy8Xx7" },
         ],
         "mistral-v11-call-id",
       ),
@@ -81,8 +82,20 @@ describe("mistral-v11-call-id (Mistral Small 3.2)", () => {
     expect(r.issues).toEqual([]);
     expect(r.calls.map((c) => [c.name, c.id])).toEqual([
       ["get_weather", "a1B2c3D4e"],
-      ["ping", undefined],
+      ["ping", "Zz9Yy8Xx7"],
     ]);
+  });
+
+  it("the grammar requires the id its template writes in every call; tolerant parsing still reads a call without one", () => {
+    const g = compileTools(TOOLS, { format: "mistral-v11-call-id" });
+    const bare = "[TOOL_CALLS]ping[ARGS]{}";
+    expect(g.accepts("[TOOL_CALLS]ping[CALL_ID]a1B2c3D4e[ARGS]{}")).toBe(true);
+    expect(g.accepts(bare)).toBe(false);
+    expect(g.accepts("[TOOL_CALLS]ping[CALL_ID][ARGS]{}")).toBe(false);
+    // strict parsing accepts a call exactly when the grammar does
+    expect(parseToolCalls(bare, { tools: TOOLS, format: "mistral-v11-call-id", mode: "strict" }).calls).toEqual([]);
+    const r = parseToolCalls(bare, { tools: TOOLS, format: "mistral-v11-call-id" });
+    expect(r.calls.map((c) => [c.name, c.id, c.valid])).toEqual([["ping", undefined, true]]);
   });
 
   it("streams the name before the id", () => {
@@ -90,7 +103,7 @@ describe("mistral-v11-call-id (Mistral Small 3.2)", () => {
     const names: string[] = [];
     for (const ch of text) for (const e of s.push(ch)) if (e.type === "call_name") names.push(e.name);
     expect(names).toEqual(["get_weather", "ping"]);
-    expect(s.end().calls.map((c) => c.id)).toEqual(["a1B2c3D4e", undefined]);
+    expect(s.end().calls.map((c) => c.id)).toEqual(["a1B2c3D4e", "Zz9Yy8Xx7"]);
   });
 });
 
@@ -114,5 +127,20 @@ describe("mistral-nemo", () => {
     const v03 = '[TOOL_CALLS][{"name": "get_weather", "id": "a1B2c3D4e", "arguments": {"city": "Paris"}}]';
     expect(parseToolCalls(v03, { tools: TOOLS, format: "mistral-nemo" }).calls.map((c) => c.id)).toEqual(["a1B2c3D4e"]);
     expect(parseToolCalls(v03, { tools: TOOLS, format: "mistral-nemo", mode: "strict" }).calls).toEqual([]);
+  });
+
+  it("the grammar requires the id its template writes in every call; tolerant parsing still reads a call without one", () => {
+    const g = compileTools(TOOLS, { format: "mistral-nemo" });
+    const bare = '[TOOL_CALLS][{"name": "ping", "arguments": {}}]';
+    expect(g.accepts('[TOOL_CALLS][{"name": "ping", "arguments": {}, "id": "a1B2c3D4e"}]')).toBe(true);
+    expect(g.accepts(bare)).toBe(false);
+    expect(
+      g.accepts(
+        '[TOOL_CALLS][{"name": "ping", "arguments": {}, "id": "a1B2c3D4e"}, {"name": "ping", "arguments": {}}]',
+      ),
+    ).toBe(false);
+    expect(parseToolCalls(bare, { tools: TOOLS, format: "mistral-nemo", mode: "strict" }).calls).toEqual([]);
+    const r = parseToolCalls(bare, { tools: TOOLS, format: "mistral-nemo" });
+    expect(r.calls.map((c) => [c.name, c.id, c.valid])).toEqual([["ping", undefined, true]]);
   });
 });

@@ -14,6 +14,7 @@ import { xmlValueTypeName } from "../../src/formats/xmlValueType.js";
 import { mutateText, sampleGrammar } from "../../src/testing/sampleGrammar.js";
 import { seededRandom } from "../../src/util/seededRandom.js";
 import { SEED } from "../support/parser/arbitraries.js";
+import { withFormatIds } from "../support/envelope/formatTools.js";
 
 const TOOLS = [
   {
@@ -29,7 +30,7 @@ const TOOLS = [
 
 /** The canonical text of `f(n: 1)` with `1` written `1e0`: valid JSON (and Python) of the same value. */
 function exponentSpelled(format: FormatName, calls: CallToRender[] = [{ name: "f", arguments: { n: 1 } }]): string {
-  const text = renderToolCalls(calls, format);
+  const text = renderToolCalls(withFormatIds(calls, format), format);
   const u = FORMAT_DESCRIPTIONS[format].unit;
   // Kimi K3 writes the value's type before it (DSML: its string flag)
   const tagged =
@@ -67,7 +68,7 @@ describe("strict mode with tools: the compiled grammar decides, in every format"
   for (const format of FORMAT_NAMES) {
     it(`${format}: a bounded integer written 1e0 is dropped strictly, kept tolerantly`, () => {
       const g = compileTools(TOOLS, { format });
-      const good = renderToolCalls([{ name: "f", arguments: { n: 1 } }], format);
+      const good = renderToolCalls(withFormatIds([{ name: "f", arguments: { n: 1 } }], format), format);
       const bad = exponentSpelled(format);
       expect(g.accepts(good)).toBe(true);
       expect(g.accepts(bad)).toBe(false);

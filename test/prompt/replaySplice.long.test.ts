@@ -8,11 +8,12 @@ import { TurnAssembler } from "../../src/server/TurnAssembler.js";
 import { llamaCppSource } from "../../src/testing/llamaCppSource.js";
 import { everyFormatCases } from "../support/server/everyFormatCases.js";
 import { TOOLS } from "../support/server/serverHarness.js";
+import { withFormatIds } from "../support/envelope/formatTools.js";
 
 const source = await llamaCppSource();
 
 /** Formats whose template refuses the second turn for reasons of its own (see the every-format e2e test). */
-const REFUSED = new Set(["command-r-plus", "functionary-v3.1", "mistral-nemo", "mistral-v11-call-id"]);
+const REFUSED = new Set(["command-r-plus", "functionary-v3.1"]);
 
 /**
  * Kimi K3's template writes a sent-back call as one JSON block where the model wrote an element per argument, so no
@@ -37,10 +38,15 @@ describe.skipIf(source === undefined)("a replayed turn is spliced after the prom
     const first = chat.render([user], { tools });
     const thinks = chat.reasoning !== "none";
     const markers = chat.reasoningMarkers;
-    let text = renderToolCalls([{ name: "get_weather", arguments: { city: "Paris" } }], chat.format, {
-      ...(thinks ? { reasoning: "Let me see." } : {}),
-      ...(thinks && markers !== undefined ? { reasoningMarkers: markers } : {}),
-    });
+    // with the id the format's grammar requires, where its unit names an id form (Mistral's)
+    let text = renderToolCalls(
+      withFormatIds([{ name: "get_weather", arguments: { city: "Paris" } }], chat.format),
+      chat.format,
+      {
+        ...(thinks ? { reasoning: "Let me see." } : {}),
+        ...(thinks && markers !== undefined ? { reasoningMarkers: markers } : {}),
+      },
+    );
     // a generation prompt that opens the block: the model writes from inside it
     if (markers !== undefined && markers.open !== "" && first.endsWith(markers.open) && text.startsWith(markers.open))
       text = text.slice(markers.open.length);

@@ -31,7 +31,7 @@ describe("served call ids take the shape of the format's ids", () => {
     expect(mintCallId(callIdFormOf("command-r7b"))).toMatch(/^[0-9]{6}$/);
   });
 
-  it("a call carries the id the model wrote (Mistral), minted in the format's shape when it wrote none", () => {
+  it("a call carries the id the model wrote (Mistral), which the grammar and strict reading require", () => {
     const nemo = new TurnAssembler({ format: "mistral-nemo", tools: [WEATHER], stop: [] });
     const turn = '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1b2c3d4e"}]';
     // the call's first delta waits for the id, written after the arguments
@@ -44,10 +44,14 @@ describe("served call ids take the shape of the format's ids", () => {
     expect(nemo.turn.calls).toEqual([{ id: "a1b2c3d4e", name: "get_weather", arguments: '{"city": "Paris"}' }]);
 
     const small = new TurnAssembler({ format: "mistral-v11-call-id", tools: [WEATHER], stop: [] });
-    small.push('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}');
+    small.push('[TOOL_CALLS]get_weather[CALL_ID]Zz9Yy8Xx7[ARGS]{"city": "Paris"}');
     small.end();
-    expect(small.turn.calls).toHaveLength(1);
-    expect(small.turn.calls[0].id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(small.turn.calls.map((c) => c.id)).toEqual(["Zz9Yy8Xx7"]);
+    // the grammar requires the id (the template writes one in every call), and strict reading follows it
+    const bare = new TurnAssembler({ format: "mistral-v11-call-id", tools: [WEATHER], stop: [] });
+    bare.push('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}');
+    bare.end();
+    expect(bare.turn.calls).toEqual([]);
   });
 
   it("a client's id of another shape is fitted: the same id to the same id, different ids apart, fitting ids kept", () => {

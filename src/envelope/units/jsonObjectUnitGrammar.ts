@@ -1,8 +1,8 @@
 import type { FormatDescription, JsonObjectUnit } from "../../formats/FormatDescription.js";
 import type { GExpr } from "../../grammar/Grammar.js";
 import { callIdForm } from "../../formats/callIdForm.js";
-import { lit, opt, seq } from "../../grammar/build.js";
-import { callIdGrammar } from "./callIdGrammar.js";
+import { lit, seq } from "../../grammar/build.js";
+import { callIdGrammar, unitIdPart } from "./callIdGrammar.js";
 import { quoteJsonString } from "../../json.js";
 import type { EnvelopeGrammarInput, EnvelopeTool } from "../Envelope.js";
 import { replaceCodePoint } from "../../grammar/passes/replaceCodePoint.js";
@@ -14,8 +14,8 @@ function unitOf(d: FormatDescription): JsonObjectUnit {
 }
 
 /**
- * `{"name": "NAME", ["id": "ID", ]"arguments": ARGS}` in the arguments' JSON style, the optional id where the unit's
- * `idPosition` puts it (first, after the name, last), or `{"NAME": ARGS}` for a unit keyed by the name. Glaive's
+ * `{"name": "NAME", ["id": "ID", ]"arguments": ARGS}` in the arguments' JSON style, the id where the unit's
+ * `idPosition` puts it (first, after the name, last; required when the unit has an `idForm`, else optional), or `{"NAME": ARGS}` for a unit keyed by the name. Glaive's
  * single-quoted arguments are the JSON text between apostrophes with each apostrophe inside written `\u0027` (an
  * apostrophe can only occur inside a JSON string, so the rewrite maps the language one to one).
  */
@@ -41,22 +41,29 @@ export const jsonObjectUnitGrammar: UnitGrammar = {
     const idValue = seq(key(u.idKey), lit('"'), callIdGrammar(callIdForm(u.idForm)), lit('"'));
     switch (u.idPosition ?? "after-name") {
       case "first":
-        // the id opens the object, so the object's first key is optional: no separate rule
-        return seq(s.objectOpen, opt(seq(idValue, s.itemSeparator)), name, s.itemSeparator, args, s.objectClose);
+        // the id opens the object, so the object's first key may be absent: no separate rule
+        return seq(
+          s.objectOpen,
+          unitIdPart(seq(idValue, s.itemSeparator), u.idForm),
+          name,
+          s.itemSeparator,
+          args,
+          s.objectClose,
+        );
       case "last":
         return seq(
           s.objectOpen,
           name,
           s.itemSeparator,
           args,
-          opt(input.addRule("call-id", seq(s.itemSeparator, idValue))),
+          unitIdPart(input.addRule("call-id", seq(s.itemSeparator, idValue)), u.idForm),
           s.objectClose,
         );
       default:
         return seq(
           s.objectOpen,
           name,
-          opt(input.addRule("call-id", seq(s.itemSeparator, idValue))),
+          unitIdPart(input.addRule("call-id", seq(s.itemSeparator, idValue)), u.idForm),
           s.itemSeparator,
           args,
           s.objectClose,

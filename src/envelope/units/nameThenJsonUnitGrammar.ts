@@ -1,8 +1,8 @@
 import { ToolgramError } from "../../errors.js";
 import type { FormatDescription, NameThenJsonUnit } from "../../formats/FormatDescription.js";
 import { callIdForm } from "../../formats/callIdForm.js";
-import { lit, opt, seq, token } from "../../grammar/build.js";
-import { callIdGrammar } from "./callIdGrammar.js";
+import { lit, seq, token } from "../../grammar/build.js";
+import { callIdGrammar, unitIdPart } from "./callIdGrammar.js";
 import type { UnitGrammar } from "./UnitGrammar.js";
 
 function unitOf(d: FormatDescription): NameThenJsonUnit {
@@ -12,8 +12,9 @@ function unitOf(d: FormatDescription): NameThenJsonUnit {
 
 /**
  * `NAME[ARGS]{…}`: the name, the marker (a token node when the description lists it as a special token), the
- * arguments; with an id marker, `NAME[CALL_ID]ID[ARGS]{…}`, the id optional as in every format with ids (with
- * `idFirst`, `ID + idMarker + NAME + argumentsMarker + {…}`).
+ * arguments; with an id marker, `NAME[CALL_ID]ID[ARGS]{…}`, the id required when the unit has an `idForm` (Mistral
+ * Small 3.2's template writes one in every call) and optional otherwise (with `idFirst`,
+ * `ID + idMarker + NAME + argumentsMarker + {…}`).
  */
 export const nameThenJsonUnitGrammar: UnitGrammar = {
   ruleNames: [],
@@ -35,16 +36,19 @@ export const nameThenJsonUnitGrammar: UnitGrammar = {
     const u = unitOf(d);
     const marker = (m: string) => (d.specialTokens.includes(m) ? token(m) : lit(m));
     if (u.idFirst === true && u.idMarker !== undefined) {
-      // `ID + idMarker + NAME`: the marker always, the id optional
+      // `ID + idMarker + NAME`: the marker always, the id as the unit's `idForm` asks
       return seq(
-        opt(callIdGrammar(callIdForm(u.idForm))),
+        unitIdPart(callIdGrammar(callIdForm(u.idForm)), u.idForm),
         marker(u.idMarker),
         lit(t.name),
         marker(u.argumentsMarker),
         t.arguments,
       );
     }
-    const id = u.idMarker === undefined ? lit("") : opt(seq(marker(u.idMarker), callIdGrammar(callIdForm(u.idForm))));
+    const id =
+      u.idMarker === undefined
+        ? lit("")
+        : unitIdPart(seq(marker(u.idMarker), callIdGrammar(callIdForm(u.idForm))), u.idForm);
     return seq(lit(t.name), id, marker(u.argumentsMarker), t.arguments);
   },
 };

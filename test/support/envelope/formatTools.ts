@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { FORMAT_DESCRIPTIONS, FORMAT_NAMES } from "../../../src/formats/descriptions.js";
 import type { FormatName } from "../../../src/formats/FormatName.js";
+import type { FormatDescription } from "../../../src/formats/FormatDescription.js";
+import type { CallToRender } from "../../../src/parser/renderToolCalls.js";
 
 /** The formats compiled by describedEnvelope: every format (qwen3, the default, also has its own tests). */
 export const DESCRIBED_FORMATS: readonly FormatName[] = FORMAT_NAMES;
@@ -87,4 +89,18 @@ export function exampleTools(name: string): unknown[] {
   return JSON.parse(
     readFileSync(new URL(`../../../examples/${name}.tools.json`, import.meta.url), "utf8"),
   ) as unknown[];
+}
+
+/**
+ * The calls as the format's grammar allows them: a unit with an `idForm` (its templates write an id in every call, so
+ * its grammar requires one) gets an id of that form per call (indices for digits); other formats' calls are unchanged.
+ */
+export function withFormatIds(calls: readonly CallToRender[], format: string): CallToRender[] {
+  // a format derived from a template (no built-in description) keeps its calls
+  const u = (FORMAT_DESCRIPTIONS as Readonly<Record<string, FormatDescription | undefined>>)[format]?.unit;
+  const form = u !== undefined && "idForm" in u ? u.idForm : undefined;
+  if (form === undefined) return [...calls];
+  const id = (i: number) =>
+    form.alphabet === "digits" ? String(i) : `call${i}ABCDEFGHIJKLMNOPQRSTUVWXYZ`.slice(0, Math.max(form.minLength, 5));
+  return calls.map((c, i) => ({ ...c, id: id(i) }));
 }

@@ -187,16 +187,12 @@ type Mode = "in process" | "upstream";
 
 const KIMI_K3_REPLAY =
   "the template writes a sent-back call as one JSON block where the model wrote an element per argument, so the turn's end cannot be matched to the template's and it is re-rendered, not spliced";
-const NO_MODEL_ID =
-  "the model wrote its call without an id (the grammar lets it; seed 5), the template writes one in every call (so the turn does not re-render exactly) and refuses the stored turn spliced in without its calls";
 
 /**
  * What fails today, by format and mode, with the reason seen (seed 5): each runs as `it.fails`, so a format that
  * starts passing fails its test until it leaves this list. Formats and modes not listed must pass.
  */
 const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  "mistral-nemo|in process": NO_MODEL_ID,
-  "mistral-v11-call-id|in process": NO_MODEL_ID,
   "kimi-k3|in process": KIMI_K3_REPLAY,
   "kimi-k3|upstream": KIMI_K3_REPLAY,
 };
