@@ -1,3 +1,4 @@
+import { rangesByTarget } from "./rangesByTarget.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, ref, seq } from "../grammar/build.js";
 import type { Deadline } from "../Deadline.js";
@@ -38,13 +39,7 @@ export function dfaToRules(
   for (let s = 0; s < n; s++) {
     deadline?.tick(AUTOMATA_STAGE, path, 1 + a.trans[s].length / 3);
     if (isEnd(s) && s !== a.start) continue;
-    const byTarget = new Map<number, number[]>();
-    const t = a.trans[s];
-    for (let i = 0; i < t.length; i += 3) {
-      const r = byTarget.get(t[i + 2]);
-      if (r) r.push(t[i], t[i + 1]);
-      else byTarget.set(t[i + 2], [t[i], t[i + 1]]);
-    }
+    const byTarget = rangesByTarget(a.trans[s]);
     const parts: GExpr[] = [];
     if (a.accept[s]) parts.push(EPSILON);
     for (const [to, ranges] of byTarget) parts.push(isEnd(to) ? edge(ranges) : seq(edge(ranges), ref(name(to))));

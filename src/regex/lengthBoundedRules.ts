@@ -1,3 +1,4 @@
+import { rangesByTarget } from "./rangesByTarget.js";
 import type { Deadline } from "../Deadline.js";
 import { LimitExceededError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
@@ -186,14 +187,7 @@ function segmentRules(
     const known = memo.get(key);
     if (known) return known;
     deadline?.tick(AUTOMATA_STAGE, path);
-    // per target state, the ranges that lead there
-    const byTarget = new Map<number, number[]>();
-    const t = a.trans[q];
-    for (let i = 0; i < t.length; i += 3) {
-      const r = byTarget.get(t[i + 2]);
-      if (r) r.push(t[i], t[i + 1]);
-      else byTarget.set(t[i + 2], [t[i], t[i + 1]]);
-    }
+    const byTarget = rangesByTarget(a.trans[q]);
     const parts: GExpr[] = [];
     if (len === 0 && to === END && a.accept[q]) parts.push(EPSILON);
     if (len > 0) {

@@ -1,3 +1,5 @@
+import type { Vocabulary } from "../vocab/Vocabulary.js";
+
 /**
  * The memory a matcher on the mask worker shares with the event loop: a few control words, the duration of the last
  * mask, a text (the forced continuation, or an error), and the mask words. The event loop writes an operation's
@@ -80,11 +82,4 @@ export type MaskOp =
   | { readonly op: "close"; readonly mid: number };
 
 /** The vocabulary as plain data for the worker (it builds its own `Vocabulary`, and its own trie, from it). */
-export interface VocabularyData {
-  readonly size: number;
-  readonly eosTokenIds: readonly number[];
-  readonly kind: Uint8Array;
-  readonly bytes: Uint8Array;
-  readonly offsets: Int32Array;
-  readonly atoms: ReadonlyMap<number, string>;
-}
+export type VocabularyData = Pick<Vocabulary, "size" | "eosTokenIds" | "kind" | "bytes" | "offsets" | "atoms">;
