@@ -251,8 +251,8 @@ describe("render → accepts → strict parse → the same calls", () => {
           expect(r.calls.every((c) => c.valid)).toBe(true);
           expect(callsOf(r)).toEqual(calls);
         }),
-        // the quick tier renders 30 call lists per format (the long tier 150)
-        { seed: SEED, numRuns: tierRuns(30, 150) },
+        // the quick tier renders 20 call lists per format (the long tier 150)
+        { seed: SEED, numRuns: tierRuns(20, 150) },
       );
     });
   }

@@ -24,7 +24,7 @@ describe("fuzz: never throws, stable", () => {
           for (const c of a.calls) expect(t.slice(...c.span)).toBe(c.raw);
           expect(a.content.length).toBeLessThanOrEqual(t.length);
         }),
-        { seed: SEED, numRuns: Number(process.env.TOOLGRAM_FUZZ_RUNS ?? tierRuns(20, 250)) },
+        { seed: SEED, numRuns: Number(process.env.TOOLGRAM_FUZZ_RUNS ?? tierRuns(12, 250)) },
       );
     });
   }
