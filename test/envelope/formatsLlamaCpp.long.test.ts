@@ -5,7 +5,7 @@ import { checkGbnfBatchWithLlamaCpp } from "../../src/testing/checkGbnfWithLlama
 import { mutateText, sampleGrammar } from "../../src/testing/sampleGrammar.js";
 import { seededRandom } from "../../src/util/seededRandom.js";
 import { FORMAT_DESCRIPTIONS } from "../../src/formats/descriptions.js";
-import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor } from "../support/envelope/formatTools.js";
+import { DESCRIBED_FORMATS, exampleTools, mixedToolsFor, withFormatIds } from "../support/envelope/formatTools.js";
 import { tierRotate } from "../support/tier.js";
 
 const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261122);
@@ -42,13 +42,17 @@ describe("every format's GBNF through llama.cpp's grammar parser and engine", ()
         // MiniMax M3's template drops null members, so its renderer refuses them (test/formats/minimaxM3.test.ts)
         const flag = kind === "xml-elements" ? { flag: false } : { flag: null };
         const samples: string[] = [
+          // with an id where the format's calls carry one (its grammar requires it)
           renderToolCalls(
-            [
-              {
-                name: "note",
-                arguments: { text: 'it\'s "quoted"\nü', ...flag, tag: kind === "xml-parameters" ? "it's" : true },
-              },
-            ],
+            withFormatIds(
+              [
+                {
+                  name: "note",
+                  arguments: { text: 'it\'s "quoted"\nü', ...flag, tag: kind === "xml-parameters" ? "it's" : true },
+                },
+              ],
+              format,
+            ),
             format,
           ),
           "Just text.",
