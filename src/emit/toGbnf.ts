@@ -156,6 +156,8 @@ class GbnfPrinter {
       this.lines = [];
       const body = this.expr(this.g.rules.get(name) as GExpr, "alt");
       out.push(`${this.current} ::= ${body}`, ...this.lines);
+      // a shared node prints once per use, so the text can outgrow the nodes ticked: every printed byte is a step
+      this.deadline?.tick(STAGE, "", body.length + this.lines.reduce((n, l) => n + l.length, 0));
     }
     return `${out.join("\n")}\n`;
   }

@@ -166,7 +166,13 @@ class EbnfPrinter {
     // a rule that derives nothing is referenced nowhere once such expressions are left out
     const out = order
       .filter((name) => this.productive.has(name))
-      .map((name) => `${this.names.get(name)} ::= ${this.expr(this.g.rules.get(name) as GExpr, "alt")}`);
+      .map((name) => {
+        const line = `${this.names.get(name)} ::= ${this.expr(this.g.rules.get(name) as GExpr, "alt")}`;
+        // a shared node prints once per use, so the text can outgrow the nodes ticked: every printed byte is a step
+        this.deadline?.tick(STAGE, "", line.length);
+        return line;
+      });
+    this.deadline?.tick(STAGE, "", this.extra.reduce((n, l) => n + l.length, 0));
     return `${[...out, ...this.extra].join("\n")}\n`;
   }
 
