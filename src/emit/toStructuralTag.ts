@@ -8,7 +8,8 @@ import { renderCallUnit } from "../parser/units/callUnit.js";
 
 /**
  * One part of an XGrammar structural tag (XGrammar's `format` form, read by `Grammar.from_structural_tag` and by
- * vLLM's and SGLang's `response_format: {type: "structural_tag"}`): the kinds toolgram writes.
+ * vLLM's and SGLang's `response_format: {type: "structural_tag"}`): the kinds toolgram writes. Exported from
+ * `toolgram`: the parts of {@link StructuralTag}.
  */
 export type StructuralTagFormat =
   | { readonly type: "any_text" }
@@ -32,7 +33,7 @@ export type StructuralTagFormat =
       readonly stop_after_first: boolean;
     };
 
-/** A structural tag's `tag`: fixed text, a constrained part, fixed text. */
+/** A structural tag's `tag`: fixed text, a constrained part, fixed text. Exported from `toolgram`. */
 export interface StructuralTagTag {
   readonly type: "tag";
   readonly begin: string;
@@ -40,20 +41,20 @@ export interface StructuralTagTag {
   readonly end: string;
 }
 
-/** A whole structural tag, as `compiled.toStructuralTag()` returns it and XGrammar reads it. */
+/** A whole structural tag, as `compiled.toStructuralTag()` returns it and XGrammar reads it. Exported from `toolgram`. */
 export interface StructuralTag {
   readonly type: "structural_tag";
   readonly format: StructuralTagFormat;
 }
 
 /** One callable tool: its name and the JSON Schema of its arguments as the compile enforces them. */
-export interface StructuralTagTool {
+interface StructuralTagTool {
   readonly name: string;
   readonly arguments: JsonValue;
 }
 
 /** What the structural tag of a tool-call turn is built from. */
-export interface StructuralTagInput {
+interface StructuralTagInput {
   readonly description: FormatDescription;
   readonly policy: CallPolicy;
   readonly reasoning: ResolvedReasoning | null;

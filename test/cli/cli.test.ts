@@ -98,7 +98,7 @@ describe("toolgram CLI", () => {
       compileTools(JSON.parse(weather), { toolChoice: "required" }).toStructuralTag(),
     );
     const x = await cli(["compile", weatherPath, "--emit", "structural-tag", "--format", "qwen3-coder"]);
-    expect(x.code).not.toBe(0);
+    expect(x.code).toBe(2);
     expect(x.stderr).toMatch(/qwen3-coder cannot be written as an XGrammar structural tag/);
   });
 
