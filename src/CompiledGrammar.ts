@@ -4,6 +4,8 @@ import { Deadline, type CompileBudget } from "./Deadline.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { toGbnf } from "./emit/toGbnf.js";
 import { toRegex } from "./emit/toRegex.js";
+import type { StructuralTag } from "./emit/toStructuralTag.js";
+import { ToolgramError } from "./errors.js";
 import { toXGrammarEbnf } from "./emit/toXGrammarEbnf.js";
 import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
 import type { Grammar } from "./grammar/Grammar.js";
@@ -41,6 +43,11 @@ export interface CompiledGrammarInit {
   reasoning?: ResolvedReasoning | null;
   /** The compile's `limits.maxAutomatonStates`: the cap of every matcher's automaton. */
   maxAutomatonStates?: number;
+  /**
+   * How to build the XGrammar structural tag (tool turns only; absent for `compileSchema`, whose value is one JSON
+   * Schema already).
+   */
+  structuralTag?: () => StructuralTag;
   /** The GBNF text when it was printed already (a compile run on another thread ships it with the grammar). */
   gbnf?: string;
 }
@@ -79,6 +86,8 @@ export class CompiledGrammar {
   private gbnf: string | undefined;
   private regex: string | undefined;
   private xgrammarEbnf: string | undefined;
+  private readonly buildStructuralTag: (() => StructuralTag) | undefined;
+  private structuralTag: StructuralTag | undefined;
   private acceptor: Acceptor | undefined;
 
   /**
@@ -99,6 +108,7 @@ export class CompiledGrammar {
     this.reasoning = init.reasoning ?? null;
     this.maxAutomatonStates = init.maxAutomatonStates;
     this.gbnf = init.gbnf;
+    this.buildStructuralTag = init.structuralTag;
   }
 
   /**
@@ -127,6 +137,23 @@ export class CompiledGrammar {
    */
   toXGrammarEbnf(): string {
     return (this.xgrammarEbnf ??= toXGrammarEbnf(this.grammar, Deadline.fromLimits(this.budget)));
+  }
+
+  /**
+   * The turn as an XGrammar structural tag (`response_format: {type: "structural_tag", format}` in vLLM and SGLang,
+   * XGrammar's `Grammar.from_structural_tag`): free text, then each call as a fixed per-tool prefix, the arguments
+   * under the tool's JSON Schema and a fixed suffix. Throws ToolgramError INVALID_OPTION naming the format and why when
+   * its calls have no such form (XML parameters, Python calls, an id in every call…), and for `compileSchema`'s
+   * grammars. Returns a fresh copy.
+   */
+  toStructuralTag(): StructuralTag {
+    if (this.buildStructuralTag === undefined)
+      throw new ToolgramError(
+        "INVALID_OPTION",
+        "a structural tag describes tool calls; this grammar is one JSON value (send its toJsonSchema() instead)",
+      );
+    this.structuralTag ??= this.buildStructuralTag();
+    return structuredClone(this.structuralTag);
   }
 
   /** An ECMAScript-compatible regex of the whole language; throws ToolgramError NOT_REGULAR for recursive schemas. */

@@ -14,6 +14,7 @@ import { optimize } from "./grammar/passes/optimize.js";
 import { validateGrammar } from "./grammar/validateGrammar.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { indentedJsonStyle, jsonStyle, type JsonStyle } from "./lower/JsonStyle.js";
+import { toStructuralTag } from "./emit/toStructuralTag.js";
 import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowerSchema.js";
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
 import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
@@ -170,6 +171,15 @@ function compileToolsUnguarded(tools: unknown, options: ToolCompileOptions): Com
     budget: opts.limits,
     reasoning,
     maxAutomatonStates: opts.limits.maxAutomatonStates,
+    structuralTag: () =>
+      toStructuralTag({
+        description: envelope.description,
+        policy,
+        reasoning,
+        tools: served
+          .filter((t) => allowed.has(t.name))
+          .map((t) => ({ name: t.name, arguments: argumentsSchema(t, opts) })),
+      }),
   });
 }
 
@@ -433,6 +443,11 @@ function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions, d: Fo
   return tools.length === 0 ? false : { anyOf: tools.map((t) => callSchema(t, opts, d)) };
 }
 
+/** A tool's arguments schema as the grammar enforces it (objects closed under `additionalProperties: "forbid"`). */
+function argumentsSchema(t: NormalizedTool, opts: ResolvedSchemaOptions): JsonValue {
+  return opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters;
+}
+
 /**
  * One call as a JSON Schema object: what OpenAI-style structured output would enforce for this tool, with the
  * format's keys (`parameters` for tools-array and llama3-json, an optional `id` where the format has one). Glaive
@@ -442,7 +457,7 @@ function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions, d: Fo
 function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDescription): JsonObject {
   const u = d.unit.kind === "json-object" && d.unit.argumentsEncoding === "object" ? d.unit : null;
   const argumentsKey = u === null ? "arguments" : u.argumentsKey;
-  const parameters = opts.additionalProperties === "forbid" ? closeObjects(t.parameters) : t.parameters;
+  const parameters = argumentsSchema(t, opts);
   // Apertus's `{"NAME": {…}}`: the tool's name is the one key
   if (u !== null && u.nameKey === null)
     return { type: "object", properties: { [t.name]: parameters }, required: [t.name], additionalProperties: false };

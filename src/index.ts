@@ -13,6 +13,7 @@
 // compiling
 export { compileTools, compileSchema, type ToolCompileOptions, type OnRefusedTool } from "./compile.js";
 export { CompiledGrammar, type CompiledFormat } from "./CompiledGrammar.js";
+export type { StructuralTag, StructuralTagFormat, StructuralTagTag } from "./emit/toStructuralTag.js";
 export type { ToolChoice, ParallelOption, CallPolicyOptions } from "./envelope/callPolicy.js";
 export {
   DEFAULT_LIMITS,

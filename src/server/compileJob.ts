@@ -103,6 +103,7 @@ export function grammarFromData(job: CompileJob, d: GrammarData, limits: Compile
     tools: d.tools,
     schemaHash: d.schemaHash,
     jsonSchema: () => compileJob(job).toJsonSchema(),
+    structuralTag: () => compileJob(job).toStructuralTag(),
     specialTokens: d.specialTokens,
     compileSteps: d.compileSteps,
     budget: limits,

@@ -91,6 +91,17 @@ describe("toolgram CLI", () => {
     expect(r.stdout).toMatch(/^root ::= /);
   });
 
+  it("emits XGrammar's structural tag as JSON with --emit structural-tag, and refuses a format without one", async () => {
+    const r = await cli(["compile", weatherPath, "--emit", "structural-tag", "--choice", "required"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(
+      compileTools(JSON.parse(weather), { toolChoice: "required" }).toStructuralTag(),
+    );
+    const x = await cli(["compile", weatherPath, "--emit", "structural-tag", "--format", "qwen3-coder"]);
+    expect(x.code).toBe(2);
+    expect(x.stderr).toMatch(/qwen3-coder cannot be written as an XGrammar structural tag/);
+  });
+
   it("reads a <tools> text block and prints warnings on stderr", async () => {
     const text = `<tools>\n{"name": "f", "parameters": {"type": "dict", "properties": {"x": {"type": "float"}}}}\n</tools>`;
     const r = await cli(["compile", "-"], text);
