@@ -185,17 +185,11 @@ function commonPrefix(a: string, b: string): number {
 
 type Mode = "in process" | "upstream";
 
-const KIMI_K3_REPLAY =
-  "the template writes a sent-back call as one JSON block where the model wrote an element per argument, so the turn's end cannot be matched to the template's and it is re-rendered, not spliced";
-
 /**
  * What fails today, by format and mode, with the reason seen (seed 5): each runs as `it.fails`, so a format that
  * starts passing fails its test until it leaves this list. Formats and modes not listed must pass.
  */
-const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  "kimi-k3|in process": KIMI_K3_REPLAY,
-  "kimi-k3|upstream": KIMI_K3_REPLAY,
-};
+const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
 
 /** The test of one format and mode: `it`, or `it.fails` with the known reason in the summary. */
 function test(c: EveryFormatCase, mode: Mode, summary: string[]) {
