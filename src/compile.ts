@@ -435,8 +435,8 @@ function callsSchema(tools: NormalizedTool[], opts: ResolvedSchemaOptions, d: Fo
 
 /**
  * One call as a JSON Schema object: what OpenAI-style structured output would enforce for this tool, with the
- * format's keys (`parameters` for tools-array and llama3-json, an `id` where the format has one). Glaive, pythonic
- * and the other formats that do not write the arguments as a JSON object get the call's content as JSON,
+ * format's keys (`parameters` for tools-array and llama3-json, an `id` where the format has one). The other formats
+ * (Glaive's quoted arguments, pythonic, XML parameters, …) get the call's content as JSON,
  * `{"name": …, "arguments": {…}}` (with `"id"` where the call writes one: Mistral Small 3.2's `[CALL_ID]`). The id is
  * required where the format's unit names its form (`idForm`: Mistral's 9 alphanumerics, Command R7B's indices), as
  * the grammar requires it there; optional elsewhere.
