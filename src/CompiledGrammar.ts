@@ -163,9 +163,10 @@ export class CompiledGrammar {
 
   /**
    * A JSON Schema of the same values: for tools, the union of call objects `{anyOf: [{name: {const}, arguments}...]}`
-   * with the format's keys (`parameters` in tools-array and llama3-json, an optional `id` in tools-array and
-   * mistral; glaive and pythonic get `{name, arguments}`, the call's content) — for serving stacks that take a
-   * schema rather than a grammar; for `compileSchema`, the schema itself.
+   * with the format's keys (`parameters` in tools-array and llama3-json; an `id` where the calls carry one, required
+   * where the grammar requires it — mistral-nemo, mistral-v11-call-id, command-r7b — and optional in tools-array and
+   * mistral; glaive, pythonic and the other formats get `{name, arguments}`, the call's content) — for serving stacks
+   * that take a schema rather than a grammar; for `compileSchema`, the schema itself.
    * Returns a fresh copy.
    */
   toJsonSchema(): JsonValue {

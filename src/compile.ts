@@ -19,7 +19,7 @@ import { createLowerContext, lowerSchema, type LowerContext } from "./lower/lowe
 import { slug, uniqueRuleName } from "./lower/ruleName.js";
 import { resolveSchemaOptions, type ResolvedSchemaOptions, type SchemaCompileOptions } from "./options.js";
 import type { FormatOption } from "./formats/describeFormat.js";
-import type { FormatDescription } from "./formats/FormatDescription.js";
+import type { CallIdForm, FormatDescription } from "./formats/FormatDescription.js";
 import { resolveReasoning, type ReasoningOptions } from "./formats/resolveReasoning.js";
 import { normalizeSchema } from "./schema/normalizeSchema.js";
 import { cloneJson, jsonDepthLimit } from "./tools/cloneJson.js";
@@ -450,9 +450,11 @@ function argumentsSchema(t: NormalizedTool, opts: ResolvedSchemaOptions): JsonVa
 
 /**
  * One call as a JSON Schema object: what OpenAI-style structured output would enforce for this tool, with the
- * format's keys (`parameters` for tools-array and llama3-json, an optional `id` where the format has one). Glaive
- * and pythonic do not write the arguments as a JSON object; for them this is the call's content as JSON,
- * `{"name": …, "arguments": {…}}`.
+ * format's keys (`parameters` for tools-array and llama3-json, an `id` where the format has one). The other formats
+ * (Glaive's quoted arguments, pythonic, XML parameters, …) get the call's content as JSON,
+ * `{"name": …, "arguments": {…}}` (with `"id"` where the call writes one: Mistral Small 3.2's `[CALL_ID]`). The id is
+ * required where the format's unit names its form (`idForm`: Mistral's 9 alphanumerics, Command R7B's indices), as
+ * the grammar requires it there; optional elsewhere.
  */
 function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDescription): JsonObject {
   const u = d.unit.kind === "json-object" && d.unit.argumentsEncoding === "object" ? d.unit : null;
@@ -463,10 +465,23 @@ function callSchema(t: NormalizedTool, opts: ResolvedSchemaOptions, d: FormatDes
     return { type: "object", properties: { [t.name]: parameters }, required: [t.name], additionalProperties: false };
   const nameKey = u?.nameKey ?? "name";
   const properties: JsonObject = { [nameKey]: { const: t.name } };
-  if (u !== null && u.idKey !== null)
-    properties[u.idKey] = { type: "string", pattern: callIdPattern(callIdForm(u.idForm)).source };
+  const required = [nameKey];
+  const id = callIdOf(d);
+  if (id !== undefined) {
+    properties[id.key] = { type: "string", pattern: callIdPattern(callIdForm(id.form)).source };
+    if (id.form !== undefined) required.push(id.key);
+  }
   properties[argumentsKey] = parameters;
-  return { type: "object", properties, required: [nameKey, argumentsKey], additionalProperties: false };
+  required.push(argumentsKey);
+  return { type: "object", properties, required, additionalProperties: false };
+}
+
+/** The key of a call's id in its schema and the form the format fixes for it, when its calls carry an id. */
+function callIdOf(d: FormatDescription): { key: string; form: CallIdForm | undefined } | undefined {
+  const u = d.unit;
+  if (u.kind === "json-object") return u.idKey === null ? undefined : { key: u.idKey, form: u.idForm };
+  if (u.kind === "name-then-json") return u.idMarker === undefined ? undefined : { key: "id", form: u.idForm };
+  return undefined;
 }
 
 const SCHEMA_OPTION_KEYS = [

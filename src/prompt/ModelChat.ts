@@ -283,8 +283,14 @@ function templatePrompt(
           // past the last call's last value, both renders are the same text: the call's closing, then what follows
           const after = real.slice(real.length - commonSuffix(real, marked));
           const closing = overlap(turn.verbatim, after);
-          // no closing in common: the template closes the call otherwise than the model did, so the mark decides
           if (closing > 0) return after.slice(closing);
+          // no closing in common: the template writes the call otherwise than the model did (Kimi K3 a JSON block
+          // for the model's element per argument), so the model's text ends where the end of it meets the template's
+          // closing, looked for within the turn (the conversation up to it, rendered without a generation prompt, is
+          // `real` up to the turn's end)
+          const upTo = renderAs(messages.slice(0, last + 1), asMessage, { ...o, addGenerationPrompt: false });
+          const at = meet(turn.verbatim, after, commonPrefix(upTo, real) - (real.length - after.length));
+          if (at >= 0) return after.slice(at);
         }
       } catch (e) {
         if (!(e instanceof ToolgramError) || e.code !== "TEMPLATE_RENDER") throw e;
@@ -351,6 +357,26 @@ function commonSuffix(a: string, b: string): number {
   let n = 0;
   while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
   return n;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+/**
+ * Where in `after` the template's closing of the turn has caught up with the model's: just past the longest end of
+ * `text` that `after` holds within its first `limit` characters (the turn's own closing), at its first place there;
+ * -1 when no end of `text` is there.
+ */
+function meet(text: string, after: string, limit: number): number {
+  const region = after.slice(0, Math.max(0, limit));
+  for (let k = Math.min(text.length, region.length); k > 0; k--) {
+    const at = region.indexOf(text.slice(text.length - k));
+    if (at >= 0) return at + k;
+  }
+  return -1;
 }
 
 /** The longest start of `after` that `text` ends with: the closing the model already wrote. */

@@ -136,8 +136,12 @@ export class TurnAssembler {
         if (!this.ids.has(e.index) && !this.modelIds) out.push(...this.startCall(e.index, e.name));
       } else if (e.type === "call_end") {
         // a format whose calls carry the model's own id: the call starts, with that id, once it is read
-        if (e.call !== null && !this.ids.has(e.index))
-          out.push(...this.startCall(e.index, e.call.name, this.idOf(e.call.id)));
+        if (e.call !== null && !this.ids.has(e.index) && this.modelIds) {
+          const id = e.call.id;
+          // the grammar requires an id of the format's form in every call: a call without one is none it allows, dropped
+          if (id === undefined || !callIdPattern(this.idForm as CallIdForm).test(id)) continue;
+          out.push(...this.startCall(e.index, e.call.name, id));
+        }
         // formats whose arguments are not written as JSON (XML parameters): the parsed arguments, as JSON
         if (!this.deltaArgs.has(e.index) && e.call !== null) {
           const args = e.call.arguments;
@@ -153,13 +157,7 @@ export class TurnAssembler {
     return out;
   }
 
-  /** The id the model wrote, when it has the format's shape; a minted one otherwise. */
-  private idOf(written: string | undefined): string {
-    return written !== undefined && this.idForm !== undefined && callIdPattern(this.idForm).test(written)
-      ? written
-      : mintCallId(this.idForm);
-  }
-
+  /** A call's first delta. Its id: the model's (modelIds), else minted, of the format's id shape. */
   private startCall(streamIndex: number, name: string, id = mintCallId(this.idForm)): Delta[] {
     const index = this.turn.calls.length;
     this.ids.set(streamIndex, index);

@@ -135,6 +135,29 @@ describe("modelChatFor: the format and prompt of a model's chat template", () =>
         );
     });
 
+    it("a turn whose call the template spells otherwise is spliced up to where the model's closing meets the template's", () => {
+      // the template writes a sent-back call as one JSON block, where the model wrote an element per argument (as
+      // Kimi K3's does), and names the call in its result
+      const blocks = `{%- for m in messages %}<|im_start|>{{ m.role }}
+{% if m.tool_calls %}{{ m.content }}{% for c in m.tool_calls %}<call name="{{ c.function.name }}"><json>{{ c.function.arguments | tojson }}</json></call>{% endfor %}{% elif m.role == "tool" %}[{{ m.name }}] {{ m.content }}{% else %}{{ m.content }}{% endif %}<|im_end|>
+{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant
+{% endif %}`;
+      const text = 'Sure<call name="get_weather"><arg key="city">Paris</arg></call>';
+      const call = {
+        id: "call00001",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+      } as const;
+      const prompt = modelChatFor(blocks, { format: "qwen3" }).render([
+        { role: "user", content: "Weather?" },
+        { role: "assistant", verbatim: text, message: { role: "assistant", content: "Sure", tool_calls: [call] } },
+        { role: "tool", tool_call_id: "call00001", content: "sunny" },
+      ]);
+      expect(prompt).toBe(
+        `<|im_start|>user\nWeather?<|im_end|>\n<|im_start|>assistant\n${text}<|im_end|>\n<|im_start|>tool\n[get_weather] sunny<|im_end|>\n<|im_start|>assistant\n`,
+      );
+    });
+
     it("a template that does not write content as given cannot replay a turn, and says so", () => {
       const twice = hermes.replace("{{ m.content }}{% endif %}", "{{ m.content }}{{ m.content }}{% endif %}");
       expect(() => modelChatFor(twice).render(history)).toThrow(

@@ -52,6 +52,16 @@ describe("served call ids take the shape of the format's ids", () => {
     bare.push('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}');
     bare.end();
     expect(bare.turn.calls).toEqual([]);
+    // so no id is minted for such a format: a call without an id of its form is no call
+    for (const call of [
+      '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+      '{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1b2"}',
+    ]) {
+      const unfit = new TurnAssembler({ format: "mistral-nemo", tools: [WEATHER], stop: [] });
+      const deltas = [...unfit.push(`[TOOL_CALLS][${call}]`), ...unfit.end()];
+      expect(deltas.filter((d) => "tool_calls" in d)).toEqual([]);
+      expect(unfit.turn.calls).toEqual([]);
+    }
   });
 
   it("a client's id of another shape is fitted: the same id to the same id, different ids apart, fitting ids kept", () => {

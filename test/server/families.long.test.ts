@@ -1,13 +1,12 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, jsonSchema, streamText, tool } from "ai";
-import OpenAI from "openai";
 import { afterAll, describe, expect, it } from "vitest";
 import type { TinyModelFamilyName } from "../../src/gguf/buildTinyModel.js";
 import { findLlamaServer, startLlamaServer, type LlamaServerHandle } from "../../src/llama-cpp/index.js";
-import type { EngineRequest } from "../../src/server/Engine.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { buildTinyFamilyModel } from "../../src/testing/buildTinyFamilyModel.js";
-import { expectValidCalls, TOOLS, withoutIds } from "../support/server/serverHarness.js";
+import { driveServedTurn } from "../support/server/servedTurn.js";
+import { expectValidCalls, TOOLS } from "../support/server/serverHarness.js";
 
 /**
  * `toolgram serve` for each model family, over a tiny random-weight model with the family's real vocabulary and chat
@@ -48,27 +47,6 @@ afterAll(() => console.log(`toolgram serve per family:\n  ${summary.join("\n  ")
 /** A loaded two-core machine can take more than the default 2 s to compile Qwen3-Coder's XML grammar. */
 const LIMITS = { maxCompileMs: 30_000 };
 
-const MESSAGES = [{ role: "user" as const, content: "What is the weather in Paris?" }];
-
-/** The server's engine, watched: each generation's prompt and text (the engine itself runs unchanged). */
-function watch(server: RunningServer): Array<{ prompt: string; text: string }> {
-  const seen: Array<{ prompt: string; text: string }> = [];
-  const engine = server.state.engine;
-  const generate = engine.generate.bind(engine);
-  engine.generate = (request: EngineRequest) => {
-    const record = { prompt: request.prompt, text: "" };
-    seen.push(record);
-    return generate({
-      ...request,
-      onText: (t) => {
-        record.text += t;
-        request.onText(t);
-      },
-    });
-  };
-  return seen;
-}
-
 function sdkTools() {
   return Object.fromEntries(
     TOOLS.map((t) => [
@@ -98,66 +76,7 @@ describe.each(CASES)("toolgram serve, $name", (c) => {
         server = await startServer({ upstream: llama.url, port: 0, limits: LIMITS });
       } else server = await startServer({ model: tiny.path, port: 0, limits: LIMITS });
       expect(server.state.chat.format).toBe(c.format);
-      const seen = watch(server);
-      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "unused", maxRetries: 0 });
-
-      const request = {
-        model: "tiny",
-        messages: MESSAGES,
-        tools: TOOLS,
-        tool_choice: "required" as const,
-        parallel_tool_calls: false,
-        max_tokens: 96,
-        seed: 5,
-        temperature: 1,
-      };
-      const whole = await client.chat.completions.create(request);
-      const message = whole.choices[0].message;
-      const calls = (message.tool_calls ?? []).filter((t) => t.type === "function");
-      expect(whole.choices[0].finish_reason).toBe("tool_calls");
-      expect(calls).toHaveLength(1);
-      expectValidCalls(calls);
-      const first = seen[seen.length - 1];
-      // 0: the turn re-renders byte for byte from what the client was told (no state kept)
-      const stored = server.state.replay.size;
-
-      const stream = await client.chat.completions.create({ ...request, stream: true });
-      const streamed: Array<{ name: string; arguments: string }> = [];
-      let content = "";
-      let finish: string | null = null;
-      for await (const chunk of stream) {
-        const choice = chunk.choices[0];
-        content += choice?.delta.content ?? "";
-        finish = choice?.finish_reason ?? finish;
-        for (const d of choice?.delta.tool_calls ?? []) {
-          if (d.id !== undefined)
-            streamed.push({ name: d.function?.name ?? "", arguments: d.function?.arguments ?? "" });
-          else streamed[d.index].arguments += d.function?.arguments ?? "";
-        }
-      }
-      expect(streamed).toEqual(withoutIds(calls));
-      expect(content).toBe(message.content ?? "");
-      expect(finish).toBe("tool_calls");
-
-      const second = await client.chat.completions.create({
-        model: "tiny",
-        tools: TOOLS,
-        max_tokens: 24,
-        seed: 6,
-        messages: [
-          ...MESSAGES,
-          { role: "assistant", content: message.content, tool_calls: message.tool_calls },
-          ...calls.map((t) => ({ role: "tool" as const, tool_call_id: t.id, content: '{"temperature": 21}' })),
-        ],
-      });
-      const replayed = seen[seen.length - 1].prompt;
-      // the model sees the bytes it produced for its turn
-      expect(replayed).toContain(first.text);
-      const cached = second.usage?.prompt_tokens_details?.cached_tokens ?? 0;
-      const shared = commonPrefix(first.prompt + first.text, replayed);
-      // and it continues the first prompt and that turn byte for byte (what the KV cache holds)
-      expect(shared).toBe((first.prompt + first.text).length);
-      expect(cached).toBeGreaterThan(0);
+      const { whole, calls, stored, second, cached, turn } = await driveServedTurn(server, { secondMaxTokens: 24 });
 
       const provider = createOpenAICompatible({ name: "toolgram", baseURL: `${server.url}/v1`, apiKey: "unused" });
       const sdkRequest = {
@@ -178,14 +97,8 @@ describe.each(CASES)("toolgram serve, $name", (c) => {
       );
 
       summary.push(
-        `${c.name} ${mode}: call ${calls[0].function.name}; replay ${stored === 0 ? "re-rendered" : "spliced from the store"}; turn 2 prompt ${second.usage?.prompt_tokens} tokens, ${cached} cached (turn 1: ${whole.usage?.prompt_tokens} prompt + ${whole.usage?.completion_tokens} generated); prompt text shared with turn 1 + its output: ${shared}/${(first.prompt + first.text).length} characters`,
+        `${c.name} ${mode}: call ${calls[0].function.name}; replay ${stored === 0 ? "re-rendered" : "spliced from the store"}; turn 2 prompt ${second.usage?.prompt_tokens} tokens, ${cached} cached (turn 1: ${whole.usage?.prompt_tokens} prompt + ${whole.usage?.completion_tokens} generated); the second prompt continues turn 1 and its output (${turn.length} characters)`,
       );
     }, 600_000);
   });
 });
-
-function commonPrefix(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
