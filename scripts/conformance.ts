@@ -1,7 +1,7 @@
 /**
- * `npm run conformance -- DIR [--subset NAME] [--json OUT]`: runs every JSONSchemaBench `*.jsonl` file in DIR
- * (e.g. the full corpus) through compileSchema + accepts() by the MaskBench method and prints, per subset and in total:
- * passing / refused / valid rejected / invalid accepted / timeouts / crashes, and compile time p50/p99/max (a
+ * `npm run conformance -- DIR [--subset NAME] [--json OUT]`: runs every JSONSchemaBench `*.jsonl` or `*.jsonl.br`
+ * file in DIR (e.g. the whole corpus in test/fixtures/jsonschemabench) through compileSchema + accepts() by the
+ * MaskBench method and prints, per subset and in total: passing / refused / valid rejected / invalid accepted / timeouts / crashes, and compile time p50/p99/max (a
  * refusal's time included); then the schemas that accepted an invalid instance, crashed or timed out, the refusals by
  * error code, and how many corpus labels ajv (the referee) overruled. `--json OUT` writes every schema's result.
  * Exits 1 on any invalid instance accepted or crash.
@@ -19,10 +19,11 @@ if (!dir) {
   console.error("usage: npm run conformance -- DIR [--subset NAME] [--json OUT]");
   process.exit(2);
 }
-const files = dir.endsWith(".jsonl")
+const isCorpusFile = (f: string): boolean => f.endsWith(".jsonl") || f.endsWith(".jsonl.br");
+const files = isCorpusFile(dir)
   ? [dir]
   : readdirSync(dir)
-      .filter((f) => f.endsWith(".jsonl"))
+      .filter(isCorpusFile)
       .sort()
       .map((f) => join(dir, f));
 const all: CorpusResult[] = [];

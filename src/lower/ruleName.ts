@@ -3,7 +3,12 @@
  * are dropped and the rest is lowercased, so `/properties/city` under prefix `get-weather` is `get-weather-city`.
  */
 const STRUCTURAL = new Set(["properties", "$defs", "definitions", "patternproperties", "allof", "anyof", "oneof"]);
-const RENAMED: Record<string, string> = { items: "item", prefixitems: "item", additionalproperties: "additional" };
+// a Map, not an object literal: a key named `constructor` or `toString` must not find Object.prototype's members
+const RENAMED = new Map([
+  ["items", "item"],
+  ["prefixitems", "item"],
+  ["additionalproperties", "additional"],
+]);
 
 /** A name-safe slug of one text: lowercase ASCII letters and digits joined by single dashes. */
 export function slug(text: string): string {
@@ -31,7 +36,7 @@ export function ruleNameFromPath(prefix: string, path: string, suffix = ""): str
     const seg = raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw;
     const low = seg.toLowerCase();
     if (STRUCTURAL.has(low)) continue;
-    const s = RENAMED[low] ?? slug(seg);
+    const s = RENAMED.get(low) ?? slug(seg);
     if (s) parts.push(s);
   }
   if (suffix) parts.push(slug(suffix));

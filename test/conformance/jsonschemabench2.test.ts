@@ -1,3 +1,3 @@
-import { jsonSchemaBenchShard } from "../support/conformance/jsonschemabenchRatchet.js";
+import { JSON_SCHEMA_BENCH_SHARDS, jsonSchemaBenchShard } from "../support/conformance/jsonschemabenchRatchet.js";
 
-jsonSchemaBenchShard(1, 2);
+jsonSchemaBenchShard(1, JSON_SCHEMA_BENCH_SHARDS);
