@@ -172,7 +172,11 @@ class EbnfPrinter {
         this.deadline?.tick(STAGE, "", line.length);
         return line;
       });
-    this.deadline?.tick(STAGE, "", this.extra.reduce((n, l) => n + l.length, 0));
+    this.deadline?.tick(
+      STAGE,
+      "",
+      this.extra.reduce((n, l) => n + l.length, 0),
+    );
     return `${[...out, ...this.extra].join("\n")}\n`;
   }
 
