@@ -3,6 +3,7 @@ import type { TokenMatcher } from "./automaton/TokenMatcher.js";
 import { Deadline, type CompileBudget } from "./Deadline.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { toGbnf } from "./emit/toGbnf.js";
+import { toLark } from "./emit/toLark.js";
 import { toRegex } from "./emit/toRegex.js";
 import { toXGrammarEbnf } from "./emit/toXGrammarEbnf.js";
 import { createAcceptor, type Acceptor } from "./grammar/accepts.js";
@@ -79,6 +80,7 @@ export class CompiledGrammar {
   private gbnf: string | undefined;
   private regex: string | undefined;
   private xgrammarEbnf: string | undefined;
+  private lark: string | undefined;
   private acceptor: Acceptor | undefined;
 
   /**
@@ -127,6 +129,15 @@ export class CompiledGrammar {
    */
   toXGrammarEbnf(): string {
     return (this.xgrammarEbnf ??= toXGrammarEbnf(this.grammar, Deadline.fromLimits(this.budget)));
+  }
+
+  /**
+   * The same grammar in the Lark dialect that llguidance (vLLM's and SGLang's `guidance` backend), XGrammar ≥ 0.2.6
+   * (`Grammar.from_lark`) and Python Lark read alike: rules, string literals, one-character regex classes,
+   * `?`/`*`/`+`/`~`. Special tokens print as their text. Printing gets the compile's limits as its own budget.
+   */
+  toLark(): string {
+    return (this.lark ??= toLark(this.grammar, Deadline.fromLimits(this.budget)));
   }
 
   /** An ECMAScript-compatible regex of the whole language; throws ToolgramError NOT_REGULAR for recursive schemas. */

@@ -14,7 +14,8 @@ export const compileUsage = `Usage: toolgram compile FILE|- [options]
 
 Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one assistant turn.
 
-  --emit gbnf|regex|json-schema|xgrammar-ebnf   output (default gbnf; xgrammar-ebnf for vLLM / SGLang)
+  --emit gbnf|regex|json-schema|xgrammar-ebnf|lark  output (default gbnf; xgrammar-ebnf or lark for vLLM /
+                                  SGLang: lark is the dialect llguidance and XGrammar >= 0.2.6 read)
   --choice auto|required|none|NAME  which calls are allowed (default auto)
   --parallel true|false|N         how many calls (default true: unbounded)
   --free-text / --no-free-text    text before the calls (default: on for auto, off otherwise)
@@ -62,8 +63,8 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
   if (positionals.length !== 1)
     throw new UsageError(`compile needs exactly one input file (or - for standard input)\n\n${compileUsage}`);
   const emit = (values.emit as string | undefined) ?? "gbnf";
-  if (!["gbnf", "regex", "json-schema", "xgrammar-ebnf"].includes(emit))
-    throw new UsageError(`--emit must be gbnf, regex, json-schema or xgrammar-ebnf, got ${emit}`);
+  if (!["gbnf", "regex", "json-schema", "xgrammar-ebnf", "lark"].includes(emit))
+    throw new UsageError(`--emit must be gbnf, regex, json-schema, xgrammar-ebnf or lark, got ${emit}`);
   if (values.strict && values["no-strict"]) throw new UsageError("--strict and --no-strict contradict each other");
   if (values["free-text"] && values["no-free-text"])
     throw new UsageError("--free-text and --no-free-text contradict each other");
@@ -109,7 +110,9 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
         ? compiled.toRegex()
         : emit === "xgrammar-ebnf"
           ? compiled.toXGrammarEbnf()
-          : JSON.stringify(compiled.toJsonSchema(), null, 2);
+          : emit === "lark"
+            ? compiled.toLark()
+            : JSON.stringify(compiled.toJsonSchema(), null, 2);
   const out = output.endsWith("\n") ? output : `${output}\n`;
   if (values.out !== undefined) writeFileSync(values.out as string, out);
   else io.stdout(out);
