@@ -34,6 +34,10 @@ const NO_CLOCK = { maxCompileMs: 600_000 };
 const MAX_TEXT = 2000;
 
 const short = (texts: readonly string[]) => texts.filter((t) => t.length <= MAX_TEXT);
+// Python Lark 1.1.5 computes its Earley FIRST/FOLLOW sets in pure Python: on the largest schema grammars it does not
+// finish in minutes (a 555-rule export of a Github_hard schema ran past 100 s before parsing anything), so exports of
+// more rules than this are left out of the schema check (counted in rules, not in time)
+const MAX_RULES = 300;
 
 const weather = [
   {
@@ -143,6 +147,7 @@ describe.skipIf(skip)(`toLark in Python Lark, whole${skip ? ` (skipped: ${LARK_M
         if (e instanceof LimitExceededError || (e as { code?: string }).code !== undefined) return [];
         throw e;
       }
+      if (compiled.toLark().split("\n").length > MAX_RULES) return [];
       const instances = row.tests.map((t) => canonicalJson(t.data));
       const walked = i % 3 === 0 ? walks(compiled, SEED + 1000 + i, 2) : [];
       return [{ id: row.id, compiled, ...larkTexts(compiled, SEED + 1000 + i, 6, [...instances, ...walked]) }];
