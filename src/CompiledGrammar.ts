@@ -3,6 +3,7 @@ import type { TokenMatcher } from "./automaton/TokenMatcher.js";
 import { Deadline, type CompileBudget } from "./Deadline.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { toGbnf } from "./emit/toGbnf.js";
+import { toLark } from "./emit/toLark.js";
 import { toRegex } from "./emit/toRegex.js";
 import type { StructuralTag } from "./emit/toStructuralTag.js";
 import { ToolgramError } from "./errors.js";
@@ -88,6 +89,7 @@ export class CompiledGrammar {
   private xgrammarEbnf: string | undefined;
   private readonly buildStructuralTag: (() => StructuralTag) | undefined;
   private structuralTag: StructuralTag | undefined;
+  private lark: string | undefined;
   private acceptor: Acceptor | undefined;
 
   /**
@@ -154,6 +156,15 @@ export class CompiledGrammar {
       );
     this.structuralTag ??= this.buildStructuralTag();
     return structuredClone(this.structuralTag);
+  }
+
+  /**
+   * The same grammar in the Lark dialect that llguidance (vLLM's and SGLang's `guidance` backend), XGrammar ≥ 0.2.6
+   * (`Grammar.from_lark`) and Python Lark read alike: rules, string literals, one-character regex classes,
+   * `?`/`*`/`+`/`~`. Special tokens print as their text. Printing gets the compile's limits as its own budget.
+   */
+  toLark(): string {
+    return (this.lark ??= toLark(this.grammar, Deadline.fromLimits(this.budget)));
   }
 
   /** An ECMAScript-compatible regex of the whole language; throws ToolgramError NOT_REGULAR for recursive schemas. */

@@ -102,6 +102,13 @@ describe("toolgram CLI", () => {
     expect(x.stderr).toMatch(/qwen3-coder cannot be written as an XGrammar structural tag/);
   });
 
+  it("emits the Lark dialect with --emit lark", async () => {
+    const r = await cli(["compile", weatherPath, "--emit", "lark"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(asFile(compileTools(JSON.parse(weather)).toLark()));
+    expect(r.stdout).toMatch(/^start: /);
+  });
+
   it("reads a <tools> text block and prints warnings on stderr", async () => {
     const text = `<tools>\n{"name": "f", "parameters": {"type": "dict", "properties": {"x": {"type": "float"}}}}\n</tools>`;
     const r = await cli(["compile", "-"], text);
@@ -158,7 +165,7 @@ describe("toolgram CLI", () => {
     expect((await cli(["compile"])).code).toBe(2);
     expect((await cli(["compile", weatherPath, "--bogus"])).code).toBe(2);
     expect((await cli(["compile", weatherPath, "--parallel", "0"])).code).toBe(2);
-    expect((await cli(["compile", weatherPath, "--emit", "lark"])).code).toBe(2);
+    expect((await cli(["compile", weatherPath, "--emit", "ebnf"])).code).toBe(2);
     const c = await cli(["compile", weatherPath, "--choice", "nope"]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/^toolgram: INVALID_OPTION: toolChoice names "nope"/);

@@ -14,8 +14,8 @@ export const compileUsage = `Usage: toolgram compile FILE|- [options]
 
 Compiles a tool list (OpenAI, MCP, <tools> text block...) into a grammar for one assistant turn.
 
-  --emit gbnf|regex|json-schema|xgrammar-ebnf|structural-tag   output (default gbnf; xgrammar-ebnf or
-                                 structural-tag, XGrammar's JSON, for vLLM / SGLang)
+  --emit gbnf|regex|json-schema|xgrammar-ebnf|structural-tag|lark   output (default gbnf; xgrammar-ebnf,
+                                 structural-tag (XGrammar's JSON) or lark (llguidance, XGrammar >= 0.2.6) for vLLM / SGLang)
   --choice auto|required|none|NAME  which calls are allowed (default auto)
   --parallel true|false|N         how many calls (default true: unbounded)
   --free-text / --no-free-text    text before the calls (default: on for auto, off otherwise)
@@ -63,8 +63,8 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
   if (positionals.length !== 1)
     throw new UsageError(`compile needs exactly one input file (or - for standard input)\n\n${compileUsage}`);
   const emit = (values.emit as string | undefined) ?? "gbnf";
-  if (!["gbnf", "regex", "json-schema", "xgrammar-ebnf", "structural-tag"].includes(emit))
-    throw new UsageError(`--emit must be gbnf, regex, json-schema, xgrammar-ebnf or structural-tag, got ${emit}`);
+  if (!["gbnf", "regex", "json-schema", "xgrammar-ebnf", "structural-tag", "lark"].includes(emit))
+    throw new UsageError(`--emit must be gbnf, regex, json-schema, xgrammar-ebnf, structural-tag or lark, got ${emit}`);
   if (values.strict && values["no-strict"]) throw new UsageError("--strict and --no-strict contradict each other");
   if (values["free-text"] && values["no-free-text"])
     throw new UsageError("--free-text and --no-free-text contradict each other");
@@ -112,7 +112,9 @@ export async function compileCommand(argv: string[], io: CliIO = processIO): Pro
           ? compiled.toXGrammarEbnf()
           : emit === "structural-tag"
             ? JSON.stringify(compiled.toStructuralTag(), null, 2)
-            : JSON.stringify(compiled.toJsonSchema(), null, 2);
+            : emit === "lark"
+              ? compiled.toLark()
+              : JSON.stringify(compiled.toJsonSchema(), null, 2);
   const out = output.endsWith("\n") ? output : `${output}\n`;
   if (values.out !== undefined) writeFileSync(values.out as string, out);
   else io.stdout(out);
