@@ -8,6 +8,8 @@
  * strings.
  */
 const HEX = "[0-9a-fA-F]";
+const ALNUM = "[a-zA-Z0-9]";
+const ATEXT = "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]";
 const DEC_OCTET = String.raw`(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
 
 const AJV_LANGUAGE: Readonly<Record<string, string>> = {
@@ -15,6 +17,11 @@ const AJV_LANGUAGE: Readonly<Record<string, string>> = {
   uuid: `^(?:[uU][rR][nN]:[uU][uU][iI][dD]:)?${HEX}{8}-(?:${HEX}{4}-){3}${HEX}{12}$`,
   // ajv: the same source, no flags
   ipv4: String.raw`^(?:${DEC_OCTET}\.){3}${DEC_OCTET}$`,
+  // ajv: /…/i over ASCII classes (a non-unicode `i` folds no other character into ASCII)
+  email: `^${ATEXT}+(?:\\.${ATEXT}+)*@(?:${ALNUM}(?:[a-zA-Z0-9-]*${ALNUM})?\\.)+${ALNUM}(?:[a-zA-Z0-9-]*${ALNUM})?$`,
+  // ajv: no flags; `[^~/]*` matches the same strings by UTF-16 unit (ajv) as by code point (`u`)
+  "json-pointer": String.raw`^(?:\/(?:[^~/]|~0|~1)*)*$`,
+  "relative-json-pointer": String.raw`^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$`,
 };
 
 /**
