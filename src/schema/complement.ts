@@ -3,6 +3,7 @@ import { type NormalizeContext, refuse } from "./NormalizeContext.js";
 import type { ArrayNode, NumberNode, ObjectNode, SchemaNode, StringNode } from "./SchemaNode.js";
 import { intersect } from "./intersect.js";
 import { derivedRef } from "./derivedDefs.js";
+import { ajvFormatLanguage } from "./formatComplements.js";
 import {
   KINDS,
   type Kind,
@@ -220,8 +221,13 @@ function complementNumber(r: NumberNode, path: string): SchemaNode {
 }
 
 function complementString(r: StringNode, path: string): SchemaNode {
-  if (r.formats.length) throw new NotRepresentable("the complement of `format`");
   const parts: SchemaNode[] = [];
+  // strings ajv's format check rejects: exact only where toolgram has ajv's own language (not its narrowing)
+  for (const f of r.formats) {
+    const ajvLanguage = ajvFormatLanguage(f);
+    if (ajvLanguage === undefined) throw new NotRepresentable(`the complement of \`format: ${f}\``);
+    parts.push({ ...plainString(path), notPatterns: [ajvLanguage] });
+  }
   if (r.minLength > 0) parts.push({ ...plainString(path), maxLength: r.minLength - 1 });
   if (r.maxLength !== undefined) parts.push({ ...plainString(path), minLength: r.maxLength + 1 });
   for (const p of r.patterns) parts.push({ ...plainString(path), notPatterns: [p] });
