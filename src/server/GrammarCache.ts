@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { CompiledGrammar } from "../CompiledGrammar.js";
 import { ToolgramError } from "../errors.js";
+import type { FormatDescription } from "../formats/FormatDescription.js";
+import type { JsonObject } from "../json.js";
 import { type CompileJob, compileJob } from "./compileJob.js";
+import { adoptParser, type ParserData, type ParserJob, runParserJob } from "./parserJob.js";
 
 /** A compiled grammar, or the error its declaration was refused with (refusals are cached too). */
 export type GrammarEntry =
@@ -28,17 +31,28 @@ export class GrammarCache {
   /** Compiles waited for, by key: a second request with the same tools waits for the first one's compile. */
   private readonly inFlight = new Map<string, Promise<GrammarEntry>>();
   private readonly compiler: (job: CompileJob) => Promise<CompiledGrammar>;
+  private readonly parserCompiler: (job: ParserJob) => Promise<ParserData>;
+  /**
+   * Tool sets whose strict parser is compiled (or being compiled), by the hash of the tools and format: one array per
+   * tool set, which the parser's own caches are keyed by, so later requests with the same tools compile nothing.
+   */
+  private readonly parsers: LRUCache<string, { tools: readonly JsonObject[]; ready: Promise<void> }>;
 
   /**
    * @param options.compiler Where compiles run (a {@link CompileWorker}'s `compile`); by default on the calling thread.
+   * @param options.parserCompiler Where tool sets' strict parsers are compiled (a {@link CompileWorker}'s
+   * `prepareParser`); by default on the calling thread.
    */
   constructor(options: {
     maxEntries: number;
     maxBytes: number;
     onCompile?: (ms: number, hit: boolean) => void;
     compiler?: (job: CompileJob) => Promise<CompiledGrammar>;
+    parserCompiler?: (job: ParserJob) => Promise<ParserData>;
   }) {
     this.compiler = options.compiler ?? (async (job) => compileJob(job));
+    this.parserCompiler = options.parserCompiler ?? (async (job) => runParserJob(job));
+    this.parsers = new LRUCache({ max: options.maxEntries });
     this.lru = new LRUCache<string, GrammarEntry>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
@@ -84,6 +98,27 @@ export class GrammarCache {
     }
     if ("error" in entry) throw entry.error;
     return entry.grammar;
+  }
+
+  /**
+   * The array of `tools` that a strict parser of them in `format` reads without compiling anything here: its
+   * one-call grammar's recognizer and its validators were compiled by the parser compiler (the compile worker) and
+   * adopted. The same array for the same tools and format while it is cached. Should that compile fail, the array is
+   * returned as it is and the parser compiles what it needs when it needs it, as without this.
+   */
+  async parserTools(tools: readonly JsonObject[], format: FormatDescription): Promise<readonly JsonObject[]> {
+    const key = GrammarCache.keyOf(["parser", tools, format.name]);
+    let entry = this.parsers.get(key);
+    if (entry === undefined) {
+      const own = tools;
+      const ready = this.parserCompiler({ tools: own, format })
+        .then((data) => adoptParser(own, format, data))
+        .catch(() => undefined);
+      entry = { tools: own, ready };
+      this.parsers.set(key, entry);
+    }
+    await entry.ready;
+    return entry.tools;
   }
 
   /** Grammars compiled and not used yet, with their compile time (the log line of a new tool set reads it once). */

@@ -59,7 +59,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // compiles run on a worker thread: a large tool set does not pause other requests' streams
   const compileWorker = options.compileOn === "event-loop" ? undefined : new CompileWorker();
   const grammars = new GrammarCache({
-    ...(compileWorker === undefined ? {} : { compiler: (job) => compileWorker.compile(job) }),
+    ...(compileWorker === undefined
+      ? {}
+      : { compiler: (job) => compileWorker.compile(job), parserCompiler: (job) => compileWorker.prepareParser(job) }),
     maxEntries: options.grammarCacheEntries ?? 256,
     maxBytes: options.grammarCacheBytes ?? 64 * 1024 * 1024,
     onCompile: (ms, hit) => {
