@@ -37,16 +37,25 @@ export function strictBlockCheck(
   const key = policyKey(d, additionalProperties);
   let f = checks.get(key);
   if (f === undefined) {
-    try {
-      const g = compileTools(tools, strictCheckOptions(d, additionalProperties));
-      f = strictCheckOf((text) => g.accepts(text), d);
-    } catch (e) {
-      if (!(e instanceof ToolgramError)) throw e;
-      f = null;
-    }
+    f = compileStrictBlockCheck(tools, d, additionalProperties);
     checks.set(key, f);
   }
   return f ?? undefined;
+}
+
+/** strictBlockCheck's check compiled afresh, not cached; null where the tools do not compile for the format. */
+export function compileStrictBlockCheck(
+  tools: readonly unknown[],
+  d: FormatDescription,
+  additionalProperties: "forbid" | "spec",
+): UnitCheck | null {
+  try {
+    const g = compileTools(tools, strictCheckOptions(d, additionalProperties));
+    return strictCheckOf((text) => g.accepts(text), d);
+  } catch (e) {
+    if (!(e instanceof ToolgramError)) throw e;
+    return null;
+  }
 }
 
 /** The compile options of strict mode's one-call grammar (see strictBlockCheck). */
@@ -74,8 +83,8 @@ export function strictCheckOf(accepts: (text: string) => boolean, d: FormatDescr
 }
 
 /**
- * Gives `tools` (this very array) the check strictBlockCheck would compile, compiled elsewhere (a server's compile
- * worker), or `null` where the tools do not compile for the format; a check already there is kept.
+ * Gives `tools` (this very array) the check strictBlockCheck would compile, compiled elsewhere or later (a server's
+ * compile worker), or `null` where the tools do not compile for the format; a check already there is kept.
  */
 export function adoptStrictBlockCheck(
   tools: readonly unknown[],

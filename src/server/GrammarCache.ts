@@ -101,24 +101,24 @@ export class GrammarCache {
   }
 
   /**
-   * The array of `tools` that a strict parser of them in `format` reads without compiling anything here: its
-   * one-call grammar's recognizer and its validators were compiled by the parser compiler (the compile worker) and
-   * adopted. The same array for the same tools and format while it is cached. Should that compile fail, the array is
-   * returned as it is and the parser compiles what it needs when it needs it, as without this.
+   * The array of `tools` that a strict parser of them in `format` reads without compiling anything on this thread:
+   * its one-call grammar's recognizer and its validators are compiled by the parser compiler (the compile worker)
+   * and adopted when they come (parserJob.ts). The same array for the same tools and format while it is cached.
    */
-  async parserTools(tools: readonly JsonObject[], format: FormatDescription): Promise<readonly JsonObject[]> {
+  parserTools(tools: readonly JsonObject[], format: FormatDescription): readonly JsonObject[] {
     const key = GrammarCache.keyOf(["parser", tools, format.name]);
     let entry = this.parsers.get(key);
     if (entry === undefined) {
-      const own = tools;
-      const ready = this.parserCompiler({ tools: own, format })
-        .then((data) => adoptParser(own, format, data))
-        .catch(() => undefined);
-      entry = { tools: own, ready };
+      const ready = adoptParser(tools, format, this.parserCompiler({ tools, format }));
+      entry = { tools, ready };
       this.parsers.set(key, entry);
     }
-    await entry.ready;
     return entry.tools;
+  }
+
+  /** Resolves once the parser parts of `parserTools`' array `tools` have come (at once for another array). */
+  async parserReady(tools: readonly JsonObject[]): Promise<void> {
+    for (const entry of this.parsers.values()) if (entry.tools === tools) await entry.ready;
   }
 
   /** Grammars compiled and not used yet, with their compile time (the log line of a new tool set reads it once). */

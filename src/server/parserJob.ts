@@ -3,7 +3,13 @@ import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
 import { type AcceptorData, acceptorBuffers, acceptorData, acceptorFromData } from "../grammar/accepts.js";
 import type { JsonObject } from "../json.js";
-import { adoptStrictBlockCheck, strictCheckOf, strictCheckOptions } from "../parser/strictBlockCheck.js";
+import {
+  adoptStrictBlockCheck,
+  compileStrictBlockCheck,
+  strictCheckOf,
+  strictCheckOptions,
+  type UnitCheck,
+} from "../parser/strictBlockCheck.js";
 import { ToolValidators, toParserTools, type ValidatorSource, validatorsFor } from "../parser/toolValidators.js";
 
 /**
@@ -50,16 +56,35 @@ export function parserBuffers(data: ParserData): ArrayBuffer[] {
 }
 
 /**
- * Gives `tools` (this array: the parser caches by array) the parts compiled for it, so that a strict parser of these
- * tools in `format` compiles nothing on this thread.
+ * Gives `tools` (this array: the parser caches by array) the parts being compiled for it elsewhere (`data`), so that a
+ * strict parser of these tools in `format` compiles nothing on this thread once they have come. Nobody waits for
+ * them: a call that ends before they come is checked and validated with parts compiled here, as without this.
+ * Resolves once they came (or failed to).
  */
-export function adoptParser(tools: readonly JsonObject[], d: FormatDescription, data: ParserData): void {
-  const acceptor = data.check === null ? null : acceptorFromData(data.check);
-  adoptStrictBlockCheck(tools, d, "forbid", acceptor === null ? null : strictCheckOf((t) => acceptor.accepts(t), d));
-  try {
-    validatorsFor(tools, "forbid").adoptSources(data.validators);
-  } catch (e) {
-    // an invalid tool list: the parser refuses it itself when it reads it
-    if (!(e instanceof ToolgramError)) throw e;
-  }
+export function adoptParser(
+  tools: readonly JsonObject[],
+  d: FormatDescription,
+  data: Promise<ParserData>,
+): Promise<void> {
+  // undefined: neither come nor compiled here yet
+  let check: UnitCheck | null | undefined;
+  adoptStrictBlockCheck(tools, d, "forbid", (unit) => {
+    check ??= compileStrictBlockCheck(tools, d, "forbid");
+    return check === null || check(unit);
+  });
+  return data.then(
+    (parts) => {
+      if (check === undefined) {
+        const acceptor = parts.check === null ? null : acceptorFromData(parts.check);
+        check = acceptor === null ? null : strictCheckOf((t) => acceptor.accepts(t), d);
+      }
+      try {
+        validatorsFor(tools, "forbid").adoptSources(parts.validators);
+      } catch (e) {
+        // an invalid tool list: the parser refuses it itself when it reads it
+        if (!(e instanceof ToolgramError)) throw e;
+      }
+    },
+    () => undefined,
+  );
 }

@@ -102,11 +102,10 @@ export async function planGrammar(
       onRefusedTool,
     },
   });
-  // the turn's strict parser (its one-call grammar and validators) compiles after the grammar, off the event loop
-  const parserTools = cache.parserTools(request.tools, describeFormat(format));
   try {
     const grammar = await compiling;
-    return { grammar, tools: await parserTools, json: false };
+    // the turn's strict parser (its one-call grammar and validators) compiles after the grammar, off the event loop
+    return { grammar, tools: cache.parserTools(request.tools, describeFormat(format)), json: false };
   } catch (e) {
     if (e instanceof ToolgramError) throw refusal(e, "tools", indexMap);
     throw e;

@@ -49,7 +49,7 @@ describe("a strict parser compiled on the compile worker", () => {
   it("checks each call unit as the one-call grammar compiled here does", async () => {
     const here = strictBlockCheck(fresh(), d, "forbid");
     const tools = fresh();
-    adoptParser(tools, d, await worker.prepareParser({ tools, format: d }));
+    await adoptParser(tools, d, worker.prepareParser({ tools, format: d }));
     const adopted = strictBlockCheck(tools, d, "forbid");
     expect(here).toBeDefined();
     expect(adopted).toBeDefined();
@@ -64,7 +64,7 @@ describe("a strict parser compiled on the compile worker", () => {
 
   it("validates arguments with the same errors as validators compiled here", async () => {
     const tools = fresh();
-    adoptParser(tools, d, await worker.prepareParser({ tools, format: d }));
+    await adoptParser(tools, d, worker.prepareParser({ tools, format: d }));
     const here = validatorsFor(fresh(), "forbid");
     const there = validatorsFor(tools, "forbid");
     const args: Array<[string, JsonObject]> = [
@@ -84,7 +84,7 @@ describe("a strict parser compiled on the compile worker", () => {
 
   it("parses a whole reply as the parser compiled here parses it", async () => {
     const tools = fresh();
-    adoptParser(tools, d, await worker.prepareParser({ tools, format: d }));
+    await adoptParser(tools, d, worker.prepareParser({ tools, format: d }));
     for (const c of calls) {
       const reply = `<tool_call>\n${c}\n</tool_call>`;
       const options = { format: "qwen3", mode: "strict" } as const;
@@ -104,12 +104,23 @@ describe("a strict parser compiled on the compile worker", () => {
         return worker.prepareParser(job);
       },
     });
-    const first = await cache.parserTools(fresh(), d);
-    const second = await cache.parserTools(fresh(), d);
+    const first = cache.parserTools(fresh(), d);
+    await cache.parserReady(first);
+    const second = cache.parserTools(fresh(), d);
     expect(second).toBe(first);
     expect(jobs).toBe(1);
-    const other = await cache.parserTools(fresh().slice(1), d);
+    const other = cache.parserTools(fresh().slice(1), d);
+    await cache.parserReady(other);
     expect(other).not.toBe(first);
     expect(jobs).toBe(2);
+  });
+
+  it("checks a call that ends before the worker's parts come with a check compiled here", async () => {
+    const tools = fresh();
+    await adoptParser(tools, d, Promise.reject(new Error("the compile worker is gone")));
+    const here = strictBlockCheck(fresh(), d, "forbid");
+    const adopted = strictBlockCheck(tools, d, "forbid");
+    const units = calls.map((c) => `\n${c}\n`);
+    expect(units.map((u) => adopted!(u))).toEqual(units.map((u) => here!(u)));
   });
 });
