@@ -5,7 +5,7 @@ import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
 import type { JsonObject } from "../json.js";
 import { type CompileJob, compileJob } from "./compileJob.js";
-import { adoptParser, type ParserData, type ParserJob, runParserJob } from "./parserJob.js";
+import { adoptParser, type ParserData, type ParserJob } from "./parserJob.js";
 
 /** A compiled grammar, or the error its declaration was refused with (refusals are cached too). */
 export type GrammarEntry =
@@ -31,7 +31,7 @@ export class GrammarCache {
   /** Compiles waited for, by key: a second request with the same tools waits for the first one's compile. */
   private readonly inFlight = new Map<string, Promise<GrammarEntry>>();
   private readonly compiler: (job: CompileJob) => Promise<CompiledGrammar>;
-  private readonly parserCompiler: (job: ParserJob) => Promise<ParserData>;
+  private readonly parserCompiler: ((job: ParserJob) => Promise<ParserData>) | undefined;
   /**
    * Tool sets whose strict parser is compiled (or being compiled), by the hash of the tools and format: one array per
    * tool set, which the parser's own caches are keyed by, so later requests with the same tools compile nothing.
@@ -40,8 +40,8 @@ export class GrammarCache {
 
   /**
    * @param options.compiler Where compiles run (a {@link CompileWorker}'s `compile`); by default on the calling thread.
-   * @param options.parserCompiler Where tool sets' strict parsers are compiled (a {@link CompileWorker}'s
-   * `prepareParser`); by default on the calling thread.
+   * @param options.parserCompiler Where tool sets' strict parsers are compiled ahead (a {@link CompileWorker}'s
+   * `prepareParser`); without one, a turn's parser compiles what it needs when it needs it.
    */
   constructor(options: {
     maxEntries: number;
@@ -51,7 +51,7 @@ export class GrammarCache {
     parserCompiler?: (job: ParserJob) => Promise<ParserData>;
   }) {
     this.compiler = options.compiler ?? (async (job) => compileJob(job));
-    this.parserCompiler = options.parserCompiler ?? (async (job) => runParserJob(job));
+    this.parserCompiler = options.parserCompiler;
     this.parsers = new LRUCache({ max: options.maxEntries });
     this.lru = new LRUCache<string, GrammarEntry>({
       max: options.maxEntries,
@@ -106,6 +106,7 @@ export class GrammarCache {
    * and adopted when they come (parserJob.ts). The same array for the same tools and format while it is cached.
    */
   parserTools(tools: readonly JsonObject[], format: FormatDescription): readonly JsonObject[] {
+    if (this.parserCompiler === undefined) return tools;
     const key = GrammarCache.keyOf(["parser", tools, format.name]);
     let entry = this.parsers.get(key);
     if (entry === undefined) {

@@ -2,6 +2,7 @@ import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node
 import type { Vocabulary } from "../index.js";
 import type { TokenMatcher } from "../index.js";
 import { formatEogTokens } from "../llama-cpp/generateToolCalls.js";
+import { eogTable } from "../llama-cpp/generateWithMask.js";
 import {
   generateWithGbnf,
   generateWithMask,
@@ -129,6 +130,8 @@ export class InProcessEngine implements Engine {
       threads: options.threads ?? 1,
     });
     const vocab = await vocabularyOf(model);
+    // the end-token table walks the whole vocabulary once per model: here, not in the first masked request's turn
+    eogTable(model);
     return new InProcessEngine(
       model,
       context,
