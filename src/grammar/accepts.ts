@@ -1,7 +1,6 @@
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import type { GExpr, Grammar } from "./Grammar.js";
 import { removeNullableLoops } from "./passes/removeNullableLoops.js";
-import { rangesContain } from "./ranges.js";
 
 /**
  * The reference acceptor: an Earley recognizer over code points, run on a recursive transition network (one small
@@ -47,11 +46,24 @@ interface Network {
   final: number;
 }
 
+/**
+ * The compiled networks, packed into typed arrays (edges of state `s` at `edgeStart[s]..edgeStart[s + 1]`, a TERM
+ * edge's code-point pairs at `rangeStart[e]..rangeEnd[e]` of `ranges`): a few buffers rather than an object per edge,
+ * so that copying them to another thread costs a copy of the bytes, not a walk over tens of thousands of objects.
+ */
 interface Compiled {
-  out: Edge[][];
+  edgeStart: Int32Array;
+  edgeKind: Uint8Array;
+  edgeTarget: Int32Array;
+  /** CALL: the network called; otherwise -1. */
+  edgeNet: Int32Array;
+  rangeStart: Int32Array;
+  rangeEnd: Int32Array;
+  ranges: Int32Array;
   /** network id whose final state this is, or -1. */
   finalOf: Int32Array;
-  nets: Network[];
+  netStart: Int32Array;
+  netFinal: Int32Array;
   rootNet: number;
   nullable: Uint8Array; // per network
   live: Uint8Array; // per state: the network's final state is reachable (only through productive calls)
@@ -278,7 +290,60 @@ function compile(g: Grammar): Compiled {
   const nullState = markBackward(b.out, b.nets, (k) => k !== TERM);
   const nullable = Uint8Array.from(b.nets, (net) => nullState[net.start]);
   const live = markBackward(b.out, b.nets, () => true);
-  return { out: b.out, finalOf, nets: b.nets, rootNet, nullable, live };
+  return { ...packed(b.out), finalOf, ...packedNets(b.nets), rootNet, nullable, live };
+}
+
+/** The edges as typed arrays; edges that share a ranges array share its copy. */
+function packed(
+  out: Edge[][],
+): Pick<Compiled, "edgeStart" | "edgeKind" | "edgeTarget" | "edgeNet" | "rangeStart" | "rangeEnd" | "ranges"> {
+  let edges = 0;
+  for (const es of out) edges += es.length;
+  const edgeStart = new Int32Array(out.length + 1);
+  const edgeKind = new Uint8Array(edges);
+  const edgeTarget = new Int32Array(edges);
+  const edgeNet = new Int32Array(edges);
+  const rangeStart = new Int32Array(edges);
+  const rangeEnd = new Int32Array(edges);
+  const at = new Map<readonly number[], number>();
+  const flat: number[] = [];
+  let e = 0;
+  out.forEach((es, s) => {
+    edgeStart[s] = e;
+    for (const edge of es) {
+      edgeKind[e] = edge.kind;
+      edgeTarget[e] = edge.target;
+      edgeNet[e] = edge.net;
+      let from = at.get(edge.ranges);
+      if (from === undefined) {
+        from = flat.length;
+        at.set(edge.ranges, from);
+        for (const x of edge.ranges) flat.push(x);
+      }
+      rangeStart[e] = from;
+      rangeEnd[e] = from + edge.ranges.length;
+      e++;
+    }
+  });
+  edgeStart[out.length] = e;
+  return { edgeStart, edgeKind, edgeTarget, edgeNet, rangeStart, rangeEnd, ranges: Int32Array.from(flat) };
+}
+
+function packedNets(nets: Network[]): Pick<Compiled, "netStart" | "netFinal"> {
+  return { netStart: Int32Array.from(nets, (n) => n.start), netFinal: Int32Array.from(nets, (n) => n.final) };
+}
+
+/** Whether the code-point pairs `ranges[from..to)` contain `cp` (binary search over pairs). */
+function pairsContain(ranges: Int32Array, from: number, to: number, cp: number): boolean {
+  let lo = 0;
+  let hi = (to - from) / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < ranges[from + mid * 2]) hi = mid - 1;
+    else if (cp > ranges[from + mid * 2 + 1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
 interface Waiter {
@@ -291,8 +356,8 @@ function run(c: Compiled, text: string, wantFull: boolean, work?: { items: numbe
   const cps: number[] = [];
   for (const ch of text) cps.push(ch.codePointAt(0) as number);
   const n = cps.length;
-  const rootStart = c.nets[c.rootNet].start;
-  const rootFinal = c.nets[c.rootNet].final;
+  const rootStart = c.netStart[c.rootNet];
+  const rootFinal = c.netFinal[c.rootNet];
   if (!c.live[rootStart]) return false;
   const waiters: Map<number, Waiter[]>[] = [];
 
@@ -326,27 +391,28 @@ function run(c: Compiled, text: string, wantFull: boolean, work?: { items: numbe
         const ws = waiters[o].get(net);
         if (ws) for (let j = 0; j < ws.length; j++) add(ws[j].target, ws[j].origin);
       }
-      const edges = c.out[s];
-      for (let j = 0; j < edges.length; j++) {
-        const e = edges[j];
-        if (e.kind === EPS) {
-          add(e.target, o);
-        } else if (e.kind === TERM) {
-          if (cp >= 0 && rangesContain(e.ranges, cp)) {
-            nextStates.push(e.target);
+      for (let j = c.edgeStart[s]; j < c.edgeStart[s + 1]; j++) {
+        const kind = c.edgeKind[j];
+        const target = c.edgeTarget[j];
+        if (kind === EPS) {
+          add(target, o);
+        } else if (kind === TERM) {
+          if (cp >= 0 && pairsContain(c.ranges, c.rangeStart[j], c.rangeEnd[j], cp)) {
+            nextStates.push(target);
             nextOrigins.push(o);
           }
         } else {
-          if (!c.live[e.target] || !c.live[c.nets[e.net].start]) continue;
-          let ws = wk.get(e.net);
+          const callee = c.edgeNet[j];
+          if (!c.live[target] || !c.live[c.netStart[callee]]) continue;
+          let ws = wk.get(callee);
           if (!ws) {
             ws = [];
-            wk.set(e.net, ws);
+            wk.set(callee, ws);
           }
-          ws.push({ target: e.target, origin: o });
-          add(c.nets[e.net].start, k);
+          ws.push({ target, origin: o });
+          add(c.netStart[callee], k);
           // a nullable callee may already have completed here; Aycock–Horspool: step over it now
-          if (c.nullable[e.net]) add(e.target, o);
+          if (c.nullable[callee]) add(target, o);
         }
       }
     }
@@ -375,11 +441,48 @@ function compiled(g: Grammar): Compiled {
 
 /** An acceptor for `grammar`, compiled once (and cached per grammar object: do not mutate a grammar after use). */
 export function createAcceptor(grammar: Grammar): Acceptor {
-  const c = compiled(grammar);
+  return acceptorFromData(compiled(grammar));
+}
+
+/**
+ * The compiled recognizer of `grammar` as structured-clone data (plain arrays, typed arrays and records), so that a
+ * worker thread can pay for compiling it and another thread adopt it ({@link acceptorFromData}).
+ */
+export type AcceptorData = Compiled;
+
+/**
+ * The recognizer `createAcceptor` would compile for `grammar`, compiled afresh (not shared with this thread's cache),
+ * as data for another thread: its buffers may be transferred.
+ */
+export function acceptorData(grammar: Grammar): AcceptorData {
+  return compile(grammar);
+}
+
+/** The buffers of `data`, to transfer it to another thread rather than copy it. */
+export function acceptorBuffers(data: AcceptorData): ArrayBuffer[] {
+  const views = [
+    data.edgeStart,
+    data.edgeKind,
+    data.edgeTarget,
+    data.edgeNet,
+    data.rangeStart,
+    data.rangeEnd,
+    data.ranges,
+    data.finalOf,
+    data.netStart,
+    data.netFinal,
+    data.nullable,
+    data.live,
+  ];
+  return [...new Set(views.map((v) => v.buffer as ArrayBuffer))];
+}
+
+/** An acceptor over a recognizer compiled elsewhere ({@link acceptorData}): nothing is compiled here. */
+export function acceptorFromData(data: AcceptorData): Acceptor {
   const work = { items: 0 };
   return {
-    accepts: (text) => ((work.items = 0), run(c, text, true, work)),
-    isPrefix: (text) => ((work.items = 0), run(c, text, false, work)),
+    accepts: (text) => ((work.items = 0), run(data, text, true, work)),
+    isPrefix: (text) => ((work.items = 0), run(data, text, false, work)),
     get lastItems() {
       return work.items;
     },

@@ -30,6 +30,12 @@ export interface TokenMaskMatcher {
    * computes its masks elsewhere (a worker thread) makes the mask ready here, so that reading it does not block.
    */
   prepareMask?(tokensLeft: number | undefined): Promise<void>;
+  /**
+   * Awaited before the position is read after accepted tokens (`forcedText`, `isCompleted`): a matcher whose steps
+   * run elsewhere (a worker thread) and that accepts a token without waiting for them makes the position known here,
+   * so that reading it does not block.
+   */
+  settle?(): Promise<void>;
 }
 
 /**
@@ -196,6 +202,7 @@ async function sampleLoop(
       finishReason = "stop";
       break;
     }
+    await matcher.settle?.();
     if (options.jumpForward === true && matcher.forcedText !== undefined) {
       const forced = matcher.forcedText();
       if (forced !== "") {

@@ -1,6 +1,8 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
+import standaloneModule from "ajv/dist/standalone/index.js";
 import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostic.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { closeObjects } from "../tools/closeObjects.js";
@@ -12,8 +14,17 @@ import { valueKind } from "./valueKind.js";
 const Ajv = AjvModule.default;
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
+const standaloneCode = standaloneModule.default;
+/** What a standalone validator's code requires (ajv's runtime helpers, ajv-formats' formats). */
+const requireHere = createRequire(import.meta.url);
 
 type AjvInstance = InstanceType<typeof Ajv>;
+
+/**
+ * A tool's validator as ajv standalone code (CommonJS, evaluated where it is adopted), or the message of the error its
+ * schema failed to compile with: a validator compiled on one thread and adopted on another.
+ */
+export type ValidatorSource = { readonly code: string } | { readonly error: string };
 
 /** An ajv error with whether it is an undeclared key that only the compiler's closing of objects forbids. */
 export type ArgumentError = ErrorObject & { undeclared?: true };
@@ -32,6 +43,8 @@ export class ToolValidators {
   private readonly byName = new Map<string, JsonObject>();
   private readonly closedByName = new Map<string, JsonValue>();
   private readonly compiled = new Map<string, ValidateFunction | Error>();
+  /** Validators compiled elsewhere and not evaluated yet (adoptSources). */
+  private readonly sources = new Map<string, ValidatorSource>();
 
   constructor(
     tools: readonly ParserTool[],
@@ -61,8 +74,10 @@ export class ToolValidators {
     if (schema === undefined) return undefined;
     let fn = this.compiled.get(name);
     if (fn === undefined) {
-      fn = compileShared(this.forbidUndeclared ? this.closed(name, schema) : schema);
+      const source = this.sources.get(name);
+      fn = source === undefined ? compileValidator(this.schemaOf(name, schema)) : fromSource(source);
       this.compiled.set(name, fn);
+      this.sources.delete(name);
     }
     if (fn instanceof Error) {
       return [
@@ -81,6 +96,30 @@ export class ToolValidators {
         ? { ...e, undeclared: true as const }
         : { ...e },
     );
+  }
+
+  /**
+   * Every declared tool's validator as standalone code, for another thread's {@link ToolValidators.adoptSources}: the
+   * compile (ajv's code generation, the costly part) is paid here.
+   */
+  validatorSources(): Map<string, ValidatorSource> {
+    const out = new Map<string, ValidatorSource>();
+    for (const [name, schema] of this.byName) out.set(name, compileSource(this.schemaOf(name, schema)));
+    return out;
+  }
+
+  /**
+   * Validators compiled elsewhere (`validatorSources` of the same tools and `forbidUndeclared`): each is evaluated
+   * on its first use, which costs little next to compiling it; a tool validated already keeps its validator.
+   */
+  adoptSources(sources: ReadonlyMap<string, ValidatorSource>): void {
+    for (const [name, source] of sources)
+      if (this.byName.has(name) && !this.compiled.has(name)) this.sources.set(name, source);
+  }
+
+  /** The schema a tool's arguments are validated against (closed, with `forbidUndeclared`). */
+  private schemaOf(name: string, schema: JsonObject): JsonObject {
+    return this.forbidUndeclared ? this.closed(name, schema) : schema;
   }
 
   private closed(name: string, schema: JsonObject): JsonObject {
@@ -104,9 +143,14 @@ function declaredClosed(schema: JsonObject, schemaPath: string): boolean {
   return true;
 }
 
-function newAjv(draft7: boolean): AjvInstance {
+function newAjv(draft7: boolean, source = false): AjvInstance {
   const Ctor = draft7 ? Ajv : Ajv2020;
-  const ajv = new Ctor({ allErrors: true, strict: false, validateFormats: true });
+  const ajv = new Ctor({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    ...(source ? { code: { source } } : {}),
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -117,25 +161,51 @@ function newAjv(draft7: boolean): AjvInstance {
  * earlier gets a private instance.
  */
 const MAX_SHARED_COMPILES = 2000;
+/** Shared instances by draft (0: 2020-12, 1: draft-07 and older), plain and keeping code source (2, 3). */
 const shared: { ajv: AjvInstance; compiles: number }[] = [];
 
-function compileShared(schema: JsonObject): ValidateFunction | Error {
+function compileShared(schema: JsonObject, source = false): { fn: ValidateFunction; ajv: AjvInstance } | Error {
   const draft7 = typeof schema.$schema === "string" && /draft-0[3-7]/.test(schema.$schema);
-  const k = draft7 ? 1 : 0;
-  if (!shared[k] || shared[k].compiles >= MAX_SHARED_COMPILES) shared[k] = { ajv: newAjv(draft7), compiles: 0 };
+  const k = (draft7 ? 1 : 0) + (source ? 2 : 0);
+  if (!shared[k] || shared[k].compiles >= MAX_SHARED_COMPILES) shared[k] = { ajv: newAjv(draft7, source), compiles: 0 };
   shared[k].compiles++;
   try {
-    return shared[k].ajv.compile(schema);
+    return { fn: shared[k].ajv.compile(schema), ajv: shared[k].ajv };
   } catch (e) {
     if (e instanceof Error && /already exists/.test(e.message)) {
       try {
-        return newAjv(draft7).compile(schema);
+        const ajv = newAjv(draft7, source);
+        return { fn: ajv.compile(schema), ajv };
       } catch (e2) {
         return e2 instanceof Error ? e2 : new Error(String(e2));
       }
     }
     return e instanceof Error ? e : new Error(String(e));
   }
+}
+
+function compileValidator(schema: JsonObject): ValidateFunction | Error {
+  const c = compileShared(schema);
+  return c instanceof Error ? c : c.fn;
+}
+
+/** The validator of `schema` as standalone code, or its compile error's message. */
+function compileSource(schema: JsonObject): ValidatorSource {
+  const c = compileShared(schema, true);
+  if (c instanceof Error) return { error: c.message };
+  try {
+    return { code: standaloneCode(c.ajv, c.fn) };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** A validator from its standalone code (CommonJS: `module.exports` is the function). */
+function fromSource(source: ValidatorSource): ValidateFunction | Error {
+  if ("error" in source) return new Error(source.error);
+  const module: { exports: { default?: ValidateFunction } & Partial<ValidateFunction> } = { exports: {} };
+  new Function("require", "module", "exports", source.code)(requireHere, module, module.exports);
+  return (module.exports.default ?? module.exports) as ValidateFunction;
 }
 
 const caches = { forbid: new WeakMap<object, ToolValidators>(), spec: new WeakMap<object, ToolValidators>() };

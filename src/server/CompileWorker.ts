@@ -8,11 +8,25 @@ import {
   errorFromData,
   grammarFromData,
 } from "./compileJob.js";
+import type { ParserData, ParserJob } from "./parserJob.js";
 import { startWorker } from "./startWorker.js";
 
+/** What the event loop asks the compile worker: a grammar, or a tool set's strict parser. */
+export type CompileRequest = { readonly id: number } & (
+  | { readonly job: CompileJob }
+  | { readonly parserJob: ParserJob }
+);
+
+/** The worker's answer to a {@link CompileRequest}. */
+export interface CompileAnswer {
+  readonly id: number;
+  readonly outcome?: CompileOutcome;
+  readonly parser?: ParserData;
+  readonly crash?: string;
+}
+
 interface Pending {
-  readonly job: CompileJob;
-  readonly resolve: (g: CompiledGrammar) => void;
+  readonly answer: (m: CompileAnswer) => void;
   readonly reject: (e: unknown) => void;
 }
 
@@ -29,10 +43,18 @@ export class CompileWorker {
 
   /** Compiles `job` off the event loop; rejects with the (rebuilt) ToolgramError of a refusal. */
   compile(job: CompileJob): Promise<CompiledGrammar> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { job, resolve, reject });
-      this.started().postMessage({ id, job });
+    return this.ask({ job }, (m, resolve, reject) => {
+      if (m.outcome === undefined) reject(new Error(`the grammar compile failed: ${m.crash}`));
+      else if (m.outcome.ok) resolve(grammarFromData(job, m.outcome.data, resolvedLimits(job.options.limits)));
+      else reject(errorFromData(m.outcome.error));
+    });
+  }
+
+  /** Compiles a tool set's strict parser off the event loop (parserJob.ts). */
+  prepareParser(parserJob: ParserJob): Promise<ParserData> {
+    return this.ask({ parserJob }, (m, resolve, reject) => {
+      if (m.parser === undefined) reject(new Error(`the parser compile failed: ${m.crash}`));
+      else resolve(m.parser);
     });
   }
 
@@ -44,25 +66,34 @@ export class CompileWorker {
     if (w !== undefined) await w.terminate();
   }
 
+  private ask<T>(
+    request: { job: CompileJob } | { parserJob: ParserJob },
+    read: (m: CompileAnswer, resolve: (v: T) => void, reject: (e: unknown) => void) => void,
+  ): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { answer: (m) => read(m, resolve, reject), reject });
+      this.started().postMessage({ id, ...request } satisfies CompileRequest);
+    });
+  }
+
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
     const w = startWorker(new URL("./compileWorkerMain.js", import.meta.url));
     // an idle worker must not keep a process alive that has nothing else to do
     w.unref();
-    w.on("message", (m: { id: number; outcome?: CompileOutcome; crash?: string }) => this.answer(m));
+    w.on("message", (m: CompileAnswer) => this.answer(m));
     w.on("error", (e) => this.lost(w, e));
     w.on("exit", (code) => this.lost(w, new Error(`the compile worker exited with code ${code}`)));
     this.worker = w;
     return w;
   }
 
-  private answer(m: { id: number; outcome?: CompileOutcome; crash?: string }): void {
+  private answer(m: CompileAnswer): void {
     const p = this.pending.get(m.id);
     if (p === undefined) return;
     this.pending.delete(m.id);
-    if (m.outcome === undefined) p.reject(new Error(`the grammar compile failed: ${m.crash}`));
-    else if (m.outcome.ok) p.resolve(grammarFromData(p.job, m.outcome.data, resolvedLimits(p.job.options.limits)));
-    else p.reject(errorFromData(m.outcome.error));
+    p.answer(m);
   }
 
   private lost(w: Worker, e: Error): void {

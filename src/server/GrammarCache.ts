@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { CompiledGrammar } from "../CompiledGrammar.js";
 import { ToolgramError } from "../errors.js";
+import type { FormatDescription } from "../formats/FormatDescription.js";
+import type { JsonObject } from "../json.js";
 import { type CompileJob, compileJob } from "./compileJob.js";
+import { adoptParser, type ParserData, type ParserJob } from "./parserJob.js";
 
 /** A compiled grammar, or the error its declaration was refused with (refusals are cached too). */
 export type GrammarEntry =
@@ -28,17 +31,28 @@ export class GrammarCache {
   /** Compiles waited for, by key: a second request with the same tools waits for the first one's compile. */
   private readonly inFlight = new Map<string, Promise<GrammarEntry>>();
   private readonly compiler: (job: CompileJob) => Promise<CompiledGrammar>;
+  private readonly parserCompiler: ((job: ParserJob) => Promise<ParserData>) | undefined;
+  /**
+   * Tool sets whose strict parser is compiled (or being compiled), by the hash of the tools and format: one array per
+   * tool set, which the parser's own caches are keyed by, so later requests with the same tools compile nothing.
+   */
+  private readonly parsers: LRUCache<string, { tools: readonly JsonObject[]; ready: Promise<void> }>;
 
   /**
    * @param options.compiler Where compiles run (a {@link CompileWorker}'s `compile`); by default on the calling thread.
+   * @param options.parserCompiler Where tool sets' strict parsers are compiled ahead (a {@link CompileWorker}'s
+   * `prepareParser`); without one, a turn's parser compiles what it needs when it needs it.
    */
   constructor(options: {
     maxEntries: number;
     maxBytes: number;
     onCompile?: (ms: number, hit: boolean) => void;
     compiler?: (job: CompileJob) => Promise<CompiledGrammar>;
+    parserCompiler?: (job: ParserJob) => Promise<ParserData>;
   }) {
     this.compiler = options.compiler ?? (async (job) => compileJob(job));
+    this.parserCompiler = options.parserCompiler;
+    this.parsers = new LRUCache({ max: options.maxEntries });
     this.lru = new LRUCache<string, GrammarEntry>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
@@ -84,6 +98,28 @@ export class GrammarCache {
     }
     if ("error" in entry) throw entry.error;
     return entry.grammar;
+  }
+
+  /**
+   * The array of `tools` that a strict parser of them in `format` reads without compiling anything on this thread:
+   * its one-call grammar's recognizer and its validators are compiled by the parser compiler (the compile worker)
+   * and adopted when they come (parserJob.ts). The same array for the same tools and format while it is cached.
+   */
+  parserTools(tools: readonly JsonObject[], format: FormatDescription): readonly JsonObject[] {
+    if (this.parserCompiler === undefined) return tools;
+    const key = GrammarCache.keyOf(["parser", tools, format.name]);
+    let entry = this.parsers.get(key);
+    if (entry === undefined) {
+      const ready = adoptParser(tools, format, this.parserCompiler({ tools, format }));
+      entry = { tools, ready };
+      this.parsers.set(key, entry);
+    }
+    return entry.tools;
+  }
+
+  /** Resolves once the parser parts of `parserTools`' array `tools` have come (at once for another array). */
+  async parserReady(tools: readonly JsonObject[]): Promise<void> {
+    for (const entry of this.parsers.values()) if (entry.tools === tools) await entry.ready;
   }
 
   /** Grammars compiled and not used yet, with their compile time (the log line of a new tool set reads it once). */

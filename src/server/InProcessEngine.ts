@@ -2,6 +2,7 @@ import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node
 import type { Vocabulary } from "../index.js";
 import type { TokenMatcher } from "../index.js";
 import { formatEogTokens } from "../llama-cpp/generateToolCalls.js";
+import { eogTable } from "../llama-cpp/generateWithMask.js";
 import {
   generateWithGbnf,
   generateWithMask,
@@ -16,6 +17,7 @@ import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 import { MaskWorker } from "./MaskWorker.js";
+import { TokenizerWorker } from "./TokenizerWorker.js";
 
 export interface InProcessEngineOptions {
   readonly modelPath: string;
@@ -26,8 +28,9 @@ export interface InProcessEngineOptions {
   /** CPU threads. @defaultValue 1 (faster than 2 on small machines) */
   readonly threads?: number;
   /**
-   * Where token masks are computed: on a worker thread per sequence (the event loop only copies them), or on the
-   * event loop (the behaviour before the mask workers; kept to measure the difference). @defaultValue "worker"
+   * Where token masks are computed: on a worker thread per sequence (the event loop only copies them; long prompts
+   * are tokenized on a worker thread too), or on the event loop (the behaviour before the mask workers; kept to
+   * measure the difference). @defaultValue "worker"
    */
   readonly masksOn?: "worker" | "event-loop";
 }
@@ -75,6 +78,8 @@ export class InProcessEngine implements Engine {
   private static readonly MIN_SPLICE = 16;
   /** Each sequence's mask worker (none when masks are computed on the event loop). */
   private readonly maskWorkers = new Map<LlamaContextSequence, MaskWorker>();
+  /** Tokenizes long prompts off the event loop (none when masks are computed on the event loop: the old path). */
+  private readonly tokenizer: TokenizerWorker | undefined;
 
   private constructor(
     private readonly model: LlamaModel,
@@ -83,9 +88,16 @@ export class InProcessEngine implements Engine {
     readonly modelId: string,
     readonly slots: number,
     masksOn: "worker" | "event-loop",
+    modelPath: string,
   ) {
     this.free = Array.from({ length: slots }, () => context.getSequence());
     if (masksOn === "worker") for (const s of this.free) this.maskWorkers.set(s, new MaskWorker(vocab));
+    this.tokenizer = masksOn === "worker" ? new TokenizerWorker(modelPath) : undefined;
+  }
+
+  /** Texts tokenized on the tokenizer worker so far. */
+  get workerTokenized(): number {
+    return this.tokenizer?.texts ?? 0;
   }
 
   /** Masks computed on the sequences' mask workers so far (none when masks are computed on the event loop). */
@@ -118,6 +130,8 @@ export class InProcessEngine implements Engine {
       threads: options.threads ?? 1,
     });
     const vocab = await vocabularyOf(model);
+    // the end-token table walks the whole vocabulary once per model: here, not in the first masked request's turn
+    eogTable(model);
     return new InProcessEngine(
       model,
       context,
@@ -125,6 +139,7 @@ export class InProcessEngine implements Engine {
       basename(options.modelPath),
       parallel,
       options.masksOn ?? "worker",
+      options.modelPath,
     );
   }
 
@@ -148,8 +163,24 @@ export class InProcessEngine implements Engine {
     return sequence;
   }
 
+  /** Texts at least this long are tokenized on the tokenizer worker (a shorter one costs the event loop little). */
+  private static readonly WORKER_TOKENIZE_CHARS = 2048;
+
+  /** `text`'s tokens: a long text's from the tokenizer worker (here again if that fails), a short one's from here. */
+  private async tokenize(text: string): Promise<Token[]> {
+    if (text === "") return [];
+    if (this.tokenizer !== undefined && text.length >= InProcessEngine.WORKER_TOKENIZE_CHARS) {
+      try {
+        return (await this.tokenizer.tokenize(text)) as Token[];
+      } catch {
+        // the worker is gone: the same tokenizer runs here
+      }
+    }
+    return this.model.tokenize(text, true);
+  }
+
   /** The prompt's tokens, with recently generated texts in it tokenized as they were sampled. */
-  private tokenizePrompt(prompt: string): Token[] {
+  private async tokenizePrompt(prompt: string): Promise<Token[]> {
     let best: { at: number; text: string; tokens: Token[] } | undefined;
     for (const [text, tokens] of this.sampled) {
       if (text.length < InProcessEngine.MIN_SPLICE) continue;
@@ -158,13 +189,10 @@ export class InProcessEngine implements Engine {
       if (at >= 0 && (best === undefined || at < best.at || (at === best.at && text.length > best.text.length)))
         best = { at, text, tokens };
     }
-    if (best === undefined) return prompt === "" ? [] : this.model.tokenize(prompt, true);
-    const before = prompt.slice(0, best.at);
-    return [
-      ...(before === "" ? [] : this.model.tokenize(before, true)),
-      ...best.tokens,
-      ...this.tokenizePrompt(prompt.slice(best.at + best.text.length)),
-    ];
+    if (best === undefined) return this.tokenize(prompt);
+    const before = await this.tokenize(prompt.slice(0, best.at));
+    const after = await this.tokenizePrompt(prompt.slice(best.at + best.text.length));
+    return [...before, ...best.tokens, ...after];
   }
 
   private readonly eogByFormat = new Map<string, readonly number[]>();
@@ -186,7 +214,7 @@ export class InProcessEngine implements Engine {
   }
 
   async generate(request: EngineRequest): Promise<EngineResult> {
-    const tokens = this.tokenizePrompt(request.prompt);
+    const tokens = await this.tokenizePrompt(request.prompt);
     const sequence = this.takeSequence(tokens);
     try {
       const room = sequence.contextSize - tokens.length;
@@ -282,6 +310,7 @@ export class InProcessEngine implements Engine {
 
   async close(): Promise<void> {
     await Promise.all([...this.maskWorkers.values()].map((w) => w.close()));
+    await this.tokenizer?.close();
     await this.context.dispose();
     await this.model.dispose();
   }

@@ -6,14 +6,17 @@ import {
   COMPLETED,
   createMaskShared,
   FLAG,
+  LOST,
   type MaskOp,
   type MaskShared,
   NARROWED,
   readText,
+  REFUSED,
   STATUS,
   type VocabularyData,
 } from "./maskShared.js";
 import { startWorker } from "./startWorker.js";
+import { TOKEN_TEXT } from "../vocab/Vocabulary.js";
 
 /** `Atomics.waitAsync` (Node ≥ 16; the project's TypeScript lib predates its type). */
 const waitAsync = (
@@ -79,7 +82,7 @@ export class MaskWorker {
     this.open.add(shared);
     // an answer awaited through Atomics.waitAsync does not keep the process alive: an open matcher's worker does
     w.ref();
-    const m = new WorkerMatcher(this, mid, shared);
+    const m = new WorkerMatcher(this, mid, shared, this.vocab);
     await m.ask({ op: "open", mid, gid, buffer: shared.buffer, jumpForward: options.jumpForward });
     m.readPosition();
     return m;
@@ -141,7 +144,8 @@ export class MaskWorker {
       const json = JSON.stringify({ kind: "Error", code: "INTERNAL", message, schemaPath: "" });
       shared.ctrl[2] = new TextEncoder().encodeInto(json, shared.text).written;
       Atomics.store(shared.ctrl, STATUS, 2);
-      Atomics.store(shared.ctrl, FLAG, 1);
+      Atomics.store(shared.ctrl, LOST, 1);
+      Atomics.add(shared.ctrl, FLAG, 1);
       Atomics.notify(shared.ctrl, FLAG);
     }
     this.open.clear();
@@ -150,42 +154,94 @@ export class MaskWorker {
 
 /**
  * The event loop's side of a matcher that lives on a {@link MaskWorker}: the shape `generateWithMask` drives, with
- * `prepareMask` awaited before each mask is read, so that the mask is computed on the worker while the event loop
- * serves other requests. Accepting a token waits for the worker (a step of the automaton, not a mask); the forced text
- * and completeness come with each answer.
+ * `prepareMask` awaited before each mask is read and `settle` before the position is read, so that neither a mask nor
+ * a step of the automaton (cold or warm) is computed on the event loop. Accepting a token does not wait for the worker
+ * where the answer is known here: a token the last mask allows is accepted by construction, and so is a text token
+ * that spells the start of the forced continuation (the grammar's only way on); the worker steps meanwhile, and the
+ * new position (forced text, completeness) is read once `settle` resolves. Any other token waits for the worker's
+ * answer, as does reading a position without `settle` first.
  */
 export class WorkerMatcher {
   /** Masks computed for this matcher and the worker's time on each (milliseconds). */
   readonly times: number[] = [];
+  /** Accepts answered here without waiting for the worker (counts for tests and the bench). */
+  acceptedAhead = 0;
   private ready = -1;
   private narrowed = false;
   private forced = "";
   private completed = false;
   private closedAlready = false;
+  /** Operations posted to the worker; `ctrl[FLAG]` counts the ones it answered. */
+  private posted = 0;
+  /** The last mask read, while the matcher is still at its position (undefined once a token moved it). */
+  private allowed: Uint32Array | undefined;
+  /** The forced continuation's bytes at the last known position, and how many of them accepted tokens used up. */
+  private forcedBytes = new Uint8Array(0);
+  private forcedUsed = 0;
+  /** Tokens were accepted ahead: the position here is stale until the worker's answers are read. */
+  private pendingPosition = false;
 
   constructor(
     private readonly owner: MaskWorker,
     private readonly mid: number,
     private readonly shared: MaskShared,
+    private readonly vocab: Vocabulary,
   ) {}
+
+  private post(op: MaskOp): void {
+    this.posted++;
+    this.owner.post(op);
+  }
 
   /** Sends `op` and waits, without blocking the event loop, for its answer. */
   async ask(op: MaskOp): Promise<number> {
-    const { ctrl } = this.shared;
-    Atomics.store(ctrl, FLAG, 0);
-    this.owner.post(op);
-    const wait = waitAsync(ctrl, FLAG, 0, ANSWER_TIMEOUT_MS);
-    if (wait.async && (await wait.value) === "timed-out") throw new Error("the mask worker did not answer");
+    this.post(op);
+    await this.settle();
     return this.answered();
+  }
+
+  /** Resolves once the worker has answered every operation sent (its position is then known here). */
+  async settle(): Promise<void> {
+    const { ctrl } = this.shared;
+    for (;;) {
+      const seen = Atomics.load(ctrl, FLAG);
+      if (seen === this.posted || Atomics.load(ctrl, LOST) === 1) break;
+      const wait = waitAsync(ctrl, FLAG, seen, ANSWER_TIMEOUT_MS);
+      if (wait.async && (await wait.value) === "timed-out") throw new Error("the mask worker did not answer");
+    }
+    this.settled();
+  }
+
+  /** Blocks until every operation sent is answered: only where a caller reads without settling first. */
+  private settleNow(): void {
+    const { ctrl } = this.shared;
+    for (;;) {
+      const seen = Atomics.load(ctrl, FLAG);
+      if (seen === this.posted || Atomics.load(ctrl, LOST) === 1) break;
+      if (Atomics.wait(ctrl, FLAG, seen, ANSWER_TIMEOUT_MS) === "timed-out")
+        throw new Error("the mask worker did not answer");
+    }
+    this.settled();
+  }
+
+  /**
+   * All answered: the position after tokens accepted ahead is read (or the error the worker met on the way thrown). A
+   * token accepted ahead and refused there is a broken invariant, not a refusal to report.
+   */
+  private settled(): void {
+    if (Atomics.load(this.shared.ctrl, REFUSED) === 1)
+      throw new Error("the mask worker refused a token that its mask or forced text allowed");
+    if (!this.pendingPosition) return;
+    this.pendingPosition = false;
+    this.answered();
+    this.readPosition();
   }
 
   /** Sends `op` and blocks until its answer: only for operations that do not compute a mask. */
   private askNow(op: MaskOp): number {
-    const { ctrl } = this.shared;
-    Atomics.store(ctrl, FLAG, 0);
-    this.owner.post(op);
-    if (Atomics.wait(ctrl, FLAG, 0, ANSWER_TIMEOUT_MS) === "timed-out")
-      throw new Error("the mask worker did not answer");
+    this.settleNow();
+    this.post(op);
+    this.settleNow();
     return this.answered();
   }
 
@@ -202,28 +258,38 @@ export class WorkerMatcher {
   /** Computes the next mask on the worker (narrowed to `tokensLeft` when given); resolves once it can be read. */
   async prepareMask(tokensLeft?: number): Promise<void> {
     const left = tokensLeft ?? 0;
+    await this.settle();
     if (this.ready === left) return;
     await this.ask({ op: "mask", mid: this.mid, tokensLeft: left });
-    this.ready = left;
-    this.narrowed = this.shared.ctrl[NARROWED] === 1;
-    this.times.push(this.shared.ms[0] as number);
-    this.owner.masks++;
+    this.maskRead(left);
   }
 
   fillNextTokenBitmask(bits: Uint32Array): void {
     if (this.ready !== 0) this.prepareNow(0);
     bits.set(this.shared.mask);
+    this.keep(bits);
   }
 
   fillNextTokenBitmaskWithin(bits: Uint32Array, tokensLeft: number): boolean {
     if (this.ready !== tokensLeft) this.prepareNow(tokensLeft);
     bits.set(this.shared.mask);
+    this.keep(bits);
     return this.narrowed;
+  }
+
+  /** The mask just read stands for the current position until a token is accepted. */
+  private keep(bits: Uint32Array): void {
+    this.allowed ??= new Uint32Array(bits.length);
+    this.allowed.set(bits);
   }
 
   /** A mask read without `prepareMask` first (a caller that does not await it): the event loop waits for it. */
   private prepareNow(tokensLeft: number): void {
     this.askNow({ op: "mask", mid: this.mid, tokensLeft });
+    this.maskRead(tokensLeft);
+  }
+
+  private maskRead(tokensLeft: number): void {
     this.ready = tokensLeft;
     this.narrowed = this.shared.ctrl[NARROWED] === 1;
     this.times.push(this.shared.ms[0] as number);
@@ -231,28 +297,66 @@ export class WorkerMatcher {
   }
 
   acceptToken(token: number): boolean {
-    const ok = this.askNow({ op: "accept", mid: this.mid, token }) === 1;
+    if (this.knownAccepted(token)) {
+      this.post({ op: "accept", mid: this.mid, token, ahead: true });
+      this.acceptedAhead++;
+      this.moved();
+      this.pendingPosition = true;
+      return true;
+    }
+    const ok = this.askNow({ op: "accept", mid: this.mid, token, ahead: false }) === 1;
     if (ok) {
-      this.ready = -1;
+      this.moved();
       this.readPosition();
     }
     return ok;
   }
 
+  /**
+   * Whether `token` is accepted whatever the worker has still to compute: the last mask (read at this very position)
+   * allows it, or it is a text token spelling the next bytes of the forced continuation.
+   */
+  private knownAccepted(token: number): boolean {
+    const a = this.allowed;
+    if (a !== undefined) return token >= 0 && token < a.length * 32 && (a[token >>> 5]! & (1 << (token & 31))) !== 0;
+    const v = this.vocab;
+    if (token < 0 || token >= v.size || v.kind[token] !== TOKEN_TEXT) return false;
+    const from = v.offsets[token]!;
+    const length = v.offsets[token + 1]! - from;
+    if (length === 0 || this.forcedUsed + length > this.forcedBytes.length) return false;
+    for (let i = 0; i < length; i++) if (v.bytes[from + i] !== this.forcedBytes[this.forcedUsed + i]) return false;
+    this.forcedUsed += length;
+    return true;
+  }
+
+  /** A token was accepted: the mask read no longer stands for the position. */
+  private moved(): void {
+    this.ready = -1;
+    this.allowed = undefined;
+  }
+
   /** After `open` and each accepted token: what the worker says of the new position. */
   readPosition(): void {
     this.forced = readText(this.shared);
+    this.forcedBytes = new TextEncoder().encode(this.forced);
+    this.forcedUsed = 0;
     this.completed = this.shared.ctrl[COMPLETED] === 1;
   }
 
   isCompleted(): boolean {
+    this.position();
     return this.completed;
   }
 
   forcedText(): string {
+    this.position();
     return this.forced;
   }
 
+  /** The position after tokens accepted ahead, once the worker has answered (waiting for it if not settled). */
+  private position(): void {
+    if (this.pendingPosition) this.settleNow();
+  }
   /** The generation is over: the worker forgets the matcher. */
   close(): void {
     if (this.closedAlready) return;

@@ -1,10 +1,19 @@
 import { parentPort } from "node:worker_threads";
-import { runCompileJob, type CompileJob } from "./compileJob.js";
+import type { CompileAnswer, CompileRequest } from "./CompileWorker.js";
+import { runCompileJob } from "./compileJob.js";
+import { parserBuffers, runParserJob } from "./parserJob.js";
 
-/** A compile worker's entry: answers each `{ id, job }` with `{ id, outcome }`, or `{ id, crash }` on a bug. */
-parentPort?.on("message", (message: { id: number; job: CompileJob }) => {
+/**
+ * A compile worker's entry: answers each `{ id, job }` with `{ id, outcome }`, each `{ id, parserJob }` with
+ * `{ id, parser }` (its recognizer's buffers transferred, not copied), or either with `{ id, crash }` on a bug.
+ */
+parentPort?.on("message", (message: CompileRequest) => {
   try {
-    parentPort?.postMessage({ id: message.id, outcome: runCompileJob(message.job) });
+    if ("job" in message) parentPort?.postMessage({ id: message.id, outcome: runCompileJob(message.job) });
+    else {
+      const parser = runParserJob(message.parserJob);
+      parentPort?.postMessage({ id: message.id, parser } satisfies CompileAnswer, parserBuffers(parser));
+    }
   } catch (e) {
     parentPort?.postMessage({ id: message.id, crash: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }

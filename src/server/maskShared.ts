@@ -2,9 +2,9 @@ import type { Vocabulary } from "../vocab/Vocabulary.js";
 
 /**
  * The memory a matcher on the mask worker shares with the event loop: a few control words, the duration of the last
- * mask, a text (the forced continuation, or an error), and the mask words. The event loop writes an operation's
- * message and waits on `ctrl[FLAG]` (with `Atomics.waitAsync` for a mask, `Atomics.wait` for a token, which is quick);
- * the worker writes the answer and sets the flag.
+ * mask, a text (the forced continuation, or an error), and the mask words. The event loop posts operations (several
+ * may be in flight: tokens accepted ahead) and waits, with `Atomics.waitAsync`, until `ctrl[FLAG]` (the count of
+ * operations answered) reaches the count it posted; the worker writes each answer and counts it.
  */
 export interface MaskShared {
   readonly buffer: SharedArrayBuffer;
@@ -24,6 +24,10 @@ export const TEXT_LENGTH = 2;
 export const COMPLETED = 3;
 /** The token budget narrowed the mask. */
 export const NARROWED = 4;
+/** Set by the event loop when the worker is gone: nothing more will be answered. */
+export const LOST = 5;
+/** Set by the worker when it refused a token accepted ahead (a broken invariant). */
+export const REFUSED = 6;
 
 const CTRL_BYTES = 32;
 /** Room for the longest forced text (TokenMatcher's 4,096 bytes) and an error's JSON. */
@@ -77,7 +81,8 @@ export type MaskOp =
       readonly buffer: SharedArrayBuffer;
       readonly jumpForward: boolean;
     }
-  | { readonly op: "accept"; readonly mid: number; readonly token: number }
+  /** `ahead`: the event loop has already counted the token as accepted (its mask or forced text allowed it). */
+  | { readonly op: "accept"; readonly mid: number; readonly token: number; readonly ahead: boolean }
   | { readonly op: "mask"; readonly mid: number; readonly tokensLeft: number }
   | { readonly op: "close"; readonly mid: number };
 

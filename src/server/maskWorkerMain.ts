@@ -11,6 +11,7 @@ import {
   type MaskOp,
   type MaskShared,
   NARROWED,
+  REFUSED,
   STATUS,
   TEXT_LENGTH,
   type VocabularyData,
@@ -38,6 +39,11 @@ interface Open {
   readonly matcher: TokenMatcher;
   readonly shared: MaskShared;
   readonly jumpForward: boolean;
+  /**
+   * A token accepted ahead threw (nobody waited for that answer): its error stays in the shared block and answers
+   * every later operation, so that the event loop reads it when it settles.
+   */
+  failed?: boolean;
 }
 
 const grammars = new Map<number, GrammarEntry>();
@@ -55,7 +61,7 @@ function vocabularyFrom(d: VocabularyData): Vocabulary {
 /** The answer is in the shared block: wake the event loop. */
 function done(shared: MaskShared, status: number): void {
   Atomics.store(shared.ctrl, STATUS, status);
-  Atomics.store(shared.ctrl, FLAG, 1);
+  Atomics.add(shared.ctrl, FLAG, 1);
   Atomics.notify(shared.ctrl, FLAG);
 }
 
@@ -128,13 +134,19 @@ function run(m: MaskOp): void {
     case "accept": {
       const o = matchers.get(m.mid);
       if (o === undefined) return;
+      if (o.failed === true) {
+        done(o.shared, 2);
+        return;
+      }
       try {
         const ok = o.matcher.acceptToken(m.token);
         o.shared.ms[0] = 0;
         if (ok) position(o);
+        else if (m.ahead) o.shared.ctrl[REFUSED] = 1;
         done(o.shared, ok ? 1 : 0);
         if (ok) ahead(o);
       } catch (e) {
+        if (m.ahead) o.failed = true;
         failed(o.shared, e);
       }
       return;
@@ -142,6 +154,10 @@ function run(m: MaskOp): void {
     case "mask": {
       const o = matchers.get(m.mid);
       if (o === undefined) return;
+      if (o.failed === true) {
+        done(o.shared, 2);
+        return;
+      }
       const started = performance.now();
       try {
         const { mask, ctrl } = o.shared;

@@ -1,5 +1,6 @@
 import type { CompiledGrammar } from "../CompiledGrammar.js";
 import type { OnRefusedTool } from "../compile.js";
+import { describeFormat } from "../formats/describeFormat.js";
 import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { Limits } from "../options.js";
@@ -88,21 +89,23 @@ export async function planGrammar(
     reasoningMarkers,
     onRefusedTool,
   ]);
+  const compiling = cache.get(key, {
+    kind: "tools",
+    tools: callable,
+    options: {
+      format,
+      reasoning,
+      ...(reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...reasoningMarkers } }),
+      toolChoice: choice,
+      parallel,
+      limits,
+      onRefusedTool,
+    },
+  });
   try {
-    const grammar = await cache.get(key, {
-      kind: "tools",
-      tools: callable,
-      options: {
-        format,
-        reasoning,
-        ...(reasoningMarkers === undefined ? {} : { reasoningMarkers: { ...reasoningMarkers } }),
-        toolChoice: choice,
-        parallel,
-        limits,
-        onRefusedTool,
-      },
-    });
-    return { grammar, tools: request.tools, json: false };
+    const grammar = await compiling;
+    // the turn's strict parser (its one-call grammar and validators) compiles after the grammar, off the event loop
+    return { grammar, tools: cache.parserTools(request.tools, describeFormat(format)), json: false };
   } catch (e) {
     if (e instanceof ToolgramError) throw refusal(e, "tools", indexMap);
     throw e;

@@ -58,8 +58,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const metrics = new Metrics();
   // compiles run on a worker thread: a large tool set does not pause other requests' streams
   const compileWorker = options.compileOn === "event-loop" ? undefined : new CompileWorker();
+  // turns' strict parsers compile on a worker of their own: a large tool set's (seconds) never delays another's grammar
+  const parserWorker = options.compileOn === "event-loop" ? undefined : new CompileWorker();
   const grammars = new GrammarCache({
     ...(compileWorker === undefined ? {} : { compiler: (job) => compileWorker.compile(job) }),
+    ...(parserWorker === undefined ? {} : { parserCompiler: (job) => parserWorker.prepareParser(job) }),
     maxEntries: options.grammarCacheEntries ?? 256,
     maxBytes: options.grammarCacheBytes ?? 64 * 1024 * 1024,
     onCompile: (ms, hit) => {
@@ -110,6 +113,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await compileWorker?.close();
+      await parserWorker?.close();
       await engine.close();
     },
   };

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
 import { MaskWorker } from "../../src/server/MaskWorker.js";
 import { deepAnyOfTool } from "../../bench/serve/gapLoad.js";
-import { walkBothWays, weatherTool } from "../support/server/maskWorkerWalk.js";
+import { walkAhead, walkBothWays, weatherTool } from "../support/server/maskWorkerWalk.js";
 import { tinyVocab } from "../support/tinyVocab.js";
 
 /**
@@ -30,5 +30,18 @@ describe("masks computed on the mask worker", () => {
 
   it("equal them on a recursive schema", async () => {
     expect(await walkBothWays(worker, vocab, [deepAnyOfTool(6)], 4, 60, undefined)).toBeGreaterThan(10);
+  });
+
+  it("accept sampled tokens and forced text without waiting for the worker, and still agree", async () => {
+    for (const [tools, seed] of [
+      [[weatherTool], 3],
+      [[deepAnyOfTool(6)], 5],
+    ] as const) {
+      const r = await walkAhead(worker, vocab, [...tools], seed, 60);
+      expect(r.compared).toBeGreaterThan(10);
+      expect(r.forced).toBeGreaterThan(0);
+      // every token was allowed by the last mask or spelled the forced text: none waited for the worker
+      expect(r.ahead).toBe(r.accepted);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { compileTools } from "../../../src/compile.js";
 import type { MaskWorker } from "../../../src/server/MaskWorker.js";
 import type { Vocabulary } from "../../../src/vocab/Vocabulary.js";
+import { greedyTokenize } from "../differential.js";
 
 /** The tool of the mask worker's tests: a bounded string and an enum. */
 export const weatherTool = {
@@ -78,4 +79,60 @@ export async function walkBothWays(
     remote.close();
   }
   return compared;
+}
+
+/**
+ * Like walkBothWays, but driven as generateWithMask drives it: `settle` awaited before the position is read, and a
+ * forced text accepted as its tokens (greedy) rather than a sampled token. Returns the masks compared, the tokens
+ * accepted and how many of them the worker's matcher accepted ahead (without waiting for the worker).
+ */
+export async function walkAhead(
+  worker: MaskWorker,
+  vocab: Vocabulary,
+  tools: unknown[],
+  seed: number,
+  steps: number,
+): Promise<{ compared: number; accepted: number; ahead: number; forced: number }> {
+  const g = compileTools(tools, { format: "qwen3", toolChoice: "required" });
+  const local = g.createMatcher(vocab);
+  const remote = await worker.matcher(g, { jumpForward: true });
+  const a = new Uint32Array(local.bitmaskSize);
+  const b = new Uint32Array(local.bitmaskSize);
+  let rng = seed;
+  const next = (n: number) => {
+    rng = (rng * 1103515245 + 12345) & 0x7fffffff;
+    return rng % n;
+  };
+  const counts = { compared: 0, accepted: 0, ahead: 0, forced: 0 };
+  try {
+    for (let step = 0; step < steps; step++) {
+      await remote.settle();
+      expect(remote.isCompleted()).toBe(local.isCompleted());
+      const forced = remote.forcedText();
+      expect(forced).toBe(local.forcedText());
+      if (forced !== "") {
+        for (const token of greedyTokenize(vocab, forced)) {
+          expect(remote.acceptToken(token)).toBe(local.acceptToken(token));
+          counts.accepted++;
+          counts.forced++;
+        }
+        continue;
+      }
+      await remote.prepareMask(undefined);
+      local.fillNextTokenBitmask(a);
+      remote.fillNextTokenBitmask(b);
+      expect(b).toEqual(a);
+      counts.compared++;
+      const ids = allowedIds(a).filter((id) => !vocab.eosTokenIds.includes(id));
+      if (ids.length === 0) break;
+      const token = ids[next(ids.length)] as number;
+      expect(remote.acceptToken(token)).toBe(local.acceptToken(token));
+      counts.accepted++;
+    }
+    await remote.settle();
+    expect(remote.forcedText()).toBe(local.forcedText());
+  } finally {
+    remote.close();
+  }
+  return { ...counts, ahead: remote.acceptedAhead };
 }
