@@ -2,7 +2,6 @@ import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import addFormatsModule from "ajv-formats";
-import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostic.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { closeObjects } from "../tools/closeObjects.js";
@@ -15,8 +14,11 @@ const Ajv = AjvModule.default;
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 const standaloneCode = standaloneModule.default;
-/** What a standalone validator's code requires (ajv's runtime helpers, ajv-formats' formats). */
-const requireHere = createRequire(import.meta.url);
+/**
+ * What a standalone validator's code requires (ajv's runtime helpers, ajv-formats' formats): given by the adopter
+ * (the server's `createRequire`), so that this module, reached from the isomorphic root, imports no `node:` module.
+ */
+export type RequireFunction = (id: string) => unknown;
 
 type AjvInstance = InstanceType<typeof Ajv>;
 
@@ -45,6 +47,8 @@ export class ToolValidators {
   private readonly compiled = new Map<string, ValidateFunction | Error>();
   /** Validators compiled elsewhere and not evaluated yet (adoptSources). */
   private readonly sources = new Map<string, ValidatorSource>();
+  /** The `require` adopted sources are evaluated with. */
+  private requireFn: RequireFunction | undefined;
 
   constructor(
     tools: readonly ParserTool[],
@@ -75,7 +79,10 @@ export class ToolValidators {
     let fn = this.compiled.get(name);
     if (fn === undefined) {
       const source = this.sources.get(name);
-      fn = source === undefined ? compileValidator(this.schemaOf(name, schema)) : fromSource(source);
+      fn =
+        source === undefined || this.requireFn === undefined
+          ? compileValidator(this.schemaOf(name, schema))
+          : fromSource(source, this.requireFn);
       this.compiled.set(name, fn);
       this.sources.delete(name);
     }
@@ -112,7 +119,8 @@ export class ToolValidators {
    * Validators compiled elsewhere (`validatorSources` of the same tools and `forbidUndeclared`): each is evaluated
    * on its first use, which costs little next to compiling it; a tool validated already keeps its validator.
    */
-  adoptSources(sources: ReadonlyMap<string, ValidatorSource>): void {
+  adoptSources(sources: ReadonlyMap<string, ValidatorSource>, requireFn: RequireFunction): void {
+    this.requireFn = requireFn;
     for (const [name, source] of sources)
       if (this.byName.has(name) && !this.compiled.has(name)) this.sources.set(name, source);
   }
@@ -201,10 +209,10 @@ function compileSource(schema: JsonObject): ValidatorSource {
 }
 
 /** A validator from its standalone code (CommonJS: `module.exports` is the function). */
-function fromSource(source: ValidatorSource): ValidateFunction | Error {
+function fromSource(source: ValidatorSource, requireFn: RequireFunction): ValidateFunction | Error {
   if ("error" in source) return new Error(source.error);
   const module: { exports: { default?: ValidateFunction } & Partial<ValidateFunction> } = { exports: {} };
-  new Function("require", "module", "exports", source.code)(requireHere, module, module.exports);
+  new Function("require", "module", "exports", source.code)(requireFn, module, module.exports);
   return (module.exports.default ?? module.exports) as ValidateFunction;
 }
 

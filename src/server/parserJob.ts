@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { compileTools } from "../compile.js";
 import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
@@ -11,6 +12,9 @@ import {
   type UnitCheck,
 } from "../parser/strictBlockCheck.js";
 import { ToolValidators, toParserTools, type ValidatorSource, validatorsFor } from "../parser/toolValidators.js";
+
+/** ajv standalone code requires ajv's runtime helpers and ajv-formats' formats from here. */
+const requireHere = createRequire(import.meta.url);
 
 /**
  * What a turn's strict parser compiles for a tool set (the server's TurnAssembler reads every turn with tools this
@@ -79,7 +83,7 @@ export function adoptParser(
         check = acceptor === null ? null : strictCheckOf((t) => acceptor.accepts(t), d);
       }
       try {
-        validatorsFor(tools, "forbid").adoptSources(parts.validators);
+        validatorsFor(tools, "forbid").adoptSources(parts.validators, requireHere);
       } catch (e) {
         // an invalid tool list: the parser refuses it itself when it reads it
         if (!(e instanceof ToolgramError)) throw e;

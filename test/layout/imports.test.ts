@@ -53,6 +53,16 @@ const LAYERS: Record<string, number> = {
   cli: 14,
 };
 
+/**
+ * Imports against the stages, each with why it stays. The structural tag of a turn is the text of one call cut around
+ * its arguments, and that text is the renderer's (the call-unit codecs live with the parser, which reads the same
+ * text back); deriving it from the unit grammars instead would need the padding and list layout the envelope adds
+ * around units, which the codecs already write.
+ */
+const BACKWARD_EDGES: Record<string, string> = {
+  "emit/toStructuralTag.ts → parser/units/callUnit.ts": "a call unit's canonical text, cut around its arguments",
+};
+
 function layerOf(file: string): number {
   const key = folderOf(file) === "." ? file : folderOf(file);
   const layer = LAYERS[key];
@@ -77,7 +87,8 @@ describe("src/ layout", () => {
     const backwards: string[] = [];
     for (const [file, targets] of graph.edges) {
       for (const target of targets) {
-        if (layerOf(target) > layerOf(file)) backwards.push(`${file} → ${target}`);
+        if (layerOf(target) > layerOf(file) && !(`${file} → ${target}` in BACKWARD_EDGES))
+          backwards.push(`${file} → ${target}`);
       }
     }
     expect(backwards).toEqual([]);

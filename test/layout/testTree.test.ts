@@ -29,6 +29,9 @@ const EXCEPTIONS: Record<string, string> = {
 
 /** Folders below a mirror that hold one folder's data rather than tests, and why they stay beside their tests. */
 const FIXTURE_FOLDERS: Record<string, string> = {
+  "conformance/baseline-jsonschemabench":
+    "the per-subset baselines of the JSONSchemaBench ratchet (what each schema's verdict was), read and rewritten by " +
+    "the shard tests beside them",
   "parser/types":
     "the declarations `toolgram types` writes for test/fixtures/outputs/tools.json and a use of them, compiled by npm " +
     "run typecheck: the parser tests' typed tool calls",
