@@ -20,6 +20,7 @@ import { SEED, corpus, grammar, textsFor } from "../support/grammar/corpus.js";
 import { LARK_MISSING, disagreements, larkTexts, larkVerdicts, toolgramWalk } from "../support/larkCheck.js";
 import { qwen3 } from "../support/qwen3.js";
 import { tierSample } from "../support/tier.js";
+import { EXPORT_TOOLS } from "../support/emit/exportTools.js";
 
 /**
  * The heavy half of test/emit/toLark.test.ts: Python Lark (Earley, dynamic lexer) judges the Lark export of the
@@ -39,24 +40,8 @@ const short = (texts: readonly string[]) => texts.filter((t) => t.length <= MAX_
 // more rules than this are left out of the schema check (counted in rules, not in time)
 const MAX_RULES = 300;
 
-const weather = [
-  {
-    type: "function",
-    function: {
-      name: "get_weather",
-      parameters: {
-        type: "object",
-        properties: {
-          city: { type: "string", minLength: 1 },
-          unit: { enum: ["celsius", "fahrenheit"] },
-          days: { type: "integer", minimum: 1, maximum: 14 },
-        },
-        required: ["city"],
-        additionalProperties: false,
-      },
-    },
-  },
-];
+// the first of the quick check's tools alone: one call per walk keeps the texts short for Earley
+const weather = EXPORT_TOOLS.slice(0, 1);
 
 /** Seeded walks under toolgram's masks that ended: each must be a member for Lark too. */
 function walks(c: CompiledGrammar, seed: number, n: number): string[] {

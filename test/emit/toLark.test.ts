@@ -7,37 +7,9 @@ import { renderToolCalls } from "../../src/parser/renderToolCalls.js";
 import { LARK_MISSING, disagreements, larkTexts, larkVerdicts } from "../support/larkCheck.js";
 import { SEED, grammar } from "../support/grammar/corpus.js";
 import { tierRuns } from "../support/tier.js";
+import { EXPORT_TOOLS } from "../support/emit/exportTools.js";
 
-const weather = [
-  {
-    type: "function",
-    function: {
-      name: "get_weather",
-      description: "Current weather",
-      parameters: {
-        type: "object",
-        properties: {
-          city: { type: "string", minLength: 1 },
-          unit: { enum: ["celsius", "fahrenheit"] },
-          days: { type: "integer", minimum: 1, maximum: 14 },
-        },
-        required: ["city"],
-        additionalProperties: false,
-      },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "search",
-      parameters: {
-        type: "object",
-        properties: { query: { type: "string" }, tags: { type: "array", items: { type: "string" }, maxItems: 3 } },
-        required: ["query"],
-      },
-    },
-  },
-];
+const weather = EXPORT_TOOLS;
 
 const c = (s: string) => s.codePointAt(0) as number;
 

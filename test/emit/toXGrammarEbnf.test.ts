@@ -9,37 +9,9 @@ import { agree, xgAccepts, xgHarness, type XgHarness } from "../support/emit/xgr
 import { arbGrammar, textsOf } from "../support/grammar/arbGrammar.js";
 import { SEED, corpus, grammar, textsFor } from "../support/grammar/corpus.js";
 import { LONG_TIER, tierRuns, tierSample } from "../support/tier.js";
+import { EXPORT_TOOLS } from "../support/emit/exportTools.js";
 
-const weather = [
-  {
-    type: "function",
-    function: {
-      name: "get_weather",
-      description: "Current weather",
-      parameters: {
-        type: "object",
-        properties: {
-          city: { type: "string", minLength: 1 },
-          unit: { enum: ["celsius", "fahrenheit"] },
-          days: { type: "integer", minimum: 1, maximum: 14 },
-        },
-        required: ["city"],
-        additionalProperties: false,
-      },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "search",
-      parameters: {
-        type: "object",
-        properties: { query: { type: "string" }, tags: { type: "array", items: { type: "string" }, maxItems: 3 } },
-        required: ["query"],
-      },
-    },
-  },
-];
+const weather = EXPORT_TOOLS;
 
 let h: XgHarness;
 beforeAll(async () => {
