@@ -17,7 +17,6 @@ import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 import { MaskWorker } from "./MaskWorker.js";
-import { TokenizerWorker } from "./TokenizerWorker.js";
 
 export interface InProcessEngineOptions {
   readonly modelPath: string;
@@ -78,8 +77,6 @@ export class InProcessEngine implements Engine {
   private static readonly MIN_SPLICE = 16;
   /** Each sequence's mask worker (none when masks are computed on the event loop). */
   private readonly maskWorkers = new Map<LlamaContextSequence, MaskWorker>();
-  /** Tokenizes long prompts off the event loop (none when masks are computed on the event loop: the old path). */
-  private readonly tokenizer: TokenizerWorker | undefined;
 
   private constructor(
     private readonly model: LlamaModel,
@@ -88,16 +85,9 @@ export class InProcessEngine implements Engine {
     readonly modelId: string,
     readonly slots: number,
     masksOn: "worker" | "event-loop",
-    modelPath: string,
   ) {
     this.free = Array.from({ length: slots }, () => context.getSequence());
     if (masksOn === "worker") for (const s of this.free) this.maskWorkers.set(s, new MaskWorker(vocab));
-    this.tokenizer = masksOn === "worker" ? new TokenizerWorker(modelPath) : undefined;
-  }
-
-  /** Texts tokenized on the tokenizer worker so far. */
-  get workerTokenized(): number {
-    return this.tokenizer?.texts ?? 0;
   }
 
   /** Masks computed on the sequences' mask workers so far (none when masks are computed on the event loop). */
@@ -139,7 +129,6 @@ export class InProcessEngine implements Engine {
       basename(options.modelPath),
       parallel,
       options.masksOn ?? "worker",
-      options.modelPath,
     );
   }
 
@@ -163,19 +152,13 @@ export class InProcessEngine implements Engine {
     return sequence;
   }
 
-  /** Texts at least this long are tokenized on the tokenizer worker (a shorter one costs the event loop little). */
-  private static readonly WORKER_TOKENIZE_CHARS = 2048;
-
-  /** `text`'s tokens: a long text's from the tokenizer worker (here again if that fails), a short one's from here. */
+  /**
+   * `text`'s tokens, on the event loop. A tokenizer on a worker thread (the model's vocabulary loaded there alone) was
+   * tried and removed: node-llama-cpp's native addon aborted the process (`Napi::Error`) with a second model instance
+   * on another thread.
+   */
   private async tokenize(text: string): Promise<Token[]> {
     if (text === "") return [];
-    if (this.tokenizer !== undefined && text.length >= InProcessEngine.WORKER_TOKENIZE_CHARS) {
-      try {
-        return (await this.tokenizer.tokenize(text)) as Token[];
-      } catch {
-        // the worker is gone: the same tokenizer runs here
-      }
-    }
     return this.model.tokenize(text, true);
   }
 
@@ -310,7 +293,6 @@ export class InProcessEngine implements Engine {
 
   async close(): Promise<void> {
     await Promise.all([...this.maskWorkers.values()].map((w) => w.close()));
-    await this.tokenizer?.close();
     await this.context.dispose();
     await this.model.dispose();
   }

@@ -7,8 +7,7 @@ import { tinyModel } from "../support/server/serverHarness.js";
 /**
  * A stream keeps going while another client sends a large tool set and a deep recursive schema (compiled on the
  * compile worker): the stream completes, every other request is answered, and the deep schema's generation is logged
- * with its first-mask time and counted in /metrics, its masks were computed on a mask worker and the long prompt was
- * tokenized on the tokenizer worker. (How long the stream paused is measured by bench:serve:gap.)
+ * with its first-mask time and counted in /metrics, and its masks were computed on a mask worker. (How long the stream paused is measured by bench:serve:gap.)
  */
 let server: RunningServer;
 const logs: string[] = [];
@@ -34,8 +33,6 @@ describe("toolgram serve: one request does not stall another", () => {
     expect(masks).toBeGreaterThan(0);
     const engine = server.state.engine as InProcessEngine;
     expect(engine.workerMasks).toBe(masks);
-    // the 117 tools' prompt (over a hundred thousand characters) was tokenized on the tokenizer worker
-    expect(engine.workerTokenized).toBeGreaterThanOrEqual(1);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/toolgram_request_mask_seconds_count\{stat="max"\} 1\n/);
     expect(metrics).toMatch(/toolgram_grammar_cache_lookups_total\{result="miss"\} 2\n/);
