@@ -41,10 +41,10 @@ describe("fuzz: never throws, stable", () => {
       // every close marker sits inside an unbalanced string: the end-of-input re-reading must not go quadratic
       "<tool_call>'\"</tool_call>".repeat(30_000),
     ];
-    // the quick tier parses 1 of the 8 inputs on every other format, rotating, so each input still meets a sixteenth
-    // of the formats (the long tier: every input with every format)
+    // the quick tier parses 1 of the 8 inputs on one format in four, rotating, so each input still meets one or two
+    // formats (the long tier: every input with every format)
     FORMAT_NAMES.forEach((format, formatIndex) => {
-      for (const t of tierRotate(cases, formatIndex, 16)) {
+      for (const t of tierRotate(cases, formatIndex, 32)) {
         // no verdict on the clock here (tests count work, never milliseconds): a quadratic parse of these inputs
         // would run for minutes and hit the test's timeout; their parse times are benchmarked in bench/parse.ts
         expect(() => parseToolCalls(t, { tools: TOOLS, format }), `${format}: ${t.slice(0, 20)}`).not.toThrow();

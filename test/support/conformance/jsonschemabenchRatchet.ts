@@ -5,7 +5,7 @@
  * crashes, zero timeouts; a schema that passed in its subset's baseline (test/conformance/baseline-jsonschemabench/)
  * must still pass (a passing schema that starts being refused, by the step budget or any other limit, fails).
  * `UPDATE_BASELINE=1 TOOLGRAM_TIER=long npx vitest run test/conformance/jsonschemabench` rewrites the baselines (the
- * quick tier judges every 32nd row of the first two shards against them and never rewrites them). Each schema's work is
+ * quick tier judges every 64th row of the first two shards against them and never rewrites them). Each schema's work is
  * bounded by CONFORMANCE_OPTIONS' step budget with the clock off, so the baselines hold on an idle and on a loaded
  * machine alike.
  */
@@ -100,10 +100,10 @@ export function jsonSchemaBenchShard(shard: number, shards: number): void {
 }
 
 function judgeShard(shard: number, shards: number): void {
-  // the quick tier judges every 32nd row of its shards against the same baselines; the long tier every row
+  // the quick tier judges every 64th row of its shards against the same baselines; the long tier every row
   const rows = tierSample(
     jsonSchemaBenchLines().filter((_, i) => i % shards === shard),
-    32,
+    64,
   ).map((l) => JSON.parse(l) as CorpusRow);
   const cpu = process.cpuUsage();
   const results = rows.map((r) => judgeRow(compileSchema, r));
