@@ -365,7 +365,8 @@ describe("toRegex and the token matcher agree with accepts()", () => {
       expect(used).toEqual(TOKEN_NODES[format] ?? []);
       const re = new RegExp(`^(?:${g.toRegex()})$`, "u");
       let accepted = 0;
-      const texts = samplesAndMutants(g, SEED, 25);
+      const samples = tierRuns(10, 25);
+      const texts = samplesAndMutants(g, SEED, samples);
       for (const text of texts) {
         const want = g.accepts(text);
         if (want) accepted++;
@@ -379,7 +380,8 @@ describe("toRegex and the token matcher agree with accepts()", () => {
         const walked = tokenize(text, used, from).every((id) => m.acceptToken(id)) && m.isCompleted();
         expect(walked, JSON.stringify(text)).toBe(want);
       }
-      expect(accepted).toBeGreaterThan(25);
+      // every sample and some mutants are members, and some mutants are not
+      expect(accepted).toBeGreaterThan(samples);
       expect(accepted).toBeLessThan(texts.length);
     });
   }

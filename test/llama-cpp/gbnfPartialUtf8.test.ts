@@ -1,11 +1,10 @@
 import type { LlamaModel } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
 import { vocabularyOf } from "../../src/llama-cpp/generateToolCalls.js";
 import { LlamaGrammarProbe } from "../../src/llama-cpp/LlamaGrammarProbe.js";
-import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 import { TOKEN_TEXT, type Vocabulary } from "../../src/vocab/Vocabulary.js";
-import { tinyQwen3 } from "../support/tinyQwen3.js";
+import { tinyQwen3Model } from "../support/tinyQwen3.js";
 
 /**
  * Inside a JSON string, llama.cpp's grammar and the matcher allow the same tokens that end in the middle of a UTF-8
@@ -21,12 +20,8 @@ let model: LlamaModel;
 let vocab: Vocabulary;
 
 beforeAll(async () => {
-  const tiny = await tinyQwen3();
-  model = await loadLlamaModel(tiny.path);
+  model = await tinyQwen3Model();
   vocab = await vocabularyOf(model);
-});
-afterAll(async () => {
-  await model?.dispose();
 });
 
 /** How many bytes the UTF-8 sequence that ends `b` still needs (0 when `b` ends on a whole character). */

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import type { LlamaModel } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { compiledFor, vocabularyOf } from "../../src/llama-cpp/generateToolCalls.js";
 import { eogTable, generateWithMask, type TokenMaskMatcher } from "../../src/llama-cpp/generateWithMask.js";
-import { loadLlamaModel, loadNodeLlamaCpp } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
+import { loadNodeLlamaCpp } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 import { MaskBiasCache } from "../../src/llama-cpp/MaskBiasCache.js";
 import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { tierSample } from "../support/tier.js";
-import { tinyQwen3 } from "../support/tinyQwen3.js";
+import { tinyQwen3Model } from "../support/tinyQwen3.js";
 
 // How the matcher path drives node-llama-cpp: one sampler per generation, masks computed during the forward pass,
 // token biases built once per distinct mask. Counts work, never time.
@@ -19,11 +19,8 @@ let model: LlamaModel;
 let vocab: Vocabulary;
 
 beforeAll(async () => {
-  model = await loadLlamaModel((await tinyQwen3()).path);
+  model = await tinyQwen3Model();
   vocab = await vocabularyOf(model);
-});
-afterAll(async () => {
-  await model?.dispose();
 });
 
 /** The weather tools' matcher, recording the content of every mask it fills (in `sequence` too, in order). */

@@ -1,17 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { Tokenizer } from "@huggingface/tokenizers";
 import type { LlamaModel } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ToolgramError } from "../../src/errors.js";
 import type { TinyModel } from "../../src/gguf/buildTinyModel.js";
 import { ggufTokenizer } from "../../src/gguf/ggufTokenizer.js";
 import { readGguf } from "../../src/gguf/readGguf.js";
 import { generateWithGbnf } from "../../src/llama-cpp/generateWithGbnf.js";
 import { generateWithMask } from "../../src/llama-cpp/generateWithMask.js";
-import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 import { FiniteSetMatcher, tokenByteStrings } from "../support/llama-cpp/finiteSetMatcher.js";
 import { tierSample } from "../support/tier.js";
-import { tinyQwen3 } from "../support/tinyQwen3.js";
+import { tinyQwen3, tinyQwen3Model } from "../support/tinyQwen3.js";
 
 const PROMPT = "<|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n<|im_start|>assistant\n";
 const TOOL_CALL_GBNF =
@@ -29,12 +28,9 @@ let loadMs = 0;
 beforeAll(async () => {
   tiny = await tinyQwen3();
   const started = performance.now();
-  model = await loadLlamaModel(tiny.path);
+  model = await tinyQwen3Model();
   loadMs = performance.now() - started;
   tokenBytes = tokenByteStrings(ggufTokenizer(await readGguf(tiny.path)));
-});
-afterAll(async () => {
-  await model?.dispose();
 });
 
 describe("tiny Qwen3 model in node-llama-cpp", () => {

@@ -1,6 +1,9 @@
+import type { LlamaModel } from "node-llama-cpp";
 import { buildTinyModel, tinyModelPath, type TinyModel } from "../../src/gguf/buildTinyModel.js";
+import { loadLlamaModel } from "../../src/llama-cpp/loadNodeLlamaCpp.js";
 
 let built: Promise<TinyModel> | undefined;
+let loaded: Promise<LlamaModel> | undefined;
 
 /**
  * The tiny Qwen3 model (seed 0, at its default path) that tests run llama.cpp on, built once per test process: the
@@ -13,4 +16,18 @@ export function tinyQwen3(): Promise<TinyModel> {
     throw error;
   });
   return built;
+}
+
+/**
+ * The tiny Qwen3 model loaded in node-llama-cpp, once per test process for the same reason: a load costs seconds and
+ * the model is only read (each test makes its own contexts). Never disposed by a test file: the process's exit frees it.
+ */
+export function tinyQwen3Model(): Promise<LlamaModel> {
+  loaded ??= tinyQwen3()
+    .then((tiny) => loadLlamaModel(tiny.path))
+    .catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+  return loaded;
 }
