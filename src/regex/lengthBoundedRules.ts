@@ -3,20 +3,9 @@ import type { Deadline } from "../Deadline.js";
 import { LimitExceededError } from "../errors.js";
 import type { GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, NOTHING, ref, seq } from "../grammar/build.js";
+import { chooseHubs } from "./chooseHubs.js";
 import { AUTOMATA_STAGE, type Dfa, trim } from "./Dfa.js";
-
-/** Where a segment ends: at a hub (its state number) or at the end of the string. */
-const END = -1;
-
-/** A path from a hub through non-hub states: to hub `to` (or END), `len` code points long. */
-interface Segment {
-  to: number;
-  len: number;
-}
-
-/** Hub choice: candidate hubs tried per round, and rounds (the cost is recomputed for each candidate). */
-const HUB_CANDIDATES = 8;
-const HUB_ROUNDS = 24;
+import { END, type Segment, segmentsFrom } from "./hubSegments.js";
 
 /**
  * The strings of `input`'s language whose length lies in [min, max] (max undefined: at least `min`), as grammar
@@ -122,44 +111,6 @@ export function lengthBoundedRules(
   return ref(hubName(a.start, 0));
 }
 
-const succCache = new WeakMap<Dfa, number[][]>();
-
-/** The distinct target states of `s`'s transitions (cached per automaton: hub choice asks many times). */
-function targets(a: Dfa, s: number): number[] {
-  let all = succCache.get(a);
-  if (!all) succCache.set(a, (all = a.trans.map((_, q) => distinctTargets(a, q))));
-  return all[s];
-}
-
-function distinctTargets(a: Dfa, s: number): number[] {
-  const t = a.trans[s];
-  const out: number[] = [];
-  for (let i = 0; i < t.length; i += 3) if (!out.includes(t[i + 2])) out.push(t[i + 2]);
-  return out;
-}
-
-/** The distinct (next hub or END, length) pairs of the paths from `h` through non-hub states. */
-function segmentsFrom(a: Dfa, isHub: Uint8Array, h: number, deadline: Deadline | undefined, path: string): Segment[] {
-  const seen = new Set<number>();
-  const pairs = new Set<number>();
-  const n = a.accept.length;
-  // (state, depth) and (target, length) packed into one number: depth < n (non-hub paths are acyclic)
-  const stack = [h * (n + 1)];
-  seen.add(h * (n + 1));
-  while (stack.length) {
-    const key = stack.pop()!;
-    const q = Math.floor(key / (n + 1));
-    const d = key % (n + 1);
-    deadline?.tick(AUTOMATA_STAGE, path);
-    if (a.accept[q] && d > 0) pairs.add(0 * (n + 2) + d);
-    for (const t of targets(a, q)) {
-      if (isHub[t]) pairs.add((t + 1) * (n + 2) + d + 1);
-      else if (!seen.has(t * (n + 1) + d + 1)) seen.add(t * (n + 1) + d + 1), stack.push(t * (n + 1) + d + 1);
-    }
-  }
-  return [...pairs].sort((x, y) => x - y).map((p) => ({ to: Math.floor(p / (n + 2)) - 1, len: p % (n + 2) }));
-}
-
 /**
  * The segment rules: `rule(q, len, to)` is the language of the paths of exactly `len` code points from `q` through
  * non-hub states into hub `to` (or ending in an accepting state, `to` END); one rule per triple, shared by every hub
@@ -213,126 +164,4 @@ function segmentRules(
     return out;
   };
   return build;
-}
-
-/**
- * Hubs: the start, then a feedback vertex set (each cycle among non-hubs broken at a state with a self-loop or the
- * most edges inside its component), then, greedily, states whose turning into a hub lowers the number of hub
- * segments (merge points such as the end of an IPv6 literal, where every literal length meets every way on).
- */
-function chooseHubs(a: Dfa, deadline: Deadline | undefined, path: string): number[] {
-  const n = a.accept.length;
-  const isHub = new Uint8Array(n);
-  isHub[a.start] = 1;
-  const succ = Array.from({ length: n }, (_, s) => targets(a, s));
-  for (;;) {
-    deadline?.tick(AUTOMATA_STAGE, path, n);
-    const comp = sccs(succ, isHub);
-    let best = -1;
-    let bestScore = -1;
-    for (let v = 0; v < n; v++) {
-      if (isHub[v]) continue;
-      const inner = succ[v].filter((w) => !isHub[w] && comp[w] === comp[v]).length;
-      const self = succ[v].includes(v);
-      if (inner === 0) continue;
-      const score = (self ? n * n : 0) + inner;
-      if (score > bestScore) (bestScore = score), (best = v);
-    }
-    if (best < 0) break;
-    isHub[best] = 1;
-  }
-  const segCount = (h: number): number => segmentsFrom(a, isHub, h, deadline, path).length;
-  const cost = (): number => {
-    let total = 0;
-    for (let h = 0; h < n; h++) if (isHub[h]) total += 1 + segCount(h);
-    return total;
-  };
-  let current = cost();
-  for (let round = 0; round < HUB_ROUNDS; round++) {
-    // a state reached in many ways (hub, length) multiplies the segments passing through it: as a hub, it has its
-    // own segments instead (about in + out rather than in × out); the real count decides
-    const ways = new Int32Array(n);
-    for (let h = 0; h < n; h++) if (isHub[h]) countWays(a, isHub, h, ways);
-    const order = [...Array(n).keys()].filter((v) => !isHub[v] && ways[v] > 1).sort((x, y) => ways[y] - ways[x]);
-    let bestV = -1;
-    let bestCost = current;
-    for (const v of order.slice(0, HUB_CANDIDATES)) {
-      isHub[v] = 1;
-      const c = cost();
-      isHub[v] = 0;
-      if (c < bestCost) (bestCost = c), (bestV = v);
-    }
-    if (bestV < 0) break;
-    isHub[bestV] = 1;
-    current = bestCost;
-  }
-  const out: number[] = [];
-  for (let v = 0; v < n; v++) if (isHub[v]) out.push(v);
-  return out;
-}
-
-/** Adds to `ways[q]` the number of distinct lengths at which hub `h` reaches non-hub `q`. */
-function countWays(a: Dfa, isHub: Uint8Array, h: number, ways: Int32Array): void {
-  const n = a.accept.length;
-  const seen = new Set<number>([h * (n + 1)]);
-  const stack = [h * (n + 1)];
-  while (stack.length) {
-    const key = stack.pop()!;
-    const q = Math.floor(key / (n + 1));
-    const d = key % (n + 1);
-    for (const t of targets(a, q)) {
-      const k2 = t * (n + 1) + d + 1;
-      if (isHub[t] || seen.has(k2)) continue;
-      seen.add(k2);
-      ways[t]++;
-      stack.push(k2);
-    }
-  }
-}
-
-/** Strongly connected components of the non-hub states (iterative Tarjan); hubs get -1. */
-function sccs(succ: number[][], isHub: Uint8Array): Int32Array {
-  const n = succ.length;
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const comp = new Int32Array(n).fill(-1);
-  const stack: number[] = [];
-  let next = 0;
-  let count = 0;
-  for (let root = 0; root < n; root++) {
-    if (isHub[root] || index[root] >= 0) continue;
-    const work: [number, number][] = [[root, 0]];
-    index[root] = low[root] = next++;
-    stack.push(root);
-    onStack[root] = 1;
-    while (work.length) {
-      const top = work[work.length - 1];
-      const [v, i] = top;
-      if (i < succ[v].length) {
-        top[1]++;
-        const w = succ[v][i];
-        if (isHub[w]) continue;
-        if (index[w] < 0) {
-          index[w] = low[w] = next++;
-          stack.push(w);
-          onStack[w] = 1;
-          work.push([w, 0]);
-        } else if (onStack[w]) low[v] = Math.min(low[v], index[w]);
-        continue;
-      }
-      work.pop();
-      if (work.length) low[work[work.length - 1][0]] = Math.min(low[work[work.length - 1][0]], low[v]);
-      if (low[v] === index[v]) {
-        for (;;) {
-          const w = stack.pop()!;
-          onStack[w] = 0;
-          comp[w] = count;
-          if (w === v) break;
-        }
-        count++;
-      }
-    }
-  }
-  return comp;
 }

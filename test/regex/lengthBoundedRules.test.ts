@@ -66,13 +66,15 @@ describe("length bounds with the counter on the loop states", () => {
   });
 
   it("refuses, naming the bound, when the hub rules would pass the limit", () => {
+    // the hub choice finds the merge points before and after an IPv6 literal (`[`, `@`): 115 alternatives per length
+    // instead of 262, still above the limit at 2,049 lengths (the literal's 44 lengths are 45 of them)
     const d = languageDfa(formatRegex("uri", "")!, 100_000, "");
     expect(d.accept.length).toBe(179);
     expect(() => bounded(d, 0, 2048)).toThrow(
       expect.objectContaining({
         code: "LIMIT_AUTOMATON_SIZE",
         message: expect.stringMatching(
-          /length bound of 2048 over an automaton with 12 loop states needs about 5\d{5} rule/,
+          /length bound of 2048 over an automaton with 14 loop states needs about 235635 rule/,
         ),
       }),
     );
