@@ -46,12 +46,16 @@ function mergeSpec(a: StringConstraints, b: StringConstraints): StringConstraint
   };
 }
 
+interface KeyFamily {
+  patterns: string[];
+  notPatterns: string[];
+  schema: SchemaNode;
+}
+
 /**
- * The undeclared members an object allows: for each group of patternProperties with the same schema, keys matching
- * one of its patterns and no pattern of another group (a key matching patterns with different schemas would need
- * their intersection, so such keys are left out: fewer texts, never an invalid one); then additionalProperties'
- * keys, which match no pattern. Keys in `excluded` (declared keys and others) never appear. `propertyNames`
- * narrows every key language.
+ * The undeclared members an object allows: keys matching patternProperties, then additionalProperties' keys, which
+ * match no pattern. Keys in `excluded` (declared keys and others) never appear. `propertyNames` narrows every key
+ * language.
  */
 export function extraFamilies(
   n: ObjectNode,
@@ -59,21 +63,8 @@ export function extraFamilies(
   st: LowerState,
   keys: KeySpelling = JSON_KEYS,
 ): ExtraFamily[] {
-  const groups = new Map<string, { patterns: string[]; schema: SchemaNode }>();
-  for (const pp of n.patternProperties) {
-    const k = shape(pp.schema);
-    const g = groups.get(k);
-    if (g) g.patterns.push(pp.pattern);
-    else groups.set(k, { patterns: [pp.pattern], schema: pp.schema });
-  }
   const all = n.patternProperties.map((p) => p.pattern);
-  const families: { patterns: string[]; notPatterns: string[]; schema: SchemaNode }[] = [];
-  for (const g of groups.values()) {
-    const others = all.filter((p) => !g.patterns.includes(p));
-    g.patterns.forEach((p, i) =>
-      families.push({ patterns: [p], notPatterns: [...others, ...g.patterns.slice(0, i)], schema: g.schema }),
-    );
-  }
+  const families = n.patternOverlaps ? subsetFamilies(n) : groupFamilies(n);
   if (n.additionalProperties !== false && n.additionalProperties.kind !== "never") {
     families.push({ patterns: [], notPatterns: all, schema: n.additionalProperties });
   }
@@ -92,6 +83,49 @@ export function extraFamilies(
     out.push({ key, value: f.schema });
   }
   return out;
+}
+
+/**
+ * One family per subset of the patterns a key can match: the keys matching exactly those patterns, whose value is
+ * the intersection of their schemas (ObjectNode.patternOverlaps; a subset without one is left out, and so are its
+ * keys: fewer texts, never an invalid one). The families' key languages are disjoint.
+ */
+function subsetFamilies(n: ObjectNode): KeyFamily[] {
+  const pps = n.patternProperties;
+  const overlap = new Map((n.patternOverlaps ?? []).map((o) => [o.members, o.schema]));
+  const families: KeyFamily[] = [];
+  for (let members = 1; members < 1 << pps.length; members++) {
+    const schema = (members & (members - 1)) === 0 ? pps[Math.log2(members)].schema : overlap.get(members);
+    if (schema === undefined) continue;
+    const inside = pps.filter((_, i) => members & (1 << i)).map((p) => p.pattern);
+    const outside = pps.filter((_, i) => !(members & (1 << i))).map((p) => p.pattern);
+    families.push({ patterns: inside, notPatterns: outside, schema });
+  }
+  return families;
+}
+
+/**
+ * Without overlaps (more patterns than src/schema/patternOverlaps.ts builds them for): for each group of
+ * patternProperties with the same schema, keys matching one of its patterns and no pattern of another group (a key
+ * matching patterns with different schemas would need their intersection, so such keys are left out).
+ */
+function groupFamilies(n: ObjectNode): KeyFamily[] {
+  const groups = new Map<string, { patterns: string[]; schema: SchemaNode }>();
+  for (const pp of n.patternProperties) {
+    const k = shape(pp.schema);
+    const g = groups.get(k);
+    if (g) g.patterns.push(pp.pattern);
+    else groups.set(k, { patterns: [pp.pattern], schema: pp.schema });
+  }
+  const all = n.patternProperties.map((p) => p.pattern);
+  const families: KeyFamily[] = [];
+  for (const g of groups.values()) {
+    const others = all.filter((p) => !g.patterns.includes(p));
+    g.patterns.forEach((p, i) =>
+      families.push({ patterns: [p], notPatterns: [...others, ...g.patterns.slice(0, i)], schema: g.schema }),
+    );
+  }
+  return families;
 }
 
 /** Keys (with quotes) satisfying the family's spec and `names` (propertyNames). */

@@ -120,6 +120,12 @@ export interface ObjectNode extends NodeBase {
   properties: PropertyNode[];
   /** `patternProperties`: a key matching `pattern` (ECMAScript, unanchored) has a value matching `schema`. */
   patternProperties: { pattern: string; schema: SchemaNode }[];
+  /**
+   * Keys matching several patterns: per subset of two or more `patternProperties` (`members`, a bit set of their
+   * indices), the intersection of their schemas (src/schema/patternOverlaps.ts). A subset not listed (or no list at
+   * all) has no expressible intersection: its keys are left out of the grammar.
+   */
+  patternOverlaps?: { members: number; schema: SchemaNode }[];
   /** Schema of keys that are neither declared nor match a pattern; `false` forbids them. */
   additionalProperties: SchemaNode | false;
   /** Constraint on every key (a string-like node: `string`, `enum`, `union` of those, or `never`/`any`). */

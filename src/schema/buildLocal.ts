@@ -5,6 +5,7 @@ import { formatType, isKnownFormat, likelyFormatTypoOf } from "./stringFormats.j
 import { intersect, numberEmptyReason, schemaForKey } from "./intersect.js";
 import { KINDS, type Kind, anyNode, makeUnion, never, plainString } from "./nodes.js";
 import { childPath } from "../util/jsonPointer.js";
+import { patternOverlaps } from "./patternOverlaps.js";
 import { setOwn } from "./setOwn.js";
 import { KeywordReader } from "./validateKeywords.js";
 
@@ -338,6 +339,8 @@ function buildObject(ctx: NormalizeContext, r: KeywordReader, ptr: string): Sche
     minProperties: r.count("minProperties") ?? 0,
     dependentRequired: {},
   };
+  const overlaps = patternOverlaps(ctx, patternProperties);
+  if (overlaps !== undefined) node.patternOverlaps = overlaps;
   const maxP = r.count("maxProperties");
   if (maxP !== undefined) node.maxProperties = maxP;
   if (r.has("propertyNames")) {

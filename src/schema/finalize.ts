@@ -163,6 +163,7 @@ export function finalize(ctx: NormalizeContext, root: SchemaNode): SchemaNode {
       ...n,
       properties: n.properties.map((p) => ({ ...p, schema: rw(p.schema) })),
       patternProperties: n.patternProperties.map((p) => ({ ...p, schema: rw(p.schema) })),
+      ...(n.patternOverlaps && { patternOverlaps: n.patternOverlaps.map((o) => ({ ...o, schema: rw(o.schema) })) }),
       additionalProperties: ap === false || ap.kind === "never" ? false : ap,
     };
     if (n.propertyNames) o.propertyNames = rw(n.propertyNames);
