@@ -49,7 +49,10 @@ export class TurnReader {
       for (const d of assembler.push(text)) this.onDelta(d);
       if (assembler.stopped) onStop();
     };
-    if (this.queue === undefined) return read();
+    if (this.queue === undefined) {
+      read();
+      return;
+    }
     this.queue = this.queue.then(read).catch((error: unknown) => {
       this.failure ??= { error };
     });
