@@ -17,6 +17,7 @@ import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 import { MaskWorker } from "./MaskWorker.js";
+import { piecesAreExact, tokenizeInPieces } from "./tokenizeInPieces.js";
 
 export interface InProcessEngineOptions {
   readonly modelPath: string;
@@ -152,14 +153,24 @@ export class InProcessEngine implements Engine {
     return sequence;
   }
 
+  /** Prompts are tokenized in pieces of about this many characters (a few milliseconds each). */
+  private static readonly PIECE = 4096;
+  /** Whether the model's tokenizer gives a text's tokens when it is cut where tokenizeInPieces cuts. */
+  private piecesExact: boolean | undefined;
+
   /**
    * `text`'s tokens, on the event loop. A tokenizer on a worker thread (the model's vocabulary loaded there alone) was
    * tried and removed: node-llama-cpp's native addon aborted the process (`Napi::Error`) with a second model instance
-   * on another thread.
+   * on another thread. A long text is tokenized in pieces instead, the loop free between them, where the model's
+   * tokenizer allows it (tokenizeInPieces.ts).
    */
   private async tokenize(text: string): Promise<Token[]> {
     if (text === "") return [];
-    return this.model.tokenize(text, true);
+    const whole = (s: string): Token[] => this.model.tokenize(s, true);
+    if (text.length <= InProcessEngine.PIECE) return whole(text);
+    this.piecesExact ??= piecesAreExact(whole);
+    if (!this.piecesExact) return whole(text);
+    return (await tokenizeInPieces(text, whole, InProcessEngine.PIECE)) as Token[];
   }
 
   /** The prompt's tokens, with recently generated texts in it tokenized as they were sampled. */
@@ -209,6 +220,7 @@ export class InProcessEngine implements Engine {
           "context_length_exceeded",
         );
       }
+      request.onAdmitted?.();
       const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
       const clock = { ms: 0, times: [] as number[] };
       let text = "";
