@@ -88,6 +88,7 @@ export class InProcessEngine implements Engine {
     masksOn: "worker" | "event-loop",
   ) {
     this.free = Array.from({ length: slots }, () => context.getSequence());
+    this.piecesExact = piecesAreExact((text) => model.tokenize(text, true));
     if (masksOn === "worker") for (const s of this.free) this.maskWorkers.set(s, new MaskWorker(vocab));
   }
 
@@ -155,8 +156,11 @@ export class InProcessEngine implements Engine {
 
   /** Prompts are tokenized in pieces of about this many characters (a few milliseconds each). */
   private static readonly PIECE = 4096;
-  /** Whether the model's tokenizer gives a text's tokens when it is cut where tokenizeInPieces cuts. */
-  private piecesExact: boolean | undefined;
+  /**
+   * Whether the model's tokenizer gives a text's tokens when it is cut where tokenizeInPieces cuts (checked once, at
+   * load, not in the first long request's turn).
+   */
+  private readonly piecesExact: boolean;
 
   /**
    * `text`'s tokens, on the event loop. A tokenizer on a worker thread (the model's vocabulary loaded there alone) was
@@ -168,7 +172,6 @@ export class InProcessEngine implements Engine {
     if (text === "") return [];
     const whole = (s: string): Token[] => this.model.tokenize(s, true);
     if (text.length <= InProcessEngine.PIECE) return whole(text);
-    this.piecesExact ??= piecesAreExact(whole);
     if (!this.piecesExact) return whole(text);
     return (await tokenizeInPieces(text, whole, InProcessEngine.PIECE)) as Token[];
   }
