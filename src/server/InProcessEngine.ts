@@ -28,8 +28,8 @@ export interface InProcessEngineOptions {
   /** CPU threads. @defaultValue 1 (faster than 2 on small machines) */
   readonly threads?: number;
   /**
-   * Where token masks are computed: on a worker thread per sequence (the event loop only copies them; long prompts
-   * are tokenized on a worker thread too), or on the event loop (the behaviour before the mask workers; kept to
+   * Where token masks are computed: on a worker thread per sequence (the event loop only copies them), or on the event
+   * loop (the behaviour before the mask workers; kept to
    * measure the difference). @defaultValue "worker"
    */
   readonly masksOn?: "worker" | "event-loop";
