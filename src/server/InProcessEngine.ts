@@ -29,8 +29,7 @@ export interface InProcessEngineOptions {
   readonly threads?: number;
   /**
    * Where token masks are computed: on a worker thread per sequence (the event loop only copies them), or on the event
-   * loop (the behaviour before the mask workers; kept to
-   * measure the difference). @defaultValue "worker"
+   * loop (the behaviour before the mask workers; kept to measure the difference). @defaultValue "worker"
    */
   readonly masksOn?: "worker" | "event-loop";
 }
