@@ -127,7 +127,7 @@ export class MaskBiasCache {
     }
     const ids = this.idsOf(entry.bits, encoding);
     const logit = encoding === "boost" ? ALLOWED_LOGIT_BOOST : -Infinity;
-    const bias = new this.TokenBiasClass(this.model.tokenizer).set(ids, encoding === "boost" ? { logit } : "never");
+    const bias = lazyBias(new this.TokenBiasClass(this.model.tokenizer), ids, logit);
     // node-llama-cpp's own conversion walks the bias's Map in insertion order: the ids in order, each with its logit
     this.arrays.set(bias, { keys: Uint32Array.from(ids), values: new Float32Array(ids.length).fill(logit) });
     this.builds++;
@@ -210,6 +210,24 @@ export class MaskBiasCache {
     this.wordsCompared += a.length;
     return true;
   }
+}
+
+/**
+ * `bias` holding `logit` for each of `ids` (no end-of-generation token among them), as `TokenBias.set` would fill
+ * it, but filled only when node-llama-cpp reads it: a mask's bias reaches llama.cpp as the arrays built with it
+ * (cacheBiasConversion), and `set` asks the native model about each token twice, ≈ 100 ms for a mask of 150,000
+ * tokens on the event loop every stream shares.
+ */
+function lazyBias(bias: TokenBias, ids: readonly Token[], logit: number): TokenBias {
+  let biases: Map<Token, number> | undefined;
+  Object.defineProperty(bias, "_biases", {
+    configurable: true,
+    get: () => {
+      biases ??= new Map(ids.map((id) => [id, logit]));
+      return biases;
+    },
+  });
+  return bias;
 }
 
 function popcount(x: number): number {

@@ -17,6 +17,12 @@ export interface EngineRequest {
   readonly seed: number;
   /** Aborted when the client goes away, the deadline passes or a stop sequence is reached. */
   readonly signal: AbortSignal;
+  /**
+   * Called once the prompt is known to fit and before its evaluation starts (in process): the turn's strict parser
+   * starts compiling then, overlapping the prefill, and not at all for a request refused for its length. An engine
+   * that does not call it leaves that to the first generated text.
+   */
+  readonly onAdmitted?: () => void;
   /** Receives the generated text in order, in whole characters. */
   readonly onText: (delta: string) => void;
 }

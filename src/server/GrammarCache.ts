@@ -16,6 +16,8 @@ export interface GrammarCacheStats {
   hits: number;
   misses: number;
   compileMs: number;
+  /** Strict parsers asked of the parser compiler (one per tool set and format while cached). */
+  parserJobs: number;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface GrammarCacheStats {
  */
 export class GrammarCache {
   private readonly lru: LRUCache<string, GrammarEntry>;
-  readonly stats: GrammarCacheStats = { hits: 0, misses: 0, compileMs: 0 };
+  readonly stats: GrammarCacheStats = { hits: 0, misses: 0, compileMs: 0, parserJobs: 0 };
 
   /** Compiles waited for, by key: a second request with the same tools waits for the first one's compile. */
   private readonly inFlight = new Map<string, Promise<GrammarEntry>>();
@@ -36,7 +38,7 @@ export class GrammarCache {
    * Tool sets whose strict parser is compiled (or being compiled), by the hash of the tools and format: one array per
    * tool set, which the parser's own caches are keyed by, so later requests with the same tools compile nothing.
    */
-  private readonly parsers: LRUCache<string, { tools: readonly JsonObject[]; ready: Promise<void> }>;
+  private readonly parsers: LRUCache<string, { tools: readonly JsonObject[]; ready: Promise<void>; done: boolean }>;
 
   /**
    * @param options.compiler Where compiles run (a {@link CompileWorker}'s `compile`); by default on the calling thread.
@@ -110,11 +112,25 @@ export class GrammarCache {
     const key = GrammarCache.keyOf(["parser", tools, format.name]);
     let entry = this.parsers.get(key);
     if (entry === undefined) {
+      this.stats.parserJobs++;
       const ready = adoptParser(tools, format, this.parserCompiler({ tools, format }));
-      entry = { tools, ready };
+      const added = { tools, ready, done: false };
+      void ready.then(() => {
+        added.done = true;
+      });
+      entry = added;
       this.parsers.set(key, entry);
     }
     return entry.tools;
+  }
+
+  /**
+   * Until the parser parts of `parserTools`' array `tools` have come: the promise they resolve; undefined once they
+   * came (or for another array), when reading a call compiles nothing on this thread.
+   */
+  parserPending(tools: readonly JsonObject[]): Promise<void> | undefined {
+    for (const entry of this.parsers.values()) if (entry.tools === tools && !entry.done) return entry.ready;
+    return undefined;
   }
 
   /** Resolves once the parser parts of `parserTools`' array `tools` have come (at once for another array). */

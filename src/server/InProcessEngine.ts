@@ -17,6 +17,7 @@ import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 import { MaskWorker } from "./MaskWorker.js";
+import { piecesAreExact, tokenizeInPieces } from "./tokenizeInPieces.js";
 
 export interface InProcessEngineOptions {
   readonly modelPath: string;
@@ -27,9 +28,8 @@ export interface InProcessEngineOptions {
   /** CPU threads. @defaultValue 1 (faster than 2 on small machines) */
   readonly threads?: number;
   /**
-   * Where token masks are computed: on a worker thread per sequence (the event loop only copies them; long prompts
-   * are tokenized on a worker thread too), or on the event loop (the behaviour before the mask workers; kept to
-   * measure the difference). @defaultValue "worker"
+   * Where token masks are computed: on a worker thread per sequence (the event loop only copies them), or on the event
+   * loop (the behaviour before the mask workers; kept to measure the difference). @defaultValue "worker"
    */
   readonly masksOn?: "worker" | "event-loop";
 }
@@ -87,6 +87,7 @@ export class InProcessEngine implements Engine {
     masksOn: "worker" | "event-loop",
   ) {
     this.free = Array.from({ length: slots }, () => context.getSequence());
+    this.piecesExact = piecesAreExact((text) => model.tokenize(text, true));
     if (masksOn === "worker") for (const s of this.free) this.maskWorkers.set(s, new MaskWorker(vocab));
   }
 
@@ -152,14 +153,26 @@ export class InProcessEngine implements Engine {
     return sequence;
   }
 
+  /** Prompts are tokenized in pieces of about this many characters (a few milliseconds each). */
+  private static readonly PIECE = 4096;
+  /**
+   * Whether the model's tokenizer gives a text's tokens when it is cut where tokenizeInPieces cuts (checked once, at
+   * load, not in the first long request's turn).
+   */
+  private readonly piecesExact: boolean;
+
   /**
    * `text`'s tokens, on the event loop. A tokenizer on a worker thread (the model's vocabulary loaded there alone) was
    * tried and removed: node-llama-cpp's native addon aborted the process (`Napi::Error`) with a second model instance
-   * on another thread.
+   * on another thread. A long text is tokenized in pieces instead, the loop free between them, where the model's
+   * tokenizer allows it (tokenizeInPieces.ts).
    */
   private async tokenize(text: string): Promise<Token[]> {
     if (text === "") return [];
-    return this.model.tokenize(text, true);
+    const whole = (s: string): Token[] => this.model.tokenize(s, true);
+    if (text.length <= InProcessEngine.PIECE) return whole(text);
+    if (!this.piecesExact) return whole(text);
+    return (await tokenizeInPieces(text, whole, InProcessEngine.PIECE)) as Token[];
   }
 
   /** The prompt's tokens, with recently generated texts in it tokenized as they were sampled. */
@@ -209,6 +222,7 @@ export class InProcessEngine implements Engine {
           "context_length_exceeded",
         );
       }
+      request.onAdmitted?.();
       const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
       const clock = { ms: 0, times: [] as number[] };
       let text = "";

@@ -1,7 +1,11 @@
 import { parentPort } from "node:worker_threads";
 import type { CompileAnswer, CompileRequest } from "./CompileWorker.js";
 import { runCompileJob } from "./compileJob.js";
+import { lowerThreadPriority } from "./lowerThreadPriority.js";
 import { parserBuffers, runParserJob } from "./parserJob.js";
+
+// a tool set's compiles are one-off work: the event loop and the decoding threads of running streams go first
+lowerThreadPriority(10);
 
 /**
  * A compile worker's entry: answers each `{ id, job }` with `{ id, outcome }`, each `{ id, parserJob }` with

@@ -1,6 +1,5 @@
 import type { CompiledGrammar } from "../CompiledGrammar.js";
 import type { OnRefusedTool } from "../compile.js";
-import { describeFormat } from "../formats/describeFormat.js";
 import { ToolgramError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import type { Limits } from "../options.js";
@@ -12,7 +11,11 @@ import { GrammarCache } from "./GrammarCache.js";
 /** The grammar one turn is generated under: the tool-call turn, a JSON value, or nothing (plain chat). */
 export interface TurnGrammar {
   readonly grammar: CompiledGrammar | undefined;
-  /** The declared tools the output is parsed and validated against (empty in JSON mode and plain chat). */
+  /**
+   * The declared tools the output is parsed and validated against (empty in JSON mode and plain chat). Their strict
+   * parser is compiled off the event loop once the generation is admitted (`GrammarCache.parserTools`, in runTurn),
+   * not here: a request refused later (its prompt too long for the context) costs no parser compile.
+   */
   readonly tools: readonly JsonObject[];
   /** JSON mode: the reply is one JSON value, not a tool-call turn. */
   readonly json: boolean;
@@ -103,9 +106,7 @@ export async function planGrammar(
     },
   });
   try {
-    const grammar = await compiling;
-    // the turn's strict parser (its one-call grammar and validators) compiles after the grammar, off the event loop
-    return { grammar, tools: cache.parserTools(request.tools, describeFormat(format)), json: false };
+    return { grammar: await compiling, tools: request.tools, json: false };
   } catch (e) {
     if (e instanceof ToolgramError) throw refusal(e, "tools", indexMap);
     throw e;

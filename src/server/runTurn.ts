@@ -10,7 +10,8 @@ import { requestTurn } from "./requestTurn.js";
 import { readChatRequest } from "./readChatRequest.js";
 import { finishReasonOf, usageOf, type FinishReason, type Usage } from "./responseShapes.js";
 import type { ServerState } from "./ServerState.js";
-import { TurnAssembler, type AssembledTurn, type Delta } from "./TurnAssembler.js";
+import type { AssembledTurn, Delta } from "./TurnAssembler.js";
+import { TurnReader } from "./TurnReader.js";
 
 /** A request read, its grammar compiled (or found in the cache) and its prompt rendered: ready to generate. */
 export interface PreparedTurn {
@@ -63,16 +64,11 @@ export async function runTurn(
   signal: AbortSignal,
   onDelta: (d: Delta) => void,
 ): Promise<TurnOutcome> {
-  const { request, grammar, prompt, turn: turnOptions } = prepared;
-  const assembler = new TurnAssembler({
-    format: state.chat.format,
-    tools: grammar.tools,
-    stop: request.stop,
-    ...(grammar.json ? {} : { turn: turnOptions }),
-  });
+  const { request, grammar } = prepared;
   const stop = new AbortController();
-  const result = await state.engine.generate({
-    prompt,
+  const reader = new TurnReader(state, prepared, onDelta);
+  const generating = state.engine.generate({
+    prompt: prepared.prompt,
     format: state.chat.format,
     grammar: grammar.grammar,
     maxTokens: request.maxTokens ?? state.settings.defaultMaxTokens,
@@ -81,12 +77,15 @@ export async function runTurn(
     topP: request.topP,
     seed: request.seed ?? randomInt(0, 2 ** 31),
     signal: AbortSignal.any([signal, stop.signal]),
-    onText: (text) => {
-      for (const d of assembler.push(text)) onDelta(d);
-      if (assembler.stopped && !stop.signal.aborted) stop.abort("stop sequence");
-    },
+    onAdmitted: () => reader.start(),
+    onText: (text) =>
+      reader.push(text, () => {
+        if (!stop.signal.aborted) stop.abort("stop sequence");
+      }),
   });
-  for (const d of assembler.end()) onDelta(d);
+  // a failed generation reads no more of its queued text (the error is the answer's end)
+  const result = await generating.catch((e: unknown) => reader.abandon(e));
+  const assembler = await reader.end();
   const turn = assembler.turn;
   if (turn.calls.length > 0 && !replaysAsIs(prepared, turn)) {
     state.replay.remember({ text: turn.text, content: turn.content === "" ? null : turn.content, calls: turn.calls });

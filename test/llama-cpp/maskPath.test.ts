@@ -224,4 +224,32 @@ describe("the matcher path through node-llama-cpp", () => {
     cache.biasFor(b, "boost");
     expect(cache.builds).toBe(3);
   });
+
+  it("a mask's bias holds what TokenBias.set gives for its tokens (filled when node-llama-cpp reads it)", async () => {
+    const { TokenBias } = await loadNodeLlamaCpp();
+    const eog = eogTable(model);
+    const cache = new MaskBiasCache(model, TokenBias, eog);
+    const words = Math.ceil(eog.length / 32);
+    // the words holding end-of-generation tokens (a bias leaves those out), and a few ordinary words
+    const eogWords = new Set([...eog.keys()].filter((id) => eog[id] === 1).map((id) => id >>> 5));
+    const some = new Set([0, 5, 6, 99, ...eogWords]);
+    const read = (bias: object): Array<[number, number]> => [...(bias as { _biases: Map<number, number> })._biases];
+    for (const encoding of ["boost", "never"] as const) {
+      // few tokens biased either way: allowed ones (boost) or disallowed ones (never)
+      const bits = new Uint32Array(words).fill(encoding === "boost" ? 0 : 0xffffffff);
+      for (const w of some) bits[w] = encoding === "boost" ? 0xfffffff0 : 0x0000000f;
+      const biased = [...eog.keys()].filter(
+        (id) => (((bits[id >>> 5] as number) >>> (id & 31)) % 2 === 1) === (encoding === "boost"),
+      );
+      const bias = cache.biasFor(bits, encoding);
+      const reference = new TokenBias(model.tokenizer).set(
+        biased as never,
+        encoding === "boost" ? { logit: 10_000 } : "never",
+      );
+      expect(read(bias)).toEqual(read(reference));
+      expect(read(bias).length).toBeGreaterThan(100);
+      expect(read(bias).length).toBeLessThan(biased.length);
+      expect(cache.arraysOf(bias)?.keys).toEqual(Uint32Array.from(read(reference).map(([id]) => id)));
+    }
+  });
 });

@@ -36,5 +36,8 @@ describe("toolgram serve: one request does not stall another", () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/toolgram_request_mask_seconds_count\{stat="max"\} 1\n/);
     expect(metrics).toMatch(/toolgram_grammar_cache_lookups_total\{result="miss"\} 2\n/);
+    // one strict parser asked of the parser worker: the deep schema's; the 117 tools' request, refused for its
+    // length before generating, costs none
+    expect(server.state.grammars.stats.parserJobs).toBe(1);
   });
 });

@@ -1,0 +1,75 @@
+import { describeFormat } from "../formats/describeFormat.js";
+import type { PreparedTurn } from "./runTurn.js";
+import type { ServerState } from "./ServerState.js";
+import { TurnAssembler, type Delta } from "./TurnAssembler.js";
+
+/**
+ * The turn's generated text read into deltas (TurnAssembler). Its strict parser (the tools' one-call recognizer and
+ * validators) is asked of the parser worker when the generation is admitted; until it has come, text is queued
+ * rather than read, because reading the end of a call would otherwise compile those parts here, on the event loop
+ * every other stream needs (hundreds of milliseconds for a deep or large tool set). A stop sequence found in queued
+ * text aborts the generation when it is read, so a few tokens more may have been generated (and are not sent).
+ */
+export class TurnReader {
+  private assembler: TurnAssembler | undefined;
+  /** The queue of text waiting for the parser parts; undefined while text is read as it comes. */
+  private queue: Promise<void> | undefined;
+  private failure: { error: unknown } | undefined;
+  private abandoned = false;
+
+  constructor(
+    private readonly state: Pick<ServerState, "grammars" | "chat">,
+    private readonly prepared: Pick<PreparedTurn, "request" | "grammar" | "turn">,
+    private readonly onDelta: (d: Delta) => void,
+  ) {}
+
+  /** Builds the assembler, asking for the tools' parser parts if they are not compiled (or being compiled) yet. */
+  start(): TurnAssembler {
+    if (this.assembler !== undefined) return this.assembler;
+    const { request, grammar, turn } = this.prepared;
+    const tools =
+      grammar.tools.length === 0
+        ? grammar.tools
+        : this.state.grammars.parserTools(grammar.tools, describeFormat(turn.format));
+    const pending = this.state.grammars.parserPending(tools);
+    if (pending !== undefined) this.queue = pending;
+    this.assembler = new TurnAssembler({
+      format: this.state.chat.format,
+      tools,
+      stop: request.stop,
+      ...(grammar.json ? {} : { turn }),
+    });
+    return this.assembler;
+  }
+
+  push(text: string, onStop: () => void): void {
+    const assembler = this.start();
+    const read = (): void => {
+      if (this.abandoned) return;
+      for (const d of assembler.push(text)) this.onDelta(d);
+      if (assembler.stopped) onStop();
+    };
+    if (this.queue === undefined) {
+      read();
+      return;
+    }
+    this.queue = this.queue.then(read).catch((error: unknown) => {
+      this.failure ??= { error };
+    });
+  }
+
+  /** The generation failed with `error`: queued text is dropped, and the error thrown. */
+  abandon(error: unknown): never {
+    this.abandoned = true;
+    throw error;
+  }
+
+  /** Reads what is queued and the end; the assembler with the whole turn. */
+  async end(): Promise<TurnAssembler> {
+    const assembler = this.start();
+    await this.queue;
+    if (this.failure !== undefined) throw this.failure.error;
+    for (const d of assembler.end()) this.onDelta(d);
+    return assembler;
+  }
+}
