@@ -1,5 +1,7 @@
 import { describeFormat } from "../formats/describeFormat.js";
-import type { PreparedTurn } from "./runTurn.js";
+import type { ChatRequest } from "./ChatRequest.js";
+import type { TurnGrammar } from "./planGrammar.js";
+import type { ModelTurnOptions } from "../prompt/ModelChat.js";
 import type { ServerState } from "./ServerState.js";
 import { TurnAssembler, type Delta } from "./TurnAssembler.js";
 
@@ -19,7 +21,7 @@ export class TurnReader {
 
   constructor(
     private readonly state: Pick<ServerState, "grammars" | "chat">,
-    private readonly prepared: Pick<PreparedTurn, "request" | "grammar" | "turn">,
+    private readonly prepared: { request: ChatRequest; grammar: TurnGrammar; turn: ModelTurnOptions },
     private readonly onDelta: (d: Delta) => void,
   ) {}
 
