@@ -36,6 +36,7 @@ interface GrammarEntry {
 }
 
 interface Open {
+  readonly mid: number;
   readonly matcher: TokenMatcher;
   readonly shared: MaskShared;
   readonly jumpForward: boolean;
@@ -48,6 +49,45 @@ interface Open {
 
 const grammars = new Map<number, GrammarEntry>();
 const matchers = new Map<number, Open>();
+
+/**
+ * Work of one warm-up slice between requests (TokenMatcher.warm's units). On the machine the bench ran on, a slice of
+ * 512 took 0.1 ms at the median and 0.4 ms at p90 while the 117-tool set was warmed; a request that arrives meanwhile
+ * is served once the slice under way ends.
+ */
+const IDLE_WARM_SLICE = 512;
+/** Open matchers whose grammar may have masks left to warm, served a slice each in turn. */
+const toWarm = new Set<Open>();
+let warming = false;
+
+/** After a matcher's first mask or step: its grammar is warmed in slices while no request waits (see warmSlice). */
+function warmSoon(o: Open): void {
+  toWarm.add(o);
+  if (warming) return;
+  warming = true;
+  setImmediate(warmSlice);
+}
+
+/**
+ * One slice of warm-up for the next matcher in turn, then a turn of the event loop, so that the messages that came
+ * meanwhile (a mask asked for, a token accepted) are served before the next slice: the worker warms only while idle.
+ */
+function warmSlice(): void {
+  for (const o of toWarm) {
+    toWarm.delete(o);
+    if (o.failed === true || !matchers.has(o.mid)) continue;
+    let more = false;
+    try {
+      more = o.matcher.warm(IDLE_WARM_SLICE);
+    } catch {
+      // a step that reaches what failed here fails there, and answers the event loop
+    }
+    if (more) toWarm.add(o);
+    break;
+  }
+  if (toWarm.size > 0) setImmediate(warmSlice);
+  else warming = false;
+}
 
 function vocabularyFrom(d: VocabularyData): Vocabulary {
   const pieces: PieceInput[] = new Array(d.size).fill(null);
@@ -120,12 +160,13 @@ function run(m: MaskOp): void {
         if (g === undefined) throw new Error(`grammar ${m.gid} was not sent to the mask worker`);
         const maxStates = g.maxStates === undefined ? {} : { maxStates: g.maxStates };
         const matcher = createMatcher(g.grammar, vocab, { specialTokens: g.specialTokens, ...maxStates }, g.budget);
-        const o = { matcher, shared, jumpForward: m.jumpForward };
+        const o = { mid: m.mid, matcher, shared, jumpForward: m.jumpForward };
         matchers.set(m.mid, o);
         shared.ms[0] = 0;
         position(o);
         done(shared, 1);
         ahead(o);
+        warmSoon(o);
       } catch (e) {
         failed(shared, e);
       }
@@ -145,6 +186,7 @@ function run(m: MaskOp): void {
         else if (m.ahead) o.shared.ctrl[REFUSED] = 1;
         done(o.shared, ok ? 1 : 0);
         if (ok) ahead(o);
+        warmSoon(o);
       } catch (e) {
         if (m.ahead) o.failed = true;
         failed(o.shared, e);
