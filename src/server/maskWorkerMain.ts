@@ -3,6 +3,7 @@ import { createMatcher } from "../automaton/createMatcher.js";
 import type { TokenMatcher } from "../automaton/TokenMatcher.js";
 import type { CompileBudget } from "../Deadline.js";
 import { ToolgramError } from "../errors.js";
+import { IdleWarmer } from "./idleWarm.js";
 import type { Grammar } from "../grammar/Grammar.js";
 import { type PieceInput, TOKEN_ATOM, TOKEN_TEXT, Vocabulary } from "../vocab/Vocabulary.js";
 import {
@@ -56,38 +57,12 @@ const matchers = new Map<number, Open>();
  * is served once the slice under way ends.
  */
 const IDLE_WARM_SLICE = 512;
-/** Open matchers whose grammar may have masks left to warm, served a slice each in turn. */
-const toWarm = new Set<Open>();
-let warming = false;
-
-/** After a matcher's first mask or step: its grammar is warmed in slices while no request waits (see warmSlice). */
-function warmSoon(o: Open): void {
-  toWarm.add(o);
-  if (warming) return;
-  warming = true;
-  setImmediate(warmSlice);
-}
-
-/**
- * One slice of warm-up for the next matcher in turn, then a turn of the event loop, so that the messages that came
- * meanwhile (a mask asked for, a token accepted) are served before the next slice: the worker warms only while idle.
- */
-function warmSlice(): void {
-  for (const o of toWarm) {
-    toWarm.delete(o);
-    if (o.failed === true || !matchers.has(o.mid)) continue;
-    let more = false;
-    try {
-      more = o.matcher.warm(IDLE_WARM_SLICE);
-    } catch {
-      // a step that reaches what failed here fails there, and answers the event loop
-    }
-    if (more) toWarm.add(o);
-    break;
-  }
-  if (toWarm.size > 0) setImmediate(warmSlice);
-  else warming = false;
-}
+/** After a matcher's first mask or step, its grammar is warmed in slices while no request waits. */
+const idle = new IdleWarmer<Open>(
+  IDLE_WARM_SLICE,
+  (o, work) => o.failed !== true && matchers.get(o.mid) === o && o.matcher.warm(work),
+);
+const warmSoon = (o: Open): void => idle.add(o);
 
 function vocabularyFrom(d: VocabularyData): Vocabulary {
   const pieces: PieceInput[] = new Array(d.size).fill(null);
