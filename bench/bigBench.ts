@@ -43,6 +43,13 @@ const WORST = opt("--worst", 0);
 const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 const OUT = args.includes("--out") ? args[args.indexOf("--out") + 1] : join(import.meta.dirname, "big");
 const SEED = 20261128;
+/**
+ * `--warm-work N`: the tool-call workloads are also measured warmed, each on a fresh compile whose matcher is given up
+ * to N units of warm-up work (TokenMatcher.warm, in slices of WARM_SLICE, as generateWithMask gives it while the
+ * prompt is evaluated) before its walks; 0 measures them cold only.
+ */
+const WARM_WORK = opt("--warm-work", 4_000_000);
+const WARM_SLICE = 16_384;
 
 /** A tool as the bench's tool sets declare it (OpenAI's shape). */
 type OpenAiTool = ReturnType<typeof twentyOpenAiTools>[number];
@@ -312,8 +319,81 @@ function toolSeqs(e: Engine, c: CompiledGrammar, calls: number, rnd: () => numbe
 const asOpenAi = (ts: McpTool[]): OpenAiTool[] =>
   ts.map((t) => ({ type: "function", function: { name: t.name, parameters: t.inputSchema } }) as unknown as OpenAiTool);
 
+/** What warming a tool set's matcher before its walks took (see WARM_WORK). */
+interface Warmed {
+  ours: Summary;
+  /** Work units spent, slices, and whether the warm-up had more to do when WARM_WORK ran out. */
+  work: number;
+  slices: number;
+  more: boolean;
+  /** Wall time of the warm-up and of its longest slice (ms), and the masks it computed. */
+  ms: number;
+  maxSliceMs: number;
+  computed: number;
+  memoryMB: number;
+  heapMB: number;
+  /** Tokens of the tool declarations (each tool's JSON on a line, as a Qwen3 prompt lists them): the prefill it overlaps. */
+  declarationTokens: number;
+}
+
+type Table = { memoryBytes(): number; nodesWalked: number; automaton: { memoryBytes(): number } };
+const tableOf = (m: ReturnType<CompiledGrammar["createMatcher"]>): Table => (m as unknown as { table: Table }).table;
+const workOf = (t: Table): number => {
+  const a = t.automaton as unknown as { closureWalks: number; configCount: number };
+  return t.nodesWalked + 16 * (a.closureWalks + a.configCount);
+};
+
+/** The tool set compiled afresh, its matcher warmed within WARM_WORK, then the same walks as cold. */
+function warmedAlong(
+  e: Engine,
+  tools: OpenAiTool[],
+  policy: Parameters<typeof compileTools>[1],
+  label: string,
+): Warmed {
+  toolFragments.clear();
+  (globalThis as { gc?: () => void }).gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  const t0 = performance.now();
+  const c = compileTools(tools, policy);
+  const compileMs = performance.now() - t0;
+  const m = c.createMatcher(e.vocab);
+  const table = tableOf(m);
+  const w0 = workOf(table);
+  const s0 = performance.now();
+  let slices = 0;
+  let more = true;
+  let maxSliceMs = 0;
+  while (more && workOf(table) - w0 < WARM_WORK) {
+    const a = performance.now();
+    more = m.warm(WARM_SLICE);
+    maxSliceMs = Math.max(maxSliceMs, performance.now() - a);
+    slices++;
+  }
+  const ms = performance.now() - s0;
+  const work = workOf(table) - w0;
+  const computed = (table as unknown as { warmer?: { computed: number } }).warmer?.computed ?? 0;
+  const ours = newTimes();
+  // the same seeded calls and walks as the cold pass (a generator of the same seed)
+  const rnd = prng(SEED + 1 + tools.length);
+  oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd, `${label} warmed`);
+  const memoryMB = (table.memoryBytes() + table.automaton.memoryBytes()) / 2 ** 20;
+  const heapMB = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+  const declarationTokens = e.encode(tools.map((t) => JSON.stringify(t)).join("\n")).length;
+  return {
+    ours: summarize(ours, 1),
+    work,
+    slices,
+    more,
+    ms,
+    maxSliceMs,
+    computed,
+    memoryMB,
+    heapMB,
+    declarationTokens,
+  };
+}
+
 async function toolBench(e: Engine) {
-  const rnd = prng(SEED + 1);
   const sets: [string, OpenAiTool[]][] = [
     ["20 OpenAI tools", twentyOpenAiTools()],
     ["117 GitHub MCP tools", asOpenAi(githubMcpTools())],
@@ -327,6 +407,7 @@ async function toolBench(e: Engine) {
     memoryMB: number;
     heapMB: number;
     xgFailure?: string;
+    warmed?: Warmed;
   }[] = [];
   const policy = { format: "qwen3", toolChoice: "required", parallel: false } as const;
   for (const [name, tools] of sets) {
@@ -337,7 +418,9 @@ async function toolBench(e: Engine) {
     const c = compileTools(tools, policy);
     const compileMs = performance.now() - t0;
     const ours = newTimes();
-    const followed = oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd, name);
+    // a generator per set (the warmed pass repeats the same calls and walks)
+    const setRnd = prng(SEED + 1 + tools.length);
+    const followed = oursAlong(e, c, compileMs, toolSeqs(e, c, 12, setRnd), 6, ours, setRnd, name);
     const m = c.createMatcher(e.vocab) as unknown as {
       table: { memoryBytes(): number; automaton: { memoryBytes(): number } };
     };
@@ -356,6 +439,7 @@ async function toolBench(e: Engine) {
         xgFailure = String(err).slice(0, 80);
       }
     }
+    const warmed = WARM_WORK > 0 ? warmedAlong(e, tools, policy, name) : undefined;
     out.push({
       name,
       ours: summarize(ours, 1),
@@ -364,6 +448,7 @@ async function toolBench(e: Engine) {
       memoryMB,
       heapMB,
       ...(xgFailure ? { xgFailure } : {}),
+      ...(warmed ? { warmed } : {}),
     });
     process.stderr.write(`${name} done\n`);
   }
@@ -437,6 +522,25 @@ async function main(): Promise<void> {
     for (const t of tools)
       md.push(
         `| ${t.name} | ${f(t.compileMs, 0)} | ${f(t.memoryMB, 1)} | ${f(t.heapMB, 1)} | ${t.xgFailure ?? "ok"} |`,
+      );
+    if (tools.some((t) => t.warmed))
+      md.push(
+        "",
+        `Warmed: each set compiled afresh after its cold pass (the process-wide frame masks are shared with it), its matcher given up to ${WARM_WORK.toLocaleString("en")} units of warm-up work (TokenMatcher.warm, slices of ${WARM_SLICE.toLocaleString("en")}), then the same calls and walks. The first mask is the compile plus the first fill (computed by the warm-up, as while a prompt is evaluated).`,
+        "",
+        head,
+        ...tools.flatMap((t) => (t.warmed ? [line(`${t.name}, warmed`, t.warmed.ours, t.theirs)] : [])),
+        "",
+        "| tool set | warm-up work | slices | more to do | warm-up ms | longest slice ms | masks computed | automaton + masks MB | heap growth MB | declaration tokens |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        ...tools.flatMap((t) => {
+          const w = t.warmed;
+          return w
+            ? [
+                `| ${t.name} | ${w.work.toLocaleString("en")} | ${w.slices} | ${w.more ? "yes" : "no"} | ${f(w.ms, 0)} | ${f(w.maxSliceMs, 1)} | ${w.computed} | ${f(w.memoryMB, 1)} | ${f(w.heapMB, 1)} | ${w.declarationTokens} |`,
+              ]
+            : [];
+        }),
       );
   }
   mkdirSync(OUT, { recursive: true });

@@ -241,6 +241,11 @@ export class Automaton {
     return b;
   }
 
+  /** The cap on NFA states built at compile and on interned configurations and R-states (`maxStates`). */
+  get stateCap(): number {
+    return this.maxStates;
+  }
+
   /** Number of R-states interned so far. */
   get rStateCount(): number {
     return this.rsSets.length;

@@ -7,9 +7,11 @@ import type { BudgetLists } from "./MaskCache.js";
 import { DEFERRED_HOLD } from "./buildNfa.js";
 import { forEachSet, setBits } from "./maskBits.js";
 import { MaskWalk, WALK_LIMIT } from "./MaskWalk.js";
+import { MaskWarmer, type WarmHost } from "./MaskWarmer.js";
 import { TAIL_FRAME } from "./NfaBuilder.js";
 import { nestingRepeats } from "./nestingRepeats.js";
 import { framesWarmedWhole, SHARED_LOCALS_CAP } from "./sharedFrameMasks.js";
+import { tablesFull } from "./TokenMatcher.js";
 import { singleByteTokens } from "./trieByByte.js";
 
 /** A frame with more R-states than this is not warmed beyond its start (a string's content has about 15). */
@@ -70,6 +72,9 @@ export class MaskTable extends MaskWalk {
   prefetchedMasks = 0;
   /** Prefetches stopped inside a compute (its walk passed the budget, or a limit of the automaton was met). */
   prefetchStops = 0;
+
+  /** The warm-up of idle time (see warm), made on its first call. */
+  warmer: MaskWarmer | undefined;
 
   /** The automaton's epoch the cached masks belong to (see Automaton.reset). */
   private epoch: number;
@@ -163,6 +168,50 @@ export class MaskTable extends MaskWalk {
     this.budget[c] = lists;
     this.cachedBytes += (raisers.length + lowerers.length) * 8;
     return lists;
+  }
+
+  /**
+   * Computes ahead, within `work` units of the prefetch's measure (trie nodes walked, PREFETCH_CLOSURE_WEIGHT per
+   * closure walked and configuration made), the masks a decoding reaches soonest, past the first mask's prefetch (see
+   * MaskWarmer); computes the first mask first if no step has. Returns whether there is more to do. For idle time: a
+   * prompt being evaluated, a worker between requests. The masks are the ones a step would compute.
+   */
+  warm(work: number): boolean {
+    this.syncEpoch();
+    this.warmer ??= new MaskWarmer(this.warmHost());
+    return this.warmer.run(work);
+  }
+
+  private warmHost(): WarmHost {
+    const A = this.automaton;
+    let first: Uint32Array | undefined;
+    return {
+      automaton: A,
+      vocab: this.vocab,
+      work: () => this.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount),
+      known: (c) => this.known(c),
+      computeWithin: (c, nodes) => {
+        this.walkLimit = this.nodesWalked + nodes;
+        try {
+          this.compute(c);
+          return true;
+        } catch (e) {
+          this.cleanAfterStop();
+          if (e === WALK_LIMIT) return false;
+          throw e;
+        } finally {
+          this.walkLimit = Infinity;
+        }
+      },
+      sparseIds: (c) => this.sparse[c],
+      firstMask: () => this.fill(A.initial, (first ??= new Uint32Array(this.words))),
+      cachedBytes: () => this.cachedBytes,
+      tablesFull: (e) => {
+        if (!tablesFull(e)) return false;
+        this.resetAutomaton();
+        return true;
+      },
+    };
   }
 
   /** Write the mask of configuration `c` into `bits` (every word is overwritten). */

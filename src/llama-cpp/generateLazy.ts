@@ -143,6 +143,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
   let tokens: readonly number[] = phase.tokens;
   let finishReason = phase.finishReason;
   let forcedTokens = 0;
+  let promptWarmSlices = 0;
   if (phase.triggered && options.engine === "matcher") {
     const matcher = compiled.createMatcher(options.vocab ?? (await vocabularyOf(model)));
     if (!matcher.acceptToken(trigger)) throw new Error(`the grammar does not start with the trigger token ${trigger}`);
@@ -162,6 +163,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     finishReason = rest.finishReason;
     forcedTokens = rest.forcedTokens;
     budgetSteps = rest.budgetSteps;
+    promptWarmSlices = rest.promptWarmSlices;
   }
   const elapsedMs = performance.now() - started;
   const text = model.detokenize(tokens as Token[], true);
@@ -177,6 +179,7 @@ export async function generateLazy(options: GenerateLazyOptions): Promise<LazyGe
     forcedTokens,
     budgetSteps: budgetSteps + (steering?.steps ?? 0),
     budgetAbandoned: steering?.abandoned ?? false,
+    promptWarmSlices,
     freeTokens: phase.freeTokens,
     triggered: phase.triggered,
   };

@@ -124,6 +124,11 @@ export interface ToolCallGeneration {
    * gbnf engine: the budget's matcher refused a token llama.cpp's grammar allowed, and steering stopped (else false).
    */
   readonly budgetAbandoned: boolean;
+  /**
+   * Matcher engine: slices of work the matcher was warmed with while llama.cpp evaluated the prompt (the masks of
+   * every tool's first states computed then, not at the steps that reach them; see `TokenMatcher.warm`).
+   */
+  readonly promptWarmSlices: number;
 }
 
 const compiledCache = new WeakMap<object, Map<string, CompiledGrammar>>();
@@ -282,7 +287,8 @@ export function formatEogTokens(model: LlamaModel, format: string): readonly num
  * toolgram's grammar for the tools and policy in the template's format (see `modelChatOf`), and parses the calls out
  * of it strictly.
  *  - `engine: "gbnf"`: `compileTools(...).toGbnf()` enforced by llama.cpp's grammar sampler;
- *  - `engine: "matcher"`: toolgram's token matcher masks every step (with jump-forward over forced text);
+ *  - `engine: "matcher"`: toolgram's token matcher masks every step (with jump-forward over forced text), and is
+ *    warmed while the prompt is evaluated (`TokenMatcher.warm`: the masks a call reaches soon, computed ahead);
  *  - `engine: "none"`: unconstrained, for comparison.
  */
 export async function generateToolCalls(options: GenerateToolCallsOptions): Promise<ToolCallGeneration> {
@@ -314,6 +320,7 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
   let forcedTokens = 0;
   let budgetSteps = 0;
   let budgetAbandoned = false;
+  let promptWarmSlices = 0;
   let result;
   if (engine === "matcher") {
     const vocab = options.vocab ?? (await vocabularyOf(model));
@@ -325,6 +332,7 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
     });
     forcedTokens = r.forcedTokens;
     budgetSteps = r.budgetSteps;
+    promptWarmSlices = r.promptWarmSlices;
     result = r;
   } else if (engine === "gbnf") {
     const vocab = closeWithinBudget ? (options.vocab ?? (await vocabularyOf(model))) : undefined;
@@ -349,5 +357,6 @@ export async function generateToolCalls(options: GenerateToolCallsOptions): Prom
     forcedTokens,
     budgetSteps,
     budgetAbandoned,
+    promptWarmSlices,
   };
 }

@@ -36,6 +36,11 @@ export interface TokenMaskMatcher {
    * so that reading it does not block.
    */
   settle?(): Promise<void>;
+  /**
+   * Computes ahead, within `work` units, masks a generation reaches soon; returns whether there is more to do (see
+   * TokenMatcher.warm). Called in slices while the prompt is evaluated (`warmWhilePrompt`).
+   */
+  warm?(work: number): boolean;
 }
 
 /**
@@ -71,6 +76,13 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
    */
   readonly biasConversion?: "cached" | "node-llama-cpp";
   /**
+   * While llama.cpp evaluates the prompt (natively: the JS thread is free), warm the matcher (its `warm`) in slices of
+   * work between event-loop turns, until the evaluation ends, so that the masks the generation reaches soon are
+   * ready: every tool's first states of a large tool set, rather than at the steps that first reach them. The tokens
+   * are the same either way. @defaultValue true
+   */
+  readonly warmWhilePrompt?: boolean;
+  /**
    * Where masks' token biases are kept. Internal: tests give a fresh cache to count conversions; the cache's class is
    * not part of the API.
    * @defaultValue the cache shared by every generation on the model (`MaskBiasCache.of`)
@@ -96,6 +108,36 @@ export interface GenerateWithMaskResult extends GenerateResult {
   readonly cachedBiasSteps: number;
   /** Sampling steps with a mask's bias that node-llama-cpp converted itself. */
   readonly convertedBiasSteps: number;
+  /** Slices of warm-up work the matcher was given while the prompt was evaluated (see `warmWhilePrompt`). */
+  readonly promptWarmSlices: number;
+}
+
+/**
+ * Work of one warm-up slice while the prompt is evaluated, in TokenMatcher.warm's units: on the machine the bench ran
+ * on, a few milliseconds at the median (docs/ARCHITECTURE.md); the evaluation's end waits for the slice under way.
+ */
+const PROMPT_WARM_SLICE = 16_384;
+
+const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Warms `matcher` in slices, a turn of the event loop apart, until `pending` settles or nothing is left to warm. */
+async function warmWhile(matcher: TokenMaskMatcher, pending: Promise<unknown>): Promise<number> {
+  if (matcher.warm === undefined) return 0;
+  let settled = false;
+  const settle = (): void => {
+    settled = true;
+  };
+  pending.then(settle, settle);
+  // the evaluation is dispatched first (node-llama-cpp starts the batch within a turn), and the first mask read
+  await nextTurn();
+  await nextTurn();
+  let slices = 0;
+  while (!settled) {
+    slices++;
+    if (!matcher.warm(PROMPT_WARM_SLICE)) break;
+    await nextTurn();
+  }
+  return slices;
 }
 
 const eogCache = new WeakMap<LlamaModel, Uint8Array>();
@@ -172,6 +214,7 @@ export async function generateWithMask(options: GenerateWithMaskOptions): Promis
         overlappedMasks: g.overlappedMasks,
         cachedBiasSteps: stats.cachedSteps,
         convertedBiasSteps: g.biasSteps - stats.cachedSteps,
+        promptWarmSlices: loop.promptWarmSlices,
       };
     },
     input,
@@ -183,6 +226,7 @@ interface SampledLoop {
   finishReason: GenerateResult["finishReason"];
   forcedTokens: number;
   resampledSteps: number;
+  promptWarmSlices: number;
 }
 
 /** The generation loop: a token per step (sampled under the step's mask, or forced) until the output ends. */
@@ -196,6 +240,9 @@ async function sampleLoop(
   const { tokens, bits, maxTokens, overlap } = g;
   let forcedTokens = 0;
   let resampledSteps = 0;
+  let promptWarmSlices = 0;
+  // the first evaluation is the prompt's (with any forced text appended before it)
+  let prompt = options.warmWhilePrompt !== false;
   let finishReason: GenerateResult["finishReason"] = "length";
   while (tokens.length < maxTokens) {
     if (options.signal?.aborted === true) {
@@ -228,7 +275,12 @@ async function sampleLoop(
     let step = g.current;
     let token: Token | undefined;
     if (step === undefined || step.allowedCount > 0) {
-      token = await g.evaluateAndSample(sequence);
+      const sampled = g.evaluateAndSample(sequence);
+      if (prompt) {
+        prompt = false;
+        promptWarmSlices = await warmWhile(matcher, sampled);
+      }
+      token = await sampled;
       step = g.readMask();
     }
     if (step.allowedCount === 0) {
@@ -274,5 +326,5 @@ async function sampleLoop(
     tokens.push(token);
     options.onToken?.(token);
   }
-  return { finishReason, forcedTokens, resampledSteps };
+  return { finishReason, forcedTokens, resampledSteps, promptWarmSlices };
 }

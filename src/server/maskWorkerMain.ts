@@ -3,6 +3,7 @@ import { createMatcher } from "../automaton/createMatcher.js";
 import type { TokenMatcher } from "../automaton/TokenMatcher.js";
 import type { CompileBudget } from "../Deadline.js";
 import { ToolgramError } from "../errors.js";
+import { IdleWarmer } from "./idleWarm.js";
 import type { Grammar } from "../grammar/Grammar.js";
 import { type PieceInput, TOKEN_ATOM, TOKEN_TEXT, Vocabulary } from "../vocab/Vocabulary.js";
 import {
@@ -36,6 +37,7 @@ interface GrammarEntry {
 }
 
 interface Open {
+  readonly mid: number;
   readonly matcher: TokenMatcher;
   readonly shared: MaskShared;
   readonly jumpForward: boolean;
@@ -48,6 +50,19 @@ interface Open {
 
 const grammars = new Map<number, GrammarEntry>();
 const matchers = new Map<number, Open>();
+
+/**
+ * Work of one warm-up slice between requests (TokenMatcher.warm's units). On the machine the bench ran on, a slice of
+ * 512 took 0.1 ms at the median and 0.4 ms at p90 while the 117-tool set was warmed; a request that arrives meanwhile
+ * is served once the slice under way ends.
+ */
+const IDLE_WARM_SLICE = 512;
+/** After a matcher's first mask or step, its grammar is warmed in slices while no request waits. */
+const idle = new IdleWarmer<Open>(
+  IDLE_WARM_SLICE,
+  (o, work) => o.failed !== true && matchers.get(o.mid) === o && o.matcher.warm(work),
+);
+const warmSoon = (o: Open): void => idle.add(o);
 
 function vocabularyFrom(d: VocabularyData): Vocabulary {
   const pieces: PieceInput[] = new Array(d.size).fill(null);
@@ -120,12 +135,13 @@ function run(m: MaskOp): void {
         if (g === undefined) throw new Error(`grammar ${m.gid} was not sent to the mask worker`);
         const maxStates = g.maxStates === undefined ? {} : { maxStates: g.maxStates };
         const matcher = createMatcher(g.grammar, vocab, { specialTokens: g.specialTokens, ...maxStates }, g.budget);
-        const o = { matcher, shared, jumpForward: m.jumpForward };
+        const o = { mid: m.mid, matcher, shared, jumpForward: m.jumpForward };
         matchers.set(m.mid, o);
         shared.ms[0] = 0;
         position(o);
         done(shared, 1);
         ahead(o);
+        warmSoon(o);
       } catch (e) {
         failed(shared, e);
       }
@@ -145,6 +161,7 @@ function run(m: MaskOp): void {
         else if (m.ahead) o.shared.ctrl[REFUSED] = 1;
         done(o.shared, ok ? 1 : 0);
         if (ok) ahead(o);
+        warmSoon(o);
       } catch (e) {
         if (m.ahead) o.failed = true;
         failed(o.shared, e);

@@ -66,6 +66,38 @@ describe("the matcher path through node-llama-cpp", () => {
     }
   });
 
+  it("warming the matcher while the prompt is evaluated gives the same tokens, and warms only then", async () => {
+    const common = { model, prompt: PROMPT, maxTokens: 32, seed: 6, ...sampling, jumpForward: false };
+    const plain = await generateWithMask({
+      ...common,
+      matcher: compiledFor(tools, "required", false).createMatcher(vocab),
+      warmWhilePrompt: false,
+    });
+    expect(plain.promptWarmSlices).toBe(0);
+    // the matcher's warm-up recorded: how many slices, and whether any came after the first sampled token
+    const inner = compiledFor(tools, "required", false).createMatcher(vocab);
+    let sampled = 0;
+    let warmCalls = 0;
+    let warmAfterSampling = 0;
+    const matcher: TokenMaskMatcher = {
+      fillNextTokenBitmask: (bits) => inner.fillNextTokenBitmask(bits),
+      fillNextTokenBitmaskWithin: (bits, left) => inner.fillNextTokenBitmaskWithin(bits, left),
+      acceptToken: (token) => inner.acceptToken(token),
+      isCompleted: () => inner.isCompleted(),
+      forcedText: () => inner.forcedText(),
+      warm: (work) => {
+        warmCalls++;
+        if (sampled > 0) warmAfterSampling++;
+        expect(work).toBeGreaterThan(0);
+        return inner.warm(work);
+      },
+    };
+    const warmed = await generateWithMask({ ...common, matcher, onToken: () => sampled++ });
+    expect(warmed.tokens).toEqual(plain.tokens);
+    expect(warmed.promptWarmSlices).toBe(warmCalls);
+    expect(warmAfterSampling).toBe(0);
+  });
+
   it("builds node-llama-cpp's token bias at most once per distinct mask, across generations on the model", async () => {
     const { TokenBias } = await loadNodeLlamaCpp();
     const cache = MaskBiasCache.of(model, TokenBias, eogTable(model));
