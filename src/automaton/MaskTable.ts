@@ -11,7 +11,7 @@ import { MaskWarmer, type WarmHost } from "./MaskWarmer.js";
 import { TAIL_FRAME } from "./NfaBuilder.js";
 import { nestingRepeats } from "./nestingRepeats.js";
 import { framesWarmedWhole, SHARED_LOCALS_CAP } from "./sharedFrameMasks.js";
-import { tablesFull } from "./TokenMatcher.js";
+import { tablesFull } from "./tablesFull.js";
 import { singleByteTokens } from "./trieByByte.js";
 
 /** A frame with more R-states than this is not warmed beyond its start (a string's content has about 15). */

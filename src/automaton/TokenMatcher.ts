@@ -1,25 +1,13 @@
-import { LimitExceededError } from "../errors.js";
 import { TOKEN_ATOM, TOKEN_TEXT } from "../vocab/Vocabulary.js";
 import { DEAD, UNKNOWN } from "./Automaton.js";
 import type { MaskTable } from "./MaskTable.js";
+import { tablesFull } from "./tablesFull.js";
 
 /** The configuration after an end-of-generation token. */
 const TERMINATED = -3;
 const MAX_FORCED_BYTES = 4096;
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
-
-/**
- * A bound of the automaton's tables met while decoding: its own cap (LIMIT_AUTOMATON_SIZE: configurations, R-states,
- * stacks) or one of the engine's (a `Map` past 2^24 entries, an array or typed array past its length). Both mean
- * the tables are full, not that the grammar is wrong: the decoding starts them afresh and goes on.
- */
-export function tablesFull(e: unknown): boolean {
-  if (e instanceof LimitExceededError) return e.code === "LIMIT_AUTOMATON_SIZE";
-  return (
-    e instanceof RangeError && /maximum size|Invalid (typed )?array length|Array buffer allocation/i.test(e.message)
-  );
-}
 
 /**
  * Per-sequence state of constrained decoding: one configuration id and the history for rollback. Cheap to create;
