@@ -126,6 +126,8 @@ export class Automaton {
   private cfComplete: number[] = [];
   private cfForced: number[] = [];
   private cfOfStack = new Map<number, number>();
+  /** Per run of copies: see firstEntryAlike (undefined until asked). */
+  private firstAlike: (boolean | undefined)[] = [];
   /** Per configuration: see countedKey (null for none, undefined until asked). */
   private cfCounted: (CountedKey | null | undefined)[] = [];
 
@@ -879,15 +881,15 @@ export class Automaton {
   }
 
   private countedOfStack(st: number): CountedKey | null {
-    const { runOf, copyOf, offsetOf, copies } = this.nfa.repeatCopies;
+    const { copyOf, offsetOf, copies } = this.nfa.repeatCopies;
     // the innermost run met (the lowest id: a repetition inside another's item is recorded first)
     let run = Number.MAX_SAFE_INTEGER;
     let levels = 0;
     for (let x = st; x >= 0; x = this.stParent[x]) {
       if (++levels > COUNTED_LEVELS) return null;
       for (const q of this.rsSets[this.stTop[x]]) {
-        const ru = runOf[q];
-        if (ru !== undefined && ru < run) run = ru;
+        const ru = this.runOfState(q);
+        if (ru >= 0 && ru < run) run = ru;
       }
     }
     if (run === Number.MAX_SAFE_INTEGER) return null;
@@ -898,19 +900,64 @@ export class Automaton {
       const parts: number[] = [];
       let inRun = false;
       for (const q of this.rsSets[rs]) {
-        if (runOf[q] !== run) {
+        if (this.runOfState(q) !== run) {
           parts.push(q);
           continue;
         }
+        // (a first copy's entry is copy 0 at offset 0)
+        const at = copyOf[q] ?? 0;
         // states of two copies (an item that reads a prefix of another copy's text): not named apart
-        if (copy >= 0 && copyOf[q] !== copy) return null;
-        copy = copyOf[q];
+        if (copy >= 0 && at !== copy) return null;
+        copy = at;
         inRun = true;
-        parts.push(-1 - offsetOf[q]);
+        parts.push(-1 - (offsetOf[q] ?? 0));
       }
       names.push(inRun ? parts.sort((a, b) => a - b).join(",") : `r${rs}`);
     }
     return { key: `${run}:${names.join("|")}`, short: copies[run] - 1 - copy };
+  }
+
+  /** The run state `q` is in a copy of (see RepeatCopies), or -1. */
+  private runOfState(q: number): number {
+    const rc = this.nfa.repeatCopies;
+    const ru = rc.runOf[q];
+    if (ru !== undefined) return ru;
+    const first = rc.firstEntry.get(q);
+    return first !== undefined && this.firstEntryAlike(first) ? first : -1;
+  }
+
+  /**
+   * The entry of run `run`'s first copy has the edges of its second copy's entry, their targets one copy back (none
+   * of another part of the grammar that starts there too): then it is named like the other entries.
+   */
+  private firstEntryAlike(run: number): boolean {
+    const known = this.firstAlike[run];
+    if (known !== undefined) return known;
+    const nfa = this.nfa;
+    const rc = nfa.repeatCopies;
+    const e0 = rc.stateAt(run, 0, 0);
+    const e1 = rc.stateAt(run, 1, 0);
+    // a target one copy back: a state of the run's copy k at the same offset in copy k - 1, any other the same
+    const back = (t: number): number =>
+      rc.runOf[t] === run && rc.copyOf[t] >= 1 ? rc.stateAt(run, rc.copyOf[t] - 1, rc.offsetOf[t]) : t;
+    const same = (start: Int32Array, to: Int32Array, label: ArrayLike<number>[]): boolean => {
+      const n = start[e1 + 1] - start[e1];
+      if (start[e0 + 1] - start[e0] !== n) return false;
+      for (let k = 0; k < n; k++) {
+        const a = start[e0] + k;
+        const b = start[e1] + k;
+        if (to[a] !== back(to[b])) return false;
+        for (const l of label) if (l[a] !== l[b]) return false;
+      }
+      return true;
+    };
+    const r =
+      same(nfa.byteStart, nfa.byteTo, [nfa.byteLo, nfa.byteHi]) &&
+      same(nfa.epsStart, nfa.epsTo, []) &&
+      same(nfa.callStart, nfa.callTo, [nfa.callRule]) &&
+      same(nfa.atomStart, nfa.atomTo, [nfa.atomIdx]);
+    this.firstAlike[run] = r;
+    return r;
   }
 
   /**

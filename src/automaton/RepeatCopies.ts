@@ -22,6 +22,14 @@ export class RepeatCopies {
   /** Per run: its number of copies. */
   readonly copies: number[] = [];
   /**
+   * The entries of runs' first copies (where the first copy made as many states as the others), by state: such an
+   * entry is where the repetition starts, which other parts of the grammar may leave from too, so it is named only
+   * where its edges are found to be those of the second copy's entry, shifted (Automaton.firstEntryAlike).
+   */
+  readonly firstEntry = new Map<number, number>();
+  /** Per run: its copies' entries, where their items' states start, and how many each made. */
+  private readonly runs: { entries: number[]; starts: number[]; size: number }[] = [];
+  /**
    * Starts recording a run of `n` copies (or returns null below 4: no copy would be recorded). Its entries are given
    * as they are made (`entry`), and where each copy's item starts being built (`started`: the items are built from a
    * worklist, copy after copy, each whole before the next, so a copy's states run from its start to the next one's).
@@ -41,17 +49,29 @@ export class RepeatCopies {
     if (run.starts.length === run.n) this.end(run);
   }
 
-  /** Records copies 1 to n - 2 of a run when each made as many states (else nothing). */
+  /**
+   * Records copies 1 to n - 2 of a run when each made as many states (else nothing), and the first copy's states but
+   * its entry when it made as many too (its entry: see firstEntry).
+   */
   private end(run: RunRecord): void {
     const { n, entries, starts } = run;
     const size = starts[2] - starts[1];
     for (let k = 2; k < n - 1; k++) if (starts[k + 1] - starts[k] !== size) return;
     const id = this.copies.length;
     this.copies.push(n);
-    for (let k = 1; k < n - 1; k++) {
-      this.mark(entries[k], id, k, 0);
+    this.runs.push({ entries, starts, size });
+    const first = starts[1] - starts[0] === size ? 0 : 1;
+    if (first === 0 && this.runOf[entries[0]] === undefined) this.firstEntry.set(entries[0], id);
+    for (let k = first; k < n - 1; k++) {
+      if (k > 0) this.mark(entries[k], id, k, 0);
       for (let q = starts[k]; q < starts[k] + size; q++) this.mark(q, id, k, 1 + q - starts[k]);
     }
+  }
+
+  /** The state at `offset` in copy `copy` of run `run` (a recorded copy, or the first's). */
+  stateAt(run: number, copy: number, offset: number): number {
+    const r = this.runs[run];
+    return offset === 0 ? r.entries[copy] : r.starts[copy] + offset - 1;
   }
 
   private mark(q: number, run: number, copy: number, offset: number): void {
