@@ -875,7 +875,7 @@ export class Automaton {
     const known = this.cfCounted[c];
     if (known !== undefined) return known ?? undefined;
     const stacks = this.cfStacks[c];
-    const r = stacks.length === 1 ? this.countedOfStack(stacks[0]) : null;
+    const r = stacks.length === 1 && this.nfa.repeatCopies.copies.length > 0 ? this.countedOfStack(stacks[0]) : null;
     this.cfCounted[c] = r;
     return r ?? undefined;
   }
@@ -904,13 +904,12 @@ export class Automaton {
           parts.push(q);
           continue;
         }
-        // (a first copy's entry is copy 0 at offset 0)
-        const at = copyOf[q] ?? 0;
+        const at = copyOf[q];
         // states of two copies (an item that reads a prefix of another copy's text): not named apart
         if (copy >= 0 && at !== copy) return null;
         copy = at;
         inRun = true;
-        parts.push(-1 - (offsetOf[q] ?? 0));
+        parts.push(-1 - offsetOf[q]);
       }
       names.push(inRun ? parts.sort((a, b) => a - b).join(",") : `r${rs}`);
     }
@@ -919,11 +918,9 @@ export class Automaton {
 
   /** The run state `q` is in a copy of (see RepeatCopies), or -1. */
   private runOfState(q: number): number {
-    const rc = this.nfa.repeatCopies;
-    const ru = rc.runOf[q];
-    if (ru !== undefined) return ru;
-    const first = rc.firstEntry.get(q);
-    return first !== undefined && this.firstEntryAlike(first) ? first : -1;
+    const ru = this.nfa.repeatCopies.runAt(q);
+    if (ru >= -1) return ru;
+    return this.firstEntryAlike(-2 - ru) ? -2 - ru : -1;
   }
 
   /**
@@ -939,7 +936,7 @@ export class Automaton {
     const e1 = rc.stateAt(run, 1, 0);
     // a target one copy back: a state of the run's copy k at the same offset in copy k - 1, any other the same
     const back = (t: number): number =>
-      rc.runOf[t] === run && rc.copyOf[t] >= 1 ? rc.stateAt(run, rc.copyOf[t] - 1, rc.offsetOf[t]) : t;
+      rc.runAt(t) === run && rc.copyOf[t] >= 1 ? rc.stateAt(run, rc.copyOf[t] - 1, rc.offsetOf[t]) : t;
     const same = (start: Int32Array, to: Int32Array, label: ArrayLike<number>[]): boolean => {
       const n = start[e1 + 1] - start[e1];
       if (start[e0 + 1] - start[e0] !== n) return false;

@@ -14,19 +14,16 @@
  * as many states, so that a state's offset in its copy names the same place in every copy.
  */
 export class RepeatCopies {
-  /** Per NFA state: its run, or undefined (not in a recorded copy). */
-  readonly runOf: number[] = [];
+  /**
+   * Per NFA state (grown as states are recorded; a state past the end is in none): its run, -1 for none, or -2 - run
+   * for the entry of the run's first copy (see end). Typed: read for every state of a configuration's stack.
+   */
+  runOf = new Int32Array(0);
   /** Per recorded state: its copy's index in its run, and its offset in the copy (0: the copy's entry). */
-  readonly copyOf: number[] = [];
-  readonly offsetOf: number[] = [];
+  copyOf = new Int32Array(0);
+  offsetOf = new Int32Array(0);
   /** Per run: its number of copies. */
   readonly copies: number[] = [];
-  /**
-   * The entries of runs' first copies (where the first copy made as many states as the others), by state: such an
-   * entry is where the repetition starts, which other parts of the grammar may leave from too, so it is named only
-   * where its edges are found to be those of the second copy's entry, shifted (Automaton.firstEntryAlike).
-   */
-  readonly firstEntry = new Map<number, number>();
   /** Per run: its copies' entries, where their items' states start, and how many each made. */
   private readonly runs: { entries: number[]; starts: number[]; size: number }[] = [];
   /**
@@ -50,8 +47,10 @@ export class RepeatCopies {
   }
 
   /**
-   * Records copies 1 to n - 2 of a run when each made as many states (else nothing), and the first copy's states but
-   * its entry when it made as many too (its entry: see firstEntry).
+   * Records copies 1 to n - 2 of a run when each made as many states (else nothing), and the first copy's when it made
+   * as many too. The first copy's entry is where the repetition starts, which other parts of the grammar may leave from
+   * too: it is marked -2 - run, and named only where its edges are found to be the second copy's entry's, shifted
+   * (Automaton.firstEntryAlike).
    */
   private end(run: RunRecord): void {
     const { n, entries, starts } = run;
@@ -61,7 +60,12 @@ export class RepeatCopies {
     this.copies.push(n);
     this.runs.push({ entries, starts, size });
     const first = starts[1] - starts[0] === size ? 0 : 1;
-    if (first === 0 && this.runOf[entries[0]] === undefined) this.firstEntry.set(entries[0], id);
+    if (first === 0 && this.runAt(entries[0]) === -1) {
+      this.grow(entries[0]);
+      this.runOf[entries[0]] = -2 - id;
+      this.copyOf[entries[0]] = 0;
+      this.offsetOf[entries[0]] = 0;
+    }
     for (let k = first; k < n - 1; k++) {
       if (k > 0) this.mark(entries[k], id, k, 0);
       for (let q = starts[k]; q < starts[k] + size; q++) this.mark(q, id, k, 1 + q - starts[k]);
@@ -74,13 +78,33 @@ export class RepeatCopies {
     return offset === 0 ? r.entries[copy] : r.starts[copy] + offset - 1;
   }
 
+  /** runOf[q], or -1 past its end. */
+  runAt(q: number): number {
+    return q < this.runOf.length ? this.runOf[q] : -1;
+  }
+
   private mark(q: number, run: number, copy: number, offset: number): void {
     // a state of a repetition inside this copy's item keeps the inner run's name: its copies are the finer ones (the
     // characters of a string in an array's item), and a key names one run apart, the others' states as they are
-    if (this.runOf[q] !== undefined) return;
+    if (this.runAt(q) !== -1) return;
+    this.grow(q);
     this.runOf[q] = run;
     this.copyOf[q] = copy;
     this.offsetOf[q] = offset;
+  }
+
+  private grow(q: number): void {
+    if (q < this.runOf.length) return;
+    const size = Math.max(q + 1, this.runOf.length * 2, 1024);
+    const runOf = new Int32Array(size).fill(-1);
+    runOf.set(this.runOf);
+    this.runOf = runOf;
+    const copyOf = new Int32Array(size);
+    copyOf.set(this.copyOf);
+    this.copyOf = copyOf;
+    const offsetOf = new Int32Array(size);
+    offsetOf.set(this.offsetOf);
+    this.offsetOf = offsetOf;
   }
 }
 
