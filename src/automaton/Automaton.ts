@@ -37,11 +37,20 @@ const DEFERRED_ROWS = 16;
  */
 export const MAX_STACKS = 1 << 22;
 
+/** A stack deeper than this is not named apart from its copy (see countedKey): its key would be long to make. */
+const COUNTED_LEVELS = 64;
+
 /** The rows the byte tables start with for an NFA of `states` states: one per 2 states, a power of two, within bounds. */
 function rowsFor(states: number): number {
   let rows = INITIAL_ROWS;
   while (rows < MAX_INITIAL_ROWS && rows * 2 < states) rows *= 2;
   return rows;
+}
+
+/** See Automaton.countedKey. */
+export interface CountedKey {
+  key: string;
+  short: number;
 }
 
 export interface AutomatonOptions {
@@ -117,6 +126,10 @@ export class Automaton {
   private cfComplete: number[] = [];
   private cfForced: number[] = [];
   private cfOfStack = new Map<number, number>();
+  /** Per run of copies: see firstEntryAlike (undefined until asked). */
+  private firstAlike: (boolean | undefined)[] = [];
+  /** Per configuration: see countedKey (null for none, undefined until asked). */
+  private cfCounted: (CountedKey | null | undefined)[] = [];
 
   /** The initial configuration (a new id after `reset`). */
   initial: number;
@@ -204,6 +217,7 @@ export class Automaton {
     this.cfAtoms = [];
     this.cfComplete = [];
     this.cfForced = [];
+    this.cfCounted = [];
     this.cfOfStack = new Map();
     this.tableEpoch++;
     this.resets++;
@@ -852,6 +866,100 @@ export class Automaton {
     if (stacks.length !== 1) return undefined;
     const p = this.stParent[stacks[0]];
     return p < 0 ? undefined : [this.stTop[stacks[0]], p];
+  }
+
+  /**
+   * For a configuration of one stack with states inside one copy of a bounded repetition (see RepeatCopies): a key
+   * naming it apart from which copy (the run, the offsets of its states in their copy, its other states, level by
+   * level down its stack), and `short`: every token of at most that many bytes is read from it as from any
+   * configuration with the same key and at least as large a `short`. Each copy reads at least a byte (the item derives
+   * no empty text), so such a token ends before the copy whose structure differs (the last), in copies built alike:
+   * the same paths, shifted by a number of copies. Undefined otherwise.
+   */
+  countedKey(c: number): CountedKey | undefined {
+    const known = this.cfCounted[c];
+    if (known !== undefined) return known ?? undefined;
+    const stacks = this.cfStacks[c];
+    const r = stacks.length === 1 && this.nfa.repeatCopies.copies.length > 0 ? this.countedOfStack(stacks[0]) : null;
+    this.cfCounted[c] = r;
+    return r ?? undefined;
+  }
+
+  private countedOfStack(st: number): CountedKey | null {
+    const { copyOf, offsetOf, copies } = this.nfa.repeatCopies;
+    // the innermost run met (the lowest id: a repetition inside another's item is recorded first)
+    let run = Number.MAX_SAFE_INTEGER;
+    let levels = 0;
+    for (let x = st; x >= 0; x = this.stParent[x]) {
+      if (++levels > COUNTED_LEVELS) return null;
+      for (const q of this.rsSets[this.stTop[x]]) {
+        const ru = this.runOfState(q);
+        if (ru >= 0 && ru < run) run = ru;
+      }
+    }
+    if (run === Number.MAX_SAFE_INTEGER) return null;
+    let copy = -1;
+    const names: string[] = [];
+    for (let x = st; x >= 0; x = this.stParent[x]) {
+      const rs = this.stTop[x];
+      const parts: number[] = [];
+      let inRun = false;
+      for (const q of this.rsSets[rs]) {
+        if (this.runOfState(q) !== run) {
+          parts.push(q);
+          continue;
+        }
+        const at = copyOf[q];
+        // states of two copies (an item that reads a prefix of another copy's text): not named apart
+        if (copy >= 0 && at !== copy) return null;
+        copy = at;
+        inRun = true;
+        parts.push(-1 - offsetOf[q]);
+      }
+      names.push(inRun ? parts.sort((a, b) => a - b).join(",") : `r${rs}`);
+    }
+    return { key: `${run}:${names.join("|")}`, short: copies[run] - 1 - copy };
+  }
+
+  /** The run state `q` is in a copy of (see RepeatCopies), or -1. */
+  private runOfState(q: number): number {
+    const ru = this.nfa.repeatCopies.runAt(q);
+    if (ru >= -1) return ru;
+    return this.firstEntryAlike(-2 - ru) ? -2 - ru : -1;
+  }
+
+  /**
+   * The entry of run `run`'s first copy has the edges of its second copy's entry, their targets one copy back (none
+   * of another part of the grammar that starts there too): then it is named like the other entries.
+   */
+  private firstEntryAlike(run: number): boolean {
+    const known = this.firstAlike[run];
+    if (known !== undefined) return known;
+    const nfa = this.nfa;
+    const rc = nfa.repeatCopies;
+    const e0 = rc.stateAt(run, 0, 0);
+    const e1 = rc.stateAt(run, 1, 0);
+    // a target one copy back: a state of the run's copy k at the same offset in copy k - 1, any other the same
+    const back = (t: number): number =>
+      rc.runAt(t) === run && rc.copyOf[t] >= 1 ? rc.stateAt(run, rc.copyOf[t] - 1, rc.offsetOf[t]) : t;
+    const same = (start: Int32Array, to: Int32Array, label: ArrayLike<number>[]): boolean => {
+      const n = start[e1 + 1] - start[e1];
+      if (start[e0 + 1] - start[e0] !== n) return false;
+      for (let k = 0; k < n; k++) {
+        const a = start[e0] + k;
+        const b = start[e1] + k;
+        if (to[a] !== back(to[b])) return false;
+        for (const l of label) if (l[a] !== l[b]) return false;
+      }
+      return true;
+    };
+    const r =
+      same(nfa.byteStart, nfa.byteTo, [nfa.byteLo, nfa.byteHi]) &&
+      same(nfa.epsStart, nfa.epsTo, []) &&
+      same(nfa.callStart, nfa.callTo, [nfa.callRule]) &&
+      same(nfa.atomStart, nfa.atomTo, [nfa.atomIdx]);
+    this.firstAlike[run] = r;
+    return r;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { TokenTrie } from "../vocab/TokenTrie.js";
 import { TOKEN_ATOM, type Vocabulary } from "../vocab/Vocabulary.js";
 import type { Automaton } from "./Automaton.js";
-import { clearWords, countBits, idsOfBits, orWords } from "./maskBits.js";
+import { clearWords, countBits, idsOfBits, orWords, setBits } from "./maskBits.js";
 import type { LocalMask, SubtreeMask } from "./sharedFrameMasks.js";
 
 /** Cached masks above this many bytes are dropped (a cache: correctness never depends on it). */
@@ -52,6 +52,11 @@ export class MaskCache {
   protected subtree = new Map<number, SubtreeMask | null>();
   /** What a caller configuration reads after a subtree mask's frame returns (see MaskWalk.afterFrame), per mask. */
   protected afterFrames = new Map<SubtreeMask, Map<number, Int32Array>>();
+  /**
+   * Per key of a configuration inside a copy of a bounded repetition (Automaton.countedKey): the configuration of that
+   * key farthest from the bound whose mask was computed whole, which the others take their shorter tokens from.
+   */
+  protected countedRefs = new Map<string, { c: number; short: number }>();
   protected cachedBytes = 0;
   protected readonly scratch: Uint32Array;
   /** scratch holds bits from the last compute (cleared lazily: a sparse mask clears only its own words). */
@@ -94,6 +99,7 @@ export class MaskCache {
     this.local = [];
     this.subtree = new Map();
     this.afterFrames = new Map();
+    this.countedRefs = new Map();
     this.budget = [];
     this.cachedBytes = 0;
   }
@@ -115,6 +121,26 @@ export class MaskCache {
   /** The mask of configuration `c` is cached. */
   protected known(c: number): boolean {
     return this.dense[c] !== undefined || this.sparse[c] !== undefined || this.composite[c] !== undefined;
+  }
+
+  /** Writes the cached mask of configuration `c` into `bits` (every word is overwritten). */
+  protected readMask(c: number, bits: Uint32Array): void {
+    const d = this.dense[c];
+    if (d) {
+      bits.set(d);
+      if (bits.length > d.length) bits.fill(0, d.length);
+      return;
+    }
+    const m = this.composite[c];
+    if (m) {
+      bits.set(m.base);
+      if (bits.length > m.base.length) bits.fill(0, m.base.length);
+      setBits(bits, m.ids, m.ids.length);
+      return;
+    }
+    bits.fill(0);
+    const ids = this.sparse[c]!;
+    setBits(bits, ids, ids.length);
   }
 
   /** `count`: the number of set bits when the compute counted them (their ids are in setIds), else -1. */

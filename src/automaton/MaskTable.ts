@@ -5,7 +5,7 @@ import type { Automaton } from "./Automaton.js";
 import { CompletionDistance } from "./CompletionDistance.js";
 import type { BudgetLists } from "./MaskCache.js";
 import { DEFERRED_HOLD } from "./buildNfa.js";
-import { forEachSet, setBits } from "./maskBits.js";
+import { forEachSet } from "./maskBits.js";
 import { MaskWalk, WALK_LIMIT } from "./MaskWalk.js";
 import { MaskWarmer, type WarmHost } from "./MaskWarmer.js";
 import { TAIL_FRAME } from "./NfaBuilder.js";
@@ -233,22 +233,7 @@ export class MaskTable extends MaskWalk {
         nfa.firstMaskDone();
       }
     }
-    const d = this.dense[c];
-    if (d) {
-      bits.set(d);
-      if (bits.length > d.length) bits.fill(0, d.length);
-      return;
-    }
-    const m = this.composite[c];
-    if (m) {
-      bits.set(m.base);
-      if (bits.length > m.base.length) bits.fill(0, m.base.length);
-      setBits(bits, m.ids, m.ids.length);
-      return;
-    }
-    bits.fill(0);
-    const ids = this.sparse[c]!;
-    setBits(bits, ids, ids.length);
+    this.readMask(c, bits);
   }
 
   /**

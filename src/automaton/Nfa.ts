@@ -1,4 +1,5 @@
 import type { Deadline } from "../Deadline.js";
+import type { RepeatCopies } from "./RepeatCopies.js";
 
 /**
  * A byte-level NFA with call edges, in compressed-row form (edges of state q are [xStart[q], xStart[q+1])). Rules
@@ -50,6 +51,8 @@ export interface Nfa {
   /** Per state: its frame, and its index in a canonical (breadth-first) numbering of that frame's states. */
   stateFrame: Int32Array;
   stateCanon: Int32Array;
+  /** The copies of its bounded repetitions built alike (see Automaton.countedKey). */
+  repeatCopies: RepeatCopies;
   /**
    * Builds frame `f` if it is a lazy frame not built yet (see `LAZY_ITEM_STATES`): its states and edges are appended
    * (the typed arrays above may be replaced by longer ones: read them afresh afterwards). Returns its start state.

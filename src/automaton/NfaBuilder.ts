@@ -1,5 +1,6 @@
 import type { Deadline } from "../Deadline.js";
 import { LimitExceededError } from "../errors.js";
+import { isNullable } from "../grammar/analysis/nullable.js";
 import { isProductive } from "../grammar/analysis/productive.js";
 import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
@@ -10,6 +11,7 @@ import { analyzeRules, estimateStates, type RuleAnalysis } from "./frameRules.js
 import { IntPairMap } from "./IntPairMap.js";
 import type { Nfa, NfaOptions } from "./Nfa.js";
 import { numberFrames } from "./numberFrames.js";
+import { RepeatCopies, type RunRecord } from "./RepeatCopies.js";
 
 /** Growable edge list: parallel number arrays, turned into CSR at the end. */
 class Edges {
@@ -29,6 +31,7 @@ class Edges {
 }
 
 const STAGE = "building the token automaton";
+const NO_RULES: ReadonlySet<string> = new Set();
 const utf8 = new TextEncoder();
 
 /** The rules being inlined around a piece of the construction, innermost first. */
@@ -43,6 +46,8 @@ export interface Task {
   from: number;
   to: number;
   inl: Inlining | null;
+  /** A copy of a bounded repetition's item, recorded as it is built (see RepeatCopies). */
+  run?: RunRecord;
 }
 
 /** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
@@ -115,12 +120,15 @@ export class NfaBuilder {
   /** States made so far. */
   n = 0;
   private readonly productiveMemo = new Map<GExpr, boolean>();
+  private readonly nullableMemo = new Map<GExpr, boolean>();
   // A chain's inner state only reads the rest of its chain into `to`, so chains with the same rest and target share
   // it: the UTF-8 tails of a character class ([80-BF][80-BF] → to ...) are built once per target, not once per
   // lead-byte range (a bounded repetition of a string character builds several times fewer states).
   private readonly tails = new IntPairMap();
   /** Chain states of exact repetitions, keyed by (item, next state): see thompsonStep's repeat case. */
   readonly repeatTails = new IntPairMap();
+  /** The copies of bounded repetitions built alike (see RepeatCopies). */
+  readonly repeatCopies = new RepeatCopies();
   /** A small number per distinct repeated item (by structural key), for the numeric keys of `repeatTails`. */
   readonly repeatItems = new Map<string, number>();
   private readonly literalSeqs = new Map<string, number[]>();
@@ -216,6 +224,14 @@ export class NfaBuilder {
     }
     this.deadline?.tick(STAGE);
     return this.n++;
+  }
+
+  /**
+   * `e` may derive the empty text: an item that refers to rules is taken as such (finding the grammar's nullable rules
+   * would be a walk of every rule, for a few repetitions of references).
+   */
+  mayBeEmpty(e: GExpr): boolean {
+    return hasRefs(e) || isNullable(e, NO_RULES, this.nullableMemo);
   }
 
   productive(e: GExpr): boolean {

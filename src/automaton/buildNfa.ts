@@ -84,6 +84,7 @@ function newNfa(b: NfaBuilder): Nfa {
     frameKey: [],
     stateFrame: new Int32Array(0),
     stateCanon: new Int32Array(0),
+    repeatCopies: b.repeatCopies,
     frameStart: b.frameStart,
     frameEnd: b.frameEnd,
     isEnd: new Uint8Array(0),

@@ -4,6 +4,7 @@ import type { GExpr } from "../grammar/Grammar.js";
 import { hasTokens, inlineStates, isStep, isWideLoop, structuralKey } from "./exprShape.js";
 import { WIDE_ALT_ITEMS } from "./frameRules.js";
 import { type Inlining, LAZY_ALT_STATES, type NfaBuilder, TAIL_FRAME } from "./NfaBuilder.js";
+import type { RunRecord } from "./RepeatCopies.js";
 import { splitHighChars } from "./splitHighChars.js";
 import { utf8Sequences } from "./utf8Sequences.js";
 
@@ -33,6 +34,8 @@ export function build(b: NfaBuilder, e: GExpr, from: number, to: number, inl: In
   tasks.push({ e, from, to, inl });
   while (tasks.length > 0) {
     const t = tasks.pop()!;
+    // a copy of a bounded repetition: its states start here (see RepeatCopies)
+    if (t.run !== undefined) b.repeatCopies.started(t.run, b.n);
     step(b, t.e, t.from, t.to, t.inl);
   }
 }
@@ -200,8 +203,14 @@ function stepRepeat(b: NfaBuilder, e: Extract<GExpr, { type: "repeat" }>, from: 
   // a long bounded repetition of a larger item calls one frame per copy instead of building every copy
   const copies = e.max ?? e.min + 1;
   const itemFi = copies > 16 && copies * inlineStates(e.item) > REPEAT_COPY_LIMIT ? b.itemFrame(e.item) : -1;
-  const buildItem = (a: number, c: number): void => {
-    if (itemFi >= 0) b.calls.add(a, itemFi, 0, c);
+  const rec = b.repeatCopies;
+  const buildItem = (a: number, c: number, run: RunRecord | null): void => {
+    if (run !== null) rec.entry(run, a);
+    if (itemFi >= 0) {
+      b.calls.add(a, itemFi, 0, c);
+      // a call: the copy makes no state of its own
+      if (run !== null) rec.started(run, 0);
+    } else if (run !== null) b.later.push({ e: e.item, from: a, to: c, inl: b.stepInl, run });
     else sub(e.item, a, c);
   };
   if (itemFi < 0 && e.max === e.min && e.min > 1 && isStep(e.item)) {
@@ -224,10 +233,14 @@ function stepRepeat(b: NfaBuilder, e: Extract<GExpr, { type: "repeat" }>, from: 
     sub(e.item, from, next);
     return;
   }
+  // the required copies, then the optional ones, are each a run of copies (see RepeatCopies), where every copy reads
+  // at least a byte
+  const counted = !b.mayBeEmpty(e.item);
+  let run = counted ? rec.begin(e.min) : null;
   let cur = from;
   for (let k = 0; k < e.min; k++) {
     const nxt = b.newState();
-    buildItem(cur, nxt);
+    buildItem(cur, nxt, run);
     cur = nxt;
   }
   if (e.max === null) {
@@ -237,13 +250,14 @@ function stepRepeat(b: NfaBuilder, e: Extract<GExpr, { type: "repeat" }>, from: 
     eps.add(cur, 0, 0, head);
     eps.add(head, 0, 0, to);
     eps.add(head, 0, 0, body);
-    buildItem(body, head);
+    buildItem(body, head, null);
   } else {
     // optional copies nested as x(x(x)?)?: each copy may stop at `to`
+    run = counted ? rec.begin(e.max - e.min) : null;
     for (let k = e.min; k < e.max; k++) {
       eps.add(cur, 0, 0, to);
       const nxt = k + 1 === e.max ? to : b.newState();
-      buildItem(cur, nxt);
+      buildItem(cur, nxt, run);
       cur = nxt;
     }
     if (e.min === e.max) eps.add(cur, 0, 0, to);
