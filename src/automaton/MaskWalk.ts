@@ -547,13 +547,16 @@ export class MaskWalk extends MaskCache {
   protected composeCounted(c: number, counted: CountedKey, out: Uint32Array): boolean {
     const ref = this.countedRefs.get(counted.key);
     if (ref === undefined || ref.c === c || !this.known(ref.c)) return false;
+    // a token is read alike from both copies only if neither reaches its bound within it: the reference may be the
+    // nearer one (masks are computed in any order: a prefetch, a warm-up)
+    const shortBytes = Math.min(ref.short, counted.short);
     this.readMask(ref.c, out);
-    const short = tokensUpTo(this.trie, counted.short, this.words);
+    const short = tokensUpTo(this.trie, shortBytes, this.words);
     for (let w = 0; w < out.length; w++) out[w] &= short[w];
     this.pendingBase = undefined;
     this.nSet = -1;
     if (this.deepest.length === 0) this.deepest = deepestBelow(this.trie);
-    this.shortBytes = counted.short;
+    this.shortBytes = shortBytes;
     try {
       this.walk(0, this.trie.nodeCount, c, out, null);
     } finally {
