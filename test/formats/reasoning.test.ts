@@ -78,7 +78,7 @@ const ALPHABET = [
 describe("reasoning: grammar → strict parse → render, for every format", () => {
   // the quick tier checks 1 of the 3 settings per format, rotating (the long tier all)
   for (const [formatIndex, format] of FORMAT_NAMES.entries()) {
-    for (const { label, options } of tierRotate(settings(format), formatIndex, 3)) {
+    for (const { label, options } of tierRotate(settings(format), formatIndex, 4)) {
       it(`${format}, ${label} (seed ${SEED})`, () => {
         const g = compileTools(SMALL_TOOLS, { format, ...options });
         expect(g.reasoning?.mode).toBe(options.reasoning);
@@ -140,7 +140,7 @@ describe("reasoning: regex, matcher and stream agree with accepts() / the batch"
   const enc = new TextEncoder();
   // the quick tier checks 1 of the 3 settings per format, rotating, another one than above (the long tier all)
   for (const [formatIndex, format] of FORMAT_NAMES.entries()) {
-    for (const { label, options } of tierRotate(settings(format), formatIndex + 1, 3)) {
+    for (const { label, options } of tierRotate(settings(format), formatIndex + 1, 4)) {
       it(`${format}, ${label} (seed ${SEED})`, () => {
         const g = compileTools(SMALL_TOOLS, { format, ...options });
         const re = new RegExp(`^(?:${g.toRegex()})$`, "u");
