@@ -4,6 +4,7 @@ import { compileSchema } from "../../src/compile.js";
 import { DEFAULT_LIMITS } from "../../src/options.js";
 import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
+import { tierRuns } from "../support/tier.js";
 import { bit, tinyVocab } from "../support/tinyVocab.js";
 
 /**
@@ -65,7 +66,7 @@ describe("masks inside bounded repetitions", () => {
     let composed = 0;
     for (const [name, schema] of SCHEMAS) {
       const rnd = prng(20261128);
-      for (let w = 0; w < 2; w++) {
+      for (let w = 0; w < tierRuns(1, 2); w++) {
         // the walk, chosen under the shared masks; then replayed by two new matchers (new automata and tables), so
         // that the frames every grammar of the process shares are computed before either is measured
         const walk: number[] = [];

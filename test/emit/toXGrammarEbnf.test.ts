@@ -102,7 +102,7 @@ describe("toXGrammarEbnf on tool-call grammars: seeded samples accepted, XGramma
     let ended = 0;
     for (const [i, format] of formats.entries()) {
       const c = compileTools(weather, { format });
-      ended += await agree(h, c, SEED + i, tierRuns(6, 20), walkFormats.has(format) ? tierRuns(3, 8) : 0);
+      ended += await agree(h, c, SEED + i, tierRuns(3, 20), walkFormats.has(format) ? tierRuns(3, 8) : 0);
     }
     expect(ended).toBeGreaterThan(0);
   }, 300_000);
