@@ -4,6 +4,7 @@ import { compileSchema } from "../../src/compile.js";
 import { DEFAULT_LIMITS } from "../../src/options.js";
 import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
 import { tierRuns } from "../support/tier.js";
 import { bit, tinyVocab } from "../support/tinyVocab.js";
 
@@ -25,17 +26,6 @@ function unshared(schema: unknown, vocab: Vocabulary): TokenMatcher {
   const m = compileSchema(schema).createMatcher(vocab, { maxStates: DEFAULT_LIMITS.maxAutomatonStates + 1 });
   table(m).shareCounted = false;
   return m;
-}
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 function setIds(bits: Uint32Array, size: number, leaveOut: readonly number[]): number[] {
@@ -65,7 +55,7 @@ describe("masks inside bounded repetitions", () => {
     let whole = 0;
     let composed = 0;
     for (const [name, schema] of SCHEMAS) {
-      const rnd = prng(20261128);
+      const rnd = seededRandom(20261128);
       for (let w = 0; w < tierRuns(1, 2); w++) {
         // the walk, chosen under the shared masks; then replayed by two new matchers (new automata and tables), so
         // that the frames every grammar of the process shares are computed before either is measured
@@ -108,7 +98,7 @@ describe("masks inside bounded repetitions", () => {
     const bits = new Uint32Array(words);
     let composed = 0;
     for (const [name, schema] of SCHEMAS) {
-      const rnd = prng(7);
+      const rnd = seededRandom(7);
       for (let w = 0; w < 6; w++) {
         const m = compileSchema(schema).createMatcher(vocab);
         for (let step = 0; step < 60 && !m.isTerminated(); step++) {

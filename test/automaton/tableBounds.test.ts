@@ -8,6 +8,8 @@ import { createAcceptor } from "../../src/grammar/accepts.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
 import { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { textOf, tinyPieces } from "../support/tinyVocab.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
+import { allowedIds } from "../support/automaton/allowedIds.js";
 
 /**
  * Bounds of the automaton's tables met while decoding: the tables start afresh (Automaton.reset) and every matcher
@@ -28,36 +30,18 @@ function byteCompleteVocab(): Vocabulary {
 const vocab = byteCompleteVocab();
 const EOS = vocab.eosTokenIds[0];
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
-function allowed(bits: Uint32Array): number[] {
-  const ids: number[] = [];
-  for (let w = 0; w < bits.length; w++)
-    for (let x = bits[w]; x !== 0; x &= x - 1) ids.push(w * 32 + (31 - Math.clz32(x & -x)));
-  return ids;
-}
-
 /**
  * A seeded walk under the matcher's budgeted masks (the output must end within `budget` tokens), EOS taken only when
  * nothing else is allowed or the budget bites: returns the tokens taken, the end token included.
  */
 function walkToEnd(m: TokenMatcher, seed: number, budget: number, onStep?: (bits: Uint32Array) => void): number[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const bits = new Uint32Array(m.bitmaskSize);
   const taken: number[] = [];
   for (let left = budget; left > 0 && !m.isTerminated(); left--) {
     m.fillNextTokenBitmaskWithin(bits, left);
     onStep?.(bits);
-    const ids = allowed(bits);
+    const ids = allowedIds(bits);
     const other = ids.filter((id) => id !== EOS);
     const pick = other.length > 0 ? other[Math.floor(r() * other.length)] : EOS;
     expect(m.acceptToken(pick)).toBe(true);
@@ -72,7 +56,7 @@ describe("table bounds met while decoding", () => {
     const capped = [createMatcher(g, vocab, { maxStates: 80 }), createMatcher(g, vocab, { maxStates: 80 })];
     const free = [createMatcher(g, vocab), createMatcher(g, vocab)];
     const A = (capped[0] as unknown as { table: { automaton: { resets: number } } }).table.automaton;
-    const r = rng(SEED);
+    const r = seededRandom(SEED);
     const a = new Uint32Array(capped[0].bitmaskSize);
     const b = new Uint32Array(capped[0].bitmaskSize);
     let tokens = 0;
@@ -83,7 +67,7 @@ describe("table bounds met while decoding", () => {
       capped[k].fillNextTokenBitmask(a);
       free[k].fillNextTokenBitmask(b);
       expect(a).toEqual(b);
-      const ids = allowed(a).filter((id) => id !== EOS);
+      const ids = allowedIds(a).filter((id) => id !== EOS);
       if (ids.length === 0 || r() < 0.01) {
         capped[k].reset();
         free[k].reset();

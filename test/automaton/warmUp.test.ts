@@ -7,6 +7,8 @@ import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { compileTools } from "../../src/compile.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
 import { tinyVocab } from "../support/tinyVocab.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
+import { allowedIds } from "../support/automaton/allowedIds.js";
 
 /**
  * The warm-up of idle time (TokenMatcher.warm): it computes ahead the masks a generation reaches soonest, in slices of
@@ -17,30 +19,12 @@ const SEED = Number(process.env.TOOLGRAM_SEED ?? 20261128);
 const vocab = tinyVocab();
 const EOS = vocab.eosTokenIds[0];
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
-function allowed(bits: Uint32Array): number[] {
-  const ids: number[] = [];
-  for (let w = 0; w < bits.length; w++)
-    for (let x = bits[w]; x !== 0; x &= x - 1) ids.push(w * 32 + (31 - Math.clz32(x & -x)));
-  return ids;
-}
-
 const tableOf = (m: TokenMatcher): MaskTable => (m as unknown as { table: MaskTable }).table;
 const workOf = (t: MaskTable): number => t.nodesWalked + 16 * (t.automaton.closureWalks + t.automaton.configCount);
 
 /** Seeded walks of two matchers side by side (each its own tables): every mask equal; returns the masks compared. */
 function walkBoth(a: () => TokenMatcher, b: () => TokenMatcher, seed: number, walks: number, tokens: number): number {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const x = new Uint32Array(a().bitmaskSize);
   const y = new Uint32Array(x.length);
   let compared = 0;
@@ -52,7 +36,7 @@ function walkBoth(a: () => TokenMatcher, b: () => TokenMatcher, seed: number, wa
       mb.fillNextTokenBitmask(y);
       expect(x).toEqual(y);
       compared++;
-      const ids = allowed(x).filter((id) => id !== EOS);
+      const ids = allowedIds(x).filter((id) => id !== EOS);
       if (ids.length === 0) break;
       const id = ids[Math.floor(r() * ids.length)];
       expect(ma.acceptToken(id)).toBe(true);
