@@ -53,9 +53,12 @@ const keywords = (s: unknown, out = new Set<string>()): Set<string> => {
     }
   return out;
 };
+// a folder may hold a sample drawn from its own subsets (the fixtures' sample.jsonl): a schema is listed once
+const seen = new Set<string>();
 for (const f of files) {
   for (const row of readCorpus(f)) {
-    if (only && !only.has(row.id)) continue;
+    if ((only && !only.has(row.id)) || seen.has(row.id)) continue;
+    seen.add(row.id);
     let c: ReturnType<typeof compileSchema>;
     try {
       c = compileSchema(row.schema, { ...CONFORMANCE_OPTIONS, propertyOrder: "any" });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
  * own names ("toolgram", "toolgram/llama-cpp", ... read from package.json "exports"). The blocks are fragments, so
  * the names they take as given (a tool list, a tokenizer.json, a model's forward pass) are declared once below. A
  * block that cannot typecheck is marked ```ts no-check: REASON, and must give its reason. The examples that run are
- * in test/llama-cpp/readmeExamples.test.ts and test/server/readmeServe.test.ts.
+ * in test/llama-cpp/readmeExamples.long.test.ts and test/server/readmeServe.test.ts.
  */
 const root = join(import.meta.dirname, "..", "..");
 

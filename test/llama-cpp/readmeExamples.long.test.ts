@@ -17,8 +17,8 @@ import { tinyQwen3 } from "../support/tinyQwen3.js";
 
 /**
  * The two llama.cpp examples of docs/llama-cpp.md are the regions between the `example:` markers below, run here as
- * they are; the last test checks that the page shows them verbatim (with the package's import names), and that the
- * README shows the llama-server one, its first start.
+ * they are (a generation each: long tier). test/llama-cpp/readmeExamplesShown.test.ts checks, in the quick tier, that
+ * the page shows them verbatim (with the package's import names), and that the README shows the llama-server one.
  */
 const root = join(import.meta.dirname, "..", "..");
 const tools = JSON.parse(readFileSync(join(root, "examples", "weather.tools.json"), "utf8")) as unknown[];
@@ -71,22 +71,4 @@ describe("README examples", () => {
       }
     },
   );
-
-  it("docs/llama-cpp.md shows both examples verbatim, the README the llama-server one", () => {
-    const source = readFileSync(join(import.meta.dirname, "readmeExamples.test.ts"), "utf8");
-    const page = readFileSync(join(root, "docs", "llama-cpp.md"), "utf8");
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    for (const name of ["node-llama-cpp", "llama-server"]) {
-      const start = source.indexOf(`// example: ${name}\n`);
-      const end = source.indexOf("// end example", start);
-      const lines = source.slice(start, end).split("\n").slice(1);
-      const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
-      const body = lines
-        .map((l) => l.slice(indent))
-        .join("\n")
-        .trimEnd();
-      expect(page, `docs/llama-cpp.md is missing the ${name} example`).toContain(body);
-      if (name === "llama-server") expect(readme, `README is missing the ${name} example`).toContain(body);
-    }
-  });
 });
