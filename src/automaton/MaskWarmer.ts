@@ -200,9 +200,13 @@ export class MaskWarmer {
     }
   }
 
+  /** Ends the warm-up of these tables, dropping its queue (positions queued are objects of the heap: free them). */
   private finish(why: "done" | "bounds" | "tables full"): void {
     if (!this.finished) this.stopReason = why;
     this.finished = true;
+    this.heap.length = 0;
+    this.need.clear();
+    this.seen = new Set();
   }
 
   private nearBounds(): boolean {
