@@ -50,6 +50,17 @@ const SEED = 20261128;
  */
 const WARM_WORK = opt("--warm-work", 4_000_000);
 const WARM_SLICE = 16_384;
+/**
+ * `--schema-warm-per-token N`: each JSONSchemaBench schema is also measured warmed, on a fresh compile whose matcher is
+ * given N units of warm-up work (TokenMatcher.warm) per Qwen3 token of the schema's JSON text before the same token
+ * sequences as its cold pass; 0 measures them cold only. What the budget stands for: a `response_format` request
+ * whose prompt holds the schema, evaluated while the matcher warms (generateWithMask's `warmWhilePrompt`, or the
+ * server's mask worker between requests). A warm-up unit took 1.4–3.6 µs on average in the tool sets' warm-ups (see
+ * results.md); 32 units a token is about 0.05–0.1 ms of warm-up per prompt token, the order of a GPU's prefill of a
+ * 7–8B model (a CPU's is ten times slower or more: the tiny test model took 1.5 ms a token here). The rest of the
+ * prompt (system and user messages) is not counted: the budget is a lower bound of the idle time.
+ */
+const SCHEMA_WARM_PER_TOKEN = opt("--schema-warm-per-token", 32);
 
 /** A tool as the bench's tool sets declare it (OpenAI's shape). */
 type OpenAiTool = ReturnType<typeof twentyOpenAiTools>[number];
@@ -65,8 +76,10 @@ interface Row {
 interface Times {
   masks: number[];
   first: number[];
+  /** Masks after the first that were not cached: they walked trie nodes or made configurations (counted work). */
+  computed: number;
 }
-const newTimes = (): Times => ({ masks: [], first: [] });
+const newTimes = (): Times => ({ masks: [], first: [], computed: 0 });
 
 interface Summary {
   schemas: number;
@@ -78,6 +91,8 @@ interface Summary {
   over1ms: number;
   firstP50: number;
   firstMax: number;
+  /** See Times.computed. */
+  computed: number;
 }
 
 function pct(xs: number[], p: number): number {
@@ -97,6 +112,7 @@ function summarize(t: Times, schemas: number): Summary {
     over1ms: t.masks.length ? t.masks.filter((x) => x > 1).length / t.masks.length : Number.NaN,
     firstP50: pct(t.first, 0.5),
     firstMax: pct(t.first, 1),
+    computed: t.computed,
   };
 }
 
@@ -173,13 +189,15 @@ function oursAlong(
   let first = true;
   let where = "";
   const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>, done: number[]): void => {
-    const table = (m as unknown as { table: { nodesWalked: number } }).table;
+    const table = (m as unknown as { table: { nodesWalked: number; automaton: { configCount: number } } }).table;
     const n0 = table.nodesWalked;
+    const c0 = table.automaton.configCount;
     const t0 = performance.now();
     m.fillNextTokenBitmask(e.bits);
     const ms = performance.now() - t0;
     const nodes = table.nodesWalked - n0;
     if (!first) walked.push(nodes);
+    if (!first && (nodes > 0 || table.automaton.configCount !== c0)) t.computed++;
     // the first mask of the grammar is counted with its compile: the time to the first mask
     if (first) t.first.push(compileMs + ms);
     else {
@@ -249,12 +267,30 @@ async function schemaBench(e: Engine, dir: string) {
   const rnd = prng(SEED);
   const perSubset = new Map<
     string,
-    { ours: Times; theirs: Times; schemas: number; refused: number; xgFailed: number; xgSkipped: number }
+    {
+      ours: Times;
+      theirs: Times;
+      warmed: Times;
+      warmWork: number;
+      schemas: number;
+      refused: number;
+      xgFailed: number;
+      xgSkipped: number;
+    }
   >();
-  const all = { ours: newTimes(), theirs: newTimes() };
+  const all = { ours: newTimes(), theirs: newTimes(), warmed: newTimes(), warmWork: 0 };
   let n = 0;
   for (const [name, rows] of subsets) {
-    const g = { ours: newTimes(), theirs: newTimes(), schemas: 0, refused: 0, xgFailed: 0, xgSkipped: 0 };
+    const g = {
+      ours: newTimes(),
+      theirs: newTimes(),
+      warmed: newTimes(),
+      warmWork: 0,
+      schemas: 0,
+      refused: 0,
+      xgFailed: 0,
+      xgSkipped: 0,
+    };
     perSubset.set(name, g);
     for (const row of shuffled(rows, rnd)) {
       if (g.schemas + g.refused >= PER_SUBSET) break;
@@ -294,12 +330,16 @@ async function schemaBench(e: Engine, dir: string) {
           g.xgFailed++;
         }
       }
+      const warmed = newTimes();
+      if (SCHEMA_WARM_PER_TOKEN > 0) g.warmWork += warmedSchema(e, row.schema, e.encode(text).length, followed, warmed);
       for (const [from, to] of [
         [ours, g.ours],
         [theirs, g.theirs],
+        [warmed, g.warmed],
       ] as const) {
         to.masks.push(...from.masks);
         to.first.push(...from.first);
+        to.computed += from.computed;
       }
       g.schemas++;
       n++;
@@ -307,10 +347,43 @@ async function schemaBench(e: Engine, dir: string) {
     }
     all.ours.masks.push(...g.ours.masks);
     all.ours.first.push(...g.ours.first);
+    all.ours.computed += g.ours.computed;
+    all.warmed.computed += g.warmed.computed;
     all.theirs.masks.push(...g.theirs.masks);
     all.theirs.first.push(...g.theirs.first);
+    all.warmed.masks.push(...g.warmed.masks);
+    all.warmed.first.push(...g.warmed.first);
+    all.warmWork += g.warmWork;
   }
   return { perSubset, all, schemas: n };
+}
+
+/**
+ * One schema compiled afresh, its matcher warmed within SCHEMA_WARM_PER_TOKEN units per token of its text, then the
+ * sequences its cold pass followed (the same tokens: its masks are the same). The first mask is the compile plus the
+ * first fill, which the warm-up computed (as while the prompt is evaluated). Returns the warm-up work spent.
+ */
+function warmedSchema(e: Engine, schema: JsonValue, tokens: number, followed: number[][], t: Times): number {
+  const c0 = performance.now();
+  const c = compileSchema(schema);
+  const compileMs = performance.now() - c0;
+  const m = c.createMatcher(e.vocab);
+  const table = tableOf(m);
+  const w0 = workOf(table);
+  const budget = SCHEMA_WARM_PER_TOKEN * tokens;
+  try {
+    let more = true;
+    while (more && workOf(table) - w0 < budget) more = m.warm(Math.min(WARM_SLICE, budget - (workOf(table) - w0)));
+  } catch {
+    // a warm-up that meets what the steps would meet leaves it to them (measured below as they meet it)
+  }
+  const work = workOf(table) - w0;
+  try {
+    oursAlong(e, c, compileMs, followed, 0, t, () => 0);
+  } catch {
+    // the cold pass met the same
+  }
+  return work;
 }
 
 /** Forced calls sampled from the compiled grammar itself (any tool set's schemas), as token ids. */
@@ -333,6 +406,8 @@ interface Warmed {
   work: number;
   slices: number;
   more: boolean;
+  /** Why the warm-up ended (MaskWarmer.stopReason), or "work" when WARM_WORK ran out first. */
+  stoppedBy: string;
   /** Wall time of the warm-up and of its longest slice (ms), and the masks it computed. */
   ms: number;
   maxSliceMs: number;
@@ -378,7 +453,9 @@ function warmedAlong(
   }
   const ms = performance.now() - s0;
   const work = workOf(table) - w0;
-  const computed = (table as unknown as { warmer?: { computed: number } }).warmer?.computed ?? 0;
+  const warmer = (table as unknown as { warmer?: { computed: number; stopReason?: string } }).warmer;
+  const computed = warmer?.computed ?? 0;
+  const stoppedBy = more ? "work" : (warmer?.stopReason ?? "done");
   const ours = newTimes();
   // the same seeded calls and walks as the cold pass (a generator of the same seed)
   const rnd = prng(SEED + 1 + tools.length);
@@ -391,6 +468,7 @@ function warmedAlong(
     work,
     slices,
     more,
+    stoppedBy,
     ms,
     maxSliceMs,
     computed,
@@ -518,6 +596,25 @@ async function main(): Promise<void> {
         summarize(g.theirs, g.schemas),
       ),
     );
+  if (SCHEMA_WARM_PER_TOKEN > 0 && schemas.schemas > 0) {
+    md.push(
+      "",
+      `JSONSchemaBench warmed: each schema compiled afresh after its cold pass (the process-wide frame masks are shared with it), its matcher given ${SCHEMA_WARM_PER_TOKEN} units of warm-up work (TokenMatcher.warm) per Qwen3 token of the schema's JSON text (${schemas.all.warmWork.toLocaleString("en")} units in all), then the same token sequences as its cold pass; XGrammar's cells are its cold pass (it compiles ahead of time). The first mask is the compile plus the first fill (computed by the warm-up).`,
+      "",
+      head,
+      line(
+        "JSONSchemaBench, all, warmed",
+        summarize(schemas.all.warmed, schemas.schemas),
+        summarize(schemas.all.theirs, schemas.schemas),
+      ),
+    );
+    for (const [name, g] of schemas.perSubset)
+      md.push(line(`${name}, warmed`, summarize(g.warmed, g.schemas), summarize(g.theirs, g.schemas)));
+    md.push(
+      "",
+      `Masks computed (not cached: they walked trie nodes or made configurations; counted, the same on any machine), first masks left out: cold ${schemas.all.ours.computed} of ${schemas.all.ours.masks.length}, warmed ${schemas.all.warmed.computed} of ${schemas.all.warmed.masks.length}.`,
+    );
+  }
   if (tools.length) {
     md.push("", "Tool calls (forced, one call): masks along 12 sampled calls and 6 random walks.", "", head);
     for (const t of tools) md.push(line(t.name, t.ours, t.theirs));
@@ -538,13 +635,13 @@ async function main(): Promise<void> {
         head,
         ...tools.flatMap((t) => (t.warmed ? [line(`${t.name}, warmed`, t.warmed.ours, t.theirs)] : [])),
         "",
-        "| tool set | warm-up work | slices | more to do | warm-up ms | longest slice ms | masks computed | automaton + masks MB | heap growth MB | declaration tokens |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| tool set | warm-up work | slices | stopped by | warm-up ms | longest slice ms | masks computed | automaton + masks MB | heap growth MB | declaration tokens | masks computed along the walks, cold → warmed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
         ...tools.flatMap((t) => {
           const w = t.warmed;
           return w
             ? [
-                `| ${t.name} | ${w.work.toLocaleString("en")} | ${w.slices} | ${w.more ? "yes" : "no"} | ${f(w.ms, 0)} | ${f(w.maxSliceMs, 1)} | ${w.computed} | ${f(w.memoryMB, 1)} | ${f(w.heapMB, 1)} | ${w.declarationTokens} |`,
+                `| ${t.name} | ${w.work.toLocaleString("en")} | ${w.slices} | ${w.stoppedBy} | ${f(w.ms, 0)} | ${f(w.maxSliceMs, 1)} | ${w.computed} | ${f(w.memoryMB, 1)} | ${f(w.heapMB, 1)} | ${w.declarationTokens} | ${t.ours.computed} → ${w.ours.computed} of ${w.ours.masks} |`,
               ]
             : [];
         }),
@@ -555,7 +652,13 @@ async function main(): Promise<void> {
   const perSubset = Object.fromEntries(
     [...schemas.perSubset].map(([k, g]) => [
       k,
-      { ours: summarize(g.ours, g.schemas), theirs: summarize(g.theirs, g.schemas), refused: g.refused },
+      {
+        ours: summarize(g.ours, g.schemas),
+        theirs: summarize(g.theirs, g.schemas),
+        warmed: summarize(g.warmed, g.schemas),
+        warmWork: g.warmWork,
+        refused: g.refused,
+      },
     ]),
   );
   writeFileSync(
@@ -563,10 +666,12 @@ async function main(): Promise<void> {
     `${JSON.stringify(
       {
         started,
-        options: { PER_SUBSET, INSTANCES, WALKS, WALK_TOKENS },
+        options: { PER_SUBSET, INSTANCES, WALKS, WALK_TOKENS, SCHEMA_WARM_PER_TOKEN },
         all: {
           ours: summarize(schemas.all.ours, schemas.schemas),
           theirs: summarize(schemas.all.theirs, schemas.schemas),
+          warmed: summarize(schemas.all.warmed, schemas.schemas),
+          warmWork: schemas.all.warmWork,
         },
         perSubset,
         tools,

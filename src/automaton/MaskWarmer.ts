@@ -14,17 +14,64 @@ const WARM_LEVELS = 96;
 /** A position's cost: its level times this, plus its continuation's rank (every level before any deeper one). */
 const LEVEL_WEIGHT = 1 << 16;
 /**
+ * Levels a position is put back for each shorter tokenization on its path: a token of a few-token mask that is a
+ * prefix of another token of that mask (`"` beside `",` and `", "`) spells the same text in more tokens than the
+ * longest does, which a model rarely writes. Every byte offset of a literal is a configuration of its own: followed
+ * at their level, the shorter tokenizations took most of the warm-up (the 117 tools warmed by level reached level 30,
+ * about 1,400 positions a level, before most tools' second argument). Distinct continuations (another key, another
+ * tool, a value's bytes) are not put back. Along the big bench's calls and walks of the 117- and 500-tool sets, the
+ * masks left to compute after a warm-up to the memory bound were 78 and 70 by level alone, 69/70, 63/70, 62/72 and
+ * 62/88 with 2, 3, 4 and 8 levels (counted, the same on any machine).
+ */
+const ALT_LEVELS = 3;
+/**
  * Where the warm-up stops for good, below every bound of the tables, so that what it builds never brings a
  * generation to a bound sooner than it would have gone alone: configurations, R-states and stacks at a quarter of
  * their caps, the NFA's lazily built states at the compile's cap (an eighth of the ceiling a decoding may build to),
- * and the tables' memory at 48 MB (byte tables, an estimate of their keys, and cached masks: the cache drops
- * everything at 40 MB of masks). A configuration or R-state costs about 1.5 KB (a row of 256 ids and its key), and
- * the 117-tool set warmed whole makes about 50,000 configurations and 18,000 R-states (119 MB).
+ * and the tables' memory at WARM_MEMORY_BYTES.
  */
 const WARM_TABLE_SHARE = 4;
-const WARM_MEMORY_BYTES = 48 << 20;
+/**
+ * The tables' memory where the warm-up stops: byte tables (each counted at the size its next doubling gives it once
+ * its rows pass GROW_SHARE of what it holds, so that no doubling takes it past this), an estimate of their keys, and
+ * cached masks (the cache drops everything at 40 MB of masks). A configuration or R-state costs about 1.5 KB (a row
+ * of 256 ids and its key). Why 96 MB: the big benchmark accepts 100 MB for a tool set's automaton and masks (as
+ * Automaton.memoryBytes and the cache count them), and this estimate counts more per row than they do, so a warm-up
+ * stopped here leaves room for the decoding after it: the 500-tool set stopped at 28,700 configurations and 18,800
+ * R-states, about 88 MB here (its configurations' table at 7/8 of 32 MB), 72 MB as the benchmark counts it. The next
+ * doubling of that table (to 64 MB) would pass 100 MB: the bound is what fits in the acceptance, not a finer tuning.
+ * At 48 MB and with the byte tables counted as allocated, it stopped where the configurations' table had
+ * just doubled (16,385 rows in a table of 32,768), before it reached most of the 500 tools' arguments.
+ */
+const WARM_MEMORY_BYTES = 96 << 20;
+/** A byte table whose rows pass this share of its length is counted at twice its length (see WARM_MEMORY_BYTES). */
+const GROW_SHARE = 7 / 8;
 /** Bytes of a configuration's or R-state's key, interned stacks and map entries, beside its row (an estimate). */
 const ROW_EXTRA_BYTES = 512;
+
+/** Bytes of a byte table of `rows` rows after its next doubling, if they are near its length (see GROW_SHARE). */
+function grown(bytes: number, rows: number): number {
+  return rows * 1024 >= bytes * GROW_SHARE ? 2 * bytes : bytes;
+}
+
+/** A position's step from its parent is taken (Position.via). */
+const RESOLVED = -(2 ** 30);
+
+/** A position queued for the warm-up: its parent and the token (or byte) after it, until it is stepped. */
+interface Position {
+  cost: number;
+  /** Push order: ties of cost go first in, first out. */
+  order: number;
+  /** The parent configuration until the position is resolved (see MaskWarmer.resolve), then its own. */
+  c: number;
+  /** The token id after the parent, -1 - b for a one-byte step of byte b, or RESOLVED. */
+  via: number;
+  /** For a one-byte step: the parent's nesting (nestingRepeats), which the position may not pass; else -1. */
+  nesting: number;
+  level: number;
+  /** Shorter tokenizations on its path (see ALT_LEVELS). */
+  alts: number;
+}
 
 /** What the warm-up reads and drives of its mask table (MaskTable.warm gives it). */
 export interface WarmHost {
@@ -48,8 +95,10 @@ export interface WarmHost {
 /**
  * The warm-up of a mask table (see MaskTable.warm): the prefetch of the first mask, carried on past its budget in
  * slices of work, so that idle time (a prompt being evaluated, a worker waiting for requests) computes the masks a
- * generation reaches soonest. Positions go by level (tokens, or one-byte steps through wide masks, from the start),
- * then by rank among their siblings: every tool's first positions before any tool's later ones. A slice spends at
+ * generation reaches soonest. Positions go by level (tokens, or one-byte steps through wide masks, from the start,
+ * with ALT_LEVELS more for each shorter tokenization on the path), then by rank among their siblings: every tool's
+ * first positions before any tool's later ones. A queued position is stepped from its parent only when it comes
+ * first, so the configurations made are those of the positions warmed, not of every one queued. A slice spends at
  * most its work on trie walks: a position whose walk would pass what is left is stopped there (nothing stored) and
  * tried again at the start of a slice; one that needs more than a whole slice is left to the step that reaches it.
  * The determinization a position's steps make cannot be stopped midway: what one overshoots is taken from the next
@@ -61,12 +110,17 @@ export class MaskWarmer {
   /** Walks stopped at the end of a slice (tried again), and positions left to the steps (more than a slice each). */
   stopped = 0;
   left = 0;
+  /**
+   * Why the warm-up has nothing more to do: every position within WARM_LEVELS computed ("done"), a bound of the
+   * tables near ("bounds"), or met ("tables full": they were started afresh); undefined while it has more.
+   */
+  stopReason: "done" | "bounds" | "tables full" | undefined;
   private epoch = -1;
   private finished = false;
   private debt = 0;
-  private readonly cost: number[] = [];
-  private readonly config: number[] = [];
-  private readonly level: number[] = [];
+  /** Positions to warm, a binary min-heap by cost, then push order (a fixed order). */
+  private readonly heap: Position[] = [];
+  private pushes = 0;
   private seen = new Set<number>();
   /** Positions whose walk stopped, with the work it had reached: they need more than that. */
   private readonly need = new Map<number, number>();
@@ -86,23 +140,27 @@ export class MaskWarmer {
     try {
       if (!host.known(A.initial)) host.firstMask();
       if (this.epoch !== A.tableEpoch) this.restart();
-      while (this.cost.length > 0 && !this.finished) {
+      while (this.heap.length > 0 && !this.finished) {
         const left = end - host.work();
         if (left <= 0) break;
         if (this.nearBounds()) {
-          this.finished = true;
+          this.finish("bounds");
           break;
         }
-        const c = this.config[0];
+        const top = this.heap[0];
+        if (!this.resolve(top)) {
+          this.pop();
+          continue;
+        }
+        const c = top.c;
         if (!host.known(c)) {
           const need = this.need.get(c) ?? 0;
           if (need >= work) {
             // more than a whole slice: left to the step that reaches it; a mask that walks so much is wide, and the
             // positions after it are found by its one-byte steps, which need no mask
-            const level = this.level[0];
             this.pop();
             this.left++;
-            if (level < WARM_LEVELS) this.expand(c, level, true);
+            if (top.level < WARM_LEVELS) this.expand(top, true);
             continue;
           }
           if (need >= left) break; // the next slice starts with it
@@ -113,18 +171,17 @@ export class MaskWarmer {
           }
           this.computed++;
         }
-        const level = this.level[0];
         this.pop();
-        if (level < WARM_LEVELS) this.expand(c, level, false);
+        if (top.level < WARM_LEVELS) this.expand(top, false);
       }
     } catch (e) {
       // a bound of the tables met while warming (they were started afresh, as a step does): the warm-up stops here
       if (!host.tablesFull(e)) throw e;
-      this.finished = true;
+      this.finish("tables full");
     }
-    if (this.epoch !== A.tableEpoch) this.finished = true;
+    if (this.epoch !== A.tableEpoch) this.finish("tables full");
     this.debt = Math.max(0, host.work() - end);
-    if (this.cost.length === 0) this.finished = true;
+    if (this.heap.length === 0) this.finish("done");
     return !this.finished;
   }
 
@@ -133,12 +190,23 @@ export class MaskWarmer {
     const A = this.host.automaton;
     this.epoch = A.tableEpoch;
     this.finished = false;
-    this.cost.length = 0;
-    this.config.length = 0;
-    this.level.length = 0;
+    this.stopReason = undefined;
+    this.heap.length = 0;
     this.need.clear();
     this.seen = new Set();
-    if (A.initial >= 0) this.push(0, A.initial, 0);
+    if (A.initial >= 0) {
+      this.seen.add(A.initial);
+      this.push({ cost: 0, order: 0, c: A.initial, via: RESOLVED, nesting: -1, level: 0, alts: 0 });
+    }
+  }
+
+  /** Ends the warm-up of these tables, dropping its queue (positions queued are objects of the heap: free them). */
+  private finish(why: "done" | "bounds" | "tables full"): void {
+    if (!this.finished) this.stopReason = why;
+    this.finished = true;
+    this.heap.length = 0;
+    this.need.clear();
+    this.seen = new Set();
   }
 
   private nearBounds(): boolean {
@@ -149,8 +217,8 @@ export class MaskWarmer {
       A.rStateCount * WARM_TABLE_SHARE >= cap ||
       A.stackCount * WARM_TABLE_SHARE >= MAX_STACKS ||
       A.nfa.stateCount >= cap ||
-      A.cTrans.byteLength +
-        A.rsTable.byteLength +
+      grown(A.cTrans.byteLength, A.configCount) +
+        grown(A.rsTable.byteLength, A.rStateCount) +
         ROW_EXTRA_BYTES * (A.configCount + A.rStateCount) +
         this.host.cachedBytes() >=
         WARM_MEMORY_BYTES
@@ -163,12 +231,13 @@ export class MaskWarmer {
    * frame), not into more nesting. Unlike the first mask's prefetch, from a wide start too (free text before tool
    * calls, any JSON value): there is time to follow its bytes to the structure after it.
    */
-  private expand(c: number, level: number, wide: boolean): void {
+  private expand(from: Position, wide: boolean): void {
     const { host } = this;
     const A = host.automaton;
-    const { bytes, offsets, kind } = host.vocab;
+    const { offsets, kind } = host.vocab;
+    const { c, level, alts } = from;
     const ids = wide ? undefined : host.sparseIds(c);
-    const next = (level + 1) * LEVEL_WEIGHT;
+    const next = (level + 1 + ALT_LEVELS * alts) * LEVEL_WEIGHT;
     let rank = 0;
     if (ids === undefined || ids.length > WARM_FANOUT) {
       const one = singleByteTokens(host.vocab);
@@ -184,59 +253,88 @@ export class MaskWarmer {
           if (u < 0 || this.targets.has(u)) continue;
           this.targets.add(u);
         }
-        const s = A.step(c, b);
-        if (s >= 0 && !this.seen.has(s) && nestingRepeats(A, s) <= nesting)
-          this.push(next + Math.min(rank++, LEVEL_WEIGHT - 1), s, level + 1);
+        const cost = next + Math.min(rank++, LEVEL_WEIGHT - 1);
+        this.push({ cost, order: 0, c, via: -1 - b, nesting, level: level + 1, alts });
       }
       return;
     }
     const follow: number[] = [];
     for (let k = 0; k < ids.length; k++) if (kind[ids[k]] === TOKEN_TEXT) follow.push(ids[k]);
     follow.sort((a, b) => offsets[b + 1] - offsets[b] - (offsets[a + 1] - offsets[a]) || a - b);
-    for (const id of follow) {
-      let s = c;
-      for (let i = offsets[id], e = offsets[id + 1]; i < e && s >= 0; i++) s = A.step(s, bytes[i]);
-      if (s >= 0 && !this.seen.has(s)) this.push(next + Math.min(rank++, LEVEL_WEIGHT - 1), s, level + 1);
+    for (let k = 0; k < follow.length; k++) {
+      const shorter = this.prefixOfEarlier(follow, k);
+      const cost = next + (shorter ? ALT_LEVELS * LEVEL_WEIGHT : 0) + Math.min(rank++, LEVEL_WEIGHT - 1);
+      this.push({ cost, order: 0, c, via: follow[k], nesting: -1, level: level + 1, alts: alts + (shorter ? 1 : 0) });
     }
   }
 
-  // a binary min-heap of positions by cost, then configuration id (a fixed order)
+  /**
+   * Steps a position from its parent when it comes to the top (configurations are made for the positions warmed,
+   * not for every one queued); false when it is dead, already seen, or a one-byte step into more nesting.
+   */
+  private resolve(p: Position): boolean {
+    if (p.via === RESOLVED) return true;
+    const A = this.host.automaton;
+    let s = p.c;
+    if (p.via < 0) s = A.step(s, -1 - p.via);
+    else {
+      const { bytes, offsets } = this.host.vocab;
+      for (let i = offsets[p.via], e = offsets[p.via + 1]; i < e && s >= 0; i++) s = A.step(s, bytes[i]);
+    }
+    p.via = RESOLVED;
+    if (s < 0 || this.seen.has(s) || (p.nesting >= 0 && nestingRepeats(A, s) > p.nesting)) return false;
+    this.seen.add(s);
+    p.c = s;
+    return true;
+  }
+
+  /** `follow[k]`'s bytes begin one of the (longer) tokens before it: a shorter tokenization of the same text. */
+  private prefixOfEarlier(follow: readonly number[], k: number): boolean {
+    const { bytes, offsets } = this.host.vocab;
+    const a = offsets[follow[k]];
+    const n = offsets[follow[k] + 1] - a;
+    for (let j = 0; j < k; j++) {
+      const b = offsets[follow[j]];
+      if (offsets[follow[j] + 1] - b <= n) continue;
+      let i = 0;
+      while (i < n && bytes[a + i] === bytes[b + i]) i++;
+      if (i === n) return true;
+    }
+    return false;
+  }
+
+  // a binary min-heap of positions by cost, then push order
   private before(i: number, j: number): boolean {
-    const { cost, config } = this;
-    return cost[i] < cost[j] || (cost[i] === cost[j] && config[i] < config[j]);
+    const a = this.heap[i];
+    const b = this.heap[j];
+    return a.cost < b.cost || (a.cost === b.cost && a.order < b.order);
   }
 
   private swap(i: number, j: number): void {
-    const { cost, config, level } = this;
-    [cost[i], cost[j]] = [cost[j], cost[i]];
-    [config[i], config[j]] = [config[j], config[i]];
-    [level[i], level[j]] = [level[j], level[i]];
+    const { heap } = this;
+    [heap[i], heap[j]] = [heap[j], heap[i]];
   }
 
-  private push(cost: number, c: number, level: number): void {
-    this.seen.add(c);
-    this.cost.push(cost);
-    this.config.push(c);
-    this.level.push(level);
-    for (let i = this.cost.length - 1; i > 0; ) {
-      const p = (i - 1) >> 1;
-      if (!this.before(i, p)) break;
-      this.swap(i, p);
-      i = p;
+  private push(p: Position): void {
+    p.order = this.pushes++;
+    this.heap.push(p);
+    for (let i = this.heap.length - 1; i > 0; ) {
+      const q = (i - 1) >> 1;
+      if (!this.before(i, q)) break;
+      this.swap(i, q);
+      i = q;
     }
   }
 
   private pop(): void {
-    const last = this.cost.length - 1;
+    const last = this.heap.length - 1;
     this.swap(0, last);
-    this.cost.pop();
-    this.config.pop();
-    this.level.pop();
+    this.heap.pop();
     for (let i = 0; ; ) {
       const l = 2 * i + 1;
       let m = i;
-      if (l < this.cost.length && this.before(l, m)) m = l;
-      if (l + 1 < this.cost.length && this.before(l + 1, m)) m = l + 1;
+      if (l < this.heap.length && this.before(l, m)) m = l;
+      if (l + 1 < this.heap.length && this.before(l + 1, m)) m = l + 1;
       if (m === i) break;
       this.swap(i, m);
       i = m;

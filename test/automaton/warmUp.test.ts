@@ -4,7 +4,7 @@ import { composedMcpTools, githubMcpTools } from "../../bench/toolSets.js";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import type { MaskTable } from "../../src/automaton/MaskTable.js";
 import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
-import { compileTools } from "../../src/compile.js";
+import { compileSchema, compileTools } from "../../src/compile.js";
 import type { Grammar } from "../../src/grammar/Grammar.js";
 import { tinyVocab } from "../support/tinyVocab.js";
 import { seededRandom } from "../../src/util/seededRandom.js";
@@ -117,6 +117,7 @@ describe("warming a matcher in idle time", () => {
     // a quarter of the cap, and one position's configurations past it at most
     expect(A.configCount).toBeLessThanOrEqual(100 + 64);
     expect(A.resets).toBe(0);
+    expect(tableOf(capped).warmer!.stopReason).toBe("bounds");
     // seeded walks under the cap after the warm-up: masks equal to the unbounded ones, no throw
     const compared = walkBoth(
       () => createMatcher(g, vocab, { maxStates: 400 }),
@@ -128,6 +129,24 @@ describe("warming a matcher in idle time", () => {
     expect(compared).toBeGreaterThan(800);
     // once the decoding has started the tables afresh, the warm-up starts again on the new tables, within bounds
     expect(capped.warm(4096)).toBeTypeOf("boolean");
+  });
+
+  it("says why it ended: every position within its levels warmed (a small schema)", () => {
+    const g = compileSchema({
+      type: "object",
+      properties: { unit: { enum: ["celsius", "fahrenheit"] }, days: { type: "boolean" } },
+      required: ["unit"],
+      additionalProperties: false,
+    }).grammar;
+    const m = createMatcher(g, vocab, { maxStates: 199_996 });
+    let slices = 0;
+    while (m.warm(4096) && slices < 200) slices++;
+    expect(slices).toBeLessThan(200);
+    const warmer = tableOf(m).warmer!;
+    expect(warmer.stopReason).toBe("done");
+    // the first mask's prefetch had computed most of it: the warm-up went through every position all the same
+    expect(warmer.computed + tableOf(m).prefetchedMasks).toBeGreaterThan(5);
+    expect(tableOf(m).automaton.resets).toBe(0);
   });
 
   it("warms the 117-tool set's tools: their first positions are computed before a call reaches them", () => {
