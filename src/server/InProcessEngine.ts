@@ -77,6 +77,8 @@ export class InProcessEngine implements Engine {
   private static readonly MIN_SPLICE = 16;
   /** Each sequence's mask worker (none when masks are computed on the event loop). */
   private readonly maskWorkers = new Map<LlamaContextSequence, MaskWorker>();
+  /** Generations running, in shared memory: the mask workers warm their matchers only while one runs alone. */
+  private readonly generations = new Int32Array(new SharedArrayBuffer(4));
 
   private constructor(
     private readonly model: LlamaModel,
@@ -88,7 +90,9 @@ export class InProcessEngine implements Engine {
   ) {
     this.free = Array.from({ length: slots }, () => context.getSequence());
     this.piecesExact = piecesAreExact((text) => model.tokenize(text, true));
-    if (masksOn === "worker") for (const s of this.free) this.maskWorkers.set(s, new MaskWorker(vocab));
+    if (masksOn === "worker")
+      for (const s of this.free)
+        this.maskWorkers.set(s, new MaskWorker(vocab, this.generations.buffer as SharedArrayBuffer));
   }
 
   /** Masks computed on the sequences' mask workers so far (none when masks are computed on the event loop). */
@@ -212,6 +216,7 @@ export class InProcessEngine implements Engine {
   async generate(request: EngineRequest): Promise<EngineResult> {
     const tokens = await this.tokenizePrompt(request.prompt);
     const sequence = this.takeSequence(tokens);
+    let running = false;
     try {
       const room = sequence.contextSize - tokens.length;
       const maxTokens = request.fitBudgetToContext ? Math.min(request.maxTokens, room) : request.maxTokens;
@@ -223,6 +228,8 @@ export class InProcessEngine implements Engine {
         );
       }
       request.onAdmitted?.();
+      Atomics.add(this.generations, 0, 1);
+      running = true;
       const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
       const clock = { ms: 0, times: [] as number[] };
       let text = "";
@@ -263,6 +270,7 @@ export class InProcessEngine implements Engine {
         maskTimes: clock.times,
       };
     } finally {
+      if (running) Atomics.sub(this.generations, 0, 1);
       this.free.push(sequence);
     }
   }

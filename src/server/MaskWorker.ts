@@ -13,7 +13,7 @@ import {
   readText,
   REFUSED,
   STATUS,
-  type VocabularyData,
+  type MaskWorkerData,
 } from "./maskShared.js";
 import { startWorker } from "./startWorker.js";
 import { TOKEN_TEXT } from "../vocab/Vocabulary.js";
@@ -56,7 +56,14 @@ export class MaskWorker {
     if (this.sent.delete(gid)) this.worker?.postMessage({ op: "drop", gid } satisfies MaskOp);
   });
 
-  constructor(private readonly vocab: Vocabulary) {
+  /**
+   * @param generations The engine's count of generations running (an Int32 in shared memory): the worker warms its
+   * matchers between masks only while one runs (idleWarm.ts). Without it, warming is never held back.
+   */
+  constructor(
+    private readonly vocab: Vocabulary,
+    private readonly generations?: SharedArrayBuffer,
+  ) {
     this.words = Math.ceil(vocab.size / 32);
   }
 
@@ -116,13 +123,14 @@ export class MaskWorker {
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
     const v = this.vocab;
-    const data: VocabularyData = {
+    const data: MaskWorkerData = {
       size: v.size,
       eosTokenIds: [...v.eosTokenIds],
       kind: v.kind,
       bytes: v.bytes,
       offsets: v.offsets,
       atoms: new Map(v.atoms),
+      ...(this.generations === undefined ? {} : { generations: this.generations }),
     };
     const w = startWorker(new URL("./maskWorkerMain.js", import.meta.url), data);
     w.unref();

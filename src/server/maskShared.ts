@@ -88,3 +88,11 @@ export type MaskOp =
 
 /** The vocabulary as plain data for the worker (it builds its own `Vocabulary`, and its own trie, from it). */
 export type VocabularyData = Pick<Vocabulary, "size" | "eosTokenIds" | "kind" | "bytes" | "offsets" | "atoms">;
+
+/**
+ * What a mask worker starts with: the vocabulary, and optionally the engine's count of generations running (one
+ * Int32 in shared memory), which bounds its warm-up between masks to when its own generation runs alone.
+ */
+export interface MaskWorkerData extends VocabularyData {
+  readonly generations?: SharedArrayBuffer;
+}
