@@ -17,6 +17,7 @@ import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 import { MaskWorker } from "./MaskWorker.js";
+import { createEngineCounters, GENERATIONS } from "./maskShared.js";
 import { piecesAreExact, tokenizeInPieces } from "./tokenizeInPieces.js";
 
 export interface InProcessEngineOptions {
@@ -77,8 +78,11 @@ export class InProcessEngine implements Engine {
   private static readonly MIN_SPLICE = 16;
   /** Each sequence's mask worker (none when masks are computed on the event loop). */
   private readonly maskWorkers = new Map<LlamaContextSequence, MaskWorker>();
-  /** Generations running, in shared memory: the mask workers warm their matchers only while one runs alone. */
-  private readonly generations = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * Generations running and warm-up slices given, in shared memory: the mask workers warm their matchers only while
+   * one generation runs alone (maskShared.ts).
+   */
+  private readonly counters = createEngineCounters();
 
   private constructor(
     private readonly model: LlamaModel,
@@ -92,7 +96,7 @@ export class InProcessEngine implements Engine {
     this.piecesExact = piecesAreExact((text) => model.tokenize(text, true));
     if (masksOn === "worker")
       for (const s of this.free)
-        this.maskWorkers.set(s, new MaskWorker(vocab, this.generations.buffer as SharedArrayBuffer));
+        this.maskWorkers.set(s, new MaskWorker(vocab, this.counters.buffer as SharedArrayBuffer));
   }
 
   /** Masks computed on the sequences' mask workers so far (none when masks are computed on the event loop). */
@@ -228,7 +232,7 @@ export class InProcessEngine implements Engine {
         );
       }
       request.onAdmitted?.();
-      Atomics.add(this.generations, 0, 1);
+      Atomics.add(this.counters, GENERATIONS, 1);
       running = true;
       const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
       const clock = { ms: 0, times: [] as number[] };
@@ -270,7 +274,7 @@ export class InProcessEngine implements Engine {
         maskTimes: clock.times,
       };
     } finally {
-      if (running) Atomics.sub(this.generations, 0, 1);
+      if (running) Atomics.sub(this.counters, GENERATIONS, 1);
       this.free.push(sequence);
     }
   }

@@ -57,12 +57,13 @@ export class MaskWorker {
   });
 
   /**
-   * @param generations The engine's count of generations running (an Int32 in shared memory): the worker warms its
-   * matchers between masks only while one runs (idleWarm.ts). Without it, warming is never held back.
+   * @param engine The buffer of the engine's counters (`createEngineCounters`): the worker warms its matchers between
+   * masks only while one generation runs (idleWarm.ts), and counts the slices there. Without it, warming is never
+   * held back.
    */
   constructor(
     private readonly vocab: Vocabulary,
-    private readonly generations?: SharedArrayBuffer,
+    private readonly engine?: SharedArrayBuffer,
   ) {
     this.words = Math.ceil(vocab.size / 32);
   }
@@ -130,7 +131,7 @@ export class MaskWorker {
       bytes: v.bytes,
       offsets: v.offsets,
       atoms: new Map(v.atoms),
-      ...(this.generations === undefined ? {} : { generations: this.generations }),
+      ...(this.engine === undefined ? {} : { engine: this.engine }),
     };
     const w = startWorker(new URL("./maskWorkerMain.js", import.meta.url), data);
     w.unref();

@@ -90,9 +90,19 @@ export type MaskOp =
 export type VocabularyData = Pick<Vocabulary, "size" | "eosTokenIds" | "kind" | "bytes" | "offsets" | "atoms">;
 
 /**
- * What a mask worker starts with: the vocabulary, and optionally the engine's count of generations running (one
- * Int32 in shared memory), which bounds its warm-up between masks to when its own generation runs alone.
+ * An engine's counters in shared memory, one Int32 each, read and written with Atomics: its generations running
+ * (`GENERATIONS`, which bounds its mask workers' warm-up between masks to when their generation runs alone) and the
+ * warm-up slices its mask workers gave (`WARM_SLICES`, a count for tests).
  */
+export const GENERATIONS = 0;
+export const WARM_SLICES = 1;
+
+/** A new engine's counters ({@link GENERATIONS}, {@link WARM_SLICES}), all zero. */
+export function createEngineCounters(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+}
+
+/** What a mask worker starts with: the vocabulary, and optionally its engine's counters' buffer. */
 export interface MaskWorkerData extends VocabularyData {
-  readonly generations?: SharedArrayBuffer;
+  readonly engine?: SharedArrayBuffer;
 }

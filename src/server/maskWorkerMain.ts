@@ -12,7 +12,9 @@ import {
   type MaskOp,
   type MaskShared,
   type MaskWorkerData,
+  GENERATIONS,
   NARROWED,
+  WARM_SLICES,
   REFUSED,
   STATUS,
   TEXT_LENGTH,
@@ -29,8 +31,8 @@ import {
  */
 const data = workerData as MaskWorkerData;
 const vocab = vocabularyFrom(data);
-/** The engine's generations running (none given: warming is never held back). */
-const generations = data.generations === undefined ? undefined : new Int32Array(data.generations);
+/** The engine's counters (maskShared.ts; none given: warming is never held back). */
+const engine = data.engine === undefined ? undefined : new Int32Array(data.engine);
 const words = Math.ceil(vocab.size / 32);
 
 interface GrammarEntry {
@@ -68,8 +70,12 @@ const IDLE_WARM_SLICE = 512;
  */
 const idle = new IdleWarmer<Open>(
   IDLE_WARM_SLICE,
-  (o, work) => o.failed !== true && matchers.get(o.mid) === o && o.matcher.warm(work),
-  () => generations === undefined || Atomics.load(generations, 0) <= 1,
+  (o, work) => {
+    if (o.failed === true || matchers.get(o.mid) !== o) return false;
+    if (engine !== undefined) Atomics.add(engine, WARM_SLICES, 1);
+    return o.matcher.warm(work);
+  },
+  () => engine === undefined || Atomics.load(engine, GENERATIONS) <= 1,
 );
 const warmSoon = (o: Open): void => idle.add(o);
 
