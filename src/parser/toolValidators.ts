@@ -218,6 +218,20 @@ function fromSource(source: ValidatorSource, requireFn: RequireFunction): Valida
 
 const caches = { forbid: new WeakMap<object, ToolValidators>(), spec: new WeakMap<object, ToolValidators>() };
 
+/**
+ * Gives `tools` (this very array) validators built from `parserTools`, the list {@link toParserTools} gives for it,
+ * read elsewhere (a server's parser worker), so that a parser of `tools` normalizes nothing on this thread; validators
+ * already there are kept.
+ */
+export function adoptParserTools(
+  tools: readonly unknown[],
+  parserTools: readonly ParserTool[],
+  undeclared: "forbid" | "spec" = "forbid",
+): void {
+  const cache = caches[undeclared];
+  if (!cache.has(tools)) cache.set(tools, new ToolValidators(parserTools, undeclared === "forbid"));
+}
+
 /** The validators of a tools array, cached per array object (so repeated parses compile nothing). */
 export function validatorsFor(tools: readonly unknown[], undeclared: "forbid" | "spec" = "forbid"): ToolValidators {
   const cache = caches[undeclared];
@@ -229,12 +243,16 @@ export function validatorsFor(tools: readonly unknown[], undeclared: "forbid" | 
   return v;
 }
 
+/** Tool lists normalized for a parser on this thread (toParserTools), for tests that count the work. */
+export const parserToolReads = { normalized: 0 };
+
 /**
  * The tools as the parser needs them, through the project's tool ingestion (OpenAI, MCP, Anthropic and bare
  * shapes; non-standard schema spellings standardized). Its warnings concern the declarations, not the output, and
  * are not reported here; compile the tools to see them. Throws ToolgramError for an invalid tool list.
  */
 export function toParserTools(tools: readonly unknown[]): ParserTool[] {
+  parserToolReads.normalized++;
   const warnings: Diagnostic[] = [];
   return normalizeTools(tools, warnings).map((t) => ({ name: t.name, parameters: t.parameters }));
 }

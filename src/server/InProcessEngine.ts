@@ -17,6 +17,7 @@ import type { Engine, EngineRequest, EngineResult } from "./Engine.js";
 import { TokenTextDecoder } from "./TokenTextDecoder.js";
 import { BoundedMap } from "../util/BoundedMap.js";
 import { MaskWorker } from "./MaskWorker.js";
+import { createEngineCounters, GENERATIONS } from "./maskShared.js";
 import { piecesAreExact, tokenizeInPieces } from "./tokenizeInPieces.js";
 
 export interface InProcessEngineOptions {
@@ -77,6 +78,11 @@ export class InProcessEngine implements Engine {
   private static readonly MIN_SPLICE = 16;
   /** Each sequence's mask worker (none when masks are computed on the event loop). */
   private readonly maskWorkers = new Map<LlamaContextSequence, MaskWorker>();
+  /**
+   * Generations running and warm-up slices given, in shared memory: the mask workers warm their matchers only while
+   * one generation runs alone (maskShared.ts).
+   */
+  private readonly counters = createEngineCounters();
 
   private constructor(
     private readonly model: LlamaModel,
@@ -88,7 +94,9 @@ export class InProcessEngine implements Engine {
   ) {
     this.free = Array.from({ length: slots }, () => context.getSequence());
     this.piecesExact = piecesAreExact((text) => model.tokenize(text, true));
-    if (masksOn === "worker") for (const s of this.free) this.maskWorkers.set(s, new MaskWorker(vocab));
+    if (masksOn === "worker")
+      for (const s of this.free)
+        this.maskWorkers.set(s, new MaskWorker(vocab, this.counters.buffer as SharedArrayBuffer));
   }
 
   /** Masks computed on the sequences' mask workers so far (none when masks are computed on the event loop). */
@@ -212,6 +220,7 @@ export class InProcessEngine implements Engine {
   async generate(request: EngineRequest): Promise<EngineResult> {
     const tokens = await this.tokenizePrompt(request.prompt);
     const sequence = this.takeSequence(tokens);
+    let running = false;
     try {
       const room = sequence.contextSize - tokens.length;
       const maxTokens = request.fitBudgetToContext ? Math.min(request.maxTokens, room) : request.maxTokens;
@@ -223,6 +232,8 @@ export class InProcessEngine implements Engine {
         );
       }
       request.onAdmitted?.();
+      Atomics.add(this.counters, GENERATIONS, 1);
+      running = true;
       const decoder = new TokenTextDecoder((ids) => this.model.detokenize(ids as Token[], true));
       const clock = { ms: 0, times: [] as number[] };
       let text = "";
@@ -263,6 +274,7 @@ export class InProcessEngine implements Engine {
         maskTimes: clock.times,
       };
     } finally {
+      if (running) Atomics.sub(this.counters, GENERATIONS, 1);
       this.free.push(sequence);
     }
   }

@@ -13,7 +13,7 @@ import {
   readText,
   REFUSED,
   STATUS,
-  type VocabularyData,
+  type MaskWorkerData,
 } from "./maskShared.js";
 import { startWorker } from "./startWorker.js";
 import { TOKEN_TEXT } from "../vocab/Vocabulary.js";
@@ -56,7 +56,15 @@ export class MaskWorker {
     if (this.sent.delete(gid)) this.worker?.postMessage({ op: "drop", gid } satisfies MaskOp);
   });
 
-  constructor(private readonly vocab: Vocabulary) {
+  /**
+   * @param engine The buffer of the engine's counters (`createEngineCounters`): the worker warms its matchers between
+   * masks only while one generation runs (idleWarm.ts), and counts the slices there. Without it, warming is never
+   * held back.
+   */
+  constructor(
+    private readonly vocab: Vocabulary,
+    private readonly engine?: SharedArrayBuffer,
+  ) {
     this.words = Math.ceil(vocab.size / 32);
   }
 
@@ -116,13 +124,14 @@ export class MaskWorker {
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
     const v = this.vocab;
-    const data: VocabularyData = {
+    const data: MaskWorkerData = {
       size: v.size,
       eosTokenIds: [...v.eosTokenIds],
       kind: v.kind,
       bytes: v.bytes,
       offsets: v.offsets,
       atoms: new Map(v.atoms),
+      ...(this.engine === undefined ? {} : { engine: this.engine }),
     };
     const w = startWorker(new URL("./maskWorkerMain.js", import.meta.url), data);
     w.unref();

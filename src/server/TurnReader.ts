@@ -14,6 +14,7 @@ import { TurnAssembler, type Delta } from "./TurnAssembler.js";
  */
 export class TurnReader {
   private assembler: TurnAssembler | undefined;
+  private started = false;
   /** The queue of text waiting for the parser parts; undefined while text is read as it comes. */
   private queue: Promise<void> | undefined;
   private failure: { error: unknown } | undefined;
@@ -25,29 +26,45 @@ export class TurnReader {
     private readonly onDelta: (d: Delta) => void,
   ) {}
 
-  /** Builds the assembler, asking for the tools' parser parts if they are not compiled (or being compiled) yet. */
-  start(): TurnAssembler {
-    if (this.assembler !== undefined) return this.assembler;
+  /**
+   * Asks for the tools' parser parts if they are not compiled (or being compiled) yet. The assembler is built once
+   * they have come: its strict parser then finds the tools normalized on the parser worker, not here (tens of
+   * milliseconds for a large tool set).
+   */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
     const { request, grammar, turn } = this.prepared;
     const tools =
       grammar.tools.length === 0
         ? grammar.tools
         : this.state.grammars.parserTools(grammar.tools, describeFormat(turn.format));
+    const build = (): void => {
+      this.assembler = new TurnAssembler({
+        format: this.state.chat.format,
+        tools,
+        stop: request.stop,
+        ...(grammar.json ? {} : { turn }),
+      });
+    };
     const pending = this.state.grammars.parserPending(tools);
-    if (pending !== undefined) this.queue = pending;
-    this.assembler = new TurnAssembler({
-      format: this.state.chat.format,
-      tools,
-      stop: request.stop,
-      ...(grammar.json ? {} : { turn }),
-    });
-    return this.assembler;
+    if (pending === undefined) build();
+    else
+      this.queue = pending.then(build).catch((error: unknown) => {
+        this.failure ??= { error };
+      });
   }
 
   push(text: string, onStop: () => void): void {
-    const assembler = this.start();
+    this.start();
     const read = (): void => {
       if (this.abandoned) return;
+      if (this.failure !== undefined) {
+        // nothing more of this turn can be read: its generation stops
+        onStop();
+        return;
+      }
+      const assembler = this.assembler!;
       for (const d of assembler.push(text)) this.onDelta(d);
       if (assembler.stopped) onStop();
     };
@@ -68,9 +85,10 @@ export class TurnReader {
 
   /** Reads what is queued and the end; the assembler with the whole turn. */
   async end(): Promise<TurnAssembler> {
-    const assembler = this.start();
+    this.start();
     await this.queue;
     if (this.failure !== undefined) throw this.failure.error;
+    const assembler = this.assembler!;
     for (const d of assembler.end()) this.onDelta(d);
     return assembler;
   }

@@ -2,7 +2,9 @@
  * Warms matchers in slices while a worker is idle: one slice for the next matcher in turn, then a turn of the event
  * loop (`setImmediate`), so that the messages that came meanwhile (a mask asked for, a token accepted) are served
  * before the next slice. `warm` gives one slice of `work` to a matcher (TokenMatcher.warm) and says whether it has more
- * to warm (false for a matcher closed meanwhile); a matcher leaves the turn when it has no more.
+ * to warm (false for a matcher closed meanwhile); a matcher leaves the turn when it has no more. `mayWarm` says whether
+ * warming may run now: while it says no, no slice is given, and the turn resumes with the next `add` (the mask
+ * worker's: warming takes a core that other generations running at the same time need for their own tokens).
  */
 export class IdleWarmer<T> {
   private readonly queue = new Set<T>();
@@ -13,9 +15,12 @@ export class IdleWarmer<T> {
   constructor(
     private readonly slice: number,
     private readonly warm: (m: T, work: number) => boolean,
+    private readonly mayWarm: () => boolean = () => true,
   ) {}
 
-  /** `m` may have masks to warm: it joins the turn (once), and the warm-up starts on a later turn if idle. */
+  /**
+   * `m` may have masks to warm: it joins the turn (once), and the warm-up starts (or resumes) on a later turn if idle.
+   */
   add(m: T): void {
     this.queue.add(m);
     if (this.running) return;
@@ -24,6 +29,10 @@ export class IdleWarmer<T> {
   }
 
   private readonly step = (): void => {
+    if (!this.mayWarm()) {
+      this.running = false;
+      return;
+    }
     for (const m of this.queue) {
       this.queue.delete(m);
       let more = false;

@@ -88,3 +88,21 @@ export type MaskOp =
 
 /** The vocabulary as plain data for the worker (it builds its own `Vocabulary`, and its own trie, from it). */
 export type VocabularyData = Pick<Vocabulary, "size" | "eosTokenIds" | "kind" | "bytes" | "offsets" | "atoms">;
+
+/**
+ * An engine's counters in shared memory, one Int32 each, read and written with Atomics: its generations running
+ * (`GENERATIONS`, which bounds its mask workers' warm-up between masks to when their generation runs alone) and the
+ * warm-up slices its mask workers gave (`WARM_SLICES`, a count for tests).
+ */
+export const GENERATIONS = 0;
+export const WARM_SLICES = 1;
+
+/** A new engine's counters ({@link GENERATIONS}, {@link WARM_SLICES}), all zero. */
+export function createEngineCounters(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+}
+
+/** What a mask worker starts with: the vocabulary, and optionally its engine's counters' buffer. */
+export interface MaskWorkerData extends VocabularyData {
+  readonly engine?: SharedArrayBuffer;
+}

@@ -11,7 +11,10 @@ import {
   FLAG,
   type MaskOp,
   type MaskShared,
+  type MaskWorkerData,
+  GENERATIONS,
   NARROWED,
+  WARM_SLICES,
   REFUSED,
   STATUS,
   TEXT_LENGTH,
@@ -26,7 +29,10 @@ import {
  * the event loop that streams every other request's tokens. Each operation answers through the matcher's shared
  * block (maskShared.ts).
  */
-const vocab = vocabularyFrom(workerData as VocabularyData);
+const data = workerData as MaskWorkerData;
+const vocab = vocabularyFrom(data);
+/** The engine's counters (maskShared.ts; none given: warming is never held back). */
+const engine = data.engine === undefined ? undefined : new Int32Array(data.engine);
 const words = Math.ceil(vocab.size / 32);
 
 interface GrammarEntry {
@@ -57,10 +63,19 @@ const matchers = new Map<number, Open>();
  * is served once the slice under way ends.
  */
 const IDLE_WARM_SLICE = 512;
-/** After a matcher's first mask or step, its grammar is warmed in slices while no request waits. */
+/**
+ * After a matcher's first mask or step, its grammar is warmed in slices while no request waits, and only while its
+ * generation is the engine's only one running: a slice takes a core from the others' decoding and event loop (in
+ * `bench:serve:gap`, warming beside a running stream widened its largest gap between tokens).
+ */
 const idle = new IdleWarmer<Open>(
   IDLE_WARM_SLICE,
-  (o, work) => o.failed !== true && matchers.get(o.mid) === o && o.matcher.warm(work),
+  (o, work) => {
+    if (o.failed === true || matchers.get(o.mid) !== o) return false;
+    if (engine !== undefined) Atomics.add(engine, WARM_SLICES, 1);
+    return o.matcher.warm(work);
+  },
+  () => engine === undefined || Atomics.load(engine, GENERATIONS) <= 1,
 );
 const warmSoon = (o: Open): void => idle.add(o);
 

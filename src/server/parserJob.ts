@@ -11,7 +11,14 @@ import {
   strictCheckOptions,
   type UnitCheck,
 } from "../parser/strictBlockCheck.js";
-import { ToolValidators, toParserTools, type ValidatorSource, validatorsFor } from "../parser/toolValidators.js";
+import {
+  adoptParserTools,
+  ToolValidators,
+  toParserTools,
+  type ValidatorSource,
+  validatorsFor,
+} from "../parser/toolValidators.js";
+import type { ParserTool } from "../parser/types.js";
 
 /** ajv standalone code requires ajv's runtime helpers and ajv-formats' formats from here. */
 const requireHere = createRequire(import.meta.url);
@@ -33,6 +40,11 @@ export interface ParserData {
   /** null: the tools do not compile for the format (the parser's own check then stands alone). */
   readonly check: AcceptorData | null;
   readonly validators: Map<string, ValidatorSource>;
+  /**
+   * The tools as the parser reads them (toParserTools: normalizing the 117 GitHub MCP tools takes tens of
+   * milliseconds); null for a tool list the parser refuses, which it then refuses itself where it reads it.
+   */
+  readonly tools: ParserTool[] | null;
 }
 
 /** Compiles a parser job where it is called (the compile worker, or the event loop when no worker is used). */
@@ -45,13 +57,15 @@ export function runParserJob(job: ParserJob): ParserData {
     if (!(e instanceof ToolgramError)) throw e;
   }
   let validators = new Map<string, ValidatorSource>();
+  let tools: ParserTool[] | null = null;
   try {
-    validators = new ToolValidators(toParserTools(job.tools), true).validatorSources();
+    tools = toParserTools(job.tools);
+    validators = new ToolValidators(tools, true).validatorSources();
   } catch (e) {
     // an invalid tool list: the parser refuses it itself, on whichever thread reads it
     if (!(e instanceof ToolgramError)) throw e;
   }
-  return { check, validators };
+  return { check, validators, tools };
 }
 
 /** The buffers of `data` to transfer rather than copy. */
@@ -82,6 +96,8 @@ export function adoptParser(
         const acceptor = parts.check === null ? null : acceptorFromData(parts.check);
         check = acceptor === null ? null : strictCheckOf((t) => acceptor.accepts(t), d);
       }
+      // the tools as normalized there: the validators below read them, and a parser made later normalizes nothing
+      if (parts.tools !== null) adoptParserTools(tools, parts.tools, "forbid");
       try {
         validatorsFor(tools, "forbid").adoptSources(parts.validators, requireHere);
       } catch (e) {

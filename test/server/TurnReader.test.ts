@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/json.js";
+import { parserToolReads } from "../../src/parser/toolValidators.js";
 import { modelChatFor } from "../../src/prompt/ModelChat.js";
 import type { ChatRequest } from "../../src/server/ChatRequest.js";
 import { CompileWorker } from "../../src/server/CompileWorker.js";
@@ -56,6 +57,7 @@ describe("TurnReader", () => {
     const cache = new GrammarCache({ maxEntries: 4, maxBytes: 1 << 20, parserCompiler: gated.compile });
     const deltas: Delta[] = [];
     const r = reader(cache, deltas);
+    const normalized = parserToolReads.normalized;
     r.start();
     for (const t of text) r.push(t, () => undefined);
     // both calls ended in the text, and nothing was read: no part was compiled on this thread to read them
@@ -63,6 +65,8 @@ describe("TurnReader", () => {
     expect(cache.stats.parserJobs).toBe(1);
     gated.open();
     const assembler = await r.end();
+    // the tools were normalized for the parser on the worker only, not here
+    expect(parserToolReads.normalized).toBe(normalized);
 
     const direct = new TurnAssembler({
       format: chat.format,

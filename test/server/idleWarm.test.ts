@@ -44,4 +44,27 @@ describe("warming while a worker is idle", () => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(idle.slices).toBe(4);
   });
+
+  it("gives no slice while warming may not run, and resumes with the next matcher added", async () => {
+    let allowed = false;
+    const log: string[] = [];
+    const idle = new IdleWarmer<string>(
+      512,
+      (m) => {
+        log.push(m);
+        return log.length < 3;
+      },
+      () => allowed,
+    );
+    idle.add("a");
+    for (let k = 0; k < 5; k++) await new Promise<void>((resolve) => setImmediate(resolve));
+    // another generation runs: nothing warmed, however many turns pass
+    expect(idle.slices).toBe(0);
+    allowed = true;
+    // the matcher's next step adds it again: the turn resumes where it stopped
+    idle.add("a");
+    for (let k = 0; k < 10 && idle.slices < 3; k++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(log).toEqual(["a", "a", "a"]);
+    expect(idle.slices).toBe(3);
+  });
 });

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { compileTools } from "../../src/compile.js";
 import { ToolgramError } from "../../src/errors.js";
 import { MaskWorker } from "../../src/server/MaskWorker.js";
+import { createEngineCounters, GENERATIONS, WARM_SLICES } from "../../src/server/maskShared.js";
 import { deepAnyOfTool } from "../../bench/serve/gapLoad.js";
 import { walkAhead, walkBothWays, weatherTool } from "../support/server/maskWorkerWalk.js";
 import { tinyVocab } from "../support/tinyVocab.js";
@@ -11,7 +13,9 @@ import { tinyVocab } from "../support/tinyVocab.js";
  * the caller as the same ToolgramError.
  */
 const vocab = tinyVocab();
-const worker = new MaskWorker(vocab);
+/** The worker's engine counters: no generation counted, so it warms as it would alone. */
+const engine = createEngineCounters();
+const worker = new MaskWorker(vocab, engine.buffer as SharedArrayBuffer);
 afterAll(() => worker.close());
 
 describe("masks computed on the mask worker", () => {
@@ -43,5 +47,20 @@ describe("masks computed on the mask worker", () => {
       // every token was allowed by the last mask or spelled the forced text: none waited for the worker
       expect(r.ahead).toBe(r.accepted);
     }
+  });
+
+  it("warm their matchers between masks only while their generation is the engine's only one running", async () => {
+    // another generation runs beside this one: the worker steps and answers, and warms nothing
+    Atomics.store(engine, GENERATIONS, 2);
+    const before = Atomics.load(engine, WARM_SLICES);
+    expect((await walkAhead(worker, vocab, [deepAnyOfTool(6)], 5, 20)).compared).toBeGreaterThan(5);
+    // a later round trip: the worker's loop has passed its turns after the walk's steps
+    (await worker.matcher(compileTools([weatherTool], { format: "qwen3" }), { jumpForward: true })).close();
+    expect(Atomics.load(engine, WARM_SLICES)).toBe(before);
+    // alone: the same walk warms between its steps
+    Atomics.store(engine, GENERATIONS, 1);
+    expect((await walkAhead(worker, vocab, [deepAnyOfTool(6)], 5, 20)).compared).toBeGreaterThan(5);
+    expect(Atomics.load(engine, WARM_SLICES)).toBeGreaterThan(before);
+    Atomics.store(engine, GENERATIONS, 0);
   });
 });
