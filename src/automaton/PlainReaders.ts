@@ -1,0 +1,86 @@
+import type { Automaton } from "./Automaton.js";
+import { PLAIN_STATES, plainNext } from "./plainText.js";
+
+/**
+ * Pairs of a configuration and a plain reader's state (see plainText) the search from one configuration looks at
+ * before it gives up: an unanchored pattern's search has a few dozen (its partial matches, and the configurations
+ * inside a character of several bytes).
+ */
+const SEARCH_PAIRS = 256;
+
+/**
+ * Which configurations read every plain text (see plainText): from such a configuration, every plain byte string
+ * leads to a live configuration, so every plain token is allowed there (inside a string that reads any text: an
+ * unanchored `pattern` before, inside and after its match). Found by a search of the pairs (configuration, reader
+ * state) reachable from the configuration by the automaton's own steps, at most SEARCH_PAIRS of them, each checked on
+ * every byte the reader allows there; kept per configuration for the automaton's epoch. A configuration met between
+ * characters by a search that succeeds reads every plain text too (what it reaches was searched), so the positions
+ * after the first one of such a string cost a lookup.
+ */
+export class PlainReaders {
+  private readonly automaton: Automaton;
+  /** Per configuration: 1 reads every plain text, 0 does not (or was given up on), undefined not searched yet. */
+  private verdict: (0 | 1 | undefined)[] = [];
+  private epoch: number;
+  /** Searches made, and pairs they looked at (the work of this check: each pair is a step per byte the reader allows). */
+  searches = 0;
+  pairs = 0;
+
+  constructor(automaton: Automaton) {
+    this.automaton = automaton;
+    this.epoch = automaton.tableEpoch;
+  }
+
+  /** Every plain byte string leads from configuration `c` to a live configuration (see the class). */
+  allowsAllPlain(c: number): boolean {
+    const A = this.automaton;
+    if (this.epoch !== A.tableEpoch) {
+      this.epoch = A.tableEpoch;
+      this.verdict = [];
+    }
+    const known = this.verdict[c];
+    if (known !== undefined) return known === 1;
+    this.searches++;
+    const seen = new Set<number>([c * PLAIN_STATES]);
+    // depth first: a string that dies at a bound (a `maxLength`) is found dead after one path to it
+    const todo = [c * PLAIN_STATES];
+    let ok = true;
+    search: while (todo.length > 0) {
+      const pair = todo.pop()!;
+      const x = Math.floor(pair / PLAIN_STATES);
+      const s = pair - x * PLAIN_STATES;
+      if (s === 0 && x !== c) {
+        const v = this.verdict[x];
+        if (v === 0) {
+          ok = false;
+          break;
+        }
+        if (v === 1) continue;
+      }
+      this.pairs++;
+      for (let b = 0; b < 256; b++) {
+        const t = plainNext(s, b);
+        if (t < 0) continue;
+        const y = A.step(x, b);
+        if (y < 0) {
+          ok = false;
+          break search;
+        }
+        const p = y * PLAIN_STATES + t;
+        if (seen.has(p)) continue;
+        if (seen.size >= SEARCH_PAIRS) {
+          ok = false;
+          break search;
+        }
+        seen.add(p);
+        todo.push(p);
+      }
+    }
+    if (!ok) {
+      this.verdict[c] = 0;
+      return false;
+    }
+    for (const p of seen) if (p % PLAIN_STATES === 0) this.verdict[p / PLAIN_STATES] = 1;
+    return true;
+  }
+}
