@@ -87,6 +87,7 @@ export class MaskWalk extends MaskCache {
    * only plain tokens and sets no plain token (null: none skipped).
    */
   protected plainMark: Uint8Array | null = null;
+  protected plainSkip: Int32Array = new Int32Array(0);
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     super(automaton, vocab);
@@ -177,7 +178,7 @@ export class MaskWalk extends MaskCache {
         continue;
       }
       if (plain !== null && plain[i] === PLAIN_BELOW) {
-        i = next[i];
+        i = this.plainSkip[i];
         continue;
       }
       if (++visited > limit) {
@@ -618,10 +619,11 @@ export class MaskWalk extends MaskCache {
     if (A.countedKey(c) !== undefined) return false;
     this.plainReaders ??= new PlainReaders(A);
     if (!this.plainReaders.allowsAllPlain(c)) return false;
-    const { mark, bits } = plainTrie(this.trie, this.words);
+    const { mark, bits, skipTo } = plainTrie(this.trie, this.words);
     this.pendingBase = bits;
     this.nSet = 0;
     this.plainMark = mark;
+    this.plainSkip = skipTo;
     try {
       this.walk(0, this.trie.nodeCount, c, out, null);
     } finally {

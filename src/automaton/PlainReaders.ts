@@ -1,5 +1,5 @@
 import type { Automaton } from "./Automaton.js";
-import { PLAIN_STATES, plainNext } from "./plainText.js";
+import { PLAIN_NEXT, PLAIN_STATES } from "./plainText.js";
 
 /**
  * Pairs of a configuration and a plain reader's state (see plainText) the search from one configuration looks at
@@ -19,8 +19,8 @@ const SEARCH_PAIRS = 256;
  */
 export class PlainReaders {
   private readonly automaton: Automaton;
-  /** Per configuration: 1 reads every plain text, 0 does not (or was given up on), undefined not searched yet. */
-  private verdict: (0 | 1 | undefined)[] = [];
+  /** Per configuration: 1 reads every plain text, 2 does not (or was given up on), 0 not searched yet. */
+  private verdict = new Uint8Array(0);
   private epoch: number;
   /** Searches made, and pairs they looked at (the work of this check: each pair is a step per byte the reader allows). */
   searches = 0;
@@ -36,10 +36,15 @@ export class PlainReaders {
     const A = this.automaton;
     if (this.epoch !== A.tableEpoch) {
       this.epoch = A.tableEpoch;
-      this.verdict = [];
+      this.verdict = new Uint8Array(0);
+    }
+    if (this.verdict.length < A.configCount) {
+      const v = new Uint8Array(Math.max(A.configCount * 2, 1024));
+      v.set(this.verdict);
+      this.verdict = v;
     }
     const known = this.verdict[c];
-    if (known !== undefined) return known === 1;
+    if (known !== 0) return known === 1;
     this.searches++;
     const seen = new Set<number>([c * PLAIN_STATES]);
     // depth first: a string that dies at a bound (a `maxLength`) is found dead after one path to it
@@ -50,18 +55,20 @@ export class PlainReaders {
       const x = Math.floor(pair / PLAIN_STATES);
       const s = pair - x * PLAIN_STATES;
       if (s === 0 && x !== c) {
-        const v = this.verdict[x];
-        if (v === 0) {
+        const v = x < this.verdict.length ? this.verdict[x] : 0;
+        if (v === 2) {
           ok = false;
           break;
         }
         if (v === 1) continue;
       }
       this.pairs++;
+      A.stepAll(x);
+      const row = A.cTrans;
       for (let b = 0; b < 256; b++) {
-        const t = plainNext(s, b);
+        const t = PLAIN_NEXT[s * 256 + b];
         if (t < 0) continue;
-        const y = A.step(x, b);
+        const y = row[x * 256 + b];
         if (y < 0) {
           ok = false;
           break search;
@@ -76,8 +83,14 @@ export class PlainReaders {
         todo.push(p);
       }
     }
+    // the search may have made configurations past the verdicts' length
+    if (this.verdict.length < A.configCount) {
+      const v = new Uint8Array(A.configCount * 2);
+      v.set(this.verdict);
+      this.verdict = v;
+    }
     if (!ok) {
-      this.verdict[c] = 0;
+      this.verdict[c] = 2;
       return false;
     }
     for (const p of seen) if (p % PLAIN_STATES === 0) this.verdict[p / PLAIN_STATES] = 1;

@@ -39,6 +39,13 @@ export function plainNext(s: number, b: number): number {
   }
 }
 
+/** plainNext as a table: `PLAIN_NEXT[s * 256 + b]`. */
+export const PLAIN_NEXT: Int8Array = (() => {
+  const t = new Int8Array(PLAIN_STATES * 256);
+  for (let s = 0; s < PLAIN_STATES; s++) for (let b = 0; b < 256; b++) t[s * 256 + b] = plainNext(s, b);
+  return t;
+})();
+
 /** A trie node whose path is not plain: walked, its tokens set. */
 export const NOT_PLAIN = 0;
 /** A node whose path is plain, with a node that is not below it: walked, its tokens (plain) not set. */
@@ -46,10 +53,15 @@ export const PLAIN_ABOVE = 1;
 /** A node whose path and whole subtree are plain: skipped. */
 export const PLAIN_BELOW = 2;
 
-/** Per trie: each node's mark (NOT_PLAIN, PLAIN_ABOVE, PLAIN_BELOW) and the plain tokens as a bitset. */
+/**
+ * Per trie: each node's mark (NOT_PLAIN, PLAIN_ABOVE, PLAIN_BELOW), the plain tokens as a bitset, and for a
+ * PLAIN_BELOW node the next node in preorder past it and past the PLAIN_BELOW subtrees that follow it (a walk skips a
+ * run of them at once: most of a node's children are plain below).
+ */
 export interface PlainTrie {
   mark: Uint8Array;
   bits: Uint32Array;
+  skipTo: Int32Array;
 }
 
 const plainOf = new WeakMap<TokenTrie, PlainTrie>();
@@ -68,7 +80,7 @@ export function plainTrie(trie: TokenTrie, words: number): PlainTrie {
     const d = depth[i];
     path[d] = i;
     const s = d === 1 ? 0 : state[path[d - 1]];
-    const t = s < 0 ? -1 : plainNext(s, byte[i]);
+    const t = s < 0 ? -1 : PLAIN_NEXT[s * 256 + byte[i]];
     state[i] = t;
     notPlain[i + 1] = notPlain[i] + (t < 0 ? 1 : 0);
     if (t >= 0) for (let k = tokBegin[i]; k < tokBegin[i + 1]; k++) bits[tokIds[k] >>> 5] |= 1 << (tokIds[k] & 31);
@@ -78,7 +90,13 @@ export function plainTrie(trie: TokenTrie, words: number): PlainTrie {
     if (state[i] < 0) mark[i] = NOT_PLAIN;
     else mark[i] = notPlain[next[i]] - notPlain[i + 1] > 0 ? PLAIN_ABOVE : PLAIN_BELOW;
   }
-  const r = { mark, bits };
+  const skipTo = new Int32Array(nodeCount);
+  for (let i = nodeCount - 1; i >= 0; i--) {
+    if (mark[i] !== PLAIN_BELOW) continue;
+    const n = next[i];
+    skipTo[i] = n < nodeCount && mark[n] === PLAIN_BELOW ? skipTo[n] : n;
+  }
+  const r = { mark, bits, skipTo };
   plainOf.set(trie, r);
   return r;
 }
