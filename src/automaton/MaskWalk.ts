@@ -76,7 +76,7 @@ export class MaskWalk extends MaskCache {
    */
   protected shortBytes = -1;
   protected deepest: Uint16Array;
-  /** Masks of configurations that read every plain text composed from the plain tokens (see composePlain); false: walked. */
+  /** Masks where every plain text stays live composed from the plain tokens (see composePlain); false: walked. */
   sharePlain = true;
   /** Masks composed so by composePlain. */
   plainMasks = 0;
@@ -599,11 +599,11 @@ export class MaskWalk extends MaskCache {
 
   /**
    * The mask of `c` where it would walk much of the trie (no caller, a top frame whose local mask is not known, or one
-   * that returns below many nodes, each an exit walked from the caller) and some stack of it reads every plain text (see PlainReaders: inside a string that reads any text, as an
-   * unanchored `pattern` does, at each of its partial matches): the vocabulary's plain tokens (plainTrie), stored as
-   * the shared base of a composite mask, plus the tokens that are not plain, found by a walk of only the trie nodes
-   * above one (about 10,500 of Qwen3's 333,000, fewer where a quote or an escape dies) instead of the whole trie.
-   * False where that does not hold.
+   * that returns below many nodes, each an exit walked from the caller) and every plain text leads from it to a live
+   * configuration (see PlainReaders: inside a string that reads any text, as an unanchored `pattern` does at each of
+   * its partial matches): the vocabulary's plain tokens (plainTrie), stored as the shared base of a composite mask,
+   * plus the tokens that are not plain, found by a walk of only the trie nodes above one (about 10,500 of Qwen3's
+   * 333,000, fewer where a quote or an escape dies) instead of the whole trie. False where that does not hold.
    */
   protected composePlain(c: number, out: Uint32Array): boolean {
     if (!this.sharePlain) return false;

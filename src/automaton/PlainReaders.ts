@@ -22,7 +22,7 @@ export class PlainReaders {
   /** Per configuration: 1 reads every plain text, 2 does not (or was given up on), 0 not searched yet. */
   private verdict = new Uint8Array(0);
   private epoch: number;
-  /** Searches made, and pairs they looked at (the work of this check: each pair is a step per byte the reader allows). */
+  /** Searches made, and pairs they looked at (the work of this check: each pair steps one configuration's row). */
   searches = 0;
   pairs = 0;
 
