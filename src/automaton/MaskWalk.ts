@@ -607,6 +607,9 @@ export class MaskWalk extends MaskCache {
    */
   protected composePlain(c: number, out: Uint32Array): boolean {
     if (!this.sharePlain) return false;
+    const { mark, bits, skipTo, walkNodes } = plainTrie(this.trie, this.words);
+    // a walk with less than that left (a prefetch's position) may stop before its end: not searched for nothing
+    if (this.walkLimit - this.nodesWalked < walkNodes) return false;
     const A = this.automaton;
     const split = A.splitTop(c);
     if (split !== undefined) {
@@ -619,7 +622,6 @@ export class MaskWalk extends MaskCache {
     if (A.countedKey(c) !== undefined) return false;
     this.plainReaders ??= new PlainReaders(A);
     if (!this.plainReaders.allowsAllPlain(c)) return false;
-    const { mark, bits, skipTo } = plainTrie(this.trie, this.words);
     this.pendingBase = bits;
     this.nSet = 0;
     this.plainMark = mark;

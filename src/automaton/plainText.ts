@@ -62,6 +62,8 @@ export interface PlainTrie {
   mark: Uint8Array;
   bits: Uint32Array;
   skipTo: Int32Array;
+  /** Nodes that are not PLAIN_BELOW: the most a walk of the others visits (Qwen3: 10,527 of 333,009). */
+  walkNodes: number;
 }
 
 const plainOf = new WeakMap<TokenTrie, PlainTrie>();
@@ -96,7 +98,9 @@ export function plainTrie(trie: TokenTrie, words: number): PlainTrie {
     const n = next[i];
     skipTo[i] = n < nodeCount && mark[n] === PLAIN_BELOW ? skipTo[n] : n;
   }
-  const r = { mark, bits, skipTo };
+  let walkNodes = 0;
+  for (let i = 0; i < nodeCount; i++) if (mark[i] !== PLAIN_BELOW) walkNodes++;
+  const r = { mark, bits, skipTo, walkNodes };
   plainOf.set(trie, r);
   return r;
 }
