@@ -1,4 +1,4 @@
-import type { Automaton } from "./Automaton.js";
+import { type Automaton, DEAD } from "./Automaton.js";
 import { PLAIN_NEXT, PLAIN_STATES } from "./plainText.js";
 
 /**
@@ -63,6 +63,15 @@ export class PlainReaders {
         if (v === 1) continue;
       }
       this.pairs++;
+      // the bytes no stack can read are known without making a configuration: most searches fail there (an enum's
+      // value, a number, a key's name), before stepAll makes the configurations of the others
+      A.recordDeadBytes(x);
+      const dead = A.cTrans;
+      for (let b = 0; b < 256; b++)
+        if (PLAIN_NEXT[s * 256 + b] >= 0 && dead[x * 256 + b] === DEAD) {
+          ok = false;
+          break search;
+        }
       A.stepAll(x);
       const row = A.cTrans;
       for (let b = 0; b < 256; b++) {
