@@ -151,6 +151,7 @@ export class Automaton {
   // scratch for rows and closures
   private readonly rowScratch = new Int32Array(256);
   private readonly cutScratch = new Uint8Array(257);
+  private readonly rowCuts = new Uint8Array(256);
   private readonly oneSeed = new Int32Array(1);
   private readonly prevSeeds = new Int32Array(16);
   private work = new Int32Array(0);
@@ -729,9 +730,71 @@ export class Automaton {
     return t;
   }
 
+  /**
+   * Fills configuration `c`'s whole row of `cTrans` (for a search that reads every byte of many configurations: see
+   * PlainReaders). A step of any byte visits the same stacks (stepStack: each top, the frames it calls, the callers it
+   * may return to); only each visited top's row entry differs with the byte. Bytes with the same entries in every
+   * visited top's row lead to the same configuration, so a configuration of several stacks is stepped once per group
+   * of such bytes (a handful), not once per byte (each a walk of its stacks and a configuration looked up by its key).
+   */
+  stepAll(c: number): void {
+    if (this.cDeadDone[c] === 2) return;
+    const visited: number[] = [];
+    const seen = new Set<number>();
+    for (const st of this.cfStacks[c]) this.visitStacks(st, visited, seen, 0);
+    const tops = new Set<number>();
+    for (const st of visited) tops.add(this.stTop[st]);
+    for (const top of tops) this.rsRow(top);
+    // where some visited top's row changes between two bytes: between two such cuts every row is constant
+    const cuts = this.rowCuts.fill(0);
+    const rows = this.rsTrans;
+    for (const top of tops) {
+      const base = top * 256;
+      for (let b = 1; b < 256; b++) if (rows[base + b] !== rows[base + b - 1]) cuts[b] = 1;
+    }
+    const row = c * 256;
+    const out = new Set<number>();
+    for (let b = 0; b < 256; ) {
+      let e = b + 1;
+      while (e < 256 && cuts[e] === 0) e++;
+      out.clear();
+      for (const st of visited) {
+        const r = this.rsTrans[this.stTop[st] * 256 + b];
+        if (r >= 0) out.add(this.stack(r, this.stParent[st]));
+      }
+      // a configuration made here may grow the tables: cTrans is indexed afresh below
+      const t =
+        out.size === 0 ? DEAD : out.size === 1 ? this.singleConfig(out.values().next().value!) : this.config([...out]);
+      for (let x = b; x < e; x++) if (this.cTrans[row + x] === UNKNOWN) this.cTrans[row + x] = t;
+      b = e;
+    }
+    this.cDeadDone[c] = 2;
+  }
+
+  /** The stacks a step of any byte from `st` visits (see stepStack, which visits them in the same order). */
+  private visitStacks(st: number, visited: number[], seen: Set<number>, depth: number): void {
+    if (seen.has(st)) return;
+    seen.add(st);
+    if (depth > 10_000) {
+      throw new LimitExceededError(
+        "LIMIT_NESTING",
+        "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
+      );
+    }
+    visited.push(st);
+    const top = this.stTop[st];
+    const p = this.stParent[st];
+    const calls = this.rsCallList(top);
+    for (let i = 0; i < calls.length; i += 2) {
+      const pushed = this.stack(this.frameStartOf(calls[i]), this.stack(calls[i + 1], p));
+      this.visitStacks(pushed, visited, seen, depth + 1);
+    }
+    if (p >= 0 && this.rsFinal[top] === 1) this.visitStacks(p, visited, seen, depth + 1);
+  }
+
   /** Records in cTrans every byte configuration `c` cannot read (once; step does it on the first step too). */
   recordDeadBytes(c: number): void {
-    if (this.cDeadDone[c] === 1) return;
+    if (this.cDeadDone[c] !== 0) return;
     this.cDeadDone[c] = 1;
     const f = this.frameTopOf(c);
     if (f < 0) {

@@ -10,6 +10,7 @@ import { MaskWalk, WALK_LIMIT } from "./MaskWalk.js";
 import { MaskWarmer, type WarmHost } from "./MaskWarmer.js";
 import { TAIL_FRAME } from "./NfaBuilder.js";
 import { nestingRepeats } from "./nestingRepeats.js";
+import { plainTrie } from "./plainText.js";
 import { framesWarmedWhole, SHARED_LOCALS_CAP } from "./sharedFrameMasks.js";
 import { tablesFull } from "./tablesFull.js";
 import { singleByteTokens } from "./trieByByte.js";
@@ -246,6 +247,8 @@ export class MaskTable extends MaskWalk {
    */
   private warmSharedFrames(): void {
     this.warmed = true;
+    // the vocabulary's plain tokens (see MaskWalk.composePlain), once per process and vocabulary: a pass over the trie
+    if (this.sharePlain) plainTrie(this.trie, this.words);
     const A = this.automaton;
     const { frameKey } = A.nfa;
     let whole = framesWarmedWhole.get(this.vocab);

@@ -4,6 +4,8 @@ import { type Automaton, type CountedKey, DEAD, UNKNOWN } from "./Automaton.js";
 import { MaskCache } from "./MaskCache.js";
 import { TAIL_FRAME } from "./NfaBuilder.js";
 import { addIds, addIdsExcept, clearWords, forEachSet, orWords, setBits } from "./maskBits.js";
+import { PlainReaders } from "./PlainReaders.js";
+import { NOT_PLAIN, PLAIN_BELOW, plainTrie } from "./plainText.js";
 import {
   type LocalMask,
   SHARED_LOCALS_CAP,
@@ -31,6 +33,13 @@ const SUBTREE_MIN_NODES = 16;
  * characters of several bytes is entered after their lead byte (see thompsonStep's stepSeq).
  */
 const TAIL_KEY = `${TAIL_FRAME}|`;
+
+/**
+ * A configuration whose top frame's local mask is known with at most this many exits is composed from it (see
+ * composeInto: a string's content returns below about 400 of Qwen3's nodes), not from the plain tokens (composePlain:
+ * a walk of up to 10,500 nodes).
+ */
+const PLAIN_EXITS = 2048;
 
 /** Thrown by a walk that passes `walkLimit`. */
 export const WALK_LIMIT = new Error("walk limit");
@@ -67,6 +76,18 @@ export class MaskWalk extends MaskCache {
    */
   protected shortBytes = -1;
   protected deepest: Uint16Array;
+  /** Masks where every plain text stays live composed from the plain tokens (see composePlain); false: walked. */
+  sharePlain = true;
+  /** Masks composed so by composePlain. */
+  plainMasks = 0;
+  /** Which configurations read every plain text (see PlainReaders), made on first use. */
+  protected plainReaders: PlainReaders | undefined;
+  /**
+   * While composePlain walks: the trie nodes' plain marks (see plainTrie): the walk skips the subtrees that hold
+   * only plain tokens and sets no plain token (null: none skipped).
+   */
+  protected plainMark: Uint8Array | null = null;
+  protected plainSkip: Int32Array = new Int32Array(0);
 
   constructor(automaton: Automaton, vocab: Vocabulary) {
     super(automaton, vocab);
@@ -150,9 +171,14 @@ export class MaskWalk extends MaskCache {
     const limit = this.walkLimit - this.nodesWalked;
     const short = this.shortBytes;
     const deepest = this.deepest;
+    const plain = this.plainMark;
     while (i < to) {
       if (short >= 0 && deepest[i] <= short) {
         i = next[i];
+        continue;
+      }
+      if (plain !== null && plain[i] === PLAIN_BELOW) {
+        i = this.plainSkip[i];
         continue;
       }
       if (++visited > limit) {
@@ -217,7 +243,7 @@ export class MaskWalk extends MaskCache {
       }
       const e = tokBegin[i + 1];
       let k = tokBegin[i];
-      if (k < e && d > short) {
+      if (k < e && d > short && (plain === null || plain[i] === NOT_PLAIN)) {
         if (nSet >= 0) {
           // counting: its ids are the sparse mask while there are few. A plain walk sets each token once; the walks
           // of a composed mask may meet a token the local part or another exit already set, which is not counted again
@@ -237,7 +263,7 @@ export class MaskWalk extends MaskCache {
           }
         }
       }
-      if (entry && short < 0 && next[i] - i > SUBTREE_MIN_NODES) {
+      if (entry && short < 0 && plain === null && next[i] - i > SUBTREE_MIN_NODES) {
         this.nSet = nSet;
         if (this.enterFrame(i, d, out, exits, exitMin)) {
           nSet = this.nSet;
@@ -524,7 +550,8 @@ export class MaskWalk extends MaskCache {
     let counted: CountedKey | undefined;
     try {
       counted = this.shareCounted ? this.automaton.countedKey(c) : undefined;
-      if (counted === undefined || !this.composeCounted(c, counted, out)) this.composeInto(c, out);
+      if ((counted === undefined || !this.composeCounted(c, counted, out)) && !this.composePlain(c, out))
+        this.composeInto(c, out);
     } finally {
       if (!nested) this.computing = false;
     }
@@ -567,6 +594,47 @@ export class MaskWalk extends MaskCache {
     for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) this.setOne(out, at[k]);
     if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) this.setOne(out, e);
     this.countedMasks++;
+    return true;
+  }
+
+  /**
+   * The mask of `c` where it would walk much of the trie (no caller, a top frame whose local mask is not known, or one
+   * that returns below many nodes, each an exit walked from the caller) and every plain text leads from it to a live
+   * configuration (see PlainReaders: inside a string that reads any text, as an unanchored `pattern` does at each of
+   * its partial matches): the vocabulary's plain tokens (plainTrie), stored as the shared base of a composite mask,
+   * plus the tokens that are not plain, found by a walk of only the trie nodes above one (about 10,500 of Qwen3's
+   * 333,000, fewer where a quote or an escape dies) instead of the whole trie. False where that does not hold.
+   */
+  protected composePlain(c: number, out: Uint32Array): boolean {
+    if (!this.sharePlain) return false;
+    const { mark, bits, skipTo, walkNodes } = plainTrie(this.trie, this.words);
+    // a walk with less than that left (a prefetch's position) may stop before its end: not searched for nothing
+    if (this.walkLimit - this.nodesWalked < walkNodes) return false;
+    const A = this.automaton;
+    const split = A.splitTop(c);
+    if (split !== undefined) {
+      // a top frame whose local mask is known and returns below few nodes (a string's content) costs less composed
+      const key = A.sharedKey(split[0]);
+      const local = this.local[split[0]] ?? (key === undefined ? undefined : sharedLocals.get(this.vocab)?.get(key));
+      if (local !== undefined && local.exitBits === undefined && local.exits.length <= PLAIN_EXITS) return false;
+    }
+    // inside a bounded repetition, the text dies at its bound: not searched (composeCounted takes those)
+    if (A.countedKey(c) !== undefined) return false;
+    this.plainReaders ??= new PlainReaders(A);
+    if (!this.plainReaders.allowsAllPlain(c)) return false;
+    this.pendingBase = bits;
+    this.nSet = 0;
+    this.plainMark = mark;
+    this.plainSkip = skipTo;
+    try {
+      this.walk(0, this.trie.nodeCount, c, out, null);
+    } finally {
+      this.plainMark = null;
+    }
+    const at = this.atomTokens;
+    for (let k = 0; k < at.length; k += 2) if (A.stepAtom(c, at[k + 1]) >= 0) this.setOne(out, at[k]);
+    if (A.isComplete(c)) for (const e of this.vocab.eosTokenIds) this.setOne(out, e);
+    this.plainMasks++;
     return true;
   }
 

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
+import { compileSchema } from "../../src/compile.js";
+import { seededRandom } from "../../src/util/seededRandom.js";
+import { bit, tinyVocab } from "../support/tinyVocab.js";
+
+/**
+ * Inside a string that reads any text (an unanchored `pattern`: "any text, then the pattern"), each partial match is a
+ * configuration of its own, and every plain token (no quote, no backslash, no control character, strict UTF-8) is
+ * allowed at all of them: the mask is the vocabulary's plain tokens plus a walk of the trie nodes above a token that
+ * is not plain. The masks must be the same as walked whole: checked bit for bit along seeded random walks against a
+ * matcher of the same grammar with the sharing off (plainMasks.long.test.ts, Qwen3), and here against acceptToken for
+ * every id with a small vocabulary.
+ */
+interface Plain {
+  plainMasks: number;
+}
+const table = (m: TokenMatcher): Plain => (m as unknown as { table: Plain }).table;
+
+function setIds(bits: Uint32Array, size: number, leaveOut: readonly number[]): number[] {
+  const ids: number[] = [];
+  for (let id = 0; id < size; id++) if (bit(bits, id) && !leaveOut.includes(id)) ids.push(id);
+  return ids;
+}
+
+const SCHEMAS: [string, unknown][] = [
+  ["a counted unanchored pattern", { type: "string", pattern: "\\d{4}-\\d{4}-\\d{3}[0-9Xx]" }],
+  ["a pattern anchored at its start", { type: "string", pattern: "^ab" }],
+  [
+    "patterns in an object",
+    {
+      type: "object",
+      properties: { a: { type: "string", pattern: "é[0-9]" }, b: { type: "string", pattern: "x\\.y" } },
+      required: ["a", "b"],
+    },
+  ],
+];
+
+describe("masks of strings that read any text", () => {
+  it("agree with acceptToken for every id along random walks (a small vocabulary)", () => {
+    const vocab = tinyVocab();
+    const words = Math.ceil(vocab.size / 32);
+    const bits = new Uint32Array(words);
+    let composed = 0;
+    for (const [name, schema] of SCHEMAS) {
+      const rnd = seededRandom(11);
+      for (let w = 0; w < 3; w++) {
+        const m = compileSchema(schema).createMatcher(vocab);
+        for (let step = 0; step < 30 && !m.isTerminated(); step++) {
+          m.fillNextTokenBitmask(bits);
+          for (let id = 0; id < vocab.size; id++) {
+            const ok = m.acceptToken(id);
+            if (ok) m.rollback(1);
+            if (ok !== bit(bits, id)) expect.fail(`${name}, walk ${w}, step ${step}: token ${id} mask ${!ok}`);
+          }
+          const ids = setIds(bits, vocab.size, []);
+          if (ids.length === 0) break;
+          m.acceptToken(ids[Math.floor(rnd() * ids.length)]);
+        }
+        composed += table(m).plainMasks;
+      }
+    }
+    expect(composed).toBeGreaterThan(20);
+  });
+
+  it("are not taken where a string dies at a bound or refuses a character", () => {
+    const vocab = tinyVocab();
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    for (const schema of [
+      { type: "string", maxLength: 300 },
+      { type: "string", pattern: "^[a-z]*$" },
+    ]) {
+      const m = compileSchema(schema).createMatcher(vocab);
+      for (const byte of new TextEncoder().encode('"abc')) {
+        m.fillNextTokenBitmask(bits);
+        expect(m.acceptToken(byte - 0x20)).toBe(true);
+      }
+      m.fillNextTokenBitmask(bits);
+      expect(table(m).plainMasks).toBe(0);
+    }
+  });
+});
