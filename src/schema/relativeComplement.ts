@@ -1,7 +1,7 @@
 import type { JsonValue } from "../json.js";
 import type { NormalizeContext } from "./NormalizeContext.js";
 import type { ArrayNode, NumberBound, NumberNode, ObjectNode, SchemaNode, StringNode } from "./SchemaNode.js";
-import { NotRepresentable, complement } from "./complement.js";
+import { NotRepresentable, complement, complementObject } from "./complement.js";
 import { intersect, schemaForKey } from "./intersect.js";
 import { anyNode, kindOf, makeUnion, never, plainArray, plainObject } from "./nodes.js";
 import { UndecidableValue, valueMatches } from "./valueMatches.js";
@@ -167,8 +167,13 @@ function minusObject(ctx: NormalizeContext, u: SchemaNode, o: ObjectNode, path: 
     );
   const general = (): SchemaNode => intersect(ctx, u, complement(ctx, o, path), path);
   if (u.kind === "enum") return keepRejected(ctx, u.values, o, path) ?? general();
-  const keys = u.kind === "object" ? finiteKeys(u) : undefined;
-  if (u.kind !== "object" || !keys) return general();
+  if (u.kind !== "object") return general();
+  const keys = finiteKeys(u);
+  if (!keys) {
+    // open: o's own complement, with "a declared key's value o rejects" narrowed to what u allows there
+    const within = (k: string, s: SchemaNode): SchemaNode => relativeComplement(ctx, schemaForKey(ctx, u, k), s, path);
+    return intersect(ctx, u, complementObject(ctx, o, path, 0, within), path);
+  }
   const names = o.propertyNames;
   if (names && keys.some((k) => keepRejected(ctx, [k], names, path) === undefined)) return general();
   return intersect(ctx, u, makeUnion(path, rejectedWithin(ctx, u, keys, o, path)), path);
