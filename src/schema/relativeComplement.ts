@@ -4,6 +4,7 @@ import type { ArrayNode, NumberBound, NumberNode, ObjectNode, SchemaNode, String
 import { NotRepresentable, complement, complementObject } from "./complement.js";
 import { intersect, schemaForKey } from "./intersect.js";
 import { anyNode, kindOf, makeUnion, never, plainArray, plainObject } from "./nodes.js";
+import { sameNode } from "./sameNode.js";
 import { UndecidableValue, valueMatches } from "./valueMatches.js";
 
 /**
@@ -136,22 +137,6 @@ function itemsImplied(ctx: NormalizeContext, u: SchemaNode, o: SchemaNode, path:
     if (e instanceof NotRepresentable) return false;
     throw e;
   }
-}
-
-/** Whether two nodes are the same schema (paths aside); false when the comparison would be long. */
-function sameNode(a: SchemaNode, b: SchemaNode): boolean {
-  let budget = 5_000;
-  const eq = (x: unknown, y: unknown): boolean => {
-    if (x === y) return true;
-    if (--budget < 0 || typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
-    if (Array.isArray(x) !== Array.isArray(y)) return false;
-    const xo = x as Record<string, unknown>;
-    const yo = y as Record<string, unknown>;
-    const xk = Object.keys(xo).filter((k) => k !== "path" && xo[k] !== undefined);
-    const yk = Object.keys(yo).filter((k) => k !== "path" && yo[k] !== undefined);
-    return xk.length === yk.length && xk.every((k) => Object.hasOwn(yo, k) && eq(xo[k], yo[k]));
-  };
-  return eq(a, b);
 }
 
 /**

@@ -78,4 +78,14 @@ describe("oneOf branches complemented within a closed branch", () => {
     ];
     agrees(schema, values);
   });
+
+  it("values that differ only under a key named `path` stay different (a node's source path is not compared)", () => {
+    const schema = {
+      oneOf: [
+        { type: "object", properties: { a: { const: { path: 1 } } }, additionalProperties: false },
+        { type: "object", properties: { a: { const: { path: 2 } } }, additionalProperties: { type: "integer" } },
+      ],
+    };
+    agrees(schema, [{}, { a: { path: 1 } }, { a: { path: 2 } }, { b: 1 }, { a: { path: 1 }, b: 1 }]);
+  });
 });
