@@ -3,6 +3,7 @@ import type { ObjectNode, SchemaNode } from "./SchemaNode.js";
 import { NotRepresentable, complement } from "./complement.js";
 import { disjoint } from "./disjoint.js";
 import { intersect } from "./intersect.js";
+import { relativeComplement } from "./relativeComplement.js";
 import { KINDS, anyNode, makeUnion, never, plainKind, plainObject } from "./nodes.js";
 import { childPath } from "../util/jsonPointer.js";
 
@@ -19,10 +20,37 @@ function tryComplement(ctx: NormalizeContext, n: SchemaNode, path: string): Sche
   }
 }
 
+/** `intersect`, or the reason it cannot be done exactly. */
+function tryIntersect(ctx: NormalizeContext, a: SchemaNode, b: SchemaNode, path: string): SchemaNode | string {
+  ctx.probing++;
+  try {
+    return intersect(ctx, a, b, path);
+  } catch (e) {
+    if (e instanceof ProbeAbort) return e.message;
+    throw e;
+  } finally {
+    ctx.probing--;
+  }
+}
+
+/** `universe ∩ ¬n` (relativeComplement), or the reason it cannot be expressed. */
+function tryRelative(ctx: NormalizeContext, universe: SchemaNode, n: SchemaNode, path: string): SchemaNode | string {
+  ctx.probing++;
+  try {
+    return relativeComplement(ctx, universe, n, path);
+  } catch (e) {
+    if (e instanceof NotRepresentable || e instanceof ProbeAbort) return e.message;
+    throw e;
+  } finally {
+    ctx.probing--;
+  }
+}
+
 /**
  * `oneOf`: exactly one branch matches. Pairwise-disjoint branches make it a plain union. Otherwise each overlapping
  * branch is narrowed by the complements of the branches it overlaps (B_i ∩ ¬B_j ...), which is exact when those
- * complements are expressible; else refused (strict) or read as `anyOf` (non-strict, a superset).
+ * complements are expressible, in general or within B_i (relativeComplement); else refused (strict) or read as
+ * `anyOf` (non-strict, a superset).
  */
 export function normalizeOneOf(
   ctx: NormalizeContext,
@@ -49,32 +77,26 @@ export function normalizeOneOf(
   const narrowed: SchemaNode[] = [];
   let ok = exact; // complements of over-approximated branches would be under-approximations
   let why = exact ? "" : "; a branch is itself over-approximated";
-  const complements = new Map<number, SchemaNode>();
+  const complements = new Map<number, SchemaNode | string>();
   for (const { b, i } of ok ? live : []) {
     let acc = b;
     for (const j of overlaps.get(i) ?? []) {
       let c = complements.get(j);
-      if (!c) {
-        const t = tryComplement(ctx, branches[j], path);
-        if (typeof t === "string") {
-          ok = false;
-          why = `; branch ${j} has no exact complement: ${t}`;
-          break;
-        }
-        c = t;
+      if (c === undefined) {
+        c = tryComplement(ctx, branches[j], path);
         complements.set(j, c);
       }
-      ctx.probing++;
-      try {
-        acc = intersect(ctx, acc, c, path);
-      } catch (e) {
-        if (!(e instanceof ProbeAbort)) throw e;
+      // no complement of its own: branch i may still bound it (a closed object's finite keys)
+      const next = typeof c === "string" ? tryRelative(ctx, acc, branches[j], path) : tryIntersect(ctx, acc, c, path);
+      if (typeof next === "string") {
         ok = false;
-        why = `; combining branch ${i} with the complement of branch ${j}: ${e.message}`;
-      } finally {
-        ctx.probing--;
+        why =
+          typeof c === "string"
+            ? `; branch ${j} has no exact complement: ${c}${next === c ? "" : ` (within branch ${i}: ${next})`}`
+            : `; combining branch ${i} with the complement of branch ${j}: ${next}`;
+        break;
       }
-      if (!ok) break;
+      acc = next;
     }
     if (!ok) break;
     narrowed.push(acc);

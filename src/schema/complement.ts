@@ -274,7 +274,17 @@ function complementArray(ctx: NormalizeContext, r: ArrayNode, path: string, unfo
   return makeUnion(path, parts);
 }
 
-function complementObject(ctx: NormalizeContext, r: ObjectNode, path: string, unfold: number): SchemaNode {
+/**
+ * Objects `r` rejects, with `bad(key, schema)` for "a value the declared property's schema rejects": the plain
+ * complement by default; relativeComplement narrows it to what another object allows at that key.
+ */
+export function complementObject(
+  ctx: NormalizeContext,
+  r: ObjectNode,
+  path: string,
+  unfold = 0,
+  bad: (key: string, s: SchemaNode) => SchemaNode = (_, s) => complement(ctx, s, s.path, unfold),
+): SchemaNode {
   if (r.patternProperties.length)
     throw new NotRepresentable("the complement of `patternProperties` (a key matching a pattern with a bad value)");
   if (r.additionalProperties !== false && r.additionalProperties.kind !== "any")
@@ -292,11 +302,7 @@ function complementObject(ctx: NormalizeContext, r: ObjectNode, path: string, un
     const s = p.schema;
     if (p.required) parts.push(objectWith(path, [], [p.key]));
     if (s.kind === "any") continue;
-    const bad: ObjectNode = {
-      ...plainObject(path),
-      properties: [{ key: p.key, schema: complement(ctx, s, s.path, unfold), required: true }],
-    };
-    parts.push(bad);
+    parts.push({ ...plainObject(path), properties: [{ key: p.key, schema: bad(p.key, s), required: true }] });
   }
   return makeUnion(path, parts);
 }

@@ -18,7 +18,7 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261128);
 const referee = new Referee();
-const FORMATS = ["uuid", "ipv4", "email", "json-pointer", "relative-json-pointer"] as const;
+const FORMATS = ["uuid", "ipv4", "ipv6", "email", "json-pointer", "relative-json-pointer"] as const;
 const ajvRegex = (name: (typeof FORMATS)[number]) => fullFormats[name] as RegExp;
 
 const hexString = (n: number) =>
@@ -27,6 +27,19 @@ const uuid = fc
   .tuple(fc.constantFrom("", "urn:uuid:", "URN:uuid:", "urn:UUID:"), hexString(8), hexString(4), hexString(4))
   .chain(([pre, a, b, c]) => fc.tuple(hexString(4), hexString(12)).map(([d, e]) => `${pre}${a}-${b}-${c}-${d}-${e}`));
 const ipv4 = fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 4, maxLength: 4 }).map((a) => a.join("."));
+/** 1 to 8 groups of 1 to 4 hex digits, some run of them written `::`, sometimes an IPv4 tail. */
+const ipv6 = fc
+  .tuple(
+    fc.array(fc.integer({ min: 1, max: 4 }).chain(hexString), { minLength: 1, maxLength: 8 }),
+    fc.option(fc.nat(8)),
+    fc.option(ipv4),
+  )
+  .map(([groups, gap, tail]) => {
+    const gs = tail === null ? groups : [...groups.slice(0, 6), tail];
+    if (gap === null) return gs.join(":");
+    const k = gap % (gs.length + 1);
+    return `${gs.slice(0, k).join(":")}::${gs.slice(k).join(":")}`;
+  });
 const word = (units: string, maxLength = 6) => fc.string({ unit: fc.constantFrom(...units), minLength: 1, maxLength });
 const email = fc
   .tuple(word("aZ9.!~-_+"), fc.array(word("aZ9-"), { minLength: 1, maxLength: 3 }))
@@ -47,6 +60,7 @@ const mutated = (s: fc.Arbitrary<string>) =>
 const SAMPLES: Record<(typeof FORMATS)[number], fc.Arbitrary<string>> = {
   uuid,
   ipv4,
+  ipv6,
   email,
   "json-pointer": pointer,
   "relative-json-pointer": relativePointer,
