@@ -1,6 +1,6 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
-import { foldExpr, forEachNode } from "./foldExpr.js";
+import { foldExpr } from "./foldExpr.js";
 
 /**
  * The rule names `e` references, with their number of occurrences, in first-occurrence order. Kept per body and per
@@ -14,12 +14,18 @@ export function refsOf(e: GExpr, deadline?: Deadline): ReadonlyMap<string, numbe
   const cache = refsCache(deadline);
   let refs = cache.get(e);
   if (refs === undefined) {
+    // pre-order, every occurrence (counts are occurrences); a loop of its own: every body is walked once per compile
     const counts = new Map<string, number>();
-    forEachNode(e, (x) => {
+    const stack: GExpr[] = [e];
+    while (stack.length > 0) {
+      const x = stack.pop() as GExpr;
       deadline?.tick("analyzing the grammar");
       refsWalked.nodes++;
       if (x.type === "ref") counts.set(x.rule, (counts.get(x.rule) ?? 0) + 1);
-    });
+      else if (x.type === "seq" || x.type === "alt")
+        for (let i = x.items.length - 1; i >= 0; i--) stack.push(x.items[i]);
+      else if (x.type === "repeat") stack.push(x.item);
+    }
     cache.set(e, (refs = counts));
   }
   return refs;
