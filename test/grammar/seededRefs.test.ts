@@ -4,6 +4,7 @@ import { Deadline } from "../../src/Deadline.js";
 import { alt, lit, NOTHING, ref, rep, seq } from "../../src/grammar/build.js";
 import type { GExpr, Grammar } from "../../src/grammar/Grammar.js";
 import { refsOf, refsWalked } from "../../src/grammar/analysis/refs.js";
+import { dedupeRules } from "../../src/grammar/passes/dedupeRules.js";
 import { inlineRules } from "../../src/grammar/passes/inlineRules.js";
 
 const SEED = 20261129;
@@ -38,8 +39,8 @@ const arbGrammar: fc.Arbitrary<Grammar> = fc.integer({ min: 2, max: 30 }).chain(
     }),
 );
 
-describe("inlineRules: references of rebuilt bodies", () => {
-  it("composed from the inlined rules' are those a walk of the body finds, in the same order", () => {
+describe("references of bodies the passes rebuild, known without walking them", () => {
+  it("after inlining, composed from the inlined rules' are those a walk finds, in the same order", () => {
     fc.assert(
       fc.property(arbGrammar, (g) => {
         const d = Deadline.none();
@@ -49,7 +50,18 @@ describe("inlineRules: references of rebuilt bodies", () => {
           expect([...refsOf(body, d)]).toEqual([...refsOf(body, Deadline.none())]);
         }
       }),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+
+  it("after deduplication, a renamed body's references are those a walk finds, in the same order", () => {
+    fc.assert(
+      fc.property(arbGrammar, (g) => {
+        const d = Deadline.none();
+        const out = dedupeRules(g, d);
+        for (const body of out.rules.values()) expect([...refsOf(body, d)]).toEqual([...refsOf(body, Deadline.none())]);
+      }),
+      { seed: SEED, numRuns: 200 },
     );
   });
 
