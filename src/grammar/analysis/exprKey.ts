@@ -1,6 +1,5 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
-import { foldExpr } from "./foldExpr.js";
 
 /**
  * A canonical string of an expression: equal strings ⇔ structurally equal expressions. Iterative; `deadline` is
@@ -110,37 +109,70 @@ export class StructuralIds {
     return id;
   }
 
-  /** The identity of `e`; `deadline` is ticked per node not seen before. */
+  /**
+   * The identity of `e`; `deadline` is ticked per node not seen before. A loop of its own rather than `foldExpr`:
+   * every pass folds with its own function and memo table, which left foldExpr's calls generic, and keying is the
+   * optimizer's largest share of a tool set's compile.
+   */
   of(e: GExpr, deadline?: Deadline): number {
-    const known = this.ids.get(e);
+    const ids = this.ids;
+    const known = ids.get(e);
     if (known !== undefined) return known;
-    return foldExpr<number>(
-      e,
-      (x, kids) => {
-        let sig: string;
-        switch (x.type) {
-          // leaves (most nodes) are interned by their text alone, one table per kind: no signature string to build
-          case "literal":
-            return this.intern(this.literals, x.text);
-          case "token":
-            return this.intern(this.tokens, x.text);
-          case "charClass":
-            sig = `c${x.ranges.join(",")}`;
-            break;
-          case "ref":
-            return this.intern(this.refs, x.rule);
-          case "seq":
-          case "alt":
-            sig = `${x.type === "seq" ? "s" : "a"}${kids.join(",")}`;
-            break;
-          case "repeat":
-            sig = `p${x.min},${x.max ?? ""},${kids[0]}`;
-            break;
+    // post-order: a node is on the stack first to push its children (expanded false), then to be interned
+    const nodes: GExpr[] = [e];
+    const expanded: boolean[] = [false];
+    while (nodes.length > 0) {
+      const top = nodes.length - 1;
+      const x = nodes[top];
+      if (!expanded[top] && (x.type === "seq" || x.type === "alt" || x.type === "repeat")) {
+        expanded[top] = true;
+        if (x.type === "repeat") {
+          if (!ids.has(x.item)) {
+            nodes.push(x.item);
+            expanded.push(false);
+          }
+          continue;
         }
+        for (let i = x.items.length - 1; i >= 0; i--) {
+          const k = x.items[i];
+          if (ids.has(k)) continue;
+          nodes.push(k);
+          expanded.push(false);
+        }
+        continue;
+      }
+      nodes.pop();
+      expanded.pop();
+      // a node shared by two parents can be pushed twice before it is interned
+      if (ids.has(x)) continue;
+      deadline?.tick("keying grammar expressions");
+      ids.set(x, this.intern1(x));
+    }
+    return ids.get(e) as number;
+  }
+
+  /** The identity of `x`, whose children (if any) have theirs. */
+  private intern1(x: GExpr): number {
+    switch (x.type) {
+      // leaves (most nodes) are interned by their text alone, one table per kind: no signature string to build
+      case "literal":
+        return this.intern(this.literals, x.text);
+      case "token":
+        return this.intern(this.tokens, x.text);
+      case "ref":
+        return this.intern(this.refs, x.rule);
+      case "charClass":
+        return this.intern(this.bySignature, `c${x.ranges.join(",")}`);
+      case "seq":
+      case "alt": {
+        let sig = x.type === "seq" ? "s" : "a";
+        const items = x.items;
+        for (let i = 0; i < items.length; i++)
+          sig += i === 0 ? `${this.ids.get(items[i])}` : `,${this.ids.get(items[i])}`;
         return this.intern(this.bySignature, sig);
-      },
-      this.ids,
-      deadline ? () => deadline.tick("keying grammar expressions") : undefined,
-    );
+      }
+      case "repeat":
+        return this.intern(this.bySignature, `p${x.min},${x.max ?? ""},${this.ids.get(x.item)}`);
+    }
   }
 }

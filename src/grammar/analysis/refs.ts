@@ -1,6 +1,6 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
-import { foldExpr, forEachNode } from "./foldExpr.js";
+import { foldExpr } from "./foldExpr.js";
 
 /**
  * The rule names `e` references, with their number of occurrences, in first-occurrence order. Kept per body and per
@@ -14,15 +14,54 @@ export function refsOf(e: GExpr, deadline?: Deadline): ReadonlyMap<string, numbe
   const cache = refsCache(deadline);
   let refs = cache.get(e);
   if (refs === undefined) {
+    // pre-order, every occurrence (counts are occurrences); a loop of its own: every body is walked once per compile
     const counts = new Map<string, number>();
-    forEachNode(e, (x) => {
+    let nothing = false;
+    const stack: GExpr[] = [e];
+    while (stack.length > 0) {
+      const x = stack.pop() as GExpr;
       deadline?.tick("analyzing the grammar");
       refsWalked.nodes++;
       if (x.type === "ref") counts.set(x.rule, (counts.get(x.rule) ?? 0) + 1);
-    });
+      else if (x.type === "seq" || x.type === "alt") {
+        if (x.type === "alt" && x.items.length === 0) nothing = true;
+        for (let i = x.items.length - 1; i >= 0; i--) stack.push(x.items[i]);
+      } else if (x.type === "repeat") stack.push(x.item);
+    }
+    if (nothing) holdingNothing(deadline).add(e);
     cache.set(e, (refs = counts));
   }
   return refs;
+}
+
+/**
+ * Whether `e` holds the empty alternative (NOTHING) anywhere, told by the walk of `refsOf`: the smart constructors
+ * absorb a sequence holding NOTHING, references and all, so a body rebuilt around one may lose references its parts
+ * had (see `seedRefs`).
+ */
+export function holdsNothing(e: GExpr, deadline?: Deadline): boolean {
+  refsOf(e, deadline);
+  return holdingNothing(deadline).has(e);
+}
+
+/**
+ * Records the references of `e` without walking it, for a pass that knows them from its parts (inlining: a body's
+ * own references with each inlined rule's replaced by that rule's expansion's, none of them holding NOTHING, so `e`
+ * holds none either).
+ */
+export function seedRefs(e: GExpr, refs: ReadonlyMap<string, number>, deadline?: Deadline): void {
+  const cache = refsCache(deadline);
+  if (cache.get(e) === undefined) cache.set(e, refs);
+}
+
+const nothingWithin = new WeakMap<Deadline, WeakSet<GExpr>>();
+const nothingUncounted = new WeakSet<GExpr>();
+
+function holdingNothing(deadline: Deadline | undefined): WeakSet<GExpr> {
+  if (deadline === undefined) return nothingUncounted;
+  let set = nothingWithin.get(deadline);
+  if (set === undefined) nothingWithin.set(deadline, (set = new WeakSet()));
+  return set;
 }
 
 /** Nodes walked to find references, for tests that count the work (a body asked for twice is walked once). */

@@ -2,7 +2,7 @@ import type { GExpr, Grammar } from "../Grammar.js";
 import { ref } from "../build.js";
 import type { Deadline } from "../../Deadline.js";
 import { exprKey, type StructuralIds } from "../analysis/exprKey.js";
-import { collectRefs } from "../analysis/refs.js";
+import { collectRefs, refsOf as bodyRefs, seedRefs } from "../analysis/refs.js";
 import { mapRefs } from "./rewrite.js";
 
 /** Stands for a body's references to its own rule when bodies are keyed (no rule can be named so). */
@@ -63,6 +63,18 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: StructuralId
     if (n !== name) alias.set(name, n);
     return n;
   };
+  // a body with its merged references renamed; its references are the old body's renamed (counts of names merged
+  // into one summed, at the first one's place), so the passes after this one do not walk it again
+  const renamed = (e: GExpr): GExpr => {
+    const out = mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline);
+    const refs = new Map<string, number>();
+    for (const [r, n] of bodyRefs(e, deadline)) {
+      const to = alias.has(r) ? resolve(r) : r;
+      refs.set(to, (refs.get(to) ?? 0) + n);
+    }
+    seedRefs(out, refs, deadline);
+    return out;
+  };
   const refersToMerged = (name: string): boolean => {
     for (const r of refsOf.get(name) ?? []) if (alias.has(r)) return true;
     return false;
@@ -80,7 +92,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: StructuralId
       if (alias.has(name) || !body.has(name)) continue;
       let e = body.get(name) as GExpr;
       if (merged && refersToMerged(name)) {
-        e = mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline);
+        e = renamed(e);
         body.set(name, e);
         refsOf.set(name, new Set([...(refsOf.get(name) ?? [])].map(resolve)));
       }
@@ -116,11 +128,7 @@ export function dedupeRules(g: Grammar, deadline?: Deadline, keys?: StructuralId
   const rules = new Map<string, GExpr>();
   for (const name of g.rules.keys()) {
     const e = body.get(name);
-    if (e !== undefined)
-      rules.set(
-        name,
-        refersToMerged(name) ? mapRefs(e, (r) => (alias.has(r.rule) ? ref(resolve(r.rule)) : r), deadline) : e,
-      );
+    if (e !== undefined) rules.set(name, refersToMerged(name) ? renamed(e) : e);
   }
   return { root: g.root, rules };
 }

@@ -5,29 +5,68 @@ import type { Deadline } from "../../Deadline.js";
 
 /**
  * Rebuilds `e` bottom-up, replacing each ref by `f(ref)`; untouched subtrees keep their identity. Iterative (inlined
- * rule chains nest deeper than the call stack); a subtree shared by several parents is rebuilt once.
+ * rule chains nest deeper than the call stack); a subtree shared by several parents is rebuilt once. A loop of its
+ * own rather than `foldExpr` (every pass folds with its own function and table, which left foldExpr's calls generic):
+ * the optimizer rewrites every body that refers to a merged or inlined rule.
  */
 export function mapRefs(e: GExpr, f: (r: Ref) => GExpr, deadline?: Deadline): GExpr {
-  const tick = deadline ? () => deadline.tick("rewriting references") : undefined;
-  return foldExpr<GExpr>(
-    e,
-    (x, kids) => {
-      switch (x.type) {
-        case "ref":
-          return f(x);
-        case "seq":
-        case "alt":
-          // `kids` is a fresh array of this node's values (see foldExpr): it becomes the new node's items as it is
-          return sameItems(kids, x.items) ? x : { type: x.type, items: kids as GExpr[] };
-        case "repeat":
-          return kids[0] === x.item ? x : { type: "repeat", item: kids[0], min: x.min, max: x.max };
-        default:
-          return x;
+  const memo = new Map<GExpr, GExpr>();
+  // post-order: a node is on the stack first to push its children (expanded false), then to be rebuilt
+  const nodes: GExpr[] = [e];
+  const expanded: boolean[] = [false];
+  while (nodes.length > 0) {
+    const top = nodes.length - 1;
+    const x = nodes[top];
+    if (!expanded[top] && (x.type === "seq" || x.type === "alt" || x.type === "repeat")) {
+      expanded[top] = true;
+      if (x.type === "repeat") {
+        if (!memo.has(x.item)) {
+          nodes.push(x.item);
+          expanded.push(false);
+        }
+        continue;
       }
-    },
-    new Map(),
-    tick,
-  );
+      for (let i = x.items.length - 1; i >= 0; i--) {
+        const k = x.items[i];
+        if (memo.has(k)) continue;
+        nodes.push(k);
+        expanded.push(false);
+      }
+      continue;
+    }
+    nodes.pop();
+    expanded.pop();
+    // a node shared by two parents can be pushed twice before it is rebuilt
+    if (memo.has(x)) continue;
+    deadline?.tick("rewriting references");
+    memo.set(x, rebuilt(x, memo, f));
+  }
+  return memo.get(e) as GExpr;
+}
+
+/** `x` with its children replaced by their images in `memo` (itself when none changed), or a ref's image. */
+function rebuilt(x: GExpr, memo: Map<GExpr, GExpr>, f: (r: Ref) => GExpr): GExpr {
+  switch (x.type) {
+    case "ref":
+      return f(x);
+    case "seq":
+    case "alt": {
+      const items = x.items;
+      let kids: GExpr[] | undefined;
+      for (let i = 0; i < items.length; i++) {
+        const k = memo.get(items[i]) as GExpr;
+        if (kids === undefined && k !== items[i]) kids = items.slice(0, i);
+        kids?.push(k);
+      }
+      return kids === undefined ? x : { type: x.type, items: kids };
+    }
+    case "repeat": {
+      const item = memo.get(x.item) as GExpr;
+      return item === x.item ? x : { type: "repeat", item, min: x.min, max: x.max };
+    }
+    default:
+      return x;
+  }
 }
 
 /**
