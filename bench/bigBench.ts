@@ -547,6 +547,11 @@ function line(name: string, o: Summary, t: Summary): string {
   return `| ${name} | ${o.schemas} | ${o.masks} | ${f(o.p50)} / ${f(t.p50)} | ${f(o.p99)} / ${f(t.p99)} (${ratio(o.p99, t.p99)}) | ${f(o.p999, 2)} / ${f(t.p999, 2)} | ${f(o.max, 1)} / ${f(t.max, 1)} | ${f(100 * o.over1ms, 2)} % / ${f(100 * t.over1ms, 2)} % | ${f(o.firstP50, 2)} / ${f(t.firstP50, 2)} (${ratio(o.firstP50, t.firstP50)}) | ${f(o.firstMax, 1)} / ${f(t.firstMax, 1)} |`;
 }
 
+/** A subset's row: one of toolgram's passes (cold or warmed) beside XGrammar's. */
+function subsetLine(name: string, g: { theirs: Times; schemas: number }, ours: Times): string {
+  return line(name, summarize(ours, g.schemas), summarize(g.theirs, g.schemas));
+}
+
 async function main(): Promise<void> {
   const dir = process.env.TOOLGRAM_JSONSCHEMABENCH_DIR;
   if (!dir) {
@@ -590,11 +595,7 @@ async function main(): Promise<void> {
   ];
   for (const [name, g] of schemas.perSubset)
     md.push(
-      line(
-        `${name} (refused ${g.refused}, XGrammar failed ${g.xgFailed}, not given ${g.xgSkipped})`,
-        summarize(g.ours, g.schemas),
-        summarize(g.theirs, g.schemas),
-      ),
+      subsetLine(`${name} (refused ${g.refused}, XGrammar failed ${g.xgFailed}, not given ${g.xgSkipped})`, g, g.ours),
     );
   if (SCHEMA_WARM_PER_TOKEN > 0 && schemas.schemas > 0) {
     md.push(
@@ -608,8 +609,7 @@ async function main(): Promise<void> {
         summarize(schemas.all.theirs, schemas.schemas),
       ),
     );
-    for (const [name, g] of schemas.perSubset)
-      md.push(line(`${name}, warmed`, summarize(g.warmed, g.schemas), summarize(g.theirs, g.schemas)));
+    for (const [name, g] of schemas.perSubset) md.push(subsetLine(`${name}, warmed`, g, g.warmed));
     md.push(
       "",
       `Masks computed (not cached: they walked trie nodes or made configurations; counted, the same on any machine), first masks left out: cold ${schemas.all.ours.computed} of ${schemas.all.ours.masks.length}, warmed ${schemas.all.warmed.computed} of ${schemas.all.warmed.masks.length}.`,

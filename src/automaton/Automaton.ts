@@ -578,12 +578,7 @@ export class Automaton {
   private stepStack(st: number, sym: number, out: Set<number>, seen: Set<number>, depth: number): void {
     if (seen.has(st)) return;
     seen.add(st);
-    if (depth > 10_000) {
-      throw new LimitExceededError(
-        "LIMIT_NESTING",
-        "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
-      );
-    }
+    guardStackDepth(depth);
     const top = this.stTop[st];
     const p = this.stParent[st];
     const t = sym < 256 ? this.rsStep(top, sym) : this.rsAtom(top, sym - 256);
@@ -609,12 +604,7 @@ export class Automaton {
     const visit = (st: number, depth: number): void => {
       if (seen.has(st)) return;
       seen.add(st);
-      if (depth > 10_000) {
-        throw new LimitExceededError(
-          "LIMIT_NESTING",
-          "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
-        );
-      }
+      guardStackDepth(depth);
       const top = this.stTop[st];
       const calls = this.rsCallList(top);
       if (calls.length === 0 || this.rsOwn(top)) out.push(st);
@@ -775,12 +765,7 @@ export class Automaton {
   private visitStacks(st: number, visited: number[], seen: Set<number>, depth: number): void {
     if (seen.has(st)) return;
     seen.add(st);
-    if (depth > 10_000) {
-      throw new LimitExceededError(
-        "LIMIT_NESTING",
-        "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
-      );
-    }
+    guardStackDepth(depth);
     visited.push(st);
     const top = this.stTop[st];
     const p = this.stParent[st];
@@ -824,12 +809,7 @@ export class Automaton {
   private readableBytes(st: number, alive: Uint8Array, seen: Set<number>, depth: number): void {
     if (seen.has(st)) return;
     seen.add(st);
-    if (depth > 10_000) {
-      throw new LimitExceededError(
-        "LIMIT_NESTING",
-        "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
-      );
-    }
+    guardStackDepth(depth);
     const top = this.stTop[st];
     const p = this.stParent[st];
     this.rsRow(top);
@@ -1108,4 +1088,16 @@ export class Automaton {
     this.cfForced[c] = r;
     return r;
   }
+}
+
+/**
+ * A stack walk deeper than this is a left recursion (a rule calling itself before consuming any text), which would
+ * otherwise run until the call stack overflows: refused with a fix the user can make.
+ */
+function guardStackDepth(depth: number): void {
+  if (depth > 10_000)
+    throw new LimitExceededError(
+      "LIMIT_NESTING",
+      "the grammar is left-recursive (a rule can call itself before consuming any text); rewrite it with repetition",
+    );
 }

@@ -6,7 +6,9 @@ import type { Vocabulary } from "../../src/vocab/Vocabulary.js";
 import { qwen3 } from "../support/qwen3.js";
 import { seededRandom } from "../../src/util/seededRandom.js";
 import { tierRuns } from "../support/tier.js";
-import { bit, tinyVocab } from "../support/tinyVocab.js";
+import { tinyVocab } from "../support/tinyVocab.js";
+import { allowedIds } from "../support/automaton/allowedIds.js";
+import { masksAgreeWithAcceptToken } from "../support/automaton/masksAgreeWithAcceptToken.js";
 
 /**
  * Positions inside a bounded repetition (a `maxLength` string's k-th character, a counted array's k-th item) take the
@@ -26,12 +28,6 @@ function unshared(schema: unknown, vocab: Vocabulary): TokenMatcher {
   const m = compileSchema(schema).createMatcher(vocab, { maxStates: DEFAULT_LIMITS.maxAutomatonStates + 1 });
   table(m).shareCounted = false;
   return m;
-}
-
-function setIds(bits: Uint32Array, size: number, leaveOut: readonly number[]): number[] {
-  const ids: number[] = [];
-  for (let id = 0; id < size; id++) if (bit(bits, id) && !leaveOut.includes(id)) ids.push(id);
-  return ids;
 }
 
 const SCHEMAS: [string, unknown][] = [
@@ -63,7 +59,7 @@ describe("masks inside bounded repetitions", () => {
         const first = compileSchema(schema).createMatcher(vocab);
         for (let step = 0; step < 24 && !first.isTerminated(); step++) {
           first.fillNextTokenBitmask(a);
-          const ids = setIds(a, vocab.size, vocab.eosTokenIds);
+          const ids = allowedIds(a).filter((id) => !vocab.eosTokenIds.includes(id));
           if (ids.length === 0) break;
           walk.push(ids[Math.floor(rnd() * ids.length)]);
           expect(first.acceptToken(walk[walk.length - 1])).toBe(true);
@@ -93,28 +89,12 @@ describe("masks inside bounded repetitions", () => {
   });
 
   it("agree with acceptToken for every id along random walks (a small vocabulary)", () => {
-    const vocab = tinyVocab();
-    const words = Math.ceil(vocab.size / 32);
-    const bits = new Uint32Array(words);
-    let composed = 0;
-    for (const [name, schema] of SCHEMAS) {
-      const rnd = seededRandom(7);
-      for (let w = 0; w < 6; w++) {
-        const m = compileSchema(schema).createMatcher(vocab);
-        for (let step = 0; step < 60 && !m.isTerminated(); step++) {
-          m.fillNextTokenBitmask(bits);
-          for (let id = 0; id < vocab.size; id++) {
-            const ok = m.acceptToken(id);
-            if (ok) m.rollback(1);
-            if (ok !== bit(bits, id)) expect.fail(`${name}, walk ${w}, step ${step}: token ${id} mask ${!ok}`);
-          }
-          const ids = setIds(bits, vocab.size, []);
-          if (ids.length === 0) break;
-          m.acceptToken(ids[Math.floor(rnd() * ids.length)]);
-        }
-        composed += table(m).countedMasks;
-      }
-    }
+    const composed = masksAgreeWithAcceptToken(
+      SCHEMAS,
+      tinyVocab(),
+      { seed: 7, walks: 6, steps: 60 },
+      (m) => table(m).countedMasks,
+    );
     expect(composed).toBeGreaterThan(20);
   });
 
@@ -162,6 +142,6 @@ describe("masks inside bounded repetitions", () => {
     early.fillNextTokenBitmask(a);
     whole.fillNextTokenBitmask(b);
     expect(table(early).countedMasks).toBeGreaterThan(0);
-    expect(setIds(a, vocab.size, [])).toEqual(setIds(b, vocab.size, []));
+    expect(allowedIds(a)).toEqual(allowedIds(b));
   });
 });

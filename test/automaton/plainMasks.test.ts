@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { TokenMatcher } from "../../src/automaton/TokenMatcher.js";
 import { compileSchema } from "../../src/compile.js";
-import { seededRandom } from "../../src/util/seededRandom.js";
-import { bit, tinyVocab } from "../support/tinyVocab.js";
+import { tinyVocab } from "../support/tinyVocab.js";
+import { masksAgreeWithAcceptToken } from "../support/automaton/masksAgreeWithAcceptToken.js";
 
 /**
  * Inside a string that reads any text (an unanchored `pattern`: "any text, then the pattern"), each partial match is a
@@ -16,12 +16,6 @@ interface Plain {
   plainMasks: number;
 }
 const table = (m: TokenMatcher): Plain => (m as unknown as { table: Plain }).table;
-
-function setIds(bits: Uint32Array, size: number, leaveOut: readonly number[]): number[] {
-  const ids: number[] = [];
-  for (let id = 0; id < size; id++) if (bit(bits, id) && !leaveOut.includes(id)) ids.push(id);
-  return ids;
-}
 
 const SCHEMAS: [string, unknown][] = [
   ["a counted unanchored pattern", { type: "string", pattern: "\\d{4}-\\d{4}-\\d{3}[0-9Xx]" }],
@@ -38,28 +32,12 @@ const SCHEMAS: [string, unknown][] = [
 
 describe("masks of strings that read any text", () => {
   it("agree with acceptToken for every id along random walks (a small vocabulary)", () => {
-    const vocab = tinyVocab();
-    const words = Math.ceil(vocab.size / 32);
-    const bits = new Uint32Array(words);
-    let composed = 0;
-    for (const [name, schema] of SCHEMAS) {
-      const rnd = seededRandom(11);
-      for (let w = 0; w < 3; w++) {
-        const m = compileSchema(schema).createMatcher(vocab);
-        for (let step = 0; step < 30 && !m.isTerminated(); step++) {
-          m.fillNextTokenBitmask(bits);
-          for (let id = 0; id < vocab.size; id++) {
-            const ok = m.acceptToken(id);
-            if (ok) m.rollback(1);
-            if (ok !== bit(bits, id)) expect.fail(`${name}, walk ${w}, step ${step}: token ${id} mask ${!ok}`);
-          }
-          const ids = setIds(bits, vocab.size, []);
-          if (ids.length === 0) break;
-          m.acceptToken(ids[Math.floor(rnd() * ids.length)]);
-        }
-        composed += table(m).plainMasks;
-      }
-    }
+    const composed = masksAgreeWithAcceptToken(
+      SCHEMAS,
+      tinyVocab(),
+      { seed: 11, walks: 3, steps: 30 },
+      (m) => table(m).plainMasks,
+    );
     expect(composed).toBeGreaterThan(20);
   });
 
