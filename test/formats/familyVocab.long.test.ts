@@ -1,7 +1,8 @@
 /**
  * Token level, over each family's real vocabulary: the matcher of a compiled grammar follows the tokenized canonical
  * render (special markers as their single tokens), and its masks agree with acceptToken (and so with accepts()) at
- * sampled steps.
+ * sampled steps. Long tier: it builds the 200,000-token gpt-oss vocabulary and sweeps it whole at six steps; npm test
+ * checks the matcher over the family vocabularies in test/automaton/familyVocabularies.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { compileTools } from "../../src/compile.js";
