@@ -130,7 +130,7 @@ const PCT_UTF8 = String.raw`(?:%[0-6][0-9a-f]|%7[0-9a-df]|%c[2-9a-f]${CONT}|%d[0
 // ASCII letters either case, and the long s (U+017F) that Unicode case folding maps to `s`; its host classes already
 // hold every other BMP letter from U+00A1 on. No RFC defines `url`, so the referee's language is the enforced one.
 const URL_HOST_CHAR = String.raw`[a-zA-Z0-9\u{00a1}-\u{ffff}]`;
-const URL = String.raw`(?:[hH][tT][tT][pP][sS\u017F]?|[fF][tT][pP]):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:${URL_HOST_CHAR}+-)*${URL_HOST_CHAR}+)(?:\.(?:${URL_HOST_CHAR}+-)*${URL_HOST_CHAR}+)*(?:\.(?:[a-zA-Z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?`;
+export const URL_SOURCE = String.raw`(?:[hH][tT][tT][pP][sS\u017F]?|[fF][tT][pP]):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:${URL_HOST_CHAR}+-)*${URL_HOST_CHAR}+)(?:\.(?:${URL_HOST_CHAR}+-)*${URL_HOST_CHAR}+)*(?:\.(?:[a-zA-Z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?`;
 
 const SOURCES: Readonly<Record<string, FormatSource>> = {
   date: { source: DATE, ignoreCase: false },
@@ -142,7 +142,7 @@ const SOURCES: Readonly<Record<string, FormatSource>> = {
   uri: { source: URI, ignoreCase: true },
   "uri-reference": { source: URI_REFERENCE, ignoreCase: true },
   "uri-template": { source: URI_TEMPLATE, ignoreCase: true },
-  url: { source: URL, ignoreCase: false },
+  url: { source: URL_SOURCE, ignoreCase: false },
   email: { source: EMAIL, ignoreCase: true },
   hostname: { source: HOSTNAME, ignoreCase: true },
   ipv4: { source: IPV4, ignoreCase: false },
