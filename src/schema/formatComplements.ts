@@ -7,6 +7,8 @@
  * `test/schema/formatComplements.test.ts` checks each source against ajv-formats on valid, near-valid and random
  * strings.
  */
+import { URL_SOURCE } from "./formatSources.js";
+
 const HEX = "[0-9a-fA-F]";
 const ALNUM = "[a-zA-Z0-9]";
 const ATEXT = "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]";
@@ -27,6 +29,8 @@ const AJV_LANGUAGE: Readonly<Record<string, string>> = {
     HEX,
   ),
   "relative-json-pointer": String.raw`^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$`,
+  // ajv: /…/iu; the enforced language is ajv's own (formatSources.ts writes the `iu` folds out)
+  url: `^(?:${URL_SOURCE})$`,
 };
 
 /**

@@ -126,6 +126,12 @@ const URI_TEMPLATE = String.raw`(?:${TEMPLATE_LITERAL}|${PCT}|\{[+#./;?&=,!@|]?$
 const CONT = "%[89ab][0-9a-f]";
 const PCT_UTF8 = String.raw`(?:%[0-6][0-9a-f]|%7[0-9a-df]|%c[2-9a-f]${CONT}|%d[0-9a-f]${CONT}|%e0%[ab][0-9a-f]${CONT}|%e[1-9a-cef]${CONT}${CONT}|%ed%[89][0-9a-f]${CONT}|%f0%[9ab][0-9a-f]${CONT}${CONT}|%f[1-3]${CONT}${CONT}${CONT}|%f4%8[0-9a-f]${CONT}${CONT})`;
 
+// ajv-formats' `url` (Diego Perini's web URL pattern, flags `iu`), written out with the folds the `iu` flags give:
+// ASCII letters either case, and the long s (U+017F) that Unicode case folding maps to `s`; its host classes already
+// hold every other BMP letter from U+00A1 on. No RFC defines `url`, so the referee's language is the enforced one.
+const URL_HOST_CHAR = String.raw`[a-zA-Z0-9\u{00a1}-\u{ffff}]`;
+export const URL_SOURCE = String.raw`(?:[hH][tT][tT][pP][sS\u017F]?|[fF][tT][pP]):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:${URL_HOST_CHAR}+-)*${URL_HOST_CHAR}+)(?:\.(?:${URL_HOST_CHAR}+-)*${URL_HOST_CHAR}+)*(?:\.(?:[a-zA-Z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?`;
+
 const SOURCES: Readonly<Record<string, FormatSource>> = {
   date: { source: DATE, ignoreCase: false },
   time: { source: timeSource(true), ignoreCase: true },
@@ -136,6 +142,7 @@ const SOURCES: Readonly<Record<string, FormatSource>> = {
   uri: { source: URI, ignoreCase: true },
   "uri-reference": { source: URI_REFERENCE, ignoreCase: true },
   "uri-template": { source: URI_TEMPLATE, ignoreCase: true },
+  url: { source: URL_SOURCE, ignoreCase: false },
   email: { source: EMAIL, ignoreCase: true },
   hostname: { source: HOSTNAME, ignoreCase: true },
   ipv4: { source: IPV4, ignoreCase: false },

@@ -340,8 +340,20 @@ function lengthDfa(min: number, max: number | undefined, maxStates: number, path
   return { start: 0, accept, trans };
 }
 
+/**
+ * Automata built in one compile, by the regex node they were built from: a format's language is one node
+ * (`formatRegex` keeps it), built again for every property that names the format (`url`'s takes 128,000 steps, and a
+ * schema may name it a dozen times). Kept per compile (its deadline), not per process, so that a compile's steps, and
+ * with them its verdict under the step budget, never depend on what the process compiled before.
+ */
+const builtDfas = new WeakMap<Deadline, Map<RNode, Dfa>>();
+
 function toDfa(node: RNode, ctx: StringLowerContext, deadline: Deadline): Dfa {
-  return languageDfa(node, ctx.limits.maxAutomatonStates, ctx.path, deadline);
+  let built = builtDfas.get(deadline);
+  if (built === undefined) builtDfas.set(deadline, (built = new Map()));
+  let dfa = built.get(node);
+  if (dfa === undefined) built.set(node, (dfa = languageDfa(node, ctx.limits.maxAutomatonStates, ctx.path, deadline)));
+  return dfa;
 }
 
 /** The budget automata spend: the compile's, or (a string lowered on its own) one of `limits`. */

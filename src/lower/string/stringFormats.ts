@@ -1,6 +1,7 @@
 import { UnsupportedSchemaError } from "../../errors.js";
 import type { RNode } from "../../regex/RegexNode.js";
 import { formatSource } from "../../schema/formatSources.js";
+import { resolveLookarounds } from "../../regex/resolveLookarounds.js";
 import { parsePattern } from "./parsePattern.js";
 
 /**
@@ -19,6 +20,7 @@ export const STRING_FORMATS: readonly string[] = Object.freeze([
   "uri",
   "uri-reference",
   "uri-template",
+  "url",
   "email",
   "hostname",
   "ipv4",
@@ -44,7 +46,8 @@ const cache = new Map<string, RNode>();
 function fromSource(name: string, source: string, ignoreCase: boolean): RNode {
   let n = cache.get(name);
   if (!n) {
-    n = parsePattern(source, "", { asciiIgnoreCase: ignoreCase });
+    // `url`'s negative lookaheads (no private IPv4 hosts) become intersections with complements
+    n = resolveLookarounds(parsePattern(source, "", { asciiIgnoreCase: ignoreCase }), source, "");
     cache.set(name, n);
   }
   return n;

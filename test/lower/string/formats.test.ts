@@ -18,6 +18,9 @@ const SHAPES: Record<string, RegExp> = {
   "uri-reference":
     /^(?:[a-z][a-z0-9]{0,3}:)?(?:\/\/[a-z0-9.:@[\]]{0,8})?(?:\/[a-z0-9%"~]{0,4}){0,3}(?:\?[a-z=&]{0,4})?(?:#[a-z/]{0,3})?$/,
   "uri-template": /^(?:[a-z/]{0,4}|\{[+#]?[a-z0-9_]{1,3}(?::[0-9]{1,4}|\*)?(?:,[a-z]{1,2})*\}|%[0-9a-fA-F]{2}){0,4}$/,
+  // ajv-formats' web URL: schemes in either case (and the long s its `iu` flags fold to `s`), userinfo, private and
+  // public IPv4 hosts, names with non-ASCII letters, ports, paths with any non-space character
+  url: /^(?:https?|ftp|HTTP[Sſ]?|fTp):\/\/(?:[a-z0-9:@]{1,3}@)?(?:(?:1[0-9]{0,2}|172|192|169|22[0-5]|0)(?:\.\d{1,3}){1,3}|[a-zä0-9-]{1,4}(?:\.[a-zä0-9-]{1,4}){0,2}\.[a-zäA-Z]{1,3})(?::\d{1,6})?(?:\/[a-z ä/"\\%]{0,5})?$/,
   "json-pointer": /^(?:\/(?:[a-z~]|~0|~1){0,4}){0,3}$/,
   "json-pointer-uri-fragment": /^#(?:\/(?:[a-z~%]|~0|~1|%[0-9a-f]{2}){0,4}){0,3}$/,
   "relative-json-pointer": /^\d{1,2}(?:#|(?:\/(?:[a-z~]|~0|~1){0,3}){0,3})$/,
@@ -234,6 +237,34 @@ describe("format corner cases", () => {
       ["{", "{a", "a b", "{a:0}", "{a,}", "{}", "a>b", "{a.b}"],
       // RFC 6570 §2.1: literals exclude DEL, the C1 controls and non-characters
       ["\u007f", "a\u0085b", "\ufdd0", "\uffff"],
+    ],
+    url: [
+      [
+        "http://a.bc",
+        "HTTPS://Foo.Example.COM:8080/a b".replace(" ", "%20"),
+        "ftp://user:pw@1.2.3.4/x",
+        "http://172.15.0.1",
+        "http://223.255.255.254",
+        "http://exämple.测试/ü?q#f",
+        "httpſ://a.bc",
+        'http://a.bc/"<>{}',
+      ],
+      [
+        "http://a",
+        "http://10.0.0.1",
+        "http://127.0.0.1/",
+        "http://192.168.1.1",
+        "http://169.254.1.1",
+        "http://172.16.0.1",
+        "http://172.31.255.255",
+        "http://224.0.0.1",
+        "http://1.2.3.255",
+        "mailto:a@b.cd",
+        "http://a.bc/x y",
+        "http://a.b1",
+        "http://-a.bc",
+        "http://a.bc:1",
+      ],
     ],
     "json-pointer": [
       ["", "/", "/a~0b/~1", "/😀", "/foo/0", "/a~1b", "/c%d", "/ "],
