@@ -54,6 +54,27 @@ function grown(bytes: number, rows: number): number {
   return rows * 1024 >= bytes * GROW_SHARE ? 2 * bytes : bytes;
 }
 
+/**
+ * The tables are near a bound where a warm-up stops (see WARM_TABLE_SHARE, WARM_MEMORY_BYTES): what it would build
+ * past here could bring a generation to a bound sooner than it would have gone alone. Shared by every warm-up (from
+ * the start, MaskWarmer; ahead of a generation, AheadWarmer).
+ */
+export function nearWarmBounds(host: WarmHost): boolean {
+  const A = host.automaton;
+  const cap = A.stateCap;
+  return (
+    A.configCount * WARM_TABLE_SHARE >= cap ||
+    A.rStateCount * WARM_TABLE_SHARE >= cap ||
+    A.stackCount * WARM_TABLE_SHARE >= MAX_STACKS ||
+    A.nfa.stateCount >= cap ||
+    grown(A.cTrans.byteLength, A.configCount) +
+      grown(A.rsTable.byteLength, A.rStateCount) +
+      ROW_EXTRA_BYTES * (A.configCount + A.rStateCount) +
+      host.cachedBytes() >=
+      WARM_MEMORY_BYTES
+  );
+}
+
 /** A position's step from its parent is taken (Position.via). */
 const RESOLVED = -(2 ** 30);
 
@@ -143,7 +164,7 @@ export class MaskWarmer {
       while (this.heap.length > 0 && !this.finished) {
         const left = end - host.work();
         if (left <= 0) break;
-        if (this.nearBounds()) {
+        if (nearWarmBounds(this.host)) {
           this.finish("bounds");
           break;
         }
@@ -207,22 +228,6 @@ export class MaskWarmer {
     this.heap.length = 0;
     this.need.clear();
     this.seen = new Set();
-  }
-
-  private nearBounds(): boolean {
-    const A = this.host.automaton;
-    const cap = A.stateCap;
-    return (
-      A.configCount * WARM_TABLE_SHARE >= cap ||
-      A.rStateCount * WARM_TABLE_SHARE >= cap ||
-      A.stackCount * WARM_TABLE_SHARE >= MAX_STACKS ||
-      A.nfa.stateCount >= cap ||
-      grown(A.cTrans.byteLength, A.configCount) +
-        grown(A.rsTable.byteLength, A.rStateCount) +
-        ROW_EXTRA_BYTES * (A.configCount + A.rStateCount) +
-        this.host.cachedBytes() >=
-        WARM_MEMORY_BYTES
-    );
   }
 
   /**
