@@ -168,4 +168,28 @@ describe("warming ahead of a generation", () => {
     }
     expect(nearBounds).toBeGreaterThan(10);
   });
+
+  it("still warms ahead after the warm-up from the start stopped at its bounds: that one leaves it room", () => {
+    const g = jsonGrammar();
+    const r = seededRandom(SEED + 4);
+    const bits = new Uint32Array(Math.ceil(vocab.size / 32));
+    const m = createMatcher(g, vocab, { maxStates: 800 });
+    const table = tableOf(m);
+    let slices = 0;
+    while (m.warm(4096) && slices < 1000) slices++;
+    expect(table.warmer!.stopReason).toBe("bounds");
+    const A = table.automaton;
+    const stoppedAt = A.configCount;
+    // a sixteenth of the cap under a small cap: the warm-up from the start stopped that far below a quarter
+    expect(stoppedAt).toBeLessThanOrEqual(200 - 50 + 64);
+    for (let k = 0; k < 60 && !m.isTerminated(); k++) {
+      m.warmAhead(2048);
+      m.fillNextTokenBitmask(bits);
+      const ids = allowedIds(bits).filter((id) => id !== EOS);
+      if (ids.length === 0) break;
+      expect(m.acceptToken(ids[Math.floor(r() * ids.length)])).toBe(true);
+    }
+    expect(table.aheadWarmer!.computed).toBeGreaterThan(0);
+    expect(A.resets).toBe(0);
+  });
 });
