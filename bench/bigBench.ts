@@ -71,7 +71,7 @@ const SCHEMA_WARM_PER_TOKEN = opt("--schema-warm-per-token", 32);
  */
 const AHEAD_PER_TOKEN = opt("--ahead-per-token", 2048);
 /** Warm-ahead work and time given in the ahead passes, in all (units per ms: what a forward pass buys). */
-const aheadSpent = { work: 0, ms: 0, calls: 0 };
+const aheadSpent = { work: 0, ms: 0, cpuMs: 0, calls: 0 };
 
 /** A tool as the bench's tool sets declare it (OpenAI's shape). */
 type OpenAiTool = ReturnType<typeof twentyOpenAiTools>[number];
@@ -204,8 +204,11 @@ function oursAlong(
     const table = tableOf(m);
     const w0 = workOf(table);
     const t0 = performance.now();
+    const u0 = process.cpuUsage();
     m.warmAhead(ahead);
+    const u = process.cpuUsage(u0);
     aheadSpent.ms += performance.now() - t0;
+    aheadSpent.cpuMs += (u.user + u.system) / 1000;
     aheadSpent.work += workOf(table) - w0;
     aheadSpent.calls++;
   };
@@ -720,7 +723,7 @@ async function main(): Promise<void> {
   if (aheadSpent.calls > 0)
     md.push(
       "",
-      `Warm-ahead given: ${aheadSpent.calls.toLocaleString("en")} calls, ${aheadSpent.work.toLocaleString("en")} units in ${f(aheadSpent.ms, 0)} ms (${f(aheadSpent.work / aheadSpent.ms, 0)} units per ms, ${f((1000 * aheadSpent.ms) / aheadSpent.calls, 1)} µs a call).`,
+      `Warm-ahead given: ${aheadSpent.calls.toLocaleString("en")} calls, ${aheadSpent.work.toLocaleString("en")} units in ${f(aheadSpent.ms, 0)} ms of wall time (${f(aheadSpent.work / aheadSpent.ms, 0)} units per ms, ${f((1000 * aheadSpent.ms) / aheadSpent.calls, 1)} µs a call) and ${f(aheadSpent.cpuMs, 0)} ms of CPU time (${f(aheadSpent.work / aheadSpent.cpuMs, 0)} units per CPU ms: a worker's rate on a core of its own).`,
     );
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, "results.md"), `${md.join("\n")}\n`);
