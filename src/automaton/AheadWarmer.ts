@@ -15,7 +15,9 @@ const AHEAD_LEVELS = 24;
 /**
  * Order of the walk, as the first mask's prefetch orders it: a position's cost is its number of steps from the
  * current one plus this much for each continuation other than the first on its path (tokens longest first, bytes in
- * order), so the path of first continuations (the one a model writing the longest tokens follows) comes first.
+ * order), so the path of first continuations (the one a model writing the longest tokens follows) comes first. Less
+ * than the prefetch's 64: the prefetch's budget serves the whole start of a grammar, where this one serves the next
+ * steps of one generation, whose second-likeliest token is worth more than its first path's ninth step.
  */
 const AHEAD_RANK_WEIGHT = 8;
 /**
