@@ -49,7 +49,7 @@ describe("warming ahead of a generation", () => {
         // two automata of one grammar (the cap is part of an automaton's key): one warmed ahead, one not
         const ahead = createMatcher(g, vocab, { maxStates: 199_995 });
         const plain = createMatcher(g, vocab);
-        for (let k = 0; k < 60 && !ahead.isTerminated(); k++) {
+        for (let k = 0; k < 48 && !ahead.isTerminated(); k++) {
           ahead.warmAhead(512);
           ahead.fillNextTokenBitmask(x);
           plain.fillNextTokenBitmask(y);
@@ -63,7 +63,7 @@ describe("warming ahead of a generation", () => {
         }
         computedAhead = tableOf(ahead).aheadWarmer!.computed;
       }
-      expect(compared).toBeGreaterThan(60);
+      expect(compared).toBeGreaterThan(50);
       expect(computedAhead).toBeGreaterThan(10);
     }
   });
