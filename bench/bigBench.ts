@@ -65,9 +65,10 @@ const SCHEMA_WARM_PER_TOKEN = opt("--schema-warm-per-token", 32);
  * `--ahead-per-token N`: a further pass of every JSONSchemaBench schema and tool set, warmed as its warmed pass is,
  * whose steps are each given N units of warm-ahead (TokenMatcher.warmAhead) after their token is accepted and before
  * the next mask is timed: what a mask worker computes while the model runs its forward pass for the token (serving
- * stacks overlap the two); 0 leaves the pass out. Why 2,048: on the machine of the runs in results.md the warm-ahead
- * computed 400–1,000 units a millisecond (the pass prints its units per ms), so 2,048 units is about the forward pass
- * of a small model (2–5 ms for a 0.5–1.5B model on a GPU; a 7–8B model's or a CPU's is longer, with more room).
+ * stacks overlap the two); 0 leaves the pass out. Why 2,048: measured on the 2-core machine of the runs in results.md
+ * (the pass prints its rate), the warm-ahead did 828 units per ms of CPU time (369 per ms of wall time at a load
+ * average of 6–8) over the tool sets' 3,244 steps, so 2,048 units are about 2.5 ms of a core: half the 5 ms forward
+ * pass of a small model on a GPU (a 7–8B model's, or any model's on a CPU, is longer and leaves more).
  */
 const AHEAD_PER_TOKEN = opt("--ahead-per-token", 2048);
 /** Warm-ahead work and time given in the ahead passes, in all (units per ms: what a forward pass buys). */

@@ -133,9 +133,9 @@ const PROMPT_WARM_SLICE = 16_384;
 const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Work of one warm-ahead slice while a generated token is evaluated (TokenMatcher.warmAhead's units): 2–5 ms on the
- * machine of bench/big/results.md ("Warming ahead"), below a forward pass; the bias read after the pass waits for the
- * slice under way. A position whose mask needs more than a slice is left to its step, so a slice is not smaller.
+ * Work of one warm-ahead slice while a generated token is evaluated (TokenMatcher.warmAhead's units): about 2.5 ms of
+ * a core on the machine of bench/big/results.md ("Warming ahead of a generation"), below a forward pass; the bias read
+ * after the pass waits for the slice under way. A position whose mask needs more than a slice is left to its step, so a slice is not smaller.
  */
 const AHEAD_WARM_SLICE = 2048;
 

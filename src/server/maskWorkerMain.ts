@@ -68,8 +68,9 @@ const IDLE_WARM_SLICE = 512;
 /**
  * Work of one warm-ahead slice (TokenMatcher.warmAhead). Larger than IDLE_WARM_SLICE because a position whose mask
  * needs more than a whole slice is left to its step, and those (a string met for the first time, a wide value) are
- * the tail the warm-ahead is for; 2,048 units took 2–5 ms on the machine of bench/big/results.md ("Warming ahead"),
- * about a small model's forward pass, which is when the worker waits for the next token.
+ * the tail the warm-ahead is for; 2,048 units are about 2.5 ms of a core on the machine of bench/big/results.md
+ * ("Warming ahead of a generation"), half a small model's forward pass, which is when the worker waits for the next
+ * token.
  */
 const AHEAD_WARM_SLICE = 2048;
 /**
