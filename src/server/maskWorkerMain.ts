@@ -3,7 +3,7 @@ import { createMatcher } from "../automaton/createMatcher.js";
 import type { TokenMatcher } from "../automaton/TokenMatcher.js";
 import type { CompileBudget } from "../Deadline.js";
 import { ToolgramError } from "../errors.js";
-import { IdleWarmer } from "./idleWarm.js";
+import { IdleWarmer, warmMoved } from "./idleWarm.js";
 import type { Grammar } from "../grammar/Grammar.js";
 import { type PieceInput, TOKEN_ATOM, TOKEN_TEXT, Vocabulary } from "../vocab/Vocabulary.js";
 import {
@@ -85,11 +85,7 @@ const idle = new IdleWarmer<Open>(
   (o, work) => {
     if (o.failed === true || matchers.get(o.mid) !== o) return false;
     if (engine !== undefined) Atomics.add(engine, WARM_SLICES, 1);
-    if (o.ahead === true) {
-      o.ahead = o.matcher.warmAhead(AHEAD_WARM_SLICE);
-      return true;
-    }
-    return o.matcher.warm(work);
+    return warmMoved(o.matcher, o, AHEAD_WARM_SLICE, work);
   },
   () => engine === undefined || Atomics.load(engine, GENERATIONS) <= 1,
 );
