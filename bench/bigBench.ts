@@ -61,6 +61,18 @@ const WARM_SLICE = 16_384;
  * prompt (system and user messages) is not counted: the budget is a lower bound of the idle time.
  */
 const SCHEMA_WARM_PER_TOKEN = opt("--schema-warm-per-token", 32);
+/**
+ * `--ahead-per-token N`: a further pass of every JSONSchemaBench schema and tool set, warmed as its warmed pass is,
+ * whose steps are each given N units of warm-ahead (TokenMatcher.warmAhead) after their token is accepted and before
+ * the next mask is timed: what a mask worker computes while the model runs its forward pass for the token (serving
+ * stacks overlap the two); 0 leaves the pass out. Why 2,048: measured on the 2-core machine of the runs in results.md
+ * (the pass prints its rate), the warm-ahead did 828 units per ms of CPU time (369 per ms of wall time at a load
+ * average of 6–8) over the tool sets' 3,244 steps, so 2,048 units are about 2.5 ms of a core: half the 5 ms forward
+ * pass of a small model on a GPU (a 7–8B model's, or any model's on a CPU, is longer and leaves more).
+ */
+const AHEAD_PER_TOKEN = opt("--ahead-per-token", 2048);
+/** Warm-ahead work and time given in the ahead passes, in all (units per ms: what a forward pass buys). */
+const aheadSpent = { work: 0, ms: 0, cpuMs: 0, calls: 0 };
 
 /** A tool as the bench's tool sets declare it (OpenAI's shape). */
 type OpenAiTool = ReturnType<typeof twentyOpenAiTools>[number];
@@ -183,9 +195,24 @@ function oursAlong(
   t: Times,
   rnd: () => number,
   label = "",
+  ahead = 0,
 ) {
   const followed: number[][] = [];
   const eos = e.vocab.eosTokenIds;
+  /** The warm-ahead after an accepted token, before the next mask is timed (see AHEAD_PER_TOKEN). */
+  const aheadOf = (m: ReturnType<CompiledGrammar["createMatcher"]>): void => {
+    if (ahead <= 0) return;
+    const table = tableOf(m);
+    const w0 = workOf(table);
+    const t0 = performance.now();
+    const u0 = process.cpuUsage();
+    m.warmAhead(ahead);
+    const u = process.cpuUsage(u0);
+    aheadSpent.ms += performance.now() - t0;
+    aheadSpent.cpuMs += (u.user + u.system) / 1000;
+    aheadSpent.work += workOf(table) - w0;
+    aheadSpent.calls++;
+  };
   let first = true;
   let where = "";
   const mask = (m: ReturnType<CompiledGrammar["createMatcher"]>, done: number[]): void => {
@@ -215,6 +242,7 @@ function oursAlong(
       mask(m, done);
       if (!m.acceptToken(id)) break;
       done.push(id);
+      aheadOf(m);
     }
     followed.push(done);
   }
@@ -229,6 +257,7 @@ function oursAlong(
       const id = ids[Math.floor(rnd() * ids.length)];
       m.acceptToken(id);
       done.push(id);
+      aheadOf(m);
     }
     followed.push(done);
   }
@@ -271,6 +300,7 @@ async function schemaBench(e: Engine, dir: string) {
       ours: Times;
       theirs: Times;
       warmed: Times;
+      ahead: Times;
       warmWork: number;
       schemas: number;
       refused: number;
@@ -278,13 +308,14 @@ async function schemaBench(e: Engine, dir: string) {
       xgSkipped: number;
     }
   >();
-  const all = { ours: newTimes(), theirs: newTimes(), warmed: newTimes(), warmWork: 0 };
+  const all = { ours: newTimes(), theirs: newTimes(), warmed: newTimes(), ahead: newTimes(), warmWork: 0 };
   let n = 0;
   for (const [name, rows] of subsets) {
     const g = {
       ours: newTimes(),
       theirs: newTimes(),
       warmed: newTimes(),
+      ahead: newTimes(),
       warmWork: 0,
       schemas: 0,
       refused: 0,
@@ -332,10 +363,13 @@ async function schemaBench(e: Engine, dir: string) {
       }
       const warmed = newTimes();
       if (SCHEMA_WARM_PER_TOKEN > 0) g.warmWork += warmedSchema(e, row.schema, e.encode(text).length, followed, warmed);
+      const ahead = newTimes();
+      if (AHEAD_PER_TOKEN > 0) warmedSchema(e, row.schema, e.encode(text).length, followed, ahead, AHEAD_PER_TOKEN);
       for (const [from, to] of [
         [ours, g.ours],
         [theirs, g.theirs],
         [warmed, g.warmed],
+        [ahead, g.ahead],
       ] as const) {
         to.masks.push(...from.masks);
         to.first.push(...from.first);
@@ -353,6 +387,9 @@ async function schemaBench(e: Engine, dir: string) {
     all.theirs.first.push(...g.theirs.first);
     all.warmed.masks.push(...g.warmed.masks);
     all.warmed.first.push(...g.warmed.first);
+    all.ahead.masks.push(...g.ahead.masks);
+    all.ahead.first.push(...g.ahead.first);
+    all.ahead.computed += g.ahead.computed;
     all.warmWork += g.warmWork;
   }
   return { perSubset, all, schemas: n };
@@ -361,9 +398,10 @@ async function schemaBench(e: Engine, dir: string) {
 /**
  * One schema compiled afresh, its matcher warmed within SCHEMA_WARM_PER_TOKEN units per token of its text, then the
  * sequences its cold pass followed (the same tokens: its masks are the same). The first mask is the compile plus the
- * first fill, which the warm-up computed (as while the prompt is evaluated). Returns the warm-up work spent.
+ * first fill, which the warm-up computed (as while the prompt is evaluated). With `ahead`, each step is also given that
+ * much warm-ahead after its token (see AHEAD_PER_TOKEN). Returns the warm-up work spent.
  */
-function warmedSchema(e: Engine, schema: JsonValue, tokens: number, followed: number[][], t: Times): number {
+function warmedSchema(e: Engine, schema: JsonValue, tokens: number, followed: number[][], t: Times, ahead = 0): number {
   const c0 = performance.now();
   const c = compileSchema(schema);
   const compileMs = performance.now() - c0;
@@ -379,7 +417,7 @@ function warmedSchema(e: Engine, schema: JsonValue, tokens: number, followed: nu
   }
   const work = workOf(table) - w0;
   try {
-    oursAlong(e, c, compileMs, followed, 0, t, () => 0);
+    oursAlong(e, c, compileMs, followed, 0, t, () => 0, "", ahead);
   } catch {
     // the cold pass met the same
   }
@@ -431,6 +469,7 @@ function warmedAlong(
   tools: OpenAiTool[],
   policy: Parameters<typeof compileTools>[1],
   label: string,
+  ahead = 0,
 ): Warmed {
   toolFragments.clear();
   (globalThis as { gc?: () => void }).gc?.();
@@ -459,7 +498,7 @@ function warmedAlong(
   const ours = newTimes();
   // the same seeded calls and walks as the cold pass (a generator of the same seed)
   const rnd = prng(SEED + 1 + tools.length);
-  oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd, `${label} warmed`);
+  oursAlong(e, c, compileMs, toolSeqs(e, c, 12, rnd), 6, ours, rnd, `${label} warmed`, ahead);
   const memoryMB = (table.memoryBytes() + table.automaton.memoryBytes()) / 2 ** 20;
   const heapMB = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
   const declarationTokens = e.encode(tools.map((t) => JSON.stringify(t)).join("\n")).length;
@@ -493,6 +532,7 @@ async function toolBench(e: Engine) {
     heapMB: number;
     xgFailure?: string;
     warmed?: Warmed;
+    ahead?: Warmed;
   }[] = [];
   const policy = { format: "qwen3", toolChoice: "required", parallel: false } as const;
   for (const [name, tools] of sets) {
@@ -525,6 +565,7 @@ async function toolBench(e: Engine) {
       }
     }
     const warmed = WARM_WORK > 0 ? warmedAlong(e, tools, policy, name) : undefined;
+    const ahead = AHEAD_PER_TOKEN > 0 ? warmedAlong(e, tools, policy, name, AHEAD_PER_TOKEN) : undefined;
     out.push({
       name,
       ours: summarize(ours, 1),
@@ -534,6 +575,7 @@ async function toolBench(e: Engine) {
       heapMB,
       ...(xgFailure ? { xgFailure } : {}),
       ...(warmed ? { warmed } : {}),
+      ...(ahead ? { ahead } : {}),
     });
     process.stderr.write(`${name} done\n`);
   }
@@ -612,8 +654,22 @@ async function main(): Promise<void> {
     for (const [name, g] of schemas.perSubset) md.push(subsetLine(`${name}, warmed`, g, g.warmed));
     md.push(
       "",
-      `Masks computed (not cached: they walked trie nodes or made configurations; counted, the same on any machine), first masks left out: cold ${schemas.all.ours.computed} of ${schemas.all.ours.masks.length}, warmed ${schemas.all.warmed.computed} of ${schemas.all.warmed.masks.length}.`,
+      `Masks computed (not cached: they walked trie nodes or made configurations; counted, the same on any machine), first masks left out: cold ${schemas.all.ours.computed} of ${schemas.all.ours.masks.length}, warmed ${schemas.all.warmed.computed} of ${schemas.all.warmed.masks.length}${AHEAD_PER_TOKEN > 0 ? `, warmed and ahead ${schemas.all.ahead.computed} of ${schemas.all.ahead.masks.length}` : ""}.`,
     );
+  }
+  if (AHEAD_PER_TOKEN > 0 && schemas.schemas > 0) {
+    md.push(
+      "",
+      `JSONSchemaBench warmed and ahead: as warmed, and each step given ${AHEAD_PER_TOKEN.toLocaleString("en")} units of warm-ahead (TokenMatcher.warmAhead) after its token is accepted, before the next mask is timed (the model's forward pass). Masks computed along the sequences: ${schemas.all.ahead.computed} of ${schemas.all.ahead.masks.length}.`,
+      "",
+      head,
+      line(
+        "JSONSchemaBench, all, warmed and ahead",
+        summarize(schemas.all.ahead, schemas.schemas),
+        summarize(schemas.all.theirs, schemas.schemas),
+      ),
+    );
+    for (const [name, g] of schemas.perSubset) md.push(subsetLine(`${name}, ahead`, g, g.ahead));
   }
   if (tools.length) {
     md.push("", "Tool calls (forced, one call): masks along 12 sampled calls and 6 random walks.", "", head);
@@ -646,7 +702,30 @@ async function main(): Promise<void> {
             : [];
         }),
       );
+    if (tools.some((t) => t.ahead))
+      md.push(
+        "",
+        `Warmed and ahead: as warmed, and each step given ${AHEAD_PER_TOKEN.toLocaleString("en")} units of warm-ahead (TokenMatcher.warmAhead) after its token is accepted, before the next mask is timed.`,
+        "",
+        head,
+        ...tools.flatMap((t) => (t.ahead ? [line(`${t.name}, warmed and ahead`, t.ahead.ours, t.theirs)] : [])),
+        "",
+        "| tool set | masks computed along the walks: cold → warmed → warmed and ahead | automaton + masks MB (ahead) |",
+        "|---|---|---|",
+        ...tools.flatMap((t) =>
+          t.ahead && t.warmed
+            ? [
+                `| ${t.name} | ${t.ours.computed} → ${t.warmed.ours.computed} → ${t.ahead.ours.computed} of ${t.ahead.ours.masks} | ${f(t.ahead.memoryMB, 1)} |`,
+              ]
+            : [],
+        ),
+      );
   }
+  if (aheadSpent.calls > 0)
+    md.push(
+      "",
+      `Warm-ahead given: ${aheadSpent.calls.toLocaleString("en")} calls, ${aheadSpent.work.toLocaleString("en")} units in ${f(aheadSpent.ms, 0)} ms of wall time (${f(aheadSpent.work / aheadSpent.ms, 0)} units per ms, ${f((1000 * aheadSpent.ms) / aheadSpent.calls, 1)} µs a call) and ${f(aheadSpent.cpuMs, 0)} ms of CPU time (${f(aheadSpent.work / aheadSpent.cpuMs, 0)} units per CPU ms: a worker's rate on a core of its own).`,
+    );
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, "results.md"), `${md.join("\n")}\n`);
   const perSubset = Object.fromEntries(
@@ -656,6 +735,7 @@ async function main(): Promise<void> {
         ours: summarize(g.ours, g.schemas),
         theirs: summarize(g.theirs, g.schemas),
         warmed: summarize(g.warmed, g.schemas),
+        ahead: summarize(g.ahead, g.schemas),
         warmWork: g.warmWork,
         refused: g.refused,
       },
@@ -666,11 +746,13 @@ async function main(): Promise<void> {
     `${JSON.stringify(
       {
         started,
-        options: { PER_SUBSET, INSTANCES, WALKS, WALK_TOKENS, SCHEMA_WARM_PER_TOKEN },
+        options: { PER_SUBSET, INSTANCES, WALKS, WALK_TOKENS, SCHEMA_WARM_PER_TOKEN, AHEAD_PER_TOKEN },
+        aheadSpent,
         all: {
           ours: summarize(schemas.all.ours, schemas.schemas),
           theirs: summarize(schemas.all.theirs, schemas.schemas),
           warmed: summarize(schemas.all.warmed, schemas.schemas),
+          ahead: summarize(schemas.all.ahead, schemas.schemas),
           warmWork: schemas.all.warmWork,
         },
         perSubset,

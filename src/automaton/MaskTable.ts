@@ -8,6 +8,7 @@ import { DEFERRED_HOLD } from "./buildNfa.js";
 import { forEachSet } from "./maskBits.js";
 import { MaskWalk, WALK_LIMIT } from "./MaskWalk.js";
 import { MaskWarmer, type WarmHost } from "./MaskWarmer.js";
+import { AheadWarmer } from "./AheadWarmer.js";
 import { TAIL_FRAME } from "./NfaBuilder.js";
 import { nestingRepeats } from "./nestingRepeats.js";
 import { plainTrie } from "./plainText.js";
@@ -76,6 +77,8 @@ export class MaskTable extends MaskWalk {
 
   /** The warm-up of idle time (see warm), made on its first call. */
   warmer: MaskWarmer | undefined;
+  /** The warm-up ahead of a generation (see warmAhead), made on its first call. */
+  aheadWarmer: AheadWarmer | undefined;
 
   /** The automaton's epoch the cached masks belong to (see Automaton.reset). */
   private epoch: number;
@@ -181,6 +184,16 @@ export class MaskTable extends MaskWalk {
     this.syncEpoch();
     this.warmer ??= new MaskWarmer(this.warmHost());
     return this.warmer.run(work);
+  }
+
+  /**
+   * Computes, within about `work` units of the same measure, the masks of the positions a generation at configuration
+   * `c` reaches next (see AheadWarmer); returns whether there is more to do from `c`.
+   */
+  warmAhead(c: number, work: number): boolean {
+    this.syncEpoch();
+    this.aheadWarmer ??= new AheadWarmer(this.warmHost());
+    return this.aheadWarmer.run(c, work);
   }
 
   private warmHost(): WarmHost {

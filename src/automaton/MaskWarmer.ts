@@ -54,6 +54,39 @@ function grown(bytes: number, rows: number): number {
   return rows * 1024 >= bytes * GROW_SHARE ? 2 * bytes : bytes;
 }
 
+/**
+ * Configurations and R-states the warm-up from the start leaves below its bounds for the warm-up ahead of a
+ * generation (AheadWarmer), which stops at the bounds themselves: once the warm-up from the start has reached them (a
+ * large tool set's does, while its prompt is evaluated), the masks a generation is about to need could not be
+ * computed ahead any more. 4,096 rows of each (about 12 MB as WARM_MEMORY_BYTES counts them) hold the warm-ahead of
+ * dozens of generations: one step's 2,048 units make at most 128 configurations, most far fewer. Under a small cap
+ * of configurations, a sixteenth of the cap.
+ */
+const AHEAD_RESERVE_ROWS = 4096;
+
+/**
+ * The tables are near a bound where a warm-up stops (see WARM_TABLE_SHARE, WARM_MEMORY_BYTES), with `reserve` more
+ * configurations and R-states: what it would build past here could bring a generation to a bound sooner than it
+ * would have gone alone. Shared by the warm-up ahead of a generation (AheadWarmer, no reserve).
+ */
+export function nearWarmBounds(host: WarmHost, reserve = 0): boolean {
+  const A = host.automaton;
+  const cap = A.stateCap;
+  const configs = A.configCount + reserve;
+  const rStates = A.rStateCount + reserve;
+  return (
+    configs * WARM_TABLE_SHARE >= cap ||
+    rStates * WARM_TABLE_SHARE >= cap ||
+    A.stackCount * WARM_TABLE_SHARE >= MAX_STACKS ||
+    A.nfa.stateCount >= cap ||
+    grown(A.cTrans.byteLength, configs) +
+      grown(A.rsTable.byteLength, rStates) +
+      ROW_EXTRA_BYTES * (configs + rStates) +
+      host.cachedBytes() >=
+      WARM_MEMORY_BYTES
+  );
+}
+
 /** A position's step from its parent is taken (Position.via). */
 const RESOLVED = -(2 ** 30);
 
@@ -143,7 +176,7 @@ export class MaskWarmer {
       while (this.heap.length > 0 && !this.finished) {
         const left = end - host.work();
         if (left <= 0) break;
-        if (this.nearBounds()) {
+        if (nearWarmBounds(this.host, Math.min(AHEAD_RESERVE_ROWS, A.stateCap >> 4))) {
           this.finish("bounds");
           break;
         }
@@ -207,22 +240,6 @@ export class MaskWarmer {
     this.heap.length = 0;
     this.need.clear();
     this.seen = new Set();
-  }
-
-  private nearBounds(): boolean {
-    const A = this.host.automaton;
-    const cap = A.stateCap;
-    return (
-      A.configCount * WARM_TABLE_SHARE >= cap ||
-      A.rStateCount * WARM_TABLE_SHARE >= cap ||
-      A.stackCount * WARM_TABLE_SHARE >= MAX_STACKS ||
-      A.nfa.stateCount >= cap ||
-      grown(A.cTrans.byteLength, A.configCount) +
-        grown(A.rsTable.byteLength, A.rStateCount) +
-        ROW_EXTRA_BYTES * (A.configCount + A.rStateCount) +
-        this.host.cachedBytes() >=
-        WARM_MEMORY_BYTES
-    );
   }
 
   /**

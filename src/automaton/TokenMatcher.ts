@@ -212,6 +212,23 @@ export class TokenMatcher {
     return this.table.warm(work);
   }
 
+  /**
+   * Computes ahead, in the idle time between two masks of this generation (the model's forward pass), the masks of
+   * the positions it can reach next from where it is: its next mask first, then, best first as the first mask's
+   * prefetch goes, the positions after it (a narrow mask's tokens longest first, a wide mask's one-byte steps), up to
+   * 24 steps ahead. Spends about `work` units (the units of {@link TokenMatcher.warm}: trie nodes walked, plus 16 per
+   * closure walked and configuration made, plus 4 per position looked at; counted, never timed); a walk that would pass
+   * what is left stops and stores nothing, and a position's determinization, which cannot be stopped midway, is taken
+   * from the next call's work. Calls from the same position go on where the last one stopped; after a token is
+   * accepted the walk starts afresh from the new position. Returns whether there is more to do from this position.
+   * The masks are exactly those a step would compute, every matcher of the grammar and vocabulary shares them, and it
+   * stops below the automaton's bounds, as `warm` does. Call it after each accepted token, before any `warm`.
+   */
+  warmAhead(work: number): boolean {
+    if (!Number.isFinite(work) || work < 0) throw new RangeError(`work must be a finite number >= 0, got ${work}`);
+    return this.guarded(() => (this.cfg < 0 ? false : this.table.warmAhead(this.cfg, work)));
+  }
+
   /** Undo the last `n` accepted tokens (or strings). */
   rollback(n = 1): void {
     if (!Number.isInteger(n) || n < 0 || n > this.history.length)

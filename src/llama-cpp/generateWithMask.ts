@@ -41,6 +41,12 @@ export interface TokenMaskMatcher {
    * TokenMatcher.warm). Called in slices while the prompt is evaluated (`warmWhilePrompt`).
    */
   warm?(work: number): boolean;
+  /**
+   * Computes, within `work` units, the masks of the positions the generation reaches next from where it is; returns
+   * whether there is more to do from there (see TokenMatcher.warmAhead). Called in slices while llama.cpp evaluates a
+   * generated token, after the next mask is read.
+   */
+  warmAhead?(work: number): boolean;
 }
 
 /**
@@ -83,6 +89,12 @@ export interface GenerateWithMaskOptions extends GenerateOptions {
    */
   readonly warmWhilePrompt?: boolean;
   /**
+   * While llama.cpp evaluates each generated token, after the next mask is read, warm the masks of the positions the
+   * generation reaches next (the matcher's `warmAhead`) in slices between event-loop turns, until the evaluation ends.
+   * The tokens are the same either way. @defaultValue true
+   */
+  readonly warmAhead?: boolean;
+  /**
    * Where masks' token biases are kept. Internal: tests give a fresh cache to count conversions; the cache's class is
    * not part of the API.
    * @defaultValue the cache shared by every generation on the model (`MaskBiasCache.of`)
@@ -120,9 +132,20 @@ const PROMPT_WARM_SLICE = 16_384;
 
 const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Warms `matcher` in slices, a turn of the event loop apart, until `pending` settles or nothing is left to warm. */
-async function warmWhile(matcher: TokenMaskMatcher, pending: Promise<unknown>): Promise<number> {
-  if (matcher.warm === undefined) return 0;
+/**
+ * Work of one warm-ahead slice while a generated token is evaluated (TokenMatcher.warmAhead's units): about 2.5 ms of
+ * a core on the machine of bench/big/results.md ("Warming ahead of a generation"), below a forward pass; the bias read
+ * after the pass waits for the slice under way. A position whose mask needs more than a slice is left to its step, so a slice is not smaller.
+ */
+const AHEAD_WARM_SLICE = 2048;
+
+/** Warms in slices (`warm`), a turn of the event loop apart, until `pending` settles or nothing is left to warm. */
+async function warmWhile(
+  warm: ((work: number) => boolean) | undefined,
+  pending: Promise<unknown>,
+  slice: number,
+): Promise<number> {
+  if (warm === undefined) return 0;
   let settled = false;
   const settle = (): void => {
     settled = true;
@@ -134,7 +157,7 @@ async function warmWhile(matcher: TokenMaskMatcher, pending: Promise<unknown>): 
   let slices = 0;
   while (!settled) {
     slices++;
-    if (!matcher.warm(PROMPT_WARM_SLICE)) break;
+    if (!warm(slice)) break;
     await nextTurn();
   }
   return slices;
@@ -278,7 +301,10 @@ async function sampleLoop(
       const sampled = g.evaluateAndSample(sequence);
       if (prompt) {
         prompt = false;
-        promptWarmSlices = await warmWhile(matcher, sampled);
+        promptWarmSlices = await warmWhile(matcher.warm?.bind(matcher), sampled, PROMPT_WARM_SLICE);
+      } else if (options.warmAhead !== false) {
+        // the forward pass of the last token: its next mask is read first (evaluateAndSample), then the positions after
+        await warmWhile(matcher.warmAhead?.bind(matcher), sampled, AHEAD_WARM_SLICE);
       }
       token = await sampled;
       step = g.readMask();

@@ -49,3 +49,21 @@ export class IdleWarmer<T> {
     else this.running = false;
   };
 }
+
+/** What {@link warmMoved} drives: a matcher's two warm-ups (TokenMatcher.warmAhead, TokenMatcher.warm). */
+export interface TwoWarmUps {
+  warmAhead(work: number): boolean;
+  warm(work: number): boolean;
+}
+
+/**
+ * One idle slice for a generation's matcher: ahead of its position (`aheadWork`) while `moved.ahead` says that has
+ * more (a token accepted sets it), then its grammar from the start (`work`). Returns whether it has more to warm.
+ */
+export function warmMoved(m: TwoWarmUps, moved: { ahead?: boolean }, aheadWork: number, work: number): boolean {
+  if (moved.ahead === true) {
+    moved.ahead = m.warmAhead(aheadWork);
+    return true;
+  }
+  return m.warm(work);
+}

@@ -3,7 +3,7 @@ import { createMatcher } from "../automaton/createMatcher.js";
 import type { TokenMatcher } from "../automaton/TokenMatcher.js";
 import type { CompileBudget } from "../Deadline.js";
 import { ToolgramError } from "../errors.js";
-import { IdleWarmer } from "./idleWarm.js";
+import { IdleWarmer, warmMoved } from "./idleWarm.js";
 import type { Grammar } from "../grammar/Grammar.js";
 import { type PieceInput, TOKEN_ATOM, TOKEN_TEXT, Vocabulary } from "../vocab/Vocabulary.js";
 import {
@@ -52,6 +52,8 @@ interface Open {
    * every later operation, so that the event loop reads it when it settles.
    */
   failed?: boolean;
+  /** The warm-ahead from the matcher's current position has more to do (set again by every accepted token). */
+  ahead?: boolean;
 }
 
 const grammars = new Map<number, GrammarEntry>();
@@ -64,20 +66,34 @@ const matchers = new Map<number, Open>();
  */
 const IDLE_WARM_SLICE = 512;
 /**
- * After a matcher's first mask or step, its grammar is warmed in slices while no request waits, and only while its
+ * Work of one warm-ahead slice (TokenMatcher.warmAhead). Larger than IDLE_WARM_SLICE because a position whose mask
+ * needs more than a whole slice is left to its step, and those (a string met for the first time, a wide value) are
+ * the tail the warm-ahead is for; 2,048 units are about 2.5 ms of a core on the machine of bench/big/results.md
+ * ("Warming ahead of a generation"), half a small model's forward pass, which is when the worker waits for the next
+ * token.
+ */
+const AHEAD_WARM_SLICE = 2048;
+/**
+ * After a matcher's first mask or step, it is warmed in slices while no request waits, and only while its
  * generation is the engine's only one running: a slice takes a core from the others' decoding and event loop (in
- * `bench:serve:gap`, warming beside a running stream widened its largest gap between tokens).
+ * `bench:serve:gap`, warming beside a running stream widened its largest gap between tokens). First ahead of its
+ * position (the masks its next steps need, TokenMatcher.warmAhead), then its grammar from the start (for the next
+ * generations, TokenMatcher.warm).
  */
 const idle = new IdleWarmer<Open>(
   IDLE_WARM_SLICE,
   (o, work) => {
     if (o.failed === true || matchers.get(o.mid) !== o) return false;
     if (engine !== undefined) Atomics.add(engine, WARM_SLICES, 1);
-    return o.matcher.warm(work);
+    return warmMoved(o.matcher, o, AHEAD_WARM_SLICE, work);
   },
   () => engine === undefined || Atomics.load(engine, GENERATIONS) <= 1,
 );
-const warmSoon = (o: Open): void => idle.add(o);
+/** `o` moved (opened, or a token accepted): warmed ahead of its new position, then from the start. */
+const warmSoon = (o: Open): void => {
+  o.ahead = true;
+  idle.add(o);
+};
 
 function vocabularyFrom(d: VocabularyData): Vocabulary {
   const pieces: PieceInput[] = new Array(d.size).fill(null);
