@@ -145,7 +145,7 @@ export class Automaton {
   closureWalks = 0;
   /**
    * Entries of the byte tables written by their growths (the rows copied; before, the new rows' UNKNOWN too): the
-   * work of a mask in which a table grows, on fresh memory.
+   * work of a mask in which a table grows, on fresh memory. 0 where the tables grow in place (see growTable).
    */
   growthWrites = 0;
 

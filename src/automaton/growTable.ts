@@ -15,9 +15,10 @@ const RESIZABLE = typeof (ArrayBuffer.prototype as Resizable).resize === "functi
  *
  * Why: an automaton's byte table (a row of 256 entries per R-state or configuration) that doubled by copying wrote
  * half of the new table at once, inside the mask that made the row past its end. The first write of fresh memory is
- * what costs there (a page fault per 4 KB): 25–90 ms for a table of 2–4 MB on a loaded machine, the largest part of
+ * what costs there (a page fault per 4 KB): 25–90 ms for a table of 0.5–4 MB on a loaded machine, the largest part of
  * masks that walked a few hundred trie nodes. Grown in place, a table's pages are first written a row at a time, as
- * its rows are made. `copied`: the entries copied (for the automaton's count of growth writes).
+ * its rows are made. `copied`: the entries copied (for the automaton's count of growth writes). (Node 20's
+ * `process.memoryUsage().arrayBuffers` leaves resizable buffers out; `Automaton.memoryBytes` counts the tables' length.)
  */
 export function growTable(
   t: Int32Array<ArrayBuffer>,
