@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS } from "../options.js";
 import { LimitExceededError } from "../errors.js";
 import type { Grammar } from "../grammar/Grammar.js";
 import { buildNfa } from "./buildNfa.js";
+import { growTable } from "./growTable.js";
 import type { Nfa } from "./Nfa.js";
 
 export const UNKNOWN = -2;
@@ -144,7 +145,7 @@ export class Automaton {
   closureWalks = 0;
   /**
    * Entries of the byte tables written by their growths (the rows copied; before, the new rows' UNKNOWN too): the
-   * work of a mask in which a table grows, on fresh memory.
+   * work of a mask in which a table grows, on fresh memory. 0 where the tables grow in place (see growTable).
    */
   growthWrites = 0;
 
@@ -427,13 +428,13 @@ export class Automaton {
   /**
    * A longer table with the rows so far. Rows past them are filled with UNKNOWN as their R-states (configurations) are
    * made, not here: a doubling of a table of 2,048 rows wrote 4 MB at once (1–2 ms inside one mask, on fresh pages),
-   * where the new rows' pages are now first written a row at a time.
+   * where the new rows' pages are now first written a row at a time. The rows so far are not copied either: the
+   * table grows in place in a buffer that reserves `maxStates` rows (growTable), after its first allocation.
    */
   private growRs(len: number): void {
-    const nt = new Int32Array(len);
-    nt.set(this.rsTrans);
-    this.growthWrites += this.rsTrans.length;
-    this.rsTrans = nt;
+    const { table, copied } = growTable(this.rsTrans, len, this.maxStates * 256);
+    this.growthWrites += copied;
+    this.rsTrans = table;
   }
 
   /** All 256 byte transitions of an R-state at once (bytes with the same targets share one closure). */
@@ -656,10 +657,9 @@ export class Automaton {
   }
 
   private growConfigs(len: number): void {
-    // rows past the configurations so far are filled as they are made (see growRs)
-    const nt = new Int32Array(len);
-    nt.set(this.cTrans);
-    this.growthWrites += this.cTrans.length;
+    // rows past the configurations so far are filled as they are made (see growRs); in place (see growTable)
+    const { table: nt, copied } = growTable(this.cTrans, len, this.maxStates * 256);
+    this.growthWrites += copied;
     this.cTrans = nt;
     const nc = new Uint8Array(nt.length / 256);
     nc.set(this.cComplete);

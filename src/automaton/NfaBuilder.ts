@@ -138,6 +138,8 @@ export class NfaBuilder {
    * sum of all of them. Keyed by the expression object (dedupeRules already made equal tools share one rule).
    */
   private readonly lazyFrames = new Map<GExpr, number>();
+  /** The rests of long repetitions (see repeatRest), by item and counts. */
+  private readonly repeatRests = new Map<string, GExpr>();
   readonly lazyBody = new Map<number, GExpr>();
   /**
    * Lazy frames that read a literal (the rest of a tool's name and `", "arguments": `) and then call the lazy frame
@@ -305,6 +307,17 @@ export class NfaBuilder {
       else this.closureRoots[fi] = [loop, close];
     }
     return fi;
+  }
+
+  /**
+   * The lazy frame of `item{min,max}`, the rest of a long repetition after its first chunk of copies (see
+   * thompsonStep's REPEAT_CHUNK): one per item and counts, so equal strings (`maxLength` alike) share their rests.
+   */
+  repeatRest(item: GExpr, min: number, max: number | null): number {
+    const key = `${structuralKey(item)}|${min}|${max}`;
+    let rest = this.repeatRests.get(key);
+    if (rest === undefined) this.repeatRests.set(key, (rest = { type: "repeat", item, min, max }));
+    return this.lazyFrame(rest);
   }
 
   lazyFrame(rest: GExpr, head = ""): number {

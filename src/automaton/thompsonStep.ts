@@ -10,6 +10,13 @@ import { utf8Sequences } from "./utf8Sequences.js";
 
 /** Above this many NFA states for all copies of a repetition's item, its copies call one frame. */
 const REPEAT_COPY_LIMIT = 8192;
+/**
+ * A bounded repetition of more copies than twice this builds this many, then calls a lazy frame of the rest (built
+ * when a decoding first comes near the end of these copies; it chunks its own rest alike). Built whole, the copies of
+ * a `maxLength: 32767` string (a state and a call each) were built inside the mask that first entered the string:
+ * three such strings made 98,000 states in one step.
+ */
+export const REPEAT_CHUNK = 1024;
 /** In a lazy trie, the rest of one alternative larger than this becomes a lazy frame; a smaller one is inlined. */
 const LAZY_TAIL_STATES = 8;
 
@@ -236,6 +243,10 @@ function stepRepeat(b: NfaBuilder, e: Extract<GExpr, { type: "repeat" }>, from: 
   // the required copies, then the optional ones, are each a run of copies (see RepeatCopies), where every copy reads
   // at least a byte
   const counted = !b.mayBeEmpty(e.item);
+  if ((e.max ?? e.min) > 2 * REPEAT_CHUNK) {
+    stepChunk(b, e, from, to, counted, buildItem);
+    return;
+  }
   let run = counted ? rec.begin(e.min) : null;
   let cur = from;
   for (let k = 0; k < e.min; k++) {
@@ -262,6 +273,39 @@ function stepRepeat(b: NfaBuilder, e: Extract<GExpr, { type: "repeat" }>, from: 
     }
     if (e.min === e.max) eps.add(cur, 0, 0, to);
   }
+}
+
+/**
+ * The first REPEAT_CHUNK copies of a long repetition (its required ones, then optional ones, each a run), then a call of
+ * the lazy frame of the rest, `x{m - k, n - k}` (nullable where the copies built may end the repetition), which returns
+ * to `to`. The language is the same; a position past the chunk is one stack deeper per chunk.
+ */
+function stepChunk(
+  b: NfaBuilder,
+  e: Extract<GExpr, { type: "repeat" }>,
+  from: number,
+  to: number,
+  counted: boolean,
+  buildItem: (a: number, c: number, run: RunRecord | null) => void,
+): void {
+  const rec = b.repeatCopies;
+  const required = Math.min(e.min, REPEAT_CHUNK);
+  let run = counted ? rec.begin(required) : null;
+  let cur = from;
+  for (let k = 0; k < required; k++) {
+    const nxt = b.newState();
+    buildItem(cur, nxt, run);
+    cur = nxt;
+  }
+  run = counted ? rec.begin(REPEAT_CHUNK - required) : null;
+  for (let k = required; k < REPEAT_CHUNK; k++) {
+    b.eps.add(cur, 0, 0, to);
+    const nxt = b.newState();
+    buildItem(cur, nxt, run);
+    cur = nxt;
+  }
+  const rest = b.repeatRest(e.item, e.min - required, e.max === null ? null : e.max - REPEAT_CHUNK);
+  b.calls.add(cur, rest, 0, to);
 }
 
 interface TrieEntry {
