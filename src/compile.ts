@@ -317,7 +317,9 @@ function compileSchemaUnguarded(schema: unknown, options: SchemaCompileOptions):
     format: "json",
     warnings,
     tools: [],
-    schemaHash: schemaHash(copy),
+    // on first read, as a tool set's: hashing the schema's text is about a tenth of a small schema's compile, and
+    // most callers want a matcher or GBNF (nothing changes `copy` after the compile)
+    schemaHash: () => schemaHash(copy),
     jsonSchema: copy,
     specialTokens: "token-or-text",
     compileSteps: deadline.stepsTaken,
