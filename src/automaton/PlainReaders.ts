@@ -57,13 +57,6 @@ export class PlainReaders {
     }
     const known = this.verdict[c];
     if (known !== 0) return known === 1;
-    // a text of at most PLAIN_CHARS_CAP characters that dies, or more pairs than this search looks at within them: it
-    // would fail too, after up to SEARCH_PAIRS pairs (a `maxLength: 255` string's first copies), where the count's
-    // search stops at the bound, and is the one a bounded string's mask asks for next (see MaskWalk.composePlainUpTo)
-    if (this.charsLive(c, PLAIN_CHARS_CAP) < PLAIN_CHARS_CAP) {
-      this.verdict[c] = 2;
-      return false;
-    }
     this.searches++;
     const seen = new Set<number>([c * PLAIN_STATES]);
     // depth first: a string that dies at a bound (a `maxLength`) is found dead after one path to it
