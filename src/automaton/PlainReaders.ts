@@ -57,6 +57,16 @@ export class PlainReaders {
     }
     const known = this.verdict[c];
     if (known !== 0) return known === 1;
+    // the count's search first (see charsLive): it ends with this verdict where it looks at every pair reachable
+    // (within its cap), or finds a text that dies or more pairs than this search looks at within PLAIN_CHARS_CAP
+    // characters, where this one would fail too, after up to SEARCH_PAIRS pairs (a `maxLength: 255` string's first
+    // copies); and a bounded string's mask asks for that count next (MaskWalk.composePlainUpTo)
+    const n = this.charsLive(c, PLAIN_CHARS_CAP);
+    if (this.verdict[c] === 1) return true;
+    if (n < PLAIN_CHARS_CAP) {
+      this.verdict[c] = 2;
+      return false;
+    }
     this.searches++;
     const seen = new Set<number>([c * PLAIN_STATES]);
     // depth first: a string that dies at a bound (a `maxLength`) is found dead after one path to it
@@ -182,9 +192,16 @@ export class PlainReaders {
         ended = false;
       }
       level = nextLevel;
-      // no pair left to look at: every plain text of any length stays live
+      // no pair left to look at: every plain text of any length stays live, from every configuration met between
+      // characters too (what it reaches was searched)
       if (level.length === 0) {
         n = cap;
+        if (this.verdict.length < A.configCount) {
+          const v = new Uint8Array(A.configCount * 2);
+          v.set(this.verdict);
+          this.verdict = v;
+        }
+        for (const p of seen) if (p % PLAIN_STATES === 0) this.verdict[p / PLAIN_STATES] = 1;
         break;
       }
     }
