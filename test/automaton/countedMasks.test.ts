@@ -20,6 +20,7 @@ interface Counted {
   nodesWalked: number;
   countedMasks: number;
   shareCounted: boolean;
+  sharePlainUpTo: boolean;
 }
 const table = (m: TokenMatcher): Counted => (m as unknown as { table: Counted }).table;
 
@@ -27,6 +28,7 @@ const table = (m: TokenMatcher): Counted => (m as unknown as { table: Counted })
 function unshared(schema: unknown, vocab: Vocabulary): TokenMatcher {
   const m = compileSchema(schema).createMatcher(vocab, { maxStates: DEFAULT_LIMITS.maxAutomatonStates + 1 });
   table(m).shareCounted = false;
+  table(m).sharePlainUpTo = false;
   return m;
 }
 

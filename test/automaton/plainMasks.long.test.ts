@@ -17,6 +17,7 @@ interface Plain {
   nodesWalked: number;
   plainMasks: number;
   sharePlain: boolean;
+  sharePlainUpTo: boolean;
 }
 const table = (m: TokenMatcher): Plain => (m as unknown as { table: Plain }).table;
 
@@ -24,6 +25,7 @@ const table = (m: TokenMatcher): Plain => (m as unknown as { table: Plain }).tab
 function unshared(schema: unknown, vocab: Vocabulary): TokenMatcher {
   const m = compileSchema(schema).createMatcher(vocab, { maxStates: DEFAULT_LIMITS.maxAutomatonStates + 2 });
   table(m).sharePlain = false;
+  table(m).sharePlainUpTo = false;
   return m;
 }
 
