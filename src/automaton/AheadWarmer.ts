@@ -1,3 +1,4 @@
+import { CostHeap } from "./CostHeap.js";
 import { LimitExceededError } from "../errors.js";
 import { TOKEN_TEXT } from "../vocab/Vocabulary.js";
 import { nearWarmBounds, type WarmHost } from "./MaskWarmer.js";
@@ -61,8 +62,7 @@ export class AheadWarmer {
   private from = -1;
   private epoch = -1;
   private debt = 0;
-  private readonly heap: Position[] = [];
-  private pushes = 0;
+  private readonly heap = new CostHeap<Position>();
   private seen = new Set<number>();
   /** Walks stopped, by configuration, with the work they had reached: they need more than that (kept per epoch). */
   private readonly need = new Map<number, number>();
@@ -85,17 +85,17 @@ export class AheadWarmer {
     this.debt = 0;
     let visits = 0;
     try {
-      while (this.heap.length > 0) {
+      while (this.heap.size > 0) {
         const left = end - host.work() - POSITION_WORK * visits;
         if (left <= 0) break;
         if (nearWarmBounds(host)) {
           this.finish("bounds");
           break;
         }
-        const top = this.heap[0];
+        const top = this.heap.peek()!;
         visits++;
         if (!this.resolve(top)) {
-          this.pop();
+          this.heap.pop();
           continue;
         }
         const p = top.c;
@@ -103,7 +103,7 @@ export class AheadWarmer {
           const need = this.need.get(p) ?? 0;
           if (need >= work) {
             // more than a whole call: left to the step; such a mask is wide, followed by its one-byte steps
-            this.pop();
+            this.heap.pop();
             this.left++;
             if (top.level < AHEAD_LEVELS) this.expand(top, true);
             continue;
@@ -116,7 +116,7 @@ export class AheadWarmer {
           }
           this.computed++;
         }
-        this.pop();
+        this.heap.pop();
         if (top.level < AHEAD_LEVELS) this.expand(top, false);
       }
     } catch (e) {
@@ -127,22 +127,22 @@ export class AheadWarmer {
     }
     if (this.epoch !== A.tableEpoch) this.finish("limit");
     this.debt = Math.max(0, host.work() + POSITION_WORK * visits - end);
-    if (this.heap.length === 0 && this.stopReason === undefined) this.finish("done");
-    return this.heap.length > 0;
+    if (this.heap.size === 0 && this.stopReason === undefined) this.finish("done");
+    return this.heap.size > 0;
   }
 
   private restart(c: number): void {
     this.from = c;
     this.stopReason = undefined;
-    this.heap.length = 0;
+    this.heap.clear();
     this.seen = new Set([c]);
-    if (c >= 0) this.push({ cost: 0, order: 0, c, via: STEPPED, nesting: -1, level: 0 });
+    if (c >= 0) this.heap.push({ cost: 0, order: 0, c, via: STEPPED, nesting: -1, level: 0 });
   }
 
   /** Nothing more from this configuration (until the generation moves on): the queue is dropped. */
   private finish(why: "done" | "bounds" | "limit"): void {
     this.stopReason ??= why;
-    this.heap.length = 0;
+    this.heap.clear();
     this.seen = new Set();
   }
 
@@ -172,7 +172,14 @@ export class AheadWarmer {
           if (u < 0 || this.targets.has(u)) continue;
           this.targets.add(u);
         }
-        this.push({ cost: cost + 1 + AHEAD_RANK_WEIGHT * rank++, order: 0, c, via: -1 - b, nesting, level: level + 1 });
+        this.heap.push({
+          cost: cost + 1 + AHEAD_RANK_WEIGHT * rank++,
+          order: 0,
+          c,
+          via: -1 - b,
+          nesting,
+          level: level + 1,
+        });
       }
       return;
     }
@@ -180,7 +187,14 @@ export class AheadWarmer {
     for (let k = 0; k < ids.length; k++) if (kind[ids[k]] === TOKEN_TEXT) follow.push(ids[k]);
     follow.sort((a, b) => offsets[b + 1] - offsets[b] - (offsets[a + 1] - offsets[a]) || a - b);
     for (const id of follow)
-      this.push({ cost: cost + 1 + AHEAD_RANK_WEIGHT * rank++, order: 0, c, via: id, nesting: -1, level: level + 1 });
+      this.heap.push({
+        cost: cost + 1 + AHEAD_RANK_WEIGHT * rank++,
+        order: 0,
+        c,
+        via: id,
+        nesting: -1,
+        level: level + 1,
+      });
   }
 
   /** Steps a position from its parent when it comes first; false when it is dead, seen, or into more nesting. */
@@ -198,43 +212,5 @@ export class AheadWarmer {
     this.seen.add(s);
     p.c = s;
     return true;
-  }
-
-  // a binary min-heap of positions by cost, then push order (a fixed order)
-  private before(i: number, j: number): boolean {
-    const a = this.heap[i];
-    const b = this.heap[j];
-    return a.cost < b.cost || (a.cost === b.cost && a.order < b.order);
-  }
-
-  private swap(i: number, j: number): void {
-    const { heap } = this;
-    [heap[i], heap[j]] = [heap[j], heap[i]];
-  }
-
-  private push(p: Position): void {
-    p.order = this.pushes++;
-    this.heap.push(p);
-    for (let i = this.heap.length - 1; i > 0; ) {
-      const q = (i - 1) >> 1;
-      if (!this.before(i, q)) break;
-      this.swap(i, q);
-      i = q;
-    }
-  }
-
-  private pop(): void {
-    const last = this.heap.length - 1;
-    this.swap(0, last);
-    this.heap.pop();
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      let m = i;
-      if (l < this.heap.length && this.before(l, m)) m = l;
-      if (l + 1 < this.heap.length && this.before(l + 1, m)) m = l + 1;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
   }
 }

@@ -1,3 +1,4 @@
+import { CostHeap } from "./CostHeap.js";
 import { TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
 import { type Automaton, MAX_STACKS } from "./Automaton.js";
 import { nestingRepeats } from "./nestingRepeats.js";
@@ -152,8 +153,7 @@ export class MaskWarmer {
   private finished = false;
   private debt = 0;
   /** Positions to warm, a binary min-heap by cost, then push order (a fixed order). */
-  private readonly heap: Position[] = [];
-  private pushes = 0;
+  private readonly heap = new CostHeap<Position>();
   private seen = new Set<number>();
   /** Positions whose walk stopped, with the work it had reached: they need more than that. */
   private readonly need = new Map<number, number>();
@@ -173,16 +173,16 @@ export class MaskWarmer {
     try {
       if (!host.known(A.initial)) host.firstMask();
       if (this.epoch !== A.tableEpoch) this.restart();
-      while (this.heap.length > 0 && !this.finished) {
+      while (this.heap.size > 0 && !this.finished) {
         const left = end - host.work();
         if (left <= 0) break;
         if (nearWarmBounds(this.host, Math.min(AHEAD_RESERVE_ROWS, A.stateCap >> 4))) {
           this.finish("bounds");
           break;
         }
-        const top = this.heap[0];
+        const top = this.heap.peek()!;
         if (!this.resolve(top)) {
-          this.pop();
+          this.heap.pop();
           continue;
         }
         const c = top.c;
@@ -191,7 +191,7 @@ export class MaskWarmer {
           if (need >= work) {
             // more than a whole slice: left to the step that reaches it; a mask that walks so much is wide, and the
             // positions after it are found by its one-byte steps, which need no mask
-            this.pop();
+            this.heap.pop();
             this.left++;
             if (top.level < WARM_LEVELS) this.expand(top, true);
             continue;
@@ -204,7 +204,7 @@ export class MaskWarmer {
           }
           this.computed++;
         }
-        this.pop();
+        this.heap.pop();
         if (top.level < WARM_LEVELS) this.expand(top, false);
       }
     } catch (e) {
@@ -214,7 +214,7 @@ export class MaskWarmer {
     }
     if (this.epoch !== A.tableEpoch) this.finish("tables full");
     this.debt = Math.max(0, host.work() - end);
-    if (this.heap.length === 0) this.finish("done");
+    if (this.heap.size === 0) this.finish("done");
     return !this.finished;
   }
 
@@ -224,12 +224,12 @@ export class MaskWarmer {
     this.epoch = A.tableEpoch;
     this.finished = false;
     this.stopReason = undefined;
-    this.heap.length = 0;
+    this.heap.clear();
     this.need.clear();
     this.seen = new Set();
     if (A.initial >= 0) {
       this.seen.add(A.initial);
-      this.push({ cost: 0, order: 0, c: A.initial, via: RESOLVED, nesting: -1, level: 0, alts: 0 });
+      this.heap.push({ cost: 0, order: 0, c: A.initial, via: RESOLVED, nesting: -1, level: 0, alts: 0 });
     }
   }
 
@@ -237,7 +237,7 @@ export class MaskWarmer {
   private finish(why: "done" | "bounds" | "tables full"): void {
     if (!this.finished) this.stopReason = why;
     this.finished = true;
-    this.heap.length = 0;
+    this.heap.clear();
     this.need.clear();
     this.seen = new Set();
   }
@@ -271,7 +271,7 @@ export class MaskWarmer {
           this.targets.add(u);
         }
         const cost = next + Math.min(rank++, LEVEL_WEIGHT - 1);
-        this.push({ cost, order: 0, c, via: -1 - b, nesting, level: level + 1, alts });
+        this.heap.push({ cost, order: 0, c, via: -1 - b, nesting, level: level + 1, alts });
       }
       return;
     }
@@ -281,7 +281,15 @@ export class MaskWarmer {
     for (let k = 0; k < follow.length; k++) {
       const shorter = this.prefixOfEarlier(follow, k);
       const cost = next + (shorter ? ALT_LEVELS * LEVEL_WEIGHT : 0) + Math.min(rank++, LEVEL_WEIGHT - 1);
-      this.push({ cost, order: 0, c, via: follow[k], nesting: -1, level: level + 1, alts: alts + (shorter ? 1 : 0) });
+      this.heap.push({
+        cost,
+        order: 0,
+        c,
+        via: follow[k],
+        nesting: -1,
+        level: level + 1,
+        alts: alts + (shorter ? 1 : 0),
+      });
     }
   }
 
@@ -318,43 +326,5 @@ export class MaskWarmer {
       if (i === n) return true;
     }
     return false;
-  }
-
-  // a binary min-heap of positions by cost, then push order
-  private before(i: number, j: number): boolean {
-    const a = this.heap[i];
-    const b = this.heap[j];
-    return a.cost < b.cost || (a.cost === b.cost && a.order < b.order);
-  }
-
-  private swap(i: number, j: number): void {
-    const { heap } = this;
-    [heap[i], heap[j]] = [heap[j], heap[i]];
-  }
-
-  private push(p: Position): void {
-    p.order = this.pushes++;
-    this.heap.push(p);
-    for (let i = this.heap.length - 1; i > 0; ) {
-      const q = (i - 1) >> 1;
-      if (!this.before(i, q)) break;
-      this.swap(i, q);
-      i = q;
-    }
-  }
-
-  private pop(): void {
-    const last = this.heap.length - 1;
-    this.swap(0, last);
-    this.heap.pop();
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      let m = i;
-      if (l < this.heap.length && this.before(l, m)) m = l;
-      if (l + 1 < this.heap.length && this.before(l + 1, m)) m = l + 1;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
   }
 }
