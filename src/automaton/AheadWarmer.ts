@@ -1,9 +1,8 @@
 import { CostHeap } from "./CostHeap.js";
+import { followedSteps } from "./followedSteps.js";
 import { LimitExceededError } from "../errors.js";
-import { TOKEN_TEXT } from "../vocab/Vocabulary.js";
 import { nearWarmBounds, type WarmHost } from "./MaskWarmer.js";
 import { nestingRepeats } from "./nestingRepeats.js";
-import { singleByteTokens } from "./trieByByte.js";
 
 /** A mask with more tokens than this is wide: followed by its one-byte steps, not by its tokens (as the prefetch). */
 const AHEAD_FANOUT = 16;
@@ -66,7 +65,6 @@ export class AheadWarmer {
   private seen = new Set<number>();
   /** Walks stopped, by configuration, with the work they had reached: they need more than that (kept per epoch). */
   private readonly need = new Map<number, number>();
-  private readonly targets = new Set<number>();
 
   constructor(private readonly host: WarmHost) {}
 
@@ -152,41 +150,17 @@ export class AheadWarmer {
    * into more nesting.
    */
   private expand(from: Position, wide: boolean): void {
-    const { host } = this;
-    const A = host.automaton;
-    const { offsets, kind } = host.vocab;
     const { c, level, cost } = from;
-    const ids = wide ? undefined : host.sparseIds(c);
+    const next = followedSteps(this.host, c, wide, AHEAD_FANOUT);
     let rank = 0;
-    if (ids === undefined || ids.length > AHEAD_FANOUT) {
-      const one = singleByteTokens(host.vocab);
-      const nesting = nestingRepeats(A, c);
-      const f = A.frameTopOf(c);
-      if (f >= 0) A.rsRowOf(f);
-      const row = A.rsTable;
-      this.targets.clear();
-      for (let b = 0; b < 128; b++) {
-        if (one[b] < 0) continue;
-        if (f >= 0) {
-          const u = row[f * 256 + b];
-          if (u < 0 || this.targets.has(u)) continue;
-          this.targets.add(u);
-        }
-        this.heap.push({
-          cost: cost + 1 + AHEAD_RANK_WEIGHT * rank++,
-          order: 0,
-          c,
-          via: -1 - b,
-          nesting,
-          level: level + 1,
-        });
+    if ("bytes" in next) {
+      for (const b of next.bytes) {
+        const at = cost + 1 + AHEAD_RANK_WEIGHT * rank++;
+        this.heap.push({ cost: at, order: 0, c, via: -1 - b, nesting: next.nesting, level: level + 1 });
       }
       return;
     }
-    const follow: number[] = [];
-    for (let k = 0; k < ids.length; k++) if (kind[ids[k]] === TOKEN_TEXT) follow.push(ids[k]);
-    follow.sort((a, b) => offsets[b + 1] - offsets[b] - (offsets[a + 1] - offsets[a]) || a - b);
-    for (const id of follow)
+    for (const id of next.tokens)
       this.heap.push({
         cost: cost + 1 + AHEAD_RANK_WEIGHT * rank++,
         order: 0,

@@ -1,8 +1,8 @@
 import { CostHeap } from "./CostHeap.js";
-import { TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
+import { followedSteps } from "./followedSteps.js";
+import type { Vocabulary } from "../vocab/Vocabulary.js";
 import { type Automaton, MAX_STACKS } from "./Automaton.js";
 import { nestingRepeats } from "./nestingRepeats.js";
-import { singleByteTokens } from "./trieByByte.js";
 
 /** A mask with more tokens than this is wide: followed by its one-byte steps, not by its tokens (as the prefetch). */
 const WARM_FANOUT = 16;
@@ -157,7 +157,6 @@ export class MaskWarmer {
   private seen = new Set<number>();
   /** Positions whose walk stopped, with the work it had reached: they need more than that. */
   private readonly need = new Map<number, number>();
-  private readonly targets = new Set<number>();
 
   constructor(private readonly host: WarmHost) {}
 
@@ -249,35 +248,18 @@ export class MaskWarmer {
    * calls, any JSON value): there is time to follow its bytes to the structure after it.
    */
   private expand(from: Position, wide: boolean): void {
-    const { host } = this;
-    const A = host.automaton;
-    const { offsets, kind } = host.vocab;
     const { c, level, alts } = from;
-    const ids = wide ? undefined : host.sparseIds(c);
     const next = (level + 1 + ALT_LEVELS * alts) * LEVEL_WEIGHT;
+    const steps = followedSteps(this.host, c, wide, WARM_FANOUT);
     let rank = 0;
-    if (ids === undefined || ids.length > WARM_FANOUT) {
-      const one = singleByteTokens(host.vocab);
-      const nesting = nestingRepeats(A, c);
-      const f = A.frameTopOf(c);
-      if (f >= 0) A.rsRowOf(f);
-      const row = A.rsTable;
-      this.targets.clear();
-      for (let b = 0; b < 128; b++) {
-        if (one[b] < 0) continue;
-        if (f >= 0) {
-          const u = row[f * 256 + b];
-          if (u < 0 || this.targets.has(u)) continue;
-          this.targets.add(u);
-        }
+    if ("bytes" in steps) {
+      for (const b of steps.bytes) {
         const cost = next + Math.min(rank++, LEVEL_WEIGHT - 1);
-        this.heap.push({ cost, order: 0, c, via: -1 - b, nesting, level: level + 1, alts });
+        this.heap.push({ cost, order: 0, c, via: -1 - b, nesting: steps.nesting, level: level + 1, alts });
       }
       return;
     }
-    const follow: number[] = [];
-    for (let k = 0; k < ids.length; k++) if (kind[ids[k]] === TOKEN_TEXT) follow.push(ids[k]);
-    follow.sort((a, b) => offsets[b + 1] - offsets[b] - (offsets[a + 1] - offsets[a]) || a - b);
+    const follow = steps.tokens;
     for (let k = 0; k < follow.length; k++) {
       const shorter = this.prefixOfEarlier(follow, k);
       const cost = next + (shorter ? ALT_LEVELS * LEVEL_WEIGHT : 0) + Math.min(rank++, LEVEL_WEIGHT - 1);
