@@ -1,7 +1,17 @@
-import { TOKEN_TEXT } from "../vocab/Vocabulary.js";
-import type { WarmHost } from "./MaskWarmer.js";
+import { TOKEN_TEXT, type Vocabulary } from "../vocab/Vocabulary.js";
+import type { Automaton } from "./Automaton.js";
 import { nestingRepeats } from "./nestingRepeats.js";
 import { singleByteTokens } from "./trieByByte.js";
+
+/** One-byte steps (a wide mask), or text tokens longest first (a narrow one). */
+export type FollowedSteps = { bytes: number[]; nesting: number } | { tokens: number[] };
+
+/** What `followedSteps` reads of a warm-up's host (`WarmHost`, named apart so that neither file imports the other). */
+interface StepsHost {
+  readonly automaton: Automaton;
+  readonly vocab: Vocabulary;
+  sparseIds(c: number): Int32Array | undefined;
+}
 
 /**
  * What a warm-up follows after configuration `c`, as the first mask's prefetch does: a narrow mask (at most `fanout`
@@ -9,9 +19,7 @@ import { singleByteTokens } from "./trieByByte.js";
  * `wide`) by its one-byte steps, one per R-state they lead to inside one frame, which may not nest deeper than
  * `nesting`. The warm-ups (`MaskWarmer`, `AheadWarmer`) differ only in the cost they give each.
  */
-export type FollowedSteps = { bytes: number[]; nesting: number } | { tokens: number[] };
-
-export function followedSteps(host: WarmHost, c: number, wide: boolean, fanout: number): FollowedSteps {
+export function followedSteps(host: StepsHost, c: number, wide: boolean, fanout: number): FollowedSteps {
   const A = host.automaton;
   const { offsets, kind } = host.vocab;
   const ids = wide ? undefined : host.sparseIds(c);
