@@ -30,14 +30,6 @@ const WARM_FRAME_NODES = 65536;
  * docs/perf/2026-11-26-cold-masks.md).
  */
 export const PREFETCH_WORK = 7168;
-/**
- * The part of PREFETCH_WORK the first mask itself spends; the rest goes in slices of PREFETCH_SLICE_WORK, each with a
- * later mask that was a hit (a copy, about a microsecond: the step has time to spare), best first from where the
- * last slice stopped. A step that needs a mask the prefetch has not reached yet computes it, as it would have after a
- * stopped prefetch: the work moves off the first mask, the time to the first token, onto steps that cost nothing.
- */
-export const PREFETCH_FIRST_WORK = 1024;
-export const PREFETCH_SLICE_WORK = 1024;
 export const PREFETCH_CLOSURE_WEIGHT = 16;
 /** A prefetched mask with more tokens than this is wide: followed by its one-byte steps, not by its tokens. */
 const PREFETCH_FANOUT = 16;
@@ -78,8 +70,6 @@ export class MaskTable extends MaskWalk {
   framesWarmed = 0;
   /** The first mask's prefetch ran (see prefetch). */
   protected prefetched = false;
-  /** The prefetch's queue and what is left of its budget, while it has both (see prefetchSlice). */
-  private pending: { c0: number; heap: PositionHeap; seen: Set<number>; left: number } | undefined;
   /** Configurations the prefetch reached (their masks computed, but for the last ones when the budget ran out). */
   prefetchedMasks = 0;
   /** Prefetches stopped inside a compute (its walk passed the budget, or a limit of the automaton was met). */
@@ -108,8 +98,6 @@ export class MaskTable extends MaskWalk {
     this.epoch = this.automaton.tableEpoch;
     this.dropMasks();
     this.cleanAfterStop();
-    // its queue holds configurations of the former tables
-    this.pending = undefined;
     this.subLevel = 0;
     this.distance = undefined;
   }
@@ -246,7 +234,6 @@ export class MaskTable extends MaskWalk {
       bits.fill(0);
       return;
     }
-    const w0 = this.pending === undefined ? 0 : this.prefetchWork();
     if (!this.known(c)) {
       this.compute(c);
       if (c === this.automaton.initial && !this.warmed) this.warmSharedFrames();
@@ -258,24 +245,9 @@ export class MaskTable extends MaskWalk {
         else this.prefetched = true;
         // a deferred grammar is built whole at the next frame a decoding enters (see Nfa.deferred)
         nfa.firstMaskDone();
-        this.readMask(c, bits);
-        return;
       }
     }
     this.readMask(c, bits);
-    // a later mask takes the prefetch on up to PREFETCH_SLICE_WORK with its own compute (after the read, so that
-    // nothing the prefetch computes can touch this mask): a hit (a copy, about a microsecond) takes a whole slice, a
-    // mask that cost that much takes none
-    if (this.pending !== undefined) {
-      const share = PREFETCH_SLICE_WORK - (this.prefetchWork() - w0);
-      if (share > 0) this.prefetchSlice(share);
-    }
-  }
-
-  /** Work in the prefetch's measure: trie nodes walked, plus PREFETCH_CLOSURE_WEIGHT per closure and configuration. */
-  private prefetchWork(): number {
-    const A = this.automaton;
-    return this.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
   }
 
   /**
@@ -371,43 +343,68 @@ export class MaskTable extends MaskWalk {
    */
   private prefetch(c0: number): void {
     this.prefetched = true;
-    this.pending = { c0, heap: new PositionHeap(), seen: new Set<number>([c0]), left: PREFETCH_WORK };
-    this.pending.heap.push(0, c0, 0);
-    this.prefetchSlice(PREFETCH_FIRST_WORK);
-  }
-
-  /**
-   * Goes on with the prefetch for at most `share` units of its budget (PREFETCH_WORK in all), best first from where it
-   * stopped; ends it when its queue or budget is spent, or where it meets a limit of the automaton.
-   */
-  private prefetchSlice(share: number): void {
-    const p = this.pending!;
     const A = this.automaton;
     const { bytes, offsets, kind } = this.vocab;
     const one = singleByteTokens(this.vocab);
-    const work = (): number => this.prefetchWork();
-    const start = work();
-    const end = start + Math.min(share, p.left);
-    const { heap, seen, c0 } = p;
+    const work = (): number => this.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
+    const end = work() + PREFETCH_WORK;
+    // a binary min-heap of positions by cost (then configuration id, for a fixed order)
+    const hCost: number[] = [];
+    const hConfig: number[] = [];
+    const hLevel: number[] = [];
+    const before = (i: number, j: number): boolean =>
+      hCost[i] < hCost[j] || (hCost[i] === hCost[j] && hConfig[i] < hConfig[j]);
+    const swap = (i: number, j: number): void => {
+      [hCost[i], hCost[j]] = [hCost[j], hCost[i]];
+      [hConfig[i], hConfig[j]] = [hConfig[j], hConfig[i]];
+      [hLevel[i], hLevel[j]] = [hLevel[j], hLevel[i]];
+    };
+    const seen = new Set<number>([c0]);
     const push = (cost: number, c: number, level: number): void => {
       seen.add(c);
-      heap.push(cost, c, level);
+      hCost.push(cost);
+      hConfig.push(c);
+      hLevel.push(level);
+      for (let i = hCost.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!before(i, p)) break;
+        swap(i, p);
+        i = p;
+      }
     };
+    const pop = (): void => {
+      const last = hCost.length - 1;
+      swap(0, last);
+      hCost.pop();
+      hConfig.pop();
+      hLevel.pop();
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        let m = i;
+        if (l < hCost.length && before(l, m)) m = l;
+        if (l + 1 < hCost.length && before(l + 1, m)) m = l + 1;
+        if (m === i) break;
+        swap(i, m);
+        i = m;
+      }
+    };
+    hCost.push(0);
+    hConfig.push(c0);
+    hLevel.push(0);
     const follow: number[] = [];
     const targets = new Set<number>();
     let h = 0;
-    let over = false;
     // a deferred grammar is not built whole by a prefetch (where a call is required, the names' mask would): the
     // prefetch stops there, and the step at the names builds it
     A.nfa.holdDeferred = A.nfa.deferred;
     try {
-      for (; heap.size > 0; h++) {
+      for (; hCost.length > 0; h++) {
+        const cost = hCost[0];
+        const c = hConfig[0];
+        const level = hLevel[0];
+        pop();
         const left = end - work();
         if (left <= 0) break;
-        const cost = heap.cost[0];
-        const c = heap.config[0];
-        const level = heap.level[0];
-        heap.pop();
         if (!this.known(c)) {
           // a walk stops when it passes its share: a mask that costs more (a new string frame: a walk of the whole
           // trie) is left to the step that needs it
@@ -461,66 +458,10 @@ export class MaskTable extends MaskWalk {
       if (e !== DEFERRED_HOLD && !(e instanceof LimitExceededError)) throw e;
       this.prefetchStops++;
       this.cleanAfterStop();
-      over = true;
     } finally {
       this.walkLimit = Infinity;
       A.nfa.holdDeferred = false;
     }
     this.prefetchedMasks += h;
-    p.left -= work() - start;
-    if (over || heap.size === 0 || p.left <= 0) this.pending = undefined;
-  }
-}
-
-/** The prefetch's queue: a binary min-heap of positions by cost (then configuration id, for a fixed order). */
-class PositionHeap {
-  readonly cost: number[] = [];
-  readonly config: number[] = [];
-  readonly level: number[] = [];
-
-  get size(): number {
-    return this.cost.length;
-  }
-
-  push(cost: number, c: number, level: number): void {
-    this.cost.push(cost);
-    this.config.push(c);
-    this.level.push(level);
-    for (let i = this.cost.length - 1; i > 0; ) {
-      const p = (i - 1) >> 1;
-      if (!this.before(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  /** Drops the first position (read it from index 0 before). */
-  pop(): void {
-    const last = this.cost.length - 1;
-    this.swap(0, last);
-    this.cost.pop();
-    this.config.pop();
-    this.level.pop();
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      let m = i;
-      if (l < this.cost.length && this.before(l, m)) m = l;
-      if (l + 1 < this.cost.length && this.before(l + 1, m)) m = l + 1;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  private before(i: number, j: number): boolean {
-    const { cost, config } = this;
-    return cost[i] < cost[j] || (cost[i] === cost[j] && config[i] < config[j]);
-  }
-
-  private swap(i: number, j: number): void {
-    const { cost, config, level } = this;
-    [cost[i], cost[j]] = [cost[j], cost[i]];
-    [config[i], config[j]] = [config[j], config[i]];
-    [level[i], level[j]] = [level[j], level[i]];
   }
 }

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { githubMcpTools } from "../../bench/toolSets.js";
-import {
-  PREFETCH_CLOSURE_WEIGHT,
-  PREFETCH_FIRST_WORK,
-  PREFETCH_SLICE_WORK,
-  PREFETCH_WORK,
-  type MaskTable,
-} from "../../src/automaton/MaskTable.js";
+import { PREFETCH_CLOSURE_WEIGHT, PREFETCH_WORK, type MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { cls, lit, rep, seq } from "../../src/grammar/build.js";
@@ -71,7 +65,7 @@ describe("cold masks on JSONSchemaBench schemas: counted work", () => {
     expect(closureWalks).toBeLessThan(rStates * 1.05);
   });
 
-  it("the first mask prefetches within its share, the later masks the rest, and most steps of a first pass are then cache hits", () => {
+  it("the first mask prefetches within its budget, and most steps of a first pass are then cache hits", () => {
     const { vocab, encode } = qwen3();
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
     let steps = 0;
@@ -86,24 +80,16 @@ describe("cold masks on JSONSchemaBench schemas: counted work", () => {
       const work = (): number => table.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
       const before = work();
       m.fillNextTokenBitmask(bits);
-      // its share, the first mask's own walk and the last prefetched mask's closures past it
-      expect(work() - before).toBeLessThan(PREFETCH_FIRST_WORK * 2);
-      expect(table.prefetchedMasks).toBeGreaterThan(1);
-      const first = table.prefetchedMasks;
+      // the budget, the first mask's own walk and the last prefetched mask's closures past it
+      expect(work() - before).toBeLessThan(PREFETCH_WORK * 1.5);
+      expect(table.prefetchedMasks).toBeGreaterThan(10);
       for (const id of [...encode(c.text), vocab.eosTokenIds[0]]) {
         const cached = table.cachedMasks;
-        const w0 = work();
         m.fillNextTokenBitmask(bits);
-        // a hit takes the prefetch on by a slice at most (and the last compute's overshoot)
-        if (table.cachedMasks === cached) {
-          hits++;
-          expect(work() - w0).toBeLessThan(PREFETCH_SLICE_WORK * 2);
-        }
+        if (table.cachedMasks === cached) hits++;
         steps++;
         expect(m.acceptToken(id)).toBe(true);
       }
-      // the later masks went on with it
-      expect(table.prefetchedMasks).toBeGreaterThan(first);
     }
     // without the prefetch, a quarter of these steps are hits (repeated positions inside strings and arrays)
     expect(hits).toBeGreaterThan(steps / 2);

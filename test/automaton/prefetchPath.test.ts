@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { twentyOpenAiTools } from "../../bench/toolSets.js";
-import {
-  PREFETCH_CLOSURE_WEIGHT,
-  PREFETCH_FIRST_WORK,
-  PREFETCH_WORK,
-  type MaskTable,
-} from "../../src/automaton/MaskTable.js";
+import { PREFETCH_CLOSURE_WEIGHT, PREFETCH_WORK, type MaskTable } from "../../src/automaton/MaskTable.js";
 import { compileSchema, compileTools } from "../../src/compile.js";
 import { createMatcher } from "../../src/automaton/createMatcher.js";
 import { alt, cls, lit, rep, seq } from "../../src/grammar/build.js";
@@ -43,8 +38,7 @@ describe("prefetch past string values", () => {
       const work = (): number => table.nodesWalked + PREFETCH_CLOSURE_WEIGHT * (A.closureWalks + A.configCount);
       const before = work();
       m.fillNextTokenBitmask(bits);
-      // the first mask's share; the later masks spend the rest of the budget
-      expect(work() - before).toBeLessThan(PREFETCH_FIRST_WORK * 2);
+      expect(work() - before).toBeLessThan(PREFETCH_WORK * 1.5);
       let text = "";
       let checkedHere = 0;
       for (const id of [...encode(c.text), vocab.eosTokenIds[0]]) {
@@ -63,11 +57,9 @@ describe("prefetch past string values", () => {
       }
     }
     // the prefetch that followed few-token masks only left 169 of these 424 steps to compute a mask: every string
-    // value's start and everything after the first string value of an object; with the whole budget spent by the
-    // first mask, 41; with its share spent by the first mask and the rest by the later ones, 180 (the steps that reach
-    // a position before the prefetch compute its mask: the same walk, not at the first token)
+    // value's start and everything after the first string value of an object
     expect(steps).toBeGreaterThan(400);
-    expect(cold).toBeLessThan(steps / 2);
+    expect(cold).toBeLessThan(steps / 10);
     expect(checked).toBeGreaterThan(SCHEMAS);
   });
 
@@ -90,8 +82,6 @@ describe("prefetch past string values", () => {
     const bits = new Uint32Array(Math.ceil(vocab.size / 32));
     const before = table.nodesWalked;
     expect(exactMask(m, vocab.size, bits)).toBeGreaterThan(0);
-    // the first mask's share ends in the stopped walk; a later mask (a hit) takes the prefetch on
-    m.fillNextTokenBitmask(bits);
     expect(table.prefetchStops).toBe(1);
     expect(table.nodesWalked - before).toBeLessThan(PREFETCH_WORK / 2);
     // the short branch's masks are hits; the stopped one is computed by its step, exact
