@@ -329,9 +329,8 @@ export class MaskTable extends MaskWalk {
   }
 
   /**
-   * The masks of the configurations a decoding reaches from `c0`, computed within PREFETCH_WORK (PREFETCH_FIRST_WORK
-   * of it with the first mask of the grammar, the rest in slices with the masks after it: see prefetchSlice), so that
-   * the masks of the steps that follow are hits. A mask with few tokens (a key, punctuation,
+   * The masks of the configurations a decoding reaches from `c0`, computed with the first mask of the grammar within
+   * PREFETCH_WORK, so that the masks of the steps that follow are hits. A mask with few tokens (a key, punctuation,
    * the literal between two values) is followed by each of its tokens, longest first; a wide one (inside a string, a
    * value's first byte) by its one-byte steps (ASCII bytes that are a token alone), which lead to the few positions
    * a decoding goes through there: a string's start after ` "`, its content, the caller after its closing quote, a
