@@ -2,6 +2,7 @@ import type { Deadline } from "../Deadline.js";
 import type { TokenAvailable } from "../grammar/analysis/productive.js";
 import { leastRuleFixpoint } from "../grammar/analysis/ruleFixpoint.js";
 import { cyclicNodes } from "../grammar/analysis/ruleGraph.js";
+import { countedProductive } from "../grammar/counted.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 
 /** What building the NFA needs to know of the grammar's rules before it builds a state. */
@@ -77,6 +78,9 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
           break;
         case "charClass":
           constant += (x.ranges.length * 2 + 1) * w;
+          break;
+        case "counted":
+          constant += estimateStates(x, () => 1, new Map()) * w;
           break;
         case "token":
           constant += (x.text.length * 2 + 2) * w;
@@ -191,6 +195,9 @@ function derivesText(e: GExpr, rules: ReadonlySet<string>, tokenOk: TokenAvailab
           continue;
         case "ref":
           vals.push(rules.has(x.rule));
+          continue;
+        case "counted":
+          vals.push(countedProductive(x));
           continue;
         case "seq":
         case "alt":
@@ -351,6 +358,14 @@ function boundInlineDepth(g: Grammar, graph: ReadonlyMap<string, readonly string
 const CAP = 1 << 30;
 
 /**
+ * Lengths a counted node builds at once (countedStep). Past them, each state reached calls a lazy frame of the rest
+ * (the same automaton from that state, the length so far carried in the node): a decoding builds the lengths it comes
+ * near, and a `maxLength: 2048` URI is not 2,048 copies of its automaton in the first mask. Small, because the frames
+ * are per state: a token that crosses a chunk's end enters the frames of every state it can end in.
+ */
+export const COUNT_CHUNK = 16;
+
+/**
  * A rough count of the NFA states an expression builds inline, a reference to a rule counting `refStates(rule)`
  * (saturating). Iterative, memoized per node in `memo`; the children's values on a stack of numbers (no array per
  * node: this runs over every rule of a tool set before the NFA has a state).
@@ -387,6 +402,10 @@ export function estimateStates(
           break;
         case "ref":
           v = refStates(x.rule);
+          break;
+        case "counted":
+          // one chunk of lengths is built at a time (thompsonStep's COUNT_CHUNK), a state or two per label each
+          v = Math.min(x.states.length * Math.min(x.max - x.read + 1, COUNT_CHUNK) * 2 + 2, CAP);
           break;
         case "seq":
         case "alt":

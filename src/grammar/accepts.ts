@@ -1,5 +1,6 @@
 import { LimitExceededError, ToolgramError } from "../errors.js";
-import type { GExpr, Grammar } from "./Grammar.js";
+import { countedLive } from "./counted.js";
+import type { Counted, GExpr, Grammar } from "./Grammar.js";
 import { removeNullableLoops } from "./passes/removeNullableLoops.js";
 
 /**
@@ -137,6 +138,7 @@ class Builder {
         return n;
       }
       case "repeat":
+      case "counted":
         return cap + 1; // always worth a sub-network
     }
   }
@@ -184,6 +186,34 @@ class Builder {
       case "repeat":
         this.repeat(e.item, e.min, e.max, from, to);
         return;
+      case "counted":
+        this.counted(e, from, to);
+        return;
+    }
+  }
+
+  /**
+   * A counted node written out: a state per live (automaton state, length) pair reachable from its start (for a
+   * `maxLength: 2048` URI about 200,000), so the referee checks the token automaton's lazy construction against
+   * the product itself.
+   */
+  counted(e: Counted, from: number, to: number): void {
+    const live = countedLive(e);
+    const n = e.states.length;
+    let cur = new Map<number, number>([[e.start, from]]);
+    for (let c = e.read; cur.size > 0; c++) {
+      const next = new Map<number, number>();
+      for (const [q, s] of cur) {
+        if (e.states[q].accept && c >= e.min) this.edge(s, EPS, to);
+        if (c === e.max) continue;
+        for (const edge of e.states[q].edges) {
+          if (live[(c + 1) * n + edge.to] === 0) continue;
+          let t = next.get(edge.to);
+          if (t === undefined) next.set(edge.to, (t = this.state()));
+          this.expr(edge.label, s, t);
+        }
+      }
+      cur = next;
     }
   }
 

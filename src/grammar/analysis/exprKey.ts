@@ -1,5 +1,5 @@
 import type { Deadline } from "../../Deadline.js";
-import type { GExpr, Grammar } from "../Grammar.js";
+import type { Counted, CountedState, GExpr, Grammar } from "../Grammar.js";
 
 /**
  * A canonical string of an expression: equal strings ⇔ structurally equal expressions. Iterative; `deadline` is
@@ -56,9 +56,37 @@ export function exprKey(
         out.push(`p{${x.min},${x.max ?? ""}}(`);
         stack.push(")", x.item);
         break;
+      case "counted":
+        out.push(countedKey(x));
+        break;
     }
   }
   return out.join("");
+}
+
+const statesKeys = new WeakMap<readonly CountedState[], string>();
+
+/**
+ * A canonical string of a counted automaton's states (labels by `exprKey`), per states object: equal strings ⇔
+ * the same automaton, so two properties with the same bounded format share their rules after deduplication.
+ */
+function countedStatesKey(states: readonly CountedState[]): string {
+  let k = statesKeys.get(states);
+  if (k === undefined) {
+    const parts: string[] = [];
+    for (const s of states) {
+      let p = s.accept ? "+" : "-";
+      for (const e of s.edges) p += `${exprKey(e.label)}>${e.to};`;
+      parts.push(p);
+    }
+    statesKeys.set(states, (k = parts.join("/")));
+  }
+  return k;
+}
+
+/** The canonical string of a counted node (its states' key is computed once per states object). */
+export function countedKey(e: Counted): string {
+  return `k{${e.start},${e.min},${e.max},${e.read}}(${countedStatesKey(e.states)})`;
 }
 
 /** `exprKey(e)`, memoized in `cache` (by identity: expressions are never mutated). */
@@ -173,6 +201,8 @@ export class StructuralIds {
       }
       case "repeat":
         return this.intern(this.bySignature, `p${x.min},${x.max ?? ""},${this.ids.get(x.item)}`);
+      case "counted":
+        return this.intern(this.bySignature, countedKey(x));
     }
   }
 }

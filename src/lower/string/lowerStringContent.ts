@@ -1,11 +1,13 @@
 import type { Diagnostic } from "../../diagnostic.js";
 import { LimitExceededError, UnsupportedSchemaError } from "../../errors.js";
-import type { GExpr } from "../../grammar/Grammar.js";
+import { countedProductive, MAX_COUNTED_CELLS } from "../../grammar/counted.js";
+import type { Counted, CountedState, GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
 import type { Limits } from "../../options.js";
 import { Deadline } from "../../Deadline.js";
-import { complement, intersect, lengthRange, minimize, type Dfa } from "../../regex/Dfa.js";
+import { AUTOMATA_STAGE, complement, intersect, lengthRange, minimize, trim, type Dfa } from "../../regex/Dfa.js";
+import { rangesByTarget } from "../../regex/rangesByTarget.js";
 import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
 import { languageDfa } from "../../regex/languageDfa.js";
@@ -407,6 +409,12 @@ function viaAutomata(
         for (const name of [...rules.keys()]) if (!before.has(name)) rules.delete(name); // a refusal adds no rule
       }
     }
+    if (max !== undefined && acc.accept.length * lengths > cap) {
+      // the product would pass the automaton's size cap (and rules per loop state did above): a counter beside the
+      // automaton, built lazily by the token matcher (see Counted)
+      const counted = countedNode(acc, min, max, spell, ctx);
+      if (counted !== null) return counted;
+    }
     try {
       acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
@@ -431,6 +439,37 @@ function viaAutomata(
     deadline.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
     return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell, deadline, ctx.path);
   }
+}
+
+/**
+ * The strings of `acc`'s language with a length in [min, max] as a counted node (labels spelled by `spell`), or null
+ * when its table of live (state, length) pairs would pass MAX_COUNTED_CELLS (then the product is tried, and refused).
+ */
+function countedNode(
+  acc: Dfa,
+  min: number,
+  max: number,
+  spell: (e: GExpr) => GExpr,
+  ctx: StringLowerContext,
+): GExpr | null {
+  const a = trim(acc);
+  if (a.accept.length === 0) return NOTHING;
+  if (a.accept.length * (max + 1) > MAX_COUNTED_CELLS) return null;
+  const deadline = automatonDeadline(ctx);
+  const states: CountedState[] = [];
+  for (let q = 0; q < a.accept.length; q++) {
+    const edges: { label: GExpr; to: number }[] = [];
+    for (const [to, ranges] of rangesByTarget(a.trans[q])) {
+      deadline.tick(AUTOMATA_STAGE, ctx.path);
+      // a transition list is sorted by code point, so each target's ranges are too
+      edges.push({ label: spell(cls(ranges)), to });
+    }
+    states.push({ accept: a.accept[q], edges });
+  }
+  const node: Counted = { type: "counted", states, start: a.start, min, max, read: 0, path: ctx.path };
+  // the table of live pairs is built here, inside the compile's budget, rather than by the first mask
+  deadline.tick(AUTOMATA_STAGE, ctx.path, a.accept.length * (max + 1));
+  return countedProductive(node) ? node : NOTHING;
 }
 
 /**
