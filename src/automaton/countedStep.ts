@@ -1,51 +1,53 @@
 import { countedLive } from "../grammar/counted.js";
-import type { Counted, CountedState } from "../grammar/Grammar.js";
-import { COUNT_CHUNK } from "./frameRules.js";
+import type { Counted } from "../grammar/Grammar.js";
 import type { NfaBuilder } from "./NfaBuilder.js";
 
-
 /**
- * The Thompson construction of a counted node between `from` and `to`: a state per live (automaton state, length)
- * pair of the next COUNT_CHUNK lengths, an edge per label between them (only into live pairs, so no prefix is a dead
- * end), an empty edge into `to` wherever a word may end, and at the chunk's end a call per state reached to the lazy
- * frame of the rest, returning into `to`. Lengths only grow, so no edge enters `from` and only empty ones enter `to`.
+ * The Thompson construction of a counted node between `from` and `to`: a call to a lazy frame of the whole node,
+ * built when a decoding first enters it (a tool's URL argument costs nothing until a call reaches it); that frame has
+ * a state per live (automaton state, length) pair reachable from the start, an edge per label between them (only into
+ * live pairs, so no prefix is a dead end) and an empty edge into its end wherever a word may end. Built whole, not a
+ * chunk of lengths at a time: chunks need a frame per state at each chunk's end, and a token crossing it entered the
+ * frames of every state it could end in, each building its own chunk (the same pairs again, for every state: past
+ * 1,600,000 states along one URL under a real vocabulary). Whole, the states are the product's reachable pairs, which
+ * the lowering counts and bounds at compile (`countedPairs`), so no decoding finds a limit there.
  */
 export function stepCounted(b: NfaBuilder, e: Counted, from: number, to: number): void {
+  if (!wholeBodies.has(e)) {
+    b.calls.add(from, b.lazyFrame(wholeBody(e)), 0, to);
+    return;
+  }
   const live = countedLive(e);
   const n = e.states.length;
-  const end = Math.min(e.max, e.read + COUNT_CHUNK);
-  let cur = new Map<number, number>([[e.start, from]]);
-  for (let c = e.read; cur.size > 0; c++) {
-    const next = new Map<number, number>();
-    for (const [q, s] of cur) {
+  // pairs by length, in increasing order (an edge reads one character, so lengths only grow)
+  const at = new Map<number, number>([[e.start, from]]);
+  for (let c = 0; c <= e.max; c++) {
+    for (let q = 0; q < n; q++) {
+      const s = at.get(c * n + q);
+      if (s === undefined) continue;
       const st = e.states[q];
       if (st.accept && c >= e.min) b.eps.add(s, 0, 0, to);
-      if (c === e.max) continue;
-      if (c === end) {
-        b.calls.add(s, b.lazyFrame(restOf(e, q, c)), 0, to);
-        continue;
-      }
-      const row = (c + 1) * n;
       for (const edge of st.edges) {
-        if (live[row + edge.to] === 0) continue;
-        let t = next.get(edge.to);
-        if (t === undefined) next.set(edge.to, (t = b.newState()));
+        const c2 = c + 1;
+        if (c2 > e.max || live[c2 * n + edge.to] === 0) continue;
+        let t = at.get(c2 * n + edge.to);
+        if (t === undefined) at.set(c2 * n + edge.to, (t = b.newState()));
         b.sub(edge.label, s, t);
       }
     }
-    if (c === end) break;
-    cur = next;
   }
 }
 
-/** The rests of counted nodes, by automaton: one object per (state, length, bounds), so that lazy frames are shared. */
-const rests = new WeakMap<readonly CountedState[], Map<string, Counted>>();
+/** The bodies of the lazy frames: the node itself, marked as the one to build whole. */
+const wholeBodies = new WeakSet<Counted>();
+const bodyOf = new WeakMap<Counted, Counted>();
 
-function restOf(e: Counted, q: number, c: number): Counted {
-  let byKey = rests.get(e.states);
-  if (byKey === undefined) rests.set(e.states, (byKey = new Map()));
-  const key = `${q},${c},${e.min},${e.max}`;
-  let rest = byKey.get(key);
-  if (rest === undefined) byKey.set(key, (rest = { ...e, start: q, read: c }));
-  return rest;
+function wholeBody(e: Counted): Counted {
+  let body = bodyOf.get(e);
+  if (body === undefined) {
+    body = { ...e };
+    bodyOf.set(e, body);
+    wholeBodies.add(body);
+  }
+  return body;
 }

@@ -358,14 +358,6 @@ function boundInlineDepth(g: Grammar, graph: ReadonlyMap<string, readonly string
 const CAP = 1 << 30;
 
 /**
- * Lengths a counted node builds at once (countedStep). Past them, each state reached calls a lazy frame of the rest
- * (the same automaton from that state, the length so far carried in the node): a decoding builds the lengths it comes
- * near, and a `maxLength: 2048` URI is not 2,048 copies of its automaton in the first mask. Small, because the frames
- * are per state: a token that crosses a chunk's end enters the frames of every state it can end in.
- */
-export const COUNT_CHUNK = 16;
-
-/**
  * A rough count of the NFA states an expression builds inline, a reference to a rule counting `refStates(rule)`
  * (saturating). Iterative, memoized per node in `memo`; the children's values on a stack of numbers (no array per
  * node: this runs over every rule of a tool set before the NFA has a state).
@@ -404,8 +396,8 @@ export function estimateStates(
           v = refStates(x.rule);
           break;
         case "counted":
-          // one chunk of lengths is built at a time (thompsonStep's COUNT_CHUNK), a state or two per label each
-          v = Math.min(x.states.length * Math.min(x.max - x.read + 1, COUNT_CHUNK) * 2 + 2, CAP);
+          // a call to the lazy frame of the whole node (countedStep), built when a decoding enters it
+          v = 2;
           break;
         case "seq":
         case "alt":

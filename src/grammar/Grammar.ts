@@ -67,12 +67,12 @@ export interface Token {
  * The words of a small automaton whose length (in characters, each edge one) lies in [`min`, `max`]: a counter kept
  * beside the automaton's state. A length bound over a regular language is the product of the automaton with the
  * counter; as rules, a rule per (loop state, length): `format: uri` under `maxLength: 2048` would need about 235,000
- * rule alternatives, and a text grammar (GBNF) has no counter. So the token automaton builds this product lazily,
- * a chunk of lengths at a time, and the text emitters refuse it (LIMIT_GRAMMAR_SIZE), naming `path`.
+ * rule alternatives, and a text grammar (GBNF) has no counter. So the token automaton builds this product's reachable
+ * pairs itself, when a decoding first enters the node, and the text emitters refuse it (LIMIT_GRAMMAR_SIZE), naming
+ * `path`.
  *
  * Every state can reach an accepting one (the automaton is trimmed); which (state, length) pairs can still end
- * within the bounds is derived from it (`countedLive`). `read` is the number of characters already read before
- * `start` (0 in a lowered grammar; the token automaton's later chunks start further on).
+ * within the bounds is derived from it (`countedLive`).
  */
 export interface Counted {
   type: "counted";
@@ -81,7 +81,6 @@ export interface Counted {
   start: number;
   min: number;
   max: number;
-  read: number;
   /** JSON Pointer of the schema the bound comes from, for the emitters' refusal. */
   path: string;
 }

@@ -201,7 +201,7 @@ class Builder {
     const live = countedLive(e);
     const n = e.states.length;
     let cur = new Map<number, number>([[e.start, from]]);
-    for (let c = e.read; cur.size > 0; c++) {
+    for (let c = 0; cur.size > 0; c++) {
       const next = new Map<number, number>();
       for (const [q, s] of cur) {
         if (e.states[q].accept && c >= e.min) this.edge(s, EPS, to);

@@ -60,10 +60,41 @@ export function mapCountedLabels(e: Counted, f: (label: GExpr) => GExpr): Counte
 
 /** Whether the counted node matches the empty string. */
 export function countedNullable(e: Counted): boolean {
-  return e.read >= e.min && e.states[e.start].accept && e.read <= e.max;
+  return e.min === 0 && e.states[e.start].accept;
 }
 
 /** Whether the counted node matches some string. */
 export function countedProductive(e: Counted): boolean {
-  return e.read <= e.max && countedLive(e)[e.read * e.states.length + e.start] === 1;
+  return countedLive(e)[e.start] === 1;
+}
+
+/**
+ * The live (state, length) pairs reachable from the start, and their edges into live pairs: what the token automaton
+ * builds for the node (one NFA state per pair, its labels between them). The lowering bounds it at compile.
+ */
+export function countedReach(e: Counted, edgeWeight: (label: GExpr) => number): { pairs: number; weight: number } {
+  const live = countedLive(e);
+  const n = e.states.length;
+  let row = new Uint8Array(n);
+  row[e.start] = 1;
+  let pairs = 0;
+  let weight = 0;
+  for (let c = 0; c <= e.max; c++) {
+    const next = new Uint8Array(n);
+    let any = false;
+    for (let q = 0; q < n; q++) {
+      if (row[q] === 0) continue;
+      pairs++;
+      if (c === e.max) continue;
+      for (const edge of e.states[q].edges) {
+        if (live[(c + 1) * n + edge.to] === 0) continue;
+        weight += edgeWeight(edge.label);
+        next[edge.to] = 1;
+        any = true;
+      }
+    }
+    if (!any) break;
+    row = next;
+  }
+  return { pairs, weight: pairs + weight };
 }

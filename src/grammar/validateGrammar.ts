@@ -29,10 +29,9 @@ function checkCounted(g: Grammar, rule: string, e: Extract<GExpr, { type: "count
   const isState = (q: unknown): boolean => Number.isInteger(q) && (q as number) >= 0 && (q as number) < n;
   if (n === 0) fail(rule, "counted states must be a non-empty array");
   if (!isState(e.start)) fail(rule, `counted start ${e.start} is not a state`);
-  if (!Number.isInteger(e.min) || !Number.isInteger(e.max) || !Number.isInteger(e.read) || e.min < 0 || e.read < 0)
+  if (!Number.isInteger(e.min) || !Number.isInteger(e.max) || e.min < 0)
     fail(rule, "counted min, max and read must be integers >= 0");
-  if (e.max < e.min || e.max < e.read)
-    fail(rule, `counted max ${e.max} must be >= min (${e.min}) and read (${e.read})`);
+  if (e.max < e.min) fail(rule, `counted max ${e.max} must be >= min (${e.min})`);
   for (const s of e.states) {
     for (const edge of s.edges) {
       if (!isState(edge.to)) fail(rule, `counted edge target ${edge.to} is not a state`);

@@ -66,7 +66,7 @@ export function sampleGrammar(g: Grammar, random: Random, options: SampleOptions
           const live = countedLive(e);
           const n = e.states.length;
           let q = e.start;
-          for (let c = e.read; ; c++) {
+          for (let c = 0; ; c++) {
             const st = e.states[q];
             const options = c < e.max ? st.edges.filter((x) => live[(c + 1) * n + x.to] === 1) : [];
             if ((st.accept && c >= e.min && pick(8) === 0) || options.length === 0) {

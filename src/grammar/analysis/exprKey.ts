@@ -86,7 +86,7 @@ function countedStatesKey(states: readonly CountedState[]): string {
 
 /** The canonical string of a counted node (its states' key is computed once per states object). */
 export function countedKey(e: Counted): string {
-  return `k{${e.start},${e.min},${e.max},${e.read}}(${countedStatesKey(e.states)})`;
+  return `k{${e.start},${e.min},${e.max}}(${countedStatesKey(e.states)})`;
 }
 
 /** `exprKey(e)`, memoized in `cache` (by identity: expressions are never mutated). */

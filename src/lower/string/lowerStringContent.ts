@@ -1,10 +1,11 @@
 import type { Diagnostic } from "../../diagnostic.js";
 import { LimitExceededError, UnsupportedSchemaError } from "../../errors.js";
-import { countedProductive, MAX_COUNTED_CELLS } from "../../grammar/counted.js";
+import { exprSize } from "../../grammar/analysis/exprSize.js";
+import { countedProductive, countedReach, MAX_COUNTED_CELLS } from "../../grammar/counted.js";
 import type { Counted, CountedState, GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
-import type { Limits } from "../../options.js";
+import { LAZY_CEILING_FACTOR, type Limits } from "../../options.js";
 import { Deadline } from "../../Deadline.js";
 import { AUTOMATA_STAGE, complement, intersect, lengthRange, minimize, trim, type Dfa } from "../../regex/Dfa.js";
 import { rangesByTarget } from "../../regex/rangesByTarget.js";
@@ -466,10 +467,31 @@ function countedNode(
     }
     states.push({ accept: a.accept[q], edges });
   }
-  const node: Counted = { type: "counted", states, start: a.start, min, max, read: 0, path: ctx.path };
+  const node: Counted = { type: "counted", states, start: a.start, min, max, path: ctx.path };
   // the table of live pairs is built here, inside the compile's budget, rather than by the first mask
   deadline.tick(AUTOMATA_STAGE, ctx.path, a.accept.length * (max + 1));
-  return countedProductive(node) ? node : NOTHING;
+  if (!countedProductive(node)) return NOTHING;
+  // the token automaton builds every reachable pair when a decoding enters the node: bounded here, at compile, like
+  // any automaton's states, so that no decoding meets a limit there
+  // against what decoding may add, shared by every counted string of the compile (the eager part keeps its own cap)
+  const { weight } = countedReach(node, labelStates);
+  const spent = (countedWeights.get(deadline) ?? 0) + weight;
+  if (spent > ctx.limits.maxAutomatonStates * (LAZY_CEILING_FACTOR - 1)) return null;
+  countedWeights.set(deadline, spent);
+  return node;
+}
+
+/** The NFA states the counted strings of one compile (by its deadline) will build, summed. */
+const countedWeights = new WeakMap<Deadline, number>();
+
+/**
+ * The NFA states one edge's label may add beyond its pair's own (an upper estimate): none for a class of one-byte
+ * characters (a byte edge), else a few per node for the UTF-8 chains and escapes of a spelled class.
+ */
+function labelStates(label: GExpr): number {
+  if (label.type === "charClass" && label.ranges[label.ranges.length - 1] < 0x80) return 0;
+  if (label.type === "literal") return new TextEncoder().encode(label.text).length - 1;
+  return 4 * exprSize(label);
 }
 
 /**
