@@ -1,5 +1,6 @@
 import { countedLive } from "../grammar/counted.js";
 import type { Counted } from "../grammar/Grammar.js";
+import { isStep } from "./exprShape.js";
 import type { NfaBuilder } from "./NfaBuilder.js";
 
 /**
@@ -19,7 +20,7 @@ export function stepCounted(b: NfaBuilder, e: Counted, from: number, to: number)
   }
   const live = countedLive(e);
   const n = e.states.length;
-  // pairs by length, in increasing order (an edge reads one character, so lengths only grow)
+  // pairs by length, in increasing order (an edge reads at least one character, so lengths only grow)
   const at = new Map<number, number>([[e.start, from]]);
   for (let c = 0; c <= e.max; c++) {
     for (let q = 0; q < n; q++) {
@@ -28,11 +29,13 @@ export function stepCounted(b: NfaBuilder, e: Counted, from: number, to: number)
       const st = e.states[q];
       if (st.accept && c >= e.min) b.eps.add(s, 0, 0, to);
       for (const edge of st.edges) {
-        const c2 = c + 1;
+        const c2 = c + edge.len;
         if (c2 > e.max || live[c2 * n + edge.to] === 0) continue;
         let t = at.get(c2 * n + edge.to);
         if (t === undefined) at.set(c2 * n + edge.to, (t = b.newState()));
-        b.sub(edge.label, s, t);
+        // a path between loop states (an IPv6 literal) is one frame, called from every length it starts at
+        if (isStep(edge.label)) b.sub(edge.label, s, t);
+        else b.calls.add(s, b.itemFrame(edge.label), 0, t);
       }
     }
   }

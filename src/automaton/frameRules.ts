@@ -1,6 +1,7 @@
 import type { Deadline } from "../Deadline.js";
 import type { TokenAvailable } from "../grammar/analysis/productive.js";
 import { leastRuleFixpoint } from "../grammar/analysis/ruleFixpoint.js";
+import { children } from "../grammar/analysis/foldExpr.js";
 import { cyclicNodes } from "../grammar/analysis/ruleGraph.js";
 import { countedProductive } from "../grammar/counted.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
@@ -80,7 +81,14 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
           constant += (x.ranges.length * 2 + 1) * w;
           break;
         case "counted":
-          constant += estimateStates(x, () => 1, new Map()) * w;
+          // a call to a lazy frame (countedStep); its labels are walked for the rules they reference (segment frames,
+          // built once each)
+          constant += 2 * w;
+          for (const label of children(x)) {
+            nodes.push(label);
+            mults.push(mult);
+            weights.push(w);
+          }
           break;
         case "token":
           constant += (x.text.length * 2 + 2) * w;

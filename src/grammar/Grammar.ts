@@ -88,8 +88,11 @@ export interface Counted {
 /** A state of a {@link Counted} automaton. */
 export interface CountedState {
   accept: boolean;
-  /** `label` reads one character (a ref-free, token-free expression, as spelled); `to` is the next state's index. */
-  edges: readonly { label: GExpr; to: number }[];
+  /**
+   * `label` reads exactly `len` characters (≥ 1; a token-free expression, as spelled, which may reference counter-free
+   * rules: the paths between two loop states); `to` is the next state's index.
+   */
+  edges: readonly { label: GExpr; len: number; to: number }[];
 }
 
 /**

@@ -200,20 +200,20 @@ class Builder {
   counted(e: Counted, from: number, to: number): void {
     const live = countedLive(e);
     const n = e.states.length;
-    let cur = new Map<number, number>([[e.start, from]]);
-    for (let c = 0; cur.size > 0; c++) {
-      const next = new Map<number, number>();
-      for (const [q, s] of cur) {
+    const at = new Map<number, number>([[e.start, from]]);
+    for (let c = 0; c <= e.max; c++) {
+      for (let q = 0; q < n; q++) {
+        const s = at.get(c * n + q);
+        if (s === undefined) continue;
         if (e.states[q].accept && c >= e.min) this.edge(s, EPS, to);
-        if (c === e.max) continue;
         for (const edge of e.states[q].edges) {
-          if (live[(c + 1) * n + edge.to] === 0) continue;
-          let t = next.get(edge.to);
-          if (t === undefined) next.set(edge.to, (t = this.state()));
+          const c2 = c + edge.len;
+          if (c2 > e.max || live[c2 * n + edge.to] === 0) continue;
+          let t = at.get(c2 * n + edge.to);
+          if (t === undefined) at.set(c2 * n + edge.to, (t = this.state()));
           this.expr(edge.label, s, t);
         }
       }
-      cur = next;
     }
   }
 

@@ -25,16 +25,15 @@ function computeLive(states: readonly CountedState[], min: number, max: number):
   const live = new Uint8Array(n * (max + 1));
   for (let c = max; c >= 0; c--) {
     const row = c * n;
-    const nextRow = row + n;
     for (let q = 0; q < n; q++) {
       const s = states[q];
       if (s.accept && c >= min) {
         live[row + q] = 1;
         continue;
       }
-      if (c === max) continue;
       for (const edge of s.edges) {
-        if (live[nextRow + edge.to]) {
+        const c2 = c + edge.len;
+        if (c2 <= max && live[c2 * n + edge.to]) {
           live[row + q] = 1;
           break;
         }
@@ -51,7 +50,7 @@ export function mapCountedLabels(e: Counted, f: (label: GExpr) => GExpr): Counte
     const edges = s.edges.map((edge) => {
       const label = f(edge.label);
       if (label !== edge.label) changed = true;
-      return label === edge.label ? edge : { label, to: edge.to };
+      return label === edge.label ? edge : { label, len: edge.len, to: edge.to };
     });
     return { accept: s.accept, edges };
   });
@@ -75,26 +74,21 @@ export function countedProductive(e: Counted): boolean {
 export function countedReach(e: Counted, edgeWeight: (label: GExpr) => number): { pairs: number; weight: number } {
   const live = countedLive(e);
   const n = e.states.length;
-  let row = new Uint8Array(n);
-  row[e.start] = 1;
+  const reached = new Uint8Array(n * (e.max + 1));
+  reached[e.start] = 1;
   let pairs = 0;
   let weight = 0;
   for (let c = 0; c <= e.max; c++) {
-    const next = new Uint8Array(n);
-    let any = false;
     for (let q = 0; q < n; q++) {
-      if (row[q] === 0) continue;
+      if (reached[c * n + q] === 0) continue;
       pairs++;
-      if (c === e.max) continue;
       for (const edge of e.states[q].edges) {
-        if (live[(c + 1) * n + edge.to] === 0) continue;
+        const c2 = c + edge.len;
+        if (c2 > e.max || live[c2 * n + edge.to] === 0) continue;
         weight += edgeWeight(edge.label);
-        next[edge.to] = 1;
-        any = true;
+        reached[c2 * n + edge.to] = 1;
       }
     }
-    if (!any) break;
-    row = next;
   }
   return { pairs, weight: pairs + weight };
 }

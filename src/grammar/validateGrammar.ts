@@ -36,8 +36,7 @@ function checkCounted(g: Grammar, rule: string, e: Extract<GExpr, { type: "count
     for (const edge of s.edges) {
       if (!isState(edge.to)) fail(rule, `counted edge target ${edge.to} is not a state`);
       forEachNode(edge.label, (x) => {
-        if (x.type === "ref" || x.type === "token" || x.type === "counted")
-          fail(rule, `a counted label must not hold a ${x.type}`);
+        if (x.type === "token" || x.type === "counted") fail(rule, `a counted label must not hold a ${x.type}`);
       });
       checkExpr(g, rule, edge.label);
     }

@@ -66,9 +66,9 @@ export function sampleGrammar(g: Grammar, random: Random, options: SampleOptions
           const live = countedLive(e);
           const n = e.states.length;
           let q = e.start;
-          for (let c = 0; ; c++) {
+          for (let c = 0; ; ) {
             const st = e.states[q];
-            const options = c < e.max ? st.edges.filter((x) => live[(c + 1) * n + x.to] === 1) : [];
+            const options = st.edges.filter((x) => c + x.len <= e.max && live[(c + x.len) * n + x.to] === 1);
             if ((st.accept && c >= e.min && pick(8) === 0) || options.length === 0) {
               if (!st.accept || c < e.min) throw new OutOfBudget();
               return;
@@ -76,6 +76,7 @@ export function sampleGrammar(g: Grammar, random: Random, options: SampleOptions
             const edge = options[pick(options.length)];
             gen(edge.label, depth + 1);
             q = edge.to;
+            c += edge.len;
           }
         }
         case "ref": {

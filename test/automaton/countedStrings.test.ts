@@ -105,9 +105,9 @@ describe("counted strings (a length bound beside the automaton)", () => {
     expect(text.length).toBe(2048);
     expect(referee.validator(uri)(text)).toBe(true);
     expect(referee.validator(uri)(`${text}a`)).toBe(false);
-    expect(checked).toBeGreaterThan(400);
-    // lazily built: about a chunk of lengths per chunk reached, not the 179 × 2,049 product
-    expect(nfaStates(m)).toBeLessThan(150_000);
+    expect(checked).toBeGreaterThan(250);
+    // a counter over the automaton's 14 loop states (and an end), not over its 179 states: about 2,049 × 15 pairs
+    expect(nfaStates(m)).toBeLessThan(40_000);
   });
 
   it("the reference acceptor (the product written out) agrees with ajv on samples and their mutants", () => {
@@ -116,7 +116,7 @@ describe("counted strings (a length bound beside the automaton)", () => {
     const validate = referee.validator(uri);
     const rnd = seededRandom(7);
     let valid = 0;
-    for (let i = 0; i < 60; i++) {
+    for (let i = 0; i < 20; i++) {
       const json = sampleGrammar(c.grammar, rnd, { maxLength: 3000 });
       expect(json).toBeDefined();
       const value = JSON.parse(json as string) as string;
@@ -127,13 +127,13 @@ describe("counted strings (a length bound beside the automaton)", () => {
         expect(acceptor.accepts(JSON.stringify(bad))).toBe(validate(bad));
       }
     }
-    expect(valid).toBe(60);
+    expect(valid).toBe(20);
   });
 
   it.each([
     { pattern: "^[a-c]+(-[a-c]+)*$", minLength: 5, maxLength: 40 },
     { pattern: "^(%[0-9a-f]{2}|[a-z])*$", minLength: 0, maxLength: 25 },
-    { pattern: "[^a]", minLength: 3, maxLength: 30 },
+    { pattern: "[^a]", minLength: 3, maxLength: 60 },
   ])(
     "random walks under the masks and ajv agree on $pattern {$minLength,$maxLength} (seed printed on failure)",
     (spec) => {

@@ -1,6 +1,5 @@
 import type { Diagnostic } from "../../diagnostic.js";
 import { LimitExceededError, UnsupportedSchemaError } from "../../errors.js";
-import { exprSize } from "../../grammar/analysis/exprSize.js";
 import { countedProductive, countedReach, MAX_COUNTED_CELLS } from "../../grammar/counted.js";
 import type { Counted, CountedState, GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
@@ -12,7 +11,7 @@ import { rangesByTarget } from "../../regex/rangesByTarget.js";
 import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
 import { languageDfa } from "../../regex/languageDfa.js";
-import { lengthBoundedRules } from "../../regex/lengthBoundedRules.js";
+import { countedHubs, lengthBoundedRules } from "../../regex/lengthBoundedRules.js";
 import { resolveLookarounds } from "../../regex/resolveLookarounds.js";
 import {
   expansionSize,
@@ -455,30 +454,47 @@ function countedNode(
 ): GExpr | null {
   const a = trim(acc);
   if (a.accept.length === 0) return NOTHING;
-  if (a.accept.length * (max + 1) > MAX_COUNTED_CELLS) return null;
   const deadline = automatonDeadline(ctx);
+  // over the automaton's loop states when segment rules can be added, else over every state, one character per edge
+  const rules = ctx.rules;
+  const before = new Set(rules?.keys());
+  const dropRules = (): null => {
+    for (const name of [...(rules?.keys() ?? [])]) if (!before.has(name)) rules?.delete(name); // a refusal adds no rule
+    return null;
+  };
+  const hubs = rules && countedHubs(a, rules, ctx.rulePrefix ?? "string", spell, ctx.path, deadline);
+  const { states, start } = hubs || { states: everyState(a, spell, ctx.path, deadline), start: a.start };
+  if (states.length * (max + 1) > MAX_COUNTED_CELLS) return dropRules();
+  const node: Counted = { type: "counted", states, start, min, max, path: ctx.path };
+  // the table of live pairs is built here, inside the compile's budget, rather than by the first mask
+  deadline.tick(AUTOMATA_STAGE, ctx.path, states.length * (max + 1));
+  if (!countedProductive(node)) {
+    dropRules();
+    return NOTHING;
+  }
+  // the token automaton builds every reachable pair when a decoding enters the node: bounded here, at compile, against
+  // what decoding may add, shared by every counted string of the compile (the eager part keeps its own cap), so that
+  // no decoding meets a limit there
+  const { weight } = countedReach(node, labelStates);
+  const spent = (countedWeights.get(deadline) ?? 0) + weight;
+  if (spent > ctx.limits.maxAutomatonStates * (LAZY_CEILING_FACTOR - 1)) return dropRules();
+  countedWeights.set(deadline, spent);
+  return node;
+}
+
+/** A counted automaton over every state of `a`, an edge per target state reading one character of its class. */
+function everyState(a: Dfa, spell: (e: GExpr) => GExpr, path: string, deadline: Deadline): CountedState[] {
   const states: CountedState[] = [];
   for (let q = 0; q < a.accept.length; q++) {
-    const edges: { label: GExpr; to: number }[] = [];
+    const edges: CountedState["edges"][number][] = [];
     for (const [to, ranges] of rangesByTarget(a.trans[q])) {
-      deadline.tick(AUTOMATA_STAGE, ctx.path);
+      deadline.tick(AUTOMATA_STAGE, path);
       // a transition list is sorted by code point, so each target's ranges are too
-      edges.push({ label: spell(cls(ranges)), to });
+      edges.push({ label: spell(cls(ranges)), len: 1, to });
     }
     states.push({ accept: a.accept[q], edges });
   }
-  const node: Counted = { type: "counted", states, start: a.start, min, max, path: ctx.path };
-  // the table of live pairs is built here, inside the compile's budget, rather than by the first mask
-  deadline.tick(AUTOMATA_STAGE, ctx.path, a.accept.length * (max + 1));
-  if (!countedProductive(node)) return NOTHING;
-  // the token automaton builds every reachable pair when a decoding enters the node: bounded here, at compile, like
-  // any automaton's states, so that no decoding meets a limit there
-  // against what decoding may add, shared by every counted string of the compile (the eager part keeps its own cap)
-  const { weight } = countedReach(node, labelStates);
-  const spent = (countedWeights.get(deadline) ?? 0) + weight;
-  if (spent > ctx.limits.maxAutomatonStates * (LAZY_CEILING_FACTOR - 1)) return null;
-  countedWeights.set(deadline, spent);
-  return node;
+  return states;
 }
 
 /** The NFA states the counted strings of one compile (by its deadline) will build, summed. */
@@ -486,12 +502,13 @@ const countedWeights = new WeakMap<Deadline, number>();
 
 /**
  * The NFA states one edge's label may add beyond its pair's own (an upper estimate): none for a class of one-byte
- * characters (a byte edge), else a few per node for the UTF-8 chains and escapes of a spelled class.
+ * characters (a byte edge), a few per range for the UTF-8 chains of a wider class, a literal's bytes but one.
  */
 function labelStates(label: GExpr): number {
-  if (label.type === "charClass" && label.ranges[label.ranges.length - 1] < 0x80) return 0;
+  if (label.type === "charClass") return label.ranges[label.ranges.length - 1] < 0x80 ? 0 : 4 * label.ranges.length;
   if (label.type === "literal") return new TextEncoder().encode(label.text).length - 1;
-  return 4 * exprSize(label);
+  // anything larger is a frame of its own, built once and called from every pair (countedStep)
+  return 0;
 }
 
 /**
