@@ -200,6 +200,21 @@ class Builder {
   counted(e: Counted, from: number, to: number): void {
     const live = countedLive(e);
     const n = e.states.length;
+    // a label larger than a few states is one shared sub-network, called from every pair (as a repetition's item)
+    const nets = new Map<GExpr, number>();
+    const label = (x: GExpr, a: number, b: number): void => {
+      if (this.size(x, INLINE_ITEM_STATES) <= INLINE_ITEM_STATES) {
+        this.expr(x, a, b);
+        return;
+      }
+      let net = nets.get(x);
+      if (net === undefined) {
+        nets.set(x, (net = this.newNet()));
+        const nn = this.nets[net];
+        this.expr(x, nn.start, nn.final);
+      }
+      this.edge(a, CALL, b, NO_RANGES, net);
+    };
     const at = new Map<number, number>([[e.start, from]]);
     for (let c = 0; c <= e.max; c++) {
       for (let q = 0; q < n; q++) {
@@ -211,7 +226,7 @@ class Builder {
           if (c2 > e.max || live[c2 * n + edge.to] === 0) continue;
           let t = at.get(c2 * n + edge.to);
           if (t === undefined) at.set(c2 * n + edge.to, (t = this.state()));
-          this.expr(edge.label, s, t);
+          label(edge.label, s, t);
         }
       }
     }

@@ -38,11 +38,11 @@ function countedNodes(g: Grammar): GExpr[] {
 }
 
 /** A JSON string's grammar with small limits, so that a short bound already needs the counter. */
-function smallCounted(spec: { pattern: string; minLength: number; maxLength: number }): Grammar {
+function smallCounted(spec: { pattern: string; minLength: number; maxLength: number; cap: number }): Grammar {
   const rules = new Map<string, GExpr>();
   const content = lowerStringContent(
     { minLength: spec.minLength, maxLength: spec.maxLength, patterns: [spec.pattern], notPatterns: [], formats: [] },
-    { strict: true, limits: { ...DEFAULT_LIMITS, maxAutomatonStates: 40 }, warnings: [], path: "/x", rules },
+    { strict: true, limits: { ...DEFAULT_LIMITS, maxAutomatonStates: spec.cap }, warnings: [], path: "/x", rules },
   );
   rules.set("root", seq(lit('"'), content, lit('"')));
   return {
@@ -69,6 +69,18 @@ describe("counted strings (a length bound beside the automaton)", () => {
       expect((err as ToolgramError).code).toBe("LIMIT_GRAMMAR_SIZE");
       expect((err as ToolgramError).schemaPath).toBe("/properties/url");
     }
+  });
+
+  it("pairs past maxAutomatonStates are refused at compile, not found by a decoding", () => {
+    // up to 100 words under 5,000 characters: about 975,000 reachable (state, length) pairs
+    const words = { type: "string", minLength: 1, maxLength: 5000, pattern: "^$|(^(?:\\S+\\s+){0,99}\\S+$)" };
+    let err: unknown;
+    try {
+      compileSchema(words);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as ToolgramError).code).toBe("LIMIT_AUTOMATON_SIZE");
   });
 
   it("a walk to the bound: masks agree with acceptToken along it and at the bound, and the value validates", () => {
@@ -131,15 +143,21 @@ describe("counted strings (a length bound beside the automaton)", () => {
   });
 
   it.each([
-    { pattern: "^[a-c]+(-[a-c]+)*$", minLength: 5, maxLength: 40 },
-    { pattern: "^(%[0-9a-f]{2}|[a-z])*$", minLength: 0, maxLength: 25 },
-    { pattern: "[^a]", minLength: 3, maxLength: 60 },
+    // caps between the counter over the loop states and the product (and the rules per loop state and length)
+    { pattern: "^([a-c]{6}-|x)*$", minLength: 5, maxLength: 60, cap: 100 },
+    { pattern: "^(%[0-9a-f]{2}|[a-z])*$", minLength: 0, maxLength: 25, cap: 40 },
+    { pattern: "^(abcdefgh|[0-9])*$", minLength: 3, maxLength: 40, cap: 100 },
   ])(
     "random walks under the masks and ajv agree on $pattern {$minLength,$maxLength} (seed printed on failure)",
     (spec) => {
       const g = smallCounted(spec);
       expect(countedNodes(g).length).toBe(1);
-      const validate = referee.validator({ type: "string", ...spec });
+      const validate = referee.validator({
+        type: "string",
+        pattern: spec.pattern,
+        minLength: spec.minLength,
+        maxLength: spec.maxLength,
+      });
       let ended = 0;
       checkRandomWalks(g, vocab, {
         seed: spec.maxLength,
@@ -152,7 +170,7 @@ describe("counted strings (a length bound beside the automaton)", () => {
       });
       const acceptor = createAcceptor(g);
       const rnd = seededRandom(spec.minLength + 1);
-      const alphabet = ["a", "b", "c", "-", "x", "%", "0", "f"];
+      const alphabet = ["a", "b", "c", "d", "-", "x", "%", "0", "f", "abcdefgh", "abcd"];
       for (let i = 0; i < 400; i++) {
         let s = "";
         const n = Math.floor(rnd() * (spec.maxLength + 6));

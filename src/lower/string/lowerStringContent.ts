@@ -4,7 +4,7 @@ import { countedProductive, countedReach, MAX_COUNTED_CELLS } from "../../gramma
 import type { Counted, CountedState, GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
-import { LAZY_CEILING_FACTOR, type Limits } from "../../options.js";
+import type { Limits } from "../../options.js";
 import { Deadline } from "../../Deadline.js";
 import { AUTOMATA_STAGE, complement, intersect, lengthRange, minimize, trim, type Dfa } from "../../regex/Dfa.js";
 import { rangesByTarget } from "../../regex/rangesByTarget.js";
@@ -409,17 +409,15 @@ function viaAutomata(
         for (const name of [...rules.keys()]) if (!before.has(name)) rules.delete(name); // a refusal adds no rule
       }
     }
-    if (max !== undefined && acc.accept.length * lengths > cap) {
-      // the product would pass the automaton's size cap (and rules per loop state did above): a counter beside the
-      // automaton, built lazily by the token matcher (see Counted)
-      const counted = countedNode(acc, min, max, spell, ctx);
-      if (counted !== null) return counted;
-    }
     try {
       acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;
       deadline.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
+      // the product passes the automaton's size cap (and rules per loop state did above): a counter beside the
+      // automaton, which the token matcher builds and text grammars cannot hold (see Counted)
+      const counted = max === undefined ? null : countedNode(acc, min, max, spell, ctx);
+      if (counted !== null) return counted;
       if (ctx.strict) {
         throw new LimitExceededError(
           e.code,
@@ -472,12 +470,13 @@ function countedNode(
     dropRules();
     return NOTHING;
   }
-  // the token automaton builds every reachable pair when a decoding enters the node: bounded here, at compile, against
-  // what decoding may add, shared by every counted string of the compile (the eager part keeps its own cap), so that
-  // no decoding meets a limit there
+  // the token automaton builds every reachable pair when a decoding enters the node: bounded here, at compile, so that
+  // no decoding meets a limit there. All the counted strings of a compile together get what one automaton may have
+  // (maxAutomatonStates), well inside what decoding may add (LAZY_CEILING_FACTOR times it): a 5,000-character bound
+  // over a 100-word pattern is 975,000 pairs, 600 MB and a 3-second first mask, refused as before
   const { weight } = countedReach(node, labelStates);
   const spent = (countedWeights.get(deadline) ?? 0) + weight;
-  if (spent > ctx.limits.maxAutomatonStates * (LAZY_CEILING_FACTOR - 1)) return dropRules();
+  if (spent > ctx.limits.maxAutomatonStates) return dropRules();
   countedWeights.set(deadline, spent);
   return node;
 }
@@ -502,12 +501,12 @@ const countedWeights = new WeakMap<Deadline, number>();
 
 /**
  * The NFA states one edge's label may add beyond its pair's own (an upper estimate): none for a class of one-byte
- * characters (a byte edge), a few per range for the UTF-8 chains of a wider class, a literal's bytes but one.
+ * characters (a byte edge), a few per range for the UTF-8 chains of a wider class, a character's bytes but one.
  */
 function labelStates(label: GExpr): number {
   if (label.type === "charClass") return label.ranges[label.ranges.length - 1] < 0x80 ? 0 : 4 * label.ranges.length;
-  if (label.type === "literal") return new TextEncoder().encode(label.text).length - 1;
-  // anything larger is a frame of its own, built once and called from every pair (countedStep)
+  if (label.type === "literal" && [...label.text].length === 1) return new TextEncoder().encode(label.text).length - 1;
+  // anything longer than a character is a frame of its own, built once and called from every pair (countedStep)
   return 0;
 }
 
