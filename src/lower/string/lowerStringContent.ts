@@ -409,7 +409,11 @@ function viaAutomata(
         for (const name of [...rules.keys()]) if (!before.has(name)) rules.delete(name); // a refusal adds no rule
       }
     }
+    // the product has a state per reachable (state, length) pair at least: past the cap it cannot be built, and
+    // trying costs the cap's worth of steps (a URI under maxLength 2048 took 1.7 million), so count them first
+    const tooLarge = max !== undefined && reachablePairs(acc, min, max, ctx) > cap;
     try {
+      if (tooLarge) throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `more than ${cap} (state, length) pairs`);
       acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;
@@ -479,6 +483,23 @@ function countedNode(
   if (spent > ctx.limits.maxAutomatonStates) return dropRules();
   countedWeights.set(deadline, spent);
   return node;
+}
+
+/** The live (state, length) pairs of `acc` under [min, max] reachable from its start (see countedReach). */
+function reachablePairs(acc: Dfa, min: number, max: number, ctx: StringLowerContext): number {
+  const a = trim(acc);
+  if (a.accept.length === 0 || a.accept.length * (max + 1) > MAX_COUNTED_CELLS) return 0;
+  const deadline = automatonDeadline(ctx);
+  const node: Counted = {
+    type: "counted",
+    states: everyState(a, (e) => e, ctx.path, deadline),
+    start: a.start,
+    min,
+    max,
+    path: ctx.path,
+  };
+  deadline.tick(AUTOMATA_STAGE, ctx.path, a.accept.length * (max + 1));
+  return countedReach(node, () => 0).pairs;
 }
 
 /** A counted automaton over every state of `a`, an edge per target state reading one character of its class. */
