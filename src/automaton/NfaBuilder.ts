@@ -10,6 +10,7 @@ import { structuralKey } from "./exprShape.js";
 import { analyzeRules, estimateStates, type RuleAnalysis } from "./frameRules.js";
 import { IntPairMap } from "./IntPairMap.js";
 import type { Nfa, NfaOptions } from "./Nfa.js";
+import { LAZY_CEILING_FACTOR } from "../options.js";
 import { numberFrames } from "./numberFrames.js";
 import { RepeatCopies, type RunRecord } from "./RepeatCopies.js";
 
@@ -52,14 +53,6 @@ export interface Task {
 
 /** Above this many estimated NFA states for the whole grammar, large alternatives are built lazily. */
 const LAZY_GRAMMAR_STATES = 16_384;
-/**
- * States a grammar's NFA may reach with the parts built lazily while decoding: `maxStates` caps what the compile builds,
- * this many times it what decoding adds (a tool's arguments when a call first enters them). A refusal there would fail
- * a generation under way, so the ceiling is far above the cap: the stored 117-, 235- and 500-tool MCP sets build 23,192,
- * 39,334 and 46,969 states whole. (An estimate of the whole grammar checked at compile instead refused JSONSchemaBench
- * schemas that decode well: nested bounded repetitions multiply in the estimate, not in the states built.)
- */
-const LAZY_CEILING_FACTOR = 8;
 /** An alternation larger than this (estimated states) in a large grammar is built as a lazy trie (`lazyAlt`). */
 /**
  * The key prefix of a text frame that ends a branch after a chain (`textFrame(loop, TAIL_FRAME)`: the content of a key

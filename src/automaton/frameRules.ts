@@ -1,7 +1,9 @@
 import type { Deadline } from "../Deadline.js";
 import type { TokenAvailable } from "../grammar/analysis/productive.js";
 import { leastRuleFixpoint } from "../grammar/analysis/ruleFixpoint.js";
+import { children } from "../grammar/analysis/foldExpr.js";
 import { cyclicNodes } from "../grammar/analysis/ruleGraph.js";
+import { countedProductive } from "../grammar/counted.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 
 /** What building the NFA needs to know of the grammar's rules before it builds a state. */
@@ -77,6 +79,16 @@ export function analyzeRules(g: Grammar, tokenOk: TokenAvailable, deadline?: Dea
           break;
         case "charClass":
           constant += (x.ranges.length * 2 + 1) * w;
+          break;
+        case "counted":
+          // a call to a lazy frame (countedStep); its labels are walked for the rules they reference (segment frames,
+          // built once each)
+          constant += 2 * w;
+          for (const label of children(x)) {
+            nodes.push(label);
+            mults.push(mult);
+            weights.push(w);
+          }
           break;
         case "token":
           constant += (x.text.length * 2 + 2) * w;
@@ -191,6 +203,9 @@ function derivesText(e: GExpr, rules: ReadonlySet<string>, tokenOk: TokenAvailab
           continue;
         case "ref":
           vals.push(rules.has(x.rule));
+          continue;
+        case "counted":
+          vals.push(countedProductive(x));
           continue;
         case "seq":
         case "alt":
@@ -387,6 +402,10 @@ export function estimateStates(
           break;
         case "ref":
           v = refStates(x.rule);
+          break;
+        case "counted":
+          // a call to the lazy frame of the whole node (countedStep), built when a decoding enters it
+          v = 2;
           break;
         case "seq":
         case "alt":

@@ -1,6 +1,7 @@
 import { ToolgramError } from "../errors.js";
 import { hasRefs } from "../grammar/analysis/refs.js";
 import type { GExpr } from "../grammar/Grammar.js";
+import { stepCounted } from "./countedStep.js";
 import { hasTokens, inlineStates, isStep, isWideLoop, structuralKey } from "./exprShape.js";
 import { WIDE_ALT_ITEMS } from "./frameRules.js";
 import { type Inlining, LAZY_ALT_STATES, type NfaBuilder, TAIL_FRAME } from "./NfaBuilder.js";
@@ -99,6 +100,9 @@ function stepInto(b: NfaBuilder, e: GExpr, from: number, to: number, inl: Inlini
       return;
     case "repeat":
       stepRepeat(b, e, from, to);
+      return;
+    case "counted":
+      stepCounted(b, e, from, to);
       return;
     case "ref": {
       const fi = b.frameIndex.get(e.rule);

@@ -49,6 +49,10 @@ export class FirstWidth {
         break;
       case "ref":
         return this.rule(e.rule, depth);
+      case "counted":
+        w = 0;
+        for (const edge of e.states[e.start].edges) w += this.of(edge.label, depth);
+        break;
     }
     this.memo.set(e, w);
     return w;

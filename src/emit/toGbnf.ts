@@ -6,6 +6,7 @@ import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
 import { exprKey } from "../grammar/analysis/exprKey.js";
 import { validateGrammar } from "../grammar/validateGrammar.js";
 import { factorAlternatives } from "./factorAlternatives.js";
+import { countedRefusal } from "./countedRefusal.js";
 import { FirstWidth } from "./firstWidth.js";
 import type { Deadline } from "../Deadline.js";
 
@@ -252,6 +253,8 @@ class GbnfPrinter {
         const s = this.repeat(e.item, e.min, e.max);
         return ctx === "postfix" ? `(${s})` : s;
       }
+      case "counted":
+        throw countedRefusal(e, "GBNF");
     }
   }
 

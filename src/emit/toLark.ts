@@ -1,5 +1,6 @@
 import { factorAlternatives } from "./factorAlternatives.js";
 import { repetitionSuffix } from "./repetitionSuffix.js";
+import { countedRefusal } from "./countedRefusal.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import { isProductive, productiveRules } from "../grammar/analysis/productive.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
@@ -175,6 +176,8 @@ class LarkPrinter {
           : regexClass(e.ranges);
       case "ref":
         return this.names.get(e.rule) as string;
+      case "counted":
+        throw countedRefusal(e, "Lark");
       default:
         return this.helper(this.body(e));
     }
@@ -246,6 +249,8 @@ class LarkPrinter {
         return e.items.every((it) => !this.derives(it) || this.empty(it));
       case "repeat":
         return e.max === 0 || !this.derives(e.item) || this.empty(e.item);
+      case "counted":
+        throw countedRefusal(e, "Lark");
     }
   }
 

@@ -1,4 +1,5 @@
 import { repetitionSuffix } from "./repetitionSuffix.js";
+import { countedRefusal } from "./countedRefusal.js";
 import { LimitExceededError, ToolgramError } from "../errors.js";
 import { MAX_CODE_POINT, type GExpr, type Grammar } from "../grammar/Grammar.js";
 import { reachableRules, recursiveRules } from "../grammar/analysis/ruleGraph.js";
@@ -129,6 +130,8 @@ class RegexPrinter {
         const atom = item.src === "" ? "(?:)" : this.wrap(item, ATOM);
         return { src: atom + repetitionSuffix(e.min, e.max), prec: SEQ };
       }
+      case "counted":
+        throw countedRefusal(e, "A regex");
     }
   }
 }

@@ -1,4 +1,5 @@
 import { repetitionSuffix } from "./repetitionSuffix.js";
+import { countedRefusal } from "./countedRefusal.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import { isProductive, productiveRules } from "../grammar/analysis/productive.js";
 import { removeNullableLoops } from "../grammar/passes/removeNullableLoops.js";
@@ -210,6 +211,8 @@ class EbnfPrinter {
         const s = this.repeat(e.item, e.min, e.max);
         return ctx === "postfix" ? `(${s})` : s;
       }
+      case "counted":
+        throw countedRefusal(e, "XGrammar's EBNF");
     }
   }
 

@@ -13,7 +13,7 @@
  * The member interfaces are not exported (their names, `Literal`, `Seq`, `Token`…, are too generic for a package
  * root): code walking a grammar narrows by `type` (`Extract<GExpr, { type: "repeat" }>`).
  */
-export type GExpr = Literal | CharClass | Seq | Alt | Repeat | Ref | Token;
+export type GExpr = Literal | CharClass | Seq | Alt | Repeat | Ref | Token | Counted;
 
 /** Exactly this text. */
 export interface Literal {
@@ -61,6 +61,38 @@ export interface Ref {
 export interface Token {
   type: "token";
   text: string;
+}
+
+/**
+ * The words of a small automaton whose length (in characters, each edge one) lies in [`min`, `max`]: a counter kept
+ * beside the automaton's state. A length bound over a regular language is the product of the automaton with the
+ * counter; as rules, a rule per (loop state, length): `format: uri` under `maxLength: 2048` would need about 235,000
+ * rule alternatives, and a text grammar (GBNF) has no counter. So the token automaton builds this product's reachable
+ * pairs itself, when a decoding first enters the node, and the text emitters refuse it (LIMIT_GRAMMAR_SIZE), naming
+ * `path`.
+ *
+ * Every state can reach an accepting one (the automaton is trimmed); which (state, length) pairs can still end
+ * within the bounds is derived from it (`countedLive`).
+ */
+export interface Counted {
+  type: "counted";
+  /** Per state: whether a word may end there, and its edges, each reading one character spelled by `label`. */
+  states: readonly CountedState[];
+  start: number;
+  min: number;
+  max: number;
+  /** JSON Pointer of the schema the bound comes from, for the emitters' refusal. */
+  path: string;
+}
+
+/** A state of a {@link Counted} automaton. */
+export interface CountedState {
+  accept: boolean;
+  /**
+   * `label` reads exactly `len` characters (≥ 1; a token-free expression, as spelled, which may reference counter-free
+   * rules: the paths between two loop states); `to` is the next state's index.
+   */
+  edges: readonly { label: GExpr; len: number; to: number }[];
 }
 
 /**

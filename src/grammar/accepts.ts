@@ -1,5 +1,6 @@
 import { LimitExceededError, ToolgramError } from "../errors.js";
-import type { GExpr, Grammar } from "./Grammar.js";
+import { countedLive } from "./counted.js";
+import type { Counted, GExpr, Grammar } from "./Grammar.js";
 import { removeNullableLoops } from "./passes/removeNullableLoops.js";
 
 /**
@@ -137,6 +138,7 @@ class Builder {
         return n;
       }
       case "repeat":
+      case "counted":
         return cap + 1; // always worth a sub-network
     }
   }
@@ -184,6 +186,49 @@ class Builder {
       case "repeat":
         this.repeat(e.item, e.min, e.max, from, to);
         return;
+      case "counted":
+        this.counted(e, from, to);
+        return;
+    }
+  }
+
+  /**
+   * A counted node written out: a state per live (automaton state, length) pair reachable from its start (for a
+   * `maxLength: 2048` URI about 200,000), so the referee checks the token automaton's lazy construction against
+   * the product itself.
+   */
+  counted(e: Counted, from: number, to: number): void {
+    const live = countedLive(e);
+    const n = e.states.length;
+    // a label larger than a few states is one shared sub-network, called from every pair (as a repetition's item)
+    const nets = new Map<GExpr, number>();
+    const label = (x: GExpr, a: number, b: number): void => {
+      if (this.size(x, INLINE_ITEM_STATES) <= INLINE_ITEM_STATES) {
+        this.expr(x, a, b);
+        return;
+      }
+      let net = nets.get(x);
+      if (net === undefined) {
+        nets.set(x, (net = this.newNet()));
+        const nn = this.nets[net];
+        this.expr(x, nn.start, nn.final);
+      }
+      this.edge(a, CALL, b, NO_RANGES, net);
+    };
+    const at = new Map<number, number>([[e.start, from]]);
+    for (let c = 0; c <= e.max; c++) {
+      for (let q = 0; q < n; q++) {
+        const s = at.get(c * n + q);
+        if (s === undefined) continue;
+        if (e.states[q].accept && c >= e.min) this.edge(s, EPS, to);
+        for (const edge of e.states[q].edges) {
+          const c2 = c + edge.len;
+          if (c2 > e.max || live[c2 * n + edge.to] === 0) continue;
+          let t = at.get(c2 * n + edge.to);
+          if (t === undefined) at.set(c2 * n + edge.to, (t = this.state()));
+          label(edge.label, s, t);
+        }
+      }
     }
   }
 

@@ -1,4 +1,5 @@
 import { ToolgramError } from "../errors.js";
+import { forEachNode } from "./analysis/foldExpr.js";
 import { MAX_CODE_POINT, SURROGATE_HI, SURROGATE_LO, type GExpr, type Grammar } from "./Grammar.js";
 
 const RULE_NAME = /^[a-z][a-z0-9-]*$/;
@@ -21,6 +22,25 @@ function hasLoneSurrogate(s: string): boolean {
     if (c >= 0xdc00 && c <= 0xdfff) return true;
   }
   return false;
+}
+
+function checkCounted(g: Grammar, rule: string, e: Extract<GExpr, { type: "counted" }>): void {
+  const n = Array.isArray(e.states) ? e.states.length : 0;
+  const isState = (q: unknown): boolean => Number.isInteger(q) && (q as number) >= 0 && (q as number) < n;
+  if (n === 0) fail(rule, "counted states must be a non-empty array");
+  if (!isState(e.start)) fail(rule, `counted start ${e.start} is not a state`);
+  if (!Number.isInteger(e.min) || !Number.isInteger(e.max) || e.min < 0)
+    fail(rule, "counted min, max and read must be integers >= 0");
+  if (e.max < e.min) fail(rule, `counted max ${e.max} must be >= min (${e.min})`);
+  for (const s of e.states) {
+    for (const edge of s.edges) {
+      if (!isState(edge.to)) fail(rule, `counted edge target ${edge.to} is not a state`);
+      forEachNode(edge.label, (x) => {
+        if (x.type === "token" || x.type === "counted") fail(rule, `a counted label must not hold a ${x.type}`);
+      });
+      checkExpr(g, rule, edge.label);
+    }
+  }
 }
 
 function checkExpr(g: Grammar, rule: string, e: GExpr): void {
@@ -58,6 +78,9 @@ function checkExpr(g: Grammar, rule: string, e: GExpr): void {
       return;
     case "ref":
       if (!g.rules.has(e.rule)) fail(rule, `references undefined rule "${e.rule}"`);
+      return;
+    case "counted":
+      checkCounted(g, rule, e);
       return;
     default:
       fail(rule, `unknown node type ${JSON.stringify((e as { type?: unknown }).type)}`);

@@ -1,7 +1,7 @@
 import { rangesByTarget } from "./rangesByTarget.js";
 import type { Deadline } from "../Deadline.js";
 import { LimitExceededError } from "../errors.js";
-import type { GExpr } from "../grammar/Grammar.js";
+import type { CountedState, GExpr } from "../grammar/Grammar.js";
 import { alt, cls, EPSILON, NOTHING, ref, seq } from "../grammar/build.js";
 import { chooseHubs } from "./chooseHubs.js";
 import { AUTOMATA_STAGE, type Dfa, trim } from "./Dfa.js";
@@ -109,6 +109,43 @@ export function lengthBoundedRules(
     rules.set(hubName(h, c), alt(...parts));
   }
   return ref(hubName(a.start, 0));
+}
+
+/**
+ * The automaton of `input` over its hubs, for a counted node (see `Counted`): a state per hub (and one accepting end
+ * state), an edge per segment whose label is the segment's rule (added to `rules`, counter-free, shared by every
+ * length) and whose `len` is its length. A counter over these states alone: for `format: uri` 14 hubs, where the
+ * counter over every state was 179 × 2,049 pairs.
+ */
+export function countedHubs(
+  input: Dfa,
+  rules: Map<string, GExpr>,
+  prefix: string,
+  mapClass: (e: GExpr) => GExpr,
+  path: string,
+  deadline?: Deadline,
+): { states: CountedState[]; start: number } | null {
+  const a = trim(input);
+  if (a.accept.length === 0) return null;
+  const hubs = chooseHubs(a, deadline, path);
+  const isHub = new Uint8Array(a.accept.length);
+  for (const h of hubs) isHub[h] = 1;
+  let k = 1;
+  const taken = (kk: number) => [...rules.keys()].some((name) => name.startsWith(`${prefix}-${kk}-`));
+  while (taken(k)) k++;
+  const segRule = segmentRules(a, isHub, rules, `${prefix}-${k}-s`, mapClass, deadline, path);
+  const index = new Map<number, number>(hubs.map((h, i) => [h, i]));
+  const end = hubs.length;
+  const states: CountedState[] = hubs.map((h) => {
+    const edges: CountedState["edges"][number][] = [];
+    for (const s of segmentsFrom(a, isHub, h, deadline, path)) {
+      if (s.len === 0) continue; // the hub's own acceptance
+      edges.push({ label: segRule(h, s.len, s.to), len: s.len, to: s.to === END ? end : (index.get(s.to) as number) });
+    }
+    return { accept: a.accept[h], edges };
+  });
+  states.push({ accept: true, edges: [] });
+  return { states, start: index.get(a.start) as number };
 }
 
 /**

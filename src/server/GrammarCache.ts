@@ -4,7 +4,7 @@ import type { CompiledGrammar } from "../CompiledGrammar.js";
 import { ToolgramError } from "../errors.js";
 import type { FormatDescription } from "../formats/FormatDescription.js";
 import type { JsonObject } from "../json.js";
-import { type CompileJob, compileJob } from "./compileJob.js";
+import { type CompileJob, compileJob, gbnfOf } from "./compileJob.js";
 import { adoptParser, type ParserData, type ParserJob } from "./parserJob.js";
 
 /** A compiled grammar, or the error its declaration was refused with (refusals are cached too). */
@@ -155,7 +155,9 @@ export class GrammarCache {
     let entry: GrammarEntry;
     try {
       const grammar = await this.compiler(job);
-      entry = { grammar, bytes: grammar.toGbnf().length + key.length };
+      // its GBNF's size, or its IR's when GBNF cannot hold it (a counted string)
+      const bytes = gbnfOf(grammar)?.length ?? JSON.stringify([...grammar.grammar.rules]).length;
+      entry = { grammar, bytes: bytes + key.length };
     } catch (e) {
       if (!(e instanceof ToolgramError)) throw e;
       entry = { error: e, bytes: e.message.length + key.length };

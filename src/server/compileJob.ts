@@ -30,7 +30,8 @@ interface GrammarData {
   readonly specialTokens: CompiledGrammar["specialTokens"];
   readonly compileSteps: number;
   readonly reasoning: CompiledGrammar["reasoning"];
-  readonly gbnf: string;
+  /** Undefined when GBNF cannot hold the grammar (a counted string): the token matcher serves it all the same. */
+  readonly gbnf: string | undefined;
 }
 
 /** A refusal as structured-clone data (a cloned Error keeps only its message). */
@@ -65,13 +66,26 @@ export function runCompileJob(job: CompileJob): CompileOutcome {
       specialTokens: g.specialTokens,
       compileSteps: g.compileSteps,
       reasoning: g.reasoning,
-      gbnf: g.toGbnf(),
+      gbnf: gbnfOf(g),
     };
     return { ok: true, data, ms: performance.now() - started };
   } catch (e) {
     if (!(e instanceof ToolgramError)) throw e;
     const error = { kind: e.constructor.name, code: e.code, message: e.message, schemaPath: e.schemaPath };
     return { ok: false, error, ms: performance.now() - started };
+  }
+}
+
+/**
+ * The grammar's GBNF, or undefined when GBNF refuses it (a length bound only the token matcher holds, see `Counted`):
+ * such a grammar is still served by the token masks, and the upstream engine, which needs GBNF, refuses the request.
+ */
+export function gbnfOf(g: CompiledGrammar): string | undefined {
+  try {
+    return g.toGbnf();
+  } catch (e) {
+    if (e instanceof ToolgramError && e.code === "LIMIT_GRAMMAR_SIZE") return undefined;
+    throw e;
   }
 }
 
@@ -109,7 +123,7 @@ export function grammarFromData(job: CompileJob, d: GrammarData, limits: Compile
     budget: limits,
     reasoning: d.reasoning,
     maxAutomatonStates: limits.maxAutomatonStates,
-    gbnf: d.gbnf,
+    ...(d.gbnf === undefined ? {} : { gbnf: d.gbnf }),
   });
 }
 

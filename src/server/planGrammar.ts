@@ -52,6 +52,7 @@ const QWEN3_TURN: ModelTurnOptions = { format: "qwen3", reasoning: "none" };
  * the callable tools under the request's tool_choice and parallel_tool_calls (tool_choice "none": text that never
  * opens a call), in the model's format and reasoning (`turn`); with a response_format, one JSON value of its schema. A refused schema is a 400.
  * A refused tool is a 400 too, or left out / relaxed under `onRefusedTool` (the grammar's warnings name it).
+ * `needsGbnf`: the engine constrains by GBNF, so a grammar GBNF cannot hold (a counted string) is a 400 as well.
  */
 export async function planGrammar(
   request: ChatRequest,
@@ -59,6 +60,29 @@ export async function planGrammar(
   limits: Partial<Limits>,
   turn: ModelTurnOptions = QWEN3_TURN,
   onRefusedTool: OnRefusedTool = "error",
+  needsGbnf = false,
+): Promise<TurnGrammar> {
+  const planned = await planTurnGrammar(request, cache, limits, turn, onRefusedTool);
+  // an engine that constrains by GBNF (llama-server upstream) cannot serve a grammar GBNF refuses (a counted string):
+  // a 400 naming the schema, before a slot is taken, rather than a failure inside the generation
+  if (needsGbnf && planned.grammar !== undefined) {
+    try {
+      planned.grammar.toGbnf();
+    } catch (e) {
+      if (e instanceof ToolgramError)
+        throw refusal(e, planned.json ? "response_format.json_schema.schema" : "tools", undefined);
+      throw e;
+    }
+  }
+  return planned;
+}
+
+async function planTurnGrammar(
+  request: ChatRequest,
+  cache: GrammarCache,
+  limits: Partial<Limits>,
+  turn: ModelTurnOptions,
+  onRefusedTool: OnRefusedTool,
 ): Promise<TurnGrammar> {
   const rf = request.responseFormat;
   if (rf.type !== "text") {

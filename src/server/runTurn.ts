@@ -37,7 +37,9 @@ export async function prepareTurn(body: unknown, state: ServerState): Promise<Pr
       ...(request.reasoningEffort === undefined ? {} : { reasoningEffort: request.reasoningEffort }),
     });
   const { turn, enableThinking } = requestTurn(state.chat, request, (e) => renderMessages(request.messages, e));
-  const grammar = await planGrammar(request, state.grammars, state.settings.limits, turn, state.settings.onRefusedTool);
+  const needsGbnf = state.engine.kind === "upstream";
+  const { limits, onRefusedTool } = state.settings;
+  const grammar = await planGrammar(request, state.grammars, limits, turn, onRefusedTool, needsGbnf);
   return {
     request,
     grammar,

@@ -1,3 +1,4 @@
+import { countedLive } from "../grammar/counted.js";
 import type { GExpr, Grammar } from "../grammar/Grammar.js";
 import type { Random } from "../util/seededRandom.js";
 
@@ -59,6 +60,24 @@ export function sampleGrammar(g: Grammar, random: Random, options: SampleOptions
           const n = e.min + pick(hi - e.min + 1);
           for (let i = 0; i < n; i++) gen(e.item, depth + 1);
           return;
+        }
+        case "counted": {
+          // a random walk through live (state, length) pairs only, stopping where a word may end with chance 1/8
+          const live = countedLive(e);
+          const n = e.states.length;
+          let q = e.start;
+          for (let c = 0; ; ) {
+            const st = e.states[q];
+            const options = st.edges.filter((x) => c + x.len <= e.max && live[(c + x.len) * n + x.to] === 1);
+            if ((st.accept && c >= e.min && pick(8) === 0) || options.length === 0) {
+              if (!st.accept || c < e.min) throw new OutOfBudget();
+              return;
+            }
+            const edge = options[pick(options.length)];
+            gen(edge.label, depth + 1);
+            q = edge.to;
+            c += edge.len;
+          }
         }
         case "ref": {
           const body = g.rules.get(e.rule);

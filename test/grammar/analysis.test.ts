@@ -63,6 +63,8 @@ function naiveNullable(e: GExpr, s: Set<string>): boolean {
       return e.items.some((x) => naiveNullable(x, s));
     case "repeat":
       return (e.max === null || e.max >= e.min) && (e.min === 0 || naiveNullable(e.item, s));
+    case "counted":
+      throw new Error("the random grammars have no counted node");
   }
 }
 function naiveProductive(e: GExpr, s: Set<string>): boolean {
@@ -79,6 +81,8 @@ function naiveProductive(e: GExpr, s: Set<string>): boolean {
       return e.items.some((x) => naiveProductive(x, s));
     case "repeat":
       return e.min === 0 || naiveProductive(e.item, s);
+    case "counted":
+      throw new Error("the random grammars have no counted node");
   }
 }
 

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Referee } from "../../src/conformance/referee.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { expectValidCalls, tinyModel, TOOLS, withoutIds } from "../support/server/serverHarness.js";
 
@@ -139,6 +140,36 @@ describe("toolgram serve (in process) with the openai client", () => {
       if ((m.tool_calls ?? []).length > 0) expect(auto.choices[0].finish_reason).toBe("tool_calls");
       expect(m.content ?? "").not.toContain("<tool_call>");
     }
+  });
+
+  it("a URI under maxLength 2048 (a counted string, which GBNF cannot hold) is served by the masks: calls validate", async () => {
+    const parameters = {
+      type: "object",
+      properties: { url: { type: "string", format: "uri", maxLength: 2048 } },
+      required: ["url"],
+      additionalProperties: false,
+    };
+    const tools = [{ type: "function" as const, function: { name: "fetch_page", parameters } }];
+    const validate = new Referee().validator(parameters);
+    let ended = 0;
+    for (const seed of [1, 2, 3]) {
+      const r = await client.chat.completions.create({
+        model: "tiny",
+        messages,
+        tools,
+        tool_choice: "required",
+        max_tokens: 400,
+        seed,
+      });
+      if (r.choices[0].finish_reason === "length") continue;
+      expect(r.choices[0].finish_reason).toBe("tool_calls");
+      for (const call of r.choices[0].message.tool_calls ?? []) {
+        if (call.type !== "function") continue;
+        expect(validate(JSON.parse(call.function.arguments)), call.function.arguments).toBe(true);
+        ended++;
+      }
+    }
+    expect(ended).toBeGreaterThan(0);
   });
 
   it("two turns: the calls and their results go back; the second prompt reuses the first turn's KV cache", async () => {

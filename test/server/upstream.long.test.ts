@@ -131,5 +131,28 @@ describe.skipIf(binary === undefined)(
       expect(up.status).toBe(200);
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
     });
+
+    it("a tool GBNF cannot hold (a URI under maxLength 2048) is a 400 naming the schema, and the server serves on", async () => {
+      const url = { type: "string", format: "uri", maxLength: 2048 };
+      const tools = [
+        {
+          type: "function",
+          function: {
+            name: "fetch_page",
+            parameters: { type: "object", properties: { url }, required: ["url"], additionalProperties: false },
+          },
+        },
+      ];
+      const r = await postRaw(server.url, JSON.stringify({ messages, tools, tool_choice: "required", max_tokens: 16 }));
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe("LIMIT_GRAMMAR_SIZE");
+      expect(r.json.error.message).toContain("GBNF");
+      expect(r.json.error.message).toContain("/properties/url");
+      const ok = await postRaw(
+        server.url,
+        JSON.stringify({ messages, tools: TOOLS, tool_choice: "required", max_tokens: 16 }),
+      );
+      expect(ok.status).toBe(200);
+    });
   },
 );

@@ -1,5 +1,5 @@
 import type { Deadline } from "../../Deadline.js";
-import type { GExpr, Grammar } from "../Grammar.js";
+import type { Counted, CountedState, GExpr, Grammar } from "../Grammar.js";
 
 /**
  * A canonical string of an expression: equal strings ⇔ structurally equal expressions. Iterative; `deadline` is
@@ -56,9 +56,43 @@ export function exprKey(
         out.push(`p{${x.min},${x.max ?? ""}}(`);
         stack.push(")", x.item);
         break;
+      case "counted":
+        // renamed references (a key independent of rule names) reach inside the labels too
+        out.push(
+          refName === undefined ? countedKey(x) : countedKeyWith(x, (l) => exprKey(l, deadline, refName, known)),
+        );
+        break;
     }
   }
   return out.join("");
+}
+
+const statesKeys = new WeakMap<readonly CountedState[], string>();
+
+/**
+ * A canonical string of a counted automaton's states (labels by `exprKey`), per states object: equal strings ⇔
+ * the same automaton, so two properties with the same bounded format share their rules after deduplication.
+ */
+function countedStatesKey(states: readonly CountedState[], labelKey: (label: GExpr) => string): string {
+  const parts: string[] = [];
+  for (const s of states) {
+    let p = s.accept ? "+" : "-";
+    for (const e of s.edges) p += `${labelKey(e.label)}*${e.len}>${e.to};`;
+    parts.push(p);
+  }
+  return parts.join("/");
+}
+
+/** The canonical string of a counted node (its states' key is computed once per states object). */
+export function countedKey(e: Counted): string {
+  let k = statesKeys.get(e.states);
+  if (k === undefined) statesKeys.set(e.states, (k = countedStatesKey(e.states, (label) => exprKey(label))));
+  return `k{${e.start},${e.min},${e.max}}(${k})`;
+}
+
+/** `countedKey` with the labels keyed by `labelKey` (not cached: references renamed per caller). */
+function countedKeyWith(e: Counted, labelKey: (label: GExpr) => string): string {
+  return `k{${e.start},${e.min},${e.max}}(${countedStatesKey(e.states, labelKey)})`;
 }
 
 /** `exprKey(e)`, memoized in `cache` (by identity: expressions are never mutated). */
@@ -173,6 +207,8 @@ export class StructuralIds {
       }
       case "repeat":
         return this.intern(this.bySignature, `p${x.min},${x.max ?? ""},${this.ids.get(x.item)}`);
+      case "counted":
+        return this.intern(this.bySignature, countedKey(x));
     }
   }
 }

@@ -4,7 +4,21 @@ import type { GExpr } from "../Grammar.js";
 export function children(e: GExpr): readonly GExpr[] {
   if (e.type === "seq" || e.type === "alt") return e.items;
   if (e.type === "repeat") return [e.item];
+  if (e.type === "counted") return countedLabels(e);
   return NONE;
+}
+
+const labelLists = new WeakMap<GExpr, readonly GExpr[]>();
+
+/** A counted node's labels, every edge's in order (they may reference rules: the paths between its loop states). */
+function countedLabels(e: Extract<GExpr, { type: "counted" }>): readonly GExpr[] {
+  let out = labelLists.get(e);
+  if (out === undefined) {
+    const list: GExpr[] = [];
+    for (const s of e.states) for (const edge of s.edges) list.push(edge.label);
+    labelLists.set(e, (out = list));
+  }
+  return out;
 }
 
 const NONE: readonly GExpr[] = [];

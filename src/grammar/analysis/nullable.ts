@@ -1,5 +1,6 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
+import { countedNullable } from "../counted.js";
 import { foldExpr } from "./foldExpr.js";
 import { leastRuleFixpoint } from "./ruleFixpoint.js";
 
@@ -30,6 +31,8 @@ export function isNullable(e: GExpr, rules: ReadonlySet<string>, memo: Map<GExpr
           return kids.some(Boolean);
         case "repeat":
           return (x.max === null || x.max >= x.min) && (x.min === 0 || kids[0]);
+        case "counted":
+          return countedNullable(x);
       }
     },
     memo,

@@ -1,5 +1,6 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
+import { countedProductive } from "../counted.js";
 import { foldExpr } from "./foldExpr.js";
 import { leastRuleFixpoint } from "./ruleFixpoint.js";
 
@@ -45,6 +46,8 @@ export function isProductive(
           return kids.some(Boolean);
         case "repeat":
           return x.min === 0 || kids[0];
+        case "counted":
+          return countedProductive(x);
       }
     },
     memo,

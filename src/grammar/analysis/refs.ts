@@ -1,6 +1,6 @@
 import type { Deadline } from "../../Deadline.js";
 import type { GExpr, Grammar } from "../Grammar.js";
-import { foldExpr } from "./foldExpr.js";
+import { children, foldExpr } from "./foldExpr.js";
 
 /**
  * The rule names `e` references, with their number of occurrences, in first-occurrence order. Kept per body and per
@@ -27,6 +27,10 @@ export function refsOf(e: GExpr, deadline?: Deadline): ReadonlyMap<string, numbe
         if (x.type === "alt" && x.items.length === 0) nothing = true;
         for (let i = x.items.length - 1; i >= 0; i--) stack.push(x.items[i]);
       } else if (x.type === "repeat") stack.push(x.item);
+      else if (x.type === "counted") {
+        const labels = children(x);
+        for (let i = labels.length - 1; i >= 0; i--) stack.push(labels[i]);
+      }
     }
     if (nothing) holdingNothing(deadline).add(e);
     cache.set(e, (refs = counts));

@@ -55,6 +55,8 @@ export function removeNullableLoops(g: Grammar, deadline?: Deadline): Grammar {
       }
       case "repeat":
         return rep(nonEmpty(fix(e.item)), 1, e.max);
+      case "counted":
+        return { ...e, min: Math.max(e.min, 1) };
     }
   };
   const fix = (e: GExpr): GExpr => {

@@ -1,5 +1,6 @@
 import type { GExpr } from "../Grammar.js";
 import { alt, cls, lit, seq } from "../build.js";
+import { mapCountedLabels } from "../counted.js";
 import { rangesContain, subtractRanges } from "../ranges.js";
 
 /**
@@ -32,6 +33,8 @@ export function replaceCodePoint(e: GExpr, cp: number, text: string): GExpr {
       const item = replaceCodePoint(e.item, cp, text);
       return item === e.item ? e : { type: "repeat", item, min: e.min, max: e.max };
     }
+    case "counted":
+      return mapCountedLabels(e, (l) => replaceCodePoint(l, cp, text));
     case "ref":
     case "token":
       return e;

@@ -1,6 +1,7 @@
 import type { GExpr, Ref } from "../Grammar.js";
 import { children, foldExpr } from "../analysis/foldExpr.js";
 import { alt, rep, seqOf } from "../build.js";
+import { mapCountedLabels } from "../counted.js";
 import type { Deadline } from "../../Deadline.js";
 
 /**
@@ -17,8 +18,16 @@ export function mapRefs(e: GExpr, f: (r: Ref) => GExpr, deadline?: Deadline): GE
   while (nodes.length > 0) {
     const top = nodes.length - 1;
     const x = nodes[top];
-    if (!expanded[top] && (x.type === "seq" || x.type === "alt" || x.type === "repeat")) {
+    if (!expanded[top] && (x.type === "seq" || x.type === "alt" || x.type === "repeat" || x.type === "counted")) {
       expanded[top] = true;
+      if (x.type === "counted") {
+        for (const k of children(x)) {
+          if (memo.has(k)) continue;
+          nodes.push(k);
+          expanded.push(false);
+        }
+        continue;
+      }
       if (x.type === "repeat") {
         if (!memo.has(x.item)) {
           nodes.push(x.item);
@@ -64,6 +73,8 @@ function rebuilt(x: GExpr, memo: Map<GExpr, GExpr>, f: (r: Ref) => GExpr): GExpr
       const item = memo.get(x.item) as GExpr;
       return item === x.item ? x : { type: "repeat", item, min: x.min, max: x.max };
     }
+    case "counted":
+      return mapCountedLabels(x, (label) => memo.get(label) as GExpr);
     default:
       return x;
   }

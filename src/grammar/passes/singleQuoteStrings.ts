@@ -1,5 +1,6 @@
 import type { GExpr } from "../Grammar.js";
 import { alt, cls, lit, seq } from "../build.js";
+import { mapCountedLabels } from "../counted.js";
 import { rangesContain, subtractRanges } from "../ranges.js";
 
 /**
@@ -42,6 +43,8 @@ export function singleQuoteStrings(e: GExpr): GExpr {
       const item = singleQuoteStrings(e.item);
       return item === e.item ? e : { type: "repeat", item, min: e.min, max: e.max };
     }
+    case "counted":
+      return mapCountedLabels(e, singleQuoteStrings);
     case "ref":
     case "token":
       return e;

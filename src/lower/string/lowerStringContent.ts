@@ -1,15 +1,17 @@
 import type { Diagnostic } from "../../diagnostic.js";
 import { LimitExceededError, UnsupportedSchemaError } from "../../errors.js";
-import type { GExpr } from "../../grammar/Grammar.js";
+import { countedProductive, countedReach, MAX_COUNTED_CELLS } from "../../grammar/counted.js";
+import type { Counted, CountedState, GExpr } from "../../grammar/Grammar.js";
 import { alt, cls, EPSILON, lit, NOTHING, rep, seq } from "../../grammar/build.js";
 import { ALL_SCALARS, subtractRanges } from "../../grammar/ranges.js";
 import type { Limits } from "../../options.js";
 import { Deadline } from "../../Deadline.js";
-import { complement, intersect, lengthRange, minimize, type Dfa } from "../../regex/Dfa.js";
+import { AUTOMATA_STAGE, complement, intersect, lengthRange, minimize, trim, type Dfa } from "../../regex/Dfa.js";
+import { rangesByTarget } from "../../regex/rangesByTarget.js";
 import { dfaToExpr } from "../../regex/dfaToExpr.js";
 import { dfaToRules } from "../../regex/dfaToRules.js";
 import { languageDfa } from "../../regex/languageDfa.js";
-import { lengthBoundedRules } from "../../regex/lengthBoundedRules.js";
+import { countedHubs, lengthBoundedRules } from "../../regex/lengthBoundedRules.js";
 import { resolveLookarounds } from "../../regex/resolveLookarounds.js";
 import {
   expansionSize,
@@ -407,11 +409,19 @@ function viaAutomata(
         for (const name of [...rules.keys()]) if (!before.has(name)) rules.delete(name); // a refusal adds no rule
       }
     }
+    // the product has a state per reachable (state, length) pair at least: past the cap it cannot be built, and
+    // trying costs the cap's worth of steps (a URI under maxLength 2048 took 1.7 million), so count them first
+    const tooLarge = max !== undefined && reachablePairs(acc, min, max, ctx) > cap;
     try {
+      if (tooLarge) throw new LimitExceededError("LIMIT_AUTOMATON_SIZE", `more than ${cap} (state, length) pairs`);
       acc = minimize(intersect(acc, lengthDfa(min, max, cap, ctx.path), cap, ctx.path, deadline), deadline, ctx.path);
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;
       deadline.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
+      // the product passes the automaton's size cap (and rules per loop state did above): a counter beside the
+      // automaton, which the token matcher builds and text grammars cannot hold (see Counted)
+      const counted = max === undefined ? null : countedNode(acc, min, max, spell, ctx);
+      if (counted !== null) return counted;
       if (ctx.strict) {
         throw new LimitExceededError(
           e.code,
@@ -431,6 +441,94 @@ function viaAutomata(
     deadline.check("building string automata", ctx.path); // the compile's budget is spent: not a local limit
     return dfaToRules(acc, ctx.rules, ctx.rulePrefix ?? "string", spell, deadline, ctx.path);
   }
+}
+
+/**
+ * The strings of `acc`'s language with a length in [min, max] as a counted node (labels spelled by `spell`), or null
+ * when its table of live (state, length) pairs would pass MAX_COUNTED_CELLS (then the product is tried, and refused).
+ */
+function countedNode(
+  acc: Dfa,
+  min: number,
+  max: number,
+  spell: (e: GExpr) => GExpr,
+  ctx: StringLowerContext,
+): GExpr | null {
+  const a = trim(acc);
+  if (a.accept.length === 0) return NOTHING;
+  const deadline = automatonDeadline(ctx);
+  // over the automaton's loop states when segment rules can be added, else over every state, one character per edge
+  const rules = ctx.rules;
+  const before = new Set(rules?.keys());
+  const dropRules = (): null => {
+    for (const name of [...(rules?.keys() ?? [])]) if (!before.has(name)) rules?.delete(name); // a refusal adds no rule
+    return null;
+  };
+  const hubs = rules && countedHubs(a, rules, ctx.rulePrefix ?? "string", spell, ctx.path, deadline);
+  const { states, start } = hubs || { states: everyState(a, spell, ctx.path, deadline), start: a.start };
+  if (states.length * (max + 1) > MAX_COUNTED_CELLS) return dropRules();
+  const node: Counted = { type: "counted", states, start, min, max, path: ctx.path };
+  // the table of live pairs is built here, inside the compile's budget, rather than by the first mask
+  deadline.tick(AUTOMATA_STAGE, ctx.path, states.length * (max + 1));
+  if (!countedProductive(node)) {
+    dropRules();
+    return NOTHING;
+  }
+  // the token automaton builds every reachable pair when a decoding enters the node: bounded here, at compile, so that
+  // no decoding meets a limit there. All the counted strings of a compile together get what one automaton may have
+  // (maxAutomatonStates), well inside what decoding may add (LAZY_CEILING_FACTOR times it): a 5,000-character bound
+  // over a 100-word pattern is 975,000 pairs, 600 MB and a 3-second first mask, refused as before
+  const { weight } = countedReach(node, labelStates);
+  const spent = (countedWeights.get(deadline) ?? 0) + weight;
+  if (spent > ctx.limits.maxAutomatonStates) return dropRules();
+  countedWeights.set(deadline, spent);
+  return node;
+}
+
+/** The live (state, length) pairs of `acc` under [min, max] reachable from its start (see countedReach). */
+function reachablePairs(acc: Dfa, min: number, max: number, ctx: StringLowerContext): number {
+  const a = trim(acc);
+  if (a.accept.length === 0 || a.accept.length * (max + 1) > MAX_COUNTED_CELLS) return 0;
+  const deadline = automatonDeadline(ctx);
+  const node: Counted = {
+    type: "counted",
+    states: everyState(a, (e) => e, ctx.path, deadline),
+    start: a.start,
+    min,
+    max,
+    path: ctx.path,
+  };
+  deadline.tick(AUTOMATA_STAGE, ctx.path, a.accept.length * (max + 1));
+  return countedReach(node, () => 0).pairs;
+}
+
+/** A counted automaton over every state of `a`, an edge per target state reading one character of its class. */
+function everyState(a: Dfa, spell: (e: GExpr) => GExpr, path: string, deadline: Deadline): CountedState[] {
+  const states: CountedState[] = [];
+  for (let q = 0; q < a.accept.length; q++) {
+    const edges: CountedState["edges"][number][] = [];
+    for (const [to, ranges] of rangesByTarget(a.trans[q])) {
+      deadline.tick(AUTOMATA_STAGE, path);
+      // a transition list is sorted by code point, so each target's ranges are too
+      edges.push({ label: spell(cls(ranges)), len: 1, to });
+    }
+    states.push({ accept: a.accept[q], edges });
+  }
+  return states;
+}
+
+/** The NFA states the counted strings of one compile (by its deadline) will build, summed. */
+const countedWeights = new WeakMap<Deadline, number>();
+
+/**
+ * The NFA states one edge's label may add beyond its pair's own (an upper estimate): none for a class of one-byte
+ * characters (a byte edge), a few per range for the UTF-8 chains of a wider class, a character's bytes but one.
+ */
+function labelStates(label: GExpr): number {
+  if (label.type === "charClass") return label.ranges[label.ranges.length - 1] < 0x80 ? 0 : 4 * label.ranges.length;
+  if (label.type === "literal" && [...label.text].length === 1) return new TextEncoder().encode(label.text).length - 1;
+  // anything longer than a character is a frame of its own, built once and called from every pair (countedStep)
+  return 0;
 }
 
 /**
