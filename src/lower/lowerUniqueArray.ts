@@ -3,7 +3,7 @@ import { alt, NOTHING, ref, seq } from "../grammar/build.js";
 import type { JsonValue } from "../json.js";
 import { deepEqual } from "../schema/deepEqual.js";
 import { isDecimalMultiple } from "../schema/isDecimalMultiple.js";
-import type { ArrayNode, SchemaNode } from "../schema/SchemaNode.js";
+import type { ArrayNode, ObjectNode, SchemaNode } from "../schema/SchemaNode.js";
 import { valueMatches } from "../schema/valueMatches.js";
 import { innerStyle } from "./JsonStyle.js";
 import type { LowerState } from "./LowerState.js";
@@ -35,6 +35,10 @@ export function lowerUniqueArray(n: ArrayNode, st: LowerState, minL: number, max
   }
   const itemsDomain = n.items === null ? [] : finiteDomain(n.items, st.defs);
   if (itemsDomain === null) return notFinite;
+  // objects are spelled with their keys in declaration order: under propertyOrder "any" the items' other orders
+  // would be rejected, so such arrays are refused there
+  const ordered = (d: JsonValue[]): boolean => d.every((v) => !isObject(v) || Object.keys(v).length < 2);
+  if (st.propertyOrder === "any" && ![...domains, itemsDomain].every(ordered)) return anyOrderObjects;
   // more values than sets allowed: at least one set per value
   if (domains.reduce((a, d) => a + d.length, itemsDomain.length) > 4 * MAX_UNIQUE_ITEMS_STATES) return tooMany;
   // one index per distinct value across positions, by JSON equality (`0` and `-0`, objects in any key order)
@@ -99,7 +103,7 @@ export function lowerUniqueArray(n: ArrayNode, st: LowerState, minL: number, max
 }
 
 const tooMany = `the arrays of distinct items need more than ${MAX_UNIQUE_ITEMS_STATES} sets of used values (MAX_UNIQUE_ITEMS_STATES), one grammar rule each; lower maxItems or narrow the items`;
-const notFinite = `the items are not from a finite domain (enum, const, boolean, null, or an integer range of at most ${MAX_UNIQUE_INTEGER_RANGE} values), so item uniqueness cannot be enforced by a grammar`;
+const notFinite = `the items are not from a finite domain (enum, const, boolean, null, an integer range of at most ${MAX_UNIQUE_INTEGER_RANGE} values, or a closed object of such properties), so item uniqueness cannot be enforced by a grammar`;
 
 /** The values a node allows when they are few and known, else null. */
 export function finiteDomain(node: SchemaNode, defs: Map<string, SchemaNode>): JsonValue[] | null {
@@ -137,7 +141,50 @@ export function finiteDomain(node: SchemaNode, defs: Map<string, SchemaNode>): J
       const scalar = target !== undefined && ["enum", "boolean", "null", "number", "never"].includes(target.kind);
       return scalar ? finiteDomain(target, defs) : null;
     }
+    case "object":
+      return objectDomain(node, defs);
     default:
       return null;
   }
+}
+
+function isObject(v: JsonValue): v is { [key: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const anyOrderObjects =
+  'the items are objects of several keys, which the array of distinct items spells in declaration order only; compile with propertyOrder "declared"';
+
+/** Objects a finite domain may hold at most (their product is enumerated). */
+const MAX_OBJECT_DOMAIN = 4 * MAX_UNIQUE_ITEMS_STATES;
+
+/**
+ * The objects of a closed object schema whose every declared property draws from a finite domain (a discriminator
+ * `const` beside booleans, enums, small integer ranges), keys in declaration order: each present or, when optional,
+ * absent, within minProperties/maxProperties and `dependentRequired`. Null when the object is open (additional or
+ * pattern properties, `propertyNames`), a property is not finite, or there are more than MAX_OBJECT_DOMAIN objects.
+ * Objects with a property of an infinite domain are left out: two items with the same discriminator may differ only
+ * there, so distinct discriminators would reject valid arrays, and equal ones cannot be told apart by a grammar.
+ */
+function objectDomain(node: ObjectNode, defs: Map<string, SchemaNode>): JsonValue[] | null {
+  const closed = node.additionalProperties === false || node.additionalProperties.kind === "never";
+  if (!closed || node.patternProperties.length > 0 || node.propertyNames !== undefined) return null;
+  let objects: { [key: string]: JsonValue }[] = [{}];
+  for (const p of node.properties) {
+    const d = finiteDomain(p.schema, defs);
+    if (d === null) return null;
+    const next: { [key: string]: JsonValue }[] = [];
+    for (const o of objects) {
+      if (!p.required) next.push(o);
+      for (const v of d) next.push({ ...o, [p.key]: v });
+      if (next.length > MAX_OBJECT_DOMAIN) return null;
+    }
+    objects = next;
+  }
+  return objects.filter((o) => {
+    const keys = Object.keys(o);
+    if (keys.length < node.minProperties || (node.maxProperties !== undefined && keys.length > node.maxProperties))
+      return false;
+    return keys.every((k) => (node.dependentRequired[k] ?? []).every((r) => r in o));
+  });
 }

@@ -98,4 +98,89 @@ describe(`uniqueItems over finite domains (seed ${SEED})`, () => {
       code(() => compileSchema({ type: "array", items: { type: "string" }, uniqueItems: true, maxItems: 1 })),
     ).toBe("compiled");
   });
+
+  it("closed objects of finite properties (a discriminator beside booleans and small ranges) agree with ajv", () => {
+    const objectPool: JsonValue[] = [
+      {},
+      { kind: "a" },
+      { kind: "b" },
+      { kind: "a", on: true },
+      { kind: "a", on: false },
+      { kind: "b", on: true, n: 1 },
+      { kind: "a", n: 0 },
+      { kind: "c" },
+      { kind: "a", extra: 1 },
+      { on: true },
+    ];
+    const objectSchema = fc.record({
+      kinds: fc.subarray(["a", "b"], { minLength: 1 }),
+      required: fc.subarray(["kind", "on", "n"]),
+      minProperties: fc.nat(2),
+      maxItems: fc.integer({ min: 1, max: 4 }),
+      minItems: fc.nat(2),
+    });
+    fc.assert(
+      fc.property(
+        objectSchema,
+        fc.array(fc.array(fc.constantFrom(...objectPool), { maxLength: 4 }), { maxLength: 30 }),
+        (s, candidates) => {
+          const schema = {
+            type: "array",
+            uniqueItems: true,
+            minItems: s.minItems,
+            maxItems: s.maxItems,
+            items: {
+              type: "object",
+              properties: {
+                kind: { enum: s.kinds },
+                on: { type: "boolean" },
+                n: { type: "integer", minimum: 0, maximum: 1 },
+              },
+              required: s.required,
+              minProperties: s.minProperties,
+              additionalProperties: false,
+            },
+          } as JsonValue;
+          let compiled: ReturnType<typeof compileSchema>;
+          try {
+            compiled = compileSchema(schema);
+          } catch (e) {
+            expect((e as ToolgramError).code).toBe("UNSATISFIABLE");
+            return;
+          }
+          const random = seededRandom(SEED);
+          for (let i = 0; i < 20; i++) {
+            const t = sampleGrammar(compiled.grammar, random);
+            if (t !== undefined) expect({ t, valid: referee.validText(schema, t) }).toEqual({ t, valid: true });
+          }
+          for (const c of candidates) {
+            const t = canonicalJson(c);
+            expect({ t, accepted: compiled.accepts(t) }).toEqual({ t, accepted: referee.validText(schema, t) });
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 25 },
+    );
+  });
+
+  it("objects of several keys are refused under propertyOrder any, with the reason", () => {
+    const schema = {
+      type: "array",
+      uniqueItems: true,
+      items: {
+        type: "object",
+        properties: { kind: { const: "a" }, on: { type: "boolean" } },
+        required: ["kind"],
+        additionalProperties: false,
+      },
+    };
+    let err: unknown;
+    try {
+      compileSchema(schema, { propertyOrder: "any" });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as ToolgramError).message).toContain('propertyOrder "declared"');
+    expect(compileSchema(schema).accepts('[{"kind": "a"}, {"kind": "a", "on": true}]')).toBe(true);
+  });
 });
