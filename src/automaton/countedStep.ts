@@ -1,5 +1,5 @@
 import { countedLive } from "../grammar/counted.js";
-import type { Counted } from "../grammar/Grammar.js";
+import type { Counted, GExpr } from "../grammar/Grammar.js";
 import { isStep } from "./exprShape.js";
 import type { NfaBuilder } from "./NfaBuilder.js";
 
@@ -22,6 +22,19 @@ export function stepCounted(b: NfaBuilder, e: Counted, from: number, to: number)
   const n = e.states.length;
   // pairs by length, in increasing order (an edge reads at least one character, so lengths only grow)
   const at = new Map<number, number>([[e.start, from]]);
+  // each label's frame once per node, not its structural key once per edge (a URI: 215,000 edges)
+  const frames = new Map<GExpr, number>();
+  const frameOf = (label: GExpr): number => {
+    let fi = frames.get(label);
+    if (fi === undefined) frames.set(label, (fi = b.itemFrame(label)));
+    return fi;
+  };
+  const steps = new Map<GExpr, boolean>();
+  const step = (label: GExpr): boolean => {
+    let s = steps.get(label);
+    if (s === undefined) steps.set(label, (s = isStep(label)));
+    return s;
+  };
   for (let c = 0; c <= e.max; c++) {
     for (let q = 0; q < n; q++) {
       const s = at.get(c * n + q);
@@ -34,8 +47,8 @@ export function stepCounted(b: NfaBuilder, e: Counted, from: number, to: number)
         let t = at.get(c2 * n + edge.to);
         if (t === undefined) at.set(c2 * n + edge.to, (t = b.newState()));
         // a path between loop states (an IPv6 literal) is one frame, called from every length it starts at
-        if (isStep(edge.label)) b.sub(edge.label, s, t);
-        else b.calls.add(s, b.itemFrame(edge.label), 0, t);
+        if (step(edge.label)) b.sub(edge.label, s, t);
+        else b.calls.add(s, frameOf(edge.label), 0, t);
       }
     }
   }
