@@ -93,7 +93,7 @@ describe("counted strings (a length bound beside the automaton)", () => {
       let ended = 0;
       checkRandomWalks(g, vocab, {
         seed: spec.maxLength,
-        numRuns: 200,
+        numRuns: 100,
         maxLength: 80,
         onText: (text) => {
           ended++;
