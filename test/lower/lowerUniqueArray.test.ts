@@ -31,6 +31,29 @@ const arraySchema = fc.record(
   { requiredKeys: ["items"] },
 );
 
+/**
+ * The schema's grammar samples are valid for ajv, and it accepts exactly the candidate arrays ajv calls valid; an
+ * unsatisfiable combination is the only refusal these schemas may meet.
+ */
+function agreesWithAjv(schema: JsonValue, candidates: readonly JsonValue[], samples: number): void {
+  let compiled: ReturnType<typeof compileSchema>;
+  try {
+    compiled = compileSchema(schema);
+  } catch (e) {
+    expect((e as ToolgramError).code).toBe("UNSATISFIABLE");
+    return;
+  }
+  const random = seededRandom(SEED);
+  for (let i = 0; i < samples; i++) {
+    const t = sampleGrammar(compiled.grammar, random);
+    if (t !== undefined) expect({ t, valid: referee.validText(schema, t) }).toEqual({ t, valid: true });
+  }
+  for (const c of candidates) {
+    const t = canonicalJson(c);
+    expect({ t, accepted: compiled.accepts(t) }).toEqual({ t, accepted: referee.validText(schema, t) });
+  }
+}
+
 describe(`uniqueItems over finite domains (seed ${SEED})`, () => {
   it("random walks are valid, and every valid array of the domain's values is accepted", () => {
     fc.assert(
@@ -39,23 +62,7 @@ describe(`uniqueItems over finite domains (seed ${SEED})`, () => {
         fc.array(fc.array(fc.constantFrom(...pool), { maxLength: 5 }), { maxLength: 40 }),
         (s, candidates) => {
           const schema = { type: "array", uniqueItems: true, ...(s as object) } as Record<string, JsonValue>;
-          let compiled: ReturnType<typeof compileSchema>;
-          try {
-            compiled = compileSchema(schema);
-          } catch (e) {
-            // an unsatisfiable combination is the only refusal these schemas may meet
-            expect((e as ToolgramError).code).toBe("UNSATISFIABLE");
-            return;
-          }
-          const random = seededRandom(SEED);
-          for (let i = 0; i < 30; i++) {
-            const t = sampleGrammar(compiled.grammar, random);
-            if (t !== undefined) expect({ t, valid: referee.validText(schema, t) }).toEqual({ t, valid: true });
-          }
-          for (const c of candidates) {
-            const t = canonicalJson(c);
-            expect({ t, accepted: compiled.accepts(t) }).toEqual({ t, accepted: referee.validText(schema, t) });
-          }
+          agreesWithAjv(schema, candidates, 30);
         },
       ),
       { seed: SEED, numRuns: 60 },
@@ -141,22 +148,7 @@ describe(`uniqueItems over finite domains (seed ${SEED})`, () => {
               additionalProperties: false,
             },
           } as JsonValue;
-          let compiled: ReturnType<typeof compileSchema>;
-          try {
-            compiled = compileSchema(schema);
-          } catch (e) {
-            expect((e as ToolgramError).code).toBe("UNSATISFIABLE");
-            return;
-          }
-          const random = seededRandom(SEED);
-          for (let i = 0; i < 20; i++) {
-            const t = sampleGrammar(compiled.grammar, random);
-            if (t !== undefined) expect({ t, valid: referee.validText(schema, t) }).toEqual({ t, valid: true });
-          }
-          for (const c of candidates) {
-            const t = canonicalJson(c);
-            expect({ t, accepted: compiled.accepts(t) }).toEqual({ t, accepted: referee.validText(schema, t) });
-          }
+          agreesWithAjv(schema, candidates, 20);
         },
       ),
       { seed: SEED, numRuns: 12 },
