@@ -11,7 +11,7 @@ import type { NfaBuilder } from "./NfaBuilder.js";
  * chunk of lengths at a time: chunks need a frame per state at each chunk's end, and a token crossing it entered the
  * frames of every state it could end in, each building its own chunk (the same pairs again, for every state: past
  * 1,600,000 states along one URL under a real vocabulary). Whole, the states are the product's reachable pairs, which
- * the lowering counts and bounds at compile (`countedPairs`), so no decoding finds a limit there.
+ * the lowering counts and bounds at compile (`countedReach`), so no decoding finds a limit there.
  */
 export function stepCounted(b: NfaBuilder, e: Counted, from: number, to: number): void {
   if (!wholeBodies.has(e)) {

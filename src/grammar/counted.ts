@@ -4,7 +4,7 @@ import type { Counted, CountedState, GExpr } from "./Grammar.js";
  * Live (state, length) pairs of a counted automaton, for lengths 0..max: `live[c * states + q]` is 1 when, in state
  * `q` after `c` characters, some continuation ends in an accepting state at a length within [min, max]. Every
  * consumer (the token automaton, the sampler, the acceptor) follows only live pairs, so no prefix it allows is a dead
- * end. Per (states, min, max): the chunks of one bound share the table.
+ * end. Per (states, min, max): the sampler, the acceptor and the automaton of one node share the table.
  */
 export function countedLive(e: Counted): Uint8Array {
   let byBounds = liveTables.get(e.states);

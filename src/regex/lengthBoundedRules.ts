@@ -81,9 +81,7 @@ export function lengthBoundedRules(
   }
   if (!live.get(a.start)![0]) return NOTHING;
 
-  let k = 1;
-  const taken = (kk: number) => [...rules.keys()].some((name) => name.startsWith(`${prefix}-${kk}-`));
-  while (taken(k)) k++;
+  const k = freeNumber(rules, prefix);
   const segRule = segmentRules(a, isHub, rules, `${prefix}-${k}-s`, mapClass, deadline, path);
   const hubName = (h: number, c: number) => `${prefix}-${k}-h${h}-${c}`;
   const made = new Set<string>();
@@ -130,10 +128,7 @@ export function countedHubs(
   const hubs = chooseHubs(a, deadline, path);
   const isHub = new Uint8Array(a.accept.length);
   for (const h of hubs) isHub[h] = 1;
-  let k = 1;
-  const taken = (kk: number) => [...rules.keys()].some((name) => name.startsWith(`${prefix}-${kk}-`));
-  while (taken(k)) k++;
-  const segRule = segmentRules(a, isHub, rules, `${prefix}-${k}-s`, mapClass, deadline, path);
+  const segRule = segmentRules(a, isHub, rules, `${prefix}-${freeNumber(rules, prefix)}-s`, mapClass, deadline, path);
   const index = new Map<number, number>(hubs.map((h, i) => [h, i]));
   const end = hubs.length;
   const states: CountedState[] = hubs.map((h) => {
@@ -146,6 +141,14 @@ export function countedHubs(
   });
   states.push({ accept: true, edges: [] });
   return { states, start: index.get(a.start) as number };
+}
+
+/** The first k such that no rule name starts with `prefix-k-`: one construction's rules, apart from another's. */
+function freeNumber(rules: Map<string, GExpr>, prefix: string): number {
+  let k = 1;
+  const taken = (kk: number) => [...rules.keys()].some((name) => name.startsWith(`${prefix}-${kk}-`));
+  while (taken(k)) k++;
+  return k;
 }
 
 /**

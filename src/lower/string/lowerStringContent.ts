@@ -445,7 +445,8 @@ function viaAutomata(
 
 /**
  * The strings of `acc`'s language with a length in [min, max] as a counted node (labels spelled by `spell`), or null
- * when its table of live (state, length) pairs would pass MAX_COUNTED_CELLS (then the product is tried, and refused).
+ * (adding no rule) when its table of live (state, length) pairs would pass MAX_COUNTED_CELLS, or its reachable pairs,
+ * with those of the compile's other counted strings, maxAutomatonStates: the caller then refuses the length bound.
  */
 function countedNode(
   acc: Dfa,
